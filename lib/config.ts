@@ -1,0 +1,76 @@
+import path from "node:path";
+import { z } from "zod";
+
+const positiveInt = z.coerce.number().int().positive();
+
+const envSchema = z.object({
+  NODE_ENV: z.string().default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("127.0.0.1"),
+  DATA_DIR: z.string().default("./.data"),
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  UPSTASH_REDIS_REST_URL: z.string().url().optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().optional(),
+  MAX_BODY_BYTES: positiveInt.default(10 * 1024 * 1024),
+  LIMIT_DAY: positiveInt.default(10_000),
+  LIMIT_MINUTE: positiveInt.default(100),
+  LIMIT_CONCURRENCY: positiveInt.default(10),
+  METER_FLUSH_MS: positiveInt.default(1000),
+  METER_BATCH: positiveInt.default(500),
+  KEY_REFRESH_MS: positiveInt.default(500),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  METRICS_TOKEN: z.string().optional(),
+});
+
+export type Config = {
+  env: string;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  upstash?: { url: string; token: string };
+  maxBodyBytes: number;
+  limits: { day: number; minute: number; concurrency: number };
+  meter: { flushMs: number; batch: number };
+  keyRefreshMs: number;
+  logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  publicBaseUrl?: string;
+  metricsToken?: string;
+};
+
+/** Reads the operator's configuration from the environment; an invalid value stops start-up with its name. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(withoutEmptyValues(env));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    upstash:
+      e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
+        ? { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN }
+        : undefined,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    limits: { day: e.LIMIT_DAY, minute: e.LIMIT_MINUTE, concurrency: e.LIMIT_CONCURRENCY },
+    meter: { flushMs: e.METER_FLUSH_MS, batch: e.METER_BATCH },
+    keyRefreshMs: e.KEY_REFRESH_MS,
+    logLevel: e.LOG_LEVEL,
+    publicBaseUrl: e.PUBLIC_BASE_URL,
+    metricsToken: e.METRICS_TOKEN,
+  };
+}
+
+// An exported-but-empty variable (FOO=) means "unset" to operators, not "invalid".
+function withoutEmptyValues(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined && kv[1] !== ""));
+}

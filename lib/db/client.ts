@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "./generated/client.ts";
+
+export type SqlSession = {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a script of several statements (no parameters). */
+  exec(sql: string): Promise<void>;
+};
+
+export type Database = {
+  kind: "pglite" | "postgres";
+  prisma: PrismaClient;
+  /** Runs fn on one connection, so session state such as advisory locks holds throughout. */
+  withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+};
+
+export type DatabaseOptions = { databaseUrl?: string; dataDir: string };
+
+/** Opens PostgreSQL when a URL is given, otherwise the embedded PGlite database in dataDir/pglite. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(path.join(options.dataDir, "pglite"));
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    kind: "postgres",
+    prisma,
+    async withSession(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          query: async (sql, params) => (await client.query(sql, params)).rows,
+          exec: async (sql) => void (await client.query(sql)),
+        });
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(dir: string): Promise<Database> {
+  fs.mkdirSync(dir, { recursive: true });
+  const lite = new PGlite(dir);
+  await lite.waitReady;
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  const session: SqlSession = {
+    query: async <T,>(sql: string, params?: unknown[]) => (await lite.query<T>(sql, params)).rows,
+    exec: async (sql) => void (await lite.exec(sql)),
+  };
+  return {
+    kind: "pglite",
+    prisma,
+    // PGlite is one connection, so every call is already the same session.
+    withSession: (fn) => fn(session),
+    async close() {
+      await prisma.$disconnect();
+      await lite.close();
+    },
+  };
+}

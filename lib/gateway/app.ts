@@ -1,0 +1,99 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { requestId } from "hono/request-id";
+import { routePath } from "hono/route";
+import { registerAccountRoutes } from "../api/account/routes.ts";
+import { API_VERSION, registerStatusRoutes } from "../api/status/routes.ts";
+import type { GatewayEnv } from "./context.ts";
+import { errorResponse, GatewayError } from "./errors.ts";
+import type { Runtime } from "./runtime.ts";
+import { describeValidationError } from "./validation.ts";
+
+export type GatewayApp = OpenAPIHono<GatewayEnv>;
+
+/**
+ * The whole HTTP API as one Hono app. Reads top to bottom as the pipeline in DESIGN.md:
+ * request id → runtime + observation → body cap → 405 check → routes (each keyed route carries
+ * auth → limits → validation → handler → metering) → one error shaper.
+ */
+export function createApp(rt: Runtime): GatewayApp {
+  const app = new OpenAPIHono<GatewayEnv>({
+    strict: false,
+    defaultHook: (result) => {
+      if (!result.success) throw new GatewayError(400, describeValidationError(result.error));
+    },
+  });
+
+  app.use(requestId({ headerName: "X-Request-Id" }));
+  app.use(async function observe(c, next) {
+    c.set("runtime", rt);
+    const started = performance.now();
+    await next();
+    const route = matchedRoute(c);
+    const seconds = (performance.now() - started) / 1000;
+    rt.metrics.requests.inc({ method: c.req.method, route, status: c.res.status });
+    rt.metrics.duration.observe({ method: c.req.method, route }, seconds);
+    if (c.res.status >= 500) rt.logger.warn({ requestId: c.var.requestId, method: c.req.method, route, status: c.res.status }, "request failed");
+    else rt.logger.debug({ requestId: c.var.requestId, method: c.req.method, route, status: c.res.status, ms: seconds * 1000 }, "request");
+  });
+  app.use(
+    bodyLimit({
+      maxSize: rt.config.maxBodyBytes,
+      onError: (c) => c.json({ error: `request body too large: the limit is ${rt.config.maxBodyBytes} bytes` }, 413),
+    }),
+  );
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        c.json({ error: `method ${c.req.method} not allowed here; use ${methods.join(", ")}` }, 405, { Allow: methods.join(", ") }),
+    }),
+  );
+
+  registerStatusRoutes(app);
+  registerAccountRoutes(app);
+  registerOperationalRoutes(app, rt);
+
+  app.notFound((c) => c.json({ error: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
+  app.onError((err, c) =>
+    errorResponse(err, c, (e) => rt.logger.error({ err: e, requestId: c.var.requestId, route: matchedRoute(c) }, "unhandled error")),
+  );
+  return app;
+}
+
+// Labels by template, never by raw path, so metrics and logs carry no ids or keys.
+function matchedRoute(c: Parameters<typeof routePath>[0]): string {
+  const path = routePath(c, -1);
+  return path === "/*" || path === "*" ? "unmatched" : path;
+}
+
+function registerOperationalRoutes(app: GatewayApp, rt: Runtime): void {
+  app.openAPIRegistry.registerComponent("securitySchemes", "apiKeyHeader", { type: "apiKey", in: "header", name: "X-API-Key" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "apiKeyQuery", { type: "apiKey", in: "query", name: "api_key" });
+
+  let document: string | undefined;
+  app.get("/openapi.json", (c) => {
+    document ??= JSON.stringify(
+      app.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: {
+          title: "Unified API Gateway",
+          version: API_VERSION,
+          description: "One API key for language models, research orchestration, data sources, reference data and utilities.",
+        },
+        servers: [{ url: rt.config.publicBaseUrl ?? "/" }],
+      }),
+    );
+    return c.body(document, 200, { "Content-Type": "application/json; charset=utf-8" });
+  });
+
+  app.get("/metrics", async (c) => {
+    const token = rt.config.metricsToken;
+    if (token && c.req.header("authorization") !== `Bearer ${token}`) {
+      throw new GatewayError(401, "metrics need 'Authorization: Bearer <METRICS_TOKEN>'");
+    }
+    return c.body(await rt.metrics.registry.metrics(), 200, { "Content-Type": rt.metrics.registry.contentType });
+  });
+}

@@ -1,0 +1,51 @@
+import type { Context } from "hono";
+import { GatewayError } from "./errors.ts";
+import { keyAllowsArea, type KeyRecord } from "./key-record.ts";
+import type { KeyStore } from "./key-store.ts";
+
+/** K, O and N in the spec: key required, key optional, no authentication. */
+export type AuthMode = "key" | "optional" | "none";
+
+const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="gateway"' };
+
+/** The key a request carries, from X-API-Key, Authorization: Bearer, or ?api_key=. */
+export function presentedKey(c: Context): string | undefined {
+  const values = new Set<string>();
+  const header = c.req.header("x-api-key")?.trim();
+  if (header) values.add(header);
+  const authorization = c.req.header("authorization")?.trim();
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (!match) throw new GatewayError(401, "Authorization header must be 'Bearer <API_KEY>'", CHALLENGE);
+    values.add(match[1]!);
+  }
+  const query = c.req.query("api_key")?.trim();
+  if (query) values.add(query);
+  if (values.size > 1) throw new GatewayError(400, "send one API key: the X-API-Key header, Authorization: Bearer, and api_key disagree");
+  return values.values().next().value;
+}
+
+/**
+ * Authenticates for a route of the given mode and area. Returns the key (or undefined where a key is
+ * optional and none was sent); throws 401 for a missing, unknown, revoked or expired key and 403 for
+ * a key whose scopes do not include the area.
+ */
+export async function authenticate(
+  c: Context,
+  keys: KeyStore,
+  mode: Exclude<AuthMode, "none">,
+  area: string,
+  now = Date.now(),
+): Promise<KeyRecord | undefined> {
+  const raw = presentedKey(c);
+  if (!raw) {
+    if (mode === "optional") return undefined;
+    throw new GatewayError(401, "missing API key: send it in the X-API-Key header (or Authorization: Bearer, or ?api_key=)", CHALLENGE);
+  }
+  const key = await keys.resolve(raw);
+  if (!key) throw new GatewayError(401, "invalid API key", CHALLENGE);
+  if (key.status === "revoked") throw new GatewayError(401, "API key has been revoked", CHALLENGE);
+  if (key.expiresAt !== null && key.expiresAt <= now) throw new GatewayError(401, "API key has expired", CHALLENGE);
+  if (!keyAllowsArea(key, area)) throw new GatewayError(403, `this API key has no access to '${area}' (its scopes: ${key.scopes.join(", ")})`);
+  return key;
+}

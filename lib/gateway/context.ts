@@ -1,0 +1,16 @@
+import type { Admission } from "./limits/limiter.ts";
+import type { KeyRecord } from "./key-record.ts";
+import type { Runtime } from "./runtime.ts";
+
+/** What a handler may report about the work it did, for metering (provider calls, tokens). */
+export type UsageDetail = { provider?: string; model?: string; promptTokens?: number; completionTokens?: number };
+
+export type GatewayEnv = {
+  Variables: {
+    requestId: string;
+    runtime: Runtime;
+    key?: KeyRecord;
+    admission?: Admission;
+    usage?: UsageDetail;
+  };
+};

@@ -1,0 +1,33 @@
+import { createApp, type GatewayApp } from "./app.ts";
+import { startOperatorServer } from "./operator.ts";
+import { getRuntime, type Runtime } from "./runtime.ts";
+
+export type Gateway = { rt: Runtime; app: GatewayApp; close(): Promise<void> };
+
+type GatewayGlobal = typeof globalThis & { __gateway?: Promise<Gateway> };
+
+/**
+ * The process's one gateway (runtime, app, and the loopback operator endpoint the keys CLI uses),
+ * shared through globalThis by server.ts and by Next's separately bundled route handlers.
+ */
+export function getGateway(): Promise<Gateway> {
+  const g = globalThis as GatewayGlobal;
+  g.__gateway ??= (async () => {
+    const rt = await getRuntime();
+    const app = createApp(rt);
+    const operator = await startOperatorServer(rt);
+    let closing: Promise<void> | undefined;
+    return {
+      rt,
+      app,
+      close: () => (closing ??= operator.close().then(() => rt.close())),
+    };
+  })();
+  return g.__gateway;
+}
+
+/** Next route handlers: every method goes to the same Hono app. */
+export async function handleWithGateway(request: Request): Promise<Response> {
+  const { app } = await getGateway();
+  return app.fetch(request);
+}

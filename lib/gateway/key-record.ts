@@ -1,0 +1,47 @@
+import type { ApiKey } from "../db/generated/client.ts";
+import type { Limits } from "./limits/limiter.ts";
+
+/** What the gateway keeps in memory about a key: enough to authenticate, scope and limit a request. */
+export type KeyRecord = {
+  id: string;
+  hash: string;
+  prefix: string;
+  name: string;
+  userId: string | null;
+  scopes: string[];
+  /** Per-key overrides; null fields fall back to the operator's defaults. */
+  overrides: { [K in keyof Limits]: number | null };
+  status: "active" | "revoked";
+  expiresAt: number | null;
+  createdAt: number;
+};
+
+export function toKeyRecord(row: ApiKey): KeyRecord {
+  return {
+    id: row.id,
+    hash: row.hash,
+    prefix: row.prefix,
+    name: row.name,
+    userId: row.userId,
+    scopes: row.scopes,
+    overrides: { day: row.dayLimit, minute: row.minuteLimit, concurrency: row.concurrencyLimit },
+    status: row.status === "revoked" ? "revoked" : "active",
+    expiresAt: row.expiresAt?.getTime() ?? null,
+    createdAt: row.createdAt.getTime(),
+  };
+}
+
+export function effectiveLimits(key: KeyRecord, defaults: Limits): Limits {
+  return {
+    day: key.overrides.day ?? defaults.day,
+    minute: key.overrides.minute ?? defaults.minute,
+    concurrency: key.overrides.concurrency ?? defaults.concurrency,
+  };
+}
+
+/** Areas every key may use whatever its scopes: a key can always read about itself. */
+const ALWAYS_ALLOWED = new Set(["status", "account"]);
+
+export function keyAllowsArea(key: KeyRecord, area: string): boolean {
+  return key.scopes.length === 0 || ALWAYS_ALLOWED.has(area) || key.scopes.includes(area);
+}

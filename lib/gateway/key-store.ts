@@ -1,0 +1,101 @@
+import { LRUCache } from "lru-cache";
+import type { Database } from "../db/client.ts";
+import { toKeyRecord, type KeyRecord } from "./key-record.ts";
+import { hashKey, looksLikeKey } from "./keys.ts";
+
+export type KeyStoreOptions = {
+  /** How often to read keys changed by other processes (revocations, new limits). */
+  refreshMs: number;
+  onError?: (err: unknown) => void;
+};
+
+// Rows changed within this window are read again on every poll, so writes stamped by a clock
+// slightly behind ours (another instance, the CLI) are never missed.
+const CLOCK_SLACK_MS = 5_000;
+const UNKNOWN = Symbol("unknown key");
+
+/**
+ * Resolves API keys from memory. A key's row is read from the database once, then kept; a poll of
+ * recently changed rows (and an explicit `forget` from the Redis key channel) keeps every instance
+ * within one refresh interval of a revocation.
+ */
+export class KeyStore {
+  private readonly cache = new LRUCache<string, KeyRecord | typeof UNKNOWN>({ max: 100_000 });
+  private readonly unknownTtlMs = 5_000;
+  private readonly loading = new Map<string, Promise<KeyRecord | null>>();
+  private watermark = Date.now();
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: KeyStoreOptions,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.refresh(), this.options.refreshMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.polling;
+  }
+
+  /** The key's record, or null when no key has this value. Status and expiry are the caller's to judge. */
+  async resolve(rawKey: string): Promise<KeyRecord | null> {
+    if (!looksLikeKey(rawKey)) return null;
+    const hash = hashKey(rawKey);
+    const cached = this.cache.get(hash);
+    if (cached === UNKNOWN) return null;
+    if (cached) return cached;
+    let pending = this.loading.get(hash);
+    if (!pending) {
+      pending = this.load(hash).finally(() => this.loading.delete(hash));
+      this.loading.set(hash, pending);
+    }
+    return pending;
+  }
+
+  /** Puts a record in memory now (a key this process just created or changed). */
+  remember(record: KeyRecord): void {
+    this.cache.set(record.hash, record);
+  }
+
+  /** Drops what is known about a key so the next request reads it again. */
+  forget(hash: string): void {
+    this.cache.delete(hash);
+  }
+
+  /** Reads rows changed since the last poll and updates the ones in memory. */
+  refresh(): Promise<void> {
+    this.polling ??= this.poll().finally(() => (this.polling = undefined));
+    return this.polling;
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      const since = new Date(this.watermark - CLOCK_SLACK_MS);
+      const rows = await this.db.prisma.apiKey.findMany({ where: { updatedAt: { gt: since } } });
+      for (const row of rows) {
+        this.watermark = Math.max(this.watermark, row.updatedAt.getTime());
+        if (this.cache.has(row.hash)) this.cache.set(row.hash, toKeyRecord(row));
+      }
+    } catch (err) {
+      this.options.onError?.(err);
+    }
+  }
+
+  private async load(hash: string): Promise<KeyRecord | null> {
+    const row = await this.db.prisma.apiKey.findUnique({ where: { hash } });
+    if (!row) {
+      this.cache.set(hash, UNKNOWN, { ttl: this.unknownTtlMs });
+      return null;
+    }
+    const record = toKeyRecord(row);
+    this.cache.set(hash, record);
+    return record;
+  }
+}

@@ -1,0 +1,193 @@
+import type { Database } from "../db/client.ts";
+
+export type UsageEventInput = {
+  keyId: string;
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  latencyMs: number;
+  bytesIn: number;
+  bytesOut: number;
+  provider?: string;
+  model?: string;
+  promptTokens?: number;
+  completionTokens?: number;
+  at: Date;
+};
+
+export type MeterOptions = {
+  flushMs: number;
+  batch: number;
+  /** Past this many unwritten events (the database is down), the oldest are dropped and counted. */
+  maxBuffered?: number;
+  onError?: (err: unknown) => void;
+};
+
+type Rollup = {
+  keyId: string;
+  day: string;
+  route: string;
+  requests: number;
+  ok: number;
+  client: number;
+  server: number;
+  limited: number;
+  latency: number;
+  bytesIn: number;
+  bytesOut: number;
+  tokens: number;
+};
+
+/**
+ * Usage metering off the request path: `record` only appends to memory; a timer (or a full batch)
+ * writes events, daily rollups and last-used times in one transaction. `stop` drains everything,
+ * so a graceful shutdown loses nothing.
+ */
+export class Meter {
+  private buffer: UsageEventInput[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  dropped = 0;
+  written = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: MeterOptions,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.flush(), this.options.flushMs);
+    this.timer.unref();
+  }
+
+  record(event: UsageEventInput): void {
+    this.buffer.push(event);
+    const max = this.options.maxBuffered ?? 1_000_000;
+    if (this.buffer.length > max) {
+      const excess = this.buffer.length - max;
+      this.buffer.splice(0, excess);
+      this.dropped += excess;
+    }
+    if (this.buffer.length >= this.options.batch) void this.flush();
+  }
+
+  pendingCount(): number {
+    return this.buffer.length;
+  }
+
+  /** Events recorded here and not yet written, for answers that must include them. */
+  pendingFor(keyId: string): UsageEventInput[] {
+    return this.buffer.filter((e) => e.keyId === keyId);
+  }
+
+  /** Writes everything buffered so far; concurrent calls queue behind one another. */
+  flush(): Promise<void> {
+    this.writing = this.writing.then(() => this.drain());
+    return this.writing;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.buffer.length > 0) {
+      const batch = this.buffer.slice(0, this.options.batch);
+      try {
+        await this.write(batch);
+      } catch (err) {
+        this.options.onError?.(err);
+        return;
+      }
+      this.buffer.splice(0, batch.length);
+      this.written += batch.length;
+    }
+  }
+
+  private async write(events: UsageEventInput[]): Promise<void> {
+    const rollups = rollUp(events);
+    const lastUsed = new Map<string, Date>();
+    for (const e of events) if ((lastUsed.get(e.keyId)?.getTime() ?? 0) < e.at.getTime()) lastUsed.set(e.keyId, e.at);
+
+    const rollupParams = rollups.flatMap((r) => [
+      r.keyId, r.day, r.route, r.requests, r.ok, r.client, r.server, r.limited, r.latency, r.bytesIn, r.bytesOut, r.tokens,
+    ]);
+    const rollupValues = rollups
+      .map((_, i) => {
+        const p = (n: number) => `$${i * 12 + n}`;
+        return `(${p(1)}, ${p(2)}::date, ${p(3)}, ${p(4)}::int, ${p(5)}::int, ${p(6)}::int, ${p(7)}::int, ${p(8)}::int, ${p(9)}::bigint, ${p(10)}::bigint, ${p(11)}::bigint, ${p(12)}::bigint)`;
+      })
+      .join(", ");
+    const usedParams = [...lastUsed].flatMap(([id, at]) => [id, at.toISOString()]);
+    const usedValues = [...lastUsed].map((_, i) => `($${i * 2 + 1}, $${i * 2 + 2}::timestamptz)`).join(", ");
+
+    await this.db.prisma.$transaction([
+      this.db.prisma.usageEvent.createMany({
+        data: events.map((e) => ({
+          keyId: e.keyId,
+          requestId: e.requestId,
+          method: e.method,
+          route: e.route,
+          status: e.status,
+          latencyMs: Math.round(e.latencyMs),
+          bytesIn: e.bytesIn,
+          bytesOut: e.bytesOut,
+          provider: e.provider ?? null,
+          model: e.model ?? null,
+          promptTokens: e.promptTokens ?? null,
+          completionTokens: e.completionTokens ?? null,
+          createdAt: e.at,
+        })),
+      }),
+      this.db.prisma.$executeRawUnsafe(
+        `INSERT INTO usage_daily (key_id, day, route, requests, status_2xx, status_4xx, status_5xx, status_429, latency_ms_sum, bytes_in, bytes_out, tokens)
+         VALUES ${rollupValues}
+         ON CONFLICT (key_id, day, route) DO UPDATE SET
+           requests = usage_daily.requests + EXCLUDED.requests,
+           status_2xx = usage_daily.status_2xx + EXCLUDED.status_2xx,
+           status_4xx = usage_daily.status_4xx + EXCLUDED.status_4xx,
+           status_5xx = usage_daily.status_5xx + EXCLUDED.status_5xx,
+           status_429 = usage_daily.status_429 + EXCLUDED.status_429,
+           latency_ms_sum = usage_daily.latency_ms_sum + EXCLUDED.latency_ms_sum,
+           bytes_in = usage_daily.bytes_in + EXCLUDED.bytes_in,
+           bytes_out = usage_daily.bytes_out + EXCLUDED.bytes_out,
+           tokens = usage_daily.tokens + EXCLUDED.tokens`,
+        ...rollupParams,
+      ),
+      this.db.prisma.$executeRawUnsafe(
+        // GREATEST ignores NULL, so a key's first use sets the column too.
+        `UPDATE api_keys SET last_used_at = GREATEST(api_keys.last_used_at, (v.at AT TIME ZONE 'UTC')::timestamp(3))
+         FROM (VALUES ${usedValues}) AS v(id, at) WHERE api_keys.id = v.id`,
+        ...usedParams,
+      ),
+    ]);
+  }
+}
+
+/** Sums events per key, UTC day and route: the rows the dashboards read instead of raw events. */
+export function rollUp(events: UsageEventInput[]): Rollup[] {
+  const byGroup = new Map<string, Rollup>();
+  for (const e of events) {
+    const day = e.at.toISOString().slice(0, 10);
+    const id = `${e.keyId}\u0000${day}\u0000${e.route}`;
+    let r = byGroup.get(id);
+    if (!r) {
+      r = { keyId: e.keyId, day, route: e.route, requests: 0, ok: 0, client: 0, server: 0, limited: 0, latency: 0, bytesIn: 0, bytesOut: 0, tokens: 0 };
+      byGroup.set(id, r);
+    }
+    r.requests += 1;
+    if (e.status < 400) r.ok += 1;
+    else if (e.status < 500) r.client += 1;
+    else r.server += 1;
+    if (e.status === 429) r.limited += 1;
+    r.latency += Math.round(e.latencyMs);
+    r.bytesIn += e.bytesIn;
+    r.bytesOut += e.bytesOut;
+    r.tokens += (e.promptTokens ?? 0) + (e.completionTokens ?? 0);
+  }
+  return [...byGroup.values()];
+}

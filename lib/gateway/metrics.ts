@@ -1,0 +1,45 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+export type GatewayMetrics = {
+  registry: Registry;
+  requests: Counter<"method" | "route" | "status">;
+  duration: Histogram<"method" | "route">;
+  rateLimited: Counter<"kind">;
+  meterBuffered: Gauge;
+};
+
+/** Prometheus series for /metrics. One registry per runtime so tests with several apps stay apart. */
+export function createMetrics(bufferedEvents: () => number): GatewayMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    requests: new Counter({
+      name: "gateway_http_requests_total",
+      help: "HTTP requests served, by route template and status",
+      labelNames: ["method", "route", "status"],
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: "gateway_http_request_duration_seconds",
+      help: "Time to produce the response head, by route template",
+      labelNames: ["method", "route"],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
+    rateLimited: new Counter({
+      name: "gateway_rate_limited_total",
+      help: "Requests refused with 429",
+      labelNames: ["kind"],
+      registers: [registry],
+    }),
+    meterBuffered: new Gauge({
+      name: "gateway_usage_events_buffered",
+      help: "Usage events recorded and not yet written to the database",
+      registers: [registry],
+      collect() {
+        this.set(bufferedEvents());
+      },
+    }),
+  };
+}

@@ -1,0 +1,76 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { serve, type ServerType } from "@hono/node-server";
+import { Hono } from "hono";
+import { ZodError } from "zod";
+import { createKey, listKeys, revokeKey } from "./key-admin.ts";
+import type { Runtime } from "./runtime.ts";
+
+export const OPERATOR_FILE = "operator.json";
+
+export type OperatorEndpoint = { url: string; token: string; pid: number };
+
+/**
+ * Key administration for the CLI while a server owns the database (PGlite admits one process).
+ * Bound to loopback on a random port; the address and a fresh token go to DATA_DIR/operator.json,
+ * readable only by the operator's user. Changes go through this process, so its key cache is updated
+ * at once and other instances hear of revocations on the Redis key channel.
+ */
+export function operatorApp(rt: Runtime, token: string): Hono {
+  const app = new Hono();
+  const expected = Buffer.from(`Bearer ${token}`);
+  app.use(async (c, next) => {
+    const given = Buffer.from(c.req.header("authorization") ?? "");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return c.json({ error: "operator token required" }, 401);
+    return next();
+  });
+  app.get("/keys", async (c) => c.json({ keys: await listKeys(rt.db) }));
+  app.post("/keys", async (c) => {
+    const created = await createKey(rt.db, await c.req.json(), "operator-cli");
+    rt.keys.remember(created.record);
+    return c.json({ id: created.id, key: created.key, prefix: created.prefix }, 201);
+  });
+  app.post("/keys/:id/revoke", async (c) => {
+    const record = await revokeKey(rt.db, c.req.param("id"), "operator-cli");
+    if (!record) return c.json({ error: `no key with id ${c.req.param("id")}` }, 404);
+    rt.keys.remember(record);
+    await rt.keyEvents.publish(record.hash);
+    return c.json({ id: record.id, status: record.status });
+  });
+  app.onError((err, c) => {
+    if (err instanceof ZodError || err instanceof SyntaxError) return c.json({ error: err.message }, 400);
+    rt.logger.error({ err }, "operator request failed");
+    return c.json({ error: "operator request failed" }, 500);
+  });
+  return app;
+}
+
+export async function startOperatorServer(rt: Runtime): Promise<{ close(): Promise<void> }> {
+  const token = randomBytes(32).toString("hex");
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: operatorApp(rt, token).fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
+  });
+  server.unref();
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  const file = path.join(rt.config.dataDir, OPERATOR_FILE);
+  fs.mkdirSync(rt.config.dataDir, { recursive: true });
+  const endpoint: OperatorEndpoint = { url: `http://127.0.0.1:${port}`, token, pid: process.pid };
+  fs.writeFileSync(file, JSON.stringify(endpoint), { mode: 0o600 });
+  return {
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Another instance may have taken the file over since; only remove our own.
+      if (readOperatorEndpoint(rt.config.dataDir)?.token === token) fs.rmSync(file, { force: true });
+    },
+  };
+}
+
+export function readOperatorEndpoint(dataDir: string): OperatorEndpoint | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dataDir, OPERATOR_FILE), "utf8")) as OperatorEndpoint;
+  } catch {
+    return null;
+  }
+}

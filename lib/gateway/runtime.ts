@@ -1,0 +1,114 @@
+import type { Logger } from "pino";
+import { loadConfig, type Config } from "../config.ts";
+import { openDatabase, type Database } from "../db/client.ts";
+import { applyMigrations } from "../db/migrate.ts";
+import { InProcessRunner } from "../jobs/runner.ts";
+import { TaskStore } from "../jobs/task-store.ts";
+import { localKeyEvents, redisKeyEvents, type KeyEvents } from "./key-events.ts";
+import { KeyStore } from "./key-store.ts";
+import { Limiter } from "./limits/limiter.ts";
+import { MemoryLimitStore } from "./limits/memory-store.ts";
+import { RedisLimitStore, scriptRedisFromIORedis, type ScriptRedis } from "./limits/redis-store.ts";
+import type { LimitStore } from "./limits/windows.ts";
+import { createLogger } from "./logger.ts";
+import { Meter } from "./metering.ts";
+import { createMetrics, type GatewayMetrics } from "./metrics.ts";
+import { connectRedis } from "./redis.ts";
+
+/** Everything one gateway process holds: one database handle, the key cache, limits, meter, jobs. */
+export type Runtime = {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  keys: KeyStore;
+  keyEvents: KeyEvents;
+  limiter: Limiter;
+  meter: Meter;
+  tasks: TaskStore;
+  runner: InProcessRunner;
+  metrics: GatewayMetrics;
+  limitBackend: "memory" | "redis" | "upstash";
+  close(): Promise<void>;
+};
+
+export async function createRuntime(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Runtime> {
+  const db = await openDatabase(config);
+  try {
+    const applied = await applyMigrations(db);
+    if (applied.length) logger.info({ applied, database: db.kind }, "database migrated");
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const logError = (msg: string) => (err: unknown) => logger.error({ err }, msg);
+
+  const keys = new KeyStore(db, { refreshMs: config.keyRefreshMs, onError: logError("key refresh failed") });
+  keys.start();
+  const keyEvents = config.redisUrl ? await redisKeyEvents(config.redisUrl, keys, logError("redis key channel")) : localKeyEvents;
+
+  const { store, backend } = await limitStore(config, logError("redis limits"));
+  const limiter = new Limiter(store, logError("releasing a concurrency slot failed"));
+
+  const meter = new Meter(db, { ...config.meter, onError: logError("writing usage events failed; will retry") });
+  meter.start();
+  const tasks = new TaskStore(db);
+  const runner = new InProcessRunner(tasks, 4, (err, taskId) => logger.error({ err, taskId }, "task failed"));
+  const metrics = createMetrics(() => meter.pendingCount());
+
+  let closing: Promise<void> | undefined;
+  return {
+    config,
+    logger,
+    db,
+    keys,
+    keyEvents,
+    limiter,
+    meter,
+    tasks,
+    runner,
+    metrics,
+    limitBackend: backend,
+    close() {
+      closing ??= (async () => {
+        await runner.drained();
+        await meter.stop();
+        await keys.stop();
+        await Promise.allSettled([limiter.close(), keyEvents.close()]);
+        await db.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+async function limitStore(config: Config, onError: (err: unknown) => void): Promise<{ store: LimitStore; backend: Runtime["limitBackend"] }> {
+  if (config.redisUrl) {
+    const client = connectRedis(config.redisUrl, "gateway-limits");
+    client.on("error", onError);
+    return {
+      store: new RedisLimitStore(scriptRedisFromIORedis(client), "gw:rl", async () => void (await client.quit())),
+      backend: "redis",
+    };
+  }
+  if (config.upstash) {
+    const { Redis } = await import("@upstash/redis");
+    return { store: new RedisLimitStore(new Redis(config.upstash) as unknown as ScriptRedis), backend: "upstash" };
+  }
+  return { store: new MemoryLimitStore(), backend: "memory" };
+}
+
+type RuntimeGlobal = typeof globalThis & { __gatewayRuntime?: Promise<Runtime> };
+
+/**
+ * The process's one runtime, shared by server.ts and Next's route handlers (which Next bundles
+ * separately, so a module-level variable would not be shared; globalThis is).
+ */
+export function getRuntime(): Promise<Runtime> {
+  const g = globalThis as RuntimeGlobal;
+  g.__gatewayRuntime ??= createRuntime(loadConfig());
+  return g.__gatewayRuntime;
+}
+
+export function setRuntime(runtime: Promise<Runtime>): void {
+  (globalThis as RuntimeGlobal).__gatewayRuntime = runtime;
+}

@@ -1,0 +1,17 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Native, WASM or worker-thread packages run from node_modules as they are, not bundled.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "@prisma/client",
+    "@prisma/adapter-pg",
+    "pg",
+    "ioredis",
+    "pino",
+    "prom-client",
+  ],
+  poweredByHeader: false,
+};
+
+export default nextConfig;

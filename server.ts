@@ -1,0 +1,64 @@
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { getRequestListener } from "@hono/node-server";
+import { getGateway } from "./lib/gateway/instance.ts";
+import { isGatewayRequest } from "./lib/gateway/front-door.ts";
+
+/**
+ * Production entry (`npm start`): one Node process. API paths go straight to the Hono app;
+ * everything else (the portal) to Next's request handler, so API calls never pay for Next's pipeline.
+ */
+const gateway = await getGateway();
+const { config, logger } = gateway.rt;
+const api = getRequestListener(gateway.app.fetch);
+
+const servePortal = process.env.SERVE_PORTAL !== "false";
+let portal: ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) | undefined;
+if (servePortal) {
+  const { default: next } = await import("next");
+  const dir = path.dirname(fileURLToPath(import.meta.url));
+  const nextApp = next({ dev: process.env.NODE_ENV === "development", dir, hostname: config.host, port: config.port });
+  await nextApp.prepare();
+  portal = nextApp.getRequestHandler();
+}
+
+const server = http.createServer((req, res) => {
+  if (!portal || isGatewayRequest(req.url ?? "/", req.headers.accept)) return void api(req, res);
+  portal(req, res).catch((err: unknown) => {
+    logger.error({ err }, "portal request failed");
+    if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+    res.end("internal server error");
+  });
+});
+server.keepAliveTimeout = 65_000;
+
+server.listen(config.port, config.host, () => {
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  logger.info(
+    { url: `http://${config.host}:${port}`, database: gateway.rt.db.kind, limits: gateway.rt.limitBackend, portal: servePortal },
+    "gateway listening",
+  );
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "shutting down: draining requests and usage events");
+  const force = setTimeout(() => {
+    logger.error("shutdown took too long; exiting");
+    process.exit(1);
+  }, 15_000);
+  force.unref();
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  await gateway.close();
+  logger.info("stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
