@@ -1,0 +1,66 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { backendEnv, databaseBackends, tempDir } from "../../test/support/backends.ts";
+import { loadConfig } from "../config.ts";
+import { openDatabase, type Database } from "./client.ts";
+import { applyMigrations, readMigrations } from "./migrate.ts";
+
+describe.each(databaseBackends)("applyMigrations on %s", (backend) => {
+  const open: Array<{ db: Database; cleanup: () => Promise<void> }> = [];
+  afterEach(async () => {
+    for (const { db, cleanup } of open.splice(0)) {
+      await db.close();
+      await cleanup();
+    }
+  });
+  async function fresh() {
+    const env = await backendEnv(backend);
+    const db = await openDatabase(loadConfig(env.env));
+    open.push({ db, cleanup: env.cleanup });
+    return { db, env: env.env };
+  }
+
+  it("applies every migration once and records it the way Prisma Migrate does", async () => {
+    const { db } = await fresh();
+    const names = readMigrations().map((m) => m.name);
+    expect(await applyMigrations(db)).toEqual(names);
+    expect(await applyMigrations(db)).toEqual([]);
+    const rows = await db.withSession((s) =>
+      s.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(`SELECT * FROM "_prisma_migrations"`),
+    );
+    expect(rows.map((r) => r.migration_name)).toEqual(names);
+    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.checksum) && r.finished_at)).toBe(true);
+    expect(await db.prisma.apiKey.count()).toBe(0);
+  });
+
+  it("refuses to run when an applied migration was edited", async () => {
+    const { db } = await fresh();
+    await applyMigrations(db);
+    const edited = readMigrations().map((m, i) => (i === 0 ? { ...m, checksum: "0".repeat(64) } : m));
+    await expect(applyMigrations(db, edited)).rejects.toThrow(/edited after it was applied/);
+  });
+
+  it("rolls back a failing migration and records nothing for it", async () => {
+    const { db } = await fresh();
+    await applyMigrations(db);
+    const dir = tempDir("migrations");
+    fs.mkdirSync(path.join(dir, "9999_broken"));
+    fs.writeFileSync(path.join(dir, "9999_broken", "migration.sql"), `CREATE TABLE half_done (id int); SELECT * FROM no_such_table;`);
+    const broken = [...readMigrations(), ...readMigrations(dir)];
+    await expect(applyMigrations(db, broken)).rejects.toThrow(/9999_broken failed/);
+    const tables = await db.withSession((s) => s.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'`));
+    expect(tables).toHaveLength(0);
+  });
+
+  it.runIf(backend === "postgres")("lets two processes start at once: the lock makes one apply and the other wait", async () => {
+    const { db, env } = await fresh();
+    const second = await openDatabase(loadConfig(env));
+    try {
+      const [x, y] = await Promise.all([applyMigrations(db), applyMigrations(second)]);
+      expect([...x, ...y]).toEqual(readMigrations().map((m) => m.name));
+    } finally {
+      await second.close();
+    }
+  });
+});

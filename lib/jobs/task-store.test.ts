@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backendEnv, databaseBackends } from "../../test/support/backends.ts";
+import { loadConfig } from "../config.ts";
+import { openDatabase, type Database } from "../db/client.ts";
+import { applyMigrations } from "../db/migrate.ts";
+import { InProcessRunner } from "./runner.ts";
+import { TaskStore } from "./task-store.ts";
+
+describe.each(databaseBackends)("tasks on %s", (backend) => {
+  let db: Database;
+  let cleanup: () => Promise<void>;
+  let store: TaskStore;
+  beforeAll(async () => {
+    const env = await backendEnv(backend);
+    cleanup = env.cleanup;
+    db = await openDatabase(loadConfig(env.env));
+    await applyMigrations(db);
+    store = new TaskStore(db);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await cleanup?.();
+  });
+
+  it("creates, updates and reads a task only for its owner", async () => {
+    const task = await store.create("video", "key_a", { prompt: "a cat" });
+    expect(task.status).toBe("pending");
+    await store.update(task.id, { status: "running", progress: 0.5 });
+    const done = await store.update(task.id, { status: "completed", result: { url: "https://x/v.mp4" } });
+    expect(done).toMatchObject({ status: "completed", progress: 0.5, result: { url: "https://x/v.mp4" } });
+    expect(done?.completedAt).toBeInstanceOf(Date);
+    expect(await store.getForOwner(task.id, "key_a")).not.toBeNull();
+    expect(await store.getForOwner(task.id, "key_b")).toBeNull();
+    expect((await store.listForOwner("key_a", "video", 10)).map((t) => t.id)).toContain(task.id);
+  });
+
+  it("keeps a finished task finished", async () => {
+    const task = await store.create("batch", "key_a");
+    await store.update(task.id, { status: "cancelled" });
+    expect(await store.update(task.id, { status: "completed", result: 1 })).toBeNull();
+    expect((await store.get(task.id))?.status).toBe("cancelled");
+  });
+
+  it("runs work to completion, records failures, and cancels through the signal", async () => {
+    const runner = new InProcessRunner(store, 2);
+    const ok = await store.create("archive", "key_a");
+    const bad = await store.create("archive", "key_a");
+    const slow = await store.create("archive", "key_a");
+    let sawAbort = false;
+    runner.enqueue(ok, async (_t, ctx) => {
+      await ctx.progress(0.5);
+      return { saved: true };
+    });
+    runner.enqueue(bad, async () => {
+      throw new Error("upstream refused");
+    });
+    runner.enqueue(slow, (_t, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve((sawAbort = true)))));
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await runner.cancel(slow.id))?.status).toBe("cancelled");
+    await runner.drained();
+    expect(await store.get(ok.id)).toMatchObject({ status: "completed", progress: 1, result: { saved: true } });
+    expect(await store.get(bad.id)).toMatchObject({ status: "failed", error: "upstream refused" });
+    expect(await store.get(slow.id)).toMatchObject({ status: "cancelled" });
+    expect(sawAbort).toBe(true);
+  });
+});

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../lib/config.ts";
+import { createApp, type GatewayApp } from "../lib/gateway/app.ts";
+import { createKey, revokeKey } from "../lib/gateway/key-admin.ts";
+import { createRuntime, type Runtime } from "../lib/gateway/runtime.ts";
+import { databaseBackends, freshPostgres, limitBackends, tempDir } from "./support/backends.ts";
+import { addProbeRoutes } from "./support/probe-routes.ts";
+
+const sharedBackends = process.env.REDIS_URL && databaseBackends.includes("postgres");
+
+/**
+ * Two gateway instances on one PostgreSQL and one Redis: the deployment DESIGN.md scales out to.
+ * Runs when DATABASE_URL and REDIS_URL are both set (CI sets them).
+ */
+describe.runIf(sharedBackends)("two instances sharing Redis and PostgreSQL", () => {
+  let drop: () => Promise<void>;
+  let a: { rt: Runtime; app: GatewayApp };
+  let b: { rt: Runtime; app: GatewayApp };
+
+  beforeAll(async () => {
+    const pg = await freshPostgres();
+    drop = pg.drop;
+    // A slow key poll, so revocation must arrive over Redis pub/sub to pass the 1 s check.
+    const env = { DATABASE_URL: pg.url, REDIS_URL: process.env.REDIS_URL, LOG_LEVEL: "silent", KEY_REFRESH_MS: "60000" };
+    const rtA = await createRuntime(loadConfig({ ...env, DATA_DIR: tempDir() }));
+    const rtB = await createRuntime(loadConfig({ ...env, DATA_DIR: tempDir() }));
+    a = { rt: rtA, app: createApp(rtA) };
+    b = { rt: rtB, app: createApp(rtB) };
+    expect(rtA.limitBackend).toBe("redis");
+    addProbeRoutes(a.app);
+    addProbeRoutes(b.app);
+  });
+  afterAll(async () => {
+    await a?.rt.close();
+    await b?.rt.close();
+    await drop?.();
+  });
+
+  it("never lets a key past its per-minute limit, however requests are spread", async () => {
+    const { key } = await createKey(a.rt.db, { name: "shared", minute: 30, concurrency: 1000 }, "test");
+    const headers = { "X-API-Key": key };
+    const responses = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => (i % 2 ? a : b).app.request("/v1/key", { headers })),
+    );
+    const ok = responses.filter((r) => r.status === 200).length;
+    const limited = responses.filter((r) => r.status === 429).length;
+    expect(ok).toBe(30);
+    expect(limited).toBe(50);
+  });
+
+  it("never lets a key past its daily limit across instances", async () => {
+    const { key } = await createKey(a.rt.db, { name: "daily", day: 7, concurrency: 1000 }, "test");
+    const headers = { "X-API-Key": key };
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).app.request("/v1/key", { headers })));
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(7);
+    const body = await responses.find((r) => r.status === 429)!.json();
+    expect(body.error.message).toMatch(/midnight UTC/);
+  });
+
+  it("shares the concurrency limit: at most N in flight across both instances", async () => {
+    const { key } = await createKey(a.rt.db, { name: "parallel", concurrency: 5 }, "test");
+    const headers = { "X-API-Key": key };
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).app.request("/v1/probe/slow?ms=400", { headers })),
+    );
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(5);
+    expect((await a.app.request("/v1/probe/slow?ms=0", { headers })).status).toBe(200);
+  });
+
+  it("honours a revocation made on one instance on the other within 1 s", async () => {
+    const created = await createKey(a.rt.db, { name: "to revoke" }, "test");
+    const headers = { "X-API-Key": created.key };
+    expect((await b.app.request("/v1/key", { headers })).status).toBe(200);
+    const record = await revokeKey(a.rt.db, created.id, "test");
+    await a.rt.keyEvents.publish(record!.hash);
+    const deadline = Date.now() + 1000;
+    let status = 200;
+    while (Date.now() < deadline && status === 200) {
+      status = (await b.app.request("/v1/key", { headers })).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe(401);
+  });
+});
+
+describe.runIf(limitBackends.includes("redis") && !sharedBackends)("shared limits", () => {
+  it("need DATABASE_URL as well as REDIS_URL", () => {
+    expect(sharedBackends).toBeFalsy();
+  });
+});

@@ -1,0 +1,52 @@
+import { z } from "@hono/zod-openapi";
+import type { GatewayApp } from "../../lib/gateway/app.ts";
+import { gatewayRoute } from "../../lib/gateway/route.ts";
+import { jsonResponse } from "../../lib/gateway/schemas.ts";
+
+/**
+ * Routes that exist only in tests, to drive the pipeline where no product route does yet:
+ * a validated JSON body, a slow handler (concurrency), a crash, an optional-key route, another area.
+ */
+export function addProbeRoutes(app: GatewayApp): void {
+  const Echo = z.object({ name: z.string().min(1), count: z.number().int().min(1).max(10) });
+  app.openapi(
+    gatewayRoute("key", "llm", {
+      method: "post",
+      path: "/v1/probe/echo",
+      request: { body: { content: { "application/json": { schema: Echo } }, required: true } },
+      responses: { 200: jsonResponse(Echo, "echo") },
+    }),
+    (c) => c.json(c.req.valid("json"), 200),
+  );
+  app.openapi(
+    gatewayRoute("key", "utils", {
+      method: "get",
+      path: "/v1/probe/slow",
+      request: { query: z.object({ ms: z.coerce.number().int().min(0).max(5000).default(200) }) },
+      responses: { 200: jsonResponse(z.object({ slept: z.number() }), "slept") },
+    }),
+    async (c) => {
+      const { ms } = c.req.valid("query");
+      await new Promise((r) => setTimeout(r, ms));
+      return c.json({ slept: ms }, 200);
+    },
+  );
+  app.openapi(
+    gatewayRoute("key", "utils", {
+      method: "get",
+      path: "/v1/probe/boom",
+      responses: { 200: jsonResponse(z.object({}), "never") },
+    }),
+    () => {
+      throw new Error("database password is hunter2");
+    },
+  );
+  app.openapi(
+    gatewayRoute("optional", "clinical", {
+      method: "get",
+      path: "/v1/probe/optional",
+      responses: { 200: jsonResponse(z.object({ keyed: z.boolean() }), "whether a key was used") },
+    }),
+    (c) => c.json({ keyed: Boolean(c.var.key) }, 200),
+  );
+}
