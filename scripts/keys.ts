@@ -96,7 +96,7 @@ async function direct(cmd: Command): Promise<Output> {
       const created = await createKey(db, cmd.input, "cli");
       return [{ id: created.id, key: created.key, prefix: created.prefix }];
     }
-    if (cmd.kind === "list") return listKeys(db);
+    if (cmd.kind === "list") return await listKeys(db);
     const record = await revokeKey(db, cmd.id, "cli");
     if (!record) throw new Error(`no key with id ${cmd.id}`);
     if (config.redisUrl) {

@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../lib/config.ts";
+import { openDatabase } from "../lib/db/client.ts";
+import { backendEnv, databaseBackends } from "./support/backends.ts";
+import { runKeysCli, startServerProcess, type ServerProcess } from "./support/server-process.ts";
+
+type Created = { id: string; key: string; prefix: string };
+
+describe.each(databaseBackends)("server.ts process on %s", (backend) => {
+  const running: ServerProcess[] = [];
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const s of running.splice(0)) await s.stop("SIGKILL");
+    for (const c of cleanups.splice(0)) await c();
+  });
+
+  async function setup() {
+    const b = await backendEnv(backend);
+    cleanups.push(b.cleanup);
+    // API-only: the portal's build is exercised in portal.test.ts.
+    return { ...b.env, SERVE_PORTAL: "false" };
+  }
+
+  it("keys CLI works with no server running, and the server then accepts the key by all three methods", async () => {
+    const env = await setup();
+    const made = await runKeysCli(["create", "--name", "offline", "--email", "dev@example.com", "--minute", "50", "--scopes", "data,llm"], env);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.lines).toHaveLength(1);
+    const created = made.lines[0] as Created;
+    expect(Object.keys(created).sort()).toEqual(["id", "key", "prefix"]);
+    expect(created.key).toMatch(/^sk_[0-9A-Za-z]{43}$/);
+
+    const listed = await runKeysCli(["list"], env);
+    expect(listed.lines).toEqual([expect.objectContaining({ id: created.id, email: "dev@example.com", scopes: ["data", "llm"] })]);
+    expect(JSON.stringify(listed.lines)).not.toContain(created.key);
+
+    const server = await startServerProcess(env);
+    running.push(server);
+    for (const init of [
+      { headers: { "X-API-Key": created.key } },
+      { headers: { Authorization: `Bearer ${created.key}` } },
+    ]) {
+      expect((await fetch(`${server.url}/v1/key`, init)).status).toBe(200);
+    }
+    const byQuery = await fetch(`${server.url}/v1/key?api_key=${created.key}`);
+    expect(byQuery.status).toBe(200);
+    expect((await byQuery.json()).limits.minute).toBe(50);
+    expect(server.output()).not.toContain(created.key);
+  });
+
+  it("keys CLI goes through the running server: new keys work and revocations bite at once", async () => {
+    const env = await setup();
+    const server = await startServerProcess(env);
+    running.push(server);
+    const made = await runKeysCli(["create", "--name", "online"], env);
+    expect(made.code, made.stderr).toBe(0);
+    const created = made.lines[0] as Created;
+    const headers = { "X-API-Key": created.key };
+    expect((await fetch(`${server.url}/v1/key`, { headers })).status).toBe(200);
+
+    const revoked = await runKeysCli(["revoke", created.id], env);
+    expect(revoked.lines).toEqual([{ id: created.id, status: "revoked" }]);
+    const after = await fetch(`${server.url}/v1/key`, { headers });
+    expect(after.status).toBe(401);
+    expect((await after.json()).error).toMatch(/revoked/);
+
+    const missing = await runKeysCli(["revoke", "key_nope"], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no key with id key_nope/);
+    expect(server.output()).not.toContain(created.key);
+  });
+
+  it("writes exactly one usage event per request served, even when stopped by SIGTERM right after", async () => {
+    const env = { ...(await setup()), METER_FLUSH_MS: "60000" };
+    const server = await startServerProcess(env);
+    running.push(server);
+    const created = (await runKeysCli(["create", "--name", "metered", "--minute", "1000"], env)).lines[0] as Created;
+    const N = 137;
+    const headers = { "X-API-Key": created.key };
+    let served = 0;
+    for (let i = 0; i < N; i += 10) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(10, N - i) }, () => fetch(`${server.url}/v1/key`, { headers }).then((r) => r.status)),
+      );
+      served += batch.filter((s) => s === 200).length;
+    }
+    expect(served).toBe(N);
+    expect(await server.stop("SIGTERM")).toBe(0);
+    running.splice(0);
+
+    const db = await openDatabase(loadConfig(env));
+    try {
+      expect(await db.prisma.usageEvent.count({ where: { keyId: created.id } })).toBe(N);
+      const rollups = await db.prisma.usageDaily.findMany({ where: { keyId: created.id } });
+      expect(rollups.reduce((n, r) => n + r.requests, 0)).toBe(N);
+    } finally {
+      await db.close();
+    }
+  });
+});

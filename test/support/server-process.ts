@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+
+export type ServerProcess = {
+  url: string;
+  proc: ChildProcess;
+  output: () => string;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+};
+
+/** The runner's environment without the backend URLs: a child uses exactly the backends its test chose. */
+function inheritedEnv(): Record<string, string | undefined> {
+  const { DATABASE_URL: _db, REDIS_URL: _redis, ...rest } = process.env;
+  return rest;
+}
+
+/** Runs `tsx <entry>` as its own process (as `npm start` does) and waits for its listening line. */
+export async function startServerProcess(env: Record<string, string>, entry = "server.ts"): Promise<ServerProcess> {
+  const proc = spawn(process.execPath, ["--import", "tsx", entry], {
+    // The listening line is how the port is learnt, so logging stays at info whatever env says.
+    env: { ...inheritedEnv(), PORT: "0", NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env, LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 90_000);
+    const check = () => {
+      const match = /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    proc.stdout!.on("data", check);
+    proc.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    url,
+    proc,
+    output: () => out,
+    async stop(signal = "SIGTERM") {
+      if (proc.exitCode !== null) return proc.exitCode;
+      const exited = once(proc, "exit");
+      proc.kill(signal);
+      const [code] = (await exited) as [number | null];
+      return code;
+    },
+  };
+}
+
+/** Runs the documented CLI, `npm run --silent keys -- ...`, and returns its stdout lines parsed. */
+export async function runKeysCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; lines: unknown[]; stderr: string }> {
+  const proc = spawn("npm", ["run", "--silent", "keys", "--", ...args], {
+    env: { ...inheritedEnv(), LOG_LEVEL: "silent", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  proc.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const [code] = (await once(proc, "exit")) as [number | null];
+  const lines = stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as unknown);
+  return { code, lines, stderr };
+}
