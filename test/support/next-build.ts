@@ -1,0 +1,23 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+/** Builds the portal once when no build exists (a fresh clone); tests of the portal need one. */
+export function ensureNextBuild(): void {
+  if (fs.existsSync(".next/BUILD_ID")) return;
+  const result = spawnSync("npx", ["--no-install", "next", "build"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) throw new Error("next build failed");
+}
+
+export async function freePort(): Promise<number> {
+  const net = await import("node:net");
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      srv.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
