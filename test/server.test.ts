@@ -36,10 +36,8 @@ describe.each(databaseBackends)("server.ts process on %s", (backend) => {
 
     const server = await startServerProcess(env);
     running.push(server);
-    for (const init of [
-      { headers: { "X-API-Key": created.key } },
-      { headers: { Authorization: `Bearer ${created.key}` } },
-    ]) {
+    const inits: RequestInit[] = [{ headers: { "X-API-Key": created.key } }, { headers: { Authorization: `Bearer ${created.key}` } }];
+    for (const init of inits) {
       expect((await fetch(`${server.url}/v1/key`, init)).status).toBe(200);
     }
     const byQuery = await fetch(`${server.url}/v1/key?api_key=${created.key}`);

@@ -10,7 +10,7 @@ export type ServerProcess = {
 };
 
 /** The runner's environment without the backend URLs: a child uses exactly the backends its test chose. */
-function inheritedEnv(): Record<string, string | undefined> {
+function inheritedEnv(): NodeJS.ProcessEnv {
   const { DATABASE_URL: _db, REDIS_URL: _redis, ...rest } = process.env;
   return rest;
 }
