@@ -17,7 +17,8 @@ const envSchema = z.object({
   LIMIT_MINUTE: positiveInt.default(100),
   LIMIT_CONCURRENCY: positiveInt.default(10),
   METER_FLUSH_MS: positiveInt.default(1000),
-  METER_BATCH: positiveInt.default(500),
+  // Rollup rows take 12 parameters each; 5,000 keeps a batch under PostgreSQL's 65,535.
+  METER_BATCH: positiveInt.max(5000).default(500),
   KEY_REFRESH_MS: positiveInt.default(500),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PUBLIC_BASE_URL: z.string().url().optional(),
