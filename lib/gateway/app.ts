@@ -5,6 +5,7 @@ import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
 import { registerAccountRoutes } from "../api/account/routes.ts";
 import { API_VERSION, registerStatusRoutes } from "../api/status/routes.ts";
+import { registerUtilsRoutes } from "../api/utils/routes.ts";
 import type { GatewayEnv } from "./context.ts";
 import { errorResponse, GatewayError } from "./errors.ts";
 import type { Runtime } from "./runtime.ts";
@@ -54,6 +55,7 @@ export function createApp(rt: Runtime): GatewayApp {
 
   registerStatusRoutes(app);
   registerAccountRoutes(app);
+  registerUtilsRoutes(app);
   registerOperationalRoutes(app, rt);
 
   app.notFound((c) => c.json({ error: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));

@@ -1,0 +1,80 @@
+import Papa from "papaparse";
+import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
+import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
+import YAML from "yaml";
+import { GatewayError } from "../../gateway/errors.ts";
+
+export const DATA_FORMATS = ["json", "yaml", "toml", "xml", "csv"] as const;
+export type DataFormat = (typeof DATA_FORMATS)[number];
+
+/** Parses `data` in `from` (an object is taken as already parsed) and writes it as `to`. */
+export function convertData(data: unknown, from: DataFormat, to: DataFormat, pretty = true): string {
+  const value = typeof data === "string" ? parseData(data, from) : data;
+  return serialiseData(value, to, pretty);
+}
+
+export function parseData(text: string, format: DataFormat): unknown {
+  try {
+    switch (format) {
+      case "json":
+        return JSON.parse(text);
+      case "yaml":
+        return YAML.parse(text);
+      case "toml":
+        return parseToml(text);
+      case "xml": {
+        const valid = XMLValidator.validate(text);
+        if (valid !== true) throw new Error(`${valid.err.msg} (line ${valid.err.line})`);
+        return new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: true, parseAttributeValue: true }).parse(text);
+      }
+      case "csv": {
+        const parsed = Papa.parse<Record<string, unknown>>(text.trim(), { header: true, dynamicTyping: true, skipEmptyLines: true });
+        const fatal = parsed.errors.find((e) => e.type !== "Delimiter");
+        if (fatal) throw new Error(`${fatal.message} (row ${(fatal.row ?? 0) + 1})`);
+        return parsed.data;
+      }
+    }
+  } catch (err) {
+    throw new GatewayError(400, `data is not valid ${format}: ${(err as Error).message}`);
+  }
+}
+
+export function serialiseData(value: unknown, format: DataFormat, pretty: boolean): string {
+  switch (format) {
+    case "json":
+      return JSON.stringify(value, null, pretty ? 2 : undefined);
+    case "yaml":
+      return YAML.stringify(value, { indent: 2 });
+    case "toml":
+      if (!isRecord(value)) throw new GatewayError(400, "cannot convert to toml: TOML needs a table (an object) at the top level");
+      try {
+        return stringifyToml(value);
+      } catch (err) {
+        throw new GatewayError(400, `cannot convert to toml: ${(err as Error).message}`);
+      }
+    case "xml": {
+      const root = isRecord(value) && Object.keys(value).length === 1 ? value : { root: Array.isArray(value) ? { item: value } : value };
+      return new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "@_", format: pretty, suppressEmptyNode: true }).build(root);
+    }
+    case "csv":
+      return Papa.unparse(csvRows(value), { newline: "\n" });
+  }
+}
+
+/** CSV holds a flat table: an array of records (or one record) whose values are all scalars. */
+function csvRows(value: unknown): Record<string, unknown>[] {
+  const rows = Array.isArray(value) ? value : [value];
+  return rows.map((row, i) => {
+    if (!isRecord(row)) throw new GatewayError(400, `cannot convert to csv: row ${i + 1} is not an object; CSV needs an array of flat records`);
+    for (const [field, v] of Object.entries(row)) {
+      if (v !== null && typeof v === "object") {
+        throw new GatewayError(400, `cannot convert to csv: field '${field}' in row ${i + 1} is nested; CSV needs flat records`);
+      }
+    }
+    return row;
+  });
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,51 @@
+import { extractText, getDocumentProxy, getMeta } from "unpdf";
+import { GatewayError } from "../../gateway/errors.ts";
+
+export type PdfExtraction = {
+  text: string;
+  pages: Array<{ page: number; text: string }>;
+  page_count: number;
+  metadata?: Record<string, unknown>;
+};
+
+/** Text per page (1-indexed selection) and, on request, the document's metadata. */
+export async function extractPdf(data: Buffer, pages: number[] | undefined, includeMetadata: boolean): Promise<PdfExtraction> {
+  if (data.subarray(0, 5).toString("latin1") !== "%PDF-") throw new GatewayError(400, "pdf is not a PDF document");
+  let doc;
+  try {
+    doc = await getDocumentProxy(new Uint8Array(data), { isEvalSupported: false, stopAtErrors: true });
+  } catch (err) {
+    const name = (err as Error).name;
+    if (name === "PasswordException") throw new GatewayError(400, "pdf is encrypted: remove the password first");
+    throw new GatewayError(400, `pdf could not be read: ${(err as Error).message}`);
+  }
+  try {
+    const count = doc.numPages;
+    const wanted = pages ?? Array.from({ length: count }, (_, i) => i + 1);
+    const outside = wanted.filter((p) => p < 1 || p > count);
+    if (outside.length) throw new GatewayError(400, `pages out of range: ${outside.join(", ")} (the document has ${count})`);
+    const { text } = await extractText(doc, { mergePages: false });
+    const selected = wanted.map((page) => ({ page, text: text[page - 1]!.trim() }));
+    const out: PdfExtraction = { text: selected.map((p) => p.text).join("\n\n"), pages: selected, page_count: count };
+    if (includeMetadata) {
+      const { info, metadata } = await getMeta(doc);
+      out.metadata = {
+        title: info.Title ?? metadata?.get("dc:title") ?? null,
+        author: info.Author ?? null,
+        subject: info.Subject ?? null,
+        creator: info.Creator ?? null,
+        producer: info.Producer ?? null,
+        creation_date: info.CreationDate ?? null,
+        modification_date: info.ModDate ?? null,
+        page_count: count,
+        pdf_version: info.PDFFormatVersion ?? null,
+      };
+    }
+    return out;
+  } catch (err) {
+    if (err instanceof GatewayError) throw err;
+    throw new GatewayError(400, `pdf could not be read: ${(err as Error).message}`);
+  } finally {
+    await doc.destroy();
+  }
+}

@@ -1,0 +1,165 @@
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { GatewayEnv } from "../../gateway/context.ts";
+import { gatewayRoute } from "../../gateway/route.ts";
+import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { decodeBase64 } from "./base64.ts";
+import { convertData, DATA_FORMATS } from "./data-convert.ts";
+import { convertFormat, TEXT_FORMATS } from "./format-convert.ts";
+import { convertImage, CONVERT_FORMATS, MAX_OUTPUT_SIDE, RESIZE_FORMATS, resizeImage } from "./images.ts";
+import { extractKeywords } from "./keywords.ts";
+import { extractPdf } from "./pdf-extract.ts";
+
+const jsonBody = <T extends z.ZodType>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
+const openErrors = { 400: jsonResponse(ErrorSchema, "Invalid parameters") };
+const MAX_TEXT = 1_000_000;
+
+const ConvertBody = z.object({
+  data: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).openapi({ description: "Text in source_format, or an already-parsed JSON value" }),
+  source_format: z.enum(DATA_FORMATS).default("json"),
+  target_format: z.enum(DATA_FORMATS).default("yaml"),
+  pretty: z.boolean().default(true),
+});
+
+const FormatBody = z.object({
+  content: z.string().max(MAX_TEXT),
+  from_format: z.enum(TEXT_FORMATS).default("markdown"),
+  to_format: z.enum(TEXT_FORMATS).default("html"),
+});
+
+const KeywordsBody = z.object({
+  text: z.string().max(MAX_TEXT),
+  top_k: z.number().int().min(1).max(100).default(10),
+});
+
+const ImageResult = z
+  .object({ image: z.string(), format: z.enum(CONVERT_FORMATS), width: z.number().int(), height: z.number().int(), bytes: z.number().int() })
+  .openapi("ImageResult");
+const side = z.number().int().min(1).max(MAX_OUTPUT_SIDE);
+
+const ResizeBody = z.object({
+  image: z.string().openapi({ description: "Base64 image (or a data: URL)" }),
+  width: side.optional(),
+  height: side.optional(),
+  maintain_aspect: z.boolean().default(true),
+  format: z.enum(RESIZE_FORMATS).default("png"),
+});
+
+const ImageConvertBody = z.object({
+  image: z.string(),
+  format: z.enum(CONVERT_FORMATS).default("png"),
+  quality: z.number().int().min(1).max(100).default(95),
+});
+
+const PdfBody = z.object({
+  pdf: z.string().openapi({ description: "Base64 PDF" }),
+  pages: z.array(z.number().int().min(1)).min(1).max(10_000).optional(),
+  include_metadata: z.boolean().default(false),
+});
+
+const routes = {
+  convert: gatewayRoute("key", "utils", {
+    method: "post",
+    path: "/v1/utils/convert",
+    summary: "Convert data between JSON, YAML, TOML, XML and CSV",
+    tags: ["Utilities"],
+    request: jsonBody(ConvertBody),
+    responses: {
+      200: jsonResponse(z.object({ result: z.string(), source_format: z.string(), target_format: z.string() }), "Converted text"),
+      ...keyedErrors,
+    },
+  }),
+  format: gatewayRoute("none", "utils", {
+    method: "post",
+    path: "/v1/utils/format/convert",
+    summary: "Convert text between Markdown, HTML (sanitised) and plain text",
+    tags: ["Utilities"],
+    request: jsonBody(FormatBody),
+    responses: {
+      200: jsonResponse(z.object({ result: z.string(), from_format: z.string(), to_format: z.string() }), "Converted text"),
+      ...openErrors,
+    },
+  }),
+  keywords: gatewayRoute("none", "utils", {
+    method: "post",
+    path: "/v1/utils/text/keywords",
+    summary: "Extract keywords and key phrases (RAKE over lemmas, stop words removed)",
+    tags: ["Utilities"],
+    request: jsonBody(KeywordsBody),
+    responses: {
+      200: jsonResponse(
+        z.object({
+          keywords: z.array(z.object({ keyword: z.string(), score: z.number(), count: z.number().int() })),
+          count: z.number().int(),
+          algorithm: z.string(),
+        }),
+        "Keywords, best first, scores scaled to 0..1",
+      ),
+      ...openErrors,
+    },
+  }),
+  resize: gatewayRoute("key", "utils", {
+    method: "post",
+    path: "/v1/utils/images/resize",
+    summary: "Resize an image",
+    tags: ["Utilities"],
+    request: jsonBody(ResizeBody),
+    responses: { 200: jsonResponse(ImageResult, "The resized image, base64"), ...keyedErrors, 413: jsonResponse(ErrorSchema, "Image too large") },
+  }),
+  imageConvert: gatewayRoute("key", "utils", {
+    method: "post",
+    path: "/v1/utils/images/convert",
+    summary: "Convert an image to png, jpeg, webp, gif or bmp",
+    tags: ["Utilities"],
+    request: jsonBody(ImageConvertBody),
+    responses: { 200: jsonResponse(ImageResult, "The converted image, base64"), ...keyedErrors, 413: jsonResponse(ErrorSchema, "Image too large") },
+  }),
+  pdf: gatewayRoute("key", "utils", {
+    method: "post",
+    path: "/v1/utils/pdf/extract",
+    summary: "Extract text from a PDF, per page",
+    tags: ["Utilities"],
+    request: jsonBody(PdfBody),
+    responses: {
+      200: jsonResponse(
+        z.object({
+          text: z.string(),
+          pages: z.array(z.object({ page: z.number().int(), text: z.string() })),
+          page_count: z.number().int(),
+          metadata: z.record(z.string(), z.unknown()).optional(),
+        }),
+        "Text of the selected pages",
+      ),
+      ...keyedErrors,
+    },
+  }),
+};
+
+export function registerUtilsRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.openapi(routes.convert, (c) => {
+    const body = c.req.valid("json");
+    const result = convertData(body.data, body.source_format, body.target_format, body.pretty);
+    return c.json({ result, source_format: body.source_format, target_format: body.target_format }, 200);
+  });
+  app.openapi(routes.format, (c) => {
+    const body = c.req.valid("json");
+    return c.json({ result: convertFormat(body.content, body.from_format, body.to_format), from_format: body.from_format, to_format: body.to_format }, 200);
+  });
+  app.openapi(routes.keywords, (c) => {
+    const body = c.req.valid("json");
+    const keywords = extractKeywords(body.text, body.top_k);
+    return c.json({ keywords, count: keywords.length, algorithm: "rake" }, 200);
+  });
+  app.openapi(routes.resize, async (c) => {
+    const body = c.req.valid("json");
+    const image = decodeBase64(body.image, "image");
+    return c.json(await resizeImage(image, { width: body.width, height: body.height, maintainAspect: body.maintain_aspect, format: body.format }), 200);
+  });
+  app.openapi(routes.imageConvert, async (c) => {
+    const body = c.req.valid("json");
+    return c.json(await convertImage(decodeBase64(body.image, "image"), body.format, body.quality), 200);
+  });
+  app.openapi(routes.pdf, async (c) => {
+    const body = c.req.valid("json");
+    return c.json(await extractPdf(decodeBase64(body.pdf, "pdf"), body.pages, body.include_metadata), 200);
+  });
+}

@@ -1,0 +1,168 @@
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import YAML from "yaml";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+
+async function png(width: number, height: number): Promise<string> {
+  const buf = await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+  return buf.toString("base64");
+}
+
+async function pdf(pages: string[], title = "Test document"): Promise<string> {
+  const doc = await PDFDocument.create();
+  doc.setTitle(title);
+  doc.setAuthor("Ada Lovelace");
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const text of pages) doc.addPage([300, 200]).drawText(text, { x: 20, y: 150, size: 14, font });
+  return Buffer.from(await doc.save()).toString("base64");
+}
+
+describe("utilities over HTTP", () => {
+  let gw: TestGateway;
+  let key: string;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    key = (await gw.key()).key;
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  const post = (path: string, body: unknown, withKey = true) =>
+    gw.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(withKey ? { "X-API-Key": key } : {}) },
+      body: JSON.stringify(body),
+    });
+
+  describe("POST /v1/utils/convert", () => {
+    it("converts JSON objects and text between formats", async () => {
+      const res = await post("/v1/utils/convert", { data: { a: 1, b: ["x"] }, target_format: "yaml" });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(YAML.parse(body.result)).toEqual({ a: 1, b: ["x"] });
+      expect(body).toMatchObject({ source_format: "json", target_format: "yaml" });
+      const csv = await (await post("/v1/utils/convert", { data: "n,v\nx,1\n", source_format: "csv", target_format: "json", pretty: false })).json();
+      expect(csv.result).toBe('[{"n":"x","v":1}]');
+    });
+
+    it("needs a key, and refuses impossible conversions and unknown formats with 400", async () => {
+      expect((await post("/v1/utils/convert", { data: {} }, false)).status).toBe(401);
+      const nested = await post("/v1/utils/convert", { data: [{ a: { b: 1 } }], target_format: "csv" });
+      expect(nested.status).toBe(400);
+      expect((await nested.json()).error).toMatch(/nested/);
+      const unknown = await post("/v1/utils/convert", { data: "x", target_format: "ini" });
+      expect(unknown.status).toBe(400);
+      expect((await unknown.json()).error).toMatch(/target_format/);
+      expect((await post("/v1/utils/convert", { data: 42 })).status).toBe(400);
+    });
+  });
+
+  describe("POST /v1/utils/format/convert (no key)", () => {
+    it("renders sanitised HTML from Markdown", async () => {
+      const res = await post("/v1/utils/format/convert", { content: "# Hi\n<script>x()</script>", from_format: "markdown", to_format: "html" }, false);
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.result).toContain("<h1>Hi</h1>");
+      expect(body.result).not.toContain("<script");
+    });
+
+    it("validates the formats", async () => {
+      const res = await post("/v1/utils/format/convert", { content: "x", to_format: "rtf" }, false);
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatch(/to_format/);
+    });
+  });
+
+  describe("POST /v1/utils/text/keywords (no key)", () => {
+    it("returns keyword, score and count, best first", async () => {
+      const text = "Solar panels convert sunlight. Solar panels need cleaning. Batteries store energy from solar panels.";
+      const res = await post("/v1/utils/text/keywords", { text, top_k: 3 }, false);
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.count).toBe(3);
+      expect(body.keywords[0]).toEqual({ keyword: expect.stringContaining("solar panels"), score: 1, count: expect.any(Number) });
+    });
+
+    it("refuses a wrong type or an out-of-range top_k", async () => {
+      expect((await post("/v1/utils/text/keywords", { text: 5 }, false)).status).toBe(400);
+      expect((await post("/v1/utils/text/keywords", { text: "x", top_k: 0 }, false)).status).toBe(400);
+    });
+  });
+
+  describe("images", () => {
+    it("resizes keeping the aspect ratio, or filling exactly", async () => {
+      const image = await png(400, 200);
+      const kept = await (await post("/v1/utils/images/resize", { image, width: 100 })).json();
+      expect(kept).toMatchObject({ format: "png", width: 100, height: 50 });
+      const meta = await sharp(Buffer.from(kept.image, "base64")).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(["png", 100, 50]);
+      expect(kept.bytes).toBe(Buffer.from(kept.image, "base64").length);
+
+      const filled = await (await post("/v1/utils/images/resize", { image, width: 64, height: 64, maintain_aspect: false, format: "webp" })).json();
+      expect(filled).toMatchObject({ format: "webp", width: 64, height: 64 });
+    });
+
+    it("converts to every format, BMP included", async () => {
+      const image = await png(30, 20);
+      for (const format of ["png", "jpeg", "webp", "gif", "bmp"]) {
+        const res = await post("/v1/utils/images/convert", { image, format, quality: 80 });
+        expect(res.status, format).toBe(200);
+        const body = await res.json();
+        const bytes = Buffer.from(body.image, "base64");
+        expect(body).toMatchObject({ format, width: 30, height: 20 });
+        if (format === "bmp") {
+          expect(bytes.subarray(0, 2).toString()).toBe("BM");
+          expect(bytes.readInt32LE(18)).toBe(30);
+        } else {
+          expect((await sharp(bytes).metadata()).format).toBe(format === "jpeg" ? "jpeg" : format);
+        }
+      }
+    });
+
+    it("answers bad input with 400 or 413, never a crash", async () => {
+      const cases: Array<[unknown, number, RegExp]> = [
+        [{ image: "!!!not base64!!!", width: 10 }, 400, /base64/],
+        [{ image: Buffer.from("hello world, not an image").toString("base64"), width: 10 }, 400, /not a supported image/],
+        [{ image: await png(10, 10) }, 400, /width, height/],
+        [{ image: await png(10, 10), width: 0 }, 400, /width/],
+        [{ image: await png(10, 10), width: 99_999 }, 400, /width/],
+        [{ image: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="90000" height="90000"></svg>').toString("base64"), width: 10 }, 413, /too large/],
+      ];
+      for (const [body, status, message] of cases) {
+        const res = await post("/v1/utils/images/resize", body);
+        expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(status);
+        expect((await res.json()).error).toMatch(message);
+      }
+      const truncated = (await png(50, 50)).slice(0, 60);
+      expect((await post("/v1/utils/images/convert", { image: truncated, format: "jpeg" })).status).toBe(400);
+    });
+  });
+
+  describe("POST /v1/utils/pdf/extract", () => {
+    it("extracts text per page, a selection of pages, and metadata", async () => {
+      const doc = await pdf(["First page text", "Second page text", "Third page text"]);
+      const all = await (await post("/v1/utils/pdf/extract", { pdf: doc })).json();
+      expect(all.page_count).toBe(3);
+      expect(all.pages.map((p: { text: string }) => p.text)).toEqual(["First page text", "Second page text", "Third page text"]);
+      expect(all.metadata).toBeUndefined();
+
+      const some = await (await post("/v1/utils/pdf/extract", { pdf: doc, pages: [3, 1], include_metadata: true })).json();
+      expect(some.text).toBe("Third page text\n\nFirst page text");
+      expect(some.metadata).toMatchObject({ title: "Test document", author: "Ada Lovelace", page_count: 3 });
+    });
+
+    it("refuses pages out of range, non-PDFs and corrupt PDFs with 400", async () => {
+      const doc = await pdf(["only page"]);
+      const out = await post("/v1/utils/pdf/extract", { pdf: doc, pages: [2] });
+      expect(out.status).toBe(400);
+      expect((await out.json()).error).toMatch(/out of range: 2/);
+      expect((await post("/v1/utils/pdf/extract", { pdf: Buffer.from("plain text").toString("base64") })).status).toBe(400);
+      const corrupt = Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(200, 7)]).toString("base64");
+      const res = await post("/v1/utils/pdf/extract", { pdf: corrupt });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatch(/pdf could not be read/);
+    });
+  });
+});
