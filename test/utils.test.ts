@@ -91,6 +91,32 @@ describe("utilities over HTTP", () => {
     });
   });
 
+  describe("POST /v1/utils/citations/format (no key)", () => {
+    it("formats Form A and Form B", async () => {
+      const a = await post("/v1/utils/citations/format", { source: { title: "Weaving the Web", author: "Tim Berners-Lee", year: 1999 }, style: "harvard" }, false);
+      expect(a.status).toBe(200);
+      expect((await a.json()).citation).toMatch(/^Berners-Lee, T\. \(1999\) Weaving the Web/);
+      const b = await post(
+        "/v1/utils/citations/format",
+        { citation: { title: "Deep learning", authors: ["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"], year: 2015, journal: "Nature", doi: "10.1038/nature14539" }, style: "bibtex" },
+        false,
+      );
+      const body = await b.json();
+      expect(body.style).toBe("bibtex");
+      expect(body.citation).toMatch(/@article\{LeCun2015/);
+      expect(body.citation).toContain("Bengio, Yoshua");
+    });
+
+    it("defaults to APA and refuses an unknown style or a missing source", async () => {
+      const res = await post("/v1/utils/citations/format", { citation: { title: "T", authors: ["A B"], year: 2000 } }, false);
+      expect((await res.json()).style).toBe("apa");
+      expect((await post("/v1/utils/citations/format", { source: { title: "T" }, style: "ieee" }, false)).status).toBe(400);
+      const neither = await post("/v1/utils/citations/format", { style: "apa" }, false);
+      expect(neither.status).toBe(400);
+      expect((await neither.json()).error).toMatch(/source \(Form A\) or citation \(Form B\)/);
+    });
+  });
+
   describe("images", () => {
     it("resizes keeping the aspect ratio, or filling exactly", async () => {
       const image = await png(400, 200);

@@ -3,6 +3,7 @@ import type { GatewayEnv } from "../../gateway/context.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { decodeBase64 } from "./base64.ts";
+import { CITATION_STYLES, formatCitation } from "./citations.ts";
 import { convertData, DATA_FORMATS } from "./data-convert.ts";
 import { convertFormat, TEXT_FORMATS } from "./format-convert.ts";
 import { convertImage, CONVERT_FORMATS, MAX_OUTPUT_SIDE, RESIZE_FORMATS, resizeImage } from "./images.ts";
@@ -56,7 +57,43 @@ const PdfBody = z.object({
   include_metadata: z.boolean().default(false),
 });
 
+const year = z.union([z.number().int(), z.string().regex(/^\d{1,4}$/)]);
+const CitationBody = z
+  .object({
+    source: z
+      .object({ title: z.string().min(1).max(2000), author: z.string().max(2000).optional(), year: year.optional(), url: z.string().url().optional() })
+      .optional()
+      .openapi({ description: "Form A" }),
+    citation: z
+      .object({
+        title: z.string().min(1).max(2000),
+        authors: z.array(z.string().max(300)).max(100).optional(),
+        year: year.optional(),
+        journal: z.string().max(1000).optional(),
+        doi: z.string().max(300).optional(),
+        url: z.string().url().optional(),
+      })
+      .optional()
+      .openapi({ description: "Form B" }),
+    style: z.enum(CITATION_STYLES).default("apa"),
+  })
+  .refine((b) => Boolean(b.source) !== Boolean(b.citation), { message: "give either source (Form A) or citation (Form B)", path: ["source"] });
+
 const routes = {
+  citations: gatewayRoute("none", "utils", {
+    method: "post",
+    path: "/v1/utils/citations/format",
+    summary: "Format a citation in APA, MLA, Chicago, Harvard (CSL styles) or BibTeX",
+    tags: ["Utilities"],
+    request: jsonBody(CitationBody),
+    responses: {
+      200: jsonResponse(
+        z.object({ citation: z.string(), html: z.string().nullable(), style: z.enum(CITATION_STYLES) }),
+        "The formatted reference as text and HTML (BibTeX: text only)",
+      ),
+      ...openErrors,
+    },
+  }),
   convert: gatewayRoute("key", "utils", {
     method: "post",
     path: "/v1/utils/convert",
@@ -135,6 +172,10 @@ const routes = {
 };
 
 export function registerUtilsRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.openapi(routes.citations, (c) => {
+    const body = c.req.valid("json");
+    return c.json(formatCitation((body.source ?? body.citation)!, body.style), 200);
+  });
   app.openapi(routes.convert, (c) => {
     const body = c.req.valid("json");
     const result = convertData(body.data, body.source_format, body.target_format, body.pretty);
