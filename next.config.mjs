@@ -10,6 +10,9 @@ const nextConfig = {
     "ioredis",
     "pino",
     "prom-client",
+    "pdfkit",
+    "sharp",
+    "unpdf",
   ],
   poweredByHeader: false,
 };

@@ -4,6 +4,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
 import { registerAccountRoutes } from "../api/account/routes.ts";
+import { registerDocumentRoutes } from "../api/documents/routes.ts";
 import { API_VERSION, registerStatusRoutes } from "../api/status/routes.ts";
 import { registerUtilsRoutes } from "../api/utils/routes.ts";
 import type { GatewayEnv } from "./context.ts";
@@ -56,6 +57,7 @@ export function createApp(rt: Runtime): GatewayApp {
   registerStatusRoutes(app);
   registerAccountRoutes(app);
   registerUtilsRoutes(app);
+  registerDocumentRoutes(app);
   registerOperationalRoutes(app, rt);
 
   app.notFound((c) => c.json({ error: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));

@@ -1,0 +1,67 @@
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { GatewayEnv } from "../../gateway/context.ts";
+import { gatewayRoute } from "../../gateway/route.ts";
+import { jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { renderDocx } from "./render-docx.ts";
+import { renderMarkdown } from "./render-markdown.ts";
+import { renderPdf } from "./render-pdf.ts";
+import { CONTENT_TYPES, contentDisposition, DOCUMENT_FORMATS, TEMPLATE_NAMES, TEMPLATES, type DocumentRequest } from "./templates.ts";
+
+const GenerateBody = z.object({
+  title: z.string().trim().min(1).max(300),
+  content: z.string().min(1).max(500_000).openapi({ description: "Markdown (GFM: headings, lists, tables, code, links, emphasis)" }),
+  format: z.enum(DOCUMENT_FORMATS).default("pdf"),
+  template: z.enum(TEMPLATE_NAMES as [string, ...string[]]).default("default"),
+});
+
+const formats = gatewayRoute("key", "documents", {
+  method: "get",
+  path: "/v1/documents/formats",
+  summary: "Document formats and templates",
+  tags: ["Documents"],
+  responses: {
+    200: jsonResponse(
+      z.object({ formats: z.array(z.enum(DOCUMENT_FORMATS)), templates: z.record(z.string(), z.object({ description: z.string() })) }),
+      "What /v1/documents/generate can produce",
+    ),
+    ...keyedErrors,
+  },
+});
+
+const generate = gatewayRoute("key", "documents", {
+  method: "post",
+  path: "/v1/documents/generate",
+  summary: "Render Markdown to PDF, DOCX or Markdown",
+  tags: ["Documents"],
+  request: { body: { content: { "application/json": { schema: GenerateBody } }, required: true } },
+  responses: {
+    200: {
+      description: "The document, as an attachment named after the title",
+      content: {
+        "application/pdf": { schema: z.string().openapi({ format: "binary" }) },
+        [CONTENT_TYPES.docx]: { schema: z.string().openapi({ format: "binary" }) },
+        "text/markdown": { schema: z.string() },
+      },
+    },
+    ...keyedErrors,
+  },
+});
+
+export function registerDocumentRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.openapi(formats, (c) =>
+    c.json(
+      { formats: [...DOCUMENT_FORMATS], templates: Object.fromEntries(TEMPLATE_NAMES.map((n) => [n, { description: TEMPLATES[n].description }])) },
+      200,
+    ),
+  );
+  app.openapi(generate, async (c) => {
+    const body = c.req.valid("json");
+    const req: DocumentRequest = { title: body.title, content: body.content, template: body.template as DocumentRequest["template"], date: new Date() };
+    const data = body.format === "pdf" ? await renderPdf(req) : body.format === "docx" ? await renderDocx(req) : Buffer.from(renderMarkdown(req));
+    return c.body(new Uint8Array(data), 200, {
+      "Content-Type": CONTENT_TYPES[body.format],
+      "Content-Disposition": contentDisposition(body.title, body.format),
+      "Content-Length": String(data.length),
+    });
+  });
+}

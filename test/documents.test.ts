@@ -1,0 +1,123 @@
+import { XMLValidator } from "fast-xml-parser";
+import JSZip from "jszip";
+import { extractText, getDocumentProxy } from "unpdf";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+
+const CONTENT = `# Findings
+
+Some **bold**, some *italic*, \`inline code\` and [a link](https://example.com/report).
+
+## Steps
+
+1. Measure the baseline
+2. Change one thing
+   - nested detail
+3. Measure again
+
+| Metric | Before | After |
+| --- | --- | --- |
+| p99 | 30 ms | 12 ms |
+
+\`\`\`
+const answer = 42;
+\`\`\`
+
+> Quoted insight.
+`;
+
+async function pdfText(bytes: ArrayBuffer): Promise<string> {
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(bytes.slice(0))), { mergePages: true });
+  return text;
+}
+
+async function pdfPages(bytes: ArrayBuffer): Promise<number> {
+  return (await getDocumentProxy(new Uint8Array(bytes.slice(0)))).numPages;
+}
+
+describe("documents", () => {
+  let gw: TestGateway;
+  let key: string;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+    key = (await gw.key()).key;
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+  const generate = (body: unknown) =>
+    gw.request("/v1/documents/generate", { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify(body) });
+
+  it("lists formats and templates", async () => {
+    const res = await gw.request("/v1/documents/formats", { headers: { "X-API-Key": key } });
+    const body = await res.json();
+    expect(body.formats).toEqual(["pdf", "docx", "markdown"]);
+    expect(Object.keys(body.templates)).toEqual(["default", "report", "letter"]);
+  });
+
+  it("renders a real PDF whose text extracts back, named after the title", async () => {
+    const res = await generate({ title: "Quarterly Review: Q3", content: CONTENT });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="Quarterly-Review-Q3\.pdf"; filename\*=UTF-8''Quarterly%20Review%3A%20Q3\.pdf$/);
+    const bytes = await res.arrayBuffer();
+    expect(Buffer.from(bytes).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(Number(res.headers.get("content-length"))).toBe(bytes.byteLength);
+    const text = await pdfText(bytes);
+    for (const expected of ["Quarterly Review: Q3", "Findings", "Steps", "Measure the baseline", "nested detail", "Metric", "30 ms", "const answer = 42;", "Quoted insight.", "a link"]) {
+      expect(text, expected).toContain(expected);
+    }
+  });
+
+  it("numbers the pages of a report and dates a letter", async () => {
+    const reportBytes = await (await generate({ title: "R", content: "Body text", template: "report" })).arrayBuffer();
+    expect(await pdfPages(reportBytes)).toBe(1);
+    const report = await pdfText(reportBytes);
+    expect(report).toMatch(/Report — \d{1,2} \w+ \d{4}/);
+    expect(report).toContain("Page 1 of 1");
+    const letter = await pdfText(await (await generate({ title: "Your order", content: "Dear customer", template: "letter" })).arrayBuffer());
+    expect(letter).toContain("Re: Your order");
+    const long = Array.from({ length: 120 }, (_, i) => `Paragraph ${i + 1} of a long report.`).join("\n\n");
+    const longBytes = await (await generate({ title: "Long", content: long, template: "report" })).arrayBuffer();
+    const pages = await pdfPages(longBytes);
+    expect(pages).toBeGreaterThan(1);
+    expect(await pdfText(longBytes)).toContain(`Page ${pages} of ${pages}`);
+  });
+
+  it("renders a DOCX that unzips to valid XML with real headings, lists and a table", async () => {
+    const res = await generate({ title: "Quarterly Review", content: CONTENT, format: "docx", template: "report" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
+    expect(res.headers.get("content-disposition")).toContain('filename="Quarterly-Review.docx"');
+    const zip = await JSZip.loadAsync(await res.arrayBuffer());
+    const xml = await zip.file("word/document.xml")!.async("string");
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).toContain('w:val="Title"');
+    expect(xml).toContain('w:val="Heading1"');
+    expect(xml).toContain("Findings");
+    expect(xml).toContain("<w:tbl>");
+    expect(xml).toContain("<w:numPr>");
+    expect(xml).toContain("Measure the baseline");
+    expect(Object.keys(zip.files).some((f) => f.startsWith("word/footer"))).toBe(true);
+  });
+
+  it("returns Markdown under the template's title block", async () => {
+    const res = await generate({ title: "Notes", content: "- a\n- b", format: "markdown" });
+    expect(res.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(await res.text()).toBe("# Notes\n\n- a\n- b\n");
+  });
+
+  it("refuses unknown templates and formats, and missing fields, with 400", async () => {
+    for (const body of [
+      { title: "T", content: "x", template: "memo" },
+      { title: "T", content: "x", format: "odt" },
+      { content: "x" },
+      { title: "T" },
+      { title: "   ", content: "x" },
+    ]) {
+      const res = await generate(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect((await res.json()).error).toMatch(/invalid request/);
+    }
+  });
+});
