@@ -7,6 +7,7 @@ import { registerAccountRoutes } from "../api/account/routes.ts";
 import { registerDocumentRoutes } from "../api/documents/routes.ts";
 import { API_VERSION, registerStatusRoutes } from "../api/status/routes.ts";
 import { registerUtilsRoutes } from "../api/utils/routes.ts";
+import { registerSpeechRoutes } from "../api/utils/speech/routes.ts";
 import type { GatewayEnv } from "./context.ts";
 import { errorResponse, GatewayError } from "./errors.ts";
 import type { Runtime } from "./runtime.ts";
@@ -57,6 +58,7 @@ export function createApp(rt: Runtime): GatewayApp {
   registerStatusRoutes(app);
   registerAccountRoutes(app);
   registerUtilsRoutes(app);
+  registerSpeechRoutes(app);
   registerDocumentRoutes(app);
   registerOperationalRoutes(app, rt);
 

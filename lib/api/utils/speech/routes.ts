@@ -1,0 +1,115 @@
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { GatewayEnv } from "../../../gateway/context.ts";
+import { GatewayError } from "../../../gateway/errors.ts";
+import { gatewayRoute } from "../../../gateway/route.ts";
+import { jsonResponse, keyedErrors } from "../../../gateway/schemas.ts";
+import { espeakLanguages, espeakMp3 } from "./espeak.ts";
+import { elevenlabsConfigured, elevenlabsSpeech, elevenlabsVoices, OPENAI_VOICES, openaiConfigured, openaiSpeech } from "./hosted.ts";
+
+export const TTS_PROVIDERS = ["espeak", "openai", "elevenlabs"] as const;
+const MAX_CHARS = 5000;
+
+const TtsBody = z.object({
+  text: z.string().min(1).max(MAX_CHARS, `text is limited to ${MAX_CHARS} characters`),
+  provider: z.enum(TTS_PROVIDERS).default("espeak"),
+  voice: z.string().max(100).optional().openapi({ description: "openai: alloy, echo, fable, onyx, nova, shimmer; elevenlabs: a voice id" }),
+  lang: z.string().max(40).default("en").openapi({ description: "espeak only; see /v1/utils/languages" }),
+  speed: z.number().min(0.25).max(4).default(1),
+});
+
+const unavailable = { 503: jsonResponse(z.object({ error: z.string() }), "The provider is not configured or is limiting us") };
+
+const tts = gatewayRoute("key", "utils", {
+  method: "post",
+  path: "/v1/utils/tts",
+  summary: "Text to speech as MP3 (espeak offline by default; openai and elevenlabs when configured)",
+  tags: ["Utilities"],
+  request: { body: { content: { "application/json": { schema: TtsBody } }, required: true } },
+  responses: { 200: { description: "MP3 audio", content: { "audio/mpeg": { schema: z.string().openapi({ format: "binary" }) } } }, ...keyedErrors, ...unavailable },
+});
+
+const providers = gatewayRoute("key", "utils", {
+  method: "get",
+  path: "/v1/utils/tts/providers",
+  summary: "Speech providers: capabilities, character limits, voices, and whether each is configured",
+  tags: ["Utilities"],
+  responses: { 200: jsonResponse(z.object({ providers: z.array(z.record(z.string(), z.unknown())) }), "Providers"), ...keyedErrors },
+});
+
+const voices = gatewayRoute("key", "utils", {
+  method: "get",
+  path: "/v1/utils/voices",
+  summary: "Voices by provider",
+  tags: ["Utilities"],
+  request: { query: z.object({ provider: z.enum([...TTS_PROVIDERS, "all"]).default("all") }) },
+  responses: { 200: jsonResponse(z.object({ voices: z.record(z.string(), z.unknown()) }), "Voices, or why a provider has none to show"), ...keyedErrors },
+});
+
+const languages = gatewayRoute("key", "utils", {
+  method: "get",
+  path: "/v1/utils/languages",
+  summary: "Language codes espeak speaks",
+  tags: ["Utilities"],
+  responses: {
+    200: jsonResponse(
+      z.object({ provider: z.literal("espeak"), count: z.number().int(), languages: z.array(z.object({ code: z.string(), name: z.string(), aliases: z.array(z.string()) })) }),
+      "Codes to pass as lang",
+    ),
+    ...keyedErrors,
+  },
+});
+
+async function voicesOf(provider: (typeof TTS_PROVIDERS)[number]): Promise<unknown> {
+  if (provider === "openai") return OPENAI_VOICES.map((v) => ({ id: v, name: v }));
+  if (provider === "espeak") return (await espeakLanguages()).map((l) => ({ id: l.code, name: l.name }));
+  if (!elevenlabsConfigured()) return { error: "elevenlabs speech is not configured: set ELEVENLABS_API_KEY" };
+  try {
+    return await elevenlabsVoices();
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+export function registerSpeechRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.openapi(tts, async (c) => {
+    const body = c.req.valid("json");
+    let audio: Buffer;
+    if (body.provider === "espeak") audio = await espeakMp3(body.text, body.lang, body.speed);
+    else if (body.provider === "openai") {
+      const voice = body.voice ?? "alloy";
+      if (!(OPENAI_VOICES as readonly string[]).includes(voice)) throw new GatewayError(400, `voice must be one of ${OPENAI_VOICES.join(", ")} for openai`);
+      audio = await openaiSpeech(body.text, voice, "tts-1", body.speed);
+    } else {
+      if (!body.voice) throw new GatewayError(400, "voice (an ElevenLabs voice id) is required for elevenlabs; see /v1/utils/voices?provider=elevenlabs");
+      audio = await elevenlabsSpeech(body.text, body.voice);
+    }
+    c.set("usage", { provider: body.provider });
+    return c.body(new Uint8Array(audio), 200, { "Content-Type": "audio/mpeg", "Content-Length": String(audio.length) });
+  });
+
+  app.openapi(providers, async (c) => {
+    const espeakCount = (await espeakLanguages()).length;
+    return c.json(
+      {
+        providers: [
+          { name: "espeak", configured: true, default: true, offline: true, character_limit: MAX_CHARS, formats: ["mp3"], languages: espeakCount, voices: "one per language (see /v1/utils/languages)" },
+          { name: "openai", configured: openaiConfigured(), offline: false, character_limit: MAX_CHARS, formats: ["mp3"], voices: [...OPENAI_VOICES], credential: "OPENAI_API_KEY" },
+          { name: "elevenlabs", configured: elevenlabsConfigured(), offline: false, character_limit: MAX_CHARS, formats: ["mp3"], voices: "voice ids from /v1/utils/voices?provider=elevenlabs", credential: "ELEVENLABS_API_KEY" },
+        ],
+      },
+      200,
+    );
+  });
+
+  app.openapi(voices, async (c) => {
+    const { provider } = c.req.valid("query");
+    const chosen = provider === "all" ? TTS_PROVIDERS : [provider];
+    const entries = await Promise.all(chosen.map(async (p) => [p, await voicesOf(p)] as const));
+    return c.json({ voices: Object.fromEntries(entries) }, 200);
+  });
+
+  app.openapi(languages, async (c) => {
+    const list = await espeakLanguages();
+    return c.json({ provider: "espeak" as const, count: list.length, languages: list }, 200);
+  });
+}
