@@ -13,6 +13,7 @@ const nextConfig = {
     "pdfkit",
     "sharp",
     "unpdf",
+    "espeak-ng",
   ],
   poweredByHeader: false,
 };
