@@ -14,6 +14,10 @@ const nextConfig = {
     "sharp",
     "unpdf",
     "espeak-ng",
+    "@citation-js/core",
+    "@citation-js/plugin-csl",
+    "@citation-js/plugin-bibtex",
+    "@citation-js/name",
   ],
   poweredByHeader: false,
 };

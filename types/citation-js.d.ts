@@ -10,13 +10,9 @@ declare module "@citation-js/core" {
       get(name: "@csl"): { styles: { add(name: string, xml: string): void }; locales: { add(name: string, xml: string): void } };
     };
   };
-  const core: { Cite: typeof Cite; plugins: typeof plugins };
-  export default core;
 }
 declare module "@citation-js/plugin-csl";
 declare module "@citation-js/plugin-bibtex";
 declare module "@citation-js/name" {
   export function parse(name: string): Record<string, string>;
-  const name: { parse: typeof parse };
-  export default name;
 }

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import core from "@citation-js/core";
+import { Cite, plugins } from "@citation-js/core";
 import "@citation-js/plugin-bibtex";
 import "@citation-js/plugin-csl";
-import names from "@citation-js/name";
+import { parse as parseName } from "@citation-js/name";
 
 export const CITATION_STYLES = ["apa", "mla", "chicago", "harvard", "bibtex"] as const;
 export type CitationStyle = (typeof CITATION_STYLES)[number];
@@ -24,7 +24,7 @@ const STYLES: Record<Exclude<CitationStyle, "bibtex">, { file: string; lang: str
 let registered = false;
 function registerStyles(): void {
   if (registered) return;
-  const csl = core.plugins.config.get("@csl");
+  const csl = plugins.config.get("@csl");
   for (const [name, style] of Object.entries(STYLES)) {
     csl.styles.add(`gateway-${name}`, fs.readFileSync(/*turbopackIgnore: true*/ path.join(CSL_DIR, style.file), "utf8"));
   }
@@ -43,7 +43,7 @@ export function toCsl(source: SourceA | SourceB): Record<string, unknown> {
     id: "item",
     type: journal ? "article-journal" : source.url ? "webpage" : "book",
     title: source.title,
-    author: authors.map((a) => names.parse(a)),
+    author: authors.map((a) => parseName(a)),
     ...(year && Number.isFinite(year) ? { issued: { "date-parts": [[year]] } } : {}),
     ...(journal ? { "container-title": journal } : {}),
     ...(doi ? { DOI: doi.replace(/^https?:\/\/(dx\.)?doi\.org\//i, "") } : {}),
@@ -63,7 +63,7 @@ export type FormattedCitation = { citation: string; html: string | null; style: 
 
 export function formatCitation(source: SourceA | SourceB, style: CitationStyle): FormattedCitation {
   registerStyles();
-  const cite = new core.Cite(toCsl(source));
+  const cite = new Cite(toCsl(source));
   if (style === "bibtex") return { citation: cite.format("bibtex").trim(), html: null, style };
   const { lang } = STYLES[style];
   const template = `gateway-${style}`;
