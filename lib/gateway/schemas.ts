@@ -23,4 +23,9 @@ export const keyedErrors = {
   429: json(RateLimitErrorSchema, "A per-key limit was reached"),
 };
 
+/** A required JSON request body with this schema (validated, typed, and documented). */
+export const jsonRequest = <T extends z.ZodType>(schema: T) => ({
+  body: { content: { "application/json": { schema } }, required: true },
+});
+
 export { json as jsonResponse };

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { GatewayApp } from "../../lib/gateway/app.ts";
 import { gatewayRoute } from "../../lib/gateway/route.ts";
-import { jsonResponse } from "../../lib/gateway/schemas.ts";
+import { jsonRequest, jsonResponse } from "../../lib/gateway/schemas.ts";
 
 /**
  * Routes that exist only in tests, to drive the pipeline where no product route does yet:
@@ -13,7 +13,7 @@ export function addProbeRoutes(app: GatewayApp): void {
     gatewayRoute("key", "llm", {
       method: "post",
       path: "/v1/probe/echo",
-      request: { body: { content: { "application/json": { schema: Echo } }, required: true } },
+      request: jsonRequest(Echo),
       responses: { 200: jsonResponse(Echo, "echo") },
     }),
     (c) => c.json(c.req.valid("json"), 200),

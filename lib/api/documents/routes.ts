@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
-import { jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { renderDocx } from "./render-docx.ts";
 import { renderMarkdown } from "./render-markdown.ts";
 import { renderPdf } from "./render-pdf.ts";
@@ -33,7 +33,7 @@ const generate = gatewayRoute("key", "documents", {
   path: "/v1/documents/generate",
   summary: "Render Markdown to PDF, DOCX or Markdown",
   tags: ["Documents"],
-  request: { body: { content: { "application/json": { schema: GenerateBody } }, required: true } },
+  request: jsonRequest(GenerateBody),
   responses: {
     200: {
       description: "The document, as an attachment named after the title",

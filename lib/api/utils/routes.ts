@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
-import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { decodeBase64 } from "./base64.ts";
 import { CITATION_STYLES, formatCitation } from "./citations.ts";
 import { convertData, DATA_FORMATS } from "./data-convert.ts";
@@ -10,7 +10,6 @@ import { convertImage, CONVERT_FORMATS, MAX_OUTPUT_SIDE, RESIZE_FORMATS, resizeI
 import { extractKeywords } from "./keywords.ts";
 import { extractPdf } from "./pdf-extract.ts";
 
-const jsonBody = <T extends z.ZodType>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
 const openErrors = { 400: jsonResponse(ErrorSchema, "Invalid parameters") };
 const MAX_TEXT = 1_000_000;
 
@@ -85,7 +84,7 @@ const routes = {
     path: "/v1/utils/citations/format",
     summary: "Format a citation in APA, MLA, Chicago, Harvard (CSL styles) or BibTeX",
     tags: ["Utilities"],
-    request: jsonBody(CitationBody),
+    request: jsonRequest(CitationBody),
     responses: {
       200: jsonResponse(
         z.object({ citation: z.string(), html: z.string().nullable(), style: z.enum(CITATION_STYLES) }),
@@ -99,7 +98,7 @@ const routes = {
     path: "/v1/utils/convert",
     summary: "Convert data between JSON, YAML, TOML, XML and CSV",
     tags: ["Utilities"],
-    request: jsonBody(ConvertBody),
+    request: jsonRequest(ConvertBody),
     responses: {
       200: jsonResponse(z.object({ result: z.string(), source_format: z.string(), target_format: z.string() }), "Converted text"),
       ...keyedErrors,
@@ -110,7 +109,7 @@ const routes = {
     path: "/v1/utils/format/convert",
     summary: "Convert text between Markdown, HTML (sanitised) and plain text",
     tags: ["Utilities"],
-    request: jsonBody(FormatBody),
+    request: jsonRequest(FormatBody),
     responses: {
       200: jsonResponse(z.object({ result: z.string(), from_format: z.string(), to_format: z.string() }), "Converted text"),
       ...openErrors,
@@ -121,7 +120,7 @@ const routes = {
     path: "/v1/utils/text/keywords",
     summary: "Extract keywords and key phrases (RAKE over lemmas, stop words removed)",
     tags: ["Utilities"],
-    request: jsonBody(KeywordsBody),
+    request: jsonRequest(KeywordsBody),
     responses: {
       200: jsonResponse(
         z.object({
@@ -139,7 +138,7 @@ const routes = {
     path: "/v1/utils/images/resize",
     summary: "Resize an image",
     tags: ["Utilities"],
-    request: jsonBody(ResizeBody),
+    request: jsonRequest(ResizeBody),
     responses: { 200: jsonResponse(ImageResult, "The resized image, base64"), ...keyedErrors, 413: jsonResponse(ErrorSchema, "Image too large") },
   }),
   imageConvert: gatewayRoute("key", "utils", {
@@ -147,7 +146,7 @@ const routes = {
     path: "/v1/utils/images/convert",
     summary: "Convert an image to png, jpeg, webp, gif or bmp",
     tags: ["Utilities"],
-    request: jsonBody(ImageConvertBody),
+    request: jsonRequest(ImageConvertBody),
     responses: { 200: jsonResponse(ImageResult, "The converted image, base64"), ...keyedErrors, 413: jsonResponse(ErrorSchema, "Image too large") },
   }),
   pdf: gatewayRoute("key", "utils", {
@@ -155,7 +154,7 @@ const routes = {
     path: "/v1/utils/pdf/extract",
     summary: "Extract text from a PDF, per page",
     tags: ["Utilities"],
-    request: jsonBody(PdfBody),
+    request: jsonRequest(PdfBody),
     responses: {
       200: jsonResponse(
         z.object({

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../../gateway/context.ts";
 import { GatewayError } from "../../../gateway/errors.ts";
 import { gatewayRoute } from "../../../gateway/route.ts";
-import { jsonResponse, keyedErrors } from "../../../gateway/schemas.ts";
+import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/schemas.ts";
 import { espeakLanguages, espeakMp3 } from "./espeak.ts";
 import { elevenlabsConfigured, elevenlabsSpeech, elevenlabsVoices, OPENAI_VOICES, openaiConfigured, openaiSpeech } from "./hosted.ts";
 
@@ -24,7 +24,7 @@ const tts = gatewayRoute("key", "utils", {
   path: "/v1/utils/tts",
   summary: "Text to speech as MP3 (espeak offline by default; openai and elevenlabs when configured)",
   tags: ["Utilities"],
-  request: { body: { content: { "application/json": { schema: TtsBody } }, required: true } },
+  request: jsonRequest(TtsBody),
   responses: { 200: { description: "MP3 audio", content: { "audio/mpeg": { schema: z.string().openapi({ format: "binary" }) } } }, ...keyedErrors, ...unavailable },
 });
 
