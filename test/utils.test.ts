@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -177,6 +181,17 @@ describe("utilities over HTTP", () => {
       const some = await (await post("/v1/utils/pdf/extract", { pdf: doc, pages: [3, 1], include_metadata: true })).json();
       expect(some.text).toBe("Third page text\n\nFirst page text");
       expect(some.metadata).toMatchObject({ title: "Test document", author: "Ada Lovelace", page_count: 3 });
+    });
+
+    it("refuses a password-protected PDF with 400 saying so", async () => {
+      // qpdf (Debian package, installed by .ci/run) writes a real AES-256 encrypted file.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pdf-"));
+      fs.writeFileSync(path.join(dir, "plain.pdf"), Buffer.from(await pdf(["secret"]), "base64"));
+      execFileSync("qpdf", ["--encrypt", "user-pw", "owner-pw", "256", "--", path.join(dir, "plain.pdf"), path.join(dir, "locked.pdf")]);
+      const locked = fs.readFileSync(path.join(dir, "locked.pdf")).toString("base64");
+      const res = await post("/v1/utils/pdf/extract", { pdf: locked });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatch(/encrypted/);
     });
 
     it("refuses pages out of range, non-PDFs and corrupt PDFs with 400", async () => {

@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
@@ -40,13 +41,18 @@ export function createApp(rt: Runtime): GatewayApp {
     if (c.res.status >= 500) rt.logger.warn({ requestId: c.var.requestId, method: c.req.method, route, status: c.res.status }, "request failed");
     else rt.logger.debug({ requestId: c.var.requestId, method: c.req.method, route, status: c.res.status, ms: seconds * 1000 }, "request");
   });
-  const limitBody = bodyLimit({
-    maxSize: rt.config.maxBodyBytes,
-    onError: (c) => c.json({ error: `request body too large: the limit is ${rt.config.maxBodyBytes} bytes` }, 413),
+  const tooLarge = (c: Context) => c.json({ error: `request body too large: the limit is ${rt.config.maxBodyBytes} bytes` }, 413);
+  const limitBody = bodyLimit({ maxSize: rt.config.maxBodyBytes, onError: tooLarge });
+  // Hono's bodyLimit asks for the body stream, which makes the Node adapter build a full WHATWG
+  // Request and then read every body through it (36 ms for a 4 MB JSON body instead of 5). A declared
+  // Content-Length is enough to decide (Node's parser never delivers more than it declares), so the
+  // stream-counting limiter is kept for chunked bodies only.
+  app.use(async function capBody(c, next) {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    const declared = c.req.header("content-length");
+    if (declared === undefined || c.req.header("transfer-encoding")) return limitBody(c, next);
+    return Number(declared) > rt.config.maxBodyBytes ? tooLarge(c) : next();
   });
-  // Only requests that may carry a body: asking a GET for its body makes the Node adapter build a
-  // full WHATWG Request, which cost more than the rest of the pipeline together.
-  app.use((c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
   app.use(
     methodNotAllowed({
       app,

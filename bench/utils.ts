@@ -1,0 +1,86 @@
+// Local utilities through the gateway (HTTP, key, limits, metering, base64 and JSON) against the same
+// library call in this process, in one run: image resize 1024² → 256² (sharp) and Markdown → PDF.
+// Target: the gateway adds at most 10 % to the library's own time.
+import { randomBytes } from "node:crypto";
+import sharp from "sharp";
+import { renderPdf } from "../lib/api/documents/render-pdf.ts";
+import { backendEnv } from "../test/support/backends.ts";
+import { runKeysCli, startServerProcess } from "../test/support/server-process.ts";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
+// One at a time: client and server share two cores, and concurrency would measure their contention.
+const CONCURRENCY = 1;
+
+async function timed(label: string, run: () => Promise<unknown>): Promise<{ label: string; perOp: number }> {
+  for (let i = 0; i < 5; i++) await run();
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < ROUNDS) await run();
+    }),
+  );
+  return { label, perOp: (performance.now() - started) / ROUNDS };
+}
+
+// A photo-like image: smooth gradients with noise, so PNG compresses it the way it would a real one.
+async function photoLikeImage(): Promise<Buffer> {
+  const raw = Buffer.alloc(1024 * 1024 * 3);
+  const noise = randomBytes(raw.length);
+  for (let y = 0; y < 1024; y++) {
+    for (let x = 0; x < 1024; x++) {
+      const i = (y * 1024 + x) * 3;
+      raw[i] = (x / 4 + (noise[i]! & 15)) & 255;
+      raw[i + 1] = (y / 4 + (noise[i + 1]! & 15)) & 255;
+      raw[i + 2] = ((x + y) / 8 + (noise[i + 2]! & 15)) & 255;
+    }
+  }
+  return sharp(raw, { raw: { width: 1024, height: 1024, channels: 3 } }).png().toBuffer();
+}
+
+const MARKDOWN = Array.from(
+  { length: 12 },
+  (_, i) => `## Section ${i + 1}\n\nSome **bold** text, a [link](https://example.com) and a list:\n\n- one\n- two\n\n| a | b |\n| - | - |\n| ${i} | ${i * 2} |\n`,
+).join("\n");
+
+async function main() {
+  const backend = await backendEnv("pglite");
+  const env = { ...backend.env, LOG_LEVEL: "warn", SERVE_PORTAL: "false" };
+  const server = await startServerProcess(env);
+  try {
+    const { key } = (await runKeysCli(["create", "--name", "bench-utils", "--minute", "1000000", "--day", "100000000", "--concurrency", "1000"], env)).lines[0] as { key: string };
+    const headers = { "content-type": "application/json", "X-API-Key": key };
+    const png = await photoLikeImage();
+    const image = png.toString("base64");
+
+    const direct = await timed("sharp resize in process", () => sharp(png).resize({ width: 256, height: 256, fit: "inside" }).png().toBuffer());
+    // Bodies are serialised once, as a client holding its request would; only the call is timed.
+    const resizeBody = JSON.stringify({ image, width: 256, height: 256 });
+    const pdfBody = JSON.stringify({ title: "Bench", content: MARKDOWN });
+    const viaGateway = await timed("POST /v1/utils/images/resize", async () => {
+      const res = await fetch(`${server.url}/v1/utils/images/resize`, { method: "POST", headers, body: resizeBody });
+      if (res.status !== 200) throw new Error(`resize answered ${res.status}`);
+      await res.arrayBuffer();
+    });
+    const pdfDirect = await timed("renderPdf in process", () => renderPdf({ title: "Bench", content: MARKDOWN, template: "default", date: new Date() }));
+    const pdfGateway = await timed("POST /v1/documents/generate", async () => {
+      const res = await fetch(`${server.url}/v1/documents/generate`, { method: "POST", headers, body: pdfBody });
+      if (res.status !== 200) throw new Error(`generate answered ${res.status}`);
+      await res.arrayBuffer();
+    });
+
+    console.log(`input: ${png.length.toLocaleString("en-US")}-byte PNG (1024x1024), ${MARKDOWN.length} characters of Markdown; ${ROUNDS} rounds, ${CONCURRENCY} at a time`);
+    console.table(
+      [direct, viaGateway, pdfDirect, pdfGateway].map((r) => ({ operation: r.label, "ms per op": Number(r.perOp.toFixed(2)) })),
+    );
+    for (const [name, inProcess, gateway] of [["image resize", direct, viaGateway], ["markdown → pdf", pdfDirect, pdfGateway]] as const) {
+      const overhead = (gateway.perOp / inProcess.perOp - 1) * 100;
+      console.log(`${name}: gateway/in-process ratio ${(gateway.perOp / inProcess.perOp).toFixed(2)}, overhead ${overhead.toFixed(1)} % (target <= 10 %)`);
+    }
+  } finally {
+    await server.stop();
+    await backend.cleanup();
+  }
+}
+
+await main();
