@@ -68,6 +68,27 @@ describe.each(databaseBackends)("server.ts process on %s", (backend) => {
     expect(server.output()).not.toContain(created.key);
   });
 
+  it("refuses a body over MAX_BODY_BYTES with 413 over a real socket, declared or chunked", async () => {
+    const env = { ...(await setup()), MAX_BODY_BYTES: "2000" };
+    const server = await startServerProcess(env);
+    running.push(server);
+    const { key } = (await runKeysCli(["create", "--name", "big"], env)).lines[0] as Created;
+    const headers = { "content-type": "application/json", "X-API-Key": key };
+    const big = JSON.stringify({ data: { text: "x".repeat(5000) } });
+    const declared = await fetch(`${server.url}/v1/utils/convert`, { method: "POST", headers, body: big });
+    expect(declared.status).toBe(413);
+    expect((await declared.json()).error).toMatch(/limit is 2000 bytes/);
+    const chunked = await fetch(`${server.url}/v1/utils/convert`, {
+      method: "POST",
+      headers,
+      body: new Blob([big]).stream(),
+      duplex: "half",
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    const small = await fetch(`${server.url}/v1/utils/convert`, { method: "POST", headers, body: JSON.stringify({ data: { a: 1 } }) });
+    expect(small.status).toBe(200);
+  });
+
   it("writes exactly one usage event per request served, even when stopped by SIGTERM right after", async () => {
     const env = { ...(await setup()), METER_FLUSH_MS: "60000" };
     const server = await startServerProcess(env);
