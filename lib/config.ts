@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
@@ -23,6 +24,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PUBLIC_BASE_URL: z.string().url().optional(),
   METRICS_TOKEN: z.string().optional(),
+  PROXY_MAX_BYTES: positiveInt.default(10 * 1024 * 1024),
+  PROXY_TIMEOUT_MS: positiveInt.default(15_000),
+  PROXY_RATE_PER_MINUTE: positiveInt.default(60),
+  PROXY_ALLOW_PRIVATE_FOR_TESTS: z.string().optional(),
+  UPSTREAM_CA_FILE: z.string().optional(),
 });
 
 export type Config = {
@@ -40,6 +46,7 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   publicBaseUrl?: string;
   metricsToken?: string;
+  proxy: { maxBytes: number; timeoutMs: number; ratePerMinute: number; allowPrivate: Set<string>; extraCa?: string };
 };
 
 /** Reads the operator's configuration from the environment; an invalid value stops start-up with its name. */
@@ -68,7 +75,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     metricsToken: e.METRICS_TOKEN,
+    proxy: {
+      maxBytes: e.PROXY_MAX_BYTES,
+      timeoutMs: e.PROXY_TIMEOUT_MS,
+      ratePerMinute: e.PROXY_RATE_PER_MINUTE,
+      allowPrivate: allowPrivateOrigins(e.PROXY_ALLOW_PRIVATE_FOR_TESTS, e.NODE_ENV),
+      extraCa: e.UPSTREAM_CA_FILE ? fs.readFileSync(e.UPSTREAM_CA_FILE, "utf8") : undefined,
+    },
   };
+}
+
+/** The test-only exemption from the private-address rule: a list of host:port, never in production. */
+function allowPrivateOrigins(value: string | undefined, nodeEnv: string): Set<string> {
+  if (!value) return new Set();
+  if (nodeEnv === "production") {
+    throw new Error("invalid configuration: PROXY_ALLOW_PRIVATE_FOR_TESTS is refused when NODE_ENV=production");
+  }
+  return new Set(value.split(",").map((s) => s.trim()).filter(Boolean));
 }
 
 // An exported-but-empty variable (FOO=) means "unset" to operators, not "invalid".

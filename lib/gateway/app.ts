@@ -6,6 +6,7 @@ import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
 import { registerAccountRoutes } from "../api/account/routes.ts";
 import { registerDocumentRoutes } from "../api/documents/routes.ts";
+import { registerProxyRoutes } from "../api/proxy/routes.ts";
 import { API_VERSION, registerStatusRoutes } from "../api/status/routes.ts";
 import { registerUtilsRoutes } from "../api/utils/routes.ts";
 import { registerSpeechRoutes } from "../api/utils/speech/routes.ts";
@@ -66,6 +67,7 @@ export function createApp(rt: Runtime): GatewayApp {
   registerUtilsRoutes(app);
   registerSpeechRoutes(app);
   registerDocumentRoutes(app);
+  registerProxyRoutes(app);
   registerOperationalRoutes(app, rt);
 
   app.notFound((c) => c.json({ error: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));

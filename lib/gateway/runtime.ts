@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { Resolver } from "../upstream/safe-fetch.ts";
 import { loadConfig, type Config } from "../config.ts";
 import { openDatabase, type Database } from "../db/client.ts";
 import { applyMigrations } from "../db/migrate.ts";
@@ -28,6 +29,8 @@ export type Runtime = {
   runner: InProcessRunner;
   metrics: GatewayMetrics;
   limitBackend: "memory" | "redis" | "upstash";
+  /** How outbound requests for users resolve names (replaceable in tests to stage DNS tricks). */
+  resolveHost?: Resolver;
   close(): Promise<void>;
 };
 

@@ -1,0 +1,87 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { GatewayEnv } from "../../gateway/context.ts";
+import { GatewayError } from "../../gateway/errors.ts";
+import { gatewayRoute } from "../../gateway/route.ts";
+import { ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/schemas.ts";
+import { safeFetch } from "../../upstream/safe-fetch.ts";
+
+const USER_AGENT = "UnifiedAPIGateway/1.0 (fetch proxy)";
+
+const errors = {
+  400: jsonResponse(ErrorSchema, "url missing, malformed or not HTTPS"),
+  403: jsonResponse(ErrorSchema, "The host is private, loopback, link-local or otherwise not public"),
+  429: jsonResponse(RateLimitErrorSchema, "Too many proxy requests from this client address"),
+  502: jsonResponse(ErrorSchema, "The upstream request failed, redirected too often or sent too much"),
+  504: jsonResponse(ErrorSchema, "The upstream did not answer in time"),
+};
+const upstream = { description: "The upstream response, with its status and content type", content: { "*/*": { schema: z.string().openapi({ format: "binary" }) } } };
+const UrlQuery = z.object({ url: z.string().optional().openapi({ description: "HTTPS URL to fetch" }) });
+
+const getProxy = gatewayRoute("none", "proxy", {
+  method: "get",
+  path: "/v1/proxy",
+  summary: "Fetch a public HTTPS URL server-side",
+  tags: ["Proxy"],
+  request: { query: UrlQuery },
+  responses: { 200: upstream, ...errors },
+});
+
+const postProxy = gatewayRoute("none", "proxy", {
+  method: "post",
+  path: "/v1/proxy",
+  summary: "Fetch a public HTTPS URL server-side (url in the query or the JSON body)",
+  tags: ["Proxy"],
+  request: {
+    query: UrlQuery,
+    body: { content: { "application/json": { schema: z.object({ url: z.string().optional() }) } }, required: false },
+  },
+  responses: { 200: upstream, ...errors },
+});
+
+function clientAddress(c: Context<GatewayEnv>): string {
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+async function proxy(c: Context<GatewayEnv>, rawUrl: string | undefined): Promise<Response> {
+  const rt = c.var.runtime;
+  const { proxy: settings } = rt.config;
+  // Keyless, so limited per client address instead (shared across instances when Redis is set).
+  const admission = await rt.limiter.admit(`proxy-ip:${clientAddress(c)}`, { minute: settings.ratePerMinute, day: 1_000_000_000, concurrency: 20 });
+  try {
+    const res = await safeFetch(rawUrl, {
+      maxBytes: settings.maxBytes,
+      timeoutMs: settings.timeoutMs,
+      maxRedirects: 5,
+      userAgent: USER_AGENT,
+      allowPrivate: settings.allowPrivate,
+      extraCa: settings.extraCa,
+      resolve: rt.resolveHost,
+    });
+    return new Response(new Uint8Array(res.body), {
+      status: res.status,
+      headers: { ...res.headers, ...admission.headers, "content-length": String(res.body.length), "x-proxy-final-url": res.url },
+    });
+  } finally {
+    admission.release();
+  }
+}
+
+export function registerProxyRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.openapi(getProxy, (c) => proxy(c, c.req.valid("query").url) as never);
+  app.openapi(postProxy, async (c) => {
+    let bodyUrl: string | undefined;
+    if (!c.req.valid("query").url && c.req.header("content-type")?.includes("application/json")) {
+      const body = (await c.req.json().catch(() => {
+        throw new GatewayError(400, "body must be JSON like {\"url\": \"https://...\"}");
+      })) as { url?: unknown };
+      bodyUrl = typeof body?.url === "string" ? body.url : undefined;
+    }
+    return proxy(c, c.req.valid("query").url ?? bodyUrl) as never;
+  });
+}

@@ -1,0 +1,97 @@
+import fs from "node:fs";
+import https from "node:https";
+import os from "node:os";
+import path from "node:path";
+import { generate } from "selfsigned";
+
+export type FakeSite = { url: string; port: number; caFile: string; hits: string[]; close(): Promise<void> };
+
+/** A certificate for the fake hosts, valid for 127.0.0.1 and the names tests resolve to it. */
+export async function testCertificate(names: string[]): Promise<{ key: string; cert: string; caFile: string }> {
+  const pems = await generate([{ name: "commonName", value: names[0] ?? "localhost" }], {
+    keySize: 2048,
+    algorithm: "sha256",
+    extensions: [
+      { name: "basicConstraints", cA: true },
+      { name: "subjectAltName", altNames: [...names.map((value) => ({ type: 2 as const, value })), { type: 7 as const, ip: "127.0.0.1" }] },
+    ],
+  });
+  const caFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ca-")), "ca.pem");
+  fs.writeFileSync(caFile, pems.cert);
+  return { key: pems.private, cert: pems.cert, caFile };
+}
+
+/** An ordinary website over HTTPS on loopback: pages, redirects, a large body, a slow answer, cookies. */
+export async function startFakeSite(tlsPair: { key: string; cert: string; caFile: string }): Promise<FakeSite> {
+  const hits: string[] = [];
+  const server = https.createServer({ key: tlsPair.key, cert: tlsPair.cert }, (req, res) => {
+    const url = new URL(req.url ?? "/", "https://fake");
+    hits.push(url.pathname + url.search);
+    switch (url.pathname) {
+      case "/page":
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8", "set-cookie": "session=secret", connection: "keep-alive", "x-custom": "kept" });
+        return res.end("<h1>hello from the fake site</h1>");
+      case "/data.json":
+        res.writeHead(200, { "content-type": "application/json" });
+        return res.end(JSON.stringify({ ok: true }));
+      case "/missing":
+        res.writeHead(404, { "content-type": "text/plain" });
+        return res.end("not here");
+      case "/redirect": {
+        const to = url.searchParams.get("to") ?? "/page";
+        res.writeHead(302, { location: to });
+        return res.end();
+      }
+      case "/loop": {
+        const n = Number(url.searchParams.get("n") ?? 0);
+        res.writeHead(302, { location: `/loop?n=${n + 1}` });
+        return res.end();
+      }
+      case "/big":
+        res.writeHead(200, { "content-type": "application/octet-stream" });
+        for (let i = 0; i < 40; i++) res.write(Buffer.alloc(64 * 1024, 1));
+        return res.end();
+      case "/slow":
+        setTimeout(() => {
+          res.writeHead(200, { "content-type": "text/plain" });
+          res.end("late");
+        }, 3000).unref();
+        return;
+      default:
+        res.writeHead(404);
+        return res.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `https://127.0.0.1:${port}`,
+    port,
+    caFile: tlsPair.caFile,
+    hits,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A TLS server that only counts connections: anything reaching it means a guard failed. */
+export async function startSentinel(tlsPair: { key: string; cert: string }): Promise<{ port: number; connections: () => number; close(): Promise<void> }> {
+  let connections = 0;
+  const server = https.createServer({ key: tlsPair.key, cert: tlsPair.cert }, (_req, res) => res.end("sentinel"));
+  server.on("connection", () => (connections += 1));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  return {
+    port: typeof address === "object" && address ? address.port : 0,
+    connections: () => connections,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

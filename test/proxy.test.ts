@@ -1,0 +1,217 @@
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Resolved } from "../lib/upstream/safe-fetch.ts";
+import { startFakeSite, startSentinel, testCertificate, type FakeSite } from "./fakes/https-site.ts";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+
+// A jail for this file: any connection to a non-loopback address fails the test instead of leaving
+// the machine (a guard that broke must never turn into traffic to a private or public network).
+const attempted: string[] = [];
+const originalConnect = net.Socket.prototype.connect;
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.|localhost$)/;
+type LookupCallback = (err: Error | null, address: string | Array<{ address: string }>, family?: number) => void;
+type Lookup = (host: string, opts: object, cb: LookupCallback) => void;
+function jailedConnect(this: net.Socket, ...args: unknown[]) {
+  const first = args[0] as { host?: string; lookup?: Lookup } | number;
+  if (typeof first === "object" && first.lookup) {
+    // Names go through a lookup: check where it actually points before the socket connects.
+    const lookup = first.lookup;
+    args[0] = {
+      ...first,
+      lookup: (host: string, opts: object, cb: LookupCallback) =>
+        lookup(host, opts, (err, address, family) => {
+          const list = Array.isArray(address) ? address.map((a) => a.address) : [address];
+          const outside = list.filter((a) => !LOOPBACK.test(a));
+          if (!err && outside.length) {
+            attempted.push(...outside);
+            return cb(new Error(`test network jail: ${outside.join(", ")} refused`), address, family);
+          }
+          cb(err, address, family);
+        }),
+    };
+  } else {
+    const host = typeof first === "object" ? (first.host ?? "localhost") : String(args[1] ?? "localhost");
+    if (!LOOPBACK.test(host)) {
+      attempted.push(host);
+      throw new Error(`test network jail: connection to ${host} refused`);
+    }
+  }
+  return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, args);
+}
+
+describe("GET/POST /v1/proxy", () => {
+  let gw: TestGateway;
+  let site: FakeSite;
+  let sentinel: Awaited<ReturnType<typeof startSentinel>>;
+  const lookups: string[] = [];
+  let rebindCalls = 0;
+
+  beforeAll(async () => {
+    net.Socket.prototype.connect = jailedConnect as typeof net.Socket.prototype.connect;
+    const tlsPair = await testCertificate(["fake.test", "rebind.test", "evil.test"]);
+    site = await startFakeSite(tlsPair);
+    sentinel = await startSentinel(tlsPair);
+    gw = await startTestGateway({
+      env: {
+        PROXY_ALLOW_PRIVATE_FOR_TESTS: `127.0.0.1:${site.port},fake.test:${site.port},rebind.test:${site.port}`,
+        UPSTREAM_CA_FILE: site.caFile,
+        PROXY_TIMEOUT_MS: "1500",
+        PROXY_MAX_BYTES: String(1024 * 1024),
+        PROXY_RATE_PER_MINUTE: "1000",
+      },
+    });
+    const table: Record<string, Resolved[]> = {
+      "fake.test": [{ address: "127.0.0.1", family: 4 }],
+      "evil.test": [{ address: "127.0.0.1", family: 4 }],
+      "metadata.test": [{ address: "169.254.169.254", family: 4 }],
+      "mixed.test": [{ address: "8.8.8.8", family: 4 }, { address: "10.0.0.7", family: 4 }],
+      "v6.test": [{ address: "::1", family: 6 }],
+      "mapped.test": [{ address: "::ffff:192.168.0.1", family: 6 }],
+    };
+    gw.rt.resolveHost = async (host) => {
+      lookups.push(host);
+      if (host === "rebind.test") {
+        // First answer is the allowed origin; any later lookup would point at the sentinel.
+        rebindCalls += 1;
+        return [{ address: rebindCalls === 1 ? "127.0.0.1" : "127.0.0.2", family: 4 }];
+      }
+      const answer = table[host];
+      if (!answer) throw new Error("NXDOMAIN");
+      return answer;
+    };
+  });
+  afterAll(async () => {
+    net.Socket.prototype.connect = originalConnect;
+    await gw?.close();
+    await site?.close();
+    await sentinel?.close();
+  });
+
+  const get = (url: string) => gw.request(`/v1/proxy?url=${encodeURIComponent(url)}`);
+
+  it("fetches a public-style HTTPS page, keeping its content type and dropping cookies and hop-by-hop headers", async () => {
+    const res = await get(`https://fake.test:${site.port}/page`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await res.text()).toBe("<h1>hello from the fake site</h1>");
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(res.headers.get("x-custom")).toBe("kept");
+    expect(res.headers.get("x-proxy-final-url")).toBe(`https://fake.test:${site.port}/page`);
+  });
+
+  it("takes the url from POST query or JSON body, with or without a trailing slash", async () => {
+    const viaBody = await gw.request("/v1/proxy/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `https://fake.test:${site.port}/data.json` }) });
+    expect(viaBody.status).toBe(200);
+    expect(await viaBody.json()).toEqual({ ok: true });
+    const viaQuery = await gw.request(`/v1/proxy?url=${encodeURIComponent(`https://fake.test:${site.port}/data.json`)}`, { method: "POST" });
+    expect(viaQuery.status).toBe(200);
+    expect((await gw.request(`/v1/proxy/?url=${encodeURIComponent(`https://fake.test:${site.port}/page`)}`)).status).toBe(200);
+  });
+
+  it("follows safe redirects and passes upstream statuses through", async () => {
+    const res = await get(`https://fake.test:${site.port}/redirect?to=/data.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-proxy-final-url")).toBe(`https://fake.test:${site.port}/data.json`);
+    expect((await get(`https://fake.test:${site.port}/missing`)).status).toBe(404);
+  });
+
+  it("answers 502 past 5 redirects or the size cap, 504 past the timeout, 502 when the host cannot be resolved", async () => {
+    const loop = await get(`https://fake.test:${site.port}/loop`);
+    expect(loop.status).toBe(502);
+    expect((await loop.json()).error).toMatch(/more than 5 times/);
+    const big = await get(`https://fake.test:${site.port}/big`);
+    expect(big.status).toBe(502);
+    expect((await big.json()).error).toMatch(/larger than/);
+    const slow = await get(`https://fake.test:${site.port}/slow`);
+    expect(slow.status).toBe(504);
+    expect((await get("https://nowhere.test/")).status).toBe(502);
+  });
+
+  it("connects to the address it checked, never to a second DNS answer (rebinding)", async () => {
+    const before = sentinel.connections();
+    const res = await get(`https://rebind.test:${site.port}/page`);
+    expect(res.status).toBe(200);
+    expect(rebindCalls).toBe(1);
+    expect(sentinel.connections()).toBe(before);
+  });
+
+  it("refuses 40+ hostile URLs with 400/403, and nothing reaches the sentinel", async () => {
+    const s = sentinel.port;
+    const f = site.port;
+    const hostile: Array<[string, 400 | 403]> = [
+      ["", 400],
+      ["not a url", 400],
+      [`http://127.0.0.1:${s}/`, 400],
+      [`ftp://127.0.0.1:${s}/`, 400],
+      ["javascript:alert(1)", 400],
+      ["file:///etc/passwd", 400],
+      [`https://user:pw@fake.test:${f}/page`, 400],
+      [`https://127.0.0.1:${s}/`, 403],
+      [`https://localhost:${s}/`, 403],
+      [`https://LOCALHOST:${s}/`, 403],
+      [`https://app.localhost:${s}/`, 403],
+      [`https://[::1]:${s}/`, 403],
+      [`https://0.0.0.0:${s}/`, 403],
+      [`https://0:${s}/`, 403],
+      [`https://2130706433:${s}/`, 403],
+      [`https://0x7f000001:${s}/`, 403],
+      [`https://0177.0.0.1:${s}/`, 403],
+      [`https://0x7f.0.0.1:${s}/`, 403],
+      [`https://127.1:${s}/`, 403],
+      [`https://127.000.000.001:${s}/`, 403],
+      [`https://127.0.0.1.:${s}/`, 403],
+      [`https://127.0.0.2:${s}/`, 403],
+      [`https://[::ffff:127.0.0.1]:${s}/`, 403],
+      [`https://[0:0:0:0:0:ffff:7f00:1]:${s}/`, 403],
+      [`https://[::ffff:a00:1]/`, 403],
+      [`https://[64:ff9b::7f00:1]/`, 403],
+      [`https://[2002:7f00:1::]/`, 403],
+      ["https://10.0.0.1/", 403],
+      ["https://0x0a.0x00.0x00.0x01/", 403],
+      ["https://172.16.5.4/", 403],
+      ["https://192.168.1.1/", 403],
+      ["https://169.254.169.254/latest/meta-data/", 403],
+      ["https://100.64.0.1/", 403],
+      ["https://[fd00::1]/", 403],
+      ["https://[fe80::1]/", 403],
+      ["https://224.0.0.1/", 403],
+      ["https://255.255.255.255/", 403],
+      ["https://[::]/", 403],
+      ["https://198.18.0.1/", 403],
+      ["https://metadata.google.internal/computeMetadata/v1/", 403],
+      ["https://metadata/", 403],
+      ["https://printer.local/", 403],
+      ["https://db.internal/", 403],
+      [`https://evil.test:${s}/`, 403],
+      ["https://metadata.test/", 403],
+      ["https://mixed.test/", 403],
+      ["https://v6.test/", 403],
+      ["https://mapped.test/", 403],
+      [`https://fake.test:${f}/redirect?to=${encodeURIComponent(`https://127.0.0.1:${s}/`)}`, 403],
+      [`https://fake.test:${f}/redirect?to=${encodeURIComponent(`https://localhost:${s}/`)}`, 403],
+      [`https://fake.test:${f}/redirect?to=${encodeURIComponent("https://169.254.169.254/")}`, 403],
+      [`https://fake.test:${f}/redirect?to=${encodeURIComponent(`https://evil.test:${s}/`)}`, 403],
+      [`https://fake.test:${f}/redirect?to=${encodeURIComponent(`http://127.0.0.1:${s}/`)}`, 403],
+      [`https://fake.test:${f}/redirect?to=${encodeURIComponent(`https://[::ffff:127.0.0.1]:${s}/`)}`, 403],
+    ];
+    expect(hostile.length).toBeGreaterThanOrEqual(40);
+    for (const [url, status] of hostile) {
+      const res = url === "" ? await gw.request("/v1/proxy") : await get(url);
+      expect(res.status, url).toBe(status);
+      expect((await res.json()).error, url).toEqual(expect.any(String));
+    }
+    expect(sentinel.connections()).toBe(0);
+    expect(attempted).toEqual([]);
+  });
+
+  it("limits each client address per minute", async () => {
+    const limited = await startTestGateway({ env: { PROXY_RATE_PER_MINUTE: "2" } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await limited.request("/v1/proxy?url=https://10.0.0.1/")).status);
+      expect(statuses).toEqual([403, 403, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
