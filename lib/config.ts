@@ -29,6 +29,10 @@ const envSchema = z.object({
   PROXY_RATE_PER_MINUTE: positiveInt.default(60),
   PROXY_ALLOW_PRIVATE_FOR_TESTS: z.string().optional(),
   UPSTREAM_CA_FILE: z.string().optional(),
+  CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
+  SCREENSHOT_CONCURRENCY: positiveInt.default(2),
+  SCREENSHOT_QUEUE: z.coerce.number().int().min(0).default(8),
+  SCREENSHOT_TIMEOUT_MS: positiveInt.default(45_000),
 });
 
 export type Config = {
@@ -47,6 +51,7 @@ export type Config = {
   publicBaseUrl?: string;
   metricsToken?: string;
   proxy: { maxBytes: number; timeoutMs: number; ratePerMinute: number; allowPrivate: Set<string>; extraCa?: string };
+  screenshot: { chromiumPath: string; concurrency: number; queue: number; timeoutMs: number };
 };
 
 /** Reads the operator's configuration from the environment; an invalid value stops start-up with its name. */
@@ -82,6 +87,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivate: allowPrivateOrigins(e.PROXY_ALLOW_PRIVATE_FOR_TESTS, e.NODE_ENV),
       extraCa: e.UPSTREAM_CA_FILE ? fs.readFileSync(e.UPSTREAM_CA_FILE, "utf8") : undefined,
     },
+    screenshot: { chromiumPath: e.CHROMIUM_PATH, concurrency: e.SCREENSHOT_CONCURRENCY, queue: e.SCREENSHOT_QUEUE, timeoutMs: e.SCREENSHOT_TIMEOUT_MS },
   };
 }
 

@@ -7,6 +7,7 @@ import { routePath } from "hono/route";
 import { registerAccountRoutes } from "../api/account/routes.ts";
 import { registerDocumentRoutes } from "../api/documents/routes.ts";
 import { registerProxyRoutes } from "../api/proxy/routes.ts";
+import { registerScreenshotRoutes } from "../api/screenshot/routes.ts";
 import { API_VERSION, registerStatusRoutes } from "../api/status/routes.ts";
 import { registerUtilsRoutes } from "../api/utils/routes.ts";
 import { registerSpeechRoutes } from "../api/utils/speech/routes.ts";
@@ -68,6 +69,7 @@ export function createApp(rt: Runtime): GatewayApp {
   registerSpeechRoutes(app);
   registerDocumentRoutes(app);
   registerProxyRoutes(app);
+  registerScreenshotRoutes(app);
   registerOperationalRoutes(app, rt);
 
   app.notFound((c) => c.json({ error: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));

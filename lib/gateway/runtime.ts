@@ -31,6 +31,8 @@ export type Runtime = {
   limitBackend: "memory" | "redis" | "upstash";
   /** How outbound requests for users resolve names (replaceable in tests to stage DNS tricks). */
   resolveHost?: Resolver;
+  /** Resources areas open lazily (a browser, say), released when the runtime closes. */
+  onClose(dispose: () => Promise<void>): void;
   close(): Promise<void>;
 };
 
@@ -59,6 +61,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   const metrics = createMetrics(() => meter.pendingCount());
 
   let closing: Promise<void> | undefined;
+  const disposers: Array<() => Promise<void>> = [];
   return {
     config,
     logger,
@@ -71,8 +74,10 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     runner,
     metrics,
     limitBackend: backend,
+    onClose: (dispose) => void disposers.push(dispose),
     close() {
       closing ??= (async () => {
+        await Promise.allSettled(disposers.map((d) => d()));
         await runner.drained();
         await meter.stop();
         await keys.stop();

@@ -22,7 +22,7 @@ export async function testCertificate(names: string[]): Promise<{ key: string; c
 }
 
 /** An ordinary website over HTTPS on loopback: pages, redirects, a large body, a slow answer, cookies. */
-export async function startFakeSite(tlsPair: { key: string; cert: string; caFile: string }): Promise<FakeSite> {
+export async function startFakeSite(tlsPair: { key: string; cert: string; caFile: string }, options: { forbiddenOrigin?: string } = {}): Promise<FakeSite> {
   const hits: string[] = [];
   const server = https.createServer({ key: tlsPair.key, cert: tlsPair.cert }, (req, res) => {
     const url = new URL(req.url ?? "/", "https://fake");
@@ -31,6 +31,17 @@ export async function startFakeSite(tlsPair: { key: string; cert: string; caFile
       case "/page":
         res.writeHead(200, { "content-type": "text/html; charset=utf-8", "set-cookie": "session=secret", connection: "keep-alive", "x-custom": "kept" });
         return res.end("<h1>hello from the fake site</h1>");
+      case "/shot": {
+        // A page that tries to pull from a forbidden origin three ways; the capture must still work.
+        const bad = options.forbiddenOrigin ?? "https://127.0.0.1:9";
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        return res.end(`<!doctype html><html><head><link rel="stylesheet" href="/style.css"></head>
+<body><h1 id="title">Screenshot me</h1><div class="tall"></div>
+<img src="${bad}/pixel.png"><script>fetch("${bad}/leak").catch(() => {}); fetch("https://169.254.169.254/latest/meta-data/").catch(() => {});</script></body></html>`);
+      }
+      case "/style.css":
+        res.writeHead(200, { "content-type": "text/css" });
+        return res.end("body{margin:0;background:#4f46e5;color:white;font:32px sans-serif} .tall{height:2400px}");
       case "/data.json":
         res.writeHead(200, { "content-type": "application/json" });
         return res.end(JSON.stringify({ ok: true }));

@@ -1,0 +1,101 @@
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { GatewayEnv } from "../../gateway/context.ts";
+import type { Runtime } from "../../gateway/runtime.ts";
+import { gatewayRoute } from "../../gateway/route.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { ScreenshotService, type WaitStrategy } from "./capture.ts";
+import { PRESET_NAMES, PRESETS, SOCIAL_PRESETS, type PresetName } from "./presets.ts";
+
+const CaptureBody = z.object({
+  url: z.string().min(1).openapi({ description: "HTTPS page to capture" }),
+  full_page: z.boolean().optional().openapi({ description: "Form A" }),
+  width: z.number().int().min(200).max(3840).optional().openapi({ description: "Form A, default 1280" }),
+  height: z.number().int().min(200).max(2160).optional().openapi({ description: "Form A, default 800" }),
+  presets: z.array(z.enum(PRESET_NAMES as [PresetName, ...PresetName[]])).min(1).max(PRESET_NAMES.length).optional().openapi({ description: "Form B; default all social presets" }),
+  waitStrategy: z.enum(["networkidle", "load", "domcontentloaded", "commit"]).optional(),
+  customSelector: z.string().min(1).max(500).optional(),
+  extraWaitMs: z.number().int().min(0).max(30_000).optional(),
+});
+
+const FormAResult = z.object({ format: z.literal("png"), width: z.number().int(), height: z.number().int(), screenshot: z.string() });
+const FormBResult = z.object({
+  url: z.string(),
+  screenshots: z.array(
+    z.object({ preset: z.string(), label: z.string(), width: z.number().int(), height: z.number().int(), mimeType: z.literal("image/png"), imageData: z.string() }),
+  ),
+});
+
+const capture = gatewayRoute("key", "screenshot", {
+  method: "post",
+  path: "/v1/screenshot/capture",
+  summary: "Screenshot a public HTTPS page (Form A: one size; Form B: social and device presets)",
+  tags: ["Screenshots"],
+  request: jsonRequest(CaptureBody),
+  responses: {
+    200: jsonResponse(z.union([FormAResult, FormBResult]), "PNG screenshots, base64"),
+    ...keyedErrors,
+    502: jsonResponse(ErrorSchema, "The page could not be loaded"),
+    503: jsonResponse(ErrorSchema, "The screenshot service is busy or Chromium is missing"),
+    504: jsonResponse(ErrorSchema, "The capture took too long"),
+  },
+});
+
+const services = new WeakMap<Runtime, ScreenshotService>();
+
+function serviceFor(rt: Runtime): ScreenshotService {
+  let service = services.get(rt);
+  if (!service) {
+    const created = new ScreenshotService(rt.config.screenshot, () => ({
+      maxBytes: rt.config.proxy.maxBytes,
+      timeoutMs: rt.config.proxy.timeoutMs,
+      maxRedirects: 5,
+      userAgent: "UnifiedAPIGateway/1.0 (screenshots)",
+      allowPrivate: rt.config.proxy.allowPrivate,
+      extraCa: rt.config.proxy.extraCa,
+      resolve: rt.resolveHost,
+    }));
+    rt.onClose(() => created.close());
+    services.set(rt, created);
+    service = created;
+  }
+  return service;
+}
+
+export function registerScreenshotRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.openapi(capture, async (c) => {
+    const body = c.req.valid("json");
+    const service = serviceFor(c.var.runtime);
+    const formB = body.presets !== undefined || body.waitStrategy !== undefined || body.customSelector !== undefined || body.extraWaitMs !== undefined;
+    if (!formB) {
+      const [shot] = await service.capture({
+        url: body.url,
+        shots: [{ width: body.width ?? 1280, height: body.height ?? 800, scale: 1, fullPage: body.full_page ?? false }],
+        wait: "load",
+        extraWaitMs: 0,
+      });
+      return c.json({ format: "png" as const, width: shot!.width, height: shot!.height, screenshot: shot!.png.toString("base64") }, 200);
+    }
+    const presets = body.presets ?? SOCIAL_PRESETS;
+    const shots = await service.capture({
+      url: body.url,
+      shots: presets.map((name) => ({ width: PRESETS[name].width, height: PRESETS[name].height, scale: PRESETS[name].scale, fullPage: false })),
+      wait: (body.waitStrategy ?? "networkidle") as WaitStrategy,
+      selector: body.customSelector,
+      extraWaitMs: body.extraWaitMs ?? 0,
+    });
+    return c.json(
+      {
+        url: body.url,
+        screenshots: shots.map((shot, i) => ({
+          preset: presets[i]!,
+          label: PRESETS[presets[i]!].label,
+          width: shot.width,
+          height: shot.height,
+          mimeType: "image/png" as const,
+          imageData: shot.png.toString("base64"),
+        })),
+      },
+      200,
+    );
+  });
+}
