@@ -8,6 +8,7 @@ import { registerAccountRoutes } from "../api/account/routes.ts";
 import { registerDocumentRoutes } from "../api/documents/routes.ts";
 import { registerProxyRoutes } from "../api/proxy/routes.ts";
 import { registerScreenshotRoutes } from "../api/screenshot/routes.ts";
+import { registerSocialRoutes } from "../api/social/routes.ts";
 import { API_VERSION, registerStatusRoutes } from "../api/status/routes.ts";
 import { registerUtilsRoutes } from "../api/utils/routes.ts";
 import { registerSpeechRoutes } from "../api/utils/speech/routes.ts";
@@ -70,6 +71,7 @@ export function createApp(rt: Runtime): GatewayApp {
   registerDocumentRoutes(app);
   registerProxyRoutes(app);
   registerScreenshotRoutes(app);
+  registerSocialRoutes(app);
   registerOperationalRoutes(app, rt);
 
   app.notFound((c) => c.json({ error: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));

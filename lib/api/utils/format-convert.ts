@@ -1,6 +1,7 @@
 import { marked } from "marked";
 import sanitizeHtml from "sanitize-html";
 import TurndownService from "turndown";
+import { htmlToPlain } from "../../text/html-to-plain.ts";
 
 export const TEXT_FORMATS = ["markdown", "html", "plain"] as const;
 export type TextFormat = (typeof TEXT_FORMATS)[number];
@@ -13,10 +14,6 @@ const SAFE_HTML: sanitizeHtml.IOptions = {
   allowedSchemesByTag: { img: ["http", "https", "data"] },
 };
 
-const PARAGRAPH_END = /<\/(p|div|h[1-6]|blockquote|pre|table|ul|ol)>/gi;
-const LINE_END = /<\/(li|tr)>|<br\s*\/?>/gi;
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&nbsp;": " " };
-
 export function sanitise(html: string): string {
   return sanitizeHtml(html, SAFE_HTML);
 }
@@ -28,16 +25,6 @@ export function markdownToHtml(markdown: string): string {
 export function htmlToMarkdown(html: string): string {
   const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   return turndown.turndown(sanitise(html)).trim();
-}
-
-export function htmlToPlain(html: string): string {
-  const withBreaks = html.replace(PARAGRAPH_END, (m) => `${m}\n\n`).replace(LINE_END, (m) => `${m}\n`);
-  const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} });
-  return text
-    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (m) => ENTITIES[m] ?? m)
-    .replace(/[ \t]+\n/g, "\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
 }
 
 export function plainToHtml(text: string): string {

@@ -1,0 +1,39 @@
+import { GatewayError } from "../gateway/errors.ts";
+
+export const USER_AGENT = "UnifiedAPIGateway/1.0 (+https://github.com/unified-api-gateway)";
+
+/** Calls a third-party API; network failures and timeouts become 502/504 naming the service. */
+export async function callUpstream(service: string, url: string, init: RequestInit = {}, timeoutMs = 10_000): Promise<Response> {
+  try {
+    return await fetch(url, {
+      ...init,
+      headers: { "user-agent": USER_AGENT, ...(init.headers as Record<string, string> | undefined) },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (err) {
+    if ((err as Error).name === "TimeoutError") throw new GatewayError(504, `${service} did not answer within ${timeoutMs / 1000} s`);
+    throw new GatewayError(502, `${service} could not be reached`);
+  }
+}
+
+/** Turns a non-2xx upstream answer into the gateway error a client can act on. */
+export async function upstreamFailure(service: string, res: Response): Promise<GatewayError> {
+  const detail = (await res.text().catch(() => "")).slice(0, 200);
+  if (res.status === 401 || res.status === 403) return new GatewayError(502, `${service} rejected the gateway's credentials`);
+  if (res.status === 429) {
+    const retry = res.headers.get("retry-after");
+    return new GatewayError(503, `${service} is rate limiting the gateway; try again later`, retry ? { "Retry-After": retry } : {});
+  }
+  if (res.status >= 400 && res.status < 500) return new GatewayError(400, `${service} refused the request: ${detail}`);
+  return new GatewayError(502, `${service} failed (${res.status})`);
+}
+
+export async function upstreamJson<T>(service: string, url: string, init: RequestInit = {}, timeoutMs = 10_000): Promise<T> {
+  const res = await callUpstream(service, url, init, timeoutMs);
+  if (!res.ok) throw await upstreamFailure(service, res);
+  try {
+    return (await res.json()) as T;
+  } catch {
+    throw new GatewayError(502, `${service} answered with something that is not JSON`);
+  }
+}

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeBluesky, startFakeMastodon, startFakeReddit, type FakeNetwork } from "./fakes/social.ts";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+
+describe("POST /v1/social/search", () => {
+  let gw: TestGateway;
+  let key: string;
+  let bluesky: FakeNetwork;
+  let mastodon: FakeNetwork;
+  let reddit: FakeNetwork;
+  const saved = { ...process.env };
+  beforeAll(async () => {
+    [bluesky, mastodon, reddit] = await Promise.all([startFakeBluesky(), startFakeMastodon(), startFakeReddit()]);
+    process.env.UPSTREAM_BLUESKY_URL = bluesky.url;
+    process.env.UPSTREAM_MASTODON_URL = mastodon.url;
+    process.env.UPSTREAM_REDDIT_URL = reddit.url;
+    gw = await startTestGateway();
+    key = (await gw.key()).key;
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await gw?.close();
+    await Promise.all([bluesky?.close(), mastodon?.close(), reddit?.close()]);
+  });
+  const search = (body: unknown) =>
+    gw.request("/v1/social/search", { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify(body) });
+
+  it("searches every network by default and normalises the posts, newest first", async () => {
+    const res = await search({ query: "api gateway" });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.platform).toBe("all");
+    expect(body.sources).toEqual({ bluesky: { status: "ok", count: 1 }, mastodon: { status: "ok", count: 1 }, reddit: { status: "ok", count: 1 } });
+    expect(body.results.map((p: { platform: string }) => p.platform)).toEqual(["mastodon", "bluesky", "reddit"]);
+    const [toot, skeet, thread] = body.results;
+    expect(toot).toEqual({
+      id: "1133",
+      platform: "mastodon",
+      author: { handle: "grace", name: "Grace", url: "https://mastodon.social/@grace" },
+      text: "Gateways & links\n\nsecond para",
+      url: "https://mastodon.social/@grace/1133",
+      created_at: "2026-11-21T09:30:00.000Z",
+      metrics: { likes: 4, reposts: 2, replies: 0 },
+    });
+    expect(skeet).toMatchObject({ url: "https://bsky.app/profile/ada.bsky.social/post/3kxyz", author: { handle: "ada.bsky.social" }, metrics: { likes: 12, reposts: 3, replies: 1 } });
+    expect(thread).toMatchObject({ id: "t3_abc1", text: "API gateways compared\n\nWhich one?", url: "https://www.reddit.com/r/webdev/comments/abc1/api_gateways_compared/" });
+    expect(bluesky.queries.at(-1)).toBe("api gateway");
+  });
+
+  it("searches one network and honours limit", async () => {
+    const body = await (await search({ query: "x", platform: "bluesky", limit: 1 })).json();
+    expect(body.results).toHaveLength(1);
+    expect(Object.keys(body.sources)).toEqual(["bluesky"]);
+  });
+
+  it("reports a failing network without failing the others, and fails when it was the only one", async () => {
+    const down = await startFakeMastodon({ fail: true });
+    process.env.UPSTREAM_MASTODON_URL = down.url;
+    try {
+      const all = await (await search({ query: "x" })).json();
+      expect(all.sources.mastodon).toEqual({ status: "error", count: 0, error: "mastodon failed (503)" });
+      expect(all.results.length).toBe(2);
+      const only = await search({ query: "x", platform: "mastodon" });
+      expect(only.status).toBe(502);
+    } finally {
+      process.env.UPSTREAM_MASTODON_URL = mastodon.url;
+      await down.close();
+    }
+  });
+
+  it("validates the request", async () => {
+    expect((await search({ platform: "bluesky" })).status).toBe(400);
+    expect((await search({ query: "x", platform: "myspace" })).status).toBe(400);
+    expect((await search({ query: "x", limit: 1000 })).status).toBe(400);
+  });
+});
