@@ -6,6 +6,7 @@ import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
 import { registerAccountRoutes } from "../api/account/routes.ts";
 import { registerDocumentRoutes } from "../api/documents/routes.ts";
+import { registerLlmRoutes } from "../api/llm/routes.ts";
 import { registerProxyRoutes } from "../api/proxy/routes.ts";
 import { registerScreenshotRoutes } from "../api/screenshot/routes.ts";
 import { registerSocialRoutes } from "../api/social/routes.ts";
@@ -66,6 +67,7 @@ export function createApp(rt: Runtime): GatewayApp {
 
   registerStatusRoutes(app);
   registerAccountRoutes(app);
+  registerLlmRoutes(app);
   registerUtilsRoutes(app);
   registerSpeechRoutes(app);
   registerDocumentRoutes(app);

@@ -3,7 +3,7 @@ import type { KeyRecord } from "./key-record.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** What a handler may report about the work it did, for metering (provider calls, tokens). */
-export type UsageDetail = { provider?: string; model?: string; promptTokens?: number; completionTokens?: number };
+export type UsageDetail = { provider?: string; model?: string; promptTokens?: number; completionTokens?: number; bytesOut?: number };
 
 export type GatewayEnv = {
   Variables: {
@@ -12,5 +12,7 @@ export type GatewayEnv = {
     key?: KeyRecord;
     admission?: Admission;
     usage?: UsageDetail;
+    /** Set by handlers that stream: resolves when the stream ends or the client leaves. */
+    streamDone?: Promise<void>;
   };
 };

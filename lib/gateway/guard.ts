@@ -20,7 +20,7 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
     const started = performance.now();
     const route = routePath(c);
     const record = (status: number, bytesOut: number) => {
-      const usage = c.var.usage;
+      const { bytesOut: _streamed, ...usage } = c.var.usage ?? {};
       rt.meter.record({
         keyId: key.id,
         requestId: c.var.requestId,
@@ -51,10 +51,17 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
     const counted = countJsonBytes(c);
     try {
       await next();
-    } finally {
+    } catch (err) {
       admission.release();
+      throw err;
     }
-    record(c.res.status, counted.bytes ?? (Number(c.res.headers.get("content-length")) || 0));
+    const finish = () => {
+      admission.release();
+      record(c.res.status, c.var.usage?.bytesOut ?? counted.bytes ?? (Number(c.res.headers.get("content-length")) || 0));
+    };
+    // A stream holds its concurrency slot, and is metered (tokens included), until it ends.
+    if (c.var.streamDone) void c.var.streamDone.finally(finish);
+    else finish();
   };
 }
 

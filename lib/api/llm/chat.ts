@@ -1,0 +1,166 @@
+import { generateText, streamText, type ModelMessage } from "ai";
+import { GatewayError } from "../../gateway/errors.ts";
+import { DEFAULT_PROVIDER, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
+import { providerError } from "./errors.ts";
+import { configuredProvider, languageModel } from "./models.ts";
+
+export type ChatMessage = { role: "user" | "assistant" | "system"; content: string };
+
+export type ChatRequest = {
+  messages: ChatMessage[];
+  provider?: string;
+  model?: string;
+  max_tokens?: number;
+  temperature?: number;
+  effort?: "low" | "medium" | "high";
+  extended_thinking?: boolean;
+  thinking?: { type: "adaptive" } | { type: "enabled"; budget_tokens: number };
+  inference_geo?: "us";
+};
+
+export type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+export type CompletionResponse = { content: string; model: string; provider: string; usage: Usage };
+
+const TIMEOUT_MS = 120_000;
+
+type Prepared = { entry: ProviderEntry; modelId: string; options: Parameters<typeof generateText>[0] };
+
+/** Resolves provider and model, and turns Anthropic-only controls into provider options (400 elsewhere). */
+export function prepareChat(req: ChatRequest, signal?: AbortSignal): Prepared {
+  const entry = configuredProvider(req.provider ?? DEFAULT_PROVIDER);
+  const modelId = req.model ?? entry.defaultModel;
+  const thinkingFields = (["effort", "extended_thinking", "thinking", "inference_geo"] as const).filter((f) => req[f] !== undefined);
+  if (thinkingFields.length && !entry.thinking) {
+    throw new GatewayError(400, `${thinkingFields.join(", ")} ${thinkingFields.length > 1 ? "are" : "is"} only supported by anthropic, not ${entry.name}`);
+  }
+  const anthropic: Record<string, unknown> = {};
+  if (req.effort) anthropic.effort = req.effort;
+  if (req.inference_geo) anthropic.inferenceGeo = req.inference_geo;
+  if (req.thinking?.type === "adaptive") anthropic.thinking = { type: "adaptive" };
+  else if (req.thinking?.type === "enabled") anthropic.thinking = { type: "enabled", budgetTokens: req.thinking.budget_tokens };
+  else if (req.extended_thinking) anthropic.thinking = { type: "enabled", budgetTokens: 4096 };
+
+  const system = req.messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
+  const messages = req.messages.filter((m) => m.role !== "system") as ModelMessage[];
+  if (messages.length === 0) throw new GatewayError(400, "messages needs at least one user or assistant message");
+  return {
+    entry,
+    modelId,
+    options: {
+      model: languageModel(entry, modelId),
+      ...(system ? { system } : {}),
+      messages,
+      maxOutputTokens: req.max_tokens,
+      temperature: req.temperature,
+      maxRetries: 0,
+      abortSignal: signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS),
+      ...(Object.keys(anthropic).length ? { providerOptions: { anthropic: anthropic as never } } : {}),
+    },
+  };
+}
+
+function usageOf(u: { inputTokens?: number; outputTokens?: number } | undefined): Usage {
+  const prompt = u?.inputTokens ?? 0;
+  const completion = u?.outputTokens ?? 0;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+export async function completeChat(req: ChatRequest, signal?: AbortSignal): Promise<CompletionResponse> {
+  const { entry, modelId, options } = prepareChat(req, signal);
+  try {
+    const result = await generateText(options);
+    return { content: result.text, model: result.response?.modelId || modelId, provider: entry.name, usage: usageOf(result.usage) };
+  } catch (err) {
+    throw providerError(entry.name, err);
+  }
+}
+
+export type StreamOutcome = { usage: Usage; model: string; provider: string; complete: boolean; bytes: number };
+
+const encoder = new TextEncoder();
+const event = (data: unknown) => encoder.encode(`data: ${JSON.stringify(data)}\n\n`);
+// ~4 characters a token: the estimate used only when a client leaves before the provider reports usage.
+const estimateTokens = (characters: number) => Math.ceil(characters / 4);
+
+/**
+ * Streams a chat as server-sent events: `data: {"content": "..."}` per delta and a last
+ * `data: {"done": true, ...}`. The first part is awaited before answering, so a provider that refuses
+ * yields a real error status rather than a 200 stream. `finished` resolves once the stream ends or the
+ * client disconnects (which aborts the upstream request), with the usage to meter.
+ */
+export async function streamChat(req: ChatRequest, signal?: AbortSignal): Promise<{ body: ReadableStream<Uint8Array>; finished: Promise<StreamOutcome> }> {
+  const upstream = new AbortController();
+  const { entry, modelId, options } = prepareChat(req, signal ? AbortSignal.any([signal, upstream.signal]) : upstream.signal);
+  const result = streamText({ ...options, onError: () => {} });
+  const parts = result.fullStream[Symbol.asyncIterator]();
+  const promptChars = req.messages.reduce((n, m) => n + m.content.length, 0);
+
+  let first: IteratorResult<(typeof result.fullStream extends AsyncIterable<infer P> ? P : never)>;
+  for (;;) {
+    first = await parts.next();
+    if (first.done) break;
+    if (first.value.type === "error") throw providerError(entry.name, first.value.error);
+    if (first.value.type === "text-delta" || first.value.type === "finish") break;
+  }
+
+  let settle!: (o: StreamOutcome) => void;
+  const finished = new Promise<StreamOutcome>((resolve) => (settle = resolve));
+  let text = "";
+  let bytes = 0;
+  let model = modelId;
+  let ended = false;
+  const estimated = (): Usage => {
+    const prompt = estimateTokens(promptChars);
+    const completion = estimateTokens(text.length);
+    return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  };
+  const end = (outcome: Omit<StreamOutcome, "bytes">) => {
+    if (ended) return;
+    ended = true;
+    settle({ ...outcome, bytes });
+  };
+
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (data: unknown) => {
+        const chunk = event(data);
+        bytes += chunk.length;
+        controller.enqueue(chunk);
+      };
+      try {
+        let part = first;
+        while (!part.done) {
+          const p = part.value;
+          if (p.type === "text-delta" && p.text) {
+            text += p.text;
+            send({ content: p.text });
+          } else if (p.type === "finish-step" && p.response?.modelId) model = p.response.modelId;
+          else if (p.type === "finish") {
+            const usage = usageOf(p.totalUsage);
+            send({ done: true, model, provider: entry.name, usage });
+            end({ usage, model, provider: entry.name, complete: true });
+          } else if (p.type === "error") throw p.error;
+          if (ended && p.type === "finish") break;
+          part = await parts.next();
+        }
+        if (!ended) {
+          const usage = estimated();
+          send({ done: true, model, provider: entry.name, usage });
+          end({ usage, model, provider: entry.name, complete: true });
+        }
+        controller.close();
+      } catch (err) {
+        if (upstream.signal.aborted) return;
+        send({ error: providerError(entry.name, err).message, done: true });
+        end({ usage: estimated(), model, provider: entry.name, complete: false });
+        controller.close();
+      }
+    },
+    cancel() {
+      // The client went away: stop the provider too, and meter what was generated so far.
+      upstream.abort();
+      end({ usage: estimated(), model, provider: entry.name, complete: false });
+    },
+  });
+  return { body, finished };
+}

@@ -1,0 +1,34 @@
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModel } from "ai";
+import { GatewayError } from "../../gateway/errors.ts";
+import { upstreamOrigin } from "../../upstream/origin.ts";
+import { CHAT_PROVIDER_NAMES, providerEntry, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
+
+export function isConfigured(entry: ProviderEntry, env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env[entry.credential]?.trim());
+}
+
+/** The provider's entry, or 400 for an unknown name and 503 (naming the variable) when unconfigured. */
+export function configuredProvider(name: string): ProviderEntry {
+  const entry = providerEntry(name);
+  if (!entry) throw new GatewayError(400, `unknown provider '${name}': use one of ${CHAT_PROVIDER_NAMES.join(", ")}`);
+  if (!isConfigured(entry)) throw new GatewayError(503, `${name} is not configured: set ${entry.credential}`);
+  return entry;
+}
+
+/** An AI SDK model for the provider, pointed at its origin (or UPSTREAM_<NAME>_URL). */
+export function languageModel(entry: ProviderEntry, modelId: string): LanguageModel {
+  const apiKey = process.env[entry.credential]!.trim();
+  const baseURL = `${upstreamOrigin(entry.name, entry.origin)}${entry.basePath}`;
+  switch (entry.wire) {
+    case "anthropic":
+      return createAnthropic({ apiKey, baseURL })(modelId);
+    case "openai":
+      // Chat Completions, the wire every OpenAI-compatible provider shares.
+      return createOpenAI({ apiKey, baseURL }).chat(modelId);
+    case "openai-compatible":
+      return createOpenAICompatible({ name: entry.name, apiKey, baseURL, includeUsage: true })(modelId);
+  }
+}

@@ -1,0 +1,137 @@
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { GatewayEnv } from "../../gateway/context.ts";
+import { GatewayError } from "../../gateway/errors.ts";
+import { gatewayRoute } from "../../gateway/route.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { PROVIDERS } from "../../upstream/llm-catalogue.ts";
+import { completeChat, streamChat, type ChatRequest } from "./chat.ts";
+import { isConfigured } from "./models.ts";
+import { selectModel } from "./tiers.ts";
+
+const Message = z.object({ role: z.enum(["user", "assistant", "system"]), content: z.string() }).openapi("Message");
+const Budget = z.enum(["cheap", "balanced", "premium"]);
+
+const ChatBody = z.object({
+  messages: z.array(Message).min(1).max(500),
+  provider: z.string().optional().openapi({ description: "Default xai" }),
+  model: z.string().max(200).optional(),
+  max_tokens: z.number().int().min(1).max(200_000).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  stream: z.boolean().default(false),
+  effort: z.enum(["low", "medium", "high"]).optional().openapi({ description: "anthropic only" }),
+  extended_thinking: z.boolean().optional().openapi({ description: "anthropic only" }),
+  thinking: z
+    .union([z.object({ type: z.literal("adaptive") }), z.object({ type: z.literal("enabled"), budget_tokens: z.number().int().min(1024) })])
+    .optional()
+    .openapi({ description: "anthropic only" }),
+  inference_geo: z.literal("us").optional().openapi({ description: "anthropic only; US routing at 1.1x pricing" }),
+});
+
+const UsageSchema = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }).openapi("Usage");
+const Completion = z.object({ content: z.string(), model: z.string(), provider: z.string(), usage: UsageSchema }).openapi("CompletionResponse");
+const SelectionSchema = z.object({ provider: z.string(), model: z.string(), tier: Budget, configured: z.boolean(), reason: z.string() }).openapi("ModelSelection");
+const providerErrors = {
+  502: jsonResponse(ErrorSchema, "The provider failed or rejected the gateway's credentials"),
+  503: jsonResponse(ErrorSchema, "The provider is not configured, or is rate limiting the gateway"),
+  504: jsonResponse(ErrorSchema, "The provider did not answer in time"),
+};
+
+const chat = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/chat",
+  summary: "Chat with a language model (stream with stream: true or ?stream=true)",
+  tags: ["LLM"],
+  request: { query: z.object({ stream: z.enum(["true", "false"]).optional() }), ...jsonRequest(ChatBody) },
+  responses: {
+    200: { description: "The completion, or text/event-stream of {content} deltas ending with {done: true}", content: { "application/json": { schema: Completion }, "text/event-stream": { schema: z.string() } } },
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const models = gatewayRoute("key", "llm", {
+  method: "get",
+  path: "/v1/llm/models",
+  summary: "Models the gateway picks by default and per tier, for configured providers",
+  tags: ["LLM"],
+  request: { query: z.object({ provider: z.string().optional() }) },
+  responses: {
+    200: jsonResponse(z.object({ models: z.array(z.object({ id: z.string(), provider: z.string(), tiers: z.array(Budget), default: z.boolean() })) }), "Models"),
+    ...keyedErrors,
+  },
+});
+
+const TieredBody = z.object({
+  task: z.string().min(1).max(20_000),
+  budget: Budget.optional(),
+  budget_tier: Budget.optional().openapi({ description: "Form B name for budget" }),
+  provider: z.string().optional().openapi({ description: "Form B" }),
+});
+
+const tieredSelect = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/tiered-select",
+  summary: "Pick a provider and model for a task and budget (documented rule, no model call)",
+  tags: ["LLM"],
+  request: jsonRequest(TieredBody),
+  responses: { 200: jsonResponse(SelectionSchema, "The choice and why"), ...keyedErrors },
+});
+
+const smartChat = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/smart-chat",
+  summary: "Chat with the model tiered-select picks for the budget",
+  tags: ["LLM"],
+  request: jsonRequest(z.object({ messages: z.array(Message).min(1).max(500), budget: Budget.default("balanced"), max_tokens: z.number().int().min(1).max(200_000).optional() })),
+  responses: { 200: jsonResponse(Completion.extend({ selection: SelectionSchema }), "The completion and the selection behind it"), ...keyedErrors, ...providerErrors },
+});
+
+export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.openapi(chat, async (c) => {
+    const body = c.req.valid("json");
+    const { stream: streamQuery } = c.req.valid("query");
+    const req: ChatRequest = body;
+    if (!(body.stream || streamQuery === "true")) {
+      const result = await completeChat(req, c.req.raw.signal);
+      c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.usage.prompt_tokens, completionTokens: result.usage.completion_tokens });
+      return c.json(result, 200);
+    }
+    const { body: stream, finished } = await streamChat(req, c.req.raw.signal);
+    c.set(
+      "streamDone",
+      finished.then((o) => {
+        c.set("usage", { provider: o.provider, model: o.model, promptTokens: o.usage.prompt_tokens, completionTokens: o.usage.completion_tokens, bytesOut: o.bytes });
+      }),
+    );
+    return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" } }) as never;
+  });
+
+  app.openapi(models, (c) => {
+    const { provider } = c.req.valid("query");
+    if (provider && !PROVIDERS.some((p) => p.name === provider)) throw new GatewayError(400, `unknown provider '${provider}'`);
+    const list = PROVIDERS.filter((p) => isConfigured(p) && (!provider || p.name === provider)).flatMap((p) => {
+      const ids = [...new Set([p.defaultModel, ...Object.values(p.tiers)])];
+      return ids.map((id) => ({
+        id,
+        provider: p.name,
+        tiers: (Object.keys(p.tiers) as Array<keyof typeof p.tiers>).filter((t) => p.tiers[t] === id),
+        default: id === p.defaultModel,
+      }));
+    });
+    return c.json({ models: list }, 200);
+  });
+
+  app.openapi(tieredSelect, (c) => {
+    const body = c.req.valid("json");
+    return c.json(selectModel(body.task, body.budget_tier ?? body.budget ?? "balanced", body.provider), 200);
+  });
+
+  app.openapi(smartChat, async (c) => {
+    const body = c.req.valid("json");
+    const lastUser = [...body.messages].reverse().find((m) => m.role === "user")?.content ?? body.messages.at(-1)!.content;
+    const selection = selectModel(lastUser, body.budget);
+    const result = await completeChat({ messages: body.messages, provider: selection.provider, model: selection.model, max_tokens: body.max_tokens }, c.req.raw.signal);
+    c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.usage.prompt_tokens, completionTokens: result.usage.completion_tokens });
+    return c.json({ ...result, selection }, 200);
+  });
+}

@@ -1,0 +1,42 @@
+/**
+ * Language-model providers: credential, origin, wire format, and the models the gateway picks by
+ * default and per budget tier. One table, so adding a provider is one entry. A caller can always name
+ * any model the provider serves; these are only the defaults.
+ */
+export type Tier = "cheap" | "balanced" | "premium";
+export type Wire = "openai-compatible" | "openai" | "anthropic";
+
+export type ProviderEntry = {
+  name: string;
+  credential: string;
+  origin: string;
+  /** Path under the origin where the provider's API lives. */
+  basePath: string;
+  wire: Wire;
+  defaultModel: string;
+  tiers: Record<Tier, string>;
+  thinking: boolean;
+};
+
+export const PROVIDERS: ProviderEntry[] = [
+  { name: "xai", credential: "XAI_API_KEY", origin: "https://api.x.ai", basePath: "/v1", wire: "openai-compatible", defaultModel: "grok-4-fast", tiers: { cheap: "grok-3-mini", balanced: "grok-4-fast", premium: "grok-4" }, thinking: false },
+  { name: "openai", credential: "OPENAI_API_KEY", origin: "https://api.openai.com", basePath: "/v1", wire: "openai", defaultModel: "gpt-4.1-mini", tiers: { cheap: "gpt-4.1-nano", balanced: "gpt-4.1-mini", premium: "gpt-4.1" }, thinking: false },
+  { name: "anthropic", credential: "ANTHROPIC_API_KEY", origin: "https://api.anthropic.com", basePath: "/v1", wire: "anthropic", defaultModel: "claude-sonnet-4-5", tiers: { cheap: "claude-haiku-4-5", balanced: "claude-sonnet-4-5", premium: "claude-opus-4-1" }, thinking: true },
+  { name: "mistral", credential: "MISTRAL_API_KEY", origin: "https://api.mistral.ai", basePath: "/v1", wire: "openai-compatible", defaultModel: "mistral-medium-latest", tiers: { cheap: "mistral-small-latest", balanced: "mistral-medium-latest", premium: "mistral-large-latest" }, thinking: false },
+  { name: "groq", credential: "GROQ_API_KEY", origin: "https://api.groq.com", basePath: "/openai/v1", wire: "openai-compatible", defaultModel: "llama-3.3-70b-versatile", tiers: { cheap: "llama-3.1-8b-instant", balanced: "llama-3.3-70b-versatile", premium: "openai/gpt-oss-120b" }, thinking: false },
+  { name: "perplexity", credential: "PERPLEXITY_API_KEY", origin: "https://api.perplexity.ai", basePath: "", wire: "openai-compatible", defaultModel: "sonar", tiers: { cheap: "sonar", balanced: "sonar-pro", premium: "sonar-reasoning-pro" }, thinking: false },
+];
+
+export const CHAT_PROVIDER_NAMES = PROVIDERS.map((p) => p.name);
+export const DEFAULT_PROVIDER = "xai";
+
+export function providerEntry(name: string): ProviderEntry | undefined {
+  return PROVIDERS.find((p) => p.name === name);
+}
+
+/** Tier defaults when the caller names no provider: the first configured of these, in this order. */
+export const TIER_PREFERENCE: Record<Tier, string[]> = {
+  cheap: ["groq", "xai", "openai", "mistral", "anthropic", "perplexity"],
+  balanced: ["xai", "anthropic", "openai", "mistral", "groq", "perplexity"],
+  premium: ["anthropic", "openai", "xai", "mistral", "perplexity", "groq"],
+};

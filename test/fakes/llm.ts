@@ -1,0 +1,119 @@
+import { serve, type ServerType } from "@hono/node-server";
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+
+export type FakeLlm = {
+  url: string;
+  requests: Array<{ path: string; body: Record<string, unknown>; headers: Record<string, string> }>;
+  /** How many streams the client closed before they finished. */
+  abandoned: () => number;
+  close(): Promise<void>;
+};
+
+export type FakeLlmOptions = {
+  key: string;
+  /** The reply, streamed word by word. */
+  reply?: string;
+  /** Delay between streamed words. */
+  delayMs?: number;
+  /** Status to answer every request with instead (401, 429, 500...). */
+  failWith?: number;
+};
+
+async function start(app: Hono, requests: FakeLlm["requests"], abandoned: () => number): Promise<FakeLlm> {
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
+  });
+  const address = server.address();
+  return {
+    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
+    requests,
+    abandoned,
+    close: () =>
+      new Promise((r) => {
+        (server as import("node:http").Server).closeAllConnections?.();
+        server.close(() => r());
+      }),
+  };
+}
+
+const words = (text: string) => text.split(/(?<= )/);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** OpenAI Chat Completions (`POST {base}/chat/completions`), streaming with `stream_options.include_usage`. */
+export async function startFakeOpenAICompatible(options: FakeLlmOptions & { basePath?: string }): Promise<FakeLlm> {
+  const requests: FakeLlm["requests"] = [];
+  let abandoned = 0;
+  const app = new Hono();
+  app.post(`${options.basePath ?? "/v1"}/chat/completions`, async (c) => {
+    const body = await c.req.json();
+    requests.push({ path: c.req.path, body, headers: Object.fromEntries(c.req.raw.headers) });
+    if (c.req.header("authorization") !== `Bearer ${options.key}`) return c.json({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }, 401);
+    if (options.failWith) return c.json({ error: { message: "failure requested by test", type: "server_error" } }, options.failWith as 500, options.failWith === 429 ? { "retry-after": "7" } : {});
+    const reply = options.reply ?? "Hello from the fake model.";
+    const promptTokens = JSON.stringify(body.messages).length >> 2;
+    const completionTokens = words(reply).length;
+    const base = { id: "chatcmpl-fake", created: 1_760_000_000, model: `${body.model}-2026` };
+    if (!body.stream) {
+      return c.json({
+        ...base,
+        object: "chat.completion",
+        choices: [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }],
+        usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      });
+    }
+    return streamSSE(c, async (stream) => {
+      let finished = false;
+      stream.onAbort(() => {
+        if (!finished) abandoned += 1;
+      });
+      await stream.writeSSE({ data: JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }) });
+      for (const w of words(reply)) {
+        if (stream.aborted) return;
+        await sleep(options.delayMs ?? 1);
+        await stream.writeSSE({ data: JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: w }, finish_reason: null }] }) });
+      }
+      await stream.writeSSE({ data: JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }) });
+      await stream.writeSSE({ data: JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }) });
+      await stream.writeSSE({ data: "[DONE]" });
+      finished = true;
+    });
+  });
+  return start(app, requests, () => abandoned);
+}
+
+/** Anthropic Messages (`POST /v1/messages`), with its named streaming events. */
+export async function startFakeAnthropic(options: FakeLlmOptions): Promise<FakeLlm> {
+  const requests: FakeLlm["requests"] = [];
+  let abandoned = 0;
+  const app = new Hono();
+  app.post("/v1/messages", async (c) => {
+    const body = await c.req.json();
+    requests.push({ path: c.req.path, body, headers: Object.fromEntries(c.req.raw.headers) });
+    if (c.req.header("x-api-key") !== options.key) return c.json({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }, 401);
+    if (options.failWith) return c.json({ type: "error", error: { type: "api_error", message: "failure requested by test" } }, options.failWith as 500);
+    const reply = options.reply ?? "Hello from the fake Claude.";
+    const usage = { input_tokens: JSON.stringify(body.messages).length >> 2, output_tokens: words(reply).length };
+    const message = { id: "msg_fake", type: "message", role: "assistant", model: body.model, stop_reason: "end_turn", stop_sequence: null };
+    if (!body.stream) return c.json({ ...message, content: [{ type: "text", text: reply }], usage });
+    return streamSSE(c, async (stream) => {
+      let finished = false;
+      stream.onAbort(() => {
+        if (!finished) abandoned += 1;
+      });
+      const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
+      await send("message_start", { type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } });
+      await send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
+      for (const w of words(reply)) {
+        if (stream.aborted) return;
+        await sleep(options.delayMs ?? 1);
+        await send("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: w } });
+      }
+      await send("content_block_stop", { type: "content_block_stop", index: 0 });
+      await send("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+      await send("message_stop", { type: "message_stop" });
+      finished = true;
+    });
+  });
+  return start(app, requests, () => abandoned);
+}

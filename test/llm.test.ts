@@ -1,0 +1,184 @@
+import { createParser } from "eventsource-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeAnthropic, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+
+async function readEvents(res: Response): Promise<Array<Record<string, unknown>>> {
+  const events: Array<Record<string, unknown>> = [];
+  const parser = createParser({ onEvent: (e) => events.push(JSON.parse(e.data)) });
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+  return events;
+}
+
+describe("/v1/llm chat, models and tier selection against fake providers", () => {
+  let gw: TestGateway;
+  let key: string;
+  let keyId: string;
+  let xai: FakeLlm;
+  let slowXai: FakeLlm;
+  let anthropic: FakeLlm;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    [xai, anthropic] = await Promise.all([
+      startFakeOpenAICompatible({ key: "xai-test", reply: "The answer is forty two." }),
+      startFakeAnthropic({ key: "ant-test", reply: "Considered reply." }),
+    ]);
+    slowXai = await startFakeOpenAICompatible({ key: "xai-test", reply: Array.from({ length: 200 }, (_, i) => `w${i} `).join(""), delayMs: 20 });
+    for (const name of ["XAI", "OPENAI", "ANTHROPIC", "MISTRAL", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"]) delete process.env[`${name}_API_KEY`];
+    process.env.XAI_API_KEY = "xai-test";
+    process.env.UPSTREAM_XAI_URL = xai.url;
+    process.env.ANTHROPIC_API_KEY = "ant-test";
+    process.env.UPSTREAM_ANTHROPIC_URL = anthropic.url;
+    gw = await startTestGateway();
+    ({ key, id: keyId } = await gw.key({ minute: 1000 }));
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await gw?.close();
+    await Promise.all([xai?.close(), slowXai?.close(), anthropic?.close()]);
+  });
+
+  const post = (path: string, body: unknown) =>
+    gw.request(path, { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify(body) });
+  const hello = [{ role: "user", content: "What is the answer?" }];
+
+  it("chats with the default provider (xai) and its default model, and meters the tokens", async () => {
+    const res = await post("/v1/llm/chat", { messages: [{ role: "system", content: "Be brief." }, ...hello], temperature: 0.2, max_tokens: 50 });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({
+      content: "The answer is forty two.",
+      model: "grok-4-fast-2026",
+      provider: "xai",
+      usage: { prompt_tokens: expect.any(Number), completion_tokens: 5, total_tokens: expect.any(Number) },
+    });
+    const sent = xai.requests.at(-1)!.body;
+    expect(sent).toMatchObject({ model: "grok-4-fast", temperature: 0.2, max_tokens: 50 });
+    expect(sent.messages).toEqual([{ role: "system", content: "Be brief." }, { role: "user", content: "What is the answer?" }]);
+
+    await gw.rt.meter.flush();
+    const event = (await gw.rt.db.prisma.usageEvent.findMany({ where: { keyId, route: "/v1/llm/chat" } })).at(-1)!;
+    expect(event).toMatchObject({ provider: "xai", model: "grok-4-fast-2026", completionTokens: 5 });
+    expect(event.promptTokens).toBe(body.usage.prompt_tokens);
+  });
+
+  it("streams server-sent events: content deltas, then done with usage (body flag or ?stream=true)", async () => {
+    for (const [path, extra] of [["/v1/llm/chat", { stream: true }], ["/v1/llm/chat?stream=true", {}]] as const) {
+      const res = await post(path, { messages: hello, ...extra });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const events = await readEvents(res);
+      const last = events.at(-1)!;
+      expect(last).toMatchObject({ done: true, provider: "xai", usage: { completion_tokens: 5 } });
+      expect(events.slice(0, -1).map((e) => e.content).join("")).toBe("The answer is forty two.");
+      expect(events.slice(0, -1).every((e) => typeof e.content === "string")).toBe(true);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    await gw.rt.meter.flush();
+    const streamed = await gw.rt.db.prisma.usageEvent.findMany({ where: { keyId, route: "/v1/llm/chat", completionTokens: 5 } });
+    expect(streamed.length).toBeGreaterThanOrEqual(3);
+    expect(streamed.every((e) => e.bytesOut > 0)).toBe(true);
+  });
+
+  it("passes Anthropic's thinking controls on, and refuses them for other providers", async () => {
+    const res = await post("/v1/llm/chat", { messages: hello, provider: "anthropic", thinking: { type: "enabled", budget_tokens: 2048 }, max_tokens: 4000 });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ content: "Considered reply.", provider: "anthropic", model: "claude-sonnet-4-5" });
+    expect(anthropic.requests.at(-1)!.body).toMatchObject({ model: "claude-sonnet-4-5", thinking: { type: "enabled", budget_tokens: 2048 } });
+
+    const streamed = await readEvents(await post("/v1/llm/chat", { messages: hello, provider: "anthropic", stream: true }));
+    expect(streamed.at(-1)).toMatchObject({ done: true, usage: { completion_tokens: 2 } });
+
+    const refused = await post("/v1/llm/chat", { messages: hello, effort: "high" });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toMatch(/effort is only supported by anthropic, not xai/);
+  });
+
+  it("answers with clear errors: unknown provider 400, unconfigured 503, bad input 400", async () => {
+    const unknown = await post("/v1/llm/chat", { messages: hello, provider: "skynet" });
+    expect(unknown.status).toBe(400);
+    const unconfigured = await post("/v1/llm/chat", { messages: hello, provider: "mistral" });
+    expect(unconfigured.status).toBe(503);
+    expect((await unconfigured.json()).error).toBe("mistral is not configured: set MISTRAL_API_KEY");
+    const hot = await post("/v1/llm/chat", { messages: hello, temperature: 3 });
+    expect(hot.status).toBe(400);
+    expect((await hot.json()).error).toMatch(/temperature/);
+    expect((await post("/v1/llm/chat", { messages: [{ role: "robot", content: "x" }] })).status).toBe(400);
+    expect((await post("/v1/llm/chat", { messages: [] })).status).toBe(400);
+  });
+
+  it("maps provider failures: rejected credentials 502, rate limits 503 with Retry-After, outages 502", async () => {
+    const cases: Array<[number, number, RegExp]> = [
+      [401, 502, /rejected the gateway's credentials/],
+      [429, 503, /rate limiting/],
+      [500, 502, /xai failed \(500\)/],
+    ];
+    for (const [upstreamStatus, status, message] of cases) {
+      const failing = await startFakeOpenAICompatible({ key: "xai-test", failWith: upstreamStatus === 401 ? undefined : upstreamStatus });
+      process.env.UPSTREAM_XAI_URL = failing.url;
+      if (upstreamStatus === 401) process.env.XAI_API_KEY = "wrong";
+      try {
+        for (const stream of [false, true]) {
+          const res = await post("/v1/llm/chat", { messages: hello, stream });
+          expect(res.status, `${upstreamStatus} stream=${stream}`).toBe(status);
+          expect((await res.json()).error).toMatch(message);
+          if (upstreamStatus === 429) expect(res.headers.get("retry-after")).toBe("7");
+        }
+      } finally {
+        process.env.UPSTREAM_XAI_URL = xai.url;
+        process.env.XAI_API_KEY = "xai-test";
+        await failing.close();
+      }
+    }
+  });
+
+  it("aborts the upstream request when the client disconnects mid-stream, and still meters it", async () => {
+    process.env.UPSTREAM_XAI_URL = slowXai.url;
+    try {
+      const res = await post("/v1/llm/chat", { messages: hello, stream: true });
+      const reader = res.body!.getReader();
+      await reader.read();
+      await reader.read();
+      await reader.cancel();
+      const deadline = Date.now() + 3000;
+      while (slowXai.abandoned() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(slowXai.abandoned()).toBe(1);
+      await new Promise((r) => setTimeout(r, 50));
+      await gw.rt.meter.flush();
+      const events = await gw.rt.db.prisma.usageEvent.findMany({ where: { keyId, route: "/v1/llm/chat" }, orderBy: { id: "desc" }, take: 1 });
+      expect(events[0]!.completionTokens).toBeGreaterThan(0);
+      expect(events[0]!.completionTokens).toBeLessThan(200);
+    } finally {
+      process.env.UPSTREAM_XAI_URL = xai.url;
+    }
+  });
+
+  it("lists models of configured providers, filtered by ?provider=", async () => {
+    const all = await (await gw.request("/v1/llm/models", { headers: { "X-API-Key": key } })).json();
+    expect(new Set(all.models.map((m: { provider: string }) => m.provider))).toEqual(new Set(["xai", "anthropic"]));
+    expect(all.models).toContainEqual({ id: "grok-4-fast", provider: "xai", tiers: ["balanced"], default: true });
+    const only = await (await gw.request("/v1/llm/models?provider=anthropic", { headers: { "X-API-Key": key } })).json();
+    expect(only.models.every((m: { provider: string }) => m.provider === "anthropic")).toBe(true);
+  });
+
+  it("selects by the documented rule in both forms, and smart-chat uses the selection", async () => {
+    const a = await (await post("/v1/llm/tiered-select", { task: "Summarise this memo", budget: "premium" })).json();
+    expect(a).toMatchObject({ provider: "anthropic", model: "claude-opus-4-1", tier: "premium", configured: true });
+    expect(a.reason).toMatch(/first configured provider in the premium preference order/);
+    const b = await (await post("/v1/llm/tiered-select", { task: "Classify", budget_tier: "cheap", provider: "xai" })).json();
+    expect(b).toMatchObject({ provider: "xai", model: "grok-3-mini", tier: "cheap" });
+    const def = await (await post("/v1/llm/tiered-select", { task: "x" })).json();
+    expect(def).toMatchObject({ provider: "xai", tier: "balanced" });
+
+    const smart = await (await post("/v1/llm/smart-chat", { messages: hello, budget: "cheap" })).json();
+    expect(smart).toMatchObject({ provider: "xai", content: "The answer is forty two.", selection: { tier: "cheap", model: "grok-3-mini" } });
+    expect(xai.requests.at(-1)!.body.model).toBe("grok-3-mini");
+  });
+
+  it("lists the configured providers in /v1/capabilities", async () => {
+    const caps = await (await gw.request("/v1/capabilities")).json();
+    expect(caps.providers).toEqual(["xai", "anthropic"]);
+  });
+});
