@@ -38,6 +38,18 @@ async function start(app: Hono, requests: FakeLlm["requests"], abandoned: () => 
 }
 
 const words = (text: string) => text.split(/(?<= )/);
+
+/** A stand-in embedding: words hashed into 32 dimensions, so texts sharing words point the same way. */
+export function fakeEmbedding(text: string): number[] {
+  const v = new Array<number>(32).fill(0);
+  for (const w of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    let h = 0;
+    for (const ch of w) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+    v[h % 32]! += 1;
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** OpenAI Chat Completions (`POST {base}/chat/completions`), streaming with `stream_options.include_usage`. */
@@ -45,6 +57,19 @@ export async function startFakeOpenAICompatible(options: FakeLlmOptions & { base
   const requests: FakeLlm["requests"] = [];
   let abandoned = 0;
   const app = new Hono();
+  app.post(`${options.basePath ?? "/v1"}/embeddings`, async (c) => {
+    const body = await c.req.json();
+    requests.push({ path: c.req.path, body, headers: Object.fromEntries(c.req.raw.headers) });
+    if (c.req.header("authorization") !== `Bearer ${options.key}`) return c.json({ error: { message: "Incorrect API key provided", type: "invalid_request_error" } }, 401);
+    const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
+    const tokens = inputs.reduce((n, t) => n + (t.match(/\S+/g)?.length ?? 0), 0);
+    return c.json({
+      object: "list",
+      data: inputs.map((t, index) => ({ object: "embedding", index, embedding: fakeEmbedding(t) })),
+      model: body.model,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
+  });
   app.post(`${options.basePath ?? "/v1"}/chat/completions`, async (c) => {
     const body = await c.req.json();
     requests.push({ path: c.req.path, body, headers: Object.fromEntries(c.req.raw.headers) });

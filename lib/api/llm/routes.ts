@@ -5,6 +5,8 @@ import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { completeChat, streamChat, type ChatRequest } from "./chat.ts";
+import { cosine, EMBEDDING_PROVIDERS, embedTexts } from "./embeddings.ts";
+import { describeImage } from "./vision.ts";
 import { isConfigured } from "./models.ts";
 import { selectModel } from "./tiers.ts";
 
@@ -86,7 +88,95 @@ const smartChat = gatewayRoute("key", "llm", {
   responses: { 200: jsonResponse(Completion.extend({ selection: SelectionSchema }), "The completion and the selection behind it"), ...keyedErrors, ...providerErrors },
 });
 
+const EmbedProvider = z.enum(EMBEDDING_PROVIDERS).default("openai");
+const EmbeddingSchema = z.object({ embedding: z.array(z.number()), dimensions: z.number().int(), model: z.string() }).openapi("Embedding");
+const EmbeddingsSchema = z.object({ embeddings: z.array(z.array(z.number())), count: z.number().int(), dimensions: z.number().int(), model: z.string() }).openapi("Embeddings");
+const Text = z.string().min(1).max(100_000);
+
+const embed = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/embed",
+  summary: "Embed a text (or, Form B, an array of texts)",
+  tags: ["LLM"],
+  request: jsonRequest(z.object({ text: z.union([Text, z.array(Text).min(1).max(2048)]), provider: EmbedProvider, model: z.string().max(200).optional() })),
+  responses: { 200: jsonResponse(z.union([EmbeddingSchema, EmbeddingsSchema]), "One embedding, or one per text"), ...keyedErrors, ...providerErrors },
+});
+
+const embedBatch = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/embed-batch",
+  summary: "Embed many texts",
+  tags: ["LLM"],
+  request: jsonRequest(z.object({ texts: z.array(Text).min(1).max(2048), provider: EmbedProvider, model: z.string().max(200).optional() })),
+  responses: { 200: jsonResponse(EmbeddingsSchema, "One embedding per text, in order"), ...keyedErrors, ...providerErrors },
+});
+
+const similarity = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/similarity",
+  summary: "Semantic similarity of two texts (cosine of their embeddings, floored at 0)",
+  tags: ["LLM"],
+  request: jsonRequest(z.object({ text1: Text, text2: Text, provider: EmbedProvider, model: z.string().max(200).optional() })),
+  responses: {
+    200: jsonResponse(z.object({ similarity: z.number().min(0).max(1), text1_tokens: z.number().int(), text2_tokens: z.number().int(), model: z.string() }), "Similarity in 0..1"),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const vision = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/vision",
+  summary: "Ask a vision model about an image (base64 or https URL)",
+  tags: ["LLM"],
+  request: jsonRequest(
+    z
+      .object({
+        image: z.string().min(1).optional(),
+        image_url: z.string().min(1).optional().openapi({ description: "alias of image" }),
+        prompt: z.string().min(1).max(20_000).default("Describe the image."),
+        provider: z.string().default("openai"),
+        model: z.string().max(200).optional(),
+      })
+      .refine((b) => b.image ?? b.image_url, { message: "image (or image_url) is required", path: ["image"] }),
+  ),
+  responses: { 200: jsonResponse(Completion, "The model's answer"), ...keyedErrors, ...providerErrors },
+});
+
 export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.openapi(embed, async (c) => {
+    const body = c.req.valid("json");
+    const texts = Array.isArray(body.text) ? body.text : [body.text];
+    const result = await embedTexts(texts, body.provider, body.model, c.req.raw.signal);
+    c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.tokens });
+    const dimensions = result.embeddings[0]?.length ?? 0;
+    if (Array.isArray(body.text)) return c.json({ embeddings: result.embeddings, count: result.embeddings.length, dimensions, model: result.model }, 200);
+    return c.json({ embedding: result.embeddings[0]!, dimensions, model: result.model }, 200);
+  });
+
+  app.openapi(embedBatch, async (c) => {
+    const body = c.req.valid("json");
+    const result = await embedTexts(body.texts, body.provider, body.model, c.req.raw.signal);
+    c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.tokens });
+    return c.json({ embeddings: result.embeddings, count: result.embeddings.length, dimensions: result.embeddings[0]?.length ?? 0, model: result.model }, 200);
+  });
+
+  app.openapi(similarity, async (c) => {
+    const body = c.req.valid("json");
+    // Embedded one by one so each text's token count is known.
+    const [a, b] = await Promise.all([body.text1, body.text2].map((t) => embedTexts([t], body.provider, body.model, c.req.raw.signal)));
+    c.set("usage", { provider: a!.provider, model: a!.model, promptTokens: a!.tokens + b!.tokens });
+    const score = Math.max(0, Math.min(1, cosine(a!.embeddings[0]!, b!.embeddings[0]!)));
+    return c.json({ similarity: Math.round(score * 10_000) / 10_000, text1_tokens: a!.tokens, text2_tokens: b!.tokens, model: a!.model }, 200);
+  });
+
+  app.openapi(vision, async (c) => {
+    const body = c.req.valid("json");
+    const result = await describeImage((body.image ?? body.image_url)!, body.prompt, body.provider, body.model, c.req.raw.signal);
+    c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.usage.prompt_tokens, completionTokens: result.usage.completion_tokens });
+    return c.json(result, 200);
+  });
+
   app.openapi(chat, async (c) => {
     const body = c.req.valid("json");
     const { stream: streamQuery } = c.req.valid("query");

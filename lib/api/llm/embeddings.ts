@@ -1,0 +1,49 @@
+import { createOpenAI } from "@ai-sdk/openai";
+import { embedMany } from "ai";
+import { GatewayError } from "../../gateway/errors.ts";
+import { upstreamJson } from "../../upstream/http.ts";
+import { providerEntry } from "../../upstream/llm-catalogue.ts";
+import { upstreamOrigin } from "../../upstream/origin.ts";
+import { providerError } from "./errors.ts";
+import { configuredProvider } from "./models.ts";
+
+export const EMBEDDING_PROVIDERS = ["openai", "ollama"] as const;
+export type EmbeddingProvider = (typeof EMBEDDING_PROVIDERS)[number];
+export const DEFAULT_EMBEDDING_MODELS: Record<EmbeddingProvider, string> = { openai: "text-embedding-3-small", ollama: "nomic-embed-text" };
+
+export type Embedded = { embeddings: number[][]; model: string; provider: EmbeddingProvider; tokens: number };
+
+/** Embeds texts with OpenAI (through the AI SDK) or a local Ollama (its /api/embed). */
+export async function embedTexts(texts: string[], provider: EmbeddingProvider = "openai", model?: string, signal?: AbortSignal): Promise<Embedded> {
+  const modelId = model ?? DEFAULT_EMBEDDING_MODELS[provider];
+  if (provider === "ollama") {
+    const body = await upstreamJson<{ embeddings?: number[][]; model?: string; prompt_eval_count?: number }>(
+      "ollama",
+      `${upstreamOrigin("ollama", "http://127.0.0.1:11434")}/api/embed`,
+      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: modelId, input: texts }), signal },
+      60_000,
+    );
+    return { embeddings: body.embeddings ?? [], model: body.model ?? modelId, provider, tokens: body.prompt_eval_count ?? 0 };
+  }
+  const entry = configuredProvider("openai");
+  const openai = createOpenAI({ apiKey: process.env[entry.credential]!.trim(), baseURL: `${upstreamOrigin("openai", providerEntry("openai")!.origin)}/v1` });
+  try {
+    const result = await embedMany({ model: openai.embedding(modelId), values: texts, maxRetries: 0, abortSignal: signal });
+    return { embeddings: result.embeddings, model: modelId, provider, tokens: result.usage?.tokens ?? 0 };
+  } catch (err) {
+    throw providerError("openai", err);
+  }
+}
+
+export function cosine(a: number[], b: number[]): number {
+  if (a.length !== b.length || a.length === 0) throw new GatewayError(502, "the provider returned embeddings of different sizes");
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}

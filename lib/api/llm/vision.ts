@@ -1,0 +1,42 @@
+import { generateText } from "ai";
+import { GatewayError } from "../../gateway/errors.ts";
+import type { CompletionResponse } from "./chat.ts";
+import { prepareChat } from "./chat.ts";
+import { providerError } from "./errors.ts";
+
+const SIGNATURES: Array<[string, number[]]> = [
+  ["image/png", [0x89, 0x50, 0x4e, 0x47]],
+  ["image/jpeg", [0xff, 0xd8, 0xff]],
+  ["image/gif", [0x47, 0x49, 0x46]],
+  ["image/webp", [0x52, 0x49, 0x46, 0x46]],
+];
+
+/** An image given as an https URL (the provider fetches it) or base64 / data: URL (sent inline). */
+export function imageInput(image: string): { image: URL } | { image: Uint8Array; mediaType: string } {
+  if (/^https?:\/\//i.test(image)) {
+    const url = new URL(image);
+    if (url.protocol !== "https:") throw new GatewayError(400, "image URL must use https");
+    return { image: url };
+  }
+  const payload = image.startsWith("data:") ? image.slice(image.indexOf(",") + 1) : image;
+  const bytes = Buffer.from(payload, "base64");
+  const type = SIGNATURES.find(([, sig]) => sig.every((b, i) => bytes[i] === b))?.[0];
+  if (!type) throw new GatewayError(400, "image must be an https URL or base64 PNG, JPEG, GIF or WebP");
+  return { image: new Uint8Array(bytes), mediaType: type };
+}
+
+export async function describeImage(image: string, prompt: string, provider = "openai", model?: string, signal?: AbortSignal): Promise<CompletionResponse> {
+  const input = imageInput(image);
+  const { entry, modelId, options } = prepareChat({ messages: [{ role: "user", content: prompt }], provider, model }, signal);
+  try {
+    const result = await generateText({
+      ...options,
+      messages: [{ role: "user", content: [{ type: "text", text: prompt }, { type: "image", ...input }] }],
+    } as Parameters<typeof generateText>[0]);
+    const usage = { prompt_tokens: result.usage.inputTokens ?? 0, completion_tokens: result.usage.outputTokens ?? 0, total_tokens: 0 };
+    usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+    return { content: result.text, model: result.response?.modelId || modelId, provider: entry.name, usage };
+  } catch (err) {
+    throw providerError(entry.name, err);
+  }
+}

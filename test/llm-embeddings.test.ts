@@ -1,0 +1,86 @@
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fakeEmbedding, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+
+describe("/v1/llm embeddings, similarity and vision", () => {
+  let gw: TestGateway;
+  let key: string;
+  let openai: FakeLlm;
+  let ollama: { url: string; close(): void };
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    openai = await startFakeOpenAICompatible({ key: "sk-openai", reply: "A red square." });
+    // Ollama's POST /api/embed: {model, input} → {model, embeddings, prompt_eval_count}.
+    const app = new Hono();
+    app.post("/api/embed", async (c) => {
+      const body = await c.req.json();
+      const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
+      return c.json({ model: body.model, embeddings: inputs.map(fakeEmbedding), prompt_eval_count: inputs.length * 3 });
+    });
+    ollama = await new Promise((resolve) => {
+      const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve({ url: `http://127.0.0.1:${info.port}`, close: () => s.close() }));
+    });
+    process.env.OPENAI_API_KEY = "sk-openai";
+    process.env.UPSTREAM_OPENAI_URL = openai.url;
+    process.env.UPSTREAM_OLLAMA_URL = ollama.url;
+    gw = await startTestGateway();
+    key = (await gw.key()).key;
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await gw?.close();
+    await openai?.close();
+    ollama?.close();
+  });
+  const post = (path: string, body: unknown) =>
+    gw.request(path, { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify(body) });
+
+  it("embeds one text with OpenAI's default model, or an array (Form B)", async () => {
+    const one = await (await post("/v1/llm/embed", { text: "hello world" })).json();
+    expect(one).toEqual({ embedding: fakeEmbedding("hello world"), dimensions: 32, model: "text-embedding-3-small" });
+    expect(openai.requests.at(-1)!.body).toMatchObject({ model: "text-embedding-3-small", input: ["hello world"] });
+    const many = await (await post("/v1/llm/embed", { text: ["a b", "c d"] })).json();
+    expect(many).toMatchObject({ count: 2, dimensions: 32 });
+  });
+
+  it("embeds batches in order, through OpenAI or the local runner", async () => {
+    const batch = await (await post("/v1/llm/embed-batch", { texts: ["one", "two", "three"] })).json();
+    expect(batch.count).toBe(3);
+    expect(batch.embeddings[2]).toEqual(fakeEmbedding("three"));
+    const local = await (await post("/v1/llm/embed-batch", { texts: ["one", "two"], provider: "ollama" })).json();
+    expect(local).toMatchObject({ count: 2, model: "nomic-embed-text" });
+    expect((await post("/v1/llm/embed-batch", { texts: [] })).status).toBe(400);
+  });
+
+  it("scores similarity in 0..1 with token counts per text", async () => {
+    const same = await (await post("/v1/llm/similarity", { text1: "the cat sat", text2: "the cat sat" })).json();
+    expect(same).toMatchObject({ similarity: 1, text1_tokens: 3, text2_tokens: 3 });
+    const different = await (await post("/v1/llm/similarity", { text1: "apples oranges", text2: "quantum chromodynamics" })).json();
+    expect(different.similarity).toBeGreaterThanOrEqual(0);
+    expect(different.similarity).toBeLessThan(0.5);
+  });
+
+  it("asks a vision model about a base64 image or an https URL", async () => {
+    const png = (await sharp({ create: { width: 8, height: 8, channels: 3, background: "red" } }).png().toBuffer()).toString("base64");
+    const res = await post("/v1/llm/vision", { image: png, prompt: "What colour?" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ content: "A red square.", provider: "openai" });
+    const sent = openai.requests.at(-1)!.body as { messages: Array<{ content: Array<{ type: string; image_url?: { url: string } }> }> };
+    const parts = sent.messages[0]!.content;
+    expect(parts[0]).toMatchObject({ type: "text" });
+    expect(parts[1]!.image_url!.url).toMatch(/^data:image\/png;base64,/);
+
+    await post("/v1/llm/vision", { image_url: "https://example.com/cat.jpg" });
+    const byUrl = openai.requests.at(-1)!.body as typeof sent;
+    expect(byUrl.messages[0]!.content[1]!.image_url!.url).toBe("https://example.com/cat.jpg");
+    expect(byUrl.messages[0]!.content[0]).toMatchObject({ text: "Describe the image." });
+
+    expect((await post("/v1/llm/vision", { prompt: "x" })).status).toBe(400);
+    expect((await post("/v1/llm/vision", { image: "bm90IGFuIGltYWdl" })).status).toBe(400);
+    expect((await post("/v1/llm/vision", { image: "http://example.com/a.png" })).status).toBe(400);
+  });
+});
