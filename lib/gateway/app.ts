@@ -6,6 +6,7 @@ import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
 import { registerAccountRoutes } from "../api/account/routes.ts";
 import { registerDocumentRoutes } from "../api/documents/routes.ts";
+import { registerOpenAISurface } from "../api/llm/openai-surface.ts";
 import { registerLlmRoutes } from "../api/llm/routes.ts";
 import { registerProxyRoutes } from "../api/proxy/routes.ts";
 import { registerScreenshotRoutes } from "../api/screenshot/routes.ts";
@@ -68,6 +69,7 @@ export function createApp(rt: Runtime): GatewayApp {
   registerStatusRoutes(app);
   registerAccountRoutes(app);
   registerLlmRoutes(app);
+  registerOpenAISurface(app);
   registerUtilsRoutes(app);
   registerSpeechRoutes(app);
   registerDocumentRoutes(app);

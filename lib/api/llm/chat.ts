@@ -77,8 +77,23 @@ export async function completeChat(req: ChatRequest, signal?: AbortSignal): Prom
 
 export type StreamOutcome = { usage: Usage; model: string; provider: string; complete: boolean; bytes: number };
 
+/** How a stream's events are written: the gateway's own shape, or OpenAI's chunks (for /v1/chat/completions). */
+export type StreamFormat = {
+  delta(text: string): unknown;
+  done(outcome: { usage: Usage; model: string; provider: string }): unknown[];
+  error(message: string): unknown;
+  /** A final raw data line, e.g. OpenAI's [DONE]. */
+  trailer?: string;
+};
+
+export const GATEWAY_STREAM: StreamFormat = {
+  delta: (content) => ({ content }),
+  done: ({ usage, model, provider }) => [{ done: true, model, provider, usage }],
+  error: (error) => ({ error, done: true }),
+};
+
 const encoder = new TextEncoder();
-const event = (data: unknown) => encoder.encode(`data: ${JSON.stringify(data)}\n\n`);
+const event = (data: unknown) => encoder.encode(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
 // ~4 characters a token: the estimate used only when a client leaves before the provider reports usage.
 const estimateTokens = (characters: number) => Math.ceil(characters / 4);
 
@@ -88,7 +103,11 @@ const estimateTokens = (characters: number) => Math.ceil(characters / 4);
  * yields a real error status rather than a 200 stream. `finished` resolves once the stream ends or the
  * client disconnects (which aborts the upstream request), with the usage to meter.
  */
-export async function streamChat(req: ChatRequest, signal?: AbortSignal): Promise<{ body: ReadableStream<Uint8Array>; finished: Promise<StreamOutcome> }> {
+export async function streamChat(
+  req: ChatRequest,
+  signal?: AbortSignal,
+  format: StreamFormat = GATEWAY_STREAM,
+): Promise<{ body: ReadableStream<Uint8Array>; finished: Promise<StreamOutcome> }> {
   const upstream = new AbortController();
   const { entry, modelId, options } = prepareChat(req, signal ? AbortSignal.any([signal, upstream.signal]) : upstream.signal);
   const result = streamText({ ...options, onError: () => {} });
@@ -133,11 +152,11 @@ export async function streamChat(req: ChatRequest, signal?: AbortSignal): Promis
           const p = part.value;
           if (p.type === "text-delta" && p.text) {
             text += p.text;
-            send({ content: p.text });
+            send(format.delta(p.text));
           } else if (p.type === "finish-step" && p.response?.modelId) model = p.response.modelId;
           else if (p.type === "finish") {
             const usage = usageOf(p.totalUsage);
-            send({ done: true, model, provider: entry.name, usage });
+            for (const e of format.done({ usage, model, provider: entry.name })) send(e);
             end({ usage, model, provider: entry.name, complete: true });
           } else if (p.type === "error") throw p.error;
           if (ended && p.type === "finish") break;
@@ -145,13 +164,14 @@ export async function streamChat(req: ChatRequest, signal?: AbortSignal): Promis
         }
         if (!ended) {
           const usage = estimated();
-          send({ done: true, model, provider: entry.name, usage });
+          for (const e of format.done({ usage, model, provider: entry.name })) send(e);
           end({ usage, model, provider: entry.name, complete: true });
         }
+        if (format.trailer) send(format.trailer);
         controller.close();
       } catch (err) {
         if (upstream.signal.aborted) return;
-        send({ error: providerError(entry.name, err).message, done: true });
+        send(format.error(providerError(entry.name, err).message));
         end({ usage: estimated(), model, provider: entry.name, complete: false });
         controller.close();
       }
