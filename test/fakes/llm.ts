@@ -1,6 +1,7 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
+import { silentMp3 } from "./speech.ts";
 
 export type FakeLlm = {
   url: string;
@@ -57,6 +58,28 @@ export async function startFakeOpenAICompatible(options: FakeLlmOptions & { base
   const requests: FakeLlm["requests"] = [];
   let abandoned = 0;
   const app = new Hono();
+  const authorised = (c: { req: { header(name: string): string | undefined } }) => c.req.header("authorization") === `Bearer ${options.key}`;
+  const denied = { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } };
+  app.post(`${options.basePath ?? "/v1"}/images/generations`, async (c) => {
+    const body = await c.req.json();
+    requests.push({ path: c.req.path, body, headers: Object.fromEntries(c.req.raw.headers) });
+    if (!authorised(c)) return c.json(denied, 401);
+    if (typeof body.prompt !== "string" || !body.prompt) return c.json({ error: { message: "prompt is required", type: "invalid_request_error" } }, 400);
+    return c.json({ created: 1_760_000_000, data: [{ url: `https://images.example/${encodeURIComponent(body.model)}/1.png`, revised_prompt: `A detailed ${body.prompt}` }] });
+  });
+  app.post(`${options.basePath ?? "/v1"}/audio/transcriptions`, async (c) => {
+    const form = await c.req.parseBody();
+    const file = form.file as File;
+    requests.push({ path: c.req.path, body: { model: form.model, language: form.language, prompt: form.prompt, response_format: form.response_format, filename: file?.name, size: file?.size }, headers: Object.fromEntries(c.req.raw.headers) });
+    if (!authorised(c)) return c.json(denied, 401);
+    return c.json({ task: "transcribe", language: form.language ?? "english", duration: 2.5, text: "Hello from the recording.", segments: [] });
+  });
+  app.post(`${options.basePath ?? "/v1"}/audio/speech`, async (c) => {
+    const body = await c.req.json();
+    requests.push({ path: c.req.path, body, headers: Object.fromEntries(c.req.raw.headers) });
+    if (!authorised(c)) return c.json(denied, 401);
+    return c.body(new Uint8Array(silentMp3()), 200, { "content-type": "audio/mpeg" });
+  });
   app.post(`${options.basePath ?? "/v1"}/embeddings`, async (c) => {
     const body = await c.req.json();
     requests.push({ path: c.req.path, body, headers: Object.fromEntries(c.req.raw.headers) });

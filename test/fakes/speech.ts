@@ -5,7 +5,7 @@ import { wavToMp3 } from "../../lib/api/utils/speech/mp3.ts";
 export type Fake = { url: string; hits: Array<{ path: string; headers: Record<string, string>; body: unknown }>; close(): Promise<void> };
 
 /** A real MP3: half a second of silence, encoded the same way as espeak output. */
-function silentMp3(): Buffer {
+export function silentMp3(): Buffer {
   const rate = 22050;
   const samples = rate / 2;
   const wav = Buffer.alloc(44 + samples * 2);

@@ -6,7 +6,9 @@ import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gatew
 import { PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { completeChat, streamChat, type ChatRequest } from "./chat.ts";
 import { cosine, EMBEDDING_PROVIDERS, embedTexts } from "./embeddings.ts";
+import { generateImage, transcribe, TRANSCRIBE_FORMATS } from "./media.ts";
 import { describeImage } from "./vision.ts";
+import { elevenlabsSpeech, OPENAI_VOICES, openaiSpeech } from "../../upstream/speech.ts";
 import { isConfigured } from "./models.ts";
 import { selectModel } from "./tiers.ts";
 
@@ -143,7 +145,104 @@ const vision = gatewayRoute("key", "llm", {
   responses: { 200: jsonResponse(Completion, "The model's answer"), ...keyedErrors, ...providerErrors },
 });
 
+const imagesGenerate = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/images/generate",
+  summary: "Generate an image from a prompt",
+  tags: ["LLM"],
+  request: jsonRequest(
+    z.object({
+      prompt: z.string().min(1).max(4000),
+      provider: z.literal("openai").default("openai"),
+      model: z.string().max(100).default("dall-e-3"),
+      quality: z.enum(["standard", "hd"]).default("standard"),
+      size: z.enum(["256x256", "512x512", "1024x1024", "1792x1024", "1024x1792", "1536x1024", "1024x1536"]).default("1024x1024"),
+    }),
+  ),
+  responses: {
+    200: jsonResponse(z.object({ url: z.string().nullable(), b64_json: z.string().nullable(), model: z.string(), revised_prompt: z.string().nullable() }), "The image"),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const speech = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/speech",
+  summary: "Speech from text (Form A: OpenAI voices; Form B: provider elevenlabs or openai)",
+  tags: ["LLM"],
+  request: jsonRequest(
+    z.object({
+      text: z.string().min(1).max(4096),
+      model: z.string().max(100).optional().openapi({ description: "Form A, default tts-1" }),
+      voice: z.string().max(100).optional(),
+      speed: z.number().min(0.25).max(4).default(1),
+      provider: z.enum(["openai", "elevenlabs"]).optional().openapi({ description: "Form B; default elevenlabs when Form B" }),
+    }),
+  ),
+  responses: { 200: { description: "MP3 audio", content: { "audio/mpeg": { schema: z.string().openapi({ format: "binary" }) } } }, ...keyedErrors, ...providerErrors },
+});
+
+const transcribeRoute = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/transcribe",
+  summary: "Transcribe audio (multipart: file, language, prompt)",
+  tags: ["LLM"],
+  request: {
+    body: {
+      content: {
+        "multipart/form-data": {
+          schema: z.object({
+            file: z.any().openapi({ type: "string", format: "binary", description: TRANSCRIBE_FORMATS.join(", ") }),
+            language: z.string().regex(/^[a-z]{2}$/, "language must be an ISO 639-1 code").optional(),
+            prompt: z.string().max(2000).optional(),
+          }),
+        },
+      },
+      required: true,
+    },
+  },
+  responses: {
+    200: jsonResponse(z.object({ text: z.string(), language: z.string().nullable(), duration: z.number().nullable() }), "The transcript"),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
 export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.openapi(imagesGenerate, async (c) => {
+    const body = c.req.valid("json");
+    const image = await generateImage(body.prompt, body.model, body.quality, body.size);
+    c.set("usage", { provider: "openai", model: image.model });
+    return c.json(image, 200);
+  });
+
+  app.openapi(speech, async (c) => {
+    const body = c.req.valid("json");
+    // Form B names a provider (elevenlabs unless openai); Form A is OpenAI with its voices.
+    const provider = body.provider ?? "openai";
+    let audio: Buffer;
+    if (provider === "elevenlabs") {
+      if (!body.voice) throw new GatewayError(400, "voice (an ElevenLabs voice id) is required for elevenlabs");
+      audio = await elevenlabsSpeech(body.text, body.voice);
+    } else {
+      const voice = body.voice ?? "alloy";
+      if (!(OPENAI_VOICES as readonly string[]).includes(voice)) throw new GatewayError(400, `voice must be one of ${OPENAI_VOICES.join(", ")}`);
+      audio = await openaiSpeech(body.text, voice, body.model ?? "tts-1", body.speed);
+    }
+    c.set("usage", { provider, model: provider === "openai" ? (body.model ?? "tts-1") : "eleven_multilingual_v2" });
+    return c.body(new Uint8Array(audio), 200, { "Content-Type": "audio/mpeg", "Content-Length": String(audio.length) });
+  });
+
+  app.openapi(transcribeRoute, async (c) => {
+    const form = c.req.valid("form");
+    const file = form.file as unknown;
+    if (!(file instanceof File)) throw new GatewayError(400, "file is required (multipart/form-data field 'file')");
+    const result = await transcribe(file, form.language, form.prompt);
+    c.set("usage", { provider: "openai", model: "whisper-1" });
+    return c.json(result, 200);
+  });
+
   app.openapi(embed, async (c) => {
     const body = c.req.valid("json");
     const texts = Array.isArray(body.text) ? body.text : [body.text];

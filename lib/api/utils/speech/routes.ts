@@ -4,7 +4,7 @@ import { GatewayError } from "../../../gateway/errors.ts";
 import { gatewayRoute } from "../../../gateway/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/schemas.ts";
 import { espeakLanguages, espeakMp3 } from "./espeak.ts";
-import { elevenlabsConfigured, elevenlabsSpeech, elevenlabsVoices, OPENAI_VOICES, openaiConfigured, openaiSpeech } from "./hosted.ts";
+import { elevenlabsConfigured, elevenlabsSpeech, elevenlabsVoices, OPENAI_VOICES, openaiConfigured, openaiSpeech } from "../../../upstream/speech.ts";
 
 export const TTS_PROVIDERS = ["espeak", "openai", "elevenlabs"] as const;
 const MAX_CHARS = 5000;

@@ -1,6 +1,6 @@
-import { GatewayError } from "../../../gateway/errors.ts";
-import { callUpstream, upstreamFailure, upstreamJson } from "../../../upstream/http.ts";
-import { upstreamOrigin } from "../../../upstream/origin.ts";
+import { GatewayError } from "../gateway/errors.ts";
+import { callUpstream, upstreamFailure, upstreamJson } from "./http.ts";
+import { upstreamOrigin } from "./origin.ts";
 
 export const OPENAI_VOICES = ["alloy", "echo", "fable", "onyx", "nova", "shimmer"] as const;
 const TIMEOUT_MS = 30_000;
