@@ -30,6 +30,7 @@ const envSchema = z.object({
   PROXY_ALLOW_PRIVATE_FOR_TESTS: z.string().optional(),
   UPSTREAM_CA_FILE: z.string().optional(),
   CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
+  OLLAMA_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false"),
   SCREENSHOT_CONCURRENCY: positiveInt.default(2),
   SCREENSHOT_QUEUE: z.coerce.number().int().min(0).default(8),
   SCREENSHOT_TIMEOUT_MS: positiveInt.default(45_000),
@@ -52,6 +53,8 @@ export type Config = {
   metricsToken?: string;
   proxy: { maxBytes: number; timeoutMs: number; ratePerMinute: number; allowPrivate: Set<string>; extraCa?: string };
   screenshot: { chromiumPath: string; concurrency: number; queue: number; timeoutMs: number };
+  /** Whether keys may register local runners on private addresses (a LAN GPU box); off by default. */
+  ollamaAllowPrivateHosts: boolean;
 };
 
 /** Reads the operator's configuration from the environment; an invalid value stops start-up with its name. */
@@ -87,6 +90,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivate: allowPrivateOrigins(e.PROXY_ALLOW_PRIVATE_FOR_TESTS, e.NODE_ENV),
       extraCa: e.UPSTREAM_CA_FILE ? fs.readFileSync(e.UPSTREAM_CA_FILE, "utf8") : undefined,
     },
+    ollamaAllowPrivateHosts: e.OLLAMA_ALLOW_PRIVATE_HOSTS === "true",
     screenshot: { chromiumPath: e.CHROMIUM_PATH, concurrency: e.SCREENSHOT_CONCURRENCY, queue: e.SCREENSHOT_QUEUE, timeoutMs: e.SCREENSHOT_TIMEOUT_MS },
   };
 }

@@ -7,6 +7,7 @@ import { routePath } from "hono/route";
 import { registerAccountRoutes } from "../api/account/routes.ts";
 import { registerDocumentRoutes } from "../api/documents/routes.ts";
 import { registerOpenAISurface } from "../api/llm/openai-surface.ts";
+import { registerOllamaRoutes } from "../api/llm/ollama-routes.ts";
 import { registerLlmRoutes } from "../api/llm/routes.ts";
 import { registerProxyRoutes } from "../api/proxy/routes.ts";
 import { registerScreenshotRoutes } from "../api/screenshot/routes.ts";
@@ -70,6 +71,7 @@ export function createApp(rt: Runtime): GatewayApp {
   registerAccountRoutes(app);
   registerLlmRoutes(app);
   registerOpenAISurface(app);
+  registerOllamaRoutes(app);
   registerUtilsRoutes(app);
   registerSpeechRoutes(app);
   registerDocumentRoutes(app);

@@ -2,7 +2,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { embedMany } from "ai";
 import { GatewayError } from "../../gateway/errors.ts";
 import { upstreamJson } from "../../upstream/http.ts";
-import { providerEntry } from "../../upstream/llm-catalogue.ts";
+import { OLLAMA_DEFAULT_ORIGIN, providerEntry } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
 import { providerError } from "./errors.ts";
 import { configuredProvider } from "./models.ts";
@@ -14,12 +14,12 @@ export const DEFAULT_EMBEDDING_MODELS: Record<EmbeddingProvider, string> = { ope
 export type Embedded = { embeddings: number[][]; model: string; provider: EmbeddingProvider; tokens: number };
 
 /** Embeds texts with OpenAI (through the AI SDK) or a local Ollama (its /api/embed). */
-export async function embedTexts(texts: string[], provider: EmbeddingProvider = "openai", model?: string, signal?: AbortSignal): Promise<Embedded> {
+export async function embedTexts(texts: string[], provider: EmbeddingProvider = "openai", model?: string, signal?: AbortSignal, ollamaHost?: string): Promise<Embedded> {
   const modelId = model ?? DEFAULT_EMBEDDING_MODELS[provider];
   if (provider === "ollama") {
     const body = await upstreamJson<{ embeddings?: number[][]; model?: string; prompt_eval_count?: number }>(
       "ollama",
-      `${upstreamOrigin("ollama", "http://127.0.0.1:11434")}/api/embed`,
+      `${ollamaHost ?? upstreamOrigin("ollama", OLLAMA_DEFAULT_ORIGIN)}/api/embed`,
       { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: modelId, input: texts }), signal },
       60_000,
     );

@@ -20,7 +20,8 @@ export function configuredProvider(name: string): ProviderEntry {
 
 /** An AI SDK model for the provider, pointed at its origin (or UPSTREAM_<NAME>_URL). */
 export function languageModel(entry: ProviderEntry, modelId: string): LanguageModel {
-  const apiKey = process.env[entry.credential]!.trim();
+  // Ollama ignores the key; its "credential" variable is its origin.
+  const apiKey = entry.keyless ? "ollama" : process.env[entry.credential]!.trim();
   const baseURL = `${upstreamOrigin(entry.name, entry.origin)}${entry.basePath}`;
   switch (entry.wire) {
     case "anthropic":

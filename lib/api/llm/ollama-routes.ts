@@ -1,0 +1,112 @@
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { GatewayEnv } from "../../gateway/context.ts";
+import { GatewayError } from "../../gateway/errors.ts";
+import { gatewayRoute } from "../../gateway/route.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { embedTexts } from "./embeddings.ts";
+import { addHost, deleteModel, hostStatus, installedModels, listHosts, pullModel, resolveHost, runningModels } from "./ollama.ts";
+
+const HostQuery = z.object({ host: z.string().optional().openapi({ description: "A registered host URL; default the operator's" }) });
+const runnerErrors = { 502: jsonResponse(ErrorSchema, "The runner could not be reached or failed") };
+const HostSchema = z.object({ url: z.string(), name: z.string().nullable(), default: z.boolean(), status: z.enum(["online", "offline"]) });
+const tags = ["Local model runner"];
+
+const embed = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/ollama/embed",
+  summary: "Embed a text on the local runner",
+  tags,
+  request: { query: HostQuery, ...jsonRequest(z.object({ text: z.string().min(1).max(100_000), model: z.string().max(200).optional() })) },
+  responses: { 200: jsonResponse(z.object({ embedding: z.array(z.number()), model: z.string() }), "The embedding"), ...keyedErrors, ...runnerErrors },
+});
+const hosts = gatewayRoute("key", "llm", {
+  method: "get",
+  path: "/v1/llm/ollama/hosts",
+  summary: "Runner hosts this key can use, with live status",
+  tags,
+  responses: { 200: jsonResponse(z.object({ hosts: z.array(HostSchema) }), "Hosts"), ...keyedErrors },
+});
+const addHostRoute = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/ollama/hosts",
+  summary: "Register a runner host for this key",
+  tags,
+  request: jsonRequest(z.object({ url: z.string().min(1).max(500), name: z.string().max(100).optional() })),
+  responses: { 201: jsonResponse(HostSchema, "The registered host"), ...keyedErrors },
+});
+const models = gatewayRoute("key", "llm", {
+  method: "get",
+  path: "/v1/llm/ollama/models",
+  summary: "Models installed on the runner",
+  tags,
+  request: { query: HostQuery },
+  responses: { 200: jsonResponse(z.object({ host: z.string(), models: z.array(z.record(z.string(), z.unknown())) }), "Installed models"), ...keyedErrors, ...runnerErrors },
+});
+const pull = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/ollama/models/pull",
+  summary: "Pull a model onto the runner, streaming progress",
+  tags,
+  request: { query: HostQuery, ...jsonRequest(z.object({ model: z.string().min(1).max(200) })) },
+  responses: { 200: { description: "text/event-stream of {status, total, completed, percent}, ending with {done, success}", content: { "text/event-stream": { schema: z.string() } } }, ...keyedErrors, ...runnerErrors },
+});
+const remove = gatewayRoute("key", "llm", {
+  method: "delete",
+  path: "/v1/llm/ollama/models/{model_name}",
+  summary: "Delete a model from the runner",
+  tags,
+  request: { params: z.object({ model_name: z.string().min(1).max(200) }), query: HostQuery },
+  responses: { 200: jsonResponse(z.object({ deleted: z.string() }), "Deleted"), ...keyedErrors, 404: jsonResponse(ErrorSchema, "Not installed"), ...runnerErrors },
+});
+const running = gatewayRoute("key", "llm", {
+  method: "get",
+  path: "/v1/llm/ollama/running",
+  summary: "Models loaded in the runner's memory now",
+  tags,
+  request: { query: HostQuery },
+  responses: { 200: jsonResponse(z.object({ host: z.string(), models: z.array(z.record(z.string(), z.unknown())) }), "Loaded models"), ...keyedErrors, ...runnerErrors },
+});
+
+export function registerOllamaRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  const keyId = (c: { var: GatewayEnv["Variables"] }) => {
+    if (!c.var.key) throw new GatewayError(401, "missing API key");
+    return c.var.key.id;
+  };
+  app.openapi(embed, async (c) => {
+    const body = c.req.valid("json");
+    // A registered host is checked by resolveHost before the shared embedding path calls it.
+    const host = await resolveHost(c.var.runtime, keyId(c), c.req.valid("query").host);
+    const r = await embedTexts([body.text], "ollama", body.model, c.req.raw.signal, host);
+    c.set("usage", { provider: "ollama", model: r.model, promptTokens: r.tokens });
+    return c.json({ embedding: r.embeddings[0] ?? [], model: r.model }, 200);
+  });
+  app.openapi(hosts, async (c) => {
+    const list = await listHosts(c.var.runtime, keyId(c));
+    const withStatus = await Promise.all(list.map(async (h) => ({ ...h, status: await hostStatus(h.url) })));
+    return c.json({ hosts: withStatus }, 200);
+  });
+  app.openapi(addHostRoute, async (c) => {
+    const body = c.req.valid("json");
+    const host = await addHost(c.var.runtime, keyId(c), body.url, body.name);
+    return c.json({ ...host, status: await hostStatus(host.url) }, 201);
+  });
+  app.openapi(models, async (c) => {
+    const host = await resolveHost(c.var.runtime, keyId(c), c.req.valid("query").host);
+    return c.json({ host, models: await installedModels(host) }, 200);
+  });
+  app.openapi(pull, async (c) => {
+    const host = await resolveHost(c.var.runtime, keyId(c), c.req.valid("query").host);
+    const stream = await pullModel(host, c.req.valid("json").model, c.req.raw.signal);
+    return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } }) as never;
+  });
+  app.openapi(remove, async (c) => {
+    const host = await resolveHost(c.var.runtime, keyId(c), c.req.valid("query").host);
+    const { model_name } = c.req.valid("param");
+    await deleteModel(host, model_name);
+    return c.json({ deleted: model_name }, 200);
+  });
+  app.openapi(running, async (c) => {
+    const host = await resolveHost(c.var.runtime, keyId(c), c.req.valid("query").host);
+    return c.json({ host, models: await runningModels(host) }, 200);
+  });
+}

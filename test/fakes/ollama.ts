@@ -1,0 +1,58 @@
+import { serve, type ServerType } from "@hono/node-server";
+import { Hono } from "hono";
+import { stream } from "hono/streaming";
+import { fakeEmbedding } from "./llm.ts";
+
+export type FakeOllama = { url: string; installed: Set<string>; calls: string[]; close(): Promise<void> };
+
+/** Ollama's REST API (version, tags, ps, pull with NDJSON progress, delete, embed) and its OpenAI-compatible chat. */
+export async function startFakeOllama(models: string[] = ["llama3.2:latest", "nomic-embed-text:latest"]): Promise<FakeOllama> {
+  const installed = new Set(models);
+  const calls: string[] = [];
+  const app = new Hono();
+  app.use(async (c, next) => {
+    calls.push(`${c.req.method} ${c.req.path}`);
+    await next();
+  });
+  app.get("/api/version", (c) => c.json({ version: "0.12.0" }));
+  app.get("/api/tags", (c) =>
+    c.json({
+      models: [...installed].map((name) => ({ name, model: name, modified_at: "2026-11-01T10:00:00Z", size: 2_019_393_189, digest: "sha256:abc", details: { family: "llama", parameter_size: "3.2B", quantization_level: "Q4_K_M" } })),
+    }),
+  );
+  app.get("/api/ps", (c) => c.json({ models: [{ name: "llama3.2:latest", model: "llama3.2:latest", size: 5_137_025_024, size_vram: 5_137_025_024, expires_at: "2026-11-26T10:05:00Z" }] }));
+  app.post("/api/pull", async (c) => {
+    const { model } = await c.req.json();
+    return stream(c, async (s) => {
+      for (const line of [{ status: "pulling manifest" }, { status: "pulling 6a0746a1ec1a", digest: "sha256:6a07", total: 100, completed: 40 }, { status: "pulling 6a0746a1ec1a", digest: "sha256:6a07", total: 100, completed: 100 }, { status: "verifying sha256 digest" }, { status: "success" }]) {
+        await s.write(`${JSON.stringify(line)}\n`);
+      }
+      installed.add(model.includes(":") ? model : `${model}:latest`);
+    });
+  });
+  app.delete("/api/delete", async (c) => {
+    const { model } = await c.req.json();
+    const name = model.includes(":") ? model : `${model}:latest`;
+    if (!installed.delete(name)) return c.json({ error: `model '${model}' not found` }, 404);
+    return c.body(null, 200);
+  });
+  app.post("/api/embed", async (c) => {
+    const body = await c.req.json();
+    const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
+    return c.json({ model: body.model, embeddings: inputs.map(fakeEmbedding), prompt_eval_count: inputs.length * 2 });
+  });
+  app.post("/v1/chat/completions", async (c) => {
+    const body = await c.req.json();
+    return c.json({ id: "chatcmpl-ollama", object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message: { role: "assistant", content: "Local hello." }, finish_reason: "stop" }], usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 } });
+  });
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
+  });
+  const address = server.address();
+  return {
+    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
+    installed,
+    calls,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
