@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+
+describe("/v1/llm/batch", () => {
+  let gw: TestGateway;
+  let key: string;
+  let keyId: string;
+  let xai: FakeLlm;
+  let slow: FakeLlm;
+  const saved = { ...process.env };
+  beforeAll(async () => {
+    xai = await startFakeOpenAICompatible({ key: "k", reply: "Batch answer." });
+    slow = await startFakeOpenAICompatible({ key: "k", reply: "Slow answer.", delayMs: 400 });
+    Object.assign(process.env, { XAI_API_KEY: "k", UPSTREAM_XAI_URL: xai.url });
+    delete process.env.MISTRAL_API_KEY;
+    gw = await startTestGateway();
+    ({ key, id: keyId } = await gw.key());
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await gw?.close();
+    await xai?.close();
+    await slow?.close();
+  });
+  const call = (path: string, init: RequestInit = {}, apiKey = key) =>
+    gw.request(path, { ...init, headers: { "content-type": "application/json", "X-API-Key": apiKey } });
+  const requests = ["a", "b", "c"].map((id) => ({ custom_id: id, messages: [{ role: "user", content: `question ${id}` }] }));
+
+  async function waitFor(id: string, status: string) {
+    for (let i = 0; i < 100; i++) {
+      const b = await (await call(`/v1/llm/batch/${id}`)).json();
+      if (b.status === status) return b;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`batch ${id} never reached ${status}`);
+  }
+
+  it("creates (201, both paths), runs in the background, and returns results in order", async () => {
+    const res = await call("/v1/llm/batch", { method: "POST", body: JSON.stringify({ requests }) });
+    expect(res.status).toBe(201);
+    const batch = await res.json();
+    expect(batch).toMatchObject({ status: "queued", request_counts: { total: 3, processing: 3 } });
+    const done = await waitFor(batch.id, "processing_complete");
+    expect(done.request_counts).toEqual({ total: 3, succeeded: 3, errored: 0, processing: 0 });
+    const results = await (await call(`/v1/llm/batch/${batch.id}/results`)).json();
+    expect(results.results.map((r: { custom_id: string }) => r.custom_id)).toEqual(["a", "b", "c"]);
+    expect(results.results[0]).toMatchObject({ status: "succeeded", content: "Batch answer.", usage: { completion_tokens: 2 } });
+    expect(xai.requests.filter((r) => r.path.endsWith("/chat/completions")).every((r) => r.body.max_tokens === 1024)).toBe(true);
+
+    const formB = await call("/v1/llm/batch/create", { method: "POST", body: JSON.stringify({ requests: requests.slice(0, 1), max_tokens: 64 }) });
+    expect(formB.status).toBe(201);
+    const formBBatch = await formB.json();
+
+    await gw.rt.meter.flush();
+    const items = await gw.rt.db.prisma.usageEvent.findMany({ where: { keyId, route: "/v1/llm/batch#item" } });
+    expect(items.length).toBeGreaterThanOrEqual(3);
+    expect(items.every((e) => e.completionTokens === 2)).toBe(true);
+
+    const list = await (await call("/v1/llm/batch?limit=1")).json();
+    expect(list.count).toBe(1);
+    expect(list.batches[0].id).toBe(formBBatch.id);
+  });
+
+  it("answers 409 with the status before the batch is complete, and 404 to other keys", async () => {
+    process.env.UPSTREAM_XAI_URL = slow.url;
+    try {
+      const batch = await (await call("/v1/llm/batch", { method: "POST", body: JSON.stringify({ requests }) })).json();
+      const early = await call(`/v1/llm/batch/${batch.id}/results`);
+      expect(early.status).toBe(409);
+      expect((await early.json()).error).toMatch(/batch is (queued|in_progress)/);
+      const stranger = await gw.key();
+      expect((await call(`/v1/llm/batch/${batch.id}`, {}, stranger.key)).status).toBe(404);
+      await waitFor(batch.id, "processing_complete");
+    } finally {
+      process.env.UPSTREAM_XAI_URL = xai.url;
+    }
+  });
+
+  it("refuses an unconfigured provider, duplicate ids and empty batches", async () => {
+    const unconfigured = await call("/v1/llm/batch", { method: "POST", body: JSON.stringify({ requests, provider: "mistral" }) });
+    expect(unconfigured.status).toBe(503);
+    const dupes = await call("/v1/llm/batch", { method: "POST", body: JSON.stringify({ requests: [requests[0], requests[0]] }) });
+    expect(dupes.status).toBe(400);
+    expect((await dupes.json()).error).toMatch(/unique/);
+    expect((await call("/v1/llm/batch", { method: "POST", body: JSON.stringify({ requests: [] }) })).status).toBe(400);
+    expect((await call("/v1/llm/batch/task_nope")).status).toBe(404);
+  });
+});
