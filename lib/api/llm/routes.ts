@@ -7,6 +7,7 @@ import { DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { completeChat, streamChat, type ChatRequest } from "./chat.ts";
 import { cosine, EMBEDDING_PROVIDERS, embedTexts } from "./embeddings.ts";
 import { BATCH_KIND, createBatch, describeBatch, type BatchItemResult } from "./batch.ts";
+import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT, pollVideo, startVideo } from "./gemini.ts";
 import { generateImage, transcribe, TRANSCRIBE_FORMATS } from "./media.ts";
 import { describeImage } from "./vision.ts";
 import { elevenlabsSpeech, OPENAI_VOICES, openaiSpeech } from "../../upstream/speech.ts";
@@ -274,7 +275,109 @@ const batchResults = gatewayRoute("key", "llm", {
   },
 });
 
+const grounded = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/grounded-chat",
+  summary: "Gemini answer grounded in Google Search, with its sources and queries",
+  tags: ["LLM"],
+  request: jsonRequest(
+    z
+      .object({
+        messages: z.array(Message).min(1).max(500).optional(),
+        prompt: z.string().min(1).max(50_000).optional(),
+        model: z.string().max(200).default(GROUNDING_MODEL_DEFAULT),
+        dynamic_threshold: z.number().min(0).max(1).default(0.3),
+      })
+      .refine((b) => b.messages ?? b.prompt, { message: "messages or prompt is required", path: ["messages"] }),
+  ),
+  responses: {
+    200: jsonResponse(
+      z.object({ content: z.string(), grounding_sources: z.array(z.object({ title: z.string(), uri: z.string() })), search_queries: z.array(z.string()), model: z.string() }),
+      "The grounded answer",
+    ),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const codeExecute = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/code-execute",
+  summary: "Let Gemini write and run code for a task",
+  tags: ["LLM"],
+  request: jsonRequest(z.object({ prompt: z.string().min(1).max(50_000), model: z.string().max(200).default(GROUNDING_MODEL_DEFAULT) })),
+  responses: {
+    200: jsonResponse(z.object({ code: z.string(), output: z.string(), chart: z.string().nullable(), content: z.string(), model: z.string() }), "Code, output, and a PNG chart when one was drawn"),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const VIDEO_KIND = "llm.video";
+const VideoTask = z.object({ task_id: z.string(), status: z.string(), video_url: z.string().nullable().optional(), error: z.string().nullable().optional() });
+const videoGenerate = gatewayRoute("key", "llm", {
+  method: "post",
+  path: "/v1/llm/video/generate",
+  summary: "Start a video (Google Veo); poll GET /v1/llm/video/{task_id}",
+  tags: ["LLM"],
+  request: jsonRequest(z.object({ prompt: z.string().min(1).max(5000), aspect_ratio: z.enum(["16:9", "9:16", "1:1"]).default("16:9"), duration: z.union([z.literal(5), z.literal(10)]).default(5) })),
+  responses: { 202: jsonResponse(VideoTask, "Accepted: pending"), ...keyedErrors, ...providerErrors },
+});
+const videoStatus = gatewayRoute("key", "llm", {
+  method: "get",
+  path: "/v1/llm/video/{task_id}",
+  summary: "A video task's status, and the video URL when done",
+  tags: ["LLM"],
+  request: { params: z.object({ task_id: z.string().min(1).max(100) }) },
+  responses: { 200: jsonResponse(VideoTask, "Status"), ...keyedErrors, 404: jsonResponse(ErrorSchema, "No such task for this key") },
+});
+
 export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.openapi(grounded, async (c) => {
+    const body = c.req.valid("json");
+    const messages = body.messages ?? [{ role: "user" as const, content: body.prompt! }];
+    const r = await groundedChat(messages, body.model, body.dynamic_threshold);
+    c.set("usage", { provider: "gemini", model: r.model, promptTokens: r.promptTokens, completionTokens: r.completionTokens });
+    return c.json({ content: r.content, grounding_sources: r.grounding_sources, search_queries: r.search_queries, model: r.model }, 200);
+  });
+
+  app.openapi(codeExecute, async (c) => {
+    const body = c.req.valid("json");
+    const r = await executeCode(body.prompt, body.model);
+    c.set("usage", { provider: "gemini", model: r.model, promptTokens: r.promptTokens, completionTokens: r.completionTokens });
+    return c.json({ code: r.code, output: r.output, chart: r.chart, content: r.content, model: r.model }, 200);
+  });
+
+  app.openapi(videoGenerate, async (c) => {
+    const body = c.req.valid("json");
+    const rt = c.var.runtime;
+    // Started here so a refusal (unconfigured, bad prompt) is this request's error, not a failed task.
+    const operation = await startVideo(body.prompt, body.aspect_ratio, body.duration);
+    const task = await rt.tasks.create(VIDEO_KIND, c.var.key!.id, { ...body, operation });
+    const pollMs = Number(process.env.VIDEO_POLL_MS ?? 10_000);
+    rt.runner.enqueue(task, async (_t, ctx) => {
+      const deadline = Date.now() + 30 * 60_000;
+      while (!ctx.signal.aborted && Date.now() < deadline) {
+        const poll = await pollVideo(operation);
+        if (poll.done) {
+          if (poll.error) throw new Error(poll.error);
+          return { video_url: poll.videoUrl };
+        }
+        await new Promise((r) => setTimeout(r, pollMs));
+      }
+      throw new Error("video generation did not finish within 30 minutes");
+    });
+    c.set("usage", { provider: "gemini", model: "veo" });
+    return c.json({ task_id: task.id, status: "pending" }, 202);
+  });
+
+  app.openapi(videoStatus, async (c) => {
+    const task = await c.var.runtime.tasks.getForOwner(c.req.valid("param").task_id, c.var.key!.id);
+    if (!task || task.kind !== VIDEO_KIND) throw new GatewayError(404, "no such video task for this key");
+    const result = task.result as { video_url?: string | null } | null;
+    return c.json({ task_id: task.id, status: task.status, video_url: result?.video_url ?? null, error: task.error }, 200);
+  });
+
   const ownBatch = async (c: { var: GatewayEnv["Variables"] }, id: string) => {
     const task = await c.var.runtime.tasks.getForOwner(id, c.var.key!.id);
     if (!task || task.kind !== BATCH_KIND) throw new GatewayError(404, `no batch '${id}' for this key`);

@@ -1,0 +1,69 @@
+import { serve, type ServerType } from "@hono/node-server";
+import { Hono } from "hono";
+
+export type FakeGemini = { url: string; requests: Array<{ path: string; body: Record<string, unknown> }>; close(): Promise<void> };
+
+// A 1×1 PNG, as Gemini returns charts inline.
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+/** Gemini API v1beta: models/{model}:generateContent (search grounding, code execution) and Veo's long-running operations. */
+export async function startFakeGemini(key: string): Promise<FakeGemini> {
+  const requests: FakeGemini["requests"] = [];
+  const polls = new Map<string, number>();
+  const app = new Hono();
+  app.use(async (c, next) => {
+    if (c.req.header("x-goog-api-key") !== key) return c.json({ error: { code: 403, message: "API key not valid.", status: "PERMISSION_DENIED" } }, 403);
+    await next();
+  });
+  app.post("/v1beta/models/:call", async (c) => {
+    const body = await c.req.json();
+    requests.push({ path: c.req.path, body });
+    const call = c.req.param("call");
+    if (call.endsWith(":predictLongRunning")) return c.json({ name: `operations/${call.split(":")[0]}-op1` });
+    const tools = JSON.stringify(body.tools ?? []);
+    const usageMetadata = { promptTokenCount: 11, candidatesTokenCount: 22, totalTokenCount: 33 };
+    if (tools.includes("code_execution")) {
+      return c.json({
+        candidates: [
+          {
+            content: {
+              role: "model",
+              parts: [
+                { text: "I'll compute it." },
+                { executableCode: { language: "PYTHON", code: "print(sum(range(10)))" } },
+                { codeExecutionResult: { outcome: "OUTCOME_OK", output: "45\n" } },
+                { inlineData: { mimeType: "image/png", data: PNG } },
+                { text: "The sum is 45." },
+              ],
+            },
+          },
+        ],
+        usageMetadata,
+      });
+    }
+    return c.json({
+      candidates: [
+        {
+          content: { role: "model", parts: [{ text: "Paris hosted the 2024 Olympics." }] },
+          groundingMetadata: {
+            webSearchQueries: ["2024 olympics host city"],
+            groundingChunks: [{ web: { uri: "https://example.org/olympics", title: "example.org" } }, { web: { uri: "https://example.org/olympics", title: "example.org" } }, { web: { uri: "https://news.example/paris", title: "news.example" } }],
+          },
+        },
+      ],
+      usageMetadata,
+    });
+  });
+  app.get("/v1beta/operations/:op", (c) => {
+    const op = c.req.param("op");
+    const n = (polls.get(op) ?? 0) + 1;
+    polls.set(op, n);
+    if (n < 2) return c.json({ name: `operations/${op}`, done: false });
+    return c.json({ name: `operations/${op}`, done: true, response: { generateVideoResponse: { generatedSamples: [{ video: { uri: `https://videos.example/${op}.mp4` } }] } } });
+  });
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
+  });
+  const address = server.address();
+  return { url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`, requests, close: () => new Promise((r) => server.close(() => r())) };
+}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeGemini, type FakeGemini } from "./fakes/gemini.ts";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+
+describe("Gemini-backed endpoints: grounded chat, code execution, video", () => {
+  let gw: TestGateway;
+  let key: string;
+  let gemini: FakeGemini;
+  const saved = { ...process.env };
+  beforeAll(async () => {
+    gemini = await startFakeGemini("g-key");
+    Object.assign(process.env, { GEMINI_API_KEY: "g-key", UPSTREAM_GEMINI_URL: gemini.url, VIDEO_POLL_MS: "20" });
+    gw = await startTestGateway();
+    key = (await gw.key()).key;
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await gw?.close();
+    await gemini?.close();
+  });
+  const post = (path: string, body: unknown) => gw.request(path, { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify(body) });
+
+  it("grounds an answer in search, with de-duplicated sources and the queries it ran", async () => {
+    const res = await post("/v1/llm/grounded-chat", { prompt: "Where were the 2024 Olympics?" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      content: "Paris hosted the 2024 Olympics.",
+      grounding_sources: [{ title: "example.org", uri: "https://example.org/olympics" }, { title: "news.example", uri: "https://news.example/paris" }],
+      search_queries: ["2024 olympics host city"],
+      model: "gemini-2.5-flash",
+    });
+    expect(gemini.requests.at(-1)!.body.tools).toEqual([{ google_search: {} }]);
+    await post("/v1/llm/grounded-chat", { messages: [{ role: "user", content: "q" }], model: "gemini-1.5-flash", dynamic_threshold: 0.7 });
+    expect(gemini.requests.at(-1)!.body.tools).toEqual([{ google_search_retrieval: { dynamic_retrieval_config: { mode: "MODE_DYNAMIC", dynamic_threshold: 0.7 } } }]);
+    expect((await post("/v1/llm/grounded-chat", { dynamic_threshold: 2, prompt: "x" })).status).toBe(400);
+    expect((await post("/v1/llm/grounded-chat", {})).status).toBe(400);
+  });
+
+  it("returns the executed code, its output and the chart", async () => {
+    const body = await (await post("/v1/llm/code-execute", { prompt: "Sum 0..9 and plot it" })).json();
+    expect(body).toMatchObject({ code: "print(sum(range(10)))", output: "45\n", content: "I'll compute it.The sum is 45." });
+    expect(Buffer.from(body.chart, "base64").subarray(1, 4).toString()).toBe("PNG");
+  });
+
+  it("starts a video as a pending task and reports the URL once the operation is done", async () => {
+    const res = await post("/v1/llm/video/generate", { prompt: "a paper boat", aspect_ratio: "9:16", duration: 10 });
+    expect(res.status).toBe(202);
+    const { task_id, status } = await res.json();
+    expect(status).toBe("pending");
+    expect(gemini.requests.at(-1)!.body).toEqual({ instances: [{ prompt: "a paper boat" }], parameters: { aspectRatio: "9:16", durationSeconds: 10 } });
+    let state: Record<string, unknown> = {};
+    for (let i = 0; i < 100 && state.status !== "completed"; i++) {
+      state = await (await gw.request(`/v1/llm/video/${task_id}`, { headers: { "X-API-Key": key } })).json();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(state).toMatchObject({ status: "completed", video_url: "https://videos.example/veo-3.0-generate-001-op1.mp4" });
+    expect((await post("/v1/llm/video/generate", { prompt: "x", duration: 7 })).status).toBe(400);
+    expect((await gw.request("/v1/llm/video/task_missing", { headers: { "X-API-Key": key } })).status).toBe(404);
+  });
+
+  it("answers 503 naming GEMINI_API_KEY when Gemini is not configured", async () => {
+    delete process.env.GEMINI_API_KEY;
+    try {
+      const res = await post("/v1/llm/code-execute", { prompt: "x" });
+      expect(res.status).toBe(503);
+      expect((await res.json()).error).toMatch(/GEMINI_API_KEY/);
+    } finally {
+      process.env.GEMINI_API_KEY = "g-key";
+    }
+  });
+});
