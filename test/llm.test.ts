@@ -134,6 +134,25 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
     }
   });
 
+  it("falls back to the next provider when one fails, but not when the request itself is wrong", async () => {
+    const down = await startFakeOpenAICompatible({ key: "xai-test", failWith: 500 });
+    process.env.UPSTREAM_XAI_URL = down.url;
+    try {
+      const res = await post("/v1/llm/chat", { messages: hello, fallback: ["anthropic"] });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ provider: "anthropic", content: "Considered reply.", fallback_from: ["xai"] });
+      const streamed = await readEvents(await post("/v1/llm/chat", { messages: hello, stream: true, fallback: ["anthropic"] }));
+      expect(streamed.at(-1)).toMatchObject({ done: true, provider: "anthropic" });
+      const noFallback = await post("/v1/llm/chat", { messages: hello });
+      expect(noFallback.status).toBe(502);
+      const callerError = await post("/v1/llm/chat", { messages: hello, effort: "low", fallback: ["anthropic"] });
+      expect(callerError.status).toBe(400);
+    } finally {
+      process.env.UPSTREAM_XAI_URL = xai.url;
+      await down.close();
+    }
+  });
+
   it("aborts the upstream request when the client disconnects mid-stream, and still meters it", async () => {
     process.env.UPSTREAM_XAI_URL = slowXai.url;
     try {

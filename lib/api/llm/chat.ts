@@ -16,6 +16,8 @@ export type ChatRequest = {
   extended_thinking?: boolean;
   thinking?: { type: "adaptive" } | { type: "enabled"; budget_tokens: number };
   inference_geo?: "us";
+  /** Providers to try, in order, when the chosen one fails (5xx, rate limit, timeout). */
+  fallback?: string[];
 };
 
 export type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
@@ -63,6 +65,29 @@ function usageOf(u: { inputTokens?: number; outputTokens?: number } | undefined)
   const prompt = u?.inputTokens ?? 0;
   const completion = u?.outputTokens ?? 0;
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+// Failures worth another provider: theirs (5xx, 429, timeouts), never the caller's (4xx).
+const RETRYABLE = new Set([502, 503, 504]);
+
+/**
+ * Tries the request's provider, then each `fallback` provider in order (with its own default model),
+ * while the failure is the provider's. The last failure is the caller's error.
+ */
+export async function withFallback<T extends object>(req: ChatRequest, attempt: (req: ChatRequest) => Promise<T>): Promise<T & { fallback_from?: string[] }> {
+  const chain = [req.provider ?? DEFAULT_PROVIDER, ...(req.fallback ?? [])];
+  const failed: string[] = [];
+  for (const [i, provider] of chain.entries()) {
+    try {
+      const result = await attempt(i === 0 ? req : { ...req, provider, model: undefined, fallback: undefined });
+      return failed.length ? { ...result, fallback_from: failed } : result;
+    } catch (err) {
+      const last = i === chain.length - 1;
+      if (last || !(err instanceof GatewayError) || !RETRYABLE.has(err.status)) throw err;
+      failed.push(provider);
+    }
+  }
+  throw new GatewayError(502, "no provider answered");
 }
 
 export async function completeChat(req: ChatRequest, signal?: AbortSignal): Promise<CompletionResponse> {

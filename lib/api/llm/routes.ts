@@ -4,7 +4,7 @@ import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
-import { completeChat, streamChat, type ChatRequest } from "./chat.ts";
+import { completeChat, streamChat, withFallback, type ChatRequest } from "./chat.ts";
 import { cosine, EMBEDDING_PROVIDERS, embedTexts } from "./embeddings.ts";
 import { BATCH_KIND, createBatch, describeBatch, type BatchItemResult } from "./batch.ts";
 import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT, pollVideo, startVideo } from "./gemini.ts";
@@ -31,6 +31,7 @@ const ChatBody = z.object({
     .optional()
     .openapi({ description: "anthropic only" }),
   inference_geo: z.literal("us").optional().openapi({ description: "anthropic only; US routing at 1.1x pricing" }),
+  fallback: z.array(z.string()).max(5).optional().openapi({ description: "Providers tried in order when the provider fails (5xx, 429, timeout)" }),
 });
 
 const UsageSchema = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }).openapi("Usage");
@@ -476,11 +477,12 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const { stream: streamQuery } = c.req.valid("query");
     const req: ChatRequest = body;
     if (!(body.stream || streamQuery === "true")) {
-      const result = await completeChat(req, c.req.raw.signal);
+      const result = await withFallback(req, (r) => completeChat(r, c.req.raw.signal));
       c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.usage.prompt_tokens, completionTokens: result.usage.completion_tokens });
       return c.json(result, 200);
     }
-    const { body: stream, finished } = await streamChat(req, c.req.raw.signal);
+    // A stream falls back only before its first token: after that the client already has output.
+    const { body: stream, finished } = await withFallback(req, (r) => streamChat(r, c.req.raw.signal));
     c.set(
       "streamDone",
       finished.then((o) => {
