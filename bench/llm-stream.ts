@@ -1,0 +1,123 @@
+// Streamed chat through the gateway against the same fake provider straight, in one run:
+// time to first byte and total time over 200 requests at 20 concurrent, then 1,000 streams held open
+// at once on one instance with its memory. Targets: added TTFB p50 <= 2 ms, p99 <= 10 ms; RSS <= 1 GB.
+import fs from "node:fs";
+import { backendEnv } from "../test/support/backends.ts";
+import { runKeysCli, startServerProcess } from "../test/support/server-process.ts";
+import { startFakeOpenAICompatible } from "../test/fakes/llm.ts";
+
+const REQUESTS = 200;
+const CONCURRENCY = 20;
+const OPEN_STREAMS = Number(process.env.BENCH_OPEN_STREAMS ?? 1000);
+
+type Timing = { ttfb: number; total: number };
+
+async function timedStream(url: string, init: RequestInit): Promise<Timing> {
+  const started = performance.now();
+  const res = await fetch(url, init);
+  if (res.status !== 200 || !res.body) throw new Error(`${url} answered ${res.status}`);
+  const reader = res.body.getReader();
+  let ttfb = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (value && !ttfb) ttfb = performance.now() - started;
+    if (done) break;
+  }
+  return { ttfb, total: performance.now() - started };
+}
+
+async function run(label: string, make: () => Promise<Timing>): Promise<Timing[]> {
+  const out: Timing[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next++ < REQUESTS) out.push(await make());
+    }),
+  );
+  console.log(`${label}: ${out.length} streams`);
+  return out;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+function rssMb(pid: number): number {
+  const line = fs.readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))!;
+  return Math.round(Number(line.replace(/\D+/g, "")) / 1024);
+}
+
+async function main() {
+  const fake = await startFakeOpenAICompatible({ key: "bench", reply: Array.from({ length: 20 }, (_, i) => `token${i} `).join(""), delayMs: 1 });
+  const slow = await startFakeOpenAICompatible({ key: "bench", reply: Array.from({ length: 40 }, (_, i) => `t${i} `).join(""), delayMs: 250 });
+  const backend = await backendEnv("pglite");
+  const env = { ...backend.env, LOG_LEVEL: "warn", SERVE_PORTAL: "false", XAI_API_KEY: "bench", UPSTREAM_XAI_URL: fake.url };
+  const server = await startServerProcess(env);
+  try {
+    const { key } = (await runKeysCli(["create", "--name", "bench-llm", "--minute", "10000000", "--day", "100000000", "--concurrency", "5000"], env)).lines[0] as { key: string };
+    const messages = [{ role: "user", content: "Stream something." }];
+    const direct = () =>
+      timedStream(`${fake.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer bench" },
+        body: JSON.stringify({ model: "grok-4-fast", messages, stream: true, stream_options: { include_usage: true } }),
+      });
+    const gateway = () =>
+      timedStream(`${server.url}/v1/llm/chat`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "X-API-Key": key },
+        body: JSON.stringify({ messages, stream: true }),
+      });
+    await run("warm-up direct", direct);
+    await run("warm-up gateway", gateway);
+    const d = await run("direct to the fake provider", direct);
+    const g = await run("through the gateway", gateway);
+    const row = (name: string, t: Timing[]) => ({
+      path: name,
+      "TTFB p50 ms": +pct(t.map((x) => x.ttfb), 50).toFixed(2),
+      "TTFB p99 ms": +pct(t.map((x) => x.ttfb), 99).toFixed(2),
+      "total p50 ms": +pct(t.map((x) => x.total), 50).toFixed(2),
+      "total p99 ms": +pct(t.map((x) => x.total), 99).toFixed(2),
+    });
+    console.table([row("direct", d), row("gateway", g)]);
+    const added50 = pct(g.map((x) => x.ttfb), 50) - pct(d.map((x) => x.ttfb), 50);
+    const added99 = pct(g.map((x) => x.ttfb), 99) - pct(d.map((x) => x.ttfb), 99);
+    console.log(`added TTFB: p50 ${added50.toFixed(2)} ms (target <= 2), p99 ${added99.toFixed(2)} ms (target <= 10); ratio of p50 totals ${(pct(g.map((x) => x.total), 50) / pct(d.map((x) => x.total), 50)).toFixed(2)}`);
+
+    // Hold many streams open at once against a slow provider.
+    process.env.UPSTREAM_XAI_URL = slow.url;
+    await server.stop();
+    const held = await startServerProcess({ ...env, UPSTREAM_XAI_URL: slow.url });
+    try {
+      const before = rssMb(held.proc.pid!);
+      let firstBytes = 0;
+      const streams = Array.from({ length: OPEN_STREAMS }, async () => {
+        const res = await fetch(`${held.url}/v1/llm/chat`, { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify({ messages, stream: true }) });
+        const reader = res.body!.getReader();
+        await reader.read();
+        firstBytes += 1;
+        while (!(await reader.read()).done) {
+          /* drain */
+        }
+        return res.status;
+      });
+      const deadline = Date.now() + 60_000;
+      while (firstBytes < OPEN_STREAMS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const during = rssMb(held.proc.pid!);
+      const statuses = await Promise.all(streams);
+      console.log(
+        `${OPEN_STREAMS} concurrent streams: ${firstBytes} open at once, ${statuses.filter((s) => s === 200).length} completed; server RSS ${before} MB idle → ${during} MB with all open (target <= 1024 MB)`,
+      );
+    } finally {
+      await held.stop();
+    }
+  } finally {
+    await server.stop();
+    await fake.close();
+    await slow.close();
+    await backend.cleanup();
+  }
+}
+
+await main();
