@@ -196,6 +196,33 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
     expect(xai.requests.at(-1)!.body.model).toBe("grok-3-mini");
   });
 
+  it("reaches every OpenAI-compatible provider at its documented path with its default model", async () => {
+    const cases: Array<[string, string, string]> = [
+      ["openai", "/v1", "gpt-4.1-mini"],
+      ["mistral", "/v1", "mistral-medium-latest"],
+      ["groq", "/openai/v1", "llama-3.3-70b-versatile"],
+      ["perplexity", "", "sonar"],
+      ["cohere", "/compatibility/v1", "command-a-03-2025"],
+      ["gemini", "/v1beta/openai", "gemini-2.5-flash"],
+    ];
+    for (const [provider, basePath, model] of cases) {
+      const fake = await startFakeOpenAICompatible({ key: `${provider}-key`, basePath, reply: `hi from ${provider}` });
+      const upper = provider.toUpperCase();
+      process.env[`${upper}_API_KEY`] = `${provider}-key`;
+      process.env[`UPSTREAM_${upper}_URL`] = fake.url;
+      try {
+        const res = await post("/v1/llm/chat", { messages: hello, provider });
+        expect(res.status, provider).toBe(200);
+        expect(await res.json()).toMatchObject({ provider, content: `hi from ${provider}` });
+        expect(fake.requests.at(-1)).toMatchObject({ path: `${basePath}/chat/completions`, body: { model } });
+      } finally {
+        delete process.env[`${upper}_API_KEY`];
+        delete process.env[`UPSTREAM_${upper}_URL`];
+        await fake.close();
+      }
+    }
+  });
+
   it("lists the configured providers in /v1/capabilities", async () => {
     const caps = await (await gw.request("/v1/capabilities")).json();
     expect(caps.providers).toEqual(["xai", "anthropic"]);

@@ -26,6 +26,7 @@ export const PROVIDERS: ProviderEntry[] = [
   { name: "anthropic", credential: "ANTHROPIC_API_KEY", origin: "https://api.anthropic.com", basePath: "/v1", wire: "anthropic", defaultModel: "claude-sonnet-4-5", tiers: { cheap: "claude-haiku-4-5", balanced: "claude-sonnet-4-5", premium: "claude-opus-4-1" }, thinking: true },
   { name: "mistral", credential: "MISTRAL_API_KEY", origin: "https://api.mistral.ai", basePath: "/v1", wire: "openai-compatible", defaultModel: "mistral-medium-latest", tiers: { cheap: "mistral-small-latest", balanced: "mistral-medium-latest", premium: "mistral-large-latest" }, thinking: false },
   { name: "groq", credential: "GROQ_API_KEY", origin: "https://api.groq.com", basePath: "/openai/v1", wire: "openai-compatible", defaultModel: "llama-3.3-70b-versatile", tiers: { cheap: "llama-3.1-8b-instant", balanced: "llama-3.3-70b-versatile", premium: "openai/gpt-oss-120b" }, thinking: false },
+  { name: "cohere", credential: "COHERE_API_KEY", origin: "https://api.cohere.com", basePath: "/compatibility/v1", wire: "openai-compatible", defaultModel: "command-a-03-2025", tiers: { cheap: "command-r7b-12-2024", balanced: "command-r-08-2024", premium: "command-a-03-2025" }, thinking: false },
   { name: "gemini", credential: "GEMINI_API_KEY", origin: "https://generativelanguage.googleapis.com", basePath: "/v1beta/openai", wire: "openai-compatible", defaultModel: "gemini-2.5-flash", tiers: { cheap: "gemini-2.5-flash-lite", balanced: "gemini-2.5-flash", premium: "gemini-2.5-pro" }, thinking: false },
   { name: "ollama", credential: "UPSTREAM_OLLAMA_URL", origin: "http://127.0.0.1:11434", basePath: "/v1", wire: "openai-compatible", defaultModel: "llama3.2", tiers: { cheap: "llama3.2:1b", balanced: "llama3.2", premium: "llama3.1:70b" }, thinking: false, keyless: true },
   { name: "perplexity", credential: "PERPLEXITY_API_KEY", origin: "https://api.perplexity.ai", basePath: "", wire: "openai-compatible", defaultModel: "sonar", tiers: { cheap: "sonar", balanced: "sonar-pro", premium: "sonar-reasoning-pro" }, thinking: false },
@@ -40,9 +41,9 @@ export function providerEntry(name: string): ProviderEntry | undefined {
 
 /** Tier defaults when the caller names no provider: the first configured of these, in this order. */
 export const TIER_PREFERENCE: Record<Tier, string[]> = {
-  cheap: ["groq", "xai", "gemini", "openai", "mistral", "anthropic", "perplexity", "ollama"],
-  balanced: ["xai", "anthropic", "openai", "gemini", "mistral", "groq", "perplexity", "ollama"],
-  premium: ["anthropic", "openai", "gemini", "xai", "mistral", "perplexity", "groq", "ollama"],
+  cheap: ["groq", "xai", "gemini", "openai", "mistral", "anthropic", "perplexity", "cohere", "ollama"],
+  balanced: ["xai", "anthropic", "openai", "gemini", "mistral", "groq", "perplexity", "cohere", "ollama"],
+  premium: ["anthropic", "openai", "gemini", "xai", "mistral", "perplexity", "groq", "cohere", "ollama"],
 };
 
 /** Where the local runner is when the operator has not said: Ollama's own default. */
