@@ -1,0 +1,133 @@
+import { createHash } from "node:crypto";
+import { GatewayError } from "../gateway/errors.ts";
+import { MemoryUpstreamCache, type UpstreamCache } from "./cache.ts";
+import { USER_AGENT } from "./http.ts";
+import { upstreamOrigin } from "./origin.ts";
+
+export type UpstreamOptions = {
+  /** Short name: errors name it, and UPSTREAM_<NAME>_URL replaces its origin. */
+  name: string;
+  origin: string;
+  timeoutMs?: number;
+  /** How long a successful GET answer is reused; 0 disables caching. */
+  cacheTtlMs?: number;
+  retries?: number;
+  /** Consecutive failures that open the circuit, and how long it stays open. */
+  breaker?: { failures: number; cooldownMs: number };
+};
+
+export type UpstreamRequest = { path: string; query?: Record<string, string | number | undefined>; headers?: Record<string, string>; responseType?: "json" | "text" };
+
+type BreakerState = { failures: number; openUntil: number };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The one way the gateway calls a third-party API: a timeout, retries with jitter on 429/5xx
+ * (honouring Retry-After), a response cache, coalescing of identical in-flight lookups, a circuit
+ * breaker, our User-Agent, and the UPSTREAM_<NAME>_URL override. Failures are 502/504 naming the
+ * source; an open circuit is 503.
+ */
+export class UpstreamClient {
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly breaker: BreakerState = { failures: 0, openUntil: 0 };
+  hits = 0;
+
+  constructor(
+    private readonly options: UpstreamOptions,
+    private readonly cache: UpstreamCache = new MemoryUpstreamCache(),
+  ) {}
+
+  get name(): string {
+    return this.options.name;
+  }
+
+  url(req: UpstreamRequest): string {
+    const url = new URL(req.path, `${upstreamOrigin(this.options.name, this.options.origin)}/`);
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== "") url.searchParams.set(k, String(v));
+    return url.toString();
+  }
+
+  async get<T>(req: UpstreamRequest): Promise<T> {
+    const url = this.url(req);
+    const type = req.responseType ?? "json";
+    const cacheKey = createHash("sha256").update(`${this.options.name}\u0000${type}\u0000${url}\u0000${JSON.stringify(req.headers ?? {})}`).digest("hex");
+    const ttl = this.options.cacheTtlMs ?? 60_000;
+    if (ttl > 0) {
+      const cached = await this.cache.get(cacheKey);
+      if (cached !== undefined) return (type === "json" ? JSON.parse(cached) : cached) as T;
+    }
+    const pending = this.inFlight.get(cacheKey);
+    if (pending) return pending as Promise<T>;
+    const work = (async () => {
+      const body = await this.fetchWithRetries(url, req.headers);
+      const value = type === "json" ? parseJson(body, this.options.name) : body;
+      if (ttl > 0) await this.cache.set(cacheKey, body, ttl);
+      return value as T;
+    })().finally(() => this.inFlight.delete(cacheKey));
+    this.inFlight.set(cacheKey, work);
+    return work;
+  }
+
+  private async fetchWithRetries(url: string, headers: Record<string, string> = {}): Promise<string> {
+    const name = this.options.name;
+    if (Date.now() < this.breaker.openUntil) {
+      throw new GatewayError(503, `${name} is temporarily unavailable after repeated failures; try again shortly`, { "Retry-After": String(Math.ceil((this.breaker.openUntil - Date.now()) / 1000)) });
+    }
+    const retries = this.options.retries ?? 2;
+    const timeoutMs = this.options.timeoutMs ?? 10_000;
+    let last: GatewayError | undefined;
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      let res: Response;
+      try {
+        this.hits += 1;
+        res = await fetch(url, { headers: { "user-agent": USER_AGENT, accept: "application/json, application/xml;q=0.9, */*;q=0.8", ...headers }, signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+      } catch (err) {
+        last = (err as Error).name === "TimeoutError" ? new GatewayError(504, `${name} did not answer within ${timeoutMs / 1000} s`) : new GatewayError(502, `${name} could not be reached`);
+        if (attempt < retries) await sleep(backoff(attempt));
+        continue;
+      }
+      if (res.ok) {
+        this.breaker.failures = 0;
+        return await res.text();
+      }
+      if (res.status === 404) {
+        throw new GatewayError(404, `${name} has no such item`);
+      }
+      if (res.status === 429 || res.status >= 500) {
+        last = res.status === 429 ? new GatewayError(503, `${name} is rate limiting the gateway; try again later`) : new GatewayError(502, `${name} failed (${res.status})`);
+        await res.body?.cancel();
+        if (attempt < retries) await sleep(Math.min(5_000, retryAfterMs(res.headers.get("retry-after")) ?? backoff(attempt)));
+        continue;
+      }
+      const detail = (await res.text().catch(() => "")).slice(0, 200);
+      if (res.status === 401 || res.status === 403) throw new GatewayError(502, `${name} rejected the gateway's credentials`);
+      throw new GatewayError(400, `${name} refused the request (${res.status}): ${detail}`);
+    }
+    this.breaker.failures += 1;
+    const breaker = this.options.breaker ?? { failures: 5, cooldownMs: 30_000 };
+    if (this.breaker.failures >= breaker.failures) this.breaker.openUntil = Date.now() + breaker.cooldownMs;
+    throw last ?? new GatewayError(502, `${name} failed`);
+  }
+}
+
+// Full jitter: up to 200 ms, 400 ms, … so retries from many clients do not line up.
+function backoff(attempt: number): number {
+  return Math.random() * 200 * 2 ** attempt;
+}
+
+function retryAfterMs(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function parseJson(body: string, name: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new GatewayError(502, `${name} answered with something that is not JSON`);
+  }
+}
