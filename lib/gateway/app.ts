@@ -5,6 +5,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
 import { registerAccountRoutes } from "../api/account/routes.ts";
+import { registerDataRoutes } from "../api/data/routes.ts";
 import { registerDocumentRoutes } from "../api/documents/routes.ts";
 import { registerOpenAISurface } from "../api/llm/openai-surface.ts";
 import { registerOllamaRoutes } from "../api/llm/ollama-routes.ts";
@@ -69,6 +70,7 @@ export function createApp(rt: Runtime): GatewayApp {
 
   registerStatusRoutes(app);
   registerAccountRoutes(app);
+  registerDataRoutes(app);
   registerLlmRoutes(app);
   registerOpenAISurface(app);
   registerOllamaRoutes(app);

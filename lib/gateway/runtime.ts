@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { MemoryUpstreamCache, RedisUpstreamCache, type UpstreamCache } from "../upstream/cache.ts";
 import type { Resolver } from "../upstream/safe-fetch.ts";
 import { loadConfig, type Config } from "../config.ts";
 import { openDatabase, type Database } from "../db/client.ts";
@@ -29,6 +30,8 @@ export type Runtime = {
   runner: InProcessRunner;
   metrics: GatewayMetrics;
   limitBackend: "memory" | "redis" | "upstash";
+  /** Cache for third-party answers: Redis when REDIS_URL is set (shared by instances), else memory. */
+  upstreamCache: UpstreamCache;
   /** How outbound requests for users resolve names (replaceable in tests to stage DNS tricks). */
   resolveHost?: Resolver;
   /** Resources areas open lazily (a browser, say), released when the runtime closes. */
@@ -59,6 +62,9 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   const tasks = new TaskStore(db);
   const runner = new InProcessRunner(tasks, 4, (err, taskId) => logger.error({ err, taskId }, "task failed"));
   const metrics = createMetrics(() => meter.pendingCount());
+  const cacheRedis = config.redisUrl ? connectRedis(config.redisUrl, "gateway-upstream-cache") : undefined;
+  cacheRedis?.on("error", logError("redis upstream cache"));
+  const upstreamCache = cacheRedis ? new RedisUpstreamCache(cacheRedis) : new MemoryUpstreamCache();
 
   let closing: Promise<void> | undefined;
   const disposers: Array<() => Promise<void>> = [];
@@ -74,6 +80,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     runner,
     metrics,
     limitBackend: backend,
+    upstreamCache,
     onClose: (dispose) => void disposers.push(dispose),
     close() {
       closing ??= (async () => {
@@ -81,7 +88,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
         await runner.drained();
         await meter.stop();
         await keys.stop();
-        await Promise.allSettled([limiter.close(), keyEvents.close()]);
+        await Promise.allSettled([limiter.close(), keyEvents.close(), cacheRedis?.quit()]);
         await db.close();
       })();
       return closing;

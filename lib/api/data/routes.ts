@@ -1,0 +1,155 @@
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { GatewayEnv } from "../../gateway/context.ts";
+import { GatewayError } from "../../gateway/errors.ts";
+import { gatewayRoute } from "../../gateway/route.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { multiSearch } from "./multi-search.ts";
+import { dataSource, SOURCES } from "./registry.ts";
+import { contextFor, type DataSource } from "./source.ts";
+import { bookByIsbn, openlibrary, searchBooks } from "./sources/openlibrary/index.ts";
+import { wikipedia, wikipediaSummary } from "./sources/wikipedia/index.ts";
+
+const tags = ["Data sources"];
+const Record = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    url: z.string().nullable(),
+    summary: z.string().nullable(),
+    authors: z.array(z.string()).optional(),
+    published: z.string().nullable().optional(),
+    source: z.string(),
+    extra: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi("SearchRecord");
+const SearchResult = z.object({ source: z.string(), query: z.string(), count: z.number().int(), results: z.array(Record) });
+const upstreamErrors = {
+  404: jsonResponse(ErrorSchema, "The source has no such item"),
+  502: jsonResponse(ErrorSchema, "The source failed"),
+  503: jsonResponse(ErrorSchema, "The source is rate limiting us or temporarily unavailable"),
+  504: jsonResponse(ErrorSchema, "The source did not answer in time"),
+};
+const limit = (max: number, def: number) => z.coerce.number().int().min(1).max(max).default(def);
+
+const sources = gatewayRoute("optional", "data", {
+  method: "get",
+  path: "/v1/data/sources",
+  summary: "The data sources this gateway serves",
+  tags,
+  responses: { 200: jsonResponse(z.object({ sources: z.array(z.string()), details: z.array(z.object({ name: z.string(), description: z.string() })) }), "Sources") },
+});
+
+const wikipediaSearch = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/wikipedia/search",
+  summary: "Search Wikipedia",
+  tags,
+  request: { query: z.object({ q: z.string().min(1).max(300).optional(), query: z.string().min(1).max(300).optional(), limit: limit(50, 5) }) },
+  responses: { 200: jsonResponse(SearchResult, "Articles"), ...keyedErrors, ...upstreamErrors },
+});
+const wikipediaSummaryRoute = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/wikipedia/summary/{title}",
+  summary: "A Wikipedia page's summary",
+  tags,
+  request: { params: z.object({ title: z.string().min(1).max(300) }) },
+  responses: { 200: jsonResponse(z.object({ title: z.string(), extract: z.string(), thumbnail: z.string().nullable(), description: z.string().nullable(), url: z.string() }), "Summary"), ...keyedErrors, ...upstreamErrors },
+});
+const openlibraryIsbn = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/openlibrary/isbn/{isbn}",
+  summary: "A book by ISBN-10 or ISBN-13",
+  tags,
+  request: { params: z.object({ isbn: z.string().min(10).max(17) }) },
+  responses: { 200: jsonResponse(z.object({ authors: z.array(z.string()), title: z.string(), year: z.number().int().nullable() }).passthrough(), "The book"), ...keyedErrors, ...upstreamErrors },
+});
+const openlibrarySearch = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/openlibrary/search",
+  summary: "Search books",
+  tags,
+  request: { query: z.object({ q: z.string().min(1).max(300).optional(), query: z.string().min(1).max(300).optional(), limit: limit(100, 10) }) },
+  responses: { 200: jsonResponse(SearchResult, "Books"), ...keyedErrors, ...upstreamErrors },
+});
+const search = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/{source}/search",
+  summary: "Search one source (Form A: q, limit; Form B: query, max_results)",
+  tags,
+  request: {
+    params: z.object({ source: z.string() }),
+    query: z.object({ q: z.string().min(1).max(300).optional(), query: z.string().min(1).max(300).optional(), limit: limit(100, 10).optional(), max_results: limit(100, 10).optional() }),
+  },
+  responses: { 200: jsonResponse(SearchResult, "Results"), ...keyedErrors, ...upstreamErrors },
+});
+const get = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/{source}/get/{item_id}",
+  summary: "One item from a source by its id (preprint id, DOI, title, ISBN…)",
+  tags,
+  request: { params: z.object({ source: z.string(), item_id: z.string().min(1).max(300) }) },
+  responses: { 200: jsonResponse(z.object({ id: z.string(), result: z.unknown(), source: z.string() }), "The item"), ...keyedErrors, ...upstreamErrors },
+});
+const multi = gatewayRoute("key", "data", {
+  method: "post",
+  path: "/v1/data/multi-search",
+  summary: "Search several sources in parallel, each within its own time budget",
+  tags,
+  request: jsonRequest(
+    z.object({ query: z.string().min(1).max(300), limit: z.number().int().min(1).max(50).default(5), sources: z.array(z.string()).min(1).max(20).optional(), budget_ms: z.number().int().min(100).max(30_000).default(5_000) }),
+  ),
+  responses: {
+    200: jsonResponse(
+      z.object({
+        query: z.string(),
+        results: z.record(z.string(), z.array(Record)),
+        status: z.record(z.string(), z.object({ status: z.enum(["ok", "error", "timeout", "unavailable"]), count: z.number().int(), ms: z.number().int(), error: z.string().optional() })),
+      }),
+      "Results grouped by source, with each source's outcome",
+    ),
+    ...keyedErrors,
+  },
+});
+
+function queryOf(q: { q?: string; query?: string }): string {
+  const text = q.q ?? q.query;
+  if (!text) throw new GatewayError(400, "q (or query) is required");
+  return text;
+}
+
+export function registerDataRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  const ctx = (c: { var: GatewayEnv["Variables"] }, source: DataSource) => contextFor(source, c.var.runtime.upstreamCache);
+
+  app.openapi(sources, (c) => c.json({ sources: SOURCES.map((s) => s.name), details: SOURCES.map((s) => ({ name: s.name, description: s.description })) }, 200));
+  // Specific endpoints first: they share paths with the generic /{source}/… routes.
+  app.openapi(wikipediaSearch, async (c) => {
+    const q = c.req.valid("query");
+    const results = await wikipedia.search(ctx(c, wikipedia), queryOf(q), q.limit);
+    return c.json({ source: "wikipedia", query: queryOf(q), count: results.length, results }, 200);
+  });
+  app.openapi(wikipediaSummaryRoute, async (c) => c.json(await wikipediaSummary(ctx(c, wikipedia), c.req.valid("param").title), 200));
+  app.openapi(openlibraryIsbn, async (c) => c.json(await bookByIsbn(ctx(c, openlibrary), c.req.valid("param").isbn), 200));
+  app.openapi(openlibrarySearch, async (c) => {
+    const q = c.req.valid("query");
+    const results = await searchBooks(ctx(c, openlibrary), queryOf(q), q.limit);
+    return c.json({ source: "openlibrary", query: queryOf(q), count: results.length, results }, 200);
+  });
+  app.openapi(search, async (c) => {
+    const source = dataSource(c.req.valid("param").source);
+    const q = c.req.valid("query");
+    const n = q.max_results ?? q.limit ?? 10;
+    const results = (await source.search(ctx(c, source), queryOf(q), n)).slice(0, n);
+    return c.json({ source: source.name, query: queryOf(q), count: results.length, results }, 200);
+  });
+  app.openapi(get, async (c) => {
+    const { source: name, item_id } = c.req.valid("param");
+    const source = dataSource(name);
+    return c.json({ id: item_id, result: await source.get(ctx(c, source), item_id), source: source.name }, 200);
+  });
+  app.openapi(multi, async (c) => {
+    const body = c.req.valid("json");
+    const chosen = body.sources ? body.sources.map(dataSource) : SOURCES;
+    const { results, status } = await multiSearch(chosen, c.var.runtime.upstreamCache, body.query, body.limit, body.budget_ms);
+    return c.json({ query: body.query, results, status }, 200);
+  });
+}

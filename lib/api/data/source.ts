@@ -1,0 +1,36 @@
+import { UpstreamClient, type UpstreamOptions } from "../../upstream/client.ts";
+import type { UpstreamCache } from "../../upstream/cache.ts";
+
+/** One search hit, the same shape for every source. */
+export type SearchRecord = {
+  id: string;
+  title: string;
+  url: string | null;
+  summary: string | null;
+  authors?: string[];
+  published?: string | null;
+  source: string;
+  extra?: Record<string, unknown>;
+};
+
+export type SourceContext = { client: UpstreamClient };
+
+/** Every data source has this shape: a name, its upstream, and search/get over it. */
+export type DataSource = {
+  name: string;
+  description: string;
+  upstream: UpstreamOptions;
+  search(ctx: SourceContext, query: string, limit: number): Promise<SearchRecord[]>;
+  get(ctx: SourceContext, id: string): Promise<unknown>;
+};
+
+const clients = new WeakMap<UpstreamCache, Map<string, UpstreamClient>>();
+
+/** The source's client on this runtime's cache (one per source, so breakers and coalescing are per source). */
+export function contextFor(source: DataSource, cache: UpstreamCache): SourceContext {
+  let byName = clients.get(cache);
+  if (!byName) clients.set(cache, (byName = new Map()));
+  let client = byName.get(source.name);
+  if (!client) byName.set(source.name, (client = new UpstreamClient(source.upstream, cache)));
+  return { client };
+}
