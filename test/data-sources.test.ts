@@ -24,7 +24,7 @@ describe("/v1/data: sources, search, get, specific endpoints, multi-search", () 
 
   it("lists the sources, with or without a key", async () => {
     const body = await (await gw.request("/v1/data/sources")).json();
-    expect(body.sources).toEqual(["arxiv", "wikipedia", "openlibrary"]);
+    expect(body.sources).toEqual(["arxiv", "wikipedia", "openlibrary", "weather", "finance"]);
   });
 
   it("searches arXiv's Atom feed into normalised records (Form A and Form B)", async () => {
@@ -90,7 +90,7 @@ describe("/v1/data: sources, search, get, specific endpoints, multi-search", () 
       const res = await gw.request("/v1/data/multi-search", {
         method: "POST",
         headers: { "content-type": "application/json", "X-API-Key": key },
-        body: JSON.stringify({ query: "partial", budget_ms: 1500 }),
+        body: JSON.stringify({ query: "partial", budget_ms: 1500, sources: ["arxiv", "wikipedia", "openlibrary"] }),
       });
       expect(Date.now() - started).toBeLessThan(3000);
       const body = await res.json();

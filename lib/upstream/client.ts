@@ -16,7 +16,14 @@ export type UpstreamOptions = {
   breaker?: { failures: number; cooldownMs: number };
 };
 
-export type UpstreamRequest = { path: string; query?: Record<string, string | number | undefined>; headers?: Record<string, string>; responseType?: "json" | "text" };
+export type UpstreamRequest = {
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  headers?: Record<string, string>;
+  responseType?: "json" | "text";
+  /** Another real origin of the same service (one override, UPSTREAM_<NAME>_URL, replaces them all). */
+  origin?: string;
+};
 
 type BreakerState = { failures: number; openUntil: number };
 
@@ -43,7 +50,7 @@ export class UpstreamClient {
   }
 
   url(req: UpstreamRequest): string {
-    const url = new URL(req.path, `${upstreamOrigin(this.options.name, this.options.origin)}/`);
+    const url = new URL(req.path, `${upstreamOrigin(this.options.name, req.origin ?? this.options.origin)}/`);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== "") url.searchParams.set(k, String(v));
     return url.toString();
   }

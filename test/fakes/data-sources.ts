@@ -97,3 +97,41 @@ export function startFakeOpenLibrary(): Promise<FakeSource> {
   app.get("/works/:file", (c) => c.json({ title: "The Lord of the Rings", key: "/works/OL45883W" }));
   return start(app, [], { delay: 0 });
 }
+
+/** Open-Meteo's geocoding (/v1/search) and forecast (/v1/forecast) APIs on one origin, as the override sends them. */
+export function startFakeOpenMeteo(): Promise<FakeSource> {
+  const app = new Hono();
+  app.get("/v1/search", (c) => {
+    if (c.req.query("name")?.toLowerCase() !== "paris") return c.json({ generationtime_ms: 0.1 });
+    return c.json({ results: [{ id: 2988507, name: "Paris", latitude: 48.85341, longitude: 2.3488, country: "France", admin1: "Île-de-France", timezone: "Europe/Paris" }] });
+  });
+  app.get("/v1/forecast", (c) => {
+    if (c.req.query("current")) {
+      return c.json({ latitude: 48.86, longitude: 2.35, current_units: { temperature_2m: "°C", wind_speed_10m: "km/h" }, current: { time: "2026-11-26T10:00", interval: 900, temperature_2m: 8.4, apparent_temperature: 6.1, relative_humidity_2m: 81, precipitation: 0, weather_code: 3, wind_speed_10m: 12.5, wind_direction_10m: 240 } });
+    }
+    const days = Number(c.req.query("forecast_days") ?? 7);
+    const dates = Array.from({ length: days }, (_, i) => `2026-11-${String(26 + i).padStart(2, "0")}`);
+    return c.json({ daily_units: { temperature_2m_max: "°C" }, daily: { time: dates, weather_code: dates.map((_, i) => [61, 0, 3][i % 3]), temperature_2m_max: dates.map((_, i) => 10 + i), temperature_2m_min: dates.map((_, i) => 3 + i), precipitation_sum: dates.map(() => 0.4) } });
+  });
+  return start(app, [], { delay: 0 });
+}
+
+/** CoinGecko (/api/v3/simple/price, /api/v3/search), Frankfurter (/latest) and Alpha Vantage (/query) on one origin. */
+export function startFakeFinance(): Promise<FakeSource> {
+  const app = new Hono();
+  app.get("/api/v3/simple/price", (c) => {
+    const prices: Record<string, { usd: number; usd_24h_change: number }> = { bitcoin: { usd: 97000.5, usd_24h_change: -1.25 }, ethereum: { usd: 3400.1, usd_24h_change: 2.5 } };
+    return c.json(Object.fromEntries((c.req.query("ids") ?? "").split(",").filter((id) => prices[id]).map((id) => [id, prices[id]])));
+  });
+  app.get("/api/v3/search", (c) => c.json({ coins: [{ id: "bitcoin", name: "Bitcoin", symbol: "btc", market_cap_rank: 1 }] }));
+  app.get("/latest", (c) => {
+    const all: Record<string, number> = { EUR: 0.92, GBP: 0.79, JPY: 151.3 };
+    const to = c.req.query("to")?.split(",");
+    return c.json({ amount: 1, base: c.req.query("from") ?? "EUR", date: "2026-11-25", rates: to ? Object.fromEntries(to.map((k) => [k, all[k]])) : all });
+  });
+  app.get("/query", (c) => {
+    if (c.req.query("apikey") !== "av-key") return c.json({ "Error Message": "Invalid API call." });
+    return c.json({ "Meta Data": { "2. Symbol": c.req.query("symbol") }, "Time Series (Daily)": { "2026-11-25": { "1. open": "230.1", "2. high": "233.0", "3. low": "229.5", "4. close": "232.4", "5. volume": "41234567" } } });
+  });
+  return start(app, [], { delay: 0 });
+}

@@ -6,7 +6,9 @@ import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gatew
 import { multiSearch } from "./multi-search.ts";
 import { dataSource, SOURCES } from "./registry.ts";
 import { contextFor, type DataSource } from "./source.ts";
+import { cryptoPrices, dailyPrices, finance, fxRates } from "./sources/finance/index.ts";
 import { bookByIsbn, openlibrary, searchBooks } from "./sources/openlibrary/index.ts";
+import { currentWeather, weather, weatherForecast } from "./sources/weather/index.ts";
 import { wikipedia, wikipediaSummary } from "./sources/wikipedia/index.ts";
 
 const tags = ["Data sources"];
@@ -71,6 +73,52 @@ const openlibrarySearch = gatewayRoute("key", "data", {
   request: { query: z.object({ q: z.string().min(1).max(300).optional(), query: z.string().min(1).max(300).optional(), limit: limit(100, 10) }) },
   responses: { 200: jsonResponse(SearchResult, "Books"), ...keyedErrors, ...upstreamErrors },
 });
+const Location = z.object({ location: z.string().min(1).max(200) });
+const weatherCurrent = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/weather/current",
+  summary: "Current weather for a place name",
+  tags,
+  request: { query: Location },
+  responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "Conditions now"), ...keyedErrors, ...upstreamErrors },
+});
+const weatherForecastRoute = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/weather/forecast",
+  summary: "Daily forecast for a place name",
+  tags,
+  request: { query: Location.extend({ days: z.coerce.number().int().min(1).max(16).default(3) }) },
+  responses: {
+    200: jsonResponse(z.object({ location: z.string(), forecast: z.array(z.object({ date: z.string(), description: z.string(), high: z.number().nullable(), low: z.number().nullable(), precipitation: z.number().nullable() })) }), "Forecast"),
+    ...keyedErrors,
+    ...upstreamErrors,
+  },
+});
+const crypto = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/finance/crypto",
+  summary: "Crypto prices in USD with 24 h change",
+  tags,
+  request: { query: z.object({ symbol: z.string().min(1).max(300) }) },
+  responses: { 200: jsonResponse(z.record(z.string(), z.object({ price: z.number().nullable(), change_24h: z.number().nullable() })), "Prices by symbol"), ...keyedErrors, ...upstreamErrors },
+});
+const fx = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/finance/fx",
+  summary: "Currency exchange rates (ECB reference rates)",
+  tags,
+  request: { query: z.object({ base: z.string().default("USD"), symbols: z.string().max(300).optional() }) },
+  responses: { 200: jsonResponse(z.object({ base: z.string(), date: z.string(), rates: z.record(z.string(), z.number()) }), "Rates"), ...keyedErrors, ...upstreamErrors },
+});
+const daily = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/finance/daily",
+  summary: "Daily OHLCV prices for a stock symbol",
+  tags,
+  request: { query: z.object({ symbol: z.string().min(1).max(20) }) },
+  responses: { 200: jsonResponse(z.object({ symbol: z.string(), days: z.array(z.record(z.string(), z.unknown())) }), "Daily prices, newest first"), ...keyedErrors, ...upstreamErrors },
+});
+
 const search = gatewayRoute("key", "data", {
   method: "get",
   path: "/v1/data/{source}/search",
@@ -134,6 +182,17 @@ export function registerDataRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const results = await searchBooks(ctx(c, openlibrary), queryOf(q), q.limit);
     return c.json({ source: "openlibrary", query: queryOf(q), count: results.length, results }, 200);
   });
+  app.openapi(weatherCurrent, async (c) => c.json(await currentWeather(ctx(c, weather), c.req.valid("query").location), 200));
+  app.openapi(weatherForecastRoute, async (c) => {
+    const q = c.req.valid("query");
+    return c.json(await weatherForecast(ctx(c, weather), q.location, q.days), 200);
+  });
+  app.openapi(crypto, async (c) => c.json(await cryptoPrices(ctx(c, finance), c.req.valid("query").symbol.split(",")), 200));
+  app.openapi(fx, async (c) => {
+    const q = c.req.valid("query");
+    return c.json(await fxRates(ctx(c, finance), q.base, q.symbols?.split(",").filter(Boolean)), 200);
+  });
+  app.openapi(daily, async (c) => c.json(await dailyPrices(ctx(c, finance), c.req.valid("query").symbol), 200));
   app.openapi(search, async (c) => {
     const source = dataSource(c.req.valid("param").source);
     const q = c.req.valid("query");
