@@ -135,3 +135,51 @@ export function startFakeFinance(): Promise<FakeSource> {
   });
   return start(app, [], { delay: 0 });
 }
+
+/** api.nasa.gov (APOD, Mars photos, NeoWs) and the image library's /search on one origin. */
+export function startFakeNasa(): Promise<FakeSource> {
+  const app = new Hono();
+  app.use(async (c, next) => {
+    if (c.req.path !== "/search" && c.req.query("api_key") !== "DEMO_KEY") return c.json({ error: { code: "API_KEY_INVALID" } }, 403);
+    await next();
+  });
+  app.get("/planetary/apod", (c) => c.json({ date: c.req.query("date") ?? "2026-11-25", title: "Pillars of Creation", explanation: "Towers of gas and dust.", url: "https://apod.example/pillars.jpg", hdurl: "https://apod.example/pillars_hd.jpg", media_type: "image", copyright: "\nNASA\n" }));
+  const photo = (sol: number) => ({ id: 102693, sol, camera: { id: 20, name: "FHAZ", full_name: "Front Hazard Avoidance Camera" }, img_src: "https://mars.example/fhaz.jpg", earth_date: "2015-05-30", rover: { name: "Curiosity" } });
+  app.get("/mars-photos/api/v1/rovers/:rover/latest_photos", (c) => c.json({ latest_photos: [photo(4100)] }));
+  app.get("/mars-photos/api/v1/rovers/:rover/photos", (c) => c.json({ photos: [photo(Number(c.req.query("sol")))] }));
+  app.get("/neo/rest/v1/feed", (c) =>
+    c.json({
+      element_count: 1,
+      near_earth_objects: {
+        "2026-11-25": [{ id: "3542519", name: "(2010 PK9)", is_potentially_hazardous_asteroid: true, estimated_diameter: { meters: { estimated_diameter_max: 250.5 } }, close_approach_data: [{ close_approach_date: "2026-11-25", miss_distance: { kilometers: "7451234.12" } }] }],
+      },
+    }),
+  );
+  app.get("/search", (c) => c.json({ collection: { items: [{ href: "https://images.example/a.json", data: [{ nasa_id: "PIA001", title: "Saturn", description: "Rings", date_created: "2004-07-01T00:00:00Z", media_type: "image" }], links: [{ href: "https://images.example/a.jpg" }] }] } }));
+  return start(app, [], { delay: 0 });
+}
+
+/** GitHub REST: /search/repositories and /repos/{owner}/{repo}. */
+export function startFakeGithub(): Promise<FakeSource> {
+  const app = new Hono();
+  const repo = { full_name: "honojs/hono", html_url: "https://github.com/honojs/hono", description: "Web framework built on Web Standards", stargazers_count: 25000, forks_count: 700, open_issues_count: 300, language: "TypeScript", license: { spdx_id: "MIT" }, topics: ["web"], default_branch: "main", pushed_at: "2026-11-20T00:00:00Z", created_at: "2021-12-14T00:00:00Z", owner: { login: "honojs" }, archived: false };
+  app.get("/search/repositories", (c) => c.json({ total_count: 1, items: [repo] }));
+  app.get("/repos/:owner/:repo", (c) => (c.req.param("owner") === "honojs" && c.req.param("repo") === "hono" ? c.json(repo) : c.json({ message: "Not Found" }, 404)));
+  return start(app, [], { delay: 0 });
+}
+
+/** NCBI E-utilities: esearch and esummary (JSON), efetch (PubMed XML). */
+export function startFakePubmed(): Promise<FakeSource> {
+  const app = new Hono();
+  app.get("/entrez/eutils/esearch.fcgi", (c) => c.json({ header: { type: "esearch" }, esearchresult: { count: "1", idlist: ["31452104"] } }));
+  app.get("/entrez/eutils/esummary.fcgi", (c) => c.json({ result: { uids: ["31452104"], "31452104": { uid: "31452104", title: "Aphasia therapy outcomes.", pubdate: "2019 Aug", source: "Brain", authors: [{ name: "Smith J" }], elocationid: "doi: 10.1000/xyz" } } }));
+  app.get("/entrez/eutils/efetch.fcgi", (c) => {
+    if (c.req.query("id") !== "31452104") return c.body('<?xml version="1.0"?><PubmedArticleSet></PubmedArticleSet>', 200, { "content-type": "text/xml" });
+    return c.body(
+      `<?xml version="1.0"?><PubmedArticleSet><PubmedArticle><MedlineCitation Status="MEDLINE"><PMID Version="1">31452104</PMID><Article><Journal><JournalIssue><PubDate><Year>2019</Year><Month>Aug</Month></PubDate></JournalIssue><Title>Brain</Title></Journal><ArticleTitle>Aphasia therapy outcomes.</ArticleTitle><Abstract><AbstractText Label="BACKGROUND">Aphasia affects speech.</AbstractText><AbstractText Label="RESULTS">Therapy helped.</AbstractText></Abstract><AuthorList><Author><LastName>Smith</LastName><ForeName>Jane</ForeName></Author><Author><LastName>Doe</LastName><ForeName>John</ForeName></Author></AuthorList></Article><MeshHeadingList><MeshHeading><DescriptorName UI="D001037">Aphasia</DescriptorName></MeshHeading></MeshHeadingList></MedlineCitation><PubmedData><ArticleIdList><ArticleId IdType="pubmed">31452104</ArticleId><ArticleId IdType="doi">10.1000/xyz</ArticleId></ArticleIdList></PubmedData></PubmedArticle></PubmedArticleSet>`,
+      200,
+      { "content-type": "text/xml" },
+    );
+  });
+  return start(app, [], { delay: 0 });
+}

@@ -2,12 +2,15 @@ import { GatewayError } from "../../gateway/errors.ts";
 import type { DataSource } from "./source.ts";
 import { arxiv } from "./sources/arxiv/index.ts";
 import { finance } from "./sources/finance/index.ts";
+import { github } from "./sources/github/index.ts";
+import { nasa } from "./sources/nasa/index.ts";
 import { openlibrary } from "./sources/openlibrary/index.ts";
+import { pubmed } from "./sources/pubmed/index.ts";
 import { weather } from "./sources/weather/index.ts";
 import { wikipedia } from "./sources/wikipedia/index.ts";
 
 /** The sources served now. DESIGN.md names 17; the rest join this list as their adapters land. */
-export const SOURCES: DataSource[] = [arxiv, wikipedia, openlibrary, weather, finance];
+export const SOURCES: DataSource[] = [arxiv, wikipedia, openlibrary, weather, finance, nasa, github, pubmed];
 
 /** Names the spec also accepts for a source. */
 const ALIASES: Record<string, string> = { noaa: "weather" };

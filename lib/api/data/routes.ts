@@ -7,7 +7,10 @@ import { multiSearch } from "./multi-search.ts";
 import { dataSource, SOURCES } from "./registry.ts";
 import { contextFor, type DataSource } from "./source.ts";
 import { cryptoPrices, dailyPrices, finance, fxRates } from "./sources/finance/index.ts";
+import { github, repository } from "./sources/github/index.ts";
+import { apod, marsPhotos, nasa, nearEarthObjects, ROVERS } from "./sources/nasa/index.ts";
 import { bookByIsbn, openlibrary, searchBooks } from "./sources/openlibrary/index.ts";
+import { pubmed, pubmedArticle } from "./sources/pubmed/index.ts";
 import { currentWeather, weather, weatherForecast } from "./sources/weather/index.ts";
 import { wikipedia, wikipediaSummary } from "./sources/wikipedia/index.ts";
 
@@ -119,6 +122,48 @@ const daily = gatewayRoute("key", "data", {
   responses: { 200: jsonResponse(z.object({ symbol: z.string(), days: z.array(z.record(z.string(), z.unknown())) }), "Daily prices, newest first"), ...keyedErrors, ...upstreamErrors },
 });
 
+const Any = z.record(z.string(), z.unknown());
+const apodRoute = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/nasa/apod",
+  summary: "NASA's Astronomy Picture of the Day",
+  tags,
+  request: { query: z.object({ date: z.string().optional().openapi({ description: "YYYY-MM-DD, default today" }) }) },
+  responses: { 200: jsonResponse(z.object({ title: z.string(), explanation: z.string(), url: z.string() }).passthrough(), "The picture"), ...keyedErrors, ...upstreamErrors },
+});
+const marsRoute = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/nasa/mars-photos",
+  summary: "Mars rover photos (latest sol by default)",
+  tags,
+  request: { query: z.object({ rover: z.enum(ROVERS).default("curiosity"), sol: z.coerce.number().int().min(0).optional(), camera: z.string().max(20).optional() }) },
+  responses: { 200: jsonResponse(z.object({ rover: z.string(), photos: z.array(z.object({ earth_date: z.string(), id: z.number().int(), img_src: z.string() }).passthrough()) }), "Photos"), ...keyedErrors, ...upstreamErrors },
+});
+const neoRoute = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/nasa/neo",
+  summary: "Near-Earth objects approaching between two dates",
+  tags,
+  request: { query: z.object({ start_date: z.string().optional(), end_date: z.string().optional() }) },
+  responses: { 200: jsonResponse(Any, "Objects"), ...keyedErrors, ...upstreamErrors },
+});
+const repoRoute = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/github/repo/{owner}/{repo}",
+  summary: "A GitHub repository",
+  tags,
+  request: { params: z.object({ owner: z.string(), repo: z.string() }) },
+  responses: { 200: jsonResponse(Any, "The repository"), ...keyedErrors, ...upstreamErrors },
+});
+const articleRoute = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/pubmed/article/{pmid}",
+  summary: "A PubMed article's metadata and abstract",
+  tags,
+  request: { params: z.object({ pmid: z.string() }) },
+  responses: { 200: jsonResponse(Any, "The article"), ...keyedErrors, ...upstreamErrors },
+});
+
 const search = gatewayRoute("key", "data", {
   method: "get",
   path: "/v1/data/{source}/search",
@@ -193,6 +238,20 @@ export function registerDataRoutes(app: OpenAPIHono<GatewayEnv>): void {
     return c.json(await fxRates(ctx(c, finance), q.base, q.symbols?.split(",").filter(Boolean)), 200);
   });
   app.openapi(daily, async (c) => c.json(await dailyPrices(ctx(c, finance), c.req.valid("query").symbol), 200));
+  app.openapi(apodRoute, async (c) => c.json(await apod(ctx(c, nasa), c.req.valid("query").date), 200));
+  app.openapi(marsRoute, async (c) => {
+    const q = c.req.valid("query");
+    return c.json(await marsPhotos(ctx(c, nasa), q.rover, q.sol, q.camera), 200);
+  });
+  app.openapi(neoRoute, async (c) => {
+    const q = c.req.valid("query");
+    return c.json(await nearEarthObjects(ctx(c, nasa), q.start_date, q.end_date), 200);
+  });
+  app.openapi(repoRoute, async (c) => {
+    const p = c.req.valid("param");
+    return c.json(await repository(ctx(c, github), p.owner, p.repo), 200);
+  });
+  app.openapi(articleRoute, async (c) => c.json(await pubmedArticle(ctx(c, pubmed), c.req.valid("param").pmid), 200));
   app.openapi(search, async (c) => {
     const source = dataSource(c.req.valid("param").source);
     const q = c.req.valid("query");
