@@ -183,3 +183,43 @@ export function startFakePubmed(): Promise<FakeSource> {
   });
   return start(app, [], { delay: 0 });
 }
+
+/** archive.org's /wayback/available and web.archive.org's /web/{ts}id_/{url} and /cdx/search/cdx on one origin. */
+export function startFakeArchive(): Promise<FakeSource> {
+  const app = new Hono();
+  app.get("/wayback/available", (c) => {
+    const url = c.req.query("url") ?? "";
+    if (!url.includes("example.com")) return c.json({ url, archived_snapshots: {} });
+    return c.json({ url, archived_snapshots: { closest: { status: "200", available: true, url: `http://web.archive.org/web/20200101000000/${url}`, timestamp: c.req.query("timestamp")?.startsWith("2015") ? "20150315120000" : "20200101000000" } } });
+  });
+  app.get("/web/*", (c) => c.html("<html><body><h1>Example Domain</h1></body></html>"));
+  app.get("/cdx/search/cdx", (c) =>
+    c.json([
+      ["timestamp", "original", "mimetype", "statuscode", "length"],
+      ["19981201000000", "http://example.com/", "text/html", "200", "1000"],
+      ["20200101000000", "https://example.com/", "text/html", "200", "1256"],
+    ]),
+  );
+  return start(app, [], { delay: 0 });
+}
+
+/** Semantic Scholar's Graph API: /graph/v1/paper/search and /graph/v1/paper/{id}. */
+export function startFakeSemanticScholar(): Promise<FakeSource> {
+  const app = new Hono();
+  const paper = { paperId: "649def34f8be52c8b66281af98ae884c09aef38b", title: "Construction of the Literature Graph in Semantic Scholar", url: "https://www.semanticscholar.org/paper/649def34", abstract: "We describe a deployed scalable system.", authors: [{ authorId: "1741101", name: "Waleed Ammar" }], year: 2018, venue: "NAACL", citationCount: 400, externalIds: { DOI: "10.18653/v1/N18-3011" }, openAccessPdf: null };
+  app.get("/graph/v1/paper/search", (c) => c.json({ total: 1, offset: 0, data: [paper] }));
+  app.get("/graph/v1/paper/:id", (c) => (["DOI:10.18653/v1/N18-3011", paper.paperId].includes(decodeURIComponent(c.req.param("id"))) ? c.json(paper) : c.json({ error: "Paper not found" }, 404)));
+  return start(app, [], { delay: 0 });
+}
+
+/** The Census Data API: /data/{year}/acs/acs5 answering a JSON table. */
+export function startFakeCensus(): Promise<FakeSource> {
+  const app = new Hono();
+  app.get("/data/:year/acs/acs5", (c) => {
+    const forParam = c.req.query("for") ?? "";
+    if (forParam.startsWith("state")) return c.json([["NAME", "B01003_001E", "state"], ["California", "39356104", "06"], ["Alabama", "5028092", "01"]]);
+    if (forParam.startsWith("county")) return c.json([["NAME", "B01003_001E", "state", "county"], ["Los Angeles County, California", "9936690", "06", "037"]]);
+    return c.json({ error: "unknown geography" }, 400);
+  });
+  return start(app, [], { delay: 0 });
+}

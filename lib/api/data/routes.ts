@@ -6,6 +6,8 @@ import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gatew
 import { multiSearch } from "./multi-search.ts";
 import { dataSource, SOURCES } from "./registry.ts";
 import { contextFor, type DataSource } from "./source.ts";
+import { archive, snapshot } from "./sources/archive/index.ts";
+import { census, GEOGRAPHIES, population, type Geography } from "./sources/census/index.ts";
 import { cryptoPrices, dailyPrices, finance, fxRates } from "./sources/finance/index.ts";
 import { github, repository } from "./sources/github/index.ts";
 import { apod, marsPhotos, nasa, nearEarthObjects, ROVERS } from "./sources/nasa/index.ts";
@@ -164,6 +166,29 @@ const articleRoute = gatewayRoute("key", "data", {
   responses: { 200: jsonResponse(Any, "The article"), ...keyedErrors, ...upstreamErrors },
 });
 
+const snapshotRoute = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/archive/snapshot",
+  summary: "The archived page closest to a time (default: the most recent)",
+  tags,
+  request: { query: z.object({ url: z.string().min(1).max(2000), timestamp: z.string().optional().openapi({ description: "YYYYMMDDHHMMSS" }) }) },
+  responses: { 200: jsonResponse(z.object({ content: z.string(), timestamp: z.string(), url: z.string() }).passthrough(), "The snapshot"), ...keyedErrors, ...upstreamErrors },
+});
+const populationRoute = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/census/population",
+  summary: "US population by geography (ACS 5-year)",
+  tags,
+  request: {
+    query: z.object({
+      geography: z.enum(Object.keys(GEOGRAPHIES) as [Geography, ...Geography[]]).default("state"),
+      year: z.coerce.number().int().min(2009).max(2030).default(2022),
+      state: z.string().optional().openapi({ description: "Two-digit FIPS code; required for tract" }),
+    }),
+  },
+  responses: { 200: jsonResponse(Any, "Population by area"), ...keyedErrors, ...upstreamErrors },
+});
+
 const search = gatewayRoute("key", "data", {
   method: "get",
   path: "/v1/data/{source}/search",
@@ -252,6 +277,14 @@ export function registerDataRoutes(app: OpenAPIHono<GatewayEnv>): void {
     return c.json(await repository(ctx(c, github), p.owner, p.repo), 200);
   });
   app.openapi(articleRoute, async (c) => c.json(await pubmedArticle(ctx(c, pubmed), c.req.valid("param").pmid), 200));
+  app.openapi(snapshotRoute, async (c) => {
+    const q = c.req.valid("query");
+    return c.json(await snapshot(ctx(c, archive), q.url, q.timestamp), 200);
+  });
+  app.openapi(populationRoute, async (c) => {
+    const q = c.req.valid("query");
+    return c.json(await population(ctx(c, census), q.geography, q.year, q.state), 200);
+  });
   app.openapi(search, async (c) => {
     const source = dataSource(c.req.valid("param").source);
     const q = c.req.valid("query");
