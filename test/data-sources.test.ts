@@ -24,7 +24,7 @@ describe("/v1/data: sources, search, get, specific endpoints, multi-search", () 
 
   it("lists the sources, with or without a key", async () => {
     const body = await (await gw.request("/v1/data/sources")).json();
-    expect(body.sources).toEqual(["arxiv", "semantic_scholar", "pubmed", "wikipedia", "github", "nasa", "census", "openlibrary", "archive", "weather", "finance"]);
+    expect(body.sources).toEqual(["arxiv", "semantic_scholar", "pubmed", "wikipedia", "github", "nasa", "census", "openlibrary", "archive", "youtube", "wolfram", "news", "weather", "finance", "fec", "mal", "judiciary"]);
   });
 
   it("searches arXiv's Atom feed into normalised records (Form A and Form B)", async () => {

@@ -223,3 +223,26 @@ export function startFakeCensus(): Promise<FakeSource> {
   });
   return start(app, [], { delay: 0 });
 }
+
+/** The six keyed sources on one fake each would be six servers; one origin serving all their paths is enough for tests. */
+export function startFakeKeyedSources(): Promise<FakeSource> {
+  const app = new Hono();
+  // YouTube Data API v3
+  app.get("/youtube/v3/search", (c) => (c.req.query("key") !== "yt" ? c.json({ error: { code: 400, message: "API key not valid." } }, 400) : c.json({ items: [{ id: { kind: "youtube#video", videoId: "dQw4w9WgXcQ" }, snippet: { title: "A talk on gateways", description: "Gateways explained", channelTitle: "Tech Talks", publishedAt: "2026-01-01T00:00:00Z" } }] })));
+  app.get("/youtube/v3/channels", (c) => (c.req.query("id") === "UC_x5XG1OV2P6uZZ5FSM9Ttw" ? c.json({ items: [{ id: "UC_x5XG1OV2P6uZZ5FSM9Ttw", snippet: { title: "Google for Developers", description: "Dev channel", customUrl: "@googledevelopers", publishedAt: "2007-08-23T00:34:43Z" }, statistics: { subscriberCount: "2400000", videoCount: "6000", viewCount: "300000000" } }] }) : c.json({ items: [] })));
+  // Wolfram|Alpha Full Results API v2 (JSON)
+  app.get("/v2/query", (c) =>
+    c.json({ queryresult: { success: true, error: false, pods: [{ title: "Input interpretation", id: "Input", subpods: [{ plaintext: "integrate x^2 dx" }] }, { title: "Indefinite integral", id: "IndefiniteIntegral", primary: true, subpods: [{ plaintext: "∫x^2 dx = x^3/3 + constant" }] }] } }),
+  );
+  // NewsAPI
+  app.get("/v2/everything", (c) => (c.req.header("x-api-key") !== "na" ? c.json({ status: "error", code: "apiKeyInvalid", message: "Your API key is invalid." }, 401) : c.json({ status: "ok", totalResults: 1, articles: [{ source: { id: null, name: "Example Times" }, author: "R. Porter", title: "Gateways go mainstream", description: "A look at API gateways.", url: "https://news.example/gateways", urlToImage: null, publishedAt: "2026-11-20T08:00:00Z" }] })));
+  app.get("/v2/top-headlines", (c) => c.json({ status: "ok", totalResults: 1, articles: [{ source: { name: "Wire" }, title: `Top ${c.req.query("category") ?? "general"} story in ${c.req.query("country")}`, url: "https://news.example/top", publishedAt: "2026-11-25T08:00:00Z" }] }));
+  // OpenFEC
+  app.get("/v1/candidates/search/", (c) => c.json({ results: [{ candidate_id: "P80001571", name: "DOE, JANE", party_full: "INDEPENDENT", office_full: "President", state: "US", election_years: [2024] }], pagination: { count: 1 } }));
+  app.get("/v1/candidate/:id/", (c) => c.json({ results: c.req.param("id") === "P80001571" ? [{ candidate_id: "P80001571", name: "DOE, JANE" }] : [] }));
+  // MyAnimeList API v2
+  app.get("/v2/anime", (c) => (c.req.header("x-mal-client-id") !== "mal" ? c.json({ error: "invalid_client" }, 401) : c.json({ data: [{ node: { id: 5114, title: "Fullmetal Alchemist: Brotherhood", synopsis: "Two brothers…", mean: 9.1, start_date: "2009-04-05", media_type: "tv", num_episodes: 64 } }] })));
+  // CourtListener REST v4
+  app.get("/api/rest/v4/search/", (c) => c.json({ count: 1, results: [{ caseName: "Marbury v. Madison", court: "Supreme Court of the United States", dateFiled: "1803-02-24", absolute_url: "/opinion/84759/marbury-v-madison/", cluster_id: 84759, docketNumber: "", citation: ["5 U.S. 137"], opinions: [{ snippet: "It is emphatically the province and duty of the judicial department to say what the law is." }] }] }));
+  return start(app, [], { delay: 0 });
+}

@@ -13,6 +13,8 @@ import { github, repository } from "./sources/github/index.ts";
 import { apod, marsPhotos, nasa, nearEarthObjects, ROVERS } from "./sources/nasa/index.ts";
 import { bookByIsbn, openlibrary, searchBooks } from "./sources/openlibrary/index.ts";
 import { pubmed, pubmedArticle } from "./sources/pubmed/index.ts";
+import { wolfram, wolframQuery } from "./sources/wolfram/index.ts";
+import { channel, youtube } from "./sources/youtube/index.ts";
 import { currentWeather, weather, weatherForecast } from "./sources/weather/index.ts";
 import { wikipedia, wikipediaSummary } from "./sources/wikipedia/index.ts";
 
@@ -189,6 +191,23 @@ const populationRoute = gatewayRoute("key", "data", {
   responses: { 200: jsonResponse(Any, "Population by area"), ...keyedErrors, ...upstreamErrors },
 });
 
+const channelRoute = gatewayRoute("key", "data", {
+  method: "get",
+  path: "/v1/data/youtube/channel/{channel_id}",
+  summary: "A YouTube channel with its statistics",
+  tags,
+  request: { params: z.object({ channel_id: z.string() }) },
+  responses: { 200: jsonResponse(Any, "The channel"), ...keyedErrors, ...upstreamErrors },
+});
+const wolframRoute = gatewayRoute("key", "data", {
+  method: "post",
+  path: "/v1/data/wolfram/query",
+  summary: "Ask Wolfram|Alpha",
+  tags,
+  request: jsonRequest(z.object({ query: z.string().min(1).max(2000) })),
+  responses: { 200: jsonResponse(z.object({ result: z.string().nullable(), pods: z.array(z.record(z.string(), z.unknown())) }).passthrough(), "The answer and every pod"), ...keyedErrors, ...upstreamErrors },
+});
+
 const search = gatewayRoute("key", "data", {
   method: "get",
   path: "/v1/data/{source}/search",
@@ -285,6 +304,8 @@ export function registerDataRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const q = c.req.valid("query");
     return c.json(await population(ctx(c, census), q.geography, q.year, q.state), 200);
   });
+  app.openapi(channelRoute, async (c) => c.json(await channel(ctx(c, youtube), c.req.valid("param").channel_id), 200));
+  app.openapi(wolframRoute, async (c) => c.json(await wolframQuery(ctx(c, wolfram), c.req.valid("json").query), 200));
   app.openapi(search, async (c) => {
     const source = dataSource(c.req.valid("param").source);
     const q = c.req.valid("query");
