@@ -6,6 +6,7 @@ import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
 import { registerAccountRoutes } from "../api/account/routes.ts";
 import { registerDataRoutes } from "../api/data/routes.ts";
+import { registerDataUtilityRoutes } from "../api/data/utils-routes.ts";
 import { registerDocumentRoutes } from "../api/documents/routes.ts";
 import { registerOpenAISurface } from "../api/llm/openai-surface.ts";
 import { registerOllamaRoutes } from "../api/llm/ollama-routes.ts";
@@ -71,6 +72,7 @@ export function createApp(rt: Runtime): GatewayApp {
   registerStatusRoutes(app);
   registerAccountRoutes(app);
   registerDataRoutes(app);
+  registerDataUtilityRoutes(app);
   registerLlmRoutes(app);
   registerOpenAISurface(app);
   registerOllamaRoutes(app);

@@ -55,6 +55,15 @@ export class UpstreamClient {
     return url.toString();
   }
 
+  /**
+   * A POST: never retried (it may not be idempotent) and never cached, but timed out, breaker-guarded
+   * and mapped like a GET.
+   */
+  async post<T>(req: UpstreamRequest & { body: unknown }): Promise<T> {
+    const body = await this.fetchWithRetries(this.url(req), { "content-type": "application/json", ...req.headers }, { method: "POST", body: JSON.stringify(req.body) }, 0);
+    return (req.responseType === "text" ? body : parseJson(body, this.options.name)) as T;
+  }
+
   async get<T>(req: UpstreamRequest): Promise<T> {
     const url = this.url(req);
     const type = req.responseType ?? "json";
@@ -76,19 +85,19 @@ export class UpstreamClient {
     return work;
   }
 
-  private async fetchWithRetries(url: string, headers: Record<string, string> = {}): Promise<string> {
+  private async fetchWithRetries(url: string, headers: Record<string, string> = {}, init: RequestInit = {}, retryLimit?: number): Promise<string> {
     const name = this.options.name;
     if (Date.now() < this.breaker.openUntil) {
       throw new GatewayError(503, `${name} is temporarily unavailable after repeated failures; try again shortly`, { "Retry-After": String(Math.ceil((this.breaker.openUntil - Date.now()) / 1000)) });
     }
-    const retries = this.options.retries ?? 2;
+    const retries = retryLimit ?? this.options.retries ?? 2;
     const timeoutMs = this.options.timeoutMs ?? 10_000;
     let last: GatewayError | undefined;
     for (let attempt = 0; attempt <= retries; attempt++) {
       let res: Response;
       try {
         this.hits += 1;
-        res = await fetch(url, { headers: { "user-agent": USER_AGENT, accept: "application/json, application/xml;q=0.9, */*;q=0.8", ...headers }, signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+        res = await fetch(url, { ...init, headers: { "user-agent": USER_AGENT, accept: "application/json, application/xml;q=0.9, */*;q=0.8", ...headers }, signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
       } catch (err) {
         last = (err as Error).name === "TimeoutError" ? new GatewayError(504, `${name} did not answer within ${timeoutMs / 1000} s`) : new GatewayError(502, `${name} could not be reached`);
         if (attempt < retries) await sleep(backoff(attempt));

@@ -193,6 +193,12 @@ export function startFakeArchive(): Promise<FakeSource> {
     return c.json({ url, archived_snapshots: { closest: { status: "200", available: true, url: `http://web.archive.org/web/20200101000000/${url}`, timestamp: c.req.query("timestamp")?.startsWith("2015") ? "20150315120000" : "20200101000000" } } });
   });
   app.get("/web/*", (c) => c.html("<html><body><h1>Example Domain</h1></body></html>"));
+  // GET /save/{url}: answers once the capture exists, naming it in Content-Location.
+  app.get("/save/*", (c) => {
+    const target = c.req.path.slice("/save/".length);
+    if (target.includes("refuse")) return c.text("Sorry, this URL cannot be archived.", 403);
+    return c.html("<html>saved</html>", 200, { "content-location": `/web/20261126000000/${target}` });
+  });
   app.get("/cdx/search/cdx", (c) =>
     c.json([
       ["timestamp", "original", "mimetype", "statuscode", "length"],
@@ -246,3 +252,15 @@ export function startFakeKeyedSources(): Promise<FakeSource> {
   app.get("/api/rest/v4/search/", (c) => c.json({ count: 1, results: [{ caseName: "Marbury v. Madison", court: "Supreme Court of the United States", dateFiled: "1803-02-24", absolute_url: "/opinion/84759/marbury-v-madison/", cluster_id: 84759, docketNumber: "", citation: ["5 U.S. 137"], opinions: [{ snippet: "It is emphatically the province and duty of the judicial department to say what the law is." }] }] }));
   return start(app, [], { delay: 0 });
 }
+
+/** Serper's POST /search (Google results as JSON). */
+export function startFakeSerper(): Promise<FakeSource> {
+  const app = new Hono();
+  app.post("/search", async (c) => {
+    if (c.req.header("x-api-key") !== "serper") return c.json({ message: "Unauthorized." }, 403);
+    const body = await c.req.json();
+    return c.json({ searchParameters: body, organic: Array.from({ length: Math.min(body.num ?? 10, 3) }, (_, i) => ({ title: `Result ${i + 1} for ${body.q}`, link: `https://site${i}.example/`, snippet: `Snippet ${i + 1}`, position: i + 1 })) });
+  });
+  return start(app, [], { delay: 0 });
+}
+

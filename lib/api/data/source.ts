@@ -27,7 +27,7 @@ export type DataSource = {
 const clients = new WeakMap<UpstreamCache, Map<string, UpstreamClient>>();
 
 /** The source's client on this runtime's cache (one per source, so breakers and coalescing are per source). */
-export function contextFor(source: DataSource, cache: UpstreamCache): SourceContext {
+export function contextFor(source: Pick<DataSource, "name" | "upstream">, cache: UpstreamCache): SourceContext {
   let byName = clients.get(cache);
   if (!byName) clients.set(cache, (byName = new Map()));
   let client = byName.get(source.name);
