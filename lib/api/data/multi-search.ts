@@ -1,6 +1,6 @@
 import { GatewayError } from "../../gateway/errors.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
-import { contextFor, type DataSource, type SearchRecord } from "./source.ts";
+import { cachedSearch, type DataSource, type SearchRecord } from "./source.ts";
 
 export type SourceOutcome = { status: "ok" | "error" | "timeout" | "unavailable"; count: number; ms: number; error?: string };
 
@@ -17,7 +17,7 @@ export async function multiSearch(sources: DataSource[], cache: UpstreamCache, q
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), budgetMs)));
       try {
-        const outcome = await Promise.race([source.search(contextFor(source, cache), query, limit), timeout]);
+        const outcome = await Promise.race([cachedSearch(source, cache, query, limit), timeout]);
         const ms = Math.round(performance.now() - started);
         if (outcome === "timeout") {
           results[source.name] = [];

