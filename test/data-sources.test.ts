@@ -74,6 +74,27 @@ describe("/v1/data: sources, search, get, specific endpoints, multi-search", () 
     expect(search.results[0]).toMatchObject({ id: "OL45883W", authors: ["J.R.R. Tolkien"], published: "1954" });
   });
 
+  it("turns malformed payloads, rate limits and outages into 502/503, never 500", async () => {
+    for (const [fake, path] of [[arxiv, "/v1/data/arxiv/search?q=garbage1"], [wiki, "/v1/data/wikipedia/search?q=garbage2"], [books, "/v1/data/openlibrary/isbn/0306406152"]] as const) {
+      fake.setGarbage(true);
+      try {
+        const res = await get(path);
+        expect(res.status, path).toBe(502);
+        expect((await res.json()).error).toMatch(/not JSON|could not be read|without an Atom feed/);
+      } finally {
+        fake.setGarbage(false);
+      }
+    }
+    wiki.setStatus(429);
+    try {
+      const limited = await get("/v1/data/wikipedia/search?q=limited");
+      expect(limited.status).toBe(503);
+      expect((await limited.json()).error).toMatch(/rate limiting/);
+    } finally {
+      wiki.setStatus(undefined);
+    }
+  });
+
   it("serves repeated lookups from the cache: the upstream sees one request", async () => {
     const before = wiki.hits.filter((h) => h.includes("srsearch=cached")).length;
     await Promise.all(Array.from({ length: 5 }, () => get("/v1/data/wikipedia/search?q=cached")));

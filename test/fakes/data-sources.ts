@@ -1,14 +1,23 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 
-export type FakeSource = { url: string; hits: string[]; setDelay(ms: number): void; setStatus(status: number | undefined): void; close(): Promise<void> };
+export type FakeSource = {
+  url: string;
+  hits: string[];
+  setDelay(ms: number): void;
+  setStatus(status: number | undefined): void;
+  /** Answer 200 with a body that is neither the JSON nor the XML the service documents. */
+  setGarbage(on: boolean): void;
+  close(): Promise<void>;
+};
 
-async function start(app: Hono, hits: string[], state: { delay: number; status?: number }): Promise<FakeSource> {
+async function start(app: Hono, hits: string[], state: { delay: number; status?: number; garbage?: boolean }): Promise<FakeSource> {
   const outer = new Hono();
   outer.use(async (c, next) => {
     hits.push(`${c.req.path}${new URL(c.req.url).search}`);
     if (state.delay) await new Promise((r) => setTimeout(r, state.delay));
-    if (state.status) return c.text("failure requested by test", state.status as 500);
+    if (state.status) return c.text("failure requested by test", state.status as 500, state.status === 429 ? { "retry-after": "0" } : {});
+    if (state.garbage) return c.text("<<< truncated {\"oops", 200);
     await next();
   });
   outer.route("/", app);
@@ -21,6 +30,7 @@ async function start(app: Hono, hits: string[], state: { delay: number; status?:
     hits,
     setDelay: (ms) => (state.delay = ms),
     setStatus: (status) => (state.status = status),
+    setGarbage: (on) => (state.garbage = on),
     close: () =>
       new Promise((r) => {
         (server as import("node:http").Server).closeAllConnections?.();
