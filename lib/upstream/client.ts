@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { GatewayError } from "../gateway/errors.ts";
 import { MemoryUpstreamCache, type UpstreamCache } from "./cache.ts";
-import { USER_AGENT } from "./http.ts";
+import { upstreamFailure, USER_AGENT } from "./http.ts";
 import { upstreamOrigin } from "./origin.ts";
 
 export type UpstreamOptions = {
@@ -110,15 +110,10 @@ export class UpstreamClient {
       if (res.status === 404) {
         throw new GatewayError(404, `${name} has no such item`);
       }
-      if (res.status === 429 || res.status >= 500) {
-        last = res.status === 429 ? new GatewayError(503, `${name} is rate limiting the gateway; try again later`) : new GatewayError(502, `${name} failed (${res.status})`);
-        await res.body?.cancel();
-        if (attempt < retries) await sleep(Math.min(5_000, retryAfterMs(res.headers.get("retry-after")) ?? backoff(attempt)));
-        continue;
-      }
-      const detail = (await res.text().catch(() => "")).slice(0, 200);
-      if (res.status === 401 || res.status === 403) throw new GatewayError(502, `${name} rejected the gateway's credentials`);
-      throw new GatewayError(400, `${name} refused the request (${res.status}): ${detail}`);
+      const failure = await upstreamFailure(name, res);
+      if (res.status !== 429 && res.status < 500) throw failure;
+      last = failure;
+      if (attempt < retries) await sleep(Math.min(5_000, retryAfterMs(res.headers.get("retry-after")) ?? backoff(attempt)));
     }
     this.breaker.failures += 1;
     const breaker = this.options.breaker ?? { failures: 5, cooldownMs: 30_000 };

@@ -24,7 +24,7 @@ export async function upstreamFailure(service: string, res: Response): Promise<G
     const retry = res.headers.get("retry-after");
     return new GatewayError(503, `${service} is rate limiting the gateway; try again later`, retry ? { "Retry-After": retry } : {});
   }
-  if (res.status >= 400 && res.status < 500) return new GatewayError(400, `${service} refused the request: ${detail}`);
+  if (res.status >= 400 && res.status < 500) return new GatewayError(400, `${service} refused the request (${res.status}): ${detail}`);
   return new GatewayError(502, `${service} failed (${res.status})`);
 }
 

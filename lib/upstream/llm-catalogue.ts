@@ -32,6 +32,11 @@ export const PROVIDERS: ProviderEntry[] = [
   { name: "perplexity", credential: "PERPLEXITY_API_KEY", origin: "https://api.perplexity.ai", basePath: "", wire: "openai-compatible", defaultModel: "sonar", tiers: { cheap: "sonar", balanced: "sonar-pro", premium: "sonar-reasoning-pro" }, thinking: false },
 ];
 
+/** Configured when its credential (for the keyless local runner, its origin) is set. */
+export function isConfigured(entry: ProviderEntry, env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env[entry.credential]?.trim());
+}
+
 export const CHAT_PROVIDER_NAMES = PROVIDERS.map((p) => p.name);
 export const DEFAULT_PROVIDER = "xai";
 

@@ -1,4 +1,4 @@
-import { requireCredential } from "./source-credentials.ts";
+import { requireCredential } from "../../upstream/credentials.ts";
 import type { SourceContext } from "./source.ts";
 
 export const WEBSEARCH_UPSTREAM = { name: "websearch", origin: "https://google.serper.dev", cacheTtlMs: 10 * 60_000 };

@@ -61,7 +61,7 @@ export function prepareChat(req: ChatRequest, signal?: AbortSignal): Prepared {
   };
 }
 
-function usageOf(u: { inputTokens?: number; outputTokens?: number } | undefined): Usage {
+export function usageOf(u: { inputTokens?: number; outputTokens?: number } | undefined): Usage {
   const prompt = u?.inputTokens ?? 0;
   const completion = u?.outputTokens ?? 0;
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };

@@ -4,11 +4,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { GatewayError } from "../../gateway/errors.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
-import { CHAT_PROVIDER_NAMES, providerEntry, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
-
-export function isConfigured(entry: ProviderEntry, env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(env[entry.credential]?.trim());
-}
+import { CHAT_PROVIDER_NAMES, isConfigured, providerEntry, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
 
 /** The provider's entry, or 400 for an unknown name and 503 (naming the variable) when unconfigured. */
 export function configuredProvider(name: string): ProviderEntry {

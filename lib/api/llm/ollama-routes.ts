@@ -72,10 +72,12 @@ export function registerOllamaRoutes(app: OpenAPIHono<GatewayEnv>): void {
     if (!c.var.key) throw new GatewayError(401, "missing API key");
     return c.var.key.id;
   };
+  // The ?host= a call names, checked for this key (or the operator's default).
+  const hostFor = (c: { var: GatewayEnv["Variables"]; req: { query(name: string): string | undefined } }) => resolveHost(c.var.runtime, keyId(c), c.req.query("host"));
   app.openapi(embed, async (c) => {
     const body = c.req.valid("json");
     // A registered host is checked by resolveHost before the shared embedding path calls it.
-    const host = await resolveHost(c.var.runtime, keyId(c), c.req.valid("query").host);
+    const host = await hostFor(c);
     const r = await embedTexts([body.text], "ollama", body.model, c.req.raw.signal, host);
     c.set("usage", { provider: "ollama", model: r.model, promptTokens: r.tokens });
     return c.json({ embedding: r.embeddings[0] ?? [], model: r.model }, 200);
@@ -91,22 +93,22 @@ export function registerOllamaRoutes(app: OpenAPIHono<GatewayEnv>): void {
     return c.json({ ...host, status: await hostStatus(host.url) }, 201);
   });
   app.openapi(models, async (c) => {
-    const host = await resolveHost(c.var.runtime, keyId(c), c.req.valid("query").host);
+    const host = await hostFor(c);
     return c.json({ host, models: await installedModels(host) }, 200);
   });
   app.openapi(pull, async (c) => {
-    const host = await resolveHost(c.var.runtime, keyId(c), c.req.valid("query").host);
+    const host = await hostFor(c);
     const stream = await pullModel(host, c.req.valid("json").model, c.req.raw.signal);
     return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } }) as never;
   });
   app.openapi(remove, async (c) => {
-    const host = await resolveHost(c.var.runtime, keyId(c), c.req.valid("query").host);
+    const host = await hostFor(c);
     const { model_name } = c.req.valid("param");
     await deleteModel(host, model_name);
     return c.json({ deleted: model_name }, 200);
   });
   app.openapi(running, async (c) => {
-    const host = await resolveHost(c.var.runtime, keyId(c), c.req.valid("query").host);
+    const host = await hostFor(c);
     return c.json({ host, models: await runningModels(host) }, 200);
   });
 }

@@ -3,10 +3,9 @@ import type { GatewayEnv } from "../../gateway/context.ts";
 import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
-import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
+import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, isConfigured, PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { completeChat, streamChat, type StreamFormat } from "./chat.ts";
 import { EMBEDDING_PROVIDERS, embedTexts, type EmbeddingProvider } from "./embeddings.ts";
-import { isConfigured } from "./models.ts";
 
 /**
  * An OpenAI-compatible surface on the same keys, limits and metering, so any OpenAI SDK can point

@@ -3,15 +3,15 @@ import type { GatewayEnv } from "../../gateway/context.ts";
 import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
-import { DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
+import { DEFAULT_PROVIDER, isConfigured, PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { completeChat, streamChat, withFallback, type ChatRequest } from "./chat.ts";
 import { cosine, EMBEDDING_PROVIDERS, embedTexts } from "./embeddings.ts";
 import { BATCH_KIND, createBatch, describeBatch, type BatchItemResult } from "./batch.ts";
 import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT, pollVideo, startVideo } from "./gemini.ts";
 import { generateImage, transcribe, TRANSCRIBE_FORMATS } from "./media.ts";
 import { describeImage } from "./vision.ts";
-import { elevenlabsSpeech, OPENAI_VOICES, openaiSpeech } from "../../upstream/speech.ts";
-import { configuredProvider as configuredProviderOrThrow, isConfigured } from "./models.ts";
+import { elevenlabsSpeech, openaiSpeech } from "../../upstream/speech.ts";
+import { configuredProvider as configuredProviderOrThrow } from "./models.ts";
 import { selectModel } from "./tiers.ts";
 
 const Message = z.object({ role: z.enum(["user", "assistant", "system"]), content: z.string() }).openapi("Message");
@@ -417,15 +417,7 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const body = c.req.valid("json");
     // Form B names a provider (elevenlabs unless openai); Form A is OpenAI with its voices.
     const provider = body.provider ?? "openai";
-    let audio: Buffer;
-    if (provider === "elevenlabs") {
-      if (!body.voice) throw new GatewayError(400, "voice (an ElevenLabs voice id) is required for elevenlabs");
-      audio = await elevenlabsSpeech(body.text, body.voice);
-    } else {
-      const voice = body.voice ?? "alloy";
-      if (!(OPENAI_VOICES as readonly string[]).includes(voice)) throw new GatewayError(400, `voice must be one of ${OPENAI_VOICES.join(", ")}`);
-      audio = await openaiSpeech(body.text, voice, body.model ?? "tts-1", body.speed);
-    }
+    const audio = provider === "elevenlabs" ? await elevenlabsSpeech(body.text, body.voice) : await openaiSpeech(body.text, body.voice, body.model ?? "tts-1", body.speed);
     c.set("usage", { provider, model: provider === "openai" ? (body.model ?? "tts-1") : "eleven_multilingual_v2" });
     return c.body(new Uint8Array(audio), 200, { "Content-Type": "audio/mpeg", "Content-Length": String(audio.length) });
   });

@@ -1,6 +1,5 @@
 import { GatewayError } from "../../gateway/errors.ts";
-import { CHAT_PROVIDER_NAMES, PROVIDERS, providerEntry, TIER_PREFERENCE, type Tier } from "../../upstream/llm-catalogue.ts";
-import { isConfigured } from "./models.ts";
+import { CHAT_PROVIDER_NAMES, isConfigured, PROVIDERS, providerEntry, TIER_PREFERENCE, type Tier } from "../../upstream/llm-catalogue.ts";
 
 export type Selection = { provider: string; model: string; tier: Tier; configured: boolean; reason: string };
 

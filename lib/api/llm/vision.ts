@@ -1,7 +1,7 @@
 import { generateText } from "ai";
 import { GatewayError } from "../../gateway/errors.ts";
 import type { CompletionResponse } from "./chat.ts";
-import { prepareChat } from "./chat.ts";
+import { prepareChat, usageOf } from "./chat.ts";
 import { providerError } from "./errors.ts";
 
 const SIGNATURES: Array<[string, number[]]> = [
@@ -33,9 +33,7 @@ export async function describeImage(image: string, prompt: string, provider = "o
       ...options,
       messages: [{ role: "user", content: [{ type: "text", text: prompt }, { type: "image", ...input }] }],
     } as Parameters<typeof generateText>[0]);
-    const usage = { prompt_tokens: result.usage.inputTokens ?? 0, completion_tokens: result.usage.outputTokens ?? 0, total_tokens: 0 };
-    usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
-    return { content: result.text, model: result.response?.modelId || modelId, provider: entry.name, usage };
+    return { content: result.text, model: result.response?.modelId || modelId, provider: entry.name, usage: usageOf(result.usage) };
   } catch (err) {
     throw providerError(entry.name, err);
   }

@@ -1,6 +1,5 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../../gateway/context.ts";
-import { GatewayError } from "../../../gateway/errors.ts";
 import { gatewayRoute } from "../../../gateway/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/schemas.ts";
 import { espeakLanguages, espeakMp3 } from "./espeak.ts";
@@ -75,14 +74,8 @@ export function registerSpeechRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const body = c.req.valid("json");
     let audio: Buffer;
     if (body.provider === "espeak") audio = await espeakMp3(body.text, body.lang, body.speed);
-    else if (body.provider === "openai") {
-      const voice = body.voice ?? "alloy";
-      if (!(OPENAI_VOICES as readonly string[]).includes(voice)) throw new GatewayError(400, `voice must be one of ${OPENAI_VOICES.join(", ")} for openai`);
-      audio = await openaiSpeech(body.text, voice, "tts-1", body.speed);
-    } else {
-      if (!body.voice) throw new GatewayError(400, "voice (an ElevenLabs voice id) is required for elevenlabs; see /v1/utils/voices?provider=elevenlabs");
-      audio = await elevenlabsSpeech(body.text, body.voice);
-    }
+    else if (body.provider === "openai") audio = await openaiSpeech(body.text, body.voice, "tts-1", body.speed);
+    else audio = await elevenlabsSpeech(body.text, body.voice);
     c.set("usage", { provider: body.provider });
     return c.body(new Uint8Array(audio), 200, { "Content-Type": "audio/mpeg", "Content-Length": String(audio.length) });
   });

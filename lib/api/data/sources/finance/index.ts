@@ -1,4 +1,5 @@
 import { GatewayError } from "../../../../gateway/errors.ts";
+import { requireCredential } from "../../../../upstream/credentials.ts";
 import type { DataSource, SearchRecord, SourceContext } from "../../source.ts";
 
 const FRANKFURTER = "https://api.frankfurter.app";
@@ -22,8 +23,7 @@ export async function fxRates(ctx: SourceContext, base: string, symbols?: string
 }
 
 export async function dailyPrices(ctx: SourceContext, symbol: string) {
-  const key = process.env.ALPHAVANTAGE_API_KEY?.trim();
-  if (!key) throw new GatewayError(503, "daily prices are not configured: set ALPHAVANTAGE_API_KEY");
+  const key = requireCredential("daily prices", "ALPHAVANTAGE_API_KEY");
   const body = await ctx.client.get<Record<string, unknown>>({ origin: ALPHAVANTAGE, path: "/query", query: { function: "TIME_SERIES_DAILY", symbol, apikey: key } });
   const series = body["Time Series (Daily)"] as Record<string, Record<string, string>> | undefined;
   if (!series) {

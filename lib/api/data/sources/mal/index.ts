@@ -1,5 +1,5 @@
 import { GatewayError } from "../../../../gateway/errors.ts";
-import { requireCredential } from "../../source-credentials.ts";
+import { requireCredential } from "../../../../upstream/credentials.ts";
 import type { DataSource, SearchRecord } from "../../source.ts";
 
 const FIELDS = "id,title,main_picture,synopsis,mean,rank,start_date,end_date,media_type,status,num_episodes,genres";

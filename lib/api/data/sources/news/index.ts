@@ -1,4 +1,4 @@
-import { requireCredential } from "../../source-credentials.ts";
+import { requireCredential } from "../../../../upstream/credentials.ts";
 import type { DataSource, SearchRecord, SourceContext } from "../../source.ts";
 
 type Article = { source?: { id?: string | null; name?: string }; author?: string | null; title: string; description?: string | null; url: string; urlToImage?: string | null; publishedAt?: string };

@@ -1,5 +1,5 @@
 import { GatewayError } from "../../../../gateway/errors.ts";
-import { requireCredential } from "../../source-credentials.ts";
+import { requireCredential } from "../../../../upstream/credentials.ts";
 import type { DataSource, SourceContext } from "../../source.ts";
 
 type Pod = { title: string; id?: string; primary?: boolean; subpods?: Array<{ title?: string; plaintext?: string; img?: { src?: string } }> };

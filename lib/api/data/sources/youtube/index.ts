@@ -1,5 +1,5 @@
 import { GatewayError } from "../../../../gateway/errors.ts";
-import { requireCredential } from "../../source-credentials.ts";
+import { requireCredential } from "../../../../upstream/credentials.ts";
 import type { DataSource, SearchRecord, SourceContext } from "../../source.ts";
 
 const key = () => requireCredential("youtube", "YOUTUBE_API_KEY");
