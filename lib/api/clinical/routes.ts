@@ -1,0 +1,6 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { GatewayEnv } from "../../gateway/context.ts";
+
+export function registerClinicalRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  void app;
+}
