@@ -1,10 +1,13 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 
-/** Builds the portal once when no build exists (a fresh clone); tests of the portal need one. */
+/**
+ * Builds the portal once when no build exists (a fresh clone); tests of the portal need one. Several
+ * test runs on one checkout wait for each other on a lock instead of failing on Next's own build lock.
+ */
 export function ensureNextBuild(): void {
   if (fs.existsSync(".next/BUILD_ID")) return;
-  const result = spawnSync("npx", ["--no-install", "next", "build"], {
+  const result = spawnSync("flock", [".next-build.lock", "sh", "-c", "[ -f .next/BUILD_ID ] || npx --no-install next build"], {
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
   });
