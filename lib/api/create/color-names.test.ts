@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { colorNames, LabTree, nearestColorName } from "./color-names.ts";
+import { hexToRgb, rgbToLab, type Rgb } from "./color-space.ts";
+
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("color-name-list", () => {
+  it("loads every name with a well-formed, unique hex", () => {
+    const names = colorNames();
+    expect(names.length).toBeGreaterThan(30_000);
+    expect(names.every((c) => /^#[0-9a-f]{6}$/.test(c.hex) && c.name.trim().length > 0)).toBe(true);
+    expect(new Set(names.map((c) => c.hex)).size).toBe(names.length);
+  });
+
+  it("finds a listed colour exactly", () => {
+    for (const c of colorNames().filter((_, i) => i % 1000 === 0)) {
+      expect(nearestColorName(hexToRgb(c.hex))).toEqual({ ...c, distance: 0 });
+    }
+  });
+
+  it("agrees with a brute-force search over Lab", () => {
+    const random = seeded(11);
+    const labs = colorNames().map((c) => rgbToLab(hexToRgb(c.hex)));
+    for (let i = 0; i < 200; i++) {
+      const rgb: Rgb = { r: Math.floor(random() * 256), g: Math.floor(random() * 256), b: Math.floor(random() * 256) };
+      const q = rgbToLab(rgb);
+      let best = Infinity;
+      for (const p of labs) best = Math.min(best, (p.L - q.L) ** 2 + (p.a - q.a) ** 2 + (p.b - q.b) ** 2);
+      expect(nearestColorName(rgb).distance).toBeCloseTo(Math.sqrt(best), 1);
+    }
+  });
+
+  it("answers 10,000 lookups in well under a second once built", () => {
+    nearestColorName({ r: 1, g: 2, b: 3 });
+    const random = seeded(12);
+    const started = performance.now();
+    for (let i = 0; i < 10_000; i++) nearestColorName({ r: Math.floor(random() * 256), g: Math.floor(random() * 256), b: Math.floor(random() * 256) });
+    const ms = performance.now() - started;
+    console.log(`nearest colour name: ${((ms * 1000) / 10_000).toFixed(1)} µs per lookup`);
+    expect(ms).toBeLessThan(1000);
+  });
+});
+
+describe("LabTree", () => {
+  it("returns the index of the nearest point, including ties on a splitting plane", () => {
+    const points = [
+      { L: 0, a: 0, b: 0 },
+      { L: 50, a: 0, b: 0 },
+      { L: 50, a: 10, b: 0 },
+      { L: 100, a: 0, b: 0 },
+      { L: 50, a: -10, b: 5 },
+    ];
+    const tree = new LabTree(points);
+    expect(tree.nearest([49, 9, 0]).index).toBe(2);
+    expect(tree.nearest([99, 0, 0])).toEqual({ index: 3, distanceSquared: 1 });
+    expect(tree.nearest([50, -9, 4]).index).toBe(4);
+    expect(tree.nearest([-5, 0, 0]).index).toBe(0);
+  });
+});
