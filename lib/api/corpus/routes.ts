@@ -1,6 +1,192 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
+import { GatewayError } from "../../gateway/errors.ts";
+import { gatewayRoute } from "../../gateway/route.ts";
+import type { Runtime } from "../../gateway/runtime.ts";
+import { jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { collocationsOf, POSITIONS } from "./collocations.ts";
+import { CorpusLibrary } from "./corpus-library.ts";
+import { combineProfiles, frequencyOf, perMillion } from "./frequency.ts";
+import { MAX_CONTEXT, MAX_LIMIT, searchCorpus } from "./search.ts";
+import { CORPUS_NAMES, SOURCES, type CorpusName } from "./sources.ts";
+
+const tags = ["Corpus"];
+const Corpus = z.enum(CORPUS_NAMES).openapi({ description: "Which corpus; unknown names are a 400" });
+const Term = z.string().trim().min(1).max(200);
+const int = (min: number, max: number, def: number, description: string) => z.coerce.number().int().min(min).max(max).default(def).openapi({ description });
+
+const libraries = new WeakMap<Runtime, CorpusLibrary>();
+/** One library per gateway runtime, so its index cache lives in that runtime's data directory. */
+function libraryOf(rt: Runtime): CorpusLibrary {
+  let library = libraries.get(rt);
+  if (!library) {
+    library = new CorpusLibrary(rt.config.dataDir, (e) => rt.logger.info({ corpus: e.corpus, ms: Math.round(e.ms), file: e.file }, `corpus index ${e.action}`));
+    libraries.set(rt, library);
+  }
+  return library;
+}
+
+const ENDPOINTS = {
+  search: "GET /v1/corpus/search?q=lov*&corpus=coca&context=5&limit=100 — concordance (KWIC); * wildcards, phrases such as \"the * of\"",
+  collocations: "GET /v1/corpus/collocations?word=strong&window=4&position=all&min_freq=3&limit=20 — collocates by mutual information, with t-scores",
+  frequency: "GET /v1/corpus/frequency?word=thou&corpus=all — frequency per million, by decade, register and corpus",
+};
+
+const indexRoute = gatewayRoute("optional", "corpus", {
+  method: "get",
+  // Registered without the slash: the app is non-strict, which strips a request's trailing slash before
+  // matching, so this path answers both /v1/corpus/ (the spec's spelling) and /v1/corpus.
+  path: "/v1/corpus",
+  summary: "The corpora and their real sizes",
+  tags,
+  responses: {
+    200: jsonResponse(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        corpora: z.array(z.object({ name: Corpus, description: z.string(), tokens: z.number().int(), documents: z.number().int() })),
+        endpoints: z.record(z.string(), z.string()),
+      }),
+      "Corpora",
+    ),
+    ...keyedErrors,
+  },
+});
+
+const KwicLineSchema = z
+  .object({ left: z.string(), word: z.string(), right: z.string(), source: z.string(), document: z.string(), year: z.number().int() })
+  .openapi("CorpusConcordanceLine");
+
+const searchRoute = gatewayRoute("key", "corpus", {
+  method: "get",
+  path: "/v1/corpus/search",
+  summary: "Concordance: every occurrence of a word, wildcard or phrase in context",
+  tags,
+  request: {
+    query: z.object({
+      q: Term.optional().openapi({ description: "Words to find; * matches any letters (lov*, *ness) or, alone, any one word (the * of). Required unless query is given" }),
+      query: Term.optional().openapi({ description: "Alias of q" }),
+      corpus: Corpus.default("coca"),
+      context: int(0, MAX_CONTEXT, 5, "Words of context on each side"),
+      limit: int(1, MAX_LIMIT, 100, "Lines to return (total still counts every match)"),
+    }),
+  },
+  responses: {
+    200: jsonResponse(z.object({ corpus: Corpus, query: z.string(), total: z.number().int(), results: z.array(KwicLineSchema) }), "The first matches in corpus order and the count of all"),
+    ...keyedErrors,
+  },
+});
+
+const collocationsRoute = gatewayRoute("key", "corpus", {
+  method: "get",
+  path: "/v1/corpus/collocations",
+  summary: "Collocates of a word, by mutual information",
+  tags,
+  request: {
+    query: z.object({
+      word: Term,
+      corpus: Corpus.default("coca"),
+      window: int(1, 10, 4, "Words on each side counted as near"),
+      position: z.enum(POSITIONS).default("all").openapi({ description: "Count words on the left, the right, or both" }),
+      min_freq: int(1, 100_000, 3, "Least co-occurrence count a collocate needs"),
+      limit: int(1, 200, 20, "Collocates to return"),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        word: z.string(),
+        corpus: Corpus,
+        window: z.number().int(),
+        position: z.enum(POSITIONS),
+        min_freq: z.number().int(),
+        node_frequency: z.number().int(),
+        candidates: z.number().int(),
+        collocates: z.array(z.object({ word: z.string(), frequency: z.number().int(), mi: z.number(), t_score: z.number() })),
+      }),
+      "Collocates sorted by MI, highest first",
+    ),
+    ...keyedErrors,
+  },
+});
+
+const Share = { count: z.number().int(), tokens: z.number().int(), per_million: z.number() };
+const frequencyRoute = gatewayRoute("key", "corpus", {
+  method: "get",
+  path: "/v1/corpus/frequency",
+  summary: "How often a word occurs, by decade, register and corpus",
+  tags,
+  request: { query: z.object({ word: Term, corpus: z.enum([...CORPUS_NAMES, "all"]).default("all").openapi({ description: "One corpus or all" }) }) },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        word: z.string(),
+        corpus: z.string(),
+        total: z.number().int(),
+        ...Share,
+        by_decade: z.array(z.object({ decade: z.number().int(), ...Share })),
+        by_register: z.array(z.object({ register: z.string(), ...Share })),
+        by_corpus: z.array(z.object({ corpus: Corpus, ...Share })),
+      }),
+      "Frequency profile",
+    ),
+    ...keyedErrors,
+  },
+});
 
 export function registerCorpusRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  void app;
+  app.openapi(indexRoute, async (c) => {
+    const library = libraryOf(c.var.runtime);
+    const corpora = await Promise.all(
+      CORPUS_NAMES.map(async (name) => {
+        const stats = await library.stats(name);
+        return { name, description: SOURCES[name].description, tokens: stats.tokens, documents: stats.documents };
+      }),
+    );
+    return c.json(
+      {
+        name: "Corpus",
+        description: "Concordance, collocations and frequency over four English corpora: modern American English (coca, a stand-in for COCA) and Old, Middle and Early Modern English.",
+        corpora,
+        endpoints: ENDPOINTS,
+      },
+      200,
+    );
+  });
+
+  app.openapi(searchRoute, async (c) => {
+    const { q, query, corpus, context, limit } = c.req.valid("query");
+    const term = q ?? query;
+    if (!term) throw new GatewayError(400, "q is required (the word, wildcard or phrase to find)");
+    const index = await libraryOf(c.var.runtime).index(corpus);
+    return c.json({ corpus, query: term, ...searchCorpus(index, term, { context, limit }) }, 200);
+  });
+
+  app.openapi(collocationsRoute, async (c) => {
+    const { word, corpus, window, position, min_freq, limit } = c.req.valid("query");
+    const index = await libraryOf(c.var.runtime).index(corpus);
+    return c.json({ word, corpus, window, position, min_freq, ...collocationsOf(index, word, { window, position, minFreq: min_freq, limit }) }, 200);
+  });
+
+  app.openapi(frequencyRoute, async (c) => {
+    const { word, corpus } = c.req.valid("query");
+    const library = libraryOf(c.var.runtime);
+    const names: CorpusName[] = corpus === "all" ? [...CORPUS_NAMES] : [corpus];
+    const profiles = await Promise.all(names.map(async (name) => ({ name, profile: frequencyOf(await library.index(name), word) })));
+    const combined = combineProfiles(profiles.map((p) => p.profile));
+    return c.json(
+      {
+        word,
+        corpus,
+        total: combined.count,
+        count: combined.count,
+        tokens: combined.tokens,
+        per_million: combined.per_million,
+        by_decade: combined.by_decade,
+        by_register: combined.by_register,
+        by_corpus: profiles.map(({ name, profile }) => ({ corpus: name, count: profile.count, tokens: profile.tokens, per_million: perMillion(profile.count, profile.tokens) })),
+      },
+      200,
+    );
+  });
 }
