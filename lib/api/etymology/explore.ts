@@ -1,0 +1,125 @@
+import { describeLanguage, type LanguageLegend } from "./languages.ts";
+import { parseEtymology, type EtymologyRecord, type EtymonItem } from "./lineage.ts";
+import { ancestorKey, type EtymologyStore } from "./store.ts";
+
+/** A form with its language spelled out: `{lang: "AS.", language: "Anglo-Saxon (Old English)", …}`. */
+export type Etymon = EtymonItem & { language: string; family: string; branch: string; era: number | null; period?: string };
+
+export type Definition = { definition: string; part_of_speech: string | null };
+
+export type RelatedWord = {
+  word: string;
+  relation: "cites" | "cited_by" | "shares_ancestor";
+  /** For shares_ancestor: the shared form, e.g. "L. ante". */
+  via?: string;
+};
+
+export type RootCognate = { word: string; root: string };
+
+export type Exploration = {
+  word: string;
+  headword: string;
+  pronunciation: string | null;
+  parts_of_speech: string[];
+  definitions: Definition[];
+  etymology: string | null;
+  /** Oldest ancestor first, the form nearest the headword last. */
+  lineage: Etymon[];
+  cognates: { forms: Etymon[]; headwords: RootCognate[] };
+  related: RelatedWord[];
+  roots: string[];
+};
+
+/** Related and root-sharing headwords listed per word, most frequent first. */
+export const MAX_LINKED_WORDS = 20;
+
+export function expandEtymon(item: EtymonItem, legend: LanguageLegend): Etymon {
+  const info = describeLanguage(item.lang, legend);
+  return { ...item, language: info.name, family: info.family, branch: info.branch, era: info.era, ...(info.period ? { period: info.period } : {}) };
+}
+
+/**
+ * GCIDE does not tag each definition with its part of speech. Webster words every verb sense as
+ * "To …", so such a definition is the verb's and the others belong to the first non-verb part.
+ */
+export function inferPartOfSpeech(definition: string, pos: string[]): string | null {
+  const verbal = /^(\([^)]*\)\s*)*To\s/.test(definition);
+  if (verbal && pos.includes("verb")) return "verb";
+  return pos.find((p) => p !== "verb") ?? pos[0] ?? null;
+}
+
+function linked(store: EtymologyStore, ranks: Iterable<number>, self: string): string[] {
+  const words = new Set<string>();
+  for (const rank of [...new Set(ranks)].sort((a, b) => a - b)) {
+    const word = store.records[rank]!.word;
+    if (word !== self) words.add(word);
+  }
+  return [...words];
+}
+
+/** A cited word as a headword: exact, else without the affix hyphen ("ante-" → "ante"). */
+function citedHeadword(store: EtymologyStore, cited: string): string | null {
+  if (store.byWord.has(cited)) return cited;
+  const bare = cited.replace(/^-+|-+$/g, "");
+  return bare && store.byWord.has(bare) ? bare : null;
+}
+
+/**
+ * Related words, capped at MAX_LINKED_WORDS: the words this etymology cites, then headwords whose
+ * etymology cites this word, then headwords descended from one of this word's ancestor forms.
+ */
+export function relatedWords(store: EtymologyStore, record: EtymologyRecord, cites: string[], lineage: EtymonItem[]): RelatedWord[] {
+  const out: RelatedWord[] = [];
+  const seen = new Set([record.word]);
+  const add = (entry: RelatedWord) => {
+    if (seen.has(entry.word) || out.length >= MAX_LINKED_WORDS) return;
+    seen.add(entry.word);
+    out.push(entry);
+  };
+  for (const cited of cites) {
+    const word = citedHeadword(store, cited);
+    if (word) add({ word, relation: "cites" });
+  }
+  for (const word of linked(store, store.citedBy.get(record.word) ?? [], record.word)) add({ word, relation: "cited_by" });
+  // Nearest ancestors first: sharing the Old English form says more than sharing a Sanskrit root.
+  for (const item of [...lineage].reverse()) {
+    for (const word of linked(store, store.byAncestor.get(ancestorKey(item.lang, item.form)) ?? [], record.word)) {
+      add({ word, relation: "shares_ancestor", via: `${item.lang} ${item.form}` });
+    }
+  }
+  return out;
+}
+
+/** Headwords carrying one of this word's Webster root numbers (√): English cognates from one root. */
+export function rootCognates(store: EtymologyStore, record: EtymologyRecord, roots: string[]): RootCognate[] {
+  const out: RootCognate[] = [];
+  const seen = new Set([record.word]);
+  for (const root of roots) {
+    for (const word of linked(store, store.byRoot.get(root) ?? [], record.word)) {
+      if (seen.has(word) || out.length >= MAX_LINKED_WORDS) continue;
+      seen.add(word);
+      out.push({ word, root });
+    }
+  }
+  return out;
+}
+
+/** Everything the explore endpoint says about one headword, before graph building. */
+export function exploreWord(store: EtymologyStore, word: string): Exploration | null {
+  const rank = store.byWord.get(word);
+  if (rank === undefined) return null;
+  const record = store.records[rank]!;
+  const parsed = parseEtymology(record, store.legend);
+  return {
+    word: record.word,
+    headword: record.headword,
+    pronunciation: record.pronunciation,
+    parts_of_speech: record.pos,
+    definitions: record.definitions.map((definition) => ({ definition, part_of_speech: inferPartOfSpeech(definition, record.pos) })),
+    etymology: record.etymology,
+    lineage: parsed.lineage.map((item) => expandEtymon(item, store.legend)),
+    cognates: { forms: parsed.cognates.map((item) => expandEtymon(item, store.legend)), headwords: rootCognates(store, record, parsed.roots) },
+    related: relatedWords(store, record, parsed.cites, parsed.lineage),
+    roots: parsed.roots,
+  };
+}
