@@ -16,6 +16,7 @@ import path from "node:path";
 import Papa from "papaparse";
 import { eng as STOPWORDS } from "stopword";
 import { normaliseKeyword } from "../lib/api/aac/normalise.ts";
+import type { LocalSymbolRecord } from "../lib/api/aac/symbols.ts";
 
 const ROOT = process.cwd();
 const DATA = path.join(ROOT, "lib/api/aac/data");
@@ -29,17 +30,6 @@ const MAX_PUBLIC_BYTES = 10 * 1024 * 1024;
 type MulberryRow = { symbol: string; file: string; label: string; category: string; tags: string[]; selected_for: string };
 type OpenMojiRow = { emoji: string; hexcode: string; group: string; annotation: string; tags: string; openmoji_tags: string; openmoji_author: string; skintone: string; order: number };
 type Phrases = { phrases: Array<{ phrase: string; symbols: string[] }> };
-
-export type LocalSymbolRecord = {
-  id: number;
-  source: "mulberry" | "openmoji";
-  name: string;
-  keywords: string[];
-  synonyms: string[];
-  path: string;
-  author: string;
-  category: string;
-};
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, "utf8")) as T;
 const stopwords = new Set(STOPWORDS);

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { normaliseKeyword, tokenise } from "./normalise.ts";
+
+describe("normaliseKeyword", () => {
+  it("lower-cases, drops accents and turns punctuation runs into one space", () => {
+    expect(normaliseKeyword("Man: Red-Hair")).toBe("man red hair");
+    expect(normaliseKeyword("  Café  au   lait ")).toBe("cafe au lait");
+    expect(normaliseKeyword("don’t")).toBe("don't");
+    expect(normaliseKeyword("'quoted'")).toBe("quoted");
+    expect(normaliseKeyword("?!")).toBe("");
+  });
+});
+
+describe("tokenise", () => {
+  it("splits a sentence into lower-cased words without punctuation", () => {
+    expect(tokenise("I want ice-cream, please!  Don't STOP.")).toEqual(["i", "want", "ice", "cream", "please", "don't", "stop"]);
+    expect(tokenise("Good morning, 2 dogs")).toEqual(["good", "morning", "2", "dogs"]);
+    expect(tokenise(" ... ")).toEqual([]);
+  });
+});
