@@ -84,7 +84,7 @@ const ExploreSchema = z
 
 const index = gatewayRoute("optional", "etymology", {
   method: "get",
-  path: "/v1/etymology/",
+  path: "/v1/etymology",
   summary: "What the etymology service offers",
   tags,
   responses: { 200: jsonResponse(IndexSchema, "Service description, headword count, data source and licence") },
