@@ -77,7 +77,7 @@ export function loadEtymologyStore(dataPath: string, legendPath = LEGEND_PATH): 
 }
 
 /** ETYMOLOGY_DATA_PATH replaces the shipped data file (a mirror, a newer extract, or a test's broken file). */
-export function etymologyDataPath(env: NodeJS.ProcessEnv = process.env): string {
+export function etymologyDataPath(env: Record<string, string | undefined> = process.env): string {
   return env.ETYMOLOGY_DATA_PATH?.trim() || DEFAULT_DATA_PATH;
 }
 
