@@ -6,7 +6,7 @@ import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gatew
 import type { UpstreamCache } from "../../upstream/cache.ts";
 import { ARASAAC_ATTRIBUTION, ARASAAC_LANGUAGES, findPictograms, rankPictograms, type ArasaacLanguage } from "./arasaac.ts";
 import { searchSymbols, symbolIndex, type AacSymbol } from "./search.ts";
-import { buildSentence, SENTENCE_SOURCES, type SentenceSource } from "./sentence.ts";
+import { buildSentence, parseSources, SYMBOL_SOURCES, type SymbolSource } from "./sentence.ts";
 import { LOCAL_SOURCES } from "./symbols.ts";
 
 const MAX_LIMIT = 20;
@@ -37,19 +37,6 @@ const upstreamErrors = {
   504: jsonResponse(ErrorSchema, "ARASAAC did not answer in time"),
 };
 
-/** "local,pictolib" or ["local", "arasaac"] → ["local", "arasaac"]; unknown names are a 400. */
-export function parseSources(value: string | string[] | undefined, fallback: SentenceSource): SentenceSource[] {
-  const names = (Array.isArray(value) ? value : (value ?? "").split(",")).map((s) => s.trim().toLowerCase()).filter(Boolean);
-  if (names.length === 0) return [fallback];
-  const chosen = new Set<SentenceSource>();
-  for (const name of names) {
-    const source = name === "pictolib" ? "arasaac" : name;
-    if (!(SENTENCE_SOURCES as readonly string[]).includes(source)) throw new GatewayError(400, `unknown source '${name}'; use local, arasaac or pictolib`);
-    chosen.add(source as SentenceSource);
-  }
-  return SENTENCE_SOURCES.filter((s) => chosen.has(s));
-}
-
 const search = gatewayRoute("key", "aac", {
   method: "get",
   path: "/v1/aac/symbols/search",
@@ -64,7 +51,7 @@ const search = gatewayRoute("key", "aac", {
         query: z.string(),
         results: z.array(AacSymbolSchema),
         total: z.number().int(),
-        sources: z.array(z.enum(SENTENCE_SOURCES)),
+        sources: z.array(z.enum(SYMBOL_SOURCES)),
         metadata: z.object({ limit: z.number().int(), language: z.string(), attribution: z.string().optional() }),
       }),
       "Symbols, best first",
@@ -145,7 +132,7 @@ const sentence = gatewayRoute("key", "aac", {
         z
           .object({
             sentence: z.string(),
-            sources: z.array(z.enum(SENTENCE_SOURCES)),
+            sources: z.array(z.enum(SYMBOL_SOURCES)),
             language: z.string(),
             words: z.array(SentenceWordSchema),
             statistics: z.object({ total_words: z.number().int(), matched: z.number().int(), unmatched: z.number().int(), coverage: z.number() }),
@@ -202,7 +189,7 @@ export function registerAacRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const body = c.req.valid("json");
     const lookups = { index: symbolIndex(), arasaac: arasaacLookup(c.var.runtime.upstreamCache, body.language) };
     if (body.text !== undefined) {
-      const set: SentenceSource = body.symbol_set === "local" ? "local" : "arasaac";
+      const set: SymbolSource = body.symbol_set === "local" ? "local" : "arasaac";
       const result = await buildSentence(body.text, [set], body.language, lookups);
       const symbols = result.words.flatMap((w) => (w.symbols[0] ? [{ id: w.symbols[0].id, url: w.symbols[0].url, word: w.word }] : []));
       return c.json({ symbols }, 200);

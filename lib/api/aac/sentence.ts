@@ -3,8 +3,22 @@ import { tokenise } from "./normalise.ts";
 import { lemmaForms, SCORES } from "./ranking.ts";
 import { rankSymbols, toResult, type AacSymbol, type SymbolIndex } from "./search.ts";
 
-export const SENTENCE_SOURCES = ["local", "arasaac"] as const;
-export type SentenceSource = (typeof SENTENCE_SOURCES)[number];
+/** Where symbols come from, as requests name them ("pictolib" is accepted for arasaac). */
+export const SYMBOL_SOURCES = ["local", "arasaac"] as const;
+export type SymbolSource = (typeof SYMBOL_SOURCES)[number];
+
+/** "local,pictolib" or ["local", "arasaac"] → ["local", "arasaac"]; unknown names are a 400. */
+export function parseSources(value: string | string[] | undefined, fallback: SymbolSource): SymbolSource[] {
+  const names = (Array.isArray(value) ? value : (value ?? "").split(",")).map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (names.length === 0) return [fallback];
+  const chosen = new Set<SymbolSource>();
+  for (const name of names) {
+    const source = name === "pictolib" ? "arasaac" : name;
+    if (!(SYMBOL_SOURCES as readonly string[]).includes(source)) throw new GatewayError(400, `unknown source '${name}'; use local, arasaac or pictolib`);
+    chosen.add(source as SymbolSource);
+  }
+  return SYMBOL_SOURCES.filter((s) => chosen.has(s));
+}
 
 /** Symbols shown per word, from each source. */
 export const SYMBOLS_PER_WORD = 3;
@@ -56,7 +70,7 @@ export function phraseMatcher(index: SymbolIndex): (phrase: string) => boolean {
 export type SentenceWord = { word: string; matched: boolean; symbols: AacSymbol[] };
 export type SentenceResult = {
   sentence: string;
-  sources: SentenceSource[];
+  sources: SymbolSource[];
   language: string;
   words: SentenceWord[];
   statistics: { total_words: number; matched: number; unmatched: number; coverage: number };
@@ -78,7 +92,7 @@ function localSymbols(index: SymbolIndex, word: string): AacSymbol[] {
  * look every distinct word up once per source, and report coverage. A phrase no source has a
  * symbol for is shown word by word instead.
  */
-export async function buildSentence(sentence: string, sources: SentenceSource[], language: string, lookups: SentenceLookups): Promise<SentenceResult> {
+export async function buildSentence(sentence: string, sources: SymbolSource[], language: string, lookups: SentenceLookups): Promise<SentenceResult> {
   const tokens = tokenise(sentence);
   if (tokens.length === 0) throw new GatewayError(400, "sentence has no words");
   if (tokens.length > MAX_SENTENCE_WORDS) throw new GatewayError(400, `sentence has ${tokens.length} words; at most ${MAX_SENTENCE_WORDS} are allowed`);
