@@ -1,6 +1,121 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
+import { gatewayRoute } from "../../gateway/route.ts";
+import { ErrorSchema, jsonResponse } from "../../gateway/schemas.ts";
+import { buildTroveIndex, findDataset, listCategory } from "./catalogue.ts";
+import { datasetRows, pageRows } from "./rows.ts";
+
+const tags = ["Data Trove"];
+
+/** The largest shipped dataset (US ZIP codes) has 42,049 rows: one page can hold any dataset whole. */
+export const MAX_ROWS_PER_PAGE = 50_000;
+
+const SourceSchema = z.object({ package: z.string(), url: z.string(), file: z.string().optional() });
+
+const IndexSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    total_categories: z.number().int(),
+    total_datasets: z.number().int(),
+    categories: z.record(z.string(), z.object({ dataset_count: z.number().int(), datasets: z.array(z.string()), path: z.string() })),
+    usage: z.string(),
+  })
+  .openapi("TroveIndex");
+
+const CategorySchema = z
+  .object({
+    category: z.string(),
+    total: z.number().int(),
+    datasets: z.array(
+      z.object({ id: z.string(), title: z.string(), description: z.string(), format: z.enum(["csv", "json"]), size: z.number().int().openapi({ description: "file size in bytes" }), rows: z.number().int(), licence: z.string(), path: z.string() }),
+    ),
+  })
+  .openapi("TroveCategory");
+
+const DatasetSchema = z
+  .object({
+    category: z.string(),
+    dataset: z.string(),
+    title: z.string(),
+    format: z.enum(["csv", "json"]),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    data: z.array(z.record(z.string(), z.unknown())),
+    metadata: z.object({
+      description: z.string(),
+      licence: z.string(),
+      source: SourceSchema,
+      fields: z.array(z.object({ name: z.string(), type: z.enum(["number", "string", "boolean"]) })),
+      size: z.number().int(),
+    }),
+  })
+  .openapi("TroveDataset");
+
+const Category = z.string().min(1).max(64).openapi({ description: "category name, e.g. environmental" });
+const badRequest = { 400: jsonResponse(ErrorSchema, "Invalid parameters") };
+
+const index = gatewayRoute("optional", "trove", {
+  method: "get",
+  // Registered without the trailing slash: the app is non-strict, so /v1/trove/ and /v1/trove both match.
+  path: "/v1/trove",
+  summary: "Categories and datasets of the Data Trove",
+  tags,
+  responses: { 200: jsonResponse(IndexSchema, "Every category with its dataset ids and counts") },
+});
+
+const category = gatewayRoute("none", "trove", {
+  method: "get",
+  path: "/v1/trove/{category}",
+  summary: "The datasets of one category, with file sizes",
+  tags,
+  request: { params: z.object({ category: Category }) },
+  responses: { 200: jsonResponse(CategorySchema, "The category's datasets"), ...badRequest, 404: jsonResponse(ErrorSchema, "Unknown category") },
+});
+
+const dataset = gatewayRoute("none", "trove", {
+  method: "get",
+  path: "/v1/trove/{category}/{dataset}",
+  summary: "Rows of one dataset as JSON (CSV files are converted, values typed)",
+  tags,
+  request: {
+    params: z.object({ category: Category, dataset: z.string().min(1).max(100).openapi({ description: "dataset id, without file extension" }) }),
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(MAX_ROWS_PER_PAGE).default(100).openapi({ description: `rows to return (1–${MAX_ROWS_PER_PAGE}, default 100)` }),
+      offset: z.coerce.number().int().min(0).default(0).openapi({ description: "rows to skip (default 0)" }),
+    }),
+  },
+  responses: { 200: jsonResponse(DatasetSchema, "One page of rows with the dataset's licence and source"), ...badRequest, 404: jsonResponse(ErrorSchema, "Unknown category or dataset") },
+});
 
 export function registerTroveRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  void app;
+  app.openapi(index, (c) => c.json(buildTroveIndex(), 200));
+
+  app.openapi(category, (c) => {
+    const { category: name } = c.req.valid("param");
+    const datasets = listCategory(name).map((d) => ({ id: d.id, title: d.title, description: d.description, format: d.format, size: d.size, rows: d.rows, licence: d.licence, path: `/v1/trove/${d.category}/${d.id}` }));
+    return c.json({ category: name, total: datasets.length, datasets }, 200);
+  });
+
+  app.openapi(dataset, (c) => {
+    const { category: name, dataset: id } = c.req.valid("param");
+    const { limit, offset } = c.req.valid("query");
+    const entry = findDataset(name, id);
+    const page = pageRows(datasetRows(entry), limit, offset);
+    return c.json(
+      {
+        category: entry.category,
+        dataset: entry.id,
+        title: entry.title,
+        format: entry.format,
+        total: page.total,
+        limit,
+        offset,
+        data: page.data,
+        metadata: { description: entry.description, licence: entry.licence, source: entry.source, fields: entry.fields, size: entry.size },
+      },
+      200,
+    );
+  });
 }

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { findDataset, troveCatalogue } from "./catalogue.ts";
+import { datasetRows, pageRows, parseDatasetText } from "./rows.ts";
+
+describe("trove rows", () => {
+  it("parses CSV with a header row into typed records", () => {
+    expect(parseDatasetText("a,b,c\n1,x,true\n2.5,,false\n", "csv")).toEqual([
+      { a: 1, b: "x", c: true },
+      { a: 2.5, b: null, c: false },
+    ]);
+  });
+
+  it("accepts JSON arrays and refuses other JSON", () => {
+    expect(parseDatasetText('[{"a":1}]', "json")).toEqual([{ a: 1 }]);
+    expect(() => parseDatasetText('{"a":1}', "json")).toThrow(/arrays/);
+  });
+
+  it("pages rows with limit and offset and reports the total", () => {
+    const rows = [1, 2, 3, 4, 5];
+    expect(pageRows(rows, 2, 0)).toEqual({ total: 5, data: [1, 2] });
+    expect(pageRows(rows, 2, 4)).toEqual({ total: 5, data: [5] });
+    expect(pageRows(rows, 2, 9)).toEqual({ total: 5, data: [] });
+  });
+
+  it("reads every shipped dataset with the row count and fields the catalogue records", () => {
+    for (const entry of troveCatalogue().entries) {
+      const rows = datasetRows(entry);
+      expect(rows.length, entry.id).toBe(entry.rows);
+      expect(Object.keys(rows[0]!), entry.id).toEqual(expect.arrayContaining(entry.fields.slice(0, 3).map((f) => f.name)));
+    }
+  });
+
+  it("types CSV numbers as numbers", () => {
+    const [first] = datasetRows(findDataset("economic_housing", "boston-house-prices"));
+    expect(first).toMatchObject({ crim: 0.00632, medv: 24 });
+  });
+});
