@@ -8,6 +8,15 @@ describe("isGatewayRequest", () => {
     }
   });
 
+  it("sends the clinical content service to the gateway, and the portal's own /api paths to Next", () => {
+    for (const url of ["/api/conditions", "/api/conditions/down-syndrome", "/api/search?q=aphasia", "/api/stats"]) {
+      expect(isGatewayRequest(url, "text/html")).toBe(true);
+    }
+    for (const url of ["/api/auth/session", "/api/auth/callback/github", "/api/conditionsx", "/api/statsx", "/api", "/clinical/down-syndrome"]) {
+      expect(isGatewayRequest(url, "*/*")).toBe(false);
+    }
+  });
+
   it("sends portal pages to Next", () => {
     expect(isGatewayRequest("/docs", "*/*")).toBe(false);
     expect(isGatewayRequest("/v1x", "*/*")).toBe(false);

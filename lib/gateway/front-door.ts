@@ -1,13 +1,18 @@
 const GATEWAY_PATHS = new Set(["/health", "/openapi.json", "/metrics", "/v1"]);
+// The clinical content service (SPEC "Clinical", /api/...) lives in the gateway too; every other
+// /api path (next-auth's /api/auth/...) stays with the portal.
+const CONTENT_SERVICE_PATHS = new Set(["/api/conditions", "/api/search", "/api/stats"]);
 
 /**
  * Whether server.ts hands a request to the API rather than the portal: /v1/*, the status paths,
- * and `/` unless the client prefers HTML (a browser gets the portal home, a program the JSON index).
+ * the clinical content service, and `/` unless the client prefers HTML (a browser gets the portal
+ * home, a program the JSON index).
  */
 export function isGatewayRequest(url: string, accept: string | undefined): boolean {
   const q = url.indexOf("?");
   const pathname = q === -1 ? url : url.slice(0, q);
   if (pathname.startsWith("/v1/") || GATEWAY_PATHS.has(pathname)) return true;
+  if (CONTENT_SERVICE_PATHS.has(pathname) || pathname.startsWith("/api/conditions/")) return true;
   if (pathname === "/") return !prefersHtml(accept);
   return false;
 }
