@@ -107,15 +107,6 @@ export function classifyLanguageCode(code: string): CodeKind | null {
   return null;
 }
 
-/** The language a well-formed code names, or undefined. Codes are compared in lower case. */
-export function findLanguage(index: LanguageIndex, code: string): Language | undefined {
-  const lower = code.trim().toLowerCase();
-  const kind = classifyLanguageCode(lower);
-  if (kind === "iso639_3") return index.byIso.get(lower);
-  if (kind === "glottocode") return index.byGlottocode.get(lower);
-  return undefined;
-}
-
 /** The list item of /v1/linguistics/languages. */
 export function summariseLanguage(language: Language) {
   return {
