@@ -24,7 +24,6 @@ export type EtymologyStore = {
   citedBy: Map<string, number[]>;
   /** `lang|form` (lower-case form) → ranks of headwords with that form in their lineage. */
   byAncestor: Map<string, number[]>;
-  loadedMs: number;
 };
 
 export const ancestorKey = (lang: string, form: string) => `${lang}|${form.toLowerCase()}`;
@@ -42,8 +41,8 @@ function isRecord(value: unknown): value is EtymologyRecord {
 }
 
 /** Builds the indexes over records already read; exported so tests can index a handful of records. */
-export function indexRecords(records: EtymologyRecord[], legend: LanguageLegend, loadedMs = 0): EtymologyStore {
-  const store: EtymologyStore = { records, legend, byWord: new Map(), byRoot: new Map(), citedBy: new Map(), byAncestor: new Map(), loadedMs };
+export function indexRecords(records: EtymologyRecord[], legend: LanguageLegend): EtymologyStore {
+  const store: EtymologyStore = { records, legend, byWord: new Map(), byRoot: new Map(), citedBy: new Map(), byAncestor: new Map() };
   records.forEach((record, rank) => {
     // Homographs are merged upstream, so the first record of a word is the only one.
     if (!store.byWord.has(record.word)) store.byWord.set(record.word, rank);
@@ -57,7 +56,6 @@ export function indexRecords(records: EtymologyRecord[], legend: LanguageLegend,
 
 /** Reads and indexes the gzip JSON data file and the legend; throws an Error saying what is wrong. */
 export function loadEtymologyStore(dataPath: string, legendPath = LEGEND_PATH): EtymologyStore {
-  const started = performance.now();
   let records: unknown;
   let legend: unknown;
   try {
@@ -73,7 +71,7 @@ export function loadEtymologyStore(dataPath: string, legendPath = LEGEND_PATH): 
   if (typeof legend !== "object" || legend === null || Array.isArray(legend)) {
     throw new Error("etymology data could not be loaded (language legend is not an object)");
   }
-  return indexRecords(records, legend as LanguageLegend, performance.now() - started);
+  return indexRecords(records, legend as LanguageLegend);
 }
 
 /** ETYMOLOGY_DATA_PATH replaces the shipped data file (a mirror, a newer extract, or a test's broken file). */
