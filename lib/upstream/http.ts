@@ -16,16 +16,23 @@ export async function callUpstream(service: string, url: string, init: RequestIn
   }
 }
 
+/**
+ * What an upstream's HTTP status means to our caller: its credential problems and outages are ours
+ * (502), its rate limit is a temporary 503 carrying its Retry-After, its other 4xx are the caller's (400).
+ */
+export function upstreamStatusError(service: string, status: number, retryAfter: string | null | undefined, detail: string): GatewayError {
+  if (status === 401 || status === 403) return new GatewayError(502, `${service} rejected the gateway's credentials`);
+  if (status === 429) {
+    return new GatewayError(503, `${service} is rate limiting the gateway; try again later`, retryAfter ? { "Retry-After": retryAfter } : {});
+  }
+  if (status >= 400 && status < 500) return new GatewayError(400, `${service} refused the request (${status}): ${detail}`);
+  return new GatewayError(502, `${service} failed (${status})`);
+}
+
 /** Turns a non-2xx upstream answer into the gateway error a client can act on. */
 export async function upstreamFailure(service: string, res: Response): Promise<GatewayError> {
   const detail = (await res.text().catch(() => "")).slice(0, 200);
-  if (res.status === 401 || res.status === 403) return new GatewayError(502, `${service} rejected the gateway's credentials`);
-  if (res.status === 429) {
-    const retry = res.headers.get("retry-after");
-    return new GatewayError(503, `${service} is rate limiting the gateway; try again later`, retry ? { "Retry-After": retry } : {});
-  }
-  if (res.status >= 400 && res.status < 500) return new GatewayError(400, `${service} refused the request (${res.status}): ${detail}`);
-  return new GatewayError(502, `${service} failed (${res.status})`);
+  return upstreamStatusError(service, res.status, res.headers.get("retry-after"), detail);
 }
 
 export async function upstreamJson<T>(service: string, url: string, init: RequestInit = {}, timeoutMs = 10_000): Promise<T> {
