@@ -3,7 +3,6 @@ import type { GatewayEnv } from "../../gateway/context.ts";
 import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
-import { describeValidationError } from "../../gateway/validation.ts";
 import { describeGenerators, GENERATORS, GeneratorBags, MULTIPLE_MAX, requireGenerator } from "./generators.ts";
 import { PALETTE_SCHEMES, PALETTE_SIZE } from "./palettes.ts";
 
@@ -38,7 +37,7 @@ const GeneratorParam = z.string().openapi({
 // The count is checked in the handler, after the generator: an unknown generator is 404 and
 // dadjokes on Form A is 400 whatever the count says.
 const CountParam = z.string().openapi({ param: { name: "count", in: "path" }, description: "a whole number", example: "3" });
-const countIn = (max: number) => z.string().regex(/^\d+$/, `count must be a whole number from 1 to ${max}`).transform(Number).pipe(z.number().int().min(1).max(max));
+const countIn = (max: number) => z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(max));
 
 const PaletteQuery = z.object({
   scheme: z.enum(PALETTE_SCHEMES).optional().describe("colors only: the harmony; omitted = a random scheme per palette"),
@@ -55,7 +54,9 @@ const notFound = { 404: jsonResponse(ErrorSchema, "Unknown generator") };
 
 const index = gatewayRoute("optional", "create", {
   method: "get",
-  path: "/v1/create/",
+  // Declared without the trailing slash: with strict routing off, Hono then serves both
+  // /v1/create and /v1/create/, while a route declared as "/v1/create/" matches neither.
+  path: "/v1/create",
   summary: "The content generators",
   tags,
   responses: {
@@ -110,7 +111,7 @@ const multipleB = gatewayRoute("key", "create", {
 
 function parseCount(raw: string, max: number): number {
   const parsed = countIn(max).safeParse(raw);
-  if (!parsed.success) throw new GatewayError(400, describeValidationError(parsed.error));
+  if (!parsed.success) throw new GatewayError(400, `invalid count '${raw}': it must be a whole number from 1 to ${max}`);
   return parsed.data;
 }
 
