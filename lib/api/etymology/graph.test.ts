@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { exploreWord } from "./explore.ts";
-import { ADJ_TYPES, buildEtymologyGraph, escapeMermaidLabel, orderNodes, toMatrix, toMermaid, toNetwork, type EtymologyGraph } from "./graph.ts";
+import { ADJ_TYPES, buildEtymologyGraph, escapeMermaidLabel, orderNodes, renderGraph, toMatrix, toMermaid, toNetwork, type EtymologyGraph } from "./graph.ts";
 import type { EtymologyRecord } from "./lineage.ts";
 import { indexRecords } from "./store.ts";
 
@@ -138,6 +138,12 @@ describe("views", () => {
     expect(escapeMermaidLabel('a "b" [c] (d) {e} | <f> #g')).toBe("a #quot;b#quot; #91;c#93; #40;d#41; #123;e#125; #124; #lt;f#gt; #35;g");
     const tricky = buildEtymologyGraph({ ...exploreWord(store, "father")!, lineage: [{ lang: "L.", form: 'x"]y', language: "Latin", family: "Indo-European", branch: "Italic", era: -75 }] }, legend);
     expect(() => parseMermaid(toMermaid(tricky, "semantic"))).not.toThrow();
+  });
+
+  it("renderGraph tags each view with its viz_type and adj_type", () => {
+    expect(renderGraph(graph, "network", "semantic")).toEqual({ viz_type: "network", adj_type: "semantic", ...toNetwork(graph, "semantic") });
+    expect(renderGraph(graph, "matrix", "linguistic")).toEqual({ viz_type: "matrix", adj_type: "linguistic", ...toMatrix(graph, "linguistic") });
+    expect(renderGraph(graph, "mermaid", "temporal")).toEqual({ viz_type: "mermaid", adj_type: "temporal", mermaid: toMermaid(graph, "temporal") });
   });
 
   it("a word with no etymology is a one-node graph", () => {

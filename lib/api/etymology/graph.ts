@@ -159,3 +159,15 @@ export function toMermaid(graph: EtymologyGraph, adjType: AdjType): string {
   for (const e of graph.edges) lines.push(`    ${e.source} -->|${e.relation}| ${e.target}`);
   return lines.join("\n");
 }
+
+export type GraphView =
+  | ({ viz_type: "network"; adj_type: AdjType } & NetworkView)
+  | ({ viz_type: "matrix"; adj_type: AdjType } & MatrixView)
+  | { viz_type: "mermaid"; adj_type: AdjType; mermaid: string };
+
+/** The graph in the form the caller asked for, tagged with how it was built. */
+export function renderGraph(graph: EtymologyGraph, vizType: VizType, adjType: AdjType): GraphView {
+  if (vizType === "mermaid") return { viz_type: vizType, adj_type: adjType, mermaid: toMermaid(graph, adjType) };
+  if (vizType === "matrix") return { viz_type: vizType, adj_type: adjType, ...toMatrix(graph, adjType) };
+  return { viz_type: vizType, adj_type: adjType, ...toNetwork(graph, adjType) };
+}

@@ -4,7 +4,7 @@ import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { exploreWord } from "./explore.ts";
-import { ADJ_TYPES, buildEtymologyGraph, NODE_TYPES, RELATIONS, toMatrix, toMermaid, toNetwork, VIZ_TYPES } from "./graph.ts";
+import { ADJ_TYPES, buildEtymologyGraph, NODE_TYPES, RELATIONS, renderGraph, VIZ_TYPES } from "./graph.ts";
 import { findHeadword } from "./lookup.ts";
 import { etymologyStore, type EtymologyStore } from "./store.ts";
 
@@ -164,14 +164,8 @@ export function registerEtymologyRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const match = findHeadword(word, (w) => store.byWord.has(w));
     const found = match ? exploreWord(store, match.word) : null;
     if (!match || !found) throw new GatewayError(404, `unknown word '${word}'`);
-    const graph = buildEtymologyGraph(found, store.legend);
-    const view =
-      viz_type === "mermaid"
-        ? { viz_type, adj_type, mermaid: toMermaid(graph, adj_type) }
-        : viz_type === "matrix"
-          ? { viz_type, adj_type, ...toMatrix(graph, adj_type) }
-          : { viz_type, adj_type, ...toNetwork(graph, adj_type) };
-    return c.json({ query: word, ...found, matched: match.matched, lineage_order: "oldest_first" as const, graph: view }, 200);
+    const graph = renderGraph(buildEtymologyGraph(found, store.legend), viz_type, adj_type);
+    return c.json({ query: word, ...found, matched: match.matched, lineage_order: "oldest_first" as const, graph }, 200);
   });
 
   app.openapi(health, (c) => c.json({ status: "ok" as const, headwords: etymologyStore().records.length }, 200));
