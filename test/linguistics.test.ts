@@ -193,7 +193,7 @@ describe("/v1/linguistics", () => {
       expect(velarStops.total).toBeGreaterThan(10);
       expect(velarStops.phonemes.every((p: Json) => p.manner === "stop" && p.place === "velar")).toBe(true);
       expect(velarStops.phonemes.map((p: Json) => p.segment)).toContain("k");
-      const tones = await json("/v1/linguistics/phonemes?type=tone&limit=1000");
+      const tones = await json("/v1/linguistics/phonemes?type=Tone&limit=1000");
       expect(tones.total).toBe(60);
     });
 
@@ -232,7 +232,7 @@ describe("/v1/linguistics", () => {
       const phonology = await json("/v1/linguistics/features?category=phonology");
       expect(phonology.total).toBe(20);
       expect(phonology.features.every((f: Json) => f.area === "Phonology")).toBe(true);
-      expect((await json("/v1/linguistics/features?category=morphology")).total).toBe(58);
+      expect((await json("/v1/linguistics/features?category=Morphology")).total).toBe(58);
       expect((await json("/v1/linguistics/features?category=syntax")).total).toBe(97);
       const one = await json("/v1/linguistics/features?feature=81a");
       expect(one.features.map((f: Json) => f.id)).toEqual(["81A"]);

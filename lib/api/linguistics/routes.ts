@@ -26,7 +26,7 @@ const MAX_LANGUAGES_PAGE = 1000;
 const MAX_PHONEMES = 1000;
 const MAX_SEARCH = 100;
 
-/** An enum that also accepts other spellings of its labels: "north_america", "Nearly-Extinct". */
+/** An enum that also accepts other spellings of its labels: "north_america", "Nearly-Extinct", "Vowel". */
 function label<const T extends readonly [string, ...string[]]>(values: T) {
   const canonical = new Map(values.map((v) => [normaliseLabel(v), v]));
   return z.preprocess((v) => (typeof v === "string" ? (canonical.get(normaliseLabel(v)) ?? v) : v), z.enum(values));
@@ -218,7 +218,7 @@ const phonemes = gatewayRoute("key", "linguistics", {
   request: {
     query: z.object({
       language: languageCode.optional(),
-      type: z.enum(SEGMENT_TYPES).optional(),
+      type: label(SEGMENT_TYPES).optional(),
       manner: label(MANNERS).optional(),
       place: label(PLACES).optional(),
       limit: count(MAX_PHONEMES).default(100),
@@ -236,7 +236,7 @@ const features = gatewayRoute("key", "linguistics", {
     query: z.object({
       language: languageCode.optional(),
       feature: z.string().trim().min(1).max(8).optional().openapi({ description: "WALS feature id, e.g. 1A" }),
-      category: z.enum(FEATURE_CATEGORIES).optional(),
+      category: label(FEATURE_CATEGORIES).optional().openapi({ description: "WALS areas grouped: see docs/notes/linguistics.md" }),
     }),
   },
   responses: { 200: jsonResponse(FeatureList, "Features, or the language's values"), ...keyedErrors, ...notFound },
@@ -250,7 +250,7 @@ const search = gatewayRoute("key", "linguistics", {
   request: {
     query: z.object({
       q: z.string().trim().min(1).max(200),
-      type: z.enum([...SEARCH_TYPES, "all"]).default("all"),
+      type: label([...SEARCH_TYPES, "all"] as const).default("all"),
       limit: count(MAX_SEARCH).default(20).openapi({ description: "Per type" }),
     }),
   },
