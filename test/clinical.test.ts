@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isGatewayRequest } from "../lib/gateway/front-door.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 
-const COUNT = 10;
+const COUNT = 51;
 
 describe("clinical reference over HTTP", () => {
   let gw: TestGateway;

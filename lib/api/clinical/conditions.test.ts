@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, ICD10_CM, ICD11_MMS, SECTIONS, findCondition, listConditions, loadConditionFolder, parseConditionDocument } from "./conditions.ts";
 
-const EXPECTED_COUNT = 10;
+const EXPECTED_COUNT = 51;
 const DIR = path.join(process.cwd(), "lib", "api", "clinical", "data", "conditions");
 
 const doc = (front: string, body = Object.values(SECTIONS).map((h) => `## ${h}\n\nText for ${h}.`).join("\n\n")) =>
