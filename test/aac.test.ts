@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LocalResponse, SearchResponse } from "../lib/api/aac/routes.ts";
 import { startFakeArasaac, type FakeArasaac } from "./fakes/arasaac.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 
@@ -35,6 +36,8 @@ describe("AAC", () => {
       expect(res.headers.get("X-RateLimit-Remaining")).toMatch(/^\d+$/);
       expect(res.headers.get("X-RateLimit-Reset")).toMatch(/^\d+$/);
       const body = await res.json();
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(SearchResponse.parse(body)).toEqual(body);
       expect(body).toMatchObject({ query: "dog", sources: ["local"], metadata: { limit: 10, language: "en" } });
       expect(body.total).toBeGreaterThanOrEqual(body.results.length);
       const [first, second] = body.results as Symbol[];
@@ -68,6 +71,7 @@ describe("AAC", () => {
 
     it("merges ARASAAC results (absolute URLs, attribution) when asked, pictolib as an alias", async () => {
       const body = await (await get("/v1/aac/symbols/search?q=dog&sources=local,pictolib&limit=20")).json();
+      expect(SearchResponse.parse(body)).toEqual(body);
       expect(body.sources).toEqual(["local", "arasaac"]);
       expect(body.metadata.attribution).toContain("ARASAAC");
       const remote = (body.results as Symbol[]).filter((r) => r.source === "arasaac");
@@ -144,6 +148,7 @@ describe("AAC", () => {
       const res = await get("/v1/aac/symbols/local?q=happy");
       expect(res.status).toBe(200);
       const body = await res.json();
+      expect(LocalResponse.parse(body)).toEqual(body);
       expect(body).toMatchObject({ query: "happy", source: "local", metadata: { limit: 10, set: "all" } });
       expect(body.metadata.symbols_indexed).toBeGreaterThan(2000);
       expect(body.results[0]).toMatchObject({ keyword: "happy", score: 1, source: "mulberry" });

@@ -1,11 +1,12 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context, TypedResponse } from "hono";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
 import { ARASAAC_ATTRIBUTION, ARASAAC_LANGUAGES, findPictograms, rankPictograms, type ArasaacLanguage } from "./arasaac.ts";
-import { searchSymbols, symbolIndex, type AacSymbol } from "./search.ts";
+import { searchSymbols, searchSymbolsJson, symbolIndex, type AacSymbol } from "./search.ts";
 import { buildSentence, parseSources, SYMBOL_SOURCES, type SymbolSource } from "./sentence.ts";
 import { LOCAL_SOURCES } from "./symbols.ts";
 
@@ -37,6 +38,14 @@ const upstreamErrors = {
   504: jsonResponse(ErrorSchema, "ARASAAC did not answer in time"),
 };
 
+export const SearchResponse = z.object({
+  query: z.string(),
+  results: z.array(AacSymbolSchema),
+  total: z.number().int(),
+  sources: z.array(z.enum(SYMBOL_SOURCES)),
+  metadata: z.object({ limit: z.number().int(), language: z.string(), attribution: z.string().optional() }),
+});
+
 const search = gatewayRoute("key", "aac", {
   method: "get",
   path: "/v1/aac/symbols/search",
@@ -46,16 +55,7 @@ const search = gatewayRoute("key", "aac", {
   tags: ["AAC"],
   request: { query: z.object({ q: Query, limit: Limit, sources: SourceList.default("local"), language: Language }) },
   responses: {
-    200: jsonResponse(
-      z.object({
-        query: z.string(),
-        results: z.array(AacSymbolSchema),
-        total: z.number().int(),
-        sources: z.array(z.enum(SYMBOL_SOURCES)),
-        metadata: z.object({ limit: z.number().int(), language: z.string(), attribution: z.string().optional() }),
-      }),
-      "Symbols, best first",
-    ),
+    200: jsonResponse(SearchResponse, "Symbols, best first"),
     ...keyedErrors,
     ...upstreamErrors,
   },
@@ -81,6 +81,14 @@ const arasaacRoute = (path: string, summary: string) =>
 const arasaac = arasaacRoute("/v1/aac/symbols/arasaac", "Search ARASAAC pictograms (CC BY-NC-SA 4.0)");
 const pictolib = arasaacRoute("/v1/aac/symbols/pictolib", "Search ARASAAC pictograms (the spec's pictolib name for /v1/aac/symbols/arasaac)");
 
+export const LocalResponse = z.object({
+  query: z.string(),
+  results: z.array(AacSymbolSchema),
+  total: z.number().int(),
+  source: z.literal("local"),
+  metadata: z.object({ limit: z.number().int(), set: z.string(), symbols_indexed: z.number().int() }),
+});
+
 const local = gatewayRoute("key", "aac", {
   method: "get",
   path: "/v1/aac/symbols/local",
@@ -94,16 +102,7 @@ const local = gatewayRoute("key", "aac", {
     }),
   },
   responses: {
-    200: jsonResponse(
-      z.object({
-        query: z.string(),
-        results: z.array(AacSymbolSchema),
-        total: z.number().int(),
-        source: z.literal("local"),
-        metadata: z.object({ limit: z.number().int(), set: z.string(), symbols_indexed: z.number().int() }),
-      }),
-      "Local symbols, best first",
-    ),
+    200: jsonResponse(LocalResponse, "Local symbols, best first"),
     ...keyedErrors,
   },
 });
@@ -148,6 +147,15 @@ const sentence = gatewayRoute("key", "aac", {
 
 const arasaacLookup = (cache: UpstreamCache, language: ArasaacLanguage) => async (word: string) => rankPictograms(word, await findPictograms(cache, word, language));
 
+/**
+ * Sends JSON text already in the route's documented shape as that route's typed response. Local
+ * pages are pre-serialised (see resultsJson in search.ts) because JSON.stringify of a page cost
+ * more than the search; test/aac.test.ts parses these bodies with the same zod schemas.
+ */
+function preSerialised<T>(c: Context, text: string): TypedResponse<T, 200, "json"> {
+  return c.body(text, 200, { "Content-Type": "application/json" }) as unknown as TypedResponse<T, 200, "json">;
+}
+
 /** Local and ARASAAC results in one list: by score, local first among equals (a stable sort). */
 function mergeResults(local: AacSymbol[], remote: AacSymbol[], limit: number): AacSymbol[] {
   return [...local, ...remote].sort((a, b) => b.score - a.score).slice(0, limit);
@@ -157,6 +165,10 @@ export function registerAacRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(search, async (c) => {
     const { q, limit, sources: list, language } = c.req.valid("query");
     const sources = parseSources(list, "local");
+    if (sources.length === 1 && sources[0] === "local") {
+      const { json, total } = searchSymbolsJson(q, { limit });
+      return preSerialised<z.infer<typeof SearchResponse>>(c, `{"query":${JSON.stringify(q)},"results":${json},"total":${total},"sources":["local"],"metadata":${JSON.stringify({ limit, language })}}`);
+    }
     const local = sources.includes("local") ? searchSymbols(q, { limit }) : { results: [], total: 0 };
     const remote = sources.includes("arasaac") ? rankPictograms(q, await findPictograms(c.var.runtime.upstreamCache, q, language)) : [];
     return c.json(
@@ -181,8 +193,9 @@ export function registerAacRoutes(app: OpenAPIHono<GatewayEnv>): void {
 
   app.openapi(local, (c) => {
     const { q, limit, set } = c.req.valid("query");
-    const { results, total } = searchSymbols(q, { limit, ...(set === "all" ? {} : { sets: [set] }) });
-    return c.json({ query: q, results, total, source: "local" as const, metadata: { limit, set, symbols_indexed: symbolIndex().symbols.length } }, 200);
+    const { json, total } = searchSymbolsJson(q, { limit, ...(set === "all" ? {} : { sets: [set] }) });
+    const metadata = JSON.stringify({ limit, set, symbols_indexed: symbolIndex().symbols.length });
+    return preSerialised<z.infer<typeof LocalResponse>>(c, `{"query":${JSON.stringify(q)},"results":${json},"total":${total},"source":"local","metadata":${metadata}}`);
   });
 
   app.openapi(sentence, async (c) => {

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildSymbolIndex, rankSymbols, searchSymbols, symbolIndex } from "./search.ts";
+import { buildSymbolIndex, rankSymbols, resultsJson, searchSymbols, searchSymbolsJson, symbolIndex, toResult } from "./search.ts";
 import type { LocalSymbolRecord } from "./symbols.ts";
 
 const symbol = (id: number, source: LocalSymbolRecord["source"], keywords: string[], synonyms: string[] = []): LocalSymbolRecord => ({
@@ -142,5 +142,16 @@ describe("the shipped local symbol set", () => {
     const started = performance.now();
     for (let i = 0; i < 10_000; i++) searchSymbols(queries[i % queries.length]!);
     expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("resultsJson", () => {
+  it("serialises a page exactly as JSON.stringify of the result objects would", () => {
+    const { hits } = rankSymbols(index, "apple");
+    expect(JSON.parse(resultsJson(index, hits))).toEqual(hits.map((h) => toResult(index, h)));
+    expect(resultsJson(index, [])).toBe("[]");
+    const shipped = searchSymbolsJson("happy", { limit: 20 });
+    expect(JSON.parse(shipped.json)).toEqual(searchSymbols("happy", { limit: 20 }).results);
+    expect(shipped.total).toBe(searchSymbols("happy").total);
   });
 });
