@@ -1,0 +1,112 @@
+import * as vega from "vega";
+import * as vl from "vega-lite";
+import { describe, expect, it } from "vitest";
+import { findDataset } from "../trove/catalogue.ts";
+import { datasetRows } from "../trove/rows.ts";
+import { VIS_CATEGORIES, VISUALIZATIONS, type Visualization } from "./gallery.ts";
+
+/** Collects what vega-lite and vega report, so a spec that names a missing field fails the test. */
+function collectingLogger(messages: string[]) {
+  let level = 2;
+  const logger = {
+    level(value?: number) {
+      if (value === undefined) return level;
+      level = value;
+      return logger;
+    },
+    error: (...args: unknown[]) => (messages.push(`error: ${args.join(" ")}`), logger),
+    warn: (...args: unknown[]) => (messages.push(`warn: ${args.join(" ")}`), logger),
+    info: () => logger,
+    debug: () => logger,
+  };
+  return logger;
+}
+
+/** Serves the trove URLs the specs use from the shipped files, as the endpoint would. */
+const troveLoader = () => {
+  const loader = vega.loader();
+  loader.load = async (uri: string) => {
+    const match = /^\/v1\/trove\/([a-z_]+)\/([a-z0-9-]+)\?limit=\d+$/.exec(uri);
+    if (!match) throw new Error(`unexpected data url ${uri}`);
+    return JSON.stringify({ data: datasetRows(findDataset(match[1]!, match[2]!)) });
+  };
+  return loader;
+};
+
+type SceneNode = { marktype?: string; role?: string; items?: SceneNode[] };
+
+/** Data items drawn by the chart's own marks (not axes, legends or titles), at any nesting depth. */
+function countDataItems(node: SceneNode): number {
+  let count = 0;
+  for (const child of node.items ?? []) {
+    if (node.role === "mark" && node.marktype !== "group") count += 1;
+    else count += countDataItems(child);
+  }
+  return count;
+}
+
+async function renderSvg(vis: Visualization, messages: string[]): Promise<{ svg: string; items: number }> {
+  const logger = collectingLogger(messages);
+  const compiled = vl.compile(vis.spec as unknown as vl.TopLevelSpec, { logger: logger as never });
+  const view = new vega.View(vega.parse(compiled.spec), { renderer: "none", loader: troveLoader(), logger: logger as never });
+  const svg = await view.toSVG();
+  const items = countDataItems((view.scenegraph() as unknown as { root: SceneNode }).root);
+  view.finalize();
+  return { svg, items };
+}
+
+/** Every `field` a spec's encodings name (fold/calculate outputs included in `derived`). */
+function encodedFields(node: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) node.forEach((v) => encodedFields(v, out));
+  else if (node && typeof node === "object") {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "field" && typeof v === "string") out.add(v);
+      else if (k !== "transform") encodedFields(v, out);
+    }
+  }
+  return out;
+}
+
+function derivedFields(node: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) node.forEach((v) => derivedFields(v, out));
+  else if (node && typeof node === "object") {
+    const o = node as Record<string, unknown>;
+    if (typeof o.as === "string") out.add(o.as);
+    if (Array.isArray(o.as)) o.as.forEach((a) => typeof a === "string" && out.add(a));
+    if (typeof o.pivot === "string") ["black", "white"].forEach((v) => out.add(v));
+    Object.values(o).forEach((v) => derivedFields(v, out));
+  }
+  return out;
+}
+
+describe("datavis gallery", () => {
+  it("has at least 123 visualizations with unique names, known categories and a real dataset", () => {
+    expect(VISUALIZATIONS.length).toBeGreaterThanOrEqual(123);
+    expect(new Set(VISUALIZATIONS.map((v) => v.name)).size).toBe(VISUALIZATIONS.length);
+    for (const v of VISUALIZATIONS) {
+      expect(VIS_CATEGORIES).toContain(v.category);
+      const [category, id] = v.dataset.split("/");
+      expect(() => findDataset(category!, id!), v.name).not.toThrow();
+      expect(v.description.length, v.name).toBeGreaterThan(20);
+    }
+    for (const c of VIS_CATEGORIES) expect(VISUALIZATIONS.some((v) => v.category === c), c).toBe(true);
+  });
+
+  it("only encodes fields the dataset has or the spec derives", () => {
+    for (const v of VISUALIZATIONS) {
+      const [category, id] = v.dataset.split("/");
+      const known = new Set([...findDataset(category!, id!).fields.map((f) => f.name), ...derivedFields(v.spec)]);
+      for (const field of encodedFields(v.spec)) expect(known.has(field), `${v.name}: ${field}`).toBe(true);
+    }
+  });
+
+  it.each(VISUALIZATIONS.map((v) => [v.name, v] as const))("renders %s to an SVG with marks and no warnings", async (_name, vis) => {
+    const messages: string[] = [];
+    const { svg, items } = await renderSvg(vis, messages);
+    expect(messages).toEqual([]);
+    expect(svg.startsWith("<svg")).toBe(true);
+    expect(svg).toContain("role-mark");
+    // A chart whose filters or fields matched nothing still draws axes; it must draw data too.
+    expect(items).toBeGreaterThanOrEqual(2);
+  });
+});
