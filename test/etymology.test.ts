@@ -68,7 +68,8 @@ describe("/v1/etymology", () => {
       expect(body.lineage).toEqual([expect.objectContaining({ lang: "AS.", language: "Anglo-Saxon (Old English)", form: "wæter", period: "c. 450–1150" })]);
       expect(body.cognates.forms).toContainEqual(expect.objectContaining({ lang: "G.", language: "German", form: "wasser" }));
       expect(body.cognates.forms).toContainEqual(expect.objectContaining({ lang: "Gr.", language: "Greek", translit: "ydwr" }));
-      expect(body.cognates.headwords).toContainEqual({ word: "wet", root: "137" });
+      expect(body.cognates.headwords).toContainEqual({ word: "wet", relation: "shares_root", via: "√137" });
+      expect(body.cognates.headwords).toContainEqual({ word: "hydrate", relation: "from_cognate_form", via: "Gr. ψδωρ" });
       expect(body.related).toContainEqual({ word: "hydra", relation: "cites" });
       expect(body.graph.viz_type).toBe("network");
       expect(body.graph.adj_type).toBe("temporal");

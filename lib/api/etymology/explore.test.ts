@@ -28,6 +28,7 @@ const records = [
   rec("ensign", { etymology: "Cf. {Ancient} a flag." }),
   rec("water", { pos: ["noun", "verb"], definitions: ["The fluid.", "To wet or supply with water.", "(Bot.) To irrigate."], etymology: "AS. wæter; akin to G. wasser. √137. Cf. {Wet}.", lineage: [{ lang: "AS.", form: "wæter" }], cognates: [{ lang: "G.", form: "wasser" }, { lang: "E.", form: "wet" }] }),
   rec("wet", { etymology: "AS. wǣt. √137." }),
+  rec("vaseline", { etymology: "G. wasser + Gr. elaion.", lineage: [{ lang: "G.", form: "wasser" }] }),
   ...Array.from({ length: 30 }, (_, i) => rec(`watery${i}`, { etymology: "See {Water}. √137." })),
 ];
 const store = indexRecords(records, legend);
@@ -57,12 +58,16 @@ describe("exploreWord", () => {
     ]);
   });
 
-  it("separates sister-language forms from English root cognates, capped and most frequent first", () => {
+  it("separates sister-language forms from English cognates: words from a sister form first, then by root, capped", () => {
     const e = exploreWord(store, "water")!;
     expect(e.cognates.forms.map((f) => `${f.lang} ${f.form} ${f.language}`)).toEqual(["G. wasser German"]);
     expect(e.roots).toEqual(["137"]);
     expect(e.cognates.headwords).toHaveLength(MAX_LINKED_WORDS);
-    expect(e.cognates.headwords[0]).toEqual({ word: "wet", root: "137" });
+    expect(e.cognates.headwords.slice(0, 2)).toEqual([
+      { word: "vaseline", relation: "from_cognate_form", via: "G. wasser" },
+      { word: "wet", relation: "shares_root", via: "√137" },
+    ]);
+    expect(e.cognates.headwords.slice(2).every((c) => c.relation === "shares_root")).toBe(true);
     expect(e.cognates.headwords.map((c) => c.word)).not.toContain("water");
     expect(e.related[0]).toEqual({ word: "wet", relation: "cites" });
     expect(e.related).toHaveLength(MAX_LINKED_WORDS);

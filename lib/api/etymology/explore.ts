@@ -14,7 +14,12 @@ export type RelatedWord = {
   via?: string;
 };
 
-export type RootCognate = { word: string; root: string };
+/**
+ * An English headword cognate with this one: it descends from one of this word's sister forms
+ * (`from_cognate_form`, via "L. cor" for heart → cordial) or carries the same Webster root number
+ * (`shares_root`, via "√137").
+ */
+export type CognateHeadword = { word: string; relation: "from_cognate_form" | "shares_root"; via: string };
 
 export type Exploration = {
   word: string;
@@ -25,12 +30,12 @@ export type Exploration = {
   etymology: string | null;
   /** Oldest ancestor first, the form nearest the headword last. */
   lineage: Etymon[];
-  cognates: { forms: Etymon[]; headwords: RootCognate[] };
+  cognates: { forms: Etymon[]; headwords: CognateHeadword[] };
   related: RelatedWord[];
   roots: string[];
 };
 
-/** Related and root-sharing headwords listed per word, most frequent first. */
+/** Related words, and cognate headwords, listed per word (each list most specific link first). */
 export const MAX_LINKED_WORDS = 20;
 
 export function expandEtymon(item: EtymonItem, legend: LanguageLegend): Etymon {
@@ -90,17 +95,22 @@ export function relatedWords(store: EtymologyStore, record: EtymologyRecord, cit
   return out;
 }
 
-/** Headwords carrying one of this word's Webster root numbers (√): English cognates from one root. */
-export function rootCognates(store: EtymologyStore, record: EtymologyRecord, roots: string[]): RootCognate[] {
-  const out: RootCognate[] = [];
+/**
+ * English cognates, capped at MAX_LINKED_WORDS: headwords whose lineage holds one of this word's
+ * sister-language forms first (a direct link), then headwords sharing a Webster root number (√).
+ */
+export function cognateHeadwords(store: EtymologyStore, record: EtymologyRecord, cognates: EtymonItem[], roots: string[]): CognateHeadword[] {
+  const out: CognateHeadword[] = [];
   const seen = new Set([record.word]);
-  for (const root of roots) {
-    for (const word of linked(store, store.byRoot.get(root) ?? [], record.word)) {
+  const add = (words: string[], relation: CognateHeadword["relation"], via: string) => {
+    for (const word of words) {
       if (seen.has(word) || out.length >= MAX_LINKED_WORDS) continue;
       seen.add(word);
-      out.push({ word, root });
+      out.push({ word, relation, via });
     }
-  }
+  };
+  for (const item of cognates) add(linked(store, store.byAncestor.get(ancestorKey(item.lang, item.form)) ?? [], record.word), "from_cognate_form", `${item.lang} ${item.form}`);
+  for (const root of roots) add(linked(store, store.byRoot.get(root) ?? [], record.word), "shares_root", `√${root}`);
   return out;
 }
 
@@ -118,7 +128,7 @@ export function exploreWord(store: EtymologyStore, word: string): Exploration | 
     definitions: record.definitions.map((definition) => ({ definition, part_of_speech: inferPartOfSpeech(definition, record.pos) })),
     etymology: record.etymology,
     lineage: parsed.lineage.map((item) => expandEtymon(item, store.legend)),
-    cognates: { forms: parsed.cognates.map((item) => expandEtymon(item, store.legend)), headwords: rootCognates(store, record, parsed.roots) },
+    cognates: { forms: parsed.cognates.map((item) => expandEtymon(item, store.legend)), headwords: cognateHeadwords(store, record, parsed.cognates, parsed.roots) },
     related: relatedWords(store, record, parsed.cites, parsed.lineage),
     roots: parsed.roots,
   };

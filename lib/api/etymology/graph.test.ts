@@ -15,7 +15,7 @@ const store = indexRecords(
     }),
     rec("paternal", { etymology: "L. paternus, fr. pater.", lineage: [{ lang: "L.", form: "paternus" }] }),
     rec("food", { etymology: "AS. fōda. √75." }),
-    rec("padre", { etymology: 'Sp. "padre", from L. pater. See {Father}.' }),
+    rec("padre", { etymology: 'Sp. "padre", from L. pater. See {Father}.', lineage: [{ lang: "L.", form: "pater" }] }),
     rec("fatherly", { etymology: "AS. fæder.", lineage: [{ lang: "AS.", form: "fæder" }] }),
   ],
   legend,
@@ -54,6 +54,8 @@ describe("buildEtymologyGraph", () => {
     expect(graph.edges.filter((e) => e.relation === "cognate_of").every((e) => e.source === faeder)).toBe(true);
     expect(graph.nodes.filter((n) => n.type === "cognate").map((n) => n.label)).toEqual(["vater", "fadar", "pater", "πατηρ", "pitr"]);
     expect(graph.edges).toContainEqual({ source: "n0", target: byLabel(graph, "food"), relation: "shares_root" });
+    expect(graph.nodes.find((n) => n.label === "padre")!.type).toBe("cognate_word");
+    expect(graph.edges).toContainEqual({ source: byLabel(graph, "pater"), target: byLabel(graph, "padre"), relation: "ancestor_of" });
     expect(graph.edges).toContainEqual({ source: "n0", target: byLabel(graph, "paternal"), relation: "cites" });
     expect(graph.edges).toContainEqual({ source: byLabel(graph, "padre"), target: "n0", relation: "cites" });
     expect(graph.edges).toContainEqual({ source: faeder, target: byLabel(graph, "fatherly"), relation: "ancestor_of" });
@@ -79,7 +81,7 @@ describe("orderNodes", () => {
   it("linguistic: West Germanic first, then the other branches, each group contiguous", () => {
     expect(order("linguistic")).toEqual([
       // West Germanic, by era; German (c. 1500) ties with English and keeps its build position.
-      "AS. fæder", "OE. fader", "E. father", "G. vater", "E. food", "E. paternal", "E. padre", "E. fatherly",
+      "AS. fæder", "OE. fader", "E. father", "G. vater", "E. padre", "E. food", "E. paternal", "E. fatherly",
       "Goth. fadar",
       "L. pater",
       "Gr. πατηρ",
@@ -92,11 +94,12 @@ describe("orderNodes", () => {
     expect(nodes[0]!.label).toBe("father");
     expect(nodes.map((n) => n.label)).toEqual([
       "father",
-      // one hop: the nearest ancestor, then root cognates, then related words
-      "fader", "food", "paternal", "padre",
-      // two hops: the Old English form, then the sister forms hanging on it
-      "fæder", "vater", "fadar", "pater", "πατηρ", "pitr",
-      // three hops: a word descended from the shared ancestor form
+      // one hop: the nearest ancestor, then cognate words, then related words
+      "fader", "padre", "food", "paternal",
+      // two hops: the Old English form, and Latin pater through padre
+      "fæder", "pater",
+      // three hops: the other sister forms, and a word descended from the shared ancestor form
+      "vater", "fadar", "πατηρ", "pitr",
       "fatherly",
     ]);
   });

@@ -6,7 +6,7 @@ export const ADJ_TYPES = ["temporal", "linguistic", "semantic"] as const;
 export type VizType = (typeof VIZ_TYPES)[number];
 export type AdjType = (typeof ADJ_TYPES)[number];
 
-export const NODE_TYPES = ["headword", "ancestor", "cognate", "root_cognate", "related"] as const;
+export const NODE_TYPES = ["headword", "ancestor", "cognate", "cognate_word", "related"] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 export const RELATIONS = ["ancestor_of", "cognate_of", "shares_root", "cites"] as const;
 export type Relation = (typeof RELATIONS)[number];
@@ -32,7 +32,8 @@ const wordKey = (word: string) => `word:${word}`;
  * Nodes and edges for one explored word, in build order (ids n0, n1, … follow it, n0 is the
  * headword). Edges: each lineage form is `ancestor_of` the next and the last one of the headword;
  * the oldest lineage form (what GCIDE's "akin to" refers to) is `cognate_of` each sister form; the
- * headword `shares_root` with root cognates; `cites` points from the citing word to the cited one;
+ * headword `shares_root` with root cognates, and a sister form is `ancestor_of` the English words
+ * descended from it (heart's L. cor → cordial); `cites` points from the citing word to the cited one;
  * a shared ancestor form is `ancestor_of` the related word descended from it.
  */
 export function buildEtymologyGraph(exploration: Exploration, legend: LanguageLegend): EtymologyGraph {
@@ -64,8 +65,13 @@ export function buildEtymologyGraph(exploration: Exploration, legend: LanguageLe
   const ancestorIds = new Map(exploration.lineage.map((item, i) => [`${item.lang} ${item.form}`, chain[i]!]));
   chain.forEach((id, i) => edge(id, chain[i + 1] ?? head, "ancestor_of"));
   const anchor = chain[0] ?? head;
-  for (const item of exploration.cognates.forms) edge(anchor, node(formKey(item.lang, item.form), item.form, "cognate", item), "cognate_of");
-  for (const cognate of exploration.cognates.headwords) edge(head, word(cognate.word, "root_cognate"), "shares_root");
+  const sisters = new Map(exploration.cognates.forms.map((item) => [`${item.lang} ${item.form}`, node(formKey(item.lang, item.form), item.form, "cognate", item)]));
+  for (const sister of sisters.values()) edge(anchor, sister, "cognate_of");
+  for (const cognate of exploration.cognates.headwords) {
+    const other = word(cognate.word, "cognate_word");
+    if (cognate.relation === "shares_root") edge(head, other, "shares_root");
+    else edge(sisters.get(cognate.via) ?? head, other, "ancestor_of");
+  }
   for (const rel of exploration.related) {
     const other = word(rel.word, "related");
     if (rel.relation === "cites") edge(head, other, "cites");
@@ -108,7 +114,7 @@ function distances(graph: EtymologyGraph): Map<string, number> {
 /**
  * The node order every viz form uses. temporal: by the language's era, oldest first. linguistic:
  * grouped by family (English's first), then branch (West Germanic first), then era. semantic: by hops from the headword,
- * then node type (ancestor, cognate, root cognate, related). Ties keep build order.
+ * then node type (ancestor, cognate form, cognate word, related). Ties keep build order.
  */
 export function orderNodes(graph: EtymologyGraph, adjType: AdjType): GraphNode[] {
   const build = new Map(graph.nodes.map((n, i) => [n.id, i]));

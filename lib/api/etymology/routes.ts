@@ -75,7 +75,7 @@ const ExploreSchema = z
     etymology: z.string().nullable(),
     lineage_order: z.literal("oldest_first"),
     lineage: z.array(EtymonSchema),
-    cognates: z.object({ forms: z.array(EtymonSchema), headwords: z.array(z.object({ word: z.string(), root: z.string() })) }),
+    cognates: z.object({ forms: z.array(EtymonSchema), headwords: z.array(z.object({ word: z.string(), relation: z.enum(["from_cognate_form", "shares_root"]), via: z.string() })) }),
     related: z.array(z.object({ word: z.string(), relation: z.enum(["cites", "cited_by", "shares_ancestor"]), via: z.string().optional() })),
     roots: z.array(z.string()),
     graph: GraphSchema,
