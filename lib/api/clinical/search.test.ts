@@ -13,7 +13,7 @@ describe("tokenise and stem", () => {
     expect(stem("Dysarthrias")).toBe("dysarthria");
     expect(stem("syndromes")).toBe("syndrome");
     expect(stem("apraxis")).toBe("apraxis");
-    expect(tokenise("ICD-10-CM F84.0")).toEqual(["icd", "10", "cm", "f84"]);
+    expect(tokenise("ICD-10-CM F84.0, 6A01.20. Done.")).toEqual(["icd", "10", "cm", "f84.0", "6a01.20", "done"]);
   });
 });
 
@@ -68,5 +68,7 @@ describe("the shipped index", () => {
     const scores = hits.map((h) => h.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     expect(searchConditions(index, "down syndrome", 3)[0]!.id).toBe("down-syndrome");
+    expect(searchConditions(index, "F84.0", 3)[0]!.id).toBe("autism-spectrum-disorder");
+    expect(searchConditions(index, "6a02", 3)[0]!.id).toBe("autism-spectrum-disorder");
   });
 });

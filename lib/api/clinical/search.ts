@@ -8,6 +8,7 @@ const K1 = 1.2;
 const B = 0.75;
 const NAME_BOOST = 3;
 const SNIPPET_RADIUS = 90;
+const TERM = /[\p{L}\p{N}]+(?:\.[\p{L}\p{N}]+)*/gu;
 
 /** Folds a word to its index form: lower case, no accents, a plural reduced to its singular. */
 export function stem(word: string): string {
@@ -17,10 +18,13 @@ export function stem(word: string): string {
   return w;
 }
 
-/** Index terms of a text: words and codes split on anything else, stop words and single letters dropped. */
+/**
+ * Index terms of a text: words, and dotted codes kept whole ("F84.0", "6A01.20") so a code finds its
+ * condition; stop words and single letters dropped.
+ */
 export function tokenise(text: string): string[] {
   const terms: string[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const m of text.matchAll(TERM)) {
     const word = m[0].toLowerCase();
     if (word.length < 2 || STOPWORDS.has(word)) continue;
     terms.push(stem(word));
@@ -57,11 +61,13 @@ export function plainText(markdown: string): string {
     .trim();
 }
 
-/** Builds the BM25 index over each condition's name and its document body (all sections). */
+/** Builds the BM25 index over each condition's name (with its codes) and its document body (all sections). */
 export function buildSearchIndex(conditions: readonly Condition[]): SearchIndex {
   const docs = conditions.map((condition) => {
     const body = Object.values(condition.sections).join("\n\n");
-    return { condition, name: field(condition.name), body: field(body), plain: plainText(body) };
+    // A condition's own codes count as its name: searching "F84.0" puts autism before conditions that cite it.
+    const name = [condition.name, condition.icd10, condition.icd11 ?? ""].join(" ");
+    return { condition, name: field(name), body: field(body), plain: plainText(body) };
   });
   const df = new Map<string, number>();
   for (const d of docs) {
@@ -107,7 +113,7 @@ export function searchConditions(index: SearchIndex, query: string, limit: numbe
 export function buildSnippet(plain: string, terms: readonly string[]): string {
   let at = -1;
   let end = -1;
-  for (const m of plain.matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const m of plain.matchAll(TERM)) {
     if (terms.includes(stem(m[0]))) {
       at = m.index;
       end = m.index + m[0].length;
