@@ -25,7 +25,7 @@ const DESCRIPTIONS: Record<GeneratorName, string> = {
   compliments: "Warm, specific compliments",
 };
 
-export function isGenerator(name: string): name is GeneratorName {
+function isGenerator(name: string): name is GeneratorName {
   return (GENERATORS as readonly string[]).includes(name);
 }
 
