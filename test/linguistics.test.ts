@@ -121,6 +121,9 @@ describe("/v1/linguistics", () => {
       const nearly = await json("/v1/linguistics/languages?status=nearly_extinct&limit=1");
       expect(nearly.total).toBe(316);
       expect(nearly.languages[0].status).toBe("nearly extinct");
+      const endangered = await json("/v1/linguistics/languages?status=endangered&limit=1000");
+      expect(endangered.total).toBe(1646 + 1847 + 436 + 316);
+      expect(new Set(endangered.languages.map((l: Json) => l.status))).toEqual(new Set(["threatened", "shifting", "moribund", "nearly extinct"]));
     });
 
     it("answers an unknown family with an empty page, and refuses bad region, status and paging", async () => {

@@ -73,6 +73,7 @@ describe("filterLanguages", () => {
   it("filters by region and status and combines filters", () => {
     expect(names({ region: "Papunesia" })).toEqual(["Äre"]);
     expect(names({ status: "nearly extinct" })).toEqual(["Ainu"]);
+    expect(names({ status: "endangered" })).toEqual(["Ainu", "Basque"]);
     expect(names({ family: "Indo-European", status: "extinct" })).toEqual(["Gothic", "Latin"]);
     expect(names({ family: "Germanic", region: "Eurasia", status: "extinct" })).toEqual(["Gothic"]);
     expect(names({ region: "Africa", status: "extinct" })).toEqual([]);

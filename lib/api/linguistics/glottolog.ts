@@ -24,6 +24,11 @@ export type Macroarea = (typeof MACROAREAS)[number];
 /** Glottolog's AES endangerment levels, least to most endangered. */
 export const STATUSES = ["not endangered", "threatened", "shifting", "moribund", "nearly extinct", "extinct"] as const;
 export type Status = (typeof STATUSES)[number];
+/** The levels a client asking for "endangered" languages means: between not endangered and extinct. */
+export const ENDANGERED: readonly Status[] = ["threatened", "shifting", "moribund", "nearly extinct"];
+/** What the status filter accepts: a level, or "endangered" for any of ENDANGERED. */
+export const STATUS_FILTERS = [...STATUSES, "endangered"] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
 /** "North_America", "north-america" and "North America" name the same macroarea (likewise statuses). */
 export function normaliseLabel(value: string): string {
@@ -40,7 +45,7 @@ export type LanguageIndex = {
   /** Keys: the family's glottocode, its folded name, and the folded name of every subgroup above the language. */
   byFamily: Map<string, Language[]>;
   byRegion: Map<Macroarea, Language[]>;
-  byStatus: Map<Status, Language[]>;
+  byStatus: Map<StatusFilter, Language[]>;
 };
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -64,6 +69,7 @@ export function buildLanguageIndex(records: Language[]): LanguageIndex {
   };
   const regions = new Set<string>(MACROAREAS);
   const statuses = new Set<string>(STATUSES);
+  const endangered = new Set<string>(ENDANGERED);
   for (const language of index.languages) {
     index.byGlottocode.set(language.glottocode, language);
     if (language.iso639_3) index.byIso.set(language.iso639_3, language);
@@ -73,12 +79,15 @@ export function buildLanguageIndex(records: Language[]): LanguageIndex {
     for (const group of language.classification) familyKeys.add(foldText(group));
     for (const key of familyKeys) push(index.byFamily, key, language);
     if (language.macroarea && regions.has(language.macroarea)) push(index.byRegion, language.macroarea as Macroarea, language);
-    if (language.endangerment && statuses.has(language.endangerment)) push(index.byStatus, language.endangerment as Status, language);
+    if (language.endangerment && statuses.has(language.endangerment)) {
+      push(index.byStatus, language.endangerment as Status, language);
+      if (endangered.has(language.endangerment)) push(index.byStatus, "endangered", language);
+    }
   }
   return index;
 }
 
-export type LanguageFilters = { family?: string; region?: Macroarea; status?: Status };
+export type LanguageFilters = { family?: string; region?: Macroarea; status?: StatusFilter };
 
 /** Languages matching every given filter, in index order. `family` is a glottocode or a (sub)family name. */
 export function filterLanguages(index: LanguageIndex, filters: LanguageFilters): Language[] {

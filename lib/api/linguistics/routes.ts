@@ -4,7 +4,7 @@ import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { glottolog, linguistics, phoible, wals } from "./dataset.ts";
-import { listLanguages, MACROAREAS, normaliseLabel, STATUSES, summariseLanguage } from "./glottolog.ts";
+import { listLanguages, MACROAREAS, normaliseLabel, STATUS_FILTERS, summariseLanguage } from "./glottolog.ts";
 import { languageProfile, resolveLanguage } from "./language-profile.ts";
 import { coverage, ENDPOINTS, SOURCES } from "./overview.ts";
 import { resolvePaging } from "./paging.ts";
@@ -190,7 +190,9 @@ const languages = gatewayRoute("key", "linguistics", {
     query: z.object({
       family: z.string().trim().min(1).max(100).optional().openapi({ description: "Family or subgroup name (case and diacritics ignored) or family glottocode" }),
       region: label(MACROAREAS).optional().openapi({ description: "Glottolog macroarea" }),
-      status: label(STATUSES).optional().openapi({ description: "Endangerment status (Glottolog AES)" }),
+      status: label(STATUS_FILTERS)
+        .optional()
+        .openapi({ description: "Endangerment status (Glottolog AES level), or endangered for threatened, shifting, moribund or nearly extinct" }),
       limit: count(MAX_LANGUAGES_PAGE).optional(),
       offset: offset.optional(),
       page: count(1_000_000).optional(),
