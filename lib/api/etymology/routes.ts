@@ -96,7 +96,7 @@ const explore = gatewayRoute("key", "etymology", {
   summary: "A word's definitions, pronunciation, lineage, cognates, related words and graph",
   tags,
   request: {
-    params: z.object({ word: z.string().trim().min(1).max(64) }),
+    params: z.object({ word: z.string().trim().min(1).max(64).openapi({ description: "an English word; case and surrounding spaces are ignored, inflections fall back to their lemma", example: "water" }) }),
     query: z.object({
       viz_type: z.enum(VIZ_TYPES).default("network").openapi({ description: "graph form: network (nodes/edges), mermaid (flowchart text), matrix (adjacency)" }),
       adj_type: z.enum(ADJ_TYPES).default("temporal").openapi({ description: "node order: temporal (oldest language first), linguistic (by family/branch), semantic (by distance from the word)" }),
