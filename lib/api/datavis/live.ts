@@ -107,7 +107,7 @@ export function describeLiveSources(): Array<{ name: LiveSourceName; description
  * or its credential is missing — the last good answer, or else the shipped snapshot, marked stale.
  * A chart keeps working whatever the upstream does; `stale` and `note` say what the caller got.
  */
-export async function fetchLive(name: LiveSourceName, cache: UpstreamCache, now: () => number = Date.now, env: NodeJS.ProcessEnv = process.env): Promise<LiveAnswer> {
+export async function fetchLive(name: LiveSourceName, cache: UpstreamCache, now: () => number = Date.now, env: Record<string, string | undefined> = process.env): Promise<LiveAnswer> {
   const source = SOURCES[name];
   const client = clientFor(source);
   const credential = source.credential ? env[source.credential]?.trim() || undefined : undefined;
