@@ -1,6 +1,5 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
-import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { glottolog, linguistics, phoible, wals } from "./dataset.ts";
@@ -9,17 +8,8 @@ import { languageProfile, resolveLanguage } from "./language-profile.ts";
 import { coverage, ENDPOINTS, SOURCES } from "./overview.ts";
 import { resolvePaging } from "./paging.ts";
 import { filterSegments, inventoriesOf, languageSegments, MANNERS, PLACES, SEGMENT_TYPES, segmentRecord } from "./phoible.ts";
-import { SEARCH_TYPES, searchFeatures, searchLanguages, searchPhonemes } from "./search.ts";
-import {
-  canonicalFeatureId,
-  datapointRecord,
-  FEATURE_CATEGORIES,
-  filterParameters,
-  languageDatapoints,
-  parameterRecord,
-  walsLanguagesOf,
-  type WalsIndex,
-} from "./wals.ts";
+import { SEARCH_TYPES, searchFeatures, searchLanguages, searchPhonemes, type SearchType } from "./search.ts";
+import { datapointRecord, FEATURE_CATEGORIES, filterParameters, findFeature, languageDatapoints, parameterRecord, walsLanguagesOf } from "./wals.ts";
 
 const tags = ["Linguistics"];
 const MAX_LANGUAGES_PAGE = 1000;
@@ -259,15 +249,6 @@ const search = gatewayRoute("key", "linguistics", {
   responses: { 200: jsonResponse(SearchResults, "Results grouped by type"), ...keyedErrors },
 });
 
-function featureFilter(wals: WalsIndex, text: string | undefined) {
-  if (text === undefined) return undefined;
-  const id = canonicalFeatureId(text);
-  if (!id) throw new GatewayError(400, `'${text}' is not a WALS feature id (e.g. 1A, 81A)`);
-  const parameter = wals.parameterById.get(id);
-  if (!parameter) throw new GatewayError(404, `unknown WALS feature '${id}'`);
-  return parameter;
-}
-
 export function registerLinguisticsRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(index, async (c) => {
     const data = await linguistics();
@@ -329,7 +310,7 @@ export function registerLinguisticsRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(features, async (c) => {
     const { language: code, feature, category } = c.req.valid("query");
     const [g, w] = await Promise.all([glottolog(), wals()]);
-    const filters = { feature: featureFilter(w, feature), category };
+    const filters = { feature: feature === undefined ? undefined : findFeature(w, feature), category };
     if (code === undefined) {
       const found = filterParameters(w, filters);
       return c.json({ total: found.length, features: found.map(parameterRecord) }, 200);
@@ -349,25 +330,24 @@ export function registerLinguisticsRoutes(app: OpenAPIHono<GatewayEnv>): void {
 
   app.openapi(search, async (c) => {
     const { q, type, limit } = c.req.valid("query");
-    const wanted = (t: (typeof SEARCH_TYPES)[number]) => type === "all" || type === t;
-    const totals: Record<string, number> = {};
-    const results: Record<string, unknown[]> = {};
+    const wanted = (t: SearchType) => type === "all" || type === t;
+    const body: z.infer<typeof SearchResults> = { query: q, type, limit, totals: {}, results: {} };
     if (wanted("languages")) {
       const found = searchLanguages(await glottolog(), q, limit);
-      totals.languages = found.total;
-      results.languages = found.items.map(({ item, match }) => ({ ...summariseLanguage(item), match }));
+      body.totals.languages = found.total;
+      body.results.languages = found.items.map(({ item, match }) => ({ ...summariseLanguage(item), match }));
     }
     if (wanted("phonemes")) {
       const p = await phoible();
       const found = searchPhonemes(p, q, limit);
-      totals.phonemes = found.total;
-      results.phonemes = found.items.map(({ item, match }) => ({ ...segmentRecord(item, p.inventories.length), match }));
+      body.totals.phonemes = found.total;
+      body.results.phonemes = found.items.map(({ item, match }) => ({ ...segmentRecord(item, p.inventories.length), match }));
     }
     if (wanted("features")) {
       const found = searchFeatures(await wals(), q, limit);
-      totals.features = found.total;
-      results.features = found.items.map(({ item, match }) => ({ id: item.id, name: item.name, chapter: item.chapter, area: item.area, category: item.category, url: item.url, match }));
+      body.totals.features = found.total;
+      body.results.features = found.items.map(({ item, match }) => ({ id: item.id, name: item.name, chapter: item.chapter, area: item.area, category: item.category, url: item.url, match }));
     }
-    return c.json({ query: q, type, limit, totals, results } as z.infer<typeof SearchResults>, 200);
+    return c.json(body, 200);
   });
 }

@@ -4,6 +4,7 @@ import {
   canonicalFeatureId,
   CATEGORY_OF_AREA,
   filterParameters,
+  findFeature,
   languageDatapoints,
   parameterRecord,
   walsLanguagesOf,
@@ -64,6 +65,12 @@ describe("WALS queries", () => {
     expect(canonicalFeatureId("081A")).toBe("81A");
     expect(canonicalFeatureId("A1")).toBeNull();
     expect(canonicalFeatureId("word order")).toBeNull();
+  });
+
+  it("finds a feature by id, 400 for a malformed id and 404 for an unknown one", () => {
+    expect(findFeature(index, "81a").id).toBe("81A");
+    expect(() => findFeature(index, "word order")).toThrow(expect.objectContaining({ status: 400 }));
+    expect(() => findFeature(index, "99Z")).toThrow(expect.objectContaining({ status: 404, message: "unknown WALS feature '99Z'" }));
   });
 
   it("filters parameters by feature and category", () => {

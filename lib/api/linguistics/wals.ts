@@ -1,3 +1,4 @@
+import { GatewayError } from "../../gateway/errors.ts";
 import { foldText } from "./text-match.ts";
 
 /**
@@ -152,6 +153,15 @@ export function buildWalsIndex(
 export function canonicalFeatureId(text: string): string | null {
   const match = /^\s*(\d{1,3})([a-z])\s*$/i.exec(text);
   return match ? `${Number(match[1])}${match[2]!.toUpperCase()}` : null;
+}
+
+/** The feature a caller named: 400 when the text is not shaped like a feature id, 404 when WALS has no such feature. */
+export function findFeature(index: WalsIndex, text: string): WalsParameter {
+  const id = canonicalFeatureId(text);
+  if (!id) throw new GatewayError(400, `'${text}' is not a WALS feature id (e.g. 1A, 81A)`);
+  const parameter = index.parameterById.get(id);
+  if (!parameter) throw new GatewayError(404, `unknown WALS feature '${id}'`);
+  return parameter;
 }
 
 /** The WALS languages standing for one Glottolog language: joined on glottocode, or else on ISO 639-3. */
