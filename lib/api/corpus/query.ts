@@ -89,49 +89,67 @@ export function findMatches(index: CorpusIndex, terms: QueryTerm[], limit = Infi
     const ids = resolved[i];
     if (ids && (anchor < 0 || frequencyOf(ids) < frequencyOf(resolved[anchor]!))) anchor = i;
   }
-  // Per slot: the one id it needs (>= 0), any word (-1), or one of a set (-2, looked up in `sets`).
-  const needs = new Int32Array(span);
-  const sets: Array<Uint8Array | null> = resolved.map(() => null);
-  resolved.forEach((ids, i) => {
-    if (i === anchor || !ids) needs[i] = -1;
-    else if (ids.length === 1) needs[i] = ids[0]!;
-    else {
-      needs[i] = -2;
-      sets[i] = new Uint8Array(index.vocabulary.length);
-      for (const id of ids) sets[i]![id] = 1;
-    }
-  });
   const anchorIds = resolved[anchor]!;
-  const found = new Uint32Array(frequencyOf(anchorIds));
-  let total = 0;
   const n = index.tokens.length;
-  const tokens = index.tokens;
-  const docStarts = index.docStarts;
+  // Candidates are match starts implied by the anchor's positions, narrowed one slot at a time by
+  // tight loops over a reused buffer: much faster than checking every slot of every candidate in turn.
+  const candidates = scratch(frequencyOf(anchorIds));
+  let count = 0;
   for (const id of anchorIds) {
     const positions = positionsOf(index, id);
-    // Positions ascend, so the document boundary after the current one only moves forward.
-    let nextDoc = 1;
     for (let k = 0; k < positions.length; k++) {
       const s = positions[k]! - anchor;
-      if (s < 0 || s + span > n) continue;
-      let ok = true;
-      for (let i = 0; i < span; i++) {
-        const need = needs[i]!;
-        if (need === -1) continue;
-        const t = tokens[s + i]!;
-        if (need >= 0 ? t !== need : sets[i]![t] !== 1) {
-          ok = false;
-          break;
-        }
-      }
-      if (!ok) continue;
-      while (docStarts[nextDoc]! <= s) nextDoc++;
-      if (s + span <= docStarts[nextDoc]!) found[total++] = s;
+      if (s >= 0 && s + span <= n) candidates[count++] = s;
     }
   }
-  const all = found.subarray(0, total);
-  if (anchorIds.length > 1) all.sort();
-  return { starts: all.subarray(0, Math.min(total, limit)), total, span };
+  // A multi-word anchor yields each word's run in turn; the document walk below needs one ascending run.
+  if (anchorIds.length > 1) candidates.subarray(0, count).sort();
+  resolved.forEach((ids, i) => {
+    if (i === anchor || !ids) return;
+    count = ids.length === 1 ? keepWhereEquals(index.tokens, candidates, count, i, ids[0]!) : keepWhereIn(index, candidates, count, i, ids);
+  });
+  count = keepWithinDocuments(index.docStarts, candidates, count, span);
+  return { starts: candidates.slice(0, Math.min(count, limit)), total: count, span };
+}
+
+let buffer = new Uint32Array(0);
+// One buffer for all phrase searches: searches run synchronously, and results are copied out of it.
+function scratch(size: number): Uint32Array {
+  if (buffer.length < size) buffer = new Uint32Array(Math.max(size, buffer.length * 2));
+  return buffer;
+}
+
+function keepWhereEquals(tokens: Uint32Array, c: Uint32Array, count: number, offset: number, id: number): number {
+  let kept = 0;
+  for (let k = 0; k < count; k++) {
+    const s = c[k]!;
+    if (tokens[s + offset] === id) c[kept++] = s;
+  }
+  return kept;
+}
+
+function keepWhereIn(index: CorpusIndex, c: Uint32Array, count: number, offset: number, ids: number[]): number {
+  const accepted = new Uint8Array(index.vocabulary.length);
+  for (const id of ids) accepted[id] = 1;
+  const tokens = index.tokens;
+  let kept = 0;
+  for (let k = 0; k < count; k++) {
+    const s = c[k]!;
+    if (accepted[tokens[s + offset]!] === 1) c[kept++] = s;
+  }
+  return kept;
+}
+
+// Candidates ascend, so the next document boundary only moves forward.
+function keepWithinDocuments(docStarts: Uint32Array, c: Uint32Array, count: number, span: number): number {
+  let kept = 0;
+  let next = 1;
+  for (let k = 0; k < count; k++) {
+    const s = c[k]!;
+    while (docStarts[next]! <= s) next++;
+    if (s + span <= docStarts[next]!) c[kept++] = s;
+  }
+  return kept;
 }
 
 function singleTermMatches(index: CorpusIndex, ids: number[], limit: number): Matches {
