@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isGatewayRequest } from "../lib/gateway/front-door.ts";
+import { backendEnv } from "./support/backends.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
 const COUNT = 51;
 
@@ -157,5 +159,42 @@ describe("clinical reference over HTTP", () => {
       for (const path of ["/api/conditions", "/api/conditions/{slug}", "/api/search", "/api/stats"]) expect(doc.paths[path]?.get.security, path).toEqual([]);
       expect(doc.paths["/v1/clinical/conditions"].get.security.length).toBeGreaterThan(0);
     });
+  });
+});
+
+describe("npm start's server: /api content paths reach the gateway, /clinical pages reach Next", () => {
+  const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+  let server: ServerProcess;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    const b = await backendEnv("pglite");
+    cleanup = b.cleanup;
+    server = await startServerProcess(b.env);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await cleanup?.();
+  });
+
+  it("answers the content service as JSON even to a browser", async () => {
+    for (const path of ["/api/conditions", "/api/conditions/down-syndrome", "/api/search?q=down", "/api/stats"]) {
+      const res = await fetch(`${server.url}${path}`, { headers: { accept: BROWSER_ACCEPT } });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-type"), path).toMatch(/application\/json/);
+      expect((await res.json()).success, path).toBe(true);
+    }
+  });
+
+  it("serves the page each record's url points at, rendered and sanitised", async () => {
+    const record = (await (await fetch(`${server.url}/api/conditions/down-syndrome`)).json()).condition;
+    const res = await fetch(`${server.url}${record.url}`, { headers: { accept: BROWSER_ACCEPT } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("<h1>Down syndrome</h1>");
+    expect(html).toContain("<h2>Communication profile</h2>");
+    expect(html).toMatch(/not medical advice/);
+    const index = await fetch(`${server.url}/clinical`, { headers: { accept: BROWSER_ACCEPT } });
+    expect(await index.text()).toContain('href="/clinical/down-syndrome"');
+    expect((await fetch(`${server.url}/clinical/no-such-condition`, { headers: { accept: BROWSER_ACCEPT } })).status).toBe(404);
   });
 });
