@@ -37,6 +37,7 @@ describe("AAC", () => {
       expect(res.headers.get("X-RateLimit-Reset")).toMatch(/^\d+$/);
       const body = await res.json();
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(Number(res.headers.get("content-length"))).toBe(Buffer.byteLength(JSON.stringify(body)));
       expect(SearchResponse.parse(body)).toEqual(body);
       expect(body).toMatchObject({ query: "dog", sources: ["local"], metadata: { limit: 10, language: "en" } });
       expect(body.total).toBeGreaterThanOrEqual(body.results.length);

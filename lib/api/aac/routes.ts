@@ -153,7 +153,8 @@ const arasaacLookup = (cache: UpstreamCache, language: ArasaacLanguage) => async
  * more than the search; test/aac.test.ts parses these bodies with the same zod schemas.
  */
 function preSerialised<T>(c: Context, text: string): TypedResponse<T, 200, "json"> {
-  return c.body(text, 200, { "Content-Type": "application/json" }) as unknown as TypedResponse<T, 200, "json">;
+  // Content-Length is what metering counts as bytes out when c.json was not used.
+  return c.body(text, 200, { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(text)) }) as unknown as TypedResponse<T, 200, "json">;
 }
 
 /** Local and ARASAAC results in one list: by score, local first among equals (a stable sort). */
