@@ -55,7 +55,7 @@ async function renderSvg(vis: Visualization, messages: string[]): Promise<{ svg:
   return { svg, items };
 }
 
-/** Every `field` a spec's encodings name (fold/calculate outputs included in `derived`). */
+/** Every `field` a spec's encodings name (transforms are read by derivedFields). */
 function encodedFields(node: unknown, out = new Set<string>()): Set<string> {
   if (Array.isArray(node)) node.forEach((v) => encodedFields(v, out));
   else if (node && typeof node === "object") {
@@ -67,14 +67,15 @@ function encodedFields(node: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
-function derivedFields(node: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) node.forEach((v) => derivedFields(v, out));
+/** Fields a spec's transforms create: `as` outputs, and one column per value of a pivoted field. */
+function derivedFields(node: unknown, rows: Array<Record<string, unknown>>, out = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) node.forEach((v) => derivedFields(v, rows, out));
   else if (node && typeof node === "object") {
     const o = node as Record<string, unknown>;
     if (typeof o.as === "string") out.add(o.as);
     if (Array.isArray(o.as)) o.as.forEach((a) => typeof a === "string" && out.add(a));
-    if (typeof o.pivot === "string") ["black", "white"].forEach((v) => out.add(v));
-    Object.values(o).forEach((v) => derivedFields(v, out));
+    if (typeof o.pivot === "string") rows.forEach((row) => out.add(String(row[o.pivot as string])));
+    Object.values(o).forEach((v) => derivedFields(v, rows, out));
   }
   return out;
 }
@@ -95,7 +96,8 @@ describe("datavis gallery", () => {
   it("only encodes fields the dataset has or the spec derives", () => {
     for (const v of VISUALIZATIONS) {
       const [category, id] = v.dataset.split("/");
-      const known = new Set([...findDataset(category!, id!).fields.map((f) => f.name), ...derivedFields(v.spec)]);
+      const entry = findDataset(category!, id!);
+      const known = new Set([...entry.fields.map((f) => f.name), ...derivedFields(v.spec, datasetRows(entry))]);
       for (const field of encodedFields(v.spec)) expect(known.has(field), `${v.name}: ${field}`).toBe(true);
     }
   });
