@@ -136,6 +136,25 @@ export type RankOptions = {
 
 export type Ranked = { symbol: number; keyword: string; score: number };
 
+type Analysis = { key: string; forms: string[] };
+const analysed = new Map<string, Analysis>();
+const MAX_ANALYSED = 5_000;
+
+/**
+ * A query's normalised key and lemma forms, remembered (boards ask for the same words again and
+ * again; the lemmatiser is a third of a search). Bounded: the memo starts over when full.
+ */
+function analyse(query: string): Analysis {
+  let analysis = analysed.get(query);
+  if (!analysis) {
+    if (analysed.size >= MAX_ANALYSED) analysed.clear();
+    const key = normaliseKeyword(query);
+    analysis = { key, forms: key ? lemmaForms(key) : [] };
+    analysed.set(query, analysis);
+  }
+  return analysis;
+}
+
 function firstAtLeast(sorted: string[], key: string): number {
   let lo = 0;
   let hi = sorted.length;
@@ -152,7 +171,7 @@ function firstAtLeast(sorted: string[], key: string): number {
  * synchronously over a scratch score array owned by the index, so no per-query maps are built.
  */
 export function rankSymbols(index: SymbolIndex, query: string, options: RankOptions = {}): { hits: Ranked[]; total: number } {
-  const key = normaliseKeyword(query);
+  const { key, forms } = analyse(query);
   if (!key) return { hits: [], total: 0 };
   const { scores, matched, symbols } = index;
   const sets = options.sets && options.sets.length < 2 ? new Set(options.sets) : null;
@@ -166,7 +185,6 @@ export function rankSymbols(index: SymbolIndex, query: string, options: RankOpti
       matched[symbol] = keyword;
     }
   };
-  const forms = lemmaForms(key);
   for (const s of index.exact.get(key) ?? []) offer(s, key, SCORES.exact);
   for (const form of [key, ...forms]) {
     if (form !== key) for (const s of index.exact.get(form) ?? []) offer(s, form, SCORES.lemma);
