@@ -3,7 +3,7 @@ import * as vl from "vega-lite";
 import { describe, expect, it } from "vitest";
 import { findDataset } from "../trove/catalogue.ts";
 import { datasetRows } from "../trove/rows.ts";
-import { VIS_CATEGORIES, VISUALIZATIONS, type Visualization } from "./gallery.ts";
+import { countByCategory, VIS_CATEGORIES, VISUALIZATIONS, visualizationsIn, type Visualization } from "./gallery.ts";
 
 /** Collects what vega-lite and vega report, so a spec that names a missing field fails the test. */
 function collectingLogger(messages: string[]) {
@@ -91,6 +91,15 @@ describe("datavis gallery", () => {
       expect(v.description.length, v.name).toBeGreaterThan(20);
     }
     for (const c of VIS_CATEGORIES) expect(VISUALIZATIONS.some((v) => v.category === c), c).toBe(true);
+  });
+
+  it("filters by category and counts every category, zeros included", () => {
+    const maps = visualizationsIn("geographic");
+    expect(maps.length).toBeGreaterThan(0);
+    expect(maps.every((v) => v.category === "geographic")).toBe(true);
+    expect(visualizationsIn()).toHaveLength(VISUALIZATIONS.length);
+    expect(countByCategory(maps)).toEqual({ ...Object.fromEntries(VIS_CATEGORIES.map((c) => [c, 0])), geographic: maps.length });
+    expect(Object.values(countByCategory()).reduce((a, b) => a + b, 0)).toBe(VISUALIZATIONS.length);
   });
 
   it("only encodes fields the dataset has or the spec derives", () => {
