@@ -84,7 +84,7 @@ const worldCountries = () => readJson("world-countries", "countries.json");
 const DATASETS = [
   // accessibility
   { id: "openmoji-aac-symbols", category: "accessibility", title: "OpenMoji symbols (AAC vocabulary)", description: "Every OpenMoji symbol with its Unicode group, annotation and tags. OpenMoji is used as a symbol set on AAC (augmentative and alternative communication) boards; skin-tone variants are left out.", ...{ licence: "CC-BY-SA-4.0", source: { package: "openmoji", url: "https://openmoji.org" } }, csvRows: () => readJson("openmoji", "data", "openmoji.json").filter((e) => !e.skintone).map((e) => ({ emoji: e.emoji, hexcode: e.hexcode, group: e.group, subgroup: e.subgroups, annotation: e.annotation, tags: e.tags })) },
-  { id: "internet-access", category: "accessibility", title: "Internet access by country", description: "Internet users and share of population online per country (CIA World Factbook, about 2014): digital access, the closest open country-level access measure shipped in npm.", ...FACTBOOK, csvRows: () => factbookTable({ internet_users: (p) => millions(at(p, "Communications", "Internet users", "total", "text")), percent_online: (p) => firstNumber(at(p, "Communications", "Internet users", "percent of population", "text")) }) },
+  { id: "internet-access", category: "accessibility", title: "Internet access by country", description: "Internet users and share of population online per country (CIA World Factbook, about 2014): digital access, the closest open country-level access measure shipped in npm.", ...FACTBOOK, csvRows: () => factbookTable({ internet_users: (p) => firstAmount(at(p, "Communications", "Internet users", "total", "text")), percent_online: (p) => firstNumber(at(p, "Communications", "Internet users", "percent of population", "text")) }) },
   { id: "water-sanitation-access", category: "accessibility", title: "Access to drinking water and sanitation", description: "Share of urban, rural and total population with access to improved drinking water and sanitation per country (CIA World Factbook, 2015 estimates): access to basic services.", ...FACTBOOK, csvRows: () => factbookTable({ water_urban: (p) => partNumber(at(p, "People and Society", "Drinking water source", "improved", "text"), "urban"), water_rural: (p) => partNumber(at(p, "People and Society", "Drinking water source", "improved", "text"), "rural"), water_total: (p) => partNumber(at(p, "People and Society", "Drinking water source", "improved", "text"), "total"), sanitation_urban: (p) => partNumber(at(p, "People and Society", "Sanitation facility access", "improved", "text"), "urban"), sanitation_rural: (p) => partNumber(at(p, "People and Society", "Sanitation facility access", "improved", "text"), "rural"), sanitation_total: (p) => partNumber(at(p, "People and Society", "Sanitation facility access", "improved", "text"), "total") }) },
 
   // attention
@@ -149,7 +149,7 @@ const DATASETS = [
 
   // economic_billionaires
   { id: "income-inequality", category: "economic_billionaires", title: "Income concentration by country", description: "Gini index and income share of the richest and poorest 10% of households per country (CIA World Factbook). No open list of billionaires ships in npm; this is the closest real data on the concentration of income at the top.", ...FACTBOOK, csvRows: () => factbookTable({ gini: (p) => firstNumber(at(p, "Economy", "Distribution of family income - Gini index", "text")), top_10_pct_share: (p) => firstNumber(at(p, "Economy", "Household income or consumption by percentage share", "highest 10%", "text")), bottom_10_pct_share: (p) => firstNumber(at(p, "Economy", "Household income or consumption by percentage share", "lowest 10%", "text")) }) },
-  { id: "stock-market-value", category: "economic_billionaires", title: "Stock market value by country", description: "Market value of publicly traded shares per country in US dollars (CIA World Factbook, 2012–2014 estimates): where listed wealth, and most billionaire fortunes, sit.", ...FACTBOOK, csvRows: () => factbookTable({ market_value_usd: (p) => dollars(at(p, "Economy", "Market value of publicly traded shares", "text")) }) },
+  { id: "stock-market-value", category: "economic_billionaires", title: "Stock market value by country", description: "Market value of publicly traded shares per country in US dollars (CIA World Factbook, 2012–2014 estimates): where listed wealth, and most billionaire fortunes, sit.", ...FACTBOOK, csvRows: () => factbookTable({ market_value_usd: (p) => firstAmount(at(p, "Economy", "Market value of publicly traded shares", "text")) }) },
   { id: "tech-stocks", category: "economic_billionaires", title: "Big tech share prices 2000–2010", description: "Monthly share prices of Microsoft, Amazon, IBM, Google and Apple, the companies behind several of the world's largest fortunes.", ...vegaMeta("stocks.csv", { licence: "unspecified (vega-datasets, BSD-3-Clause collection)", url: "https://finance.yahoo.com" }), copy: "stocks.csv" },
   { id: "sp500", category: "economic_billionaires", title: "S&P 500 index 2000–2010", description: "Monthly closing value of the S&P 500 stock index.", ...vegaMeta("sp500.csv", { licence: "unspecified (vega-datasets, BSD-3-Clause collection)", url: "https://finance.yahoo.com" }), copy: "sp500.csv" },
 
@@ -175,19 +175,15 @@ const DATASETS = [
   { id: "health-expenditure", category: "cms", title: "Health expenditure by country", description: "Health spending as a share of GDP per country (CIA World Factbook, 2013): the closest open data to CMS national health expenditure figures.", ...FACTBOOK, csvRows: () => factbookTable({ health_expenditure_pct_gdp: (p) => firstNumber(at(p, "People and Society", "Health expenditures", "text")), life_expectancy: (p) => firstNumber(at(p, "People and Society", "Life expectancy at birth", "total population", "text")) }) },
 ];
 
-/** "70.3 million" → 70300000. */
-function millions(text) {
-  const n = firstNumber(text);
-  if (n === null) return null;
-  return /million/.test(text) ? Math.round(n * 1e6) : n;
-}
-
-/** "$1.486 trillion (…)" → 1486000000000. */
-function dollars(text) {
-  const n = firstNumber(text);
-  if (n === null) return null;
-  const scale = /trillion/.test(text) ? 1e12 : /billion/.test(text) ? 1e9 : /million/.test(text) ? 1e6 : 1;
-  return Math.round(n * scale);
+/**
+ * The first amount in a Factbook text with its own unit scaled out: "$995.1 billion (2012) ++ $1.031
+ * trillion (2011)" → 995100000000 (the unit of a later year's figure must not apply to the first).
+ */
+function firstAmount(text) {
+  const m = typeof text === "string" ? text.replace(/,/g, "").match(/(-?\d+(?:\.\d+)?)\s*(trillion|billion|million)?/) : null;
+  if (!m) return null;
+  const scale = { trillion: 1e12, billion: 1e9, million: 1e6 }[m[2]] ?? 1;
+  return Math.round(Number(m[1]) * scale);
 }
 
 function sotuRows() {

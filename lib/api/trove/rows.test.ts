@@ -34,4 +34,11 @@ describe("trove rows", () => {
     const [first] = datasetRows(findDataset("economic_housing", "boston-house-prices"));
     expect(first).toMatchObject({ crim: 0.00632, medv: 24 });
   });
+
+  it("scales Factbook amounts by their own unit, not a later year's", () => {
+    const rows = datasetRows(findDataset("economic_billionaires", "stock-market-value")) as Array<{ country: string; market_value_usd: number }>;
+    const largest = [...rows].sort((a, b) => b.market_value_usd - a.market_value_usd)[0]!;
+    expect(largest).toEqual(expect.objectContaining({ country: "United States", market_value_usd: 18_670_000_000_000 }));
+    expect(rows.find((r) => r.country === "Spain")!.market_value_usd).toBe(995_100_000_000);
+  });
 });
