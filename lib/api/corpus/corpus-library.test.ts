@@ -58,6 +58,17 @@ describe("CorpusLibrary", () => {
     expect(reads).toBe(1);
   });
 
+  it("lets other work run while it builds a large corpus", async () => {
+    const file = path.join(dir, "coca.txt");
+    sources.coca = { ...sources.coca, readDocuments: () => Array.from({ length: 40 }, (_, i) => ({ id: `d${i}`, title: `d${i}`, author: null, year: 1900, register: "r", genre: "g", text: fs.readFileSync(file, "utf8") })) };
+    let otherWorkRan = false;
+    let ranBeforeBuilt: boolean | undefined;
+    const pending = new CorpusLibrary(path.join(dir, "data"), () => (ranBeforeBuilt = otherWorkRan), sources).index("coca");
+    setImmediate(() => (otherWorkRan = true));
+    expect((await pending).docs).toHaveLength(40);
+    expect(ranBeforeBuilt).toBe(true);
+  });
+
   it("rebuilds when an input changes, and removes the stale file", async () => {
     await library().index("early_modern");
     const old = library().indexFile("early_modern");

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { buildIndex, deserialiseIndex, serialiseIndex, type CorpusIndex } from "./inverted-index.ts";
+import { deserialiseIndex, IndexBuilder, serialiseIndex, type CorpusIndex } from "./inverted-index.ts";
 import { SOURCES, type CorpusName, type CorpusSource } from "./sources.ts";
 
 // Bump when the tokeniser or the file layout changes, so old cache files are not read as new ones.
@@ -9,6 +9,9 @@ const INDEX_FORMAT = "corpus-index/1 tokeniser/1";
 
 /** What the index endpoint reports about a corpus, kept beside its index file so listing needs no index in memory. */
 export type CorpusStats = { tokens: number; documents: number; vocabulary: number };
+
+// Documents tokenised between yields to the event loop while building (a coca document takes ~3 ms).
+const YIELD_EVERY = 10;
 
 export type IndexEvent = { corpus: CorpusName; action: "built" | "loaded"; ms: number; file: string };
 
@@ -69,7 +72,12 @@ export class CorpusLibrary {
       this.onEvent({ corpus: source.name, action: "loaded", ms: performance.now() - began, file });
       return cached;
     }
-    const index = buildIndex(source.readDocuments());
+    const builder = new IndexBuilder();
+    for (const [i, doc] of source.readDocuments().entries()) {
+      builder.add(doc);
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    }
+    const index = builder.finish();
     writeAtomically(file, serialiseIndex(index));
     writeAtomically(statsFile(file), new TextEncoder().encode(JSON.stringify(statsOf(index))));
     removeStale(this.dir, source.name, file);

@@ -41,35 +41,45 @@ const decoder = new TextDecoder();
 const DOCUMENT_SEPARATOR = encoder.encode("\n\n");
 
 export function buildIndex(documents: CorpusDocument[]): CorpusIndex {
-  const provisional = new Map<string, number>();
-  const words: string[] = [];
-  let ids = new Uint32Array(1 << 16);
-  let starts = new Uint32Array(1 << 16);
-  let lengths = new Uint16Array(1 << 16);
-  let n = 0;
-  const texts: Uint8Array[] = [];
-  const docStarts: number[] = [0];
-  const docs: DocumentMeta[] = [];
-  let textBytes = 0;
+  const builder = new IndexBuilder();
+  for (const doc of documents) builder.add(doc);
+  return builder.finish();
+}
 
-  for (const doc of documents) {
+/**
+ * Builds an index one document at a time, so a caller can yield to the event loop between documents
+ * (coca takes seconds to tokenise, and the gateway's other requests must not wait for it).
+ */
+export class IndexBuilder {
+  private readonly provisional = new Map<string, number>();
+  private readonly words: string[] = [];
+  private ids = new Uint32Array(1 << 16);
+  private starts = new Uint32Array(1 << 16);
+  private lengths = new Uint16Array(1 << 16);
+  private n = 0;
+  private readonly texts: Uint8Array[] = [];
+  private readonly docStarts: number[] = [0];
+  private readonly docs: DocumentMeta[] = [];
+  private textBytes = 0;
+
+  add(doc: CorpusDocument): void {
     const bytes = encoder.encode(doc.text);
     const ascii = bytes.length === doc.text.length;
     let charPos = 0;
     let bytePos = 0;
     const found = tokenise(doc.text);
-    if (n + found.length > ids.length) {
-      const size = Math.max(ids.length * 2, n + found.length);
-      ids = grow(ids, size);
-      starts = grow(starts, size);
-      lengths = grow16(lengths, size);
+    if (this.n + found.length > this.ids.length) {
+      const size = Math.max(this.ids.length * 2, this.n + found.length);
+      this.ids = grow(this.ids, size);
+      this.starts = grow(this.starts, size);
+      this.lengths = grow16(this.lengths, size);
     }
     for (const token of found) {
-      let id = provisional.get(token.norm);
+      let id = this.provisional.get(token.norm);
       if (id === undefined) {
-        id = words.length;
-        provisional.set(token.norm, id);
-        words.push(token.norm);
+        id = this.words.length;
+        this.provisional.set(token.norm, id);
+        this.words.push(token.norm);
       }
       // UTF-16 offsets from the tokeniser become byte offsets into the UTF-8 text.
       const startByte = ascii ? token.start : (bytePos += byteLength(doc.text, charPos, token.start));
@@ -78,48 +88,52 @@ export function buildIndex(documents: CorpusDocument[]): CorpusIndex {
         bytePos += length;
         charPos = token.end;
       }
-      ids[n] = id;
-      starts[n] = textBytes + startByte;
-      lengths[n] = Math.min(length, 0xffff);
-      n++;
+      this.ids[this.n] = id;
+      this.starts[this.n] = this.textBytes + startByte;
+      this.lengths[this.n] = Math.min(length, 0xffff);
+      this.n++;
     }
-    texts.push(bytes, DOCUMENT_SEPARATOR);
-    textBytes += bytes.length + DOCUMENT_SEPARATOR.length;
-    docs.push({ id: doc.id, title: doc.title, author: doc.author, year: doc.year, decade: Math.floor(doc.year / 10) * 10, register: doc.register, genre: doc.genre, tokens: n - docStarts.at(-1)! });
-    docStarts.push(n);
+    this.texts.push(bytes, DOCUMENT_SEPARATOR);
+    this.textBytes += bytes.length + DOCUMENT_SEPARATOR.length;
+    const year = doc.year;
+    this.docs.push({ id: doc.id, title: doc.title, author: doc.author, year, decade: Math.floor(year / 10) * 10, register: doc.register, genre: doc.genre, tokens: this.n - this.docStarts.at(-1)! });
+    this.docStarts.push(this.n);
   }
 
-  // Sorted ids make a prefix wildcard ("lov*") one binary search instead of a vocabulary scan.
-  const order = words.map((_, i) => i).sort((a, b) => (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0));
-  const remap = new Uint32Array(words.length);
-  order.forEach((old, rank) => (remap[old] = rank));
-  const tokens = ids.subarray(0, n);
-  for (let i = 0; i < n; i++) tokens[i] = remap[tokens[i]!]!;
+  finish(): CorpusIndex {
+    const { words, n } = this;
+    // Sorted ids make a prefix wildcard ("lov*") one binary search instead of a vocabulary scan.
+    const order = words.map((_, i) => i).sort((a, b) => (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0));
+    const remap = new Uint32Array(words.length);
+    order.forEach((old, rank) => (remap[old] = rank));
+    const tokens = this.ids.slice(0, n);
+    for (let i = 0; i < n; i++) tokens[i] = remap[tokens[i]!]!;
 
-  const postingStarts = new Uint32Array(words.length + 1);
-  for (let i = 0; i < n; i++) postingStarts[tokens[i]! + 1]!++;
-  for (let w = 0; w < words.length; w++) postingStarts[w + 1]! += postingStarts[w]!;
-  const fill = postingStarts.slice(0, words.length);
-  const postings = new Uint32Array(n);
-  for (let i = 0; i < n; i++) postings[fill[tokens[i]!]!++] = i;
+    const postingStarts = new Uint32Array(words.length + 1);
+    for (let i = 0; i < n; i++) postingStarts[tokens[i]! + 1]!++;
+    for (let w = 0; w < words.length; w++) postingStarts[w + 1]! += postingStarts[w]!;
+    const fill = postingStarts.slice(0, words.length);
+    const postings = new Uint32Array(n);
+    for (let i = 0; i < n; i++) postings[fill[tokens[i]!]!++] = i;
 
-  const text = new Uint8Array(textBytes);
-  let offset = 0;
-  for (const part of texts) {
-    text.set(part, offset);
-    offset += part.length;
+    const text = new Uint8Array(this.textBytes);
+    let offset = 0;
+    for (const part of this.texts) {
+      text.set(part, offset);
+      offset += part.length;
+    }
+    return {
+      vocabulary: order.map((i) => words[i]!),
+      tokens,
+      starts: this.starts.slice(0, n),
+      lengths: this.lengths.slice(0, n),
+      postingStarts,
+      postings,
+      docStarts: Uint32Array.from(this.docStarts),
+      docs: this.docs,
+      text,
+    };
   }
-  return {
-    vocabulary: order.map((i) => words[i]!),
-    tokens: tokens.slice(),
-    starts: starts.slice(0, n),
-    lengths: lengths.slice(0, n),
-    postingStarts,
-    postings,
-    docStarts: Uint32Array.from(docStarts),
-    docs,
-    text,
-  };
 }
 
 function byteLength(text: string, from: number, to: number): number {
