@@ -70,10 +70,10 @@ export function pointMap(lon: string, lat: string, projection: string, more: Cha
 }
 
 /** A scatter with a fitted line (regression or loess) drawn over it. */
-export function scatterWithFit(x: string, y: string, titles: { x: string; y: string }, method: "regression" | "loess", color?: Channel): VegaLiteSpec {
+export function scatterWithFit(x: string, y: string, titles: { x: string; y: string }, method: "regression" | "loess", xExtra: Channel = {}): VegaLiteSpec {
   return {
     layer: [
-      { mark: { type: "point", filled: true, opacity: 0.5 }, encoding: { x: q(x, { title: titles.x }), y: q(y, { title: titles.y }), ...(color ? { color } : {}) } },
+      { mark: { type: "point", filled: true, opacity: 0.5 }, encoding: { x: q(x, { title: titles.x, scale: { zero: false }, ...xExtra }), y: q(y, { title: titles.y }) } },
       { transform: [{ [method]: y, on: x }], mark: { type: "line", color: "firebrick", strokeWidth: 2 }, encoding: { x: q(x), y: q(y) } },
     ],
   };
