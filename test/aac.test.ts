@@ -126,6 +126,14 @@ describe("AAC", () => {
       expect(arasaac.hits.length).toBe(before + 1);
     });
 
+    it("keeps non-Latin queries apart (their own path, cache entry and exact score)", async () => {
+      const dog = await (await get(`/v1/aac/symbols/arasaac?q=${encodeURIComponent("Собака")}&language=ru`)).json();
+      const cat = await (await get(`/v1/aac/symbols/arasaac?q=${encodeURIComponent("кошка")}&language=ru`)).json();
+      expect(dog.results[0]).toMatchObject({ id: 7202, keyword: "собака", score: 1 });
+      expect(cat.results[0]).toMatchObject({ id: 7114, keyword: "кошка", score: 1 });
+      expect(arasaac.hits).toEqual(expect.arrayContaining(["/api/pictograms/ru/search/собака", "/api/pictograms/ru/search/кошка"]));
+    });
+
     it("answers an empty list when ARASAAC has no match (its 404)", async () => {
       const res = await get("/v1/aac/symbols/arasaac?q=qwertyuiop");
       expect(res.status).toBe(200);

@@ -42,6 +42,10 @@ const PICTOGRAMS: Record<string, Record<string, ReturnType<typeof pictogram>[]>>
   es: {
     perro: [pictogram(7202, [kw("perro", "perros")], ["animal"])],
   },
+  ru: {
+    собака: [pictogram(7202, [kw("собака", "собаки")], ["animal"])],
+    кошка: [pictogram(7114, [kw("кошка", "кошки")], ["animal"])],
+  },
 };
 
 /**

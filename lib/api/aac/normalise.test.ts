@@ -9,6 +9,13 @@ describe("normaliseKeyword", () => {
     expect(normaliseKeyword("'quoted'")).toBe("quoted");
     expect(normaliseKeyword("?!")).toBe("");
   });
+
+  it("keeps letters of every script, so non-Latin queries stay distinct", () => {
+    expect(normaliseKeyword("Собака!")).toBe("собака");
+    expect(normaliseKeyword("كَلْب")).toBe("كلب");
+    expect(normaliseKeyword("강아지")).toBe("강아지");
+    expect(normaliseKeyword("狗 猫")).toBe("狗 猫");
+  });
 });
 
 describe("tokenise", () => {
