@@ -58,6 +58,7 @@ describe("findPictograms", () => {
     expect(await findPictograms(cache, "nothing here", "fr")).toEqual([]);
     await findPictograms(cache, "Ice Cream", "en");
     await findPictograms(cache, "nothing here", "fr");
+    expect(await findPictograms(cache, " ?! ", "en")).toEqual([]);
     expect(fake.hits).toEqual(["/api/pictograms/en/search/ice cream", "/api/pictograms/fr/search/nothing here"]);
   });
 

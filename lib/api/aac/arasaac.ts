@@ -56,7 +56,10 @@ export function normalisePictograms(body: unknown): ArasaacPictogram[] {
  * becomes an empty list; other failures are the upstream client's usual 502/503/504.
  */
 export async function findPictograms(cache: UpstreamCache, text: string, language: ArasaacLanguage): Promise<ArasaacPictogram[]> {
-  const key = `aac:arasaac:${language}:${normaliseKeyword(text)}`;
+  const normal = normaliseKeyword(text);
+  // Nothing but punctuation names no pictogram; ARASAAC is not asked.
+  if (!normal) return [];
+  const key = `aac:arasaac:${language}:${normal}`;
   const hit = await cache.get(key);
   if (hit !== undefined) return JSON.parse(hit) as ArasaacPictogram[];
   let pictograms: ArasaacPictogram[];
