@@ -41,6 +41,11 @@ describe("/v1/etymology", () => {
       expect(res.headers.get("X-RateLimit-Limit")).not.toBeNull();
       expect((await gw.request("/v1/etymology/", { headers: { "X-API-Key": "sk_wrong" } })).status).toBe(401);
     });
+
+    it("documents the 401 and 429 a sent key can cause in OpenAPI, as it can answer them", async () => {
+      const doc = (await (await gw.request("/openapi.json")).json()) as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
+      expect(Object.keys(doc.paths["/v1/etymology"]!.get.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "429"]));
+    });
   });
 
   describe("GET /v1/etymology/health", () => {

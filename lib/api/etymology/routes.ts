@@ -87,7 +87,8 @@ const index = gatewayRoute("optional", "etymology", {
   path: "/v1/etymology",
   summary: "What the etymology service offers",
   tags,
-  responses: { 200: jsonResponse(IndexSchema, "Service description, headword count, data source and licence") },
+  // Optional-key route: a key that is sent is checked and limited, so 401/403/429 can answer here too.
+  responses: { 200: jsonResponse(IndexSchema, "Service description, headword count, data source and licence"), ...keyedErrors },
 });
 
 const explore = gatewayRoute("key", "etymology", {
