@@ -52,6 +52,14 @@ describe("/v1/linguistics", () => {
       expect(res.headers.get("X-RateLimit-Limit")).toMatch(/^\d+$/);
     });
 
+    it("refuses a wrong key with 401, and documents 401/403/429 in OpenAPI", async () => {
+      const res = await gw.request("/v1/linguistics/", { headers: { "X-API-Key": "sk_wrong" } });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ error: expect.any(String) });
+      const doc = (await (await gw.request("/openapi.json")).json()) as Json;
+      expect(Object.keys(doc.paths["/v1/linguistics"].get.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "429"]));
+    });
+
     it("coverage agrees with what the list and phoneme endpoints count", async () => {
       const overview = await (await get("/v1/linguistics/", false)).json();
       expect((await json("/v1/linguistics/languages?limit=1")).total).toBe(overview.coverage.languages);

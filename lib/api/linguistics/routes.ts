@@ -167,7 +167,8 @@ const index = gatewayRoute("optional", "linguistics", {
   path: "/v1/linguistics",
   summary: "What the linguistics database covers, its endpoints and its sources",
   tags,
-  responses: { 200: jsonResponse(Overview, "Overview") },
+  // Optional-key route: a key that is sent is checked and limited, so 401/403/429 can answer here too.
+  responses: { 200: jsonResponse(Overview, "Overview"), ...keyedErrors },
 });
 const languages = gatewayRoute("key", "linguistics", {
   method: "get",
