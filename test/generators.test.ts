@@ -55,6 +55,18 @@ describe("generators over HTTP", () => {
       expect(generators.colors!.count).toBeGreaterThan(30_000);
     });
 
+    it("is also served at the Form B base /v1/generators(/), key optional", async () => {
+      const create = await (await get("/v1/create/", false)).json();
+      for (const path of ["/v1/generators/", "/v1/generators"]) {
+        const res = await get(path, false);
+        expect(res.status, path).toBe(200);
+        expect(await res.json()).toEqual(create);
+      }
+      const keyed = await get("/v1/generators/");
+      expect(keyed.headers.get("X-RateLimit-Limit")).toMatch(/^\d+$/);
+      expect((await gw.request("/v1/generators/", { headers: { "X-API-Key": "sk_wrong" } })).status).toBe(401);
+    });
+
     it("also answers without the trailing slash, and with a key it reports rate-limit headers", async () => {
       expect((await get("/v1/create", false)).status).toBe(200);
       const res = await get("/v1/create/");
@@ -224,7 +236,7 @@ describe("generators over HTTP", () => {
 
   it("is in the OpenAPI document with a response schema for each route", async () => {
     const doc = (await (await gw.request("/openapi.json")).json()) as { paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>> };
-    for (const path of ["/v1/create", "/v1/create/{generator}/random", "/v1/create/{generator}/multiple/{count}", "/v1/generators/{generator}/random", "/v1/generators/{generator}/multiple/{count}"]) {
+    for (const path of ["/v1/create", "/v1/generators", "/v1/create/{generator}/random", "/v1/create/{generator}/multiple/{count}", "/v1/generators/{generator}/random", "/v1/generators/{generator}/multiple/{count}"]) {
       expect(doc.paths[path]?.get?.responses["200"]?.content, path).toBeDefined();
     }
   });

@@ -52,26 +52,30 @@ const PaletteQuery = z.object({
 
 const notFound = { 404: jsonResponse(ErrorSchema, "Unknown generator") };
 
-const index = gatewayRoute("optional", "create", {
-  method: "get",
-  // Declared without the trailing slash: with strict routing off, Hono then serves both
-  // /v1/create and /v1/create/, while a route declared as "/v1/create/" matches neither.
-  path: "/v1/create",
-  summary: "The content generators",
-  tags,
-  responses: {
-    200: jsonResponse(
-      z.object({
-        generators: z.record(
-          z.string(),
-          z.object({ description: z.string(), count: z.number().int(), supports_multiple: z.boolean(), endpoints: z.array(z.string()) }),
-        ),
-      }),
-      "Every generator with its size and endpoints",
-    ),
-    ...keyedErrors,
-  },
-});
+const indexAt = (path: "/v1/create" | "/v1/generators", summary: string) =>
+  gatewayRoute("optional", "create", {
+    method: "get",
+    // Declared without the trailing slash: with strict routing off, Hono then serves both
+    // /v1/create and /v1/create/, while a route declared as "/v1/create/" matches neither (same for /v1/generators).
+    path,
+    summary,
+    tags,
+    responses: {
+      200: jsonResponse(
+        z.object({
+          generators: z.record(
+            z.string(),
+            z.object({ description: z.string(), count: z.number().int(), supports_multiple: z.boolean(), endpoints: z.array(z.string()) }),
+          ),
+        }),
+        "Every generator with its size and endpoints",
+      ),
+      ...keyedErrors,
+    },
+  });
+const index = indexAt("/v1/create", "The content generators");
+// Form B's paths live under /v1/generators; its base answers like /v1/create/ instead of 404.
+const indexB = indexAt("/v1/generators", "The content generators (Form B alias of /v1/create)");
 
 const randomA = gatewayRoute("key", "create", {
   method: "get",
@@ -120,6 +124,7 @@ export function registerGeneratorRoutes(app: OpenAPIHono<GatewayEnv>): void {
   const bags = new GeneratorBags();
 
   app.openapi(index, (c) => c.json({ generators: describeGenerators() }, 200));
+  app.openapi(indexB, (c) => c.json({ generators: describeGenerators() }, 200));
 
   app.openapi(randomA, (c) => {
     const generator = requireGenerator(c.req.valid("param").generator);
