@@ -145,7 +145,7 @@ describe("GET /v1/corpus/collocations", () => {
 
   it("lists 20 collocates by default, sorted by MI, each with frequency, mi and t_score", async () => {
     const body = await json("/v1/corpus/collocations?word=strong");
-    expect(body).toMatchObject({ word: "strong", corpus: "coca", window: 4, position: "all", min_freq: 3 });
+    expect(body).toMatchObject({ word: "strong", corpus: "coca", window: 4, position: "all", min_freq: 3, limit: 20 });
     expect(body.node_frequency).toBeGreaterThan(100);
     expect(body.collocates).toHaveLength(20);
     for (const c of body.collocates) {
@@ -155,6 +155,15 @@ describe("GET /v1/corpus/collocations", () => {
     }
     const mis = body.collocates.map((c: { mi: number }) => c.mi);
     expect(mis).toEqual([...mis].sort((a, b) => b - a));
+  });
+
+  it("defaults to 10 collocates in Form B (recognised by its corpus parameter)", async () => {
+    const formB = await json("/v1/corpus/collocations?word=strong&corpus=coca");
+    expect(formB.limit).toBe(10);
+    expect(formB.collocates).toHaveLength(10);
+    const formA = await json("/v1/corpus/collocations?word=strong");
+    expect(formB.collocates).toEqual(formA.collocates.slice(0, 10));
+    expect((await get("/v1/corpus/collocations?word=strong&limit=201")).status).toBe(400);
   });
 
   it("honours position, window, min_freq, limit and corpus", async () => {

@@ -102,7 +102,7 @@ export function findMatches(index: CorpusIndex, terms: QueryTerm[], limit = Infi
       if (s >= 0 && s + span <= n) candidates[count++] = s;
     }
   }
-  // A multi-word anchor yields each word's run in turn; the document walk below needs one ascending run.
+  // A wildcard anchor yields each expanded word's run in turn; the document walk below needs one ascending run.
   if (anchorIds.length > 1) candidates.subarray(0, count).sort();
   resolved.forEach((ids, i) => {
     if (i === anchor || !ids) return;

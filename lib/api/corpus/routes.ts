@@ -85,11 +85,11 @@ const collocationsRoute = gatewayRoute("key", "corpus", {
   request: {
     query: z.object({
       word: Term,
-      corpus: Corpus.default("coca"),
+      corpus: Corpus.optional().openapi({ description: "Which corpus (default coca). Sending it makes the request Form B, whose default limit is 10" }),
       window: int(1, 10, 4, "Words on each side counted as near"),
       position: z.enum(POSITIONS).default("all").openapi({ description: "Count words on the left, the right, or both" }),
       min_freq: int(1, 100_000, 3, "Least co-occurrence count a collocate needs"),
-      limit: int(1, 200, 20, "Collocates to return"),
+      limit: z.coerce.number().int().min(1).max(200).optional().openapi({ description: "Collocates to return: default 20 (Form A), 10 (Form B, when corpus is sent)" }),
     }),
   },
   responses: {
@@ -100,6 +100,7 @@ const collocationsRoute = gatewayRoute("key", "corpus", {
         window: z.number().int(),
         position: z.enum(POSITIONS),
         min_freq: z.number().int(),
+        limit: z.number().int(),
         node_frequency: z.number().int(),
         candidates: z.number().int(),
         collocates: z.array(z.object({ word: z.string(), frequency: z.number().int(), mi: z.number(), t_score: z.number() })),
@@ -163,9 +164,12 @@ export function registerCorpusRoutes(app: OpenAPIHono<GatewayEnv>): void {
   });
 
   app.openapi(collocationsRoute, async (c) => {
-    const { word, corpus, window, position, min_freq, limit } = c.req.valid("query");
+    const { word, corpus: named, window, position, min_freq, limit: asked } = c.req.valid("query");
+    // The spec's only Form B parameter in this area is corpus; Form B's default limit is 10, Form A's 20.
+    const corpus = named ?? "coca";
+    const limit = asked ?? (named ? 10 : 20);
     const index = await libraryOf(c.var.runtime).index(corpus);
-    return c.json({ word, corpus, window, position, min_freq, ...collocationsOf(index, word, { window, position, minFreq: min_freq, limit }) }, 200);
+    return c.json({ word, corpus, window, position, min_freq, limit, ...collocationsOf(index, word, { window, position, minFreq: min_freq, limit }) }, 200);
   });
 
   app.openapi(frequencyRoute, async (c) => {
