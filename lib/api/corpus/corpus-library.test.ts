@@ -96,6 +96,14 @@ describe("CorpusLibrary", () => {
     expect(events).toEqual([]);
   });
 
+  it("still serves a built index when the data directory cannot be written", async () => {
+    fs.writeFileSync(path.join(dir, "data"), "a file where the directory should be");
+    const events: IndexEvent[] = [];
+    const index = await library(events).index("coca");
+    expect(search(index).total).toBe(2);
+    expect(events).toEqual([expect.objectContaining({ action: "built", error: expect.any(String) })]);
+  });
+
   it("forgets a failed build so the next request tries again", async () => {
     fs.rmSync(path.join(dir, "coca.txt"));
     const lib = library();

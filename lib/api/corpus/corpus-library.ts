@@ -13,7 +13,8 @@ export type CorpusStats = { tokens: number; documents: number; vocabulary: numbe
 // Documents tokenised between yields to the event loop while building (a coca document takes ~3 ms).
 const YIELD_EVERY = 10;
 
-export type IndexEvent = { corpus: CorpusName; action: "built" | "loaded"; ms: number; file: string };
+/** `error` is set when a built index could not be written (it is served from memory all the same). */
+export type IndexEvent = { corpus: CorpusName; action: "built" | "loaded"; ms: number; file: string; error?: string };
 
 /**
  * The corpora's indexes for one gateway process. Each is opened on first use: read from
@@ -78,10 +79,16 @@ export class CorpusLibrary {
       if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
     }
     const index = builder.finish();
-    writeAtomically(file, serialiseIndex(index));
-    writeAtomically(statsFile(file), new TextEncoder().encode(JSON.stringify(statsOf(index))));
-    removeStale(this.dir, source.name, file);
-    this.onEvent({ corpus: source.name, action: "built", ms: performance.now() - began, file });
+    let error: string | undefined;
+    try {
+      writeAtomically(file, serialiseIndex(index));
+      writeAtomically(statsFile(file), new TextEncoder().encode(JSON.stringify(statsOf(index))));
+      removeStale(this.dir, source.name, file);
+    } catch (err) {
+      // A read-only or full data directory costs a rebuild per process, not the corpus.
+      error = err instanceof Error ? err.message : String(err);
+    }
+    this.onEvent({ corpus: source.name, action: "built", ms: performance.now() - began, file, ...(error ? { error } : {}) });
     return index;
   }
 }

@@ -20,7 +20,11 @@ const libraries = new WeakMap<Runtime, CorpusLibrary>();
 function libraryOf(rt: Runtime): CorpusLibrary {
   let library = libraries.get(rt);
   if (!library) {
-    library = new CorpusLibrary(rt.config.dataDir, (e) => rt.logger.info({ corpus: e.corpus, ms: Math.round(e.ms), file: e.file }, `corpus index ${e.action}`));
+    library = new CorpusLibrary(rt.config.dataDir, (e) =>
+      e.error
+        ? rt.logger.warn({ corpus: e.corpus, file: e.file, err: e.error }, "corpus index built but not cached on disk")
+        : rt.logger.info({ corpus: e.corpus, ms: Math.round(e.ms), file: e.file }, `corpus index ${e.action}`),
+    );
     libraries.set(rt, library);
   }
   return library;
