@@ -146,6 +146,28 @@ describe("AAC", () => {
       expect(await res.json()).toEqual({ error: expect.stringContaining("arasaac") });
     });
 
+    it("maps ARASAAC refusing the search (a 4xx other than 404) to 502, not the caller's 400", async () => {
+      for (const url of ["/v1/aac/symbols/arasaac?q=refuse", "/v1/aac/symbols/search?q=refuse&sources=pictolib"]) {
+        const res = await get(url);
+        expect(res.status, url).toBe(502);
+        expect(await res.json()).toEqual({ error: expect.stringContaining("arasaac") });
+      }
+    });
+
+    it("reads language tags in any case, with a region or script, and an empty one as en", async () => {
+      for (const tag of ["ES", "es-ES", "es_MX", " es "]) {
+        const res = await get(`/v1/aac/symbols/pictolib?q=perro&language=${encodeURIComponent(tag)}`);
+        expect(res.status, tag).toBe(200);
+        const body = await res.json();
+        expect(body.metadata.language, tag).toBe("es");
+        expect(body.results[0], tag).toMatchObject({ id: 7202, score: 1 });
+      }
+      expect((await (await get("/v1/aac/symbols/pictolib?q=dog&language=pt-BR")).json()).metadata.language).toBe("br");
+      expect((await (await get("/v1/aac/symbols/pictolib?q=dog&language=")).json()).metadata).toMatchObject({ language: "en" });
+      expect((await (await get("/v1/aac/symbols/search?q=dog&language=EN-gb")).json()).metadata.language).toBe("en");
+      expect((await get("/v1/aac/symbols/pictolib?q=dog&language=xx-ES")).status).toBe(400);
+    });
+
     it("validates q, limit and language, and requires a key", async () => {
       for (const bad of ["", "?q=dog&limit=21", "?q=dog&language=klingon"]) expect((await get(`/v1/aac/symbols/arasaac${bad}`)).status, bad).toBe(400);
       expect((await get("/v1/aac/symbols/pictolib?q=dog", {})).status).toBe(401);
@@ -225,6 +247,18 @@ describe("AAC", () => {
         expect(await res.json()).toEqual({ error: expect.any(String) });
       }
       expect((await post({ sentence: "hi" }, {})).status).toBe(401);
+    });
+
+    it("rejects a body carrying both forms' text fields, rather than silently picking one", async () => {
+      const res = await post({ text: "dog", sentence: "cat" });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: expect.stringMatching(/not both/) });
+    });
+
+    it("Form B: reads the language tag like the search routes do", async () => {
+      const body = await (await post({ sentence: "perro", sources: "pictolib", language: "es-ES" })).json();
+      expect(body).toMatchObject({ language: "es", statistics: { matched: 1 } });
+      expect(body.words[0].symbols[0]).toMatchObject({ id: 7202, source: "arasaac" });
     });
 
     it("maps ARASAAC failure during a sentence to 502", async () => {

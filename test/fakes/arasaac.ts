@@ -50,7 +50,8 @@ const PICTOGRAMS: Record<string, Record<string, ReturnType<typeof pictogram>[]>>
 
 /**
  * ARASAAC's pictogram search on loopback. Unknown words answer 404, as ARASAAC does when nothing
- * matches; the word "boom" (or every request, with `status`) answers that error status instead.
+ * matches; the word "boom" (or every request, with `status`) answers that error status instead,
+ * and "refuse" answers 400, as ARASAAC refusing a search it cannot handle would.
  */
 export async function startFakeArasaac(options: { status?: number } = {}): Promise<FakeArasaac> {
   const hits: string[] = [];
@@ -61,6 +62,7 @@ export async function startFakeArasaac(options: { status?: number } = {}): Promi
     hits.push(`/api/pictograms/${locale}/search/${text}`);
     if (options.status) return c.json({ error: "fake failure" }, options.status as 500);
     if (text === "boom") return c.json({ error: "internal error" }, 500);
+    if (text === "refuse") return c.json({ error: "bad request" }, 400);
     const found = PICTOGRAMS[locale]?.[text];
     if (!found) return c.json({ error: "Not found" }, 404);
     return c.json(found);

@@ -2,7 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../../gateway/errors.ts";
 import { MemoryUpstreamCache } from "../../upstream/cache.ts";
 import { startFakeArasaac, type FakeArasaac } from "../../../test/fakes/arasaac.ts";
-import { findPictograms, normalisePictograms, pictogramImageUrl, rankPictograms } from "./arasaac.ts";
+import { arasaacLocale, findPictograms, normalisePictograms, pictogramImageUrl, rankPictograms } from "./arasaac.ts";
+
+describe("arasaacLocale", () => {
+  it("reads tags in any case, drops a region or script, and knows ARASAAC's own names", () => {
+    expect(["es", "ES", "es-ES", "es_mx", " Es "].map(arasaacLocale)).toEqual(["es", "es", "es", "es", "es"]);
+    expect(arasaacLocale("zh-Hans")).toBe("zh");
+    expect(arasaacLocale("pt-BR")).toBe("br");
+    expect(arasaacLocale("pt-PT")).toBe("pt");
+    expect(arasaacLocale("ca-ES-valencia")).toBe("val");
+    expect(arasaacLocale("klingon")).toBeUndefined();
+    expect(arasaacLocale("")).toBeUndefined();
+  });
+});
 
 describe("normalisePictograms", () => {
   it("keeps ids and keywords (then plurals), skipping malformed entries", () => {
@@ -17,6 +29,11 @@ describe("normalisePictograms", () => {
       { id: 7202, keywords: ["dog", "hound", "dogs"] },
       { id: 5, keywords: [] },
     ]);
+  });
+
+  it("keeps each pictogram once and drops ids that are not positive safe integers", () => {
+    const p = (id: unknown) => ({ _id: id, keywords: [{ keyword: "x" }] });
+    expect(normalisePictograms([p(7), p(7), p(-2), p(0), p(1e20), p(2.5), p(8)]).map((x) => x.id)).toEqual([7, 8]);
   });
 
   it("treats anything but a list as a 502", () => {
@@ -64,5 +81,9 @@ describe("findPictograms", () => {
 
   it("passes upstream failures on as the client's 502", async () => {
     await expect(findPictograms(new MemoryUpstreamCache(), "boom", "en")).rejects.toMatchObject({ status: 502 });
+  });
+
+  it("turns ARASAAC refusing the search (its 400) into a 502: the caller's query was valid", async () => {
+    await expect(findPictograms(new MemoryUpstreamCache(), "refuse", "en")).rejects.toMatchObject({ status: 502, message: expect.stringContaining("arasaac") });
   });
 });

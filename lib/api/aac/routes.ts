@@ -5,7 +5,7 @@ import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
-import { ARASAAC_ATTRIBUTION, ARASAAC_LANGUAGES, findPictograms, rankPictograms, type ArasaacLanguage } from "./arasaac.ts";
+import { ARASAAC_ATTRIBUTION, ARASAAC_LANGUAGES, arasaacLocale, findPictograms, rankPictograms, type ArasaacLanguage } from "./arasaac.ts";
 import { searchSymbols, searchSymbolsJson, symbolIndex, type AacSymbol } from "./search.ts";
 import { buildSentence, parseSources, SYMBOL_SOURCES, type SymbolSource } from "./sentence.ts";
 import { LOCAL_SOURCES } from "./symbols.ts";
@@ -13,7 +13,10 @@ import { LOCAL_SOURCES } from "./symbols.ts";
 const MAX_LIMIT = 20;
 const Query = z.string().trim().min(1).max(200).openapi({ description: "Word or phrase to find symbols for", example: "dog" });
 const Limit = z.coerce.number().int().min(1).max(MAX_LIMIT).default(10).openapi({ description: `Results to return, 1 to ${MAX_LIMIT}` });
-const Language = z.enum(ARASAAC_LANGUAGES).default("en").openapi({ description: "Keyword language for ARASAAC (local symbols are English)" });
+// "ES", "es-ES" and "pt-BR" name ARASAAC locales too; an empty value means the default.
+const Language = z
+  .preprocess((v) => (typeof v === "string" ? (v.trim() === "" ? undefined : (arasaacLocale(v) ?? v)) : v), z.enum(ARASAAC_LANGUAGES).default("en"))
+  .openapi({ description: "Keyword language for ARASAAC (local symbols are English); a region is ignored (es-ES → es), pt-BR → br" });
 const SourceList = z.string().max(100).openapi({ description: "Comma list of local, arasaac (pictolib is an alias of arasaac)", example: "local,arasaac" });
 
 const AacSymbolSchema = z
@@ -202,6 +205,7 @@ export function registerAacRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(sentence, async (c) => {
     const body = c.req.valid("json");
     const lookups = { index: symbolIndex(), arasaac: arasaacLookup(c.var.runtime.upstreamCache, body.language) };
+    if (body.text !== undefined && body.sentence !== undefined) throw new GatewayError(400, "send either text (Form A) or sentence (Form B), not both");
     if (body.text !== undefined) {
       const set: SymbolSource = body.symbol_set === "local" ? "local" : "arasaac";
       const result = await buildSentence(body.text, [set], body.language, lookups);
