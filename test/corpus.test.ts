@@ -11,6 +11,8 @@ let key: string;
 beforeAll(async () => {
   gw = await startTestGateway({ env: { DATA_DIR: dataDir } });
   key = (await gw.key()).key;
+  // The first listing builds all four indexes (seconds on a busy machine): in the hook, not in a test's budget.
+  expect((await gw.request("/v1/corpus/")).status).toBe(200);
 });
 afterAll(async () => {
   await gw?.close();
