@@ -234,6 +234,18 @@ describe("generators over HTTP", () => {
     });
   });
 
+  it("quotes an over-long generator or count back cut short, not whole", async () => {
+    for (const [path, status] of [
+      [`/v1/create/${"g".repeat(5000)}/random`, 404],
+      [`/v1/generators/insults/multiple/${"9".repeat(5000)}`, 400],
+    ] as const) {
+      const res = await get(path);
+      expect(res.status).toBe(status);
+      const { error } = (await res.json()) as { error: string };
+      expect(error.length).toBeLessThan(200);
+    }
+  });
+
   it("is in the OpenAPI document with a response schema for each route", async () => {
     const doc = (await (await gw.request("/openapi.json")).json()) as { paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>> };
     for (const path of ["/v1/create", "/v1/generators", "/v1/create/{generator}/random", "/v1/create/{generator}/multiple/{count}", "/v1/generators/{generator}/random", "/v1/generators/{generator}/multiple/{count}"]) {

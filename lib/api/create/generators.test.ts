@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../gateway/errors.ts";
 import { hexToRgb } from "./color-space.ts";
-import { describeGenerators, GENERATORS, GeneratorBags, requireGenerator } from "./generators.ts";
+import { describeGenerators, echo, GENERATORS, GeneratorBags, requireGenerator } from "./generators.ts";
 
 function seeded(seed: number): () => number {
   let a = seed >>> 0;
@@ -22,6 +22,19 @@ describe("requireGenerator", () => {
     } catch (err) {
       expect((err as GatewayError).status).toBe(404);
     }
+  });
+});
+
+describe("echo", () => {
+  it("keeps a short value and cuts a long one (by characters, not UTF-16 units) at 40", () => {
+    expect(echo("limericks")).toBe("limericks");
+    expect(echo("a".repeat(40))).toBe("a".repeat(40));
+    expect(echo("a".repeat(5000))).toBe(`${"a".repeat(40)}…`);
+    expect(echo("😀".repeat(41))).toBe(`${"😀".repeat(40)}…`);
+  });
+
+  it("is what requireGenerator quotes, so a huge unknown name is not echoed whole", () => {
+    expect(() => requireGenerator("x".repeat(8000))).toThrow(/^unknown generator 'x{40}…'; generators are/);
   });
 });
 

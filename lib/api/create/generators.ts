@@ -29,8 +29,14 @@ function isGenerator(name: string): name is GeneratorName {
   return (GENERATORS as readonly string[]).includes(name);
 }
 
+/** A path value as quoted back in an error: cut short, so a 10 kB path segment is not echoed whole. */
+export function echo(raw: string, max = 40): string {
+  const chars = Array.from(raw);
+  return chars.length > max ? `${chars.slice(0, max).join("")}…` : raw;
+}
+
 export function requireGenerator(name: string): GeneratorName {
-  if (!isGenerator(name)) throw new GatewayError(404, `unknown generator '${name}'; generators are ${GENERATORS.join(", ")}`);
+  if (!isGenerator(name)) throw new GatewayError(404, `unknown generator '${echo(name)}'; generators are ${GENERATORS.join(", ")}`);
   return name;
 }
 

@@ -3,7 +3,7 @@ import type { GatewayEnv } from "../../gateway/context.ts";
 import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
-import { describeGenerators, GENERATORS, GeneratorBags, MULTIPLE_MAX, requireGenerator } from "./generators.ts";
+import { describeGenerators, echo, GENERATORS, GeneratorBags, MULTIPLE_MAX, requireGenerator } from "./generators.ts";
 import { PALETTE_SCHEMES, PALETTE_SIZE } from "./palettes.ts";
 
 const tags = ["Generators"];
@@ -115,7 +115,7 @@ const multipleB = gatewayRoute("key", "create", {
 
 function parseCount(raw: string, max: number): number {
   const parsed = countIn(max).safeParse(raw);
-  if (!parsed.success) throw new GatewayError(400, `invalid count '${raw}': it must be a whole number from 1 to ${max}`);
+  if (!parsed.success) throw new GatewayError(400, `invalid count '${echo(raw)}': it must be a whole number from 1 to ${max}`);
   return parsed.data;
 }
 
