@@ -1,3 +1,4 @@
+import net from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeCoinGecko, startFakeUsgs, startFakeWaqi, type FakeUpstream } from "../../../test/fakes/datavis-upstreams.ts";
 import { MemoryUpstreamCache } from "../../upstream/cache.ts";
@@ -75,6 +76,27 @@ describe("fetchLive", () => {
     const refused = await fetchLive("airquality", new MemoryUpstreamCache(), now, { WAQI_TOKEN: "wrong" });
     expect(refused).toMatchObject({ stale: true, snapshot: true });
     expect(refused.note).toMatch(/status 'error'/);
+  });
+
+  it("falls back within about 8 s when the upstream accepts the connection and never answers", { timeout: 30_000 }, async () => {
+    const sockets: net.Socket[] = [];
+    const hanging = net.createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+    process.env.UPSTREAM_FINANCE_URL = `http://127.0.0.1:${(hanging.address() as net.AddressInfo).port}`;
+    try {
+      const started = performance.now();
+      const answer = await fetchLive("crypto", cache, now);
+      const elapsed = performance.now() - started;
+      expect(answer).toMatchObject({ stale: true, snapshot: true });
+      expect(answer.note).toMatch(/did not answer within 4 s/);
+      // Two attempts of 4 s; the client's defaults (three of 8 s) took 24 s, past most clients' patience.
+      expect(elapsed).toBeLessThan(12_000);
+      expect(sockets.length).toBe(2);
+    } finally {
+      process.env.UPSTREAM_FINANCE_URL = coingecko.url;
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => hanging.close(resolve));
+    }
   });
 
   it("ships snapshots shaped like each upstream's answer", () => {
