@@ -81,10 +81,15 @@ describe("/v1/datavis", () => {
     expect(geo.by_category.trend).toBe(0);
   });
 
-  it("rejects an unknown category filter with 400", async () => {
-    const res = await get("/v1/datavis/list?category=astrology");
-    expect(res.status).toBe(400);
-    expect(typeof (await res.json()).error).toBe("string");
+  it("rejects an unknown category filter with 400 naming it, and reads an empty filter as none", async () => {
+    for (const category of ["astrology", "Trend"]) {
+      const res = await get(`/v1/datavis/list?category=${category}`);
+      expect(res.status, category).toBe(400);
+      expect((await res.json()).error).toContain(`unknown visualization category '${category}'`);
+    }
+    const empty = await get("/v1/datavis/list?category=");
+    expect(empty.status).toBe(200);
+    expect(await empty.json()).toMatchObject({ total: VISUALIZATIONS.length, category: null });
   });
 
   it("the data URL of a spec answers through the gateway with the rows the chart needs", async () => {
@@ -94,10 +99,10 @@ describe("/v1/datavis", () => {
     expect(body.data[0]).toHaveProperty("CO2");
   });
 
-  it("rejects an unknown proxy source with 400", async () => {
+  it("rejects an unknown proxy source with 400 naming it", async () => {
     const res = await get("/v1/datavis/proxy/weather");
     expect(res.status).toBe(400);
-    expect(typeof (await res.json()).error).toBe("string");
+    expect(await res.json()).toEqual({ error: "invalid request: source: unknown datavis source 'weather'; expected one of earthquake, crypto, airquality" });
   });
 
   it("proxies live USGS data and serves a second call from cache (one upstream hit)", async () => {

@@ -48,6 +48,16 @@ const LiveSchema = z
   })
   .openapi("DatavisLiveData");
 
+// The messages name the value and the choices, so "400 unknown datavis source" reads as such.
+const LiveSource = z
+  .enum(LIVE_SOURCES, { error: (issue) => `unknown datavis source '${String(issue.input)}'; expected one of ${LIVE_SOURCES.join(", ")}` })
+  .openapi({ description: "earthquake (USGS), crypto (CoinGecko) or airquality (WAQI)" });
+
+// An empty filter (`?category=`, what a form with nothing chosen sends) means no filter.
+const CategoryFilter = z
+  .preprocess((v) => (v === "" ? undefined : v), z.enum(VIS_CATEGORIES, { error: (issue) => `unknown visualization category '${String(issue.input)}'; expected one of ${VIS_CATEGORIES.join(", ")}` }).optional())
+  .openapi({ description: "only this category; empty means all; an unknown one is a 400" });
+
 const index = gatewayRoute("optional", "datavis", {
   method: "get",
   // Without the trailing slash: the app is non-strict, so /v1/datavis/ matches too.
@@ -76,7 +86,7 @@ const list = gatewayRoute("key", "datavis", {
   path: "/v1/datavis/list",
   summary: "Visualizations (Vega-Lite specs over Data Trove datasets), optionally of one category",
   tags,
-  request: { query: z.object({ category: z.enum(VIS_CATEGORIES).optional().openapi({ description: "only this category; an unknown one is a 400" }) }) },
+  request: { query: z.object({ category: CategoryFilter }) },
   responses: {
     200: jsonResponse(z.object({ total: z.number().int(), category: z.string().nullable(), visualizations: z.array(VisualizationSchema), by_category: CategoryCounts }), "The visualizations, with counts per category of those returned"),
     ...keyedErrors,
@@ -88,7 +98,7 @@ const proxy = gatewayRoute("key", "datavis", {
   path: "/v1/datavis/proxy/{source}",
   summary: "Live data for charts (earthquakes, crypto prices, air quality), cached 5 minutes, stale fallback when the upstream fails",
   tags,
-  request: { params: z.object({ source: z.enum(LIVE_SOURCES).openapi({ description: "earthquake (USGS), crypto (CoinGecko) or airquality (WAQI)" }) }) },
+  request: { params: z.object({ source: LiveSource }) },
   responses: { 200: jsonResponse(LiveSchema, "Live, cached, last good or snapshot data; stale says which"), ...keyedErrors },
 });
 
