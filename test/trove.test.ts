@@ -74,6 +74,14 @@ describe("/v1/trove", () => {
     expect(whole.data).toHaveLength(whole.total);
   });
 
+  it("reads an empty limit or offset as the default", async () => {
+    const res = await get("/v1/trove/wild/palmer-penguins?limit=&offset=");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ limit: 100, offset: 0, total: 344 });
+    expect(body.data).toHaveLength(100);
+  });
+
   it("rejects bad limit and offset with 400", async () => {
     for (const query of ["limit=0", "limit=50001", "limit=ten", "limit=1.5", "offset=-1", "offset=x"]) {
       const res = await get(`/v1/trove/wild/palmer-penguins?${query}`);

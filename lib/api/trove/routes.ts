@@ -54,6 +54,8 @@ const DatasetSchema = z
   .openapi("TroveDataset");
 
 const Category = z.string().min(1).max(64).openapi({ description: "category name, e.g. environmental" });
+// `?limit=` (a form field left blank) means the default, not zero: zod would coerce "" to 0.
+const emptyAsAbsent = (v: unknown) => (v === "" ? undefined : v);
 const badRequest = { 400: jsonResponse(ErrorSchema, "Invalid parameters") };
 
 const index = gatewayRoute("optional", "trove", {
@@ -82,8 +84,8 @@ const dataset = gatewayRoute("none", "trove", {
   request: {
     params: z.object({ category: Category, dataset: z.string().min(1).max(100).openapi({ description: "dataset id, without file extension" }) }),
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(MAX_ROWS_PER_PAGE).default(100).openapi({ description: `rows to return (1–${MAX_ROWS_PER_PAGE}, default 100)` }),
-      offset: z.coerce.number().int().min(0).default(0).openapi({ description: "rows to skip (default 0)" }),
+      limit: z.preprocess(emptyAsAbsent, z.coerce.number().int().min(1).max(MAX_ROWS_PER_PAGE).default(100)).openapi({ description: `rows to return (1–${MAX_ROWS_PER_PAGE}, default 100; empty means the default)` }),
+      offset: z.preprocess(emptyAsAbsent, z.coerce.number().int().min(0).default(0)).openapi({ description: "rows to skip (default 0)" }),
     }),
   },
   responses: { 200: jsonResponse(DatasetSchema, "One page of rows with the dataset's licence and source"), ...badRequest, 404: jsonResponse(ErrorSchema, "Unknown category or dataset") },
