@@ -58,8 +58,9 @@ export async function startFakeArasaac(options: { status?: number } = {}): Promi
   const app = new Hono();
   app.get("/api/pictograms/:locale/search/:text", (c) => {
     const locale = c.req.param("locale");
+    // Hits record the text as sent, so tests see exactly what the gateway asked for.
+    hits.push(`/api/pictograms/${locale}/search/${c.req.param("text")}`);
     const text = c.req.param("text").toLowerCase();
-    hits.push(`/api/pictograms/${locale}/search/${text}`);
     if (options.status) return c.json({ error: "fake failure" }, options.status as 500);
     if (text === "boom") return c.json({ error: "internal error" }, 500);
     if (text === "refuse") return c.json({ error: "bad request" }, 400);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../../gateway/errors.ts";
 import { MemoryUpstreamCache } from "../../upstream/cache.ts";
 import { startFakeArasaac, type FakeArasaac } from "../../../test/fakes/arasaac.ts";
-import { arasaacLocale, findPictograms, normalisePictograms, pictogramImageUrl, rankPictograms } from "./arasaac.ts";
+import { arasaacLocale, arasaacQuery, findPictograms, normalisePictograms, pictogramImageUrl, rankPictograms } from "./arasaac.ts";
 
 describe("arasaacLocale", () => {
   it("reads tags in any case, drops a region or script, and knows ARASAAC's own names", () => {
@@ -13,6 +13,16 @@ describe("arasaacLocale", () => {
     expect(arasaacLocale("ca-ES-valencia")).toBe("val");
     expect(arasaacLocale("klingon")).toBeUndefined();
     expect(arasaacLocale("")).toBeUndefined();
+  });
+});
+
+describe("arasaacQuery", () => {
+  it("lower-cases and drops punctuation, but keeps accents and inner apostrophes", () => {
+    expect(arasaacQuery("  Dog! ")).toBe("dog");
+    expect(arasaacQuery("Ice-Cream?")).toBe("ice cream");
+    expect(arasaacQuery("Camión")).toBe("camión");
+    expect(arasaacQuery("DON’T 'stop'")).toBe("don't stop");
+    expect(arasaacQuery("Собака")).toBe("собака");
   });
 });
 
@@ -73,10 +83,18 @@ describe("findPictograms", () => {
     const cache = new MemoryUpstreamCache();
     expect(await findPictograms(cache, "ice cream", "en")).toEqual([{ id: 2400, keywords: ["ice cream", "ice creams"] }]);
     expect(await findPictograms(cache, "nothing here", "fr")).toEqual([]);
-    await findPictograms(cache, "Ice Cream", "en");
+    await findPictograms(cache, "Ice Cream!", "en");
     await findPictograms(cache, "nothing here", "fr");
     expect(await findPictograms(cache, " ?! ", "en")).toEqual([]);
     expect(fake.hits).toEqual(["/api/pictograms/en/search/ice cream", "/api/pictograms/fr/search/nothing here"]);
+  });
+
+  it("asks ARASAAC in lower case without punctuation, so an exact-match upstream still finds the word", async () => {
+    const cache = new MemoryUpstreamCache();
+    const before = fake.hits.length;
+    await findPictograms(cache, "DOG?", "en");
+    await findPictograms(cache, "Camión", "es");
+    expect(fake.hits.slice(before)).toEqual(["/api/pictograms/en/search/dog", "/api/pictograms/es/search/camión"]);
   });
 
   it("passes upstream failures on as the client's 502", async () => {

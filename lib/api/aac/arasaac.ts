@@ -73,21 +73,37 @@ export function normalisePictograms(body: unknown): ArasaacPictogram[] {
 }
 
 /**
+ * The text ARASAAC is asked for, which is also its cache key: lower case, punctuation and extra
+ * spaces dropped ("Dog!" and "dog" are one search), but accents kept, because ARASAAC's keywords
+ * carry them ("camión" is not "camion" there).
+ */
+export function arasaacQuery(text: string): string {
+  return text
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/[\u2018\u2019`]/g, "'")
+    .replace(/[^\p{L}\p{M}\p{N}']+/gu, " ")
+    .replace(/(^|\s)'+|'+(?=\s|$)/g, "$1")
+    .trim()
+    .replace(/\s+/g, " ");
+}
+
+/**
  * GET /api/pictograms/{locale}/search/{text} on ARASAAC. Its 404 means "no pictogram matches" and
  * becomes an empty list; other failures are the upstream client's usual 502/503/504, except that
  * any other 4xx is a 502 too: the caller's query was already valid, so ARASAAC refusing it is an
  * upstream failure, not the caller's bad request.
  */
 export async function findPictograms(cache: UpstreamCache, text: string, language: ArasaacLanguage): Promise<ArasaacPictogram[]> {
-  const normal = normaliseKeyword(text);
   // Nothing but punctuation names no pictogram; ARASAAC is not asked.
-  if (!normal) return [];
-  const key = `aac:arasaac:${language}:${normal}`;
+  if (!normaliseKeyword(text)) return [];
+  const query = arasaacQuery(text);
+  const key = `aac:arasaac:${language}:${query}`;
   const hit = await cache.get(key);
   if (hit !== undefined) return JSON.parse(hit) as ArasaacPictogram[];
   let pictograms: ArasaacPictogram[];
   try {
-    pictograms = normalisePictograms(await clientFor(cache).get<unknown>({ path: `/api/pictograms/${language}/search/${encodeURIComponent(text.trim())}` }));
+    pictograms = normalisePictograms(await clientFor(cache).get<unknown>({ path: `/api/pictograms/${language}/search/${encodeURIComponent(query)}` }));
   } catch (err) {
     if (!(err instanceof GatewayError) || err.status >= 500) throw err;
     if (err.status !== 404) throw new GatewayError(502, err.message);
