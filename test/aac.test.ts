@@ -255,6 +255,15 @@ describe("AAC", () => {
       expect(await res.json()).toEqual({ error: expect.stringMatching(/not both/) });
     });
 
+    it("Form B: words keep their accents, and ARASAAC is asked for the accented word", async () => {
+      const body = await (await post({ sentence: "¡Camión y CAFÉ!", sources: "local,pictolib", language: "es" })).json();
+      expect(body.words.map((w: { word: string }) => w.word)).toEqual(["camión", "y", "café"]);
+      expect(body.words[0].symbols[0]).toMatchObject({ id: 2339, source: "arasaac" });
+      expect(body.words[2].symbols[0]).toMatchObject({ keyword: "cafe", source: "mulberry", score: 1 });
+      expect(arasaac.hits).toContain("/api/pictograms/es/search/camión");
+      expect((await (await post({ text: "Café", symbol_set: "local" })).json()).symbols[0]).toMatchObject({ word: "café" });
+    });
+
     it("Form B: reads the language tag like the search routes do", async () => {
       const body = await (await post({ sentence: "perro", sources: "pictolib", language: "es-ES" })).json();
       expect(body).toMatchObject({ language: "es", statistics: { matched: 1 } });

@@ -41,6 +41,7 @@ const PICTOGRAMS: Record<string, Record<string, ReturnType<typeof pictogram>[]>>
   },
   es: {
     perro: [pictogram(7202, [kw("perro", "perros")], ["animal"])],
+    camión: [pictogram(2339, [kw("camión", "camiones")], ["transport"])],
   },
   ru: {
     собака: [pictogram(7202, [kw("собака", "собаки")], ["animal"])],

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../../gateway/errors.ts";
 import { MemoryUpstreamCache } from "../../upstream/cache.ts";
 import { startFakeArasaac, type FakeArasaac } from "../../../test/fakes/arasaac.ts";
-import { arasaacLocale, arasaacQuery, findPictograms, normalisePictograms, pictogramImageUrl, rankPictograms } from "./arasaac.ts";
+import { arasaacLocale, findPictograms, normalisePictograms, pictogramImageUrl, rankPictograms } from "./arasaac.ts";
 
 describe("arasaacLocale", () => {
   it("reads tags in any case, drops a region or script, and knows ARASAAC's own names", () => {
@@ -13,16 +13,6 @@ describe("arasaacLocale", () => {
     expect(arasaacLocale("ca-ES-valencia")).toBe("val");
     expect(arasaacLocale("klingon")).toBeUndefined();
     expect(arasaacLocale("")).toBeUndefined();
-  });
-});
-
-describe("arasaacQuery", () => {
-  it("lower-cases and drops punctuation, but keeps accents and inner apostrophes", () => {
-    expect(arasaacQuery("  Dog! ")).toBe("dog");
-    expect(arasaacQuery("Ice-Cream?")).toBe("ice cream");
-    expect(arasaacQuery("Camión")).toBe("camión");
-    expect(arasaacQuery("DON’T 'stop'")).toBe("don't stop");
-    expect(arasaacQuery("Собака")).toBe("собака");
   });
 });
 

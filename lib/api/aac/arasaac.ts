@@ -1,7 +1,7 @@
 import { GatewayError } from "../../gateway/errors.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
 import { UpstreamClient, type UpstreamOptions } from "../../upstream/client.ts";
-import { normaliseKeyword } from "./normalise.ts";
+import { lowerText, normaliseKeyword } from "./normalise.ts";
 import { scoreKeywords, SCORES } from "./ranking.ts";
 import type { AacSymbol } from "./search.ts";
 
@@ -73,22 +73,6 @@ export function normalisePictograms(body: unknown): ArasaacPictogram[] {
 }
 
 /**
- * The text ARASAAC is asked for, which is also its cache key: lower case, punctuation and extra
- * spaces dropped ("Dog!" and "dog" are one search), but accents kept, because ARASAAC's keywords
- * carry them ("camión" is not "camion" there).
- */
-export function arasaacQuery(text: string): string {
-  return text
-    .normalize("NFC")
-    .toLowerCase()
-    .replace(/[\u2018\u2019`]/g, "'")
-    .replace(/[^\p{L}\p{M}\p{N}']+/gu, " ")
-    .replace(/(^|\s)'+|'+(?=\s|$)/g, "$1")
-    .trim()
-    .replace(/\s+/g, " ");
-}
-
-/**
  * GET /api/pictograms/{locale}/search/{text} on ARASAAC. Its 404 means "no pictogram matches" and
  * becomes an empty list; other failures are the upstream client's usual 502/503/504, except that
  * any other 4xx is a 502 too: the caller's query was already valid, so ARASAAC refusing it is an
@@ -97,7 +81,9 @@ export function arasaacQuery(text: string): string {
 export async function findPictograms(cache: UpstreamCache, text: string, language: ArasaacLanguage): Promise<ArasaacPictogram[]> {
   // Nothing but punctuation names no pictogram; ARASAAC is not asked.
   if (!normaliseKeyword(text)) return [];
-  const query = arasaacQuery(text);
+  // Lower case without punctuation but with accents is both what ARASAAC is asked and the cache key:
+  // "Dog!" and "dog" are one search, "camión" and "camion" are not.
+  const query = lowerText(text);
   const key = `aac:arasaac:${language}:${query}`;
   const hit = await cache.get(key);
   if (hit !== undefined) return JSON.parse(hit) as ArasaacPictogram[];

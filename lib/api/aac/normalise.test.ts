@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normaliseKeyword, tokenise } from "./normalise.ts";
+import { lowerText, normaliseKeyword, tokenise } from "./normalise.ts";
 
 describe("normaliseKeyword", () => {
   it("lower-cases, drops accents and turns punctuation runs into one space", () => {
@@ -23,5 +23,21 @@ describe("tokenise", () => {
     expect(tokenise("I want ice-cream, please!  Don't STOP.")).toEqual(["i", "want", "ice", "cream", "please", "don't", "stop"]);
     expect(tokenise("Good morning, 2 dogs")).toEqual(["good", "morning", "2", "dogs"]);
     expect(tokenise(" ... ")).toEqual([]);
+  });
+
+  it("keeps accents, which are part of the spelling a reader and ARASAAC expect", () => {
+    expect(tokenise("Él come CAFÉ, naïve Straße")).toEqual(["él", "come", "café", "naïve", "straße"]);
+    expect(tokenise("Cafe\u0301")).toEqual(["café"]);
+  });
+});
+
+describe("lowerText", () => {
+  it("lower-cases and drops punctuation, keeping composed accents but not stray marks", () => {
+    expect(lowerText("  Dog! ")).toBe("dog");
+    expect(lowerText("Ice-Cream?")).toBe("ice cream");
+    expect(lowerText("Camión")).toBe("camión");
+    expect(lowerText("DON’T 'stop'")).toBe("don't stop");
+    expect(lowerText("İstanbul")).toBe("istanbul");
+    expect(lowerText("كَلْب")).toBe("كلب");
   });
 });

@@ -1,5 +1,5 @@
 import { GatewayError } from "../../gateway/errors.ts";
-import { tokenise } from "./normalise.ts";
+import { normaliseKeyword, tokenise } from "./normalise.ts";
 import { lemmaForms, SCORES } from "./ranking.ts";
 import { rankSymbols, toResult, type AacSymbol, type SymbolIndex } from "./search.ts";
 
@@ -62,9 +62,12 @@ export function segmentSentence(tokens: string[], isPhrase: (phrase: string) => 
   return segments;
 }
 
-/** A phrase of the local index, as written or by its lemma ("ice creams" → "ice cream"). */
+/** A phrase of the local index, as written or by its lemma ("ice creams" → "ice cream"), accents aside. */
 export function phraseMatcher(index: SymbolIndex): (phrase: string) => boolean {
-  return (phrase) => index.phrases.has(phrase) || lemmaForms(phrase).some((form) => index.phrases.has(form));
+  return (phrase) => {
+    const key = normaliseKeyword(phrase);
+    return index.phrases.has(key) || lemmaForms(key).some((form) => index.phrases.has(form));
+  };
 }
 
 export type SentenceWord = { word: string; matched: boolean; symbols: AacSymbol[] };
