@@ -134,6 +134,20 @@ describe("/v1/linguistics", () => {
       expect(new Set(endangered.languages.map((l: Json) => l.status))).toEqual(new Set(["threatened", "shifting", "moribund", "nearly extinct"]));
     });
 
+    it("reads a blank parameter (?limit=, a form field left empty) as absent, so the default applies", async () => {
+      const all = await json("/v1/linguistics/languages");
+      const blank = await json("/v1/linguistics/languages?family=&region=&status=&limit=&offset=");
+      expect(blank).toEqual(all);
+      expect(blank).toMatchObject({ limit: 50, offset: 0, total: 8605 });
+      expect(await json("/v1/linguistics/languages?page=&per_page=")).toEqual(all);
+      expect(await json("/v1/linguistics/languages?page=2&offset=")).toMatchObject({ page: 2, per_page: 100, offset: 100 });
+      expect(await json("/v1/linguistics/phonemes?language=&type=&manner=&place=&limit=&offset=")).toEqual(await json("/v1/linguistics/phonemes"));
+      expect(await json("/v1/linguistics/features?language=&feature=&category=")).toEqual(await json("/v1/linguistics/features"));
+      expect(await json("/v1/linguistics/search?q=english&type=&limit=")).toEqual(await json("/v1/linguistics/search?q=english"));
+      expect(await json("/v1/linguistics/languages/eng?inventory=")).toEqual(await json("/v1/linguistics/languages/eng"));
+      expect((await get("/v1/linguistics/search?q=")).status).toBe(400);
+    });
+
     it("answers an unknown family with an empty page, and refuses bad region, status and paging", async () => {
       expect((await json("/v1/linguistics/languages?family=klingonic")).total).toBe(0);
       for (const query of ["region=atlantis", "status=thriving", "limit=0", "limit=1001", "limit=abc", "offset=-1", "page=0", "per_page=5000", "limit=10&page=2"]) {
