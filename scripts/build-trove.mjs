@@ -212,9 +212,27 @@ function fieldsOf(rows) {
   return [...types].map(([name, type]) => ({ name, type }));
 }
 
+// Same column typing as lib/api/trove/rows.ts (a column is a number or boolean only when every
+// non-empty value is one, so codes such as ZIP "00501" stay strings), so the catalogue's field types
+// are what the endpoint serves.
+const NUMBER = /^[-+]?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?$|^[-+]?0?\.\d+([eE][-+]?\d+)?$/;
+const BOOLEAN = /^(true|false)$/i;
+
 function parseRows(text, format) {
   if (format === "json") return JSON.parse(text);
-  return Papa.parse(text.trim(), { header: true, dynamicTyping: true, skipEmptyLines: true }).data;
+  const { data, meta } = Papa.parse(text.trim(), { header: true, skipEmptyLines: true });
+  const types = new Map(
+    meta.fields.map((c) => {
+      const present = data.map((r) => r[c] ?? "").filter((v) => v !== "");
+      return [c, present.length && present.every((v) => NUMBER.test(v)) ? "number" : present.length && present.every((v) => BOOLEAN.test(v)) ? "boolean" : "string"];
+    }),
+  );
+  return data.map((record) =>
+    Object.fromEntries(Object.entries(record).map(([c, raw]) => {
+      const type = types.get(c) ?? "string";
+      return [c, raw === "" ? null : type === "number" ? Number(raw) : type === "boolean" ? raw.toLowerCase() === "true" : raw];
+    })),
+  );
 }
 
 function build() {

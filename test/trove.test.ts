@@ -74,6 +74,14 @@ describe("/v1/trove", () => {
     expect(whole.data).toHaveLength(whole.total);
   });
 
+  it("keeps codes in CSV columns as strings (leading zeros, hex codes), typed as the metadata says", async () => {
+    const zips = await (await get("/v1/trove/geographic/us-zipcodes?limit=1")).json();
+    expect(zips.data[0]).toMatchObject({ zip_code: "00501", latitude: 40.922326 });
+    expect(zips.metadata.fields[0]).toEqual({ name: "zip_code", type: "string" });
+    const symbols = await (await get("/v1/trove/accessibility/openmoji-aac-symbols?limit=50000")).json();
+    expect(symbols.data.every((s: { hexcode: unknown }) => typeof s.hexcode === "string")).toBe(true);
+  });
+
   it("reads an empty limit or offset as the default", async () => {
     const res = await get("/v1/trove/wild/palmer-penguins?limit=&offset=");
     expect(res.status).toBe(200);

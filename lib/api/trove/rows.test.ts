@@ -10,6 +10,36 @@ describe("trove rows", () => {
     ]);
   });
 
+  it("types a CSV column as a whole, so codes keep their leading zeros and letters", () => {
+    expect(parseDatasetText("zip,hex,word,n,flag\n00501,1F600,true,1e3,TRUE\n90210,26E9,abandon,-0.5,false\n", "csv")).toEqual([
+      { zip: "00501", hex: "1F600", word: "true", n: 1000, flag: true },
+      { zip: "90210", hex: "26E9", word: "abandon", n: -0.5, flag: false },
+    ]);
+  });
+
+  it("serves every CSV value with the type its catalogue field declares", () => {
+    const mismatches = new Set<string>();
+    for (const entry of troveCatalogue().entries.filter((e) => e.format === "csv")) {
+      const declared = new Map(entry.fields.map((f) => [f.name, f.type]));
+      for (const row of datasetRows(entry)) {
+        for (const [field, value] of Object.entries(row)) {
+          if (value !== null && typeof value !== declared.get(field)) mismatches.add(`${entry.id}.${field}: ${typeof value}, declared ${declared.get(field)}`);
+        }
+      }
+    }
+    expect([...mismatches]).toEqual([]);
+  });
+
+  it("keeps the codes of shipped datasets as written", () => {
+    const zip = datasetRows(findDataset("geographic", "us-zipcodes"))[0]!;
+    expect(zip).toMatchObject({ zip_code: "00501", city: "Holtsville" });
+    const hexcodes = datasetRows(findDataset("accessibility", "openmoji-aac-symbols")).map((r) => r.hexcode);
+    expect(hexcodes).toContain("26E9");
+    expect(hexcodes.every((h) => typeof h === "string")).toBe(true);
+    expect(datasetRows(findDataset("linguistic", "afinn-111")).some((r) => r.word === "true")).toBe(true);
+    expect(datasetRows(findDataset("geographic", "us-airports")).some((r) => r.iata === "0E0")).toBe(true);
+  });
+
   it("accepts JSON arrays and refuses other JSON", () => {
     expect(parseDatasetText('[{"a":1}]', "json")).toEqual([{ a: 1 }]);
     expect(() => parseDatasetText('{"a":1}', "json")).toThrow(/arrays/);
