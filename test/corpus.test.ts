@@ -8,11 +8,17 @@ import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 const dataDir = tempDir("corpus");
 let gw: TestGateway;
 let key: string;
+type Listed = { name: string; tokens: number; documents: number };
+// The listing on a fresh data directory, before any index exists: sizes the sources know without building.
+let listedBeforeBuild: Listed[];
 beforeAll(async () => {
   gw = await startTestGateway({ env: { DATA_DIR: dataDir } });
   key = (await gw.key()).key;
-  // The first listing builds all four indexes (seconds on a busy machine): in the hook, not in a test's budget.
-  expect((await gw.request("/v1/corpus/")).status).toBe(200);
+  listedBeforeBuild = (await (await gw.request("/v1/corpus/")).json()).corpora;
+  // Building all four indexes takes seconds on a busy machine: in the hook, not in a test's budget.
+  for (const corpus of ["coca", "old_english", "middle_english", "early_modern"]) {
+    expect((await get(`/v1/corpus/search?q=the&corpus=${corpus}&limit=1`)).status).toBe(200);
+  }
 });
 afterAll(async () => {
   await gw?.close();
@@ -43,6 +49,12 @@ describe("GET /v1/corpus/", () => {
     expect(corpora.coca.tokens).toBeGreaterThan(2_500_000);
     expect(corpora.coca.description).toMatch(/stand-in for COCA/);
     expect(corpora.coca.description).toMatch(/Brown/);
+  });
+
+  it("lists the sizes before any index is built exactly as the built indexes count them", async () => {
+    const strip = (c: Listed) => ({ name: c.name, tokens: c.tokens, documents: c.documents });
+    const built = (await (await get("/v1/corpus/", false)).json()).corpora.map(strip);
+    expect(listedBeforeBuild.map(strip)).toEqual(built);
   });
 
   it("also answers with a key, and on the path without the slash", async () => {
@@ -121,6 +133,15 @@ describe("GET /v1/corpus/search", () => {
       expect(res.status, bad).toBe(400);
       expect(await res.json()).toEqual({ error: expect.any(String) });
     }
+  });
+
+  it("reads an empty optional parameter as not sent (context= was 0 words, not the default 5)", async () => {
+    const empty = await json("/v1/corpus/search?q=king&corpus=early_modern&limit=3&context=");
+    expect(empty).toEqual(await json("/v1/corpus/search?q=king&corpus=early_modern&limit=3"));
+    expect(empty.results[0].left).not.toBe("");
+    expect((await json("/v1/corpus/search?q=king&limit=&corpus=")).results).toHaveLength(100);
+    expect((await json("/v1/corpus/collocations?word=strong&corpus=&limit=&position=&window=&min_freq=")).limit).toBe(20);
+    expect((await json("/v1/corpus/frequency?word=thou&corpus=")).corpus).toBe("all");
   });
 
   it("answers 400 for a missing q, an unknown corpus, or a query with no words", async () => {

@@ -96,6 +96,17 @@ describe("CorpusLibrary", () => {
     expect(events).toEqual([]);
   });
 
+  it("reports a source's known size without building its index, and the index's own counts once it is open", async () => {
+    sources.middle_english = { ...sources.middle_english, knownSize: () => ({ tokens: 7, documents: 3 }) };
+    const events: IndexEvent[] = [];
+    const lib = library(events);
+    expect(await lib.stats("middle_english")).toEqual({ tokens: 7, documents: 3 });
+    expect(events).toEqual([]);
+    expect(reads).toBe(0);
+    await lib.index("middle_english");
+    expect(await lib.stats("middle_english")).toMatchObject({ tokens: 9, documents: 1 });
+  });
+
   it("still serves a built index when the data directory cannot be written", async () => {
     fs.writeFileSync(path.join(dir, "data"), "a file where the directory should be");
     const events: IndexEvent[] = [];

