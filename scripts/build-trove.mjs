@@ -199,17 +199,21 @@ function sotuRows() {
 }
 
 function fieldsOf(rows) {
+  // Every row, and a column that is null at first is typed by its later values: sampling the first
+  // 500 rows and calling a null column a string declared movies' "Rotten Tomatoes Rating" a string.
   const types = new Map();
-  for (const row of rows.slice(0, 500)) {
+  for (const row of rows) {
     for (const [k, v] of Object.entries(row)) {
-      if (v === null || v === undefined || v === "") continue;
-      const t = typeof v === "number" ? "number" : typeof v === "boolean" ? "boolean" : "string";
       const seen = types.get(k);
+      if (v === null || v === undefined || v === "") {
+        if (!types.has(k)) types.set(k, undefined);
+        continue;
+      }
+      const t = typeof v === "number" ? "number" : typeof v === "boolean" ? "boolean" : "string";
       types.set(k, seen && seen !== t ? "string" : t);
     }
-    for (const k of Object.keys(row)) if (!types.has(k)) types.set(k, "string");
   }
-  return [...types].map(([name, type]) => ({ name, type }));
+  return [...types].map(([name, type]) => ({ name, type: type ?? "string" }));
 }
 
 // Same column typing as lib/api/trove/rows.ts (a column is a number or boolean only when every

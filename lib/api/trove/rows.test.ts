@@ -17,14 +17,17 @@ describe("trove rows", () => {
     ]);
   });
 
-  it("serves every CSV value with the type its catalogue field declares", () => {
+  it("declares each field's type from all its values: CSV columns exactly, JSON fields string only when mixed", () => {
     const mismatches = new Set<string>();
-    for (const entry of troveCatalogue().entries.filter((e) => e.format === "csv")) {
-      const declared = new Map(entry.fields.map((f) => [f.name, f.type]));
+    for (const entry of troveCatalogue().entries) {
+      const seen = new Map<string, Set<string>>();
       for (const row of datasetRows(entry)) {
-        for (const [field, value] of Object.entries(row)) {
-          if (value !== null && typeof value !== declared.get(field)) mismatches.add(`${entry.id}.${field}: ${typeof value}, declared ${declared.get(field)}`);
-        }
+        for (const [field, value] of Object.entries(row)) if (value !== null) seen.set(field, (seen.get(field) ?? new Set()).add(typeof value));
+      }
+      for (const { name, type } of entry.fields) {
+        const types = [...(seen.get(name) ?? [])];
+        const expected = types.length === 1 ? types[0] : "string";
+        if (type !== expected || (entry.format === "csv" && types.length > 1)) mismatches.add(`${entry.id}.${name}: declared ${type}, holds ${types.join("/") || "only nulls"}`);
       }
     }
     expect([...mismatches]).toEqual([]);
