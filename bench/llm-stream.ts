@@ -48,6 +48,12 @@ function rssMb(pid: number): number {
   return Math.round(Number(line.replace(/\D+/g, "")) / 1024);
 }
 
+/** User + system CPU time a process has used, from /proc (clock ticks are 10 ms on Linux). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 async function main() {
   const fake = await startFakeOpenAICompatible({ key: "bench", reply: Array.from({ length: 20 }, (_, i) => `token${i} `).join(""), delayMs: 1 });
   const slow = await startFakeOpenAICompatible({ key: "bench", reply: Array.from({ length: 40 }, (_, i) => `t${i} `).join(""), delayMs: 250 });
@@ -72,7 +78,10 @@ async function main() {
     await run("warm-up direct", direct);
     await run("warm-up gateway", gateway);
     const d = await run("direct to the fake provider", direct);
+    // CPU per stream is the cost itself; latencies on a shared machine also carry other processes' load.
+    const cpuBefore = cpuMs(server.proc.pid!);
     const g = await run("through the gateway", gateway);
+    const cpuPerStream = (cpuMs(server.proc.pid!) - cpuBefore) / REQUESTS;
     const row = (name: string, t: Timing[]) => ({
       path: name,
       "TTFB p50 ms": +pct(t.map((x) => x.ttfb), 50).toFixed(2),
@@ -83,7 +92,7 @@ async function main() {
     console.table([row("direct", d), row("gateway", g)]);
     const added50 = pct(g.map((x) => x.ttfb), 50) - pct(d.map((x) => x.ttfb), 50);
     const added99 = pct(g.map((x) => x.ttfb), 99) - pct(d.map((x) => x.ttfb), 99);
-    console.log(`added TTFB: p50 ${added50.toFixed(2)} ms (target <= 2), p99 ${added99.toFixed(2)} ms (target <= 10); ratio of p50 totals ${(pct(g.map((x) => x.total), 50) / pct(d.map((x) => x.total), 50)).toFixed(2)}`);
+    console.log(`added TTFB: p50 ${added50.toFixed(2)} ms (target <= 2), p99 ${added99.toFixed(2)} ms (target <= 10); ratio of p50 totals ${(pct(g.map((x) => x.total), 50) / pct(d.map((x) => x.total), 50)).toFixed(2)}; gateway CPU ${cpuPerStream.toFixed(2)} ms a stream`);
 
     // Hold many streams open at once against a slow provider.
     process.env.UPSTREAM_XAI_URL = slow.url;
@@ -107,7 +116,7 @@ async function main() {
       const during = rssMb(held.proc.pid!);
       const statuses = await Promise.all(streams);
       console.log(
-        `${OPEN_STREAMS} concurrent streams: ${firstBytes} open at once, ${statuses.filter((s) => s === 200).length} completed; server RSS ${before} MB idle → ${during} MB with all open (target <= 1024 MB)`,
+        `${OPEN_STREAMS} concurrent streams: ${firstBytes} open at once, ${statuses.filter((s) => s === 200).length} completed; server RSS ${before} MB idle → ${during} MB with all open (target <= 1024 MB), ${(((during - before) * 1024) / OPEN_STREAMS).toFixed(0)} kB a stream`,
       );
     } finally {
       await held.stop();

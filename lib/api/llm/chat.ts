@@ -3,6 +3,7 @@ import { GatewayError } from "../../gateway/errors.ts";
 import { DEFAULT_PROVIDER, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import { providerError } from "./errors.ts";
 import { configuredProvider, languageModel } from "./models.ts";
+import { relayChat, relaysStream } from "./openai-stream.ts";
 
 export type ChatMessage = { role: "user" | "assistant" | "system"; content: string };
 
@@ -25,10 +26,17 @@ export type CompletionResponse = { content: string; model: string; provider: str
 
 const TIMEOUT_MS = 120_000;
 
-type Prepared = { entry: ProviderEntry; modelId: string; options: Parameters<typeof generateText>[0] };
+/** A request checked and split the way every provider takes it: system prompt apart, the rest in order. */
+type Resolved = {
+  entry: ProviderEntry;
+  modelId: string;
+  system: string;
+  messages: ChatMessage[];
+  anthropic: Record<string, unknown>;
+};
 
 /** Resolves provider and model, and turns Anthropic-only controls into provider options (400 elsewhere). */
-export function prepareChat(req: ChatRequest, signal?: AbortSignal): Prepared {
+function resolveChat(req: ChatRequest): Resolved {
   const entry = configuredProvider(req.provider ?? DEFAULT_PROVIDER);
   const modelId = req.model ?? entry.defaultModel;
   const thinkingFields = (["effort", "extended_thinking", "thinking", "inference_geo"] as const).filter((f) => req[f] !== undefined);
@@ -43,22 +51,35 @@ export function prepareChat(req: ChatRequest, signal?: AbortSignal): Prepared {
   else if (req.extended_thinking) anthropic.thinking = { type: "enabled", budgetTokens: 4096 };
 
   const system = req.messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
-  const messages = req.messages.filter((m) => m.role !== "system") as ModelMessage[];
+  const messages = req.messages.filter((m) => m.role !== "system");
   if (messages.length === 0) throw new GatewayError(400, "messages needs at least one user or assistant message");
+  return { entry, modelId, system, messages, anthropic };
+}
+
+const withTimeout = (signal?: AbortSignal) => (signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS));
+
+type Prepared = { entry: ProviderEntry; modelId: string; options: Parameters<typeof generateText>[0] };
+
+function sdkOptions({ entry, modelId, system, messages, anthropic }: Resolved, req: ChatRequest, signal?: AbortSignal): Prepared {
   return {
     entry,
     modelId,
     options: {
       model: languageModel(entry, modelId),
       ...(system ? { system } : {}),
-      messages,
+      messages: messages as ModelMessage[],
       maxOutputTokens: req.max_tokens,
       temperature: req.temperature,
       maxRetries: 0,
-      abortSignal: signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS),
+      abortSignal: withTimeout(signal),
       ...(Object.keys(anthropic).length ? { providerOptions: { anthropic: anthropic as never } } : {}),
     },
   };
+}
+
+/** The request as AI SDK call options, for the calls the SDK makes (completions, vision, non-relayed streams). */
+export function prepareChat(req: ChatRequest, signal?: AbortSignal): Prepared {
+  return sdkOptions(resolveChat(req), req, signal);
 }
 
 export function usageOf(u: { inputTokens?: number; outputTokens?: number } | undefined): Usage {
@@ -100,6 +121,26 @@ export async function completeChat(req: ChatRequest, signal?: AbortSignal): Prom
   }
 }
 
+/** What a provider's stream yields to the gateway, however it was read. A stream ends with `finish` or throws. */
+export type ChatPart = { type: "text"; text: string } | { type: "model"; id: string } | { type: "finish"; usage: Usage };
+
+/** The AI SDK's stream as parts, for providers whose wire the gateway does not read itself. */
+async function* sdkParts(p: Prepared): AsyncGenerator<ChatPart> {
+  const result = streamText({ ...p.options, onError: () => {} });
+  for await (const part of result.fullStream) {
+    if (part.type === "text-delta") {
+      if (part.text) yield { type: "text", text: part.text };
+    } else if (part.type === "finish-step") {
+      if (part.response?.modelId) yield { type: "model", id: part.response.modelId };
+    } else if (part.type === "finish") {
+      return yield { type: "finish", usage: usageOf(part.totalUsage) };
+    } else if (part.type === "error") throw part.error;
+    // The SDK ends an aborted stream quietly: the abort (client gone, or the timeout) is the failure.
+    else if (part.type === "abort") throw (p.options.abortSignal as AbortSignal).reason;
+  }
+  throw new Error("the stream ended without finishing");
+}
+
 export type StreamOutcome = { usage: Usage; model: string; provider: string; complete: boolean; bytes: number };
 
 /** How a stream's events are written: the gateway's own shape, or OpenAI's chunks (for /v1/chat/completions). */
@@ -124,9 +165,11 @@ const estimateTokens = (characters: number) => Math.ceil(characters / 4);
 
 /**
  * Streams a chat as server-sent events: `data: {"content": "..."}` per delta and a last
- * `data: {"done": true, ...}`. The first part is awaited before answering, so a provider that refuses
- * yields a real error status rather than a 200 stream. `finished` resolves once the stream ends or the
- * client disconnects (which aborts the upstream request), with the usage to meter.
+ * `data: {"done": true, ...}`. Providers speaking OpenAI's Chat Completions are relayed from their
+ * own events (`relayChat`); the others go through the AI SDK. The first part is awaited before
+ * answering, so a provider that refuses yields a real error status rather than a 200 stream.
+ * `finished` resolves once the stream ends or the client disconnects (which aborts the upstream
+ * request), with the usage to meter.
  */
 export async function streamChat(
   req: ChatRequest,
@@ -134,28 +177,32 @@ export async function streamChat(
   format: StreamFormat = GATEWAY_STREAM,
 ): Promise<{ body: ReadableStream<Uint8Array>; finished: Promise<StreamOutcome> }> {
   const upstream = new AbortController();
-  const { entry, modelId, options } = prepareChat(req, signal ? AbortSignal.any([signal, upstream.signal]) : upstream.signal);
-  const result = streamText({ ...options, onError: () => {} });
-  const parts = result.fullStream[Symbol.asyncIterator]();
+  const chatSignal = signal ? AbortSignal.any([signal, upstream.signal]) : upstream.signal;
+  const resolved = resolveChat(req);
+  const { entry } = resolved;
   const promptChars = req.messages.reduce((n, m) => n + m.content.length, 0);
+  let model = resolved.modelId;
 
-  let first: IteratorResult<(typeof result.fullStream extends AsyncIterable<infer P> ? P : never)>;
-  for (;;) {
-    first = await parts.next();
-    if (first.done) break;
-    if (first.value.type === "error") throw providerError(entry.name, first.value.error);
-    if (first.value.type === "text-delta" || first.value.type === "finish") break;
+  let parts: AsyncGenerator<ChatPart>;
+  let first: IteratorResult<ChatPart>;
+  try {
+    parts = relaysStream(entry)
+      ? await relayChat(entry, { modelId: model, system: resolved.system, messages: resolved.messages, maxTokens: req.max_tokens, temperature: req.temperature }, withTimeout(chatSignal))
+      : sdkParts(sdkOptions(resolved, req, chatSignal));
+    while (!(first = await parts.next()).done && first.value.type === "model") model = first.value.id;
+  } catch (err) {
+    throw providerError(entry.name, err);
   }
 
   let settle!: (o: StreamOutcome) => void;
   const finished = new Promise<StreamOutcome>((resolve) => (settle = resolve));
-  let text = "";
+  // Only its length is needed (for the estimate), so an open stream does not hold the whole reply.
+  let textChars = 0;
   let bytes = 0;
-  let model = modelId;
   let ended = false;
   const estimated = (): Usage => {
     const prompt = estimateTokens(promptChars);
-    const completion = estimateTokens(text.length);
+    const completion = estimateTokens(textChars);
     return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
   };
   const end = (outcome: Omit<StreamOutcome, "bytes">) => {
@@ -172,25 +219,16 @@ export async function streamChat(
         controller.enqueue(chunk);
       };
       try {
-        let part = first;
-        while (!part.done) {
+        for (let part = first; !part.done; part = await parts.next()) {
           const p = part.value;
-          if (p.type === "text-delta" && p.text) {
-            text += p.text;
+          if (p.type === "text") {
+            textChars += p.text.length;
             send(format.delta(p.text));
-          } else if (p.type === "finish-step" && p.response?.modelId) model = p.response.modelId;
-          else if (p.type === "finish") {
-            const usage = usageOf(p.totalUsage);
-            for (const e of format.done({ usage, model, provider: entry.name })) send(e);
-            end({ usage, model, provider: entry.name, complete: true });
-          } else if (p.type === "error") throw p.error;
-          if (ended && p.type === "finish") break;
-          part = await parts.next();
-        }
-        if (!ended) {
-          const usage = estimated();
-          for (const e of format.done({ usage, model, provider: entry.name })) send(e);
-          end({ usage, model, provider: entry.name, complete: true });
+          } else if (p.type === "model") model = p.id;
+          else {
+            for (const e of format.done({ usage: p.usage, model, provider: entry.name })) send(e);
+            end({ usage: p.usage, model, provider: entry.name, complete: true });
+          }
         }
         if (format.trailer) send(format.trailer);
         controller.close();

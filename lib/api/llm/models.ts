@@ -14,11 +14,20 @@ export function configuredProvider(name: string): ProviderEntry {
   return entry;
 }
 
+/** The key sent to the provider. Ollama ignores it; its "credential" variable is its origin. */
+export function providerApiKey(entry: ProviderEntry): string {
+  return entry.keyless ? "ollama" : process.env[entry.credential]!.trim();
+}
+
+/** Where the provider's API lives: its origin (or UPSTREAM_<NAME>_URL) and base path. */
+export function providerBaseURL(entry: ProviderEntry): string {
+  return `${upstreamOrigin(entry.name, entry.origin)}${entry.basePath}`;
+}
+
 /** An AI SDK model for the provider, pointed at its origin (or UPSTREAM_<NAME>_URL). */
 export function languageModel(entry: ProviderEntry, modelId: string): LanguageModel {
-  // Ollama ignores the key; its "credential" variable is its origin.
-  const apiKey = entry.keyless ? "ollama" : process.env[entry.credential]!.trim();
-  const baseURL = `${upstreamOrigin(entry.name, entry.origin)}${entry.basePath}`;
+  const apiKey = providerApiKey(entry);
+  const baseURL = providerBaseURL(entry);
   switch (entry.wire) {
     case "anthropic":
       return createAnthropic({ apiKey, baseURL })(modelId);
