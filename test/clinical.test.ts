@@ -91,6 +91,10 @@ describe("clinical reference over HTTP", () => {
     it("honours limit and validates it", async () => {
       expect((await (await get("/v1/clinical/search?q=speech&limit=2")).json()).results).toHaveLength(2);
       for (const limit of ["0", "52", "x"]) expect((await get(`/v1/clinical/search?q=speech&limit=${limit}`)).status).toBe(400);
+      // A blank limit (a form field left empty) is the default, 10, not a 400 "too small".
+      const blank = await get("/v1/clinical/search?q=speech&limit=");
+      expect(blank.status).toBe(200);
+      expect((await blank.json()).results).toEqual((await (await get("/v1/clinical/search?q=speech")).json()).results);
     });
     it("answers an empty list for a word no condition has", async () => {
       expect(await (await get("/v1/clinical/search?q=zzzqqq")).json()).toEqual({ query: "zzzqqq", count: 0, results: [] });

@@ -88,7 +88,8 @@ const search = gatewayRoute("key", "clinical", {
   request: {
     query: z.object({
       q: z.string().trim().min(1).max(200),
-      limit: z.coerce.number().int().min(1).max(51).default(10),
+      // A blank ?limit= means the default: zod alone would coerce "" to 0 and refuse it.
+      limit: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(51).default(10)),
     }),
   },
   responses: {
