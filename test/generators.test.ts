@@ -234,6 +234,12 @@ describe("generators over HTTP", () => {
     });
   });
 
+  it("reads a blank scheme or size (?size=) as absent: a random scheme, 5 colours", async () => {
+    const { item } = (await body("/v1/generators/colors/random?scheme=&size=")) as { item: Palette };
+    expect(item.colors).toHaveLength(5);
+    expect(["complementary", "analogous", "triadic", "split-complementary", "tetradic", "monochromatic"]).toContain(item.scheme);
+  });
+
   it("quotes an over-long generator or count back cut short, not whole", async () => {
     for (const [path, status] of [
       [`/v1/create/${"g".repeat(5000)}/random`, 404],

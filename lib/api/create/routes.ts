@@ -39,15 +39,12 @@ const GeneratorParam = z.string().openapi({
 const CountParam = z.string().openapi({ param: { name: "count", in: "path" }, description: "a whole number", example: "3" });
 const countIn = (max: number) => z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(max));
 
+// A blank value (?size=, ?scheme=) means the default: zod alone would coerce an empty size to 0 and refuse it.
+const blank = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? undefined : v), schema);
+
 const PaletteQuery = z.object({
-  scheme: z.enum(PALETTE_SCHEMES).optional().describe("colors only: the harmony; omitted = a random scheme per palette"),
-  size: z.coerce
-    .number()
-    .int()
-    .min(PALETTE_SIZE.min)
-    .max(PALETTE_SIZE.max)
-    .default(PALETTE_SIZE.default)
-    .describe("colors only: colours per palette"),
+  scheme: blank(z.enum(PALETTE_SCHEMES).optional()).describe("colors only: the harmony; omitted = a random scheme per palette"),
+  size: blank(z.coerce.number().int().min(PALETTE_SIZE.min).max(PALETTE_SIZE.max).default(PALETTE_SIZE.default)).describe("colors only: colours per palette"),
 });
 
 const notFound = { 404: jsonResponse(ErrorSchema, "Unknown generator") };
