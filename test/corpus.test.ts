@@ -144,6 +144,14 @@ describe("GET /v1/corpus/search", () => {
     expect((await json("/v1/corpus/frequency?word=thou&corpus=")).corpus).toBe("all");
   });
 
+  it("documents its numeric parameters in OpenAPI as plain integers with their bounds (context was once 'integer or null')", async () => {
+    const doc = await (await gw.request("/openapi.json")).json();
+    const params = (p: string) => Object.fromEntries(doc.paths[p].get.parameters.map((x: { name: string; schema: unknown }) => [x.name, x.schema]));
+    expect(params("/v1/corpus/search").context).toMatchObject({ type: "integer", minimum: 0, maximum: 50, default: 5 });
+    expect(params("/v1/corpus/search").limit).toMatchObject({ type: "integer", minimum: 1, maximum: 500, default: 100 });
+    expect(params("/v1/corpus/collocations").limit).toMatchObject({ type: "integer", minimum: 1, maximum: 200 });
+  });
+
   it("answers 400 for a missing q, an unknown corpus, or a query with no words", async () => {
     for (const p of ["/v1/corpus/search", "/v1/corpus/search?q=", "/v1/corpus/search?q=the&corpus=latin", "/v1/corpus/search?q=*", "/v1/corpus/search?q=1961"]) {
       const res = await get(p);

@@ -15,8 +15,10 @@ const Corpus = z.enum(CORPUS_NAMES).openapi({ description: "Which corpus; unknow
 const Term = z.string().trim().min(1).max(200);
 // An empty parameter (limit=, context=) means "not sent": coerced as it stands it would be the number 0.
 const emptyAsAbsent = (v: unknown) => (v === "" ? undefined : v);
+// Not z.coerce: it turns null into 0 too, so the OpenAPI generator documents a min-0 parameter as nullable.
+const numberFromQuery = (v: unknown) => (v === "" ? undefined : typeof v === "string" ? Number(v) : v);
 const int = (min: number, max: number, def: number, description: string) =>
-  z.preprocess(emptyAsAbsent, z.coerce.number().int().min(min).max(max).default(def)).openapi({ description: `${description}; empty means the default` });
+  z.preprocess(numberFromQuery, z.number().int().min(min).max(max).default(def)).openapi({ description: `${description}; empty means the default` });
 
 const libraries = new WeakMap<Runtime, CorpusLibrary>();
 /** One library per gateway runtime, so its index cache lives in that runtime's data directory. */
@@ -96,7 +98,7 @@ const collocationsRoute = gatewayRoute("key", "corpus", {
       window: int(1, 10, 4, "Words on each side counted as near"),
       position: z.preprocess(emptyAsAbsent, z.enum(POSITIONS).default("all")).openapi({ description: "Count words on the left, the right, or both" }),
       min_freq: int(1, 100_000, 3, "Least co-occurrence count a collocate needs"),
-      limit: z.preprocess(emptyAsAbsent, z.coerce.number().int().min(1).max(200).optional()).openapi({ description: "Collocates to return: default 20 (Form A), 10 (Form B, when corpus is sent)" }),
+      limit: z.preprocess(numberFromQuery, z.number().int().min(1).max(200).optional()).openapi({ description: "Collocates to return: default 20 (Form A), 10 (Form B, when corpus is sent)" }),
     }),
   },
   responses: {
