@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildIndex, textBetween, wordId } from "./inverted-index.ts";
-import { EXPANSION_CAP, expandPattern, findMatches, parseQuery } from "./query.ts";
+import { expandPattern, findMatches, parseQuery } from "./query.ts";
 import type { CorpusDocument } from "./sources.ts";
 
 const doc = (id: string, text: string): CorpusDocument => ({ id, title: id, author: null, year: 2000, register: "r", genre: "g", text });
@@ -38,9 +38,17 @@ describe("expandPattern", () => {
     expect(expandPattern(index, "zz*")).toEqual([]);
   });
 
-  it("keeps only the most frequent words when a pattern matches more than the cap", () => {
-    expect(words(expandPattern(index, "*", 2))).toEqual(["of", "the"]);
-    expect(EXPANSION_CAP).toBeGreaterThan(100);
+  it("counts every word a pattern matches, however many (totals were once those of the 500 most frequent only)", () => {
+    // 700 distinct words starting with "w", each once, then 300 of them again.
+    const name = (i: number) => "w" + [...i.toString(26).padStart(2, "0")].map((d) => String.fromCharCode(97 + parseInt(d, 26))).join("");
+    const many = buildIndex([doc("many", Array.from({ length: 700 }, (_, i) => name(i)).join(" ") + " and " + Array.from({ length: 300 }, (_, i) => name(i)).join(" "))]);
+    expect(expandPattern(many, "w*")).toHaveLength(700);
+    const single = findMatches(many, parseQuery("w*"), 3);
+    expect(single.total).toBe(1000);
+    expect([...single.starts]).toEqual([0, 1, 2]);
+    const phrase = findMatches(many, parseQuery("w* w*"));
+    expect(phrase.total).toBe(699 + 299);
+    expect(phrase.starts[699]).toBe(701);
   });
 });
 

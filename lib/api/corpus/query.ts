@@ -6,8 +6,6 @@ import { normaliseWord, tokenise } from "./tokenise.ts";
 export type QueryTerm = { kind: "word"; word: string } | { kind: "pattern"; pattern: string } | { kind: "any" };
 
 export const MAX_QUERY_TERMS = 10;
-/** A pattern expands to at most this many words, the most frequent first ("*e*" would otherwise be half the vocabulary). */
-export const EXPANSION_CAP = 500;
 
 const PATTERN = /^[\p{L}\p{M}'’*]+$/u;
 
@@ -29,10 +27,13 @@ export function parseQuery(q: string): QueryTerm[] {
   return terms;
 }
 
-/** The word ids a pattern matches, most frequent first, at most `cap` of them. */
-export function expandPattern(index: CorpusIndex, pattern: string, cap = EXPANSION_CAP): number[] {
+/**
+ * Every word id a pattern matches. Not capped: `total` must count every match, and what uses the ids
+ * (a bitmap over the vocabulary, one scan of the token array) costs the same for 5 words or 50,000.
+ */
+export function expandPattern(index: CorpusIndex, pattern: string): number[] {
   const v = index.vocabulary;
-  let ids: number[] = [];
+  const ids: number[] = [];
   const star = pattern.indexOf("*");
   if (star === pattern.length - 1) {
     // A prefix: the vocabulary is sorted, so its words are one contiguous run.
@@ -42,7 +43,6 @@ export function expandPattern(index: CorpusIndex, pattern: string, cap = EXPANSI
     const re = new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`, "u");
     for (let i = 0; i < v.length; i++) if (re.test(v[i]!)) ids.push(i);
   }
-  if (ids.length > cap) ids = ids.sort((a, b) => wordFrequency(index, b) - wordFrequency(index, a)).slice(0, cap);
   return ids;
 }
 
@@ -95,15 +95,18 @@ export function findMatches(index: CorpusIndex, terms: QueryTerm[], limit = Infi
   // tight loops over a reused buffer: much faster than checking every slot of every candidate in turn.
   const candidates = scratch(frequencyOf(anchorIds));
   let count = 0;
-  for (const id of anchorIds) {
-    const positions = positionsOf(index, id);
-    for (let k = 0; k < positions.length; k++) {
-      const s = positions[k]! - anchor;
-      if (s >= 0 && s + span <= n) candidates[count++] = s;
-    }
+  const take = (p: number) => {
+    const s = p - anchor;
+    if (s >= 0 && s + span <= n) candidates[count++] = s;
+  };
+  // The document walk below needs ascending candidates: one word's postings already are; for a wildcard,
+  // one pass over the tokens yields them in order (merging thousands of posting lists would not be cheaper).
+  if (anchorIds.length === 1) for (const p of positionsOf(index, anchorIds[0]!)) take(p);
+  else {
+    const accepted = bitmapOf(index, anchorIds);
+    const tokens = index.tokens;
+    for (let p = 0; p < n; p++) if (accepted[tokens[p]!] === 1) take(p);
   }
-  // A wildcard anchor yields each expanded word's run in turn; the document walk below needs one ascending run.
-  if (anchorIds.length > 1) candidates.subarray(0, count).sort();
   resolved.forEach((ids, i) => {
     if (i === anchor || !ids) return;
     count = ids.length === 1 ? keepWhereEquals(index.tokens, candidates, count, i, ids[0]!) : keepWhereIn(index, candidates, count, i, ids);
@@ -128,9 +131,14 @@ function keepWhereEquals(tokens: Uint32Array, c: Uint32Array, count: number, off
   return kept;
 }
 
-function keepWhereIn(index: CorpusIndex, c: Uint32Array, count: number, offset: number, ids: number[]): number {
+function bitmapOf(index: CorpusIndex, ids: number[]): Uint8Array {
   const accepted = new Uint8Array(index.vocabulary.length);
   for (const id of ids) accepted[id] = 1;
+  return accepted;
+}
+
+function keepWhereIn(index: CorpusIndex, c: Uint32Array, count: number, offset: number, ids: number[]): number {
+  const accepted = bitmapOf(index, ids);
   const tokens = index.tokens;
   let kept = 0;
   for (let k = 0; k < count; k++) {
@@ -157,20 +165,12 @@ function singleTermMatches(index: CorpusIndex, ids: number[], limit: number): Ma
     const positions = positionsOf(index, ids[0]!);
     return { starts: positions.subarray(0, Math.min(positions.length, limit)), total: positions.length, span: 1 };
   }
-  // The first `limit` of a union are among the first `limit` of each list.
-  let total = 0;
-  const heads: Uint32Array[] = [];
-  for (const id of ids) {
-    const positions = positionsOf(index, id);
-    total += positions.length;
-    heads.push(positions.subarray(0, Math.min(positions.length, limit)));
-  }
-  const merged = new Uint32Array(heads.reduce((sum, h) => sum + h.length, 0));
-  let offset = 0;
-  for (const h of heads) {
-    merged.set(h, offset);
-    offset += h.length;
-  }
-  merged.sort();
-  return { starts: merged.subarray(0, Math.min(merged.length, limit)), total, span: 1 };
+  // A wildcard: the total is the sum of its words' postings; the first `limit` come from a scan of the
+  // tokens that stops as soon as it has them.
+  const total = ids.reduce((sum, id) => sum + wordFrequency(index, id), 0);
+  const starts = new Uint32Array(Math.min(total, limit));
+  const accepted = bitmapOf(index, ids);
+  const tokens = index.tokens;
+  for (let p = 0, found = 0; found < starts.length; p++) if (accepted[tokens[p]!] === 1) starts[found++] = p;
+  return { starts, total, span: 1 };
 }
