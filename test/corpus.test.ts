@@ -142,6 +142,7 @@ describe("GET /v1/corpus/search", () => {
     expect((await json("/v1/corpus/search?q=king&limit=&corpus=")).results).toHaveLength(100);
     expect((await json("/v1/corpus/collocations?word=strong&corpus=&limit=&position=&window=&min_freq=")).limit).toBe(20);
     expect((await json("/v1/corpus/frequency?word=thou&corpus=")).corpus).toBe("all");
+    expect((await json("/v1/corpus/search?q=&query=king&limit=1")).query).toBe("king");
   });
 
   it("documents its numeric parameters in OpenAPI as plain integers with their bounds (context was once 'integer or null')", async () => {

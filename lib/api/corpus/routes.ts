@@ -73,8 +73,8 @@ const searchRoute = gatewayRoute("key", "corpus", {
   tags,
   request: {
     query: z.object({
-      q: Term.optional().openapi({ description: "Words to find; * matches any letters (lov*, *ness) or, alone, any one word (the * of). Required unless query is given" }),
-      query: Term.optional().openapi({ description: "Alias of q" }),
+      q: z.preprocess(emptyAsAbsent, Term.optional()).openapi({ description: "Words to find; * matches any letters (lov*, *ness) or, alone, any one word (the * of). Required unless query is given" }),
+      query: z.preprocess(emptyAsAbsent, Term.optional()).openapi({ description: "Alias of q" }),
       corpus: z.preprocess(emptyAsAbsent, Corpus.default("coca")),
       context: int(0, MAX_CONTEXT, 5, "Words of context on each side"),
       limit: int(1, MAX_LIMIT, 100, "Lines to return (total still counts every match)"),
