@@ -15,6 +15,12 @@ beforeAll(async () => {
   gw = await startTestGateway({ env: { DATA_DIR: dataDir } });
   key = (await gw.key()).key;
   listedBeforeBuild = (await (await gw.request("/v1/corpus/")).json()).corpora;
+  // The listing starts building coca in the background, without any search asking for it.
+  const cocaBuilt = () => fs.existsSync(path.join(dataDir, "corpus-index")) && fs.readdirSync(path.join(dataDir, "corpus-index")).some((f) => /^coca-.*\.bin$/.test(f));
+  for (let waited = 0; !cocaBuilt(); waited += 200) {
+    if (waited > 60_000) throw new Error("the listing did not start building coca");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
   // Building all four indexes takes seconds on a busy machine: in the hook, not in a test's budget.
   for (const corpus of ["coca", "old_english", "middle_english", "early_modern"]) {
     expect((await get(`/v1/corpus/search?q=the&corpus=${corpus}&limit=1`)).status).toBe(200);

@@ -107,6 +107,19 @@ describe("CorpusLibrary", () => {
     expect(await lib.stats("middle_english")).toMatchObject({ tokens: 9, documents: 1 });
   });
 
+  it("prepares an index in the background, shared with the request that then asks for it, and swallows a failure", async () => {
+    const events: IndexEvent[] = [];
+    const lib = library(events);
+    lib.prepare("coca");
+    const index = await lib.index("coca");
+    expect(events.map((e) => e.action)).toEqual(["built"]);
+    expect(reads).toBe(1);
+    expect(search(index).total).toBe(2);
+    fs.rmSync(path.join(dir, "old_english.txt"));
+    lib.prepare("old_english");
+    await expect(lib.index("old_english")).rejects.toThrow();
+  });
+
   it("still serves a built index when the data directory cannot be written", async () => {
     fs.writeFileSync(path.join(dir, "data"), "a file where the directory should be");
     const events: IndexEvent[] = [];

@@ -45,6 +45,11 @@ export class CorpusLibrary {
     return pending;
   }
 
+  /** Starts opening a corpus without waiting for it; a failure is left to the request that needs the index. */
+  prepare(name: CorpusName): void {
+    this.index(name).catch(() => {});
+  }
+
   /**
    * Size of a corpus: from its open index, else from the stats file written with the index, else from
    * what its source knows without tokenising, else by building it. On a fresh data directory a build

@@ -153,6 +153,8 @@ export function registerCorpusRoutes(app: OpenAPIHono<GatewayEnv>): void {
         return { name, description: SOURCES[name].description, tokens: stats.tokens, documents: stats.documents };
       }),
     );
+    // A listing is usually followed by a search of the default corpus: start opening it (a build on a fresh data directory) now.
+    library.prepare("coca");
     return c.json(
       {
         name: "Corpus",
