@@ -54,8 +54,11 @@ export function createApp(rt: Runtime): GatewayApp {
     const seconds = (performance.now() - started) / 1000;
     rt.metrics.requests.inc({ method: c.req.method, route, status: c.res.status });
     rt.metrics.duration.observe({ method: c.req.method, route }, seconds);
-    if (c.res.status >= 500) rt.logger.warn({ requestId: c.var.requestId, method: c.req.method, route, status: c.res.status }, "request failed");
-    else rt.logger.debug({ requestId: c.var.requestId, method: c.req.method, route, status: c.res.status, ms: seconds * 1000 }, "request");
+    if (c.res.status >= 500) rt.logger.warn({ requestId: c.get("requestId"), method: c.req.method, route, status: c.res.status }, "request failed");
+    // Checked first so that at the default level no log object is built for every request.
+    else if (rt.logger.isLevelEnabled("debug")) {
+      rt.logger.debug({ requestId: c.get("requestId"), method: c.req.method, route, status: c.res.status, ms: seconds * 1000 }, "request");
+    }
   });
   const tooLarge = (c: Context) => c.json({ error: `request body too large: the limit is ${rt.config.maxBodyBytes} bytes` }, 413);
   const limitBody = bodyLimit({ maxSize: rt.config.maxBodyBytes, onError: tooLarge });

@@ -11,8 +11,9 @@ import { effectiveLimits } from "./key-record.ts";
  * metering. Metering only appends to memory; rate-limit headers go on every keyed response.
  */
 export function guard(mode: Exclude<AuthMode, "none">, area: string): MiddlewareHandler<GatewayEnv> {
+  // c.get, not c.var: Hono builds a fresh object from all variables on every c.var read.
   return async function gatewayGuard(c, next) {
-    const rt = c.var.runtime;
+    const rt = c.get("runtime");
     const key = await authenticate(c, rt.keys, mode, area);
     if (!key) return next();
     c.set("key", key);
@@ -20,10 +21,10 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
     const started = performance.now();
     const route = routePath(c);
     const record = (status: number, bytesOut: number) => {
-      const { bytesOut: _streamed, ...usage } = c.var.usage ?? {};
+      const { bytesOut: _streamed, ...usage } = c.get("usage") ?? {};
       rt.meter.record({
         keyId: key.id,
-        requestId: c.var.requestId,
+        requestId: c.get("requestId"),
         method: c.req.method,
         route,
         status,
@@ -57,10 +58,11 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
     }
     const finish = () => {
       admission.release();
-      record(c.res.status, c.var.usage?.bytesOut ?? counted.bytes ?? (Number(c.res.headers.get("content-length")) || 0));
+      record(c.res.status, c.get("usage")?.bytesOut ?? counted.bytes ?? (Number(c.res.headers.get("content-length")) || 0));
     };
     // A stream holds its concurrency slot, and is metered (tokens included), until it ends.
-    if (c.var.streamDone) void c.var.streamDone.finally(finish);
+    const streamDone = c.get("streamDone");
+    if (streamDone) void streamDone.finally(finish);
     else finish();
   };
 }

@@ -65,7 +65,10 @@ const usage = gatewayRoute("key", "account", {
 
 export function registerAccountRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(keyInfo, (c) => {
-    const { key, admission, runtime } = c.var;
+    // c.get, not c.var: every c.var read copies all of the request's variables (this is the keyed no-op route).
+    const key = c.get("key");
+    const admission = c.get("admission");
+    const runtime = c.get("runtime");
     if (!key || !admission) throw new GatewayError(401, "missing API key");
     const limits = effectiveLimits(key, runtime.config.limits);
     const window = (w: { limit: number; remaining: number; reset: number }) => ({
@@ -97,7 +100,8 @@ export function registerAccountRoutes(app: OpenAPIHono<GatewayEnv>): void {
   });
 
   app.openapi(usage, async (c) => {
-    const { key, runtime } = c.var;
+    const key = c.get("key");
+    const runtime = c.get("runtime");
     if (!key) throw new GatewayError(401, "missing API key");
     const summary = await usageSummary(runtime.db, key.id, runtime.meter.pendingFor(key.id));
     return c.json({ key: { id: key.id, prefix: key.prefix }, ...summary }, 200);
