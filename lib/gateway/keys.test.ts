@@ -12,6 +12,10 @@ describe("generateKey", () => {
     expect(looksLikeKey(k.key)).toBe(true);
   });
 
+  it("hashes as hex SHA-256, the form stored for every existing key", () => {
+    expect(hashKey("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  });
+
   it("never repeats", () => {
     const keys = new Set(Array.from({ length: 1000 }, () => generateKey().key));
     expect(keys.size).toBe(1000);
