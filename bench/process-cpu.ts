@@ -1,0 +1,18 @@
+import fs from "node:fs";
+
+/**
+ * CPU milliseconds a process has used so far (user + system, all threads), from /proc; undefined
+ * off Linux. On a shared machine req/s moves with everyone else's load, while CPU spent per
+ * request is a property of the server alone, so the two together tell noise from real change.
+ */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces) start at state; utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticksPerMs = 100 / 1000; // USER_HZ is 100 on every Linux Node supports
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerMs;
+  } catch {
+    return undefined;
+  }
+}
