@@ -13,7 +13,7 @@ import { effectiveLimits } from "./key-record.ts";
 export function guard(mode: Exclude<AuthMode, "none">, area: string): MiddlewareHandler<GatewayEnv> {
   return async function gatewayGuard(c, next) {
     const rt = c.var.runtime;
-    const key = await authenticate(c, rt.keys, mode, area);
+    const key = await authenticate(c, rt, mode, area);
     if (!key) return next();
     c.set("key", key);
 
