@@ -1,9 +1,15 @@
 import { getServerSession, type Session } from "next-auth";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
+import { SESSION_COOKIES } from "../gateway/session-bridge.ts";
 import { getPortal } from "./auth.ts";
 
 /** The signed-in session, or null. */
 export async function currentSession(): Promise<Session | null> {
+  // Reading the request's cookies first makes the page dynamic before anything opens the database
+  // (so `next build` never does), and a visitor without a session cookie costs no query.
+  const jar = await cookies();
+  if (!SESSION_COOKIES.some((name) => jar.has(name))) return null;
   const { authOptions } = await getPortal();
   return getServerSession(authOptions);
 }
