@@ -11,7 +11,7 @@ export async function SiteHeader() {
         <NavLink href="/docs">Docs</NavLink>
         <NavLink href="/keys">Keys</NavLink>
         <NavLink href="/usage">Usage</NavLink>
-        <NavLink href="/consoles">Consoles</NavLink>
+        <NavLink href="/console">Consoles</NavLink>
         {session?.user.operator && <NavLink href="/admin">Admin</NavLink>}
         <span className="ml-auto flex items-center gap-2">
           {session ? (
