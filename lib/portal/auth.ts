@@ -39,6 +39,8 @@ export function getPortal(): Promise<Portal> {
       providers,
       secret: config.secret,
       session: { strategy: "database", maxAge: 30 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
+      // next-auth's own sign-in pages: our indigo, with white text that passes WCAG AA (its default blue does not).
+      theme: { colorScheme: "auto", brandColor: "#4338ca", buttonText: "#ffffff" },
       callbacks: {
         session: ({ session, user }) => ({
           ...session,
