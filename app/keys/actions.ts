@@ -18,7 +18,11 @@ import { getPortal } from "@/lib/portal/auth.ts";
 import { publishKeyChange } from "@/lib/portal/keys.ts";
 import { currentSession } from "@/lib/portal/session.ts";
 
-/** What a key form shows after it ran: an error, a message, or a new key (its only appearance). */
+/**
+ * What a key form shows after it ran: an error, a message, or a new key (its only appearance).
+ * Actions that return a key do not revalidate the page: the refreshed list would unmount the form
+ * holding the key before it was copied. The key display's "Done" refreshes the page instead.
+ */
 export type KeyActionState = { error?: string; message?: string; created?: { id: string; name: string; prefix: string; key: string } };
 
 async function signedIn() {
@@ -51,9 +55,11 @@ export async function submitKeyRequest(_previous: KeyActionState, form: FormData
   const parsed = raw.success ? keyRequestInput.safeParse(raw.data) : raw;
   if (!parsed.success) return { error: firstIssue(parsed.error) };
   const request = await requestKey(rt.db, userId, parsed.data as z.input<typeof keyRequestInput>, config.autoApproveKeys);
-  revalidatePath("/keys");
   revalidatePath("/admin");
-  if (request.status !== "approved") return { message: "Request sent. An operator will review it; you will see the decision on your keys page." };
+  if (request.status !== "approved") {
+    revalidatePath("/keys");
+    return { message: "Request sent. An operator will review it; you will see the decision on your keys page." };
+  }
   const created = await pickUpKey(rt.db, request.id, userId);
   if (!created) return { error: "the key could not be created; open your keys page" };
   await publishKeyChange(rt, created.record);
@@ -67,7 +73,6 @@ export async function collectKey(_previous: KeyActionState, form: FormData): Pro
   const parsed = idForm.safeParse(Object.fromEntries(form));
   if (!parsed.success) return { error: firstIssue(parsed.error) };
   const created = await pickUpKey(rt.db, parsed.data.id, userId);
-  revalidatePath("/keys");
   if (!created) return { error: "this key was already shown once; rotate it if you no longer have it" };
   await publishKeyChange(rt, created.record);
   return { created: shown(created) };
@@ -102,7 +107,6 @@ export async function rotateMyKey(_previous: KeyActionState, form: FormData): Pr
   const rotated = await rotateKey(rt.db, parsed.data.id, { graceHours: parsed.data.graceHours }, actor, userId);
   if (!rotated) return { error: "no such active key of yours" };
   await publishKeyChange(rt, rotated.record, rotated.old);
-  revalidatePath("/keys");
   return { created: shown(rotated) };
 }
 

@@ -1,5 +1,6 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useState, useSyncExternalStore } from "react";
 
 const noSubscription = () => () => {};
@@ -27,6 +28,8 @@ function samples(origin: string, key: string): { label: string; code: string }[]
  */
 export function OneTimeKey({ name, prefix, secret }: Props) {
   const [copied, setCopied] = useState<"idle" | "done" | "failed">("idle");
+  const [hidden, setHidden] = useState(false);
+  const router = useRouter();
   // The page's own origin (where the API is), read once in the browser; it never changes.
   const origin = useSyncExternalStore(noSubscription, () => window.location.origin, () => "");
 
@@ -39,6 +42,7 @@ export function OneTimeKey({ name, prefix, secret }: Props) {
     }
   }
 
+  if (hidden) return null;
   return (
     <section aria-labelledby="new-key-title" className="mt-4 rounded-xl border-2 border-emerald-600 bg-emerald-50 p-5 dark:border-emerald-500 dark:bg-emerald-950">
       <h3 id="new-key-title" className="text-lg font-semibold">
@@ -67,6 +71,16 @@ export function OneTimeKey({ name, prefix, secret }: Props) {
           </pre>
         </figure>
       ))}
+      <button
+        type="button"
+        onClick={() => {
+          setHidden(true);
+          router.refresh();
+        }}
+        className="mt-4 rounded-lg border border-slate-500 px-3 py-2 text-sm font-medium hover:bg-white dark:hover:bg-slate-900"
+      >
+        Done: I have stored the key
+      </button>
     </section>
   );
 }
