@@ -30,7 +30,7 @@ export function DecisionForm({ id, name }: { id: string; name: string }) {
         Note to the requester (optional)
         <input name="note" maxLength={1000} aria-label={`Note about ${name}`} className="mt-1 block w-72 max-w-full rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100" />
       </label>
-      <button type="submit" name="decision" value="approve" disabled={pending} className={`${button} bg-emerald-700 text-white hover:bg-emerald-600`}>
+      <button type="submit" name="decision" value="approve" disabled={pending} className={`${button} bg-emerald-700 text-white hover:bg-emerald-800`}>
         Approve
       </button>
       <button type="submit" name="decision" value="decline" disabled={pending} className={`${button} border border-red-600 text-red-700 dark:text-red-400`}>

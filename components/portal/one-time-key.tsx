@@ -55,7 +55,7 @@ export function OneTimeKey({ name, prefix, secret }: Props) {
         <code data-testid="new-key" className="break-all rounded bg-white px-3 py-2 font-mono text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100">
           {secret}
         </code>
-        <button type="button" onClick={copy} className="rounded-lg bg-emerald-700 px-3 py-2 text-sm font-medium text-white hover:bg-emerald-600 focus-visible:outline-2 focus-visible:outline-offset-2">
+        <button type="button" onClick={copy} className="rounded-lg bg-emerald-700 px-3 py-2 text-sm font-medium text-white hover:bg-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2">
           Copy key
         </button>
         <span role="status" className="text-sm">
