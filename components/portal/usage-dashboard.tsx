@@ -154,8 +154,8 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
             <YAxis unit=" ms" {...axis} />
             <Tooltip />
             <Legend />
-            <Line dataKey="p50_ms" name="p50" stroke={COLORS.p50} connectNulls dot={false} />
-            <Line dataKey="p95_ms" name="p95" stroke={COLORS.p95} connectNulls dot={false} />
+            <Line dataKey="p50_ms" name="p50" stroke={COLORS.p50} connectNulls dot={{ r: 3 }} />
+            <Line dataKey="p95_ms" name="p95" stroke={COLORS.p95} connectNulls dot={{ r: 3 }} />
           </LineChart>
         </Chart>
         <Chart title="Requests by area" summary={report.areas.map((a) => `${a.area}: ${a.requests}`).join(", ") || "No requests yet."}>

@@ -28,6 +28,9 @@ describe("latency histograms", () => {
     expect(routeArea("/v1/llm/chat")).toBe("llm");
     expect(routeArea("/v1/data/:source")).toBe("data");
     expect(routeArea("/v1")).toBe("status");
+    expect(routeArea("/v1/key")).toBe("account");
+    // The OpenAI-compatible surface belongs to the language models.
+    expect(routeArea("/v1/chat/completions")).toBe("llm");
   });
 });
 

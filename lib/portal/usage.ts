@@ -32,12 +32,16 @@ function addHist(target: number[], hist: number[]) {
   hist.forEach((n, i) => (target[i] = (target[i] ?? 0) + n));
 }
 
+// Routes whose first path segment is not their area's name.
+const AREA_OF_SEGMENT: Record<string, string> = { key: "account", usage: "account", capabilities: "status", chat: "llm", embeddings: "llm", models: "llm" };
+
 /** `/v1/llm/chat` → `llm`: the spec area a route belongs to (scopes use the same names). */
 export function routeArea(route: string): string {
   const parts = route.split("/").filter(Boolean);
   if (parts[0] !== "v1") return parts[0] ?? "other";
-  const area = parts[1];
-  return !area || area.startsWith(":") ? "status" : area;
+  const segment = parts[1];
+  if (!segment || segment.startsWith(":")) return "status";
+  return AREA_OF_SEGMENT[segment] ?? segment;
 }
 
 export type ReportScope = { owner?: string; keyId?: string };
