@@ -36,6 +36,9 @@ server.keepAliveTimeout = 65_000;
 server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
+  // Sign-in links need the portal's public address; with none configured it is where we listen.
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+  process.env.NEXTAUTH_URL ??= config.publicBaseUrl ?? `http://${host}:${port}`;
   logger.info(
     { url: `http://${config.host}:${port}`, database: gateway.rt.db.kind, limits: gateway.rt.limitBackend, portal: servePortal },
     "gateway listening",

@@ -18,7 +18,7 @@ const envSchema = z.object({
   LIMIT_MINUTE: positiveInt.default(100),
   LIMIT_CONCURRENCY: positiveInt.default(10),
   METER_FLUSH_MS: positiveInt.default(1000),
-  // Rollup rows take 12 parameters each; 5,000 keeps a batch under PostgreSQL's 65,535.
+  // Rollup rows take 13 parameters each; 5,000 keeps a batch under PostgreSQL's 65,535.
   METER_BATCH: positiveInt.max(5000).default(500),
   KEY_REFRESH_MS: positiveInt.default(500),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

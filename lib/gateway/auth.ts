@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { GatewayError } from "./errors.ts";
 import { keyAllowsArea, type KeyRecord } from "./key-record.ts";
 import type { KeyStore } from "./key-store.ts";
+import type { SessionBridge } from "./session-bridge.ts";
 
 /** K, O and N in the spec: key required, key optional, no authentication. */
 export type AuthMode = "key" | "optional" | "none";
@@ -25,26 +26,30 @@ export function presentedKey(c: Context): string | undefined {
   return values.values().next().value;
 }
 
+export type Credentials = { keys: KeyStore; sessions?: SessionBridge };
+
 /**
  * Authenticates for a route of the given mode and area. Returns the key (or undefined where a key is
  * optional and none was sent); throws 401 for a missing, unknown, revoked or expired key and 403 for
- * a key whose scopes do not include the area.
+ * a key whose scopes do not include the area. With no key sent, a same-origin request from a
+ * signed-in portal session is served as the user's console key (see SessionBridge).
  */
 export async function authenticate(
   c: Context,
-  keys: KeyStore,
+  { keys, sessions }: Credentials,
   mode: Exclude<AuthMode, "none">,
   area: string,
   now = Date.now(),
 ): Promise<KeyRecord | undefined> {
   const raw = presentedKey(c);
-  if (!raw) {
+  const key = raw ? await keys.resolve(raw) : await sessions?.fromRequest(c, now);
+  if (!raw && !key) {
     if (mode === "optional") return undefined;
-    throw new GatewayError(401, "missing API key: send it in the X-API-Key header (or Authorization: Bearer, or ?api_key=)", CHALLENGE);
+    const hint = sessions?.crossSiteCookie(c) ? " (a portal session is accepted only on same-origin requests)" : "";
+    throw new GatewayError(401, `missing API key: send it in the X-API-Key header (or Authorization: Bearer, or ?api_key=)${hint}`, CHALLENGE);
   }
-  const key = await keys.resolve(raw);
   if (!key) throw new GatewayError(401, "invalid API key", CHALLENGE);
-  if (key.status === "revoked") throw new GatewayError(401, "API key has been revoked", CHALLENGE);
+  if (key.status === "revoked") throw new GatewayError(401, raw ? "API key has been revoked" : "console access for this account has been revoked by the operator", CHALLENGE);
   if (key.expiresAt !== null && key.expiresAt <= now) throw new GatewayError(401, "API key has expired", CHALLENGE);
   if (!keyAllowsArea(key, area)) throw new GatewayError(403, `this API key has no access to '${area}' (its scopes: ${key.scopes.join(", ")})`);
   return key;

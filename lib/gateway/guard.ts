@@ -14,7 +14,7 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
   // c.get, not c.var: Hono builds a fresh object from all variables on every c.var read.
   return async function gatewayGuard(c, next) {
     const rt = c.get("runtime");
-    const key = await authenticate(c, rt.keys, mode, area);
+    const key = await authenticate(c, rt, mode, area);
     if (!key) return next();
     c.set("key", key);
 

@@ -25,6 +25,7 @@ export type CreatedKey = { id: string; key: string; prefix: string; record: KeyR
 export type KeySummary = {
   id: string;
   name: string;
+  kind: string;
   prefix: string;
   email: string | null;
   status: string;
@@ -64,11 +65,13 @@ export async function createKey(db: Database, input: CreateKeyInput, actor: stri
   return { id, key, prefix, record: toKeyRecord(row) };
 }
 
-export async function listKeys(db: Database): Promise<KeySummary[]> {
-  const rows = await db.prisma.apiKey.findMany({ orderBy: { createdAt: "asc" }, include: { user: true } });
+/** Every key, or one user's keys. */
+export async function listKeys(db: Database, userId?: string): Promise<KeySummary[]> {
+  const rows = await db.prisma.apiKey.findMany({ where: userId ? { userId } : {}, orderBy: { createdAt: "asc" }, include: { user: true } });
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
+    kind: r.kind,
     prefix: r.prefix,
     email: r.user?.email ?? null,
     status: r.status,
@@ -80,9 +83,19 @@ export async function listKeys(db: Database): Promise<KeySummary[]> {
   }));
 }
 
-/** Revokes a key; null when there is no such key. Revoking twice is harmless. */
-export async function revokeKey(db: Database, id: string, actor: string): Promise<KeyRecord | null> {
-  const existing = await db.prisma.apiKey.findUnique({ where: { id } });
+/**
+ * Who may change a key: the operator (no owner given) any key; a user only their own client keys
+ * (their console key is the portal's, not theirs to rename, rotate or revoke).
+ */
+async function findChangeable(db: Database, id: string, owner?: string) {
+  const row = await db.prisma.apiKey.findUnique({ where: { id } });
+  if (!row || (owner !== undefined && (row.userId !== owner || row.kind !== "client"))) return null;
+  return row;
+}
+
+/** Revokes a key; null when there is no such key (or, given an owner, none of theirs). Revoking twice is harmless. */
+export async function revokeKey(db: Database, id: string, actor: string, owner?: string): Promise<KeyRecord | null> {
+  const existing = await findChangeable(db, id, owner);
   if (!existing) return null;
   const row = await db.prisma.$transaction(async (tx) => {
     const updated = await tx.apiKey.update({ where: { id }, data: { status: "revoked" } });
@@ -90,4 +103,178 @@ export async function revokeKey(db: Database, id: string, actor: string): Promis
     return updated;
   });
   return toKeyRecord(row);
+}
+
+export const CONSOLE_KEY_NAME = "Portal consoles";
+
+/**
+ * The user's console key (what the portal session is metered and limited as), created on first use
+ * with the default limits and all scopes. Its secret is discarded at once: only the session reaches it.
+ * A revoked console key stays the answer, so an operator can switch a user's console access off.
+ */
+export async function consoleKeyFor(db: Database, userId: string): Promise<KeyRecord> {
+  const find = () => db.prisma.apiKey.findFirst({ where: { userId, kind: "console" }, orderBy: { createdAt: "desc" } });
+  const existing = await find();
+  if (existing) return toKeyRecord(existing);
+  const { hash, prefix } = generateKey();
+  const id = `key_${randomUUID().replaceAll("-", "")}`;
+  try {
+    const row = await db.prisma.$transaction(async (tx) => {
+      const created = await tx.apiKey.create({ data: { id, name: CONSOLE_KEY_NAME, prefix, hash, userId, kind: "console" } });
+      await tx.auditLog.create({ data: { actor: `user:${userId}`, action: "key.create", target: id, detail: { name: CONSOLE_KEY_NAME, prefix, kind: "console" } } });
+      return created;
+    });
+    return toKeyRecord(row);
+  } catch (err) {
+    // Two first requests at once: the unique index lets one create it; the other reads that one.
+    const winner = await find();
+    if (winner) return toKeyRecord(winner);
+    throw err;
+  }
+}
+
+export const renameKeyInput = z.object({ name: z.string().trim().min(1).max(100) });
+
+export async function renameKey(db: Database, id: string, input: z.input<typeof renameKeyInput>, actor: string, owner?: string): Promise<KeyRecord | null> {
+  const { name } = renameKeyInput.parse(input);
+  const existing = await findChangeable(db, id, owner);
+  if (!existing) return null;
+  const row = await db.prisma.$transaction(async (tx) => {
+    const updated = await tx.apiKey.update({ where: { id }, data: { name } });
+    await tx.auditLog.create({ data: { actor, action: "key.rename", target: id, detail: { from: existing.name, to: name } } });
+    return updated;
+  });
+  return toKeyRecord(row);
+}
+
+export const setScopesInput = z.object({ scopes: z.array(z.enum(SCOPE_AREAS)) });
+
+/** Sets the areas a key may call; an empty list means all of them. */
+export async function setKeyScopes(db: Database, id: string, input: z.input<typeof setScopesInput>, actor: string, owner?: string): Promise<KeyRecord | null> {
+  const scopes = [...new Set(setScopesInput.parse(input).scopes)].sort();
+  const existing = await findChangeable(db, id, owner);
+  if (!existing) return null;
+  const row = await db.prisma.$transaction(async (tx) => {
+    const updated = await tx.apiKey.update({ where: { id }, data: { scopes } });
+    await tx.auditLog.create({ data: { actor, action: "key.scopes", target: id, detail: { from: existing.scopes, to: scopes } } });
+    return updated;
+  });
+  return toKeyRecord(row);
+}
+
+export const rotateKeyInput = z.object({
+  /** How long the old key keeps working, so deployed programs can switch over. */
+  graceHours: z.number().min(0).max(24 * 30).default(24),
+});
+
+export type RotatedKey = CreatedKey & { old: KeyRecord };
+
+/**
+ * Issues a replacement with the same name, owner, scopes and limits, and lets the old key expire
+ * after the grace period (at once for 0). The new secret is returned here once.
+ */
+export async function rotateKey(db: Database, id: string, input: z.input<typeof rotateKeyInput>, actor: string, owner?: string, now = new Date()): Promise<RotatedKey | null> {
+  const { graceHours } = rotateKeyInput.parse(input);
+  const existing = await findChangeable(db, id, owner);
+  if (!existing || existing.status === "revoked") return null;
+  const { key, hash, prefix } = generateKey();
+  const newId = `key_${randomUUID().replaceAll("-", "")}`;
+  const graceEnds = new Date(now.getTime() + graceHours * 3_600_000);
+  // A key already due to expire sooner keeps its earlier end.
+  const oldExpiry = existing.expiresAt && existing.expiresAt < graceEnds ? existing.expiresAt : graceEnds;
+  const [created, old] = await db.prisma.$transaction(async (tx) => {
+    const fresh = await tx.apiKey.create({
+      data: {
+        id: newId,
+        name: existing.name,
+        prefix,
+        hash,
+        userId: existing.userId,
+        scopes: existing.scopes,
+        dayLimit: existing.dayLimit,
+        minuteLimit: existing.minuteLimit,
+        concurrencyLimit: existing.concurrencyLimit,
+      },
+    });
+    const updated = await tx.apiKey.update({ where: { id }, data: { expiresAt: oldExpiry } });
+    await tx.auditLog.create({
+      data: { actor, action: "key.rotate", target: id, detail: { replacement: newId, prefix, old_expires_at: oldExpiry.toISOString(), grace_hours: graceHours } },
+    });
+    return [fresh, updated] as const;
+  });
+  return { id: newId, key, prefix, record: toKeyRecord(created), old: toKeyRecord(old) };
+}
+
+export const keyRequestInput = z.object({
+  name: z.string().trim().min(1, "give the key a name").max(100),
+  intendedUse: z.string().trim().min(10, "say in a sentence or two what you will use it for").max(2000),
+  organisation: z.string().trim().max(200).optional().transform((v) => v || undefined),
+  useType: z.enum(["personal", "research", "education", "commercial"]),
+});
+export type KeyRequestInput = z.input<typeof keyRequestInput>;
+
+/** Files a request for a key: pending for the operator, or approved at once with autoApprove. */
+export async function requestKey(db: Database, userId: string, input: KeyRequestInput, autoApprove: boolean) {
+  const data = keyRequestInput.parse(input);
+  const id = `kr_${randomUUID().replaceAll("-", "")}`;
+  return db.prisma.$transaction(async (tx) => {
+    const request = await tx.keyRequest.create({
+      data: {
+        id,
+        userId,
+        name: data.name,
+        intendedUse: data.intendedUse,
+        organisation: data.organisation ?? null,
+        useType: data.useType,
+        ...(autoApprove ? { status: "approved", decidedBy: "auto-approve", decidedAt: new Date() } : {}),
+      },
+    });
+    await tx.auditLog.create({ data: { actor: `user:${userId}`, action: "key_request.create", target: id, detail: { name: data.name, use_type: data.useType } } });
+    if (autoApprove) await tx.auditLog.create({ data: { actor: "auto-approve", action: "key_request.approve", target: id } });
+    return request;
+  });
+}
+
+export const decisionInput = z.object({
+  approve: z.boolean(),
+  note: z.string().trim().max(1000).optional().transform((v) => v || undefined),
+});
+
+/** The operator's decision on a pending request; null when it is not pending (decided already, or unknown). */
+export async function decideKeyRequest(db: Database, id: string, input: z.input<typeof decisionInput>, actor: string) {
+  const { approve, note } = decisionInput.parse(input);
+  return db.prisma.$transaction(async (tx) => {
+    const changed = await tx.keyRequest.updateMany({
+      where: { id, status: "pending" },
+      data: { status: approve ? "approved" : "declined", note: note ?? null, decidedBy: actor, decidedAt: new Date() },
+    });
+    if (changed.count === 0) return null;
+    await tx.auditLog.create({ data: { actor, action: approve ? "key_request.approve" : "key_request.decline", target: id, detail: note ? { note } : undefined } });
+    return tx.keyRequest.findUniqueOrThrow({ where: { id }, include: { user: true } });
+  });
+}
+
+/**
+ * Creates the key of an approved request for its requester, once. The secret exists only in this
+ * answer (nothing stores it), so it is made at the moment the requester is there to see it; a second
+ * call finds the request picked up and returns null.
+ */
+export async function pickUpKey(db: Database, requestId: string, userId: string): Promise<CreatedKey | null> {
+  const { key, hash, prefix } = generateKey();
+  const id = `key_${randomUUID().replaceAll("-", "")}`;
+  return db.prisma.$transaction(async (tx) => {
+    const claimed = await tx.keyRequest.updateMany({ where: { id: requestId, userId, status: "approved", keyId: null }, data: { keyId: id } });
+    if (claimed.count === 0) return null;
+    const request = await tx.keyRequest.findUniqueOrThrow({ where: { id: requestId } });
+    const row = await tx.apiKey.create({ data: { id, name: request.name, prefix, hash, userId } });
+    await tx.auditLog.create({ data: { actor: `user:${userId}`, action: "key.create", target: id, detail: { name: request.name, prefix, request: requestId } } });
+    return { id, key, prefix, record: toKeyRecord(row) };
+  });
+}
+
+export type AuditEntry = { id: string; actor: string; action: string; target: string | null; detail: unknown; at: string };
+
+export async function listAudit(db: Database, limit = 100): Promise<AuditEntry[]> {
+  const rows = await db.prisma.auditLog.findMany({ orderBy: { id: "desc" }, take: limit });
+  return rows.map((r) => ({ id: String(r.id), actor: r.actor, action: r.action, target: r.target, detail: r.detail, at: r.createdAt.toISOString() }));
 }

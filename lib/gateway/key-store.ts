@@ -47,7 +47,11 @@ export class KeyStore {
   /** The key's record, or null when no key has this value. Status and expiry are the caller's to judge. */
   async resolve(rawKey: string): Promise<KeyRecord | null> {
     if (!looksLikeKey(rawKey)) return null;
-    const hash = hashKey(rawKey);
+    return this.resolveHash(hashKey(rawKey));
+  }
+
+  /** The same, for a key known by its hash only (a console key, whose secret was never kept). */
+  async resolveHash(hash: string): Promise<KeyRecord | null> {
     const cached = this.cache.get(hash);
     if (cached === UNKNOWN) return null;
     if (cached) return cached;

@@ -24,6 +24,17 @@ export type MeterOptions = {
   onError?: (err: unknown) => void;
 };
 
+/**
+ * Upper bounds (ms) of the latency buckets kept per key, day and route; one more bucket counts
+ * everything slower. Enough resolution for p50/p95 on a dashboard without keeping every latency.
+ */
+export const LATENCY_BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000] as const;
+
+export function latencyBucket(ms: number): number {
+  const i = LATENCY_BUCKETS_MS.findIndex((bound) => ms <= bound);
+  return i === -1 ? LATENCY_BUCKETS_MS.length : i;
+}
+
 type Rollup = {
   keyId: string;
   day: string;
@@ -37,7 +48,10 @@ type Rollup = {
   bytesIn: number;
   bytesOut: number;
   tokens: number;
+  latencyHist: number[];
 };
+
+type ProviderRollup = { keyId: string; day: string; provider: string; requests: number; prompt: number; completion: number };
 
 /**
  * Usage metering off the request path: `record` only appends to memory; a timer (or a full batch)
@@ -114,12 +128,20 @@ export class Meter {
     for (const e of events) if ((lastUsed.get(e.keyId)?.getTime() ?? 0) < e.at.getTime()) lastUsed.set(e.keyId, e.at);
 
     const rollupParams = rollups.flatMap((r) => [
-      r.keyId, r.day, r.route, r.requests, r.ok, r.client, r.server, r.limited, r.latency, r.bytesIn, r.bytesOut, r.tokens,
+      r.keyId, r.day, r.route, r.requests, r.ok, r.client, r.server, r.limited, r.latency, r.bytesIn, r.bytesOut, r.tokens, r.latencyHist,
     ]);
     const rollupValues = rollups
       .map((_, i) => {
-        const p = (n: number) => `$${i * 12 + n}`;
-        return `(${p(1)}, ${p(2)}::date, ${p(3)}, ${p(4)}::int, ${p(5)}::int, ${p(6)}::int, ${p(7)}::int, ${p(8)}::int, ${p(9)}::bigint, ${p(10)}::bigint, ${p(11)}::bigint, ${p(12)}::bigint)`;
+        const p = (n: number) => `$${i * 13 + n}`;
+        return `(${p(1)}, ${p(2)}::date, ${p(3)}, ${p(4)}::int, ${p(5)}::int, ${p(6)}::int, ${p(7)}::int, ${p(8)}::int, ${p(9)}::bigint, ${p(10)}::bigint, ${p(11)}::bigint, ${p(12)}::bigint, ${p(13)}::int[])`;
+      })
+      .join(", ");
+    const providers = rollUpProviders(events);
+    const providerParams = providers.flatMap((r) => [r.keyId, r.day, r.provider, r.requests, r.prompt, r.completion]);
+    const providerValues = providers
+      .map((_, i) => {
+        const p = (n: number) => `$${i * 6 + n}`;
+        return `(${p(1)}, ${p(2)}::date, ${p(3)}, ${p(4)}::int, ${p(5)}::bigint, ${p(6)}::bigint)`;
       })
       .join(", ");
     const usedParams = [...lastUsed].flatMap(([id, at]) => [id, at.toISOString()]);
@@ -150,7 +172,7 @@ export class Meter {
         column((e) => e.at.toISOString()),
       ),
       this.db.prisma.$executeRawUnsafe(
-        `INSERT INTO usage_daily (key_id, day, route, requests, status_2xx, status_4xx, status_5xx, status_429, latency_ms_sum, bytes_in, bytes_out, tokens)
+        `INSERT INTO usage_daily (key_id, day, route, requests, status_2xx, status_4xx, status_5xx, status_429, latency_ms_sum, bytes_in, bytes_out, tokens, latency_hist)
          VALUES ${rollupValues}
          ON CONFLICT (key_id, day, route) DO UPDATE SET
            requests = usage_daily.requests + EXCLUDED.requests,
@@ -161,9 +183,25 @@ export class Meter {
            latency_ms_sum = usage_daily.latency_ms_sum + EXCLUDED.latency_ms_sum,
            bytes_in = usage_daily.bytes_in + EXCLUDED.bytes_in,
            bytes_out = usage_daily.bytes_out + EXCLUDED.bytes_out,
-           tokens = usage_daily.tokens + EXCLUDED.tokens`,
+           tokens = usage_daily.tokens + EXCLUDED.tokens,
+           -- Bucket-wise sum; rows written before the histogram existed hold an empty array (NULLs in the zip).
+           latency_hist = ARRAY(SELECT COALESCE(a, 0) + COALESCE(b, 0)
+             FROM unnest(COALESCE(usage_daily.latency_hist, '{}'), EXCLUDED.latency_hist) WITH ORDINALITY AS t(a, b, n) ORDER BY n)`,
         ...rollupParams,
       ),
+      ...(providers.length
+        ? [
+            this.db.prisma.$executeRawUnsafe(
+              `INSERT INTO usage_daily_provider (key_id, day, provider, requests, prompt_tokens, completion_tokens)
+               VALUES ${providerValues}
+               ON CONFLICT (key_id, day, provider) DO UPDATE SET
+                 requests = usage_daily_provider.requests + EXCLUDED.requests,
+                 prompt_tokens = usage_daily_provider.prompt_tokens + EXCLUDED.prompt_tokens,
+                 completion_tokens = usage_daily_provider.completion_tokens + EXCLUDED.completion_tokens`,
+              ...providerParams,
+            ),
+          ]
+        : []),
       this.db.prisma.$executeRawUnsafe(
         // GREATEST ignores NULL, so a key's first use sets the column too.
         `UPDATE api_keys SET last_used_at = GREATEST(api_keys.last_used_at, (v.at AT TIME ZONE 'UTC')::timestamp(3))
@@ -182,7 +220,10 @@ export function rollUp(events: UsageEventInput[]): Rollup[] {
     const id = `${e.keyId}\u0000${day}\u0000${e.route}`;
     let r = byGroup.get(id);
     if (!r) {
-      r = { keyId: e.keyId, day, route: e.route, requests: 0, ok: 0, client: 0, server: 0, limited: 0, latency: 0, bytesIn: 0, bytesOut: 0, tokens: 0 };
+      r = {
+        keyId: e.keyId, day, route: e.route, requests: 0, ok: 0, client: 0, server: 0, limited: 0, latency: 0, bytesIn: 0, bytesOut: 0, tokens: 0,
+        latencyHist: new Array<number>(LATENCY_BUCKETS_MS.length + 1).fill(0),
+      };
       byGroup.set(id, r);
     }
     r.requests += 1;
@@ -194,6 +235,38 @@ export function rollUp(events: UsageEventInput[]): Rollup[] {
     r.bytesIn += e.bytesIn;
     r.bytesOut += e.bytesOut;
     r.tokens += (e.promptTokens ?? 0) + (e.completionTokens ?? 0);
+    r.latencyHist[latencyBucket(e.latencyMs)]! += 1;
   }
   return [...byGroup.values()];
+}
+
+/** Provider calls and their tokens per key and UTC day (only events that named a provider). */
+export function rollUpProviders(events: UsageEventInput[]): ProviderRollup[] {
+  const byGroup = new Map<string, ProviderRollup>();
+  for (const e of events) {
+    if (!e.provider) continue;
+    const day = e.at.toISOString().slice(0, 10);
+    const id = `${e.keyId}\u0000${day}\u0000${e.provider}`;
+    let r = byGroup.get(id);
+    if (!r) {
+      r = { keyId: e.keyId, day, provider: e.provider, requests: 0, prompt: 0, completion: 0 };
+      byGroup.set(id, r);
+    }
+    r.requests += 1;
+    r.prompt += e.promptTokens ?? 0;
+    r.completion += e.completionTokens ?? 0;
+  }
+  return [...byGroup.values()];
+}
+
+/** The latency under which `q` (0..1) of the requests in a histogram finished: a bucket's upper bound. */
+export function latencyPercentile(hist: number[], q: number): number | null {
+  const total = hist.reduce((a, b) => a + b, 0);
+  if (total === 0) return null;
+  let seen = 0;
+  for (let i = 0; i < hist.length; i++) {
+    seen += hist[i] ?? 0;
+    if (seen >= q * total) return LATENCY_BUCKETS_MS[i] ?? LATENCY_BUCKETS_MS[LATENCY_BUCKETS_MS.length - 1]!;
+  }
+  return LATENCY_BUCKETS_MS[LATENCY_BUCKETS_MS.length - 1]!;
 }

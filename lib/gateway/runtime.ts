@@ -16,6 +16,7 @@ import { createLogger } from "./logger.ts";
 import { Meter } from "./metering.ts";
 import { createMetrics, type GatewayMetrics } from "./metrics.ts";
 import { connectRedis } from "./redis.ts";
+import { SessionBridge } from "./session-bridge.ts";
 
 /** Everything one gateway process holds: one database handle, the key cache, limits, meter, jobs. */
 export type Runtime = {
@@ -24,6 +25,8 @@ export type Runtime = {
   db: Database;
   keys: KeyStore;
   keyEvents: KeyEvents;
+  /** Portal sessions on /v1 (the consoles), resolved to each user's console key. */
+  sessions: SessionBridge;
   limiter: Limiter;
   meter: Meter;
   tasks: TaskStore;
@@ -39,6 +42,9 @@ export type Runtime = {
   close(): Promise<void>;
 };
 
+// A signed-out session keeps working on other instances for at most this long.
+const SESSION_CACHE_MS = 10_000;
+
 export async function createRuntime(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Runtime> {
   const db = await openDatabase(config);
   try {
@@ -52,6 +58,10 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
 
   const keys = new KeyStore(db, { refreshMs: config.keyRefreshMs, onError: logError("key refresh failed") });
   keys.start();
+  const sessions = new SessionBridge(db, keys, {
+    ttlMs: SESSION_CACHE_MS,
+    trustedOrigins: [config.publicBaseUrl, process.env.NEXTAUTH_URL].filter((u): u is string => !!u).map((u) => new URL(u).origin),
+  });
   const keyEvents = config.redisUrl ? await redisKeyEvents(config.redisUrl, keys, logError("redis key channel")) : localKeyEvents;
 
   const { store, backend } = await limitStore(config, logError("redis limits"));
@@ -74,6 +84,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     db,
     keys,
     keyEvents,
+    sessions,
     limiter,
     meter,
     tasks,

@@ -96,3 +96,20 @@ describe("nearestExhaustion", () => {
     expect(nearestExhaustion(minute, { ...day, remaining: 9_999 })).toBe(minute);
   });
 });
+
+describe("Limiter.remaining", () => {
+  it("reports what is left in each window without using any of it", async () => {
+    const c = clock(Date.UTC(2026, 0, 1, 12, 0, 0));
+    const limiter = new Limiter(new MemoryLimitStore(c.now));
+    expect((await limiter.remaining("k", limits)).day).toMatchObject({ limit: 1000, remaining: 1000 });
+    for (let i = 0; i < 3; i++) expect(await admitted(limiter)).toBe(true);
+    const first = await limiter.remaining("k", limits);
+    const second = await limiter.remaining("k", limits);
+    expect(second).toEqual(first);
+    expect(first.minute).toMatchObject({ limit: 5, remaining: 2 });
+    expect(first.day).toMatchObject({ limit: 1000, remaining: 997, reset: Date.UTC(2026, 0, 2) });
+    c.advance(MIN + MIN / 2);
+    // Half of the previous minute's 3 still counts (floor 1.5 = 1), as when admitting.
+    expect((await limiter.remaining("k", limits)).minute.remaining).toBe(4);
+  });
+});

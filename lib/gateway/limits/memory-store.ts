@@ -30,6 +30,17 @@ export class MemoryLimitStore implements LimitStore {
     return { success: true, limit, remaining: Math.max(0, limit - (counter.count + weightedPrevious)), reset };
   }
 
+  async peek(keyId: string, kind: WindowKind, limit: number): Promise<WindowState> {
+    const size = WINDOW_MS[kind];
+    const now = this.now();
+    const window = Math.floor(now / size);
+    const counter = this.counters.get(`${kind}:${keyId}`);
+    const count = counter?.window === window ? counter.count : 0;
+    const previous = counter?.window === window ? counter.previous : counter?.window === window - 1 ? counter.count : 0;
+    const used = kind === "day" ? count : count + Math.floor((1 - (now % size) / size) * previous);
+    return { success: used < limit, limit, remaining: Math.max(0, limit - used), reset: (window + 1) * size };
+  }
+
   async acquire(keyId: string, max: number): Promise<{ ok: boolean; inUse: number }> {
     const inUse = this.inFlight.get(keyId) ?? 0;
     if (inUse >= max) return { ok: false, inUse };

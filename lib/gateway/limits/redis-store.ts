@@ -78,6 +78,11 @@ export class RedisLimitStore implements LimitStore {
     return { success: r.success, limit: r.limit, remaining: r.remaining, reset: r.reset };
   }
 
+  async peek(keyId: string, kind: WindowKind, limit: number): Promise<WindowState> {
+    const r = await this.limiter(kind, limit).getRemaining(keyId);
+    return { success: r.remaining > 0, limit, remaining: Math.max(0, r.remaining), reset: r.reset };
+  }
+
   async acquire(keyId: string, max: number): Promise<{ ok: boolean; inUse: number }> {
     const [ok, inUse] = await this.redis.eval<[number, number]>(ACQUIRE, [this.slotKey(keyId)], [max, SLOT_TTL_SECONDS]);
     return { ok: ok === 1, inUse: Number(inUse) };

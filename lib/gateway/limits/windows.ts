@@ -18,6 +18,8 @@ export const WINDOW_MS: Record<WindowKind, number> = { minute: 60_000, day: 86_4
  */
 export interface LimitStore {
   hit(keyId: string, kind: WindowKind, limit: number): Promise<WindowState>;
+  /** The window's state now, without counting a request (dashboards). */
+  peek(keyId: string, kind: WindowKind, limit: number): Promise<WindowState>;
   /** Takes a concurrency slot; false when all `max` are in use. */
   acquire(keyId: string, max: number): Promise<{ ok: boolean; inUse: number }>;
   release(keyId: string): Promise<void>;

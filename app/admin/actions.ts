@@ -1,0 +1,64 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { getGateway } from "@/lib/gateway/instance.ts";
+import { decideKeyRequest, revokeKey } from "@/lib/gateway/key-admin.ts";
+import { getPortal } from "@/lib/portal/auth.ts";
+import { publishKeyChange } from "@/lib/portal/keys.ts";
+import { currentSession } from "@/lib/portal/session.ts";
+
+export type AdminActionState = { error?: string; message?: string };
+
+async function operator() {
+  const session = await currentSession();
+  if (!session?.user.operator) throw new Error("operators only");
+  const { rt } = await getGateway();
+  return { rt, actor: session.user.email ?? `user:${session.user.id}` };
+}
+
+const decisionForm = z.object({
+  id: z.string().min(1).max(100),
+  decision: z.enum(["approve", "decline"]),
+  note: z.string().max(1000).optional(),
+});
+
+export async function decideRequest(_previous: AdminActionState, form: FormData): Promise<AdminActionState> {
+  const { rt, actor } = await operator();
+  const parsed = decisionForm.safeParse(Object.fromEntries(form));
+  if (!parsed.success) return { error: "invalid decision" };
+  const { id, decision, note } = parsed.data;
+  const request = await decideKeyRequest(rt.db, id, { approve: decision === "approve", note }, actor);
+  revalidatePath("/admin");
+  if (!request) return { error: "this request was decided already" };
+  const { mailer, config } = await getPortal();
+  const to = request.user.email;
+  if (to && mailer.configured) {
+    const approved = request.status === "approved";
+    try {
+      await mailer.send({
+        to,
+        subject: approved ? `Your API key “${request.name}” is approved` : `Your API key request “${request.name}” was declined`,
+        text:
+          (approved
+            ? `Your request was approved. Open ${config.url}/keys to create the key; it is shown once.`
+            : `Your request was declined.`) + (request.note ? `\n\nNote from the operator: ${request.note}` : "") + "\n",
+      });
+    } catch (err) {
+      rt.logger.error({ err, request: id }, "key decision mail failed");
+      return { message: `${decision === "approve" ? "Approved" : "Declined"}; the notification mail could not be sent.` };
+    }
+  }
+  return { message: decision === "approve" ? "Approved." : "Declined." };
+}
+
+export async function revokeAnyKey(_previous: AdminActionState, form: FormData): Promise<AdminActionState> {
+  const { rt, actor } = await operator();
+  const parsed = z.object({ id: z.string().min(1).max(100) }).safeParse(Object.fromEntries(form));
+  if (!parsed.success) return { error: "invalid key id" };
+  const record = await revokeKey(rt.db, parsed.data.id, actor);
+  if (!record) return { error: "no such key" };
+  await publishKeyChange(rt, record);
+  revalidatePath("/admin");
+  return { message: "Revoked." };
+}

@@ -1,0 +1,61 @@
+"use client";
+
+import { useActionState } from "react";
+import { decideRequest, revokeAnyKey, type AdminActionState } from "@/app/admin/actions";
+
+const button = "rounded-lg px-3 py-1.5 text-sm font-medium disabled:opacity-60";
+
+function Outcome({ state }: { state: AdminActionState }) {
+  return (
+    <>
+      <p role="status" className="text-sm">
+        {state.message}
+      </p>
+      {state.error && (
+        <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
+          {state.error}
+        </p>
+      )}
+    </>
+  );
+}
+
+export function DecisionForm({ id, name }: { id: string; name: string }) {
+  const [state, action, pending] = useActionState(decideRequest, {});
+  if (state.message) return <Outcome state={state} />;
+  return (
+    <form action={action} className="mt-2 flex flex-wrap items-end gap-2">
+      <input type="hidden" name="id" value={id} />
+      <label className="text-sm">
+        Note to the requester (optional)
+        <input name="note" maxLength={1000} aria-label={`Note about ${name}`} className="mt-1 block w-72 max-w-full rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100" />
+      </label>
+      <button type="submit" name="decision" value="approve" disabled={pending} className={`${button} bg-emerald-700 text-white hover:bg-emerald-800`}>
+        Approve
+      </button>
+      <button type="submit" name="decision" value="decline" disabled={pending} className={`${button} border border-red-600 text-red-700 dark:text-red-400`}>
+        Decline
+      </button>
+      <Outcome state={state} />
+    </form>
+  );
+}
+
+export function AdminRevokeForm({ id, name }: { id: string; name: string }) {
+  const [state, action, pending] = useActionState(revokeAnyKey, {});
+  if (state.message) return <Outcome state={state} />;
+  return (
+    <form
+      action={action}
+      onSubmit={(e) => {
+        if (!window.confirm(`Revoke “${name}”?`)) e.preventDefault();
+      }}
+    >
+      <input type="hidden" name="id" value={id} />
+      <button type="submit" disabled={pending} className={`${button} border border-red-600 text-red-700 dark:text-red-400`} aria-label={`Revoke ${name}`}>
+        Revoke
+      </button>
+      <Outcome state={state} />
+    </form>
+  );
+}

@@ -1,0 +1,132 @@
+import { serve, type ServerType } from "@hono/node-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseBackends } from "../../test/support/backends.ts";
+import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
+import { createTestSession } from "../../test/support/session.ts";
+import { addProbeRoutes } from "../../test/support/probe-routes.ts";
+import { revokeKey } from "./key-admin.ts";
+
+const SAME_ORIGIN = { "Sec-Fetch-Site": "same-origin" };
+
+describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({ db });
+    addProbeRoutes(gw.app);
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  const call = (path: string, headers: Record<string, string>) => gw.request(path, { headers });
+
+  it("serves a same-origin request with the session cookie as the user's console key, limited like any key", async () => {
+    const s = await createTestSession(gw.rt.db);
+    const res = await call("/v1/key", { Cookie: s.cookie, ...SAME_ORIGIN });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-ratelimit-limit")).toBe("100");
+    const body = await res.json();
+    const row = await gw.rt.db.prisma.apiKey.findUniqueOrThrow({ where: { id: body.id } });
+    expect(row).toMatchObject({ userId: s.userId, kind: "console", status: "active", scopes: [] });
+    expect(body.remaining.day.remaining).toBe(9_999);
+  });
+
+  it("resolves the session from memory after the first request", async () => {
+    const s = await createTestSession(gw.rt.db);
+    const first = await (await call("/v1/key", { Cookie: s.cookie, ...SAME_ORIGIN })).json();
+    // With the rows gone, only the in-memory session and key can still answer.
+    await gw.rt.db.prisma.session.deleteMany({ where: { sessionToken: s.token } });
+    const second = await call("/v1/key", { Cookie: s.cookie, ...SAME_ORIGIN });
+    expect(second.status).toBe(200);
+    expect((await second.json()).id).toBe(first.id);
+    gw.rt.sessions.forget(s.token);
+    expect((await call("/v1/key", { Cookie: s.cookie, ...SAME_ORIGIN })).status).toBe(401);
+  });
+
+  it("meters session calls against the console key", async () => {
+    const s = await createTestSession(gw.rt.db);
+    const { id } = await (await call("/v1/key", { Cookie: s.cookie, ...SAME_ORIGIN })).json();
+    await call("/v1/key", { Cookie: s.cookie, ...SAME_ORIGIN });
+    await gw.rt.meter.flush();
+    const rows = await gw.rt.db.prisma.usageDaily.findMany({ where: { keyId: id } });
+    expect(rows.reduce((n, r) => n + r.requests, 0)).toBe(2);
+  });
+
+  it("refuses the cookie on cross-site and unmarked requests, and accepts a matching Origin", async () => {
+    const s = await createTestSession(gw.rt.db);
+    const cases: Array<Record<string, string>> = [
+      { "Sec-Fetch-Site": "cross-site" },
+      { "Sec-Fetch-Site": "same-site" },
+      // Typed into the address bar: not a console call.
+      { "Sec-Fetch-Site": "none" },
+      // A matching Origin does not override a browser's own cross-site verdict.
+      { "Sec-Fetch-Site": "cross-site", Origin: "http://localhost" },
+      { Origin: "https://evil.example" },
+      {},
+    ];
+    for (const headers of cases) {
+      const res = await call("/v1/key", { Cookie: s.cookie, ...headers });
+      expect(res.status, JSON.stringify(headers)).toBe(401);
+      expect((await res.json()).error).toMatch(/same-origin/);
+    }
+    expect((await call("/v1/key", { Cookie: s.cookie, Origin: "http://localhost" })).status).toBe(200);
+  });
+
+  it("refuses expired and unknown sessions, and serves optional routes without one", async () => {
+    const expired = await createTestSession(gw.rt.db, undefined, -1000);
+    expect((await call("/v1/key", { Cookie: expired.cookie, ...SAME_ORIGIN })).status).toBe(401);
+    expect((await call("/v1/key", { Cookie: "next-auth.session-token=nope", ...SAME_ORIGIN })).status).toBe(401);
+    const open = await call("/v1/probe/optional", { Cookie: "next-auth.session-token=nope", ...SAME_ORIGIN });
+    expect(await open.json()).toEqual({ keyed: false });
+    const s = await createTestSession(gw.rt.db);
+    const keyed = await call("/v1/probe/optional", { Cookie: s.cookie, ...SAME_ORIGIN });
+    expect(await keyed.json()).toEqual({ keyed: true });
+  });
+
+  it("creates one console key when a user's first requests arrive together", async () => {
+    const s = await createTestSession(gw.rt.db);
+    const other = await createTestSession(gw.rt.db, s.email);
+    const ids = await Promise.all(
+      [s, other, s, other].map(async (x) => (await (await call("/v1/key", { Cookie: x.cookie, ...SAME_ORIGIN })).json()).id),
+    );
+    expect(new Set(ids).size).toBe(1);
+    expect(await gw.rt.db.prisma.apiKey.count({ where: { userId: s.userId, kind: "console" } })).toBe(1);
+  });
+
+  it("lets a sent API key win over the session, and stops a revoked console key", async () => {
+    const s = await createTestSession(gw.rt.db);
+    const { id: keyId, key } = await gw.key();
+    const res = await call("/v1/key", { Cookie: s.cookie, ...SAME_ORIGIN, "X-API-Key": key });
+    expect((await res.json()).id).toBe(keyId);
+    const { id: consoleId } = await (await call("/v1/key", { Cookie: s.cookie, ...SAME_ORIGIN })).json();
+    gw.rt.keys.remember((await revokeKey(gw.rt.db, consoleId, "test"))!);
+    const refused = await call("/v1/key", { Cookie: s.cookie, ...SAME_ORIGIN });
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).error).toMatch(/console access .* revoked/);
+  });
+
+  describe("over a real socket", () => {
+    let server: ServerType;
+    let url: string;
+    beforeAll(async () => {
+      server = await new Promise((resolve) => {
+        const s = serve({ fetch: gw.app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
+      });
+      const address = server.address();
+      url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    });
+    afterAll(async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+
+    it("accepts the cookie from the same origin and refuses it from another", async () => {
+      const s = await createTestSession(gw.rt.db);
+      const ok = await fetch(`${url}/v1/key`, { headers: { Cookie: s.cookie, Origin: url } });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("x-ratelimit-remaining")).toBe("99");
+      const cross = await fetch(`${url}/v1/key`, { headers: { Cookie: s.cookie, Origin: "http://127.0.0.2:1" } });
+      expect(cross.status).toBe(401);
+      expect(cross.headers.get("www-authenticate")).toMatch(/Bearer/);
+    });
+  });
+});

@@ -1,0 +1,105 @@
+import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
+import { LRUCache } from "lru-cache";
+import type { Database } from "../db/client.ts";
+import { consoleKeyFor } from "./key-admin.ts";
+import type { KeyRecord } from "./key-record.ts";
+import type { KeyStore } from "./key-store.ts";
+
+/** next-auth's database-session cookie: the `__Secure-` name when the portal is served over HTTPS. */
+export const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"] as const;
+
+export type SessionBridgeOptions = {
+  /** How long a session's owner and console key are trusted from memory (sign-out elsewhere takes this long). */
+  ttlMs: number;
+  /** Origins that count as ours besides the request's own (PUBLIC_BASE_URL / NEXTAUTH_URL behind a proxy). */
+  trustedOrigins: string[];
+};
+
+type CachedSession = { userId: string; expires: number; keyHash: string };
+const NO_SESSION = Symbol("no session");
+
+/**
+ * Lets the portal's consoles call /v1 with the signed-in session instead of a key (the browser never
+ * holds a key). A same-origin request carrying next-auth's session cookie is attributed to the user's
+ * own console key, created on first use with the default limits, so it is limited and metered like
+ * any client. Session → console key is read from the database once and kept for `ttlMs`; the key's
+ * record itself comes from the KeyStore, so revocations and limit changes reach it as for any key.
+ */
+export class SessionBridge {
+  private readonly cache: LRUCache<string, CachedSession | typeof NO_SESSION>;
+  private readonly loading = new Map<string, Promise<CachedSession | null>>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly keys: KeyStore,
+    private readonly options: SessionBridgeOptions,
+  ) {
+    this.cache = new LRUCache({ max: 50_000, ttl: options.ttlMs });
+  }
+
+  /** The session cookie's value when the request may use it: same origin only, never cross-site. */
+  sessionToken(c: Context): string | undefined {
+    const token = SESSION_COOKIES.map((name) => getCookie(c, name)).find(Boolean);
+    if (!token || !this.isSameOrigin(c)) return undefined;
+    return token;
+  }
+
+  /** True when a session cookie came with the request but the request is not same-origin. */
+  crossSiteCookie(c: Context): boolean {
+    return SESSION_COOKIES.some((name) => getCookie(c, name)) && !this.isSameOrigin(c);
+  }
+
+  /** The console key for the request's session, or null when it carries no usable session. */
+  async fromRequest(c: Context, now = Date.now()): Promise<KeyRecord | null> {
+    const token = this.sessionToken(c);
+    return token ? this.resolve(token, now) : null;
+  }
+
+  async resolve(token: string, now = Date.now()): Promise<KeyRecord | null> {
+    let session = this.cache.get(token);
+    if (session === NO_SESSION) return null;
+    if (!session) {
+      let pending = this.loading.get(token);
+      if (!pending) {
+        pending = this.load(token).finally(() => this.loading.delete(token));
+        this.loading.set(token, pending);
+      }
+      session = (await pending) ?? undefined;
+      if (!session) return null;
+    }
+    if (session.expires <= now) return null;
+    return this.keys.resolveHash(session.keyHash);
+  }
+
+  /** Drops a session at once (signed out here). */
+  forget(token: string): void {
+    this.cache.delete(token);
+  }
+
+  private async load(token: string): Promise<CachedSession | null> {
+    const row = await this.db.prisma.session.findUnique({ where: { sessionToken: token }, select: { userId: true, expires: true } });
+    if (!row || row.expires.getTime() <= Date.now()) {
+      this.cache.set(token, NO_SESSION);
+      return null;
+    }
+    const key = await consoleKeyFor(this.db, row.userId);
+    this.keys.remember(key);
+    const session = { userId: row.userId, expires: row.expires.getTime(), keyHash: key.hash };
+    this.cache.set(token, session);
+    return session;
+  }
+
+  /**
+   * CSRF guard. Browsers send Sec-Fetch-Site on every request to a secure (HTTPS or loopback) origin;
+   * where they do not, a same-origin fetch that sends Origin is accepted when it names this host.
+   * A request with neither (a plain-HTTP GET from a non-loopback host) gets no session.
+   */
+  private isSameOrigin(c: Context): boolean {
+    const site = c.req.header("sec-fetch-site");
+    if (site !== undefined) return site === "same-origin";
+    const origin = c.req.header("origin");
+    if (!origin) return false;
+    return origin === new URL(c.req.url).origin || this.options.trustedOrigins.includes(origin);
+  }
+}

@@ -1,0 +1,66 @@
+import { PrismaAdapter } from "@next-auth/prisma-adapter";
+import type { AuthOptions } from "next-auth";
+import EmailProvider from "next-auth/providers/email";
+import GitHubProvider from "next-auth/providers/github";
+import { getGateway } from "../gateway/instance.ts";
+import { isOperatorEmail, loadPortalConfig, type PortalConfig } from "./config.ts";
+import { createMailer, deliverSignInLink, type Mailer } from "./mail.ts";
+
+export type Portal = { config: PortalConfig; mailer: Mailer; authOptions: AuthOptions };
+
+type PortalGlobal = typeof globalThis & { __portal?: Promise<Portal> };
+
+/**
+ * The portal's sign-in setup, built once per process on the gateway's database handle (Next bundles
+ * route handlers and pages separately; globalThis is what they share, as with getGateway()).
+ */
+export function getPortal(): Promise<Portal> {
+  const g = globalThis as PortalGlobal;
+  g.__portal ??= (async () => {
+    const { rt } = await getGateway();
+    const config = loadPortalConfig();
+    // next-auth reads its public origin from NEXTAUTH_URL alone; without it every link would point at
+    // localhost:3000. Never derived from the request's Host header, which a caller controls.
+    process.env.NEXTAUTH_URL ??= config.url;
+    const mailer = createMailer(config);
+    const providers: AuthOptions["providers"] = [
+      EmailProvider({
+        // next-auth wants a server value; delivery is ours (SMTP or the log), so it is never used.
+        server: "smtp://unused.invalid",
+        from: config.emailFrom,
+        maxAge: 24 * 60 * 60,
+        sendVerificationRequest: ({ identifier, url }) => deliverSignInLink(mailer, rt.logger, identifier, url),
+      }),
+    ];
+    if (config.github) providers.push(GitHubProvider(config.github));
+    const authOptions: AuthOptions = {
+      // The adapter is typed against @prisma/client's default output; ours is generated into lib/db.
+      adapter: PrismaAdapter(rt.db.prisma as never),
+      providers,
+      secret: config.secret,
+      session: { strategy: "database", maxAge: 30 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
+      // next-auth's own sign-in pages: our indigo, with white text that passes WCAG AA (its default blue does not).
+      theme: { colorScheme: "auto", brandColor: "#4338ca", buttonText: "#ffffff" },
+      callbacks: {
+        session: ({ session, user }) => ({
+          ...session,
+          user: { ...session.user, id: user.id, operator: isOperatorEmail(config, user.email) },
+        }),
+      },
+      events: {
+        // Signing out ends console access on this instance at once; other instances within the bridge's TTL.
+        signOut: ({ session }) => {
+          const token = (session as { sessionToken?: string } | undefined)?.sessionToken;
+          if (token) rt.sessions.forget(token);
+        },
+      },
+      logger: {
+        error: (code, metadata) => rt.logger.error({ code, metadata }, "sign-in error"),
+        warn: (code) => rt.logger.warn({ code }, "sign-in warning"),
+        debug: () => {},
+      },
+    };
+    return { config, mailer, authOptions };
+  })();
+  return g.__portal;
+}

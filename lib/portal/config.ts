@@ -1,0 +1,95 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const envSchema = z.object({
+  DATA_DIR: z.string().default("./.data"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  NEXTAUTH_URL: z.string().url().optional(),
+  NEXTAUTH_SECRET: z.string().min(16).optional(),
+  SMTP_URL: z.string().url().optional(),
+  SMTP_HOST: z.string().optional(),
+  SMTP_PORT: z.coerce.number().int().positive().optional(),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  EMAIL_FROM: z.string().default("API Gateway <no-reply@localhost>"),
+  GITHUB_ID: z.string().optional(),
+  GITHUB_SECRET: z.string().optional(),
+  ADMIN_EMAILS: z.string().default(""),
+  AUTO_APPROVE_KEYS: z.enum(["true", "false"]).default("false"),
+});
+
+/** How mail leaves: a nodemailer transport description, or null when none is configured. */
+export type SmtpSettings = string | { host: string; port: number; secure: boolean; auth?: { user: string; pass: string } };
+
+export type PortalConfig = {
+  /** The portal's public origin, used for sign-in links (never taken from a request's Host header). */
+  url: string;
+  secret: string;
+  smtp: SmtpSettings | null;
+  emailFrom: string;
+  github: { clientId: string; clientSecret: string } | null;
+  adminEmails: Set<string>;
+  autoApproveKeys: boolean;
+};
+
+export const SECRET_FILE = "nextauth-secret";
+
+/** Reads the portal's settings; NEXTAUTH_URL and NEXTAUTH_SECRET are filled in when unset (see resolve*). */
+export function loadPortalConfig(env: Record<string, string | undefined> = process.env): PortalConfig {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(clean);
+  if (!parsed.success) {
+    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+  const e = parsed.data;
+  return {
+    url: (e.NEXTAUTH_URL ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT || 3000}`).replace(/\/+$/, ""),
+    secret: e.NEXTAUTH_SECRET ?? persistedSecret(path.resolve(e.DATA_DIR)),
+    smtp: smtpSettings(e),
+    emailFrom: e.EMAIL_FROM,
+    github: e.GITHUB_ID && e.GITHUB_SECRET ? { clientId: e.GITHUB_ID, clientSecret: e.GITHUB_SECRET } : null,
+    adminEmails: new Set(e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)),
+    autoApproveKeys: e.AUTO_APPROVE_KEYS === "true",
+  };
+}
+
+function smtpSettings(e: z.infer<typeof envSchema>): SmtpSettings | null {
+  if (e.SMTP_URL) return e.SMTP_URL;
+  if (!e.SMTP_HOST) return null;
+  const port = e.SMTP_PORT ?? 587;
+  return {
+    host: e.SMTP_HOST,
+    port,
+    // Port 465 speaks TLS from the first byte; the others upgrade with STARTTLS when offered.
+    secure: port === 465,
+    auth: e.SMTP_USER ? { user: e.SMTP_USER, pass: e.SMTP_PASSWORD ?? "" } : undefined,
+  };
+}
+
+/**
+ * A secret generated once and kept in DATA_DIR (mode 0600), so sign-in works with no setup and
+ * sessions survive restarts. Several instances need NEXTAUTH_SECRET set to one shared value.
+ */
+function persistedSecret(dataDir: string): string {
+  const file = path.join(dataDir, SECRET_FILE);
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString("base64url");
+    try {
+      // "wx": if another process wrote it first, theirs wins and we read it back.
+      fs.writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+      return secret;
+    } catch {
+      return fs.readFileSync(file, "utf8").trim();
+    }
+  }
+}
+
+export function isOperatorEmail(config: PortalConfig, email: string | null | undefined): boolean {
+  return !!email && config.adminEmails.has(email.toLowerCase());
+}
