@@ -38,5 +38,5 @@ const SYMBOLS_FILE = path.join(process.cwd(), "lib", "api", "aac", "data", "symb
 
 /** The shipped local symbol records, in file order (Mulberry first, then OpenMoji by Unicode order). */
 export function readLocalSymbols(file = SYMBOLS_FILE): LocalSymbolRecord[] {
-  return (JSON.parse(readFileSync(file, "utf8")) as { symbols: LocalSymbolRecord[] }).symbols;
+  return (JSON.parse(readFileSync(/*turbopackIgnore: true*/ file, "utf8")) as { symbols: LocalSymbolRecord[] }).symbols;
 }
