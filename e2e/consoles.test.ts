@@ -259,6 +259,24 @@ describe("the consoles in real Chromium", () => {
     await page.close();
   }, 120_000);
 
+  it("consoles show a 429's retry time and a 503's not-configured reason (fake answers)", async () => {
+    const page = await context.newPage();
+    await page.route("**/v1/datavis/list*", (route) =>
+      route.fulfill({ status: 429, headers: { "retry-after": "30" }, json: { error: { code: "rate_limit_exceeded", message: "Minute limit reached", retry_after: 30 } } }),
+    );
+    await page.goto(`${server.url}/console/datavis`);
+    const limited = page.locator('[data-error-kind="rate-limited"]');
+    await limited.waitFor();
+    expect(await limited.textContent()).toMatch(/Minute limit reached Try again in (30|29|28) s \(at \d\d:\d\d:\d\d UTC\)/);
+
+    await page.route("**/v1/aac/sentence", (route) => route.fulfill({ status: 503, json: { error: "the pictogram library is not configured" } }));
+    await page.goto(`${server.url}/console/aac`);
+    await page.getByLabel("Sentence").fill("hello");
+    await page.getByRole("button", { name: "Build" }).click();
+    await expect(page.locator('[data-error-kind="not-configured"]').textContent()).resolves.toBe("Not configured on this server: the pictogram library is not configured");
+    await page.close();
+  }, 120_000);
+
   it("a signed-out visitor gets a sign-in link instead of a console", async () => {
     const anonymous = await browser.newPage();
     await anonymous.goto(`${server.url}/console/chat`);
