@@ -278,10 +278,20 @@ describe("the consoles in real Chromium", () => {
   }, 120_000);
 
   it("a signed-out visitor gets a sign-in link instead of a console", async () => {
-    const anonymous = await browser.newPage();
+    const signedOut = await browser.newContext();
+    const anonymous = await signedOut.newPage();
     await anonymous.goto(`${server.url}/console/chat`);
     const link = anonymous.getByRole("main").getByRole("link", { name: "Sign in" });
     expect(await link.getAttribute("href")).toBe("/api/auth/signin?callbackUrl=%2Fconsole%2Fchat");
-    await anonymous.close();
+    // The index the header's "Consoles" link opens: server-rendered, one link per console.
+    expect((await anonymous.goto(`${server.url}/console`))?.status()).toBe(200);
+    expect(await anonymous.getByRole("main").getByRole("link").allTextContents()).toEqual([
+      expect.stringMatching(/^Chat/),
+      expect.stringMatching(/^AAC builder/),
+      expect.stringMatching(/^Story graph/),
+      expect.stringMatching(/^DataVis/),
+    ]);
+    await expectAccessible(anonymous);
+    await signedOut.close();
   });
 });
