@@ -1,0 +1,29 @@
+"use client";
+
+import { ApiReferenceReact } from "@scalar/api-reference-react";
+import "@scalar/api-reference-react/style.css";
+import { useMemo } from "react";
+
+/**
+ * Scalar's reference over this server's /openapi.json. The visitor's key reaches it only through
+ * props (page memory): persistAuth stays false so Scalar writes no credential to localStorage, and
+ * nothing here sets a cookie. Fonts and telemetry are off: the page loads nothing from other hosts.
+ */
+export default function ScalarReference({ apiKey }: { apiKey: string }) {
+  const configuration = useMemo(
+    () => ({
+      url: "/openapi.json",
+      servers: [{ url: window.location.origin, description: "This server" }],
+      persistAuth: false,
+      telemetry: false,
+      agent: { disabled: true },
+      withDefaultFonts: false,
+      hideClientButton: false,
+      showDeveloperTools: "never" as const,
+      documentDownloadType: "json" as const,
+      authentication: { preferredSecurityScheme: "apiKeyHeader", securitySchemes: { apiKeyHeader: { value: apiKey } } },
+    }),
+    [apiKey],
+  );
+  return <ApiReferenceReact configuration={configuration} />;
+}
