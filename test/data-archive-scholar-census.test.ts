@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeArchive, startFakeCensus, startFakeSemanticScholar, type FakeSource } from "./fakes/data-sources.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { describe, expect, it } from "vitest";
+import { startFakeArchive, startFakeCensus, startFakeSemanticScholar } from "./fakes/data-sources.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/data archive, semantic_scholar and census", () => {
-  let gw: TestGateway;
-  let key: string;
-  let fakes: FakeSource[];
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    fakes = await Promise.all([startFakeArchive(), startFakeSemanticScholar(), startFakeCensus()]);
-    Object.assign(process.env, { UPSTREAM_ARCHIVE_URL: fakes[0]!.url, UPSTREAM_SEMANTIC_SCHOLAR_URL: fakes[1]!.url, UPSTREAM_CENSUS_URL: fakes[2]!.url });
-    gw = await startTestGateway();
-    key = (await gw.key({ minute: 1000 })).key;
+  const t = useGateway({
+    fakes: () => Promise.all([startFakeArchive(), startFakeSemanticScholar(), startFakeCensus()]),
+    env: ([archive, scholar, census]) => ({ UPSTREAM_ARCHIVE_URL: archive.url, UPSTREAM_SEMANTIC_SCHOLAR_URL: scholar.url, UPSTREAM_CENSUS_URL: census.url }),
+    key: { minute: 1000 },
   });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await Promise.all(fakes.map((f) => f.close()));
-  });
-  const get = (path: string) => gw.request(path, { headers: { "X-API-Key": key } });
+  const { get } = t;
 
   it("returns the archived page nearest a time, and lists captures (alias wayback)", async () => {
     const latest = await (await get(`/v1/data/archive/snapshot?url=${encodeURIComponent("https://example.com/")}`)).json();

@@ -1,30 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeKeyedSources, type FakeSource } from "./fakes/data-sources.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { describe, expect, it } from "vitest";
+import { startFakeKeyedSources } from "./fakes/data-sources.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 const NAMES = ["YOUTUBE", "WOLFRAM", "NEWS", "FEC", "MAL", "JUDICIARY"];
 
 describe("/v1/data youtube, wolfram, news, fec, mal and judiciary", () => {
-  let gw: TestGateway;
-  let key: string;
-  let fake: FakeSource;
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    fake = await startFakeKeyedSources();
-    for (const n of NAMES) process.env[`UPSTREAM_${n}_URL`] = fake.url;
-    for (const v of ["YOUTUBE_API_KEY", "WOLFRAM_APP_ID", "NEWS_API_KEY", "MAL_CLIENT_ID"]) delete process.env[v];
-    gw = await startTestGateway();
-    key = (await gw.key({ minute: 1000 })).key;
+  const t = useGateway({
+    fakes: async () => [await startFakeKeyedSources()],
+    env: ([fake]) => ({
+      ...Object.fromEntries(NAMES.map((n) => [`UPSTREAM_${n}_URL`, fake.url])),
+      ...Object.fromEntries(["YOUTUBE_API_KEY", "WOLFRAM_APP_ID", "NEWS_API_KEY", "MAL_CLIENT_ID"].map((v) => [v, undefined])),
+    }),
+    key: { minute: 1000 },
   });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await fake?.close();
-  });
-  const get = (path: string) => gw.request(path, { headers: { "X-API-Key": key } });
+  const { get } = t;
 
   it("lists all 17 sources", async () => {
-    const body = await (await gw.request("/v1/data/sources")).json();
+    const body = await (await t.gw.request("/v1/data/sources")).json();
     expect(body.sources).toHaveLength(17);
     expect(body.sources).toEqual(expect.arrayContaining(["youtube", "wolfram", "news", "fec", "mal", "judiciary"]));
   });
@@ -48,7 +40,7 @@ describe("/v1/data youtube, wolfram, news, fec, mal and judiciary", () => {
     expect((await get("/v1/data/youtube/channel/UC_x5XG1OV2P6uZZ5FSM9Ttx")).status).toBe(404);
     expect((await get("/v1/data/youtube/channel/nope")).status).toBe(400);
 
-    const w = await (await gw.request("/v1/data/wolfram/query", { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify({ query: "integrate x^2" }) })).json();
+    const w = await (await t.post("/v1/data/wolfram/query", { query: "integrate x^2" })).json();
     expect(w).toMatchObject({ result: "∫x^2 dx = x^3/3 + constant", pods: [{ title: "Input interpretation" }, { title: "Indefinite integral", primary: true }] });
 
     expect((await (await get("/v1/data/news/search?q=gateways")).json()).results[0]).toMatchObject({ title: "Gateways go mainstream", authors: ["R. Porter"], extra: { outlet: "Example Times" } });

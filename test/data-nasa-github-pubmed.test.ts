@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeGithub, startFakeNasa, startFakePubmed, type FakeSource } from "./fakes/data-sources.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { describe, expect, it } from "vitest";
+import { startFakeGithub, startFakeNasa, startFakePubmed } from "./fakes/data-sources.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/data nasa, github and pubmed", () => {
-  let gw: TestGateway;
-  let key: string;
-  let fakes: FakeSource[];
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    fakes = await Promise.all([startFakeNasa(), startFakeGithub(), startFakePubmed()]);
-    Object.assign(process.env, { UPSTREAM_NASA_URL: fakes[0]!.url, UPSTREAM_GITHUB_URL: fakes[1]!.url, UPSTREAM_PUBMED_URL: fakes[2]!.url });
-    delete process.env.NASA_API_KEY;
-    gw = await startTestGateway();
-    key = (await gw.key({ minute: 1000 })).key;
+  const t = useGateway({
+    fakes: () => Promise.all([startFakeNasa(), startFakeGithub(), startFakePubmed()]),
+    env: ([nasa, github, pubmed]) => ({ UPSTREAM_NASA_URL: nasa.url, UPSTREAM_GITHUB_URL: github.url, UPSTREAM_PUBMED_URL: pubmed.url, NASA_API_KEY: undefined }),
+    key: { minute: 1000 },
   });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await Promise.all(fakes.map((f) => f.close()));
-  });
-  const get = (path: string) => gw.request(path, { headers: { "X-API-Key": key } });
+  const { get } = t;
 
   it("serves NASA's APOD (with DEMO_KEY), Mars photos and near-Earth objects", async () => {
     expect(await (await get("/v1/data/nasa/apod?date=2026-11-20")).json()).toMatchObject({ title: "Pillars of Creation", explanation: "Towers of gas and dust.", url: "https://apod.example/pillars.jpg", date: "2026-11-20", copyright: "NASA" });

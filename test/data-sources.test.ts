@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFakeArxiv, startFakeOpenLibrary, startFakeWikipedia, type FakeSource } from "./fakes/data-sources.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/data: sources, search, get, specific endpoints, multi-search", () => {
-  let gw: TestGateway;
-  let key: string;
   let wiki: FakeSource;
   let arxiv: FakeSource;
   let books: FakeSource;
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    [wiki, arxiv, books] = await Promise.all([startFakeWikipedia(), startFakeArxiv(), startFakeOpenLibrary()]);
-    Object.assign(process.env, { UPSTREAM_WIKIPEDIA_URL: wiki.url, UPSTREAM_ARXIV_URL: arxiv.url, UPSTREAM_OPENLIBRARY_URL: books.url });
-    gw = await startTestGateway();
-    key = (await gw.key({ minute: 1000 })).key;
+  const t = useGateway({
+    fakes: async () => ([wiki, arxiv, books] = await Promise.all([startFakeWikipedia(), startFakeArxiv(), startFakeOpenLibrary()])),
+    env: () => ({ UPSTREAM_WIKIPEDIA_URL: wiki.url, UPSTREAM_ARXIV_URL: arxiv.url, UPSTREAM_OPENLIBRARY_URL: books.url }),
+    key: { minute: 1000 },
   });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await Promise.all([wiki?.close(), arxiv?.close(), books?.close()]);
-  });
-  const get = (path: string) => gw.request(path, { headers: { "X-API-Key": key } });
+  const { get } = t;
 
   it("lists the sources, with or without a key", async () => {
-    const body = await (await gw.request("/v1/data/sources")).json();
+    const body = await (await t.gw.request("/v1/data/sources")).json();
     expect(body.sources).toEqual(["arxiv", "semantic_scholar", "pubmed", "wikipedia", "github", "nasa", "census", "openlibrary", "archive", "youtube", "wolfram", "news", "weather", "finance", "fec", "mal", "judiciary"]);
   });
 
@@ -108,9 +99,9 @@ describe("/v1/data: sources, search, get, specific endpoints, multi-search", () 
     books.setStatus(500);
     try {
       const started = Date.now();
-      const res = await gw.request("/v1/data/multi-search", {
+      const res = await t.gw.request("/v1/data/multi-search", {
         method: "POST",
-        headers: { "content-type": "application/json", "X-API-Key": key },
+        headers: { "content-type": "application/json", "X-API-Key": t.key },
         body: JSON.stringify({ query: "partial", budget_ms: 1500, sources: ["arxiv", "wikipedia", "openlibrary"] }),
       });
       expect(Date.now() - started).toBeLessThan(3000);
@@ -123,7 +114,7 @@ describe("/v1/data: sources, search, get, specific endpoints, multi-search", () 
       arxiv.setDelay(0);
       books.setStatus(undefined);
     }
-    const only = await (await gw.request("/v1/data/multi-search", { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify({ query: "x", sources: ["wikipedia"], limit: 1 }) })).json();
+    const only = await (await t.post("/v1/data/multi-search", { query: "x", sources: ["wikipedia"], limit: 1 })).json();
     expect(Object.keys(only.results)).toEqual(["wikipedia"]);
     expect(only.results.wikipedia).toHaveLength(1);
   });

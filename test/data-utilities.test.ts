@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeArchive, startFakeKeyedSources, startFakeOpenLibrary, startFakeSerper, type FakeSource } from "./fakes/data-sources.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { describe, expect, it } from "vitest";
+import { startFakeArchive, startFakeKeyedSources, startFakeOpenLibrary, startFakeSerper } from "./fakes/data-sources.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/utils backed by third-party services", () => {
-  let gw: TestGateway;
-  let key: string;
-  let fakes: FakeSource[];
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    fakes = await Promise.all([startFakeKeyedSources(), startFakeSerper(), startFakeOpenLibrary(), startFakeArchive()]);
-    Object.assign(process.env, { UPSTREAM_NEWS_URL: fakes[0]!.url, UPSTREAM_WEBSEARCH_URL: fakes[1]!.url, UPSTREAM_OPENLIBRARY_URL: fakes[2]!.url, UPSTREAM_ARCHIVE_URL: fakes[3]!.url, NEWS_API_KEY: "na" });
-    delete process.env.SERPER_API_KEY;
-    gw = await startTestGateway();
-    key = (await gw.key({ minute: 1000 })).key;
+  const t = useGateway({
+    fakes: () => Promise.all([startFakeKeyedSources(), startFakeSerper(), startFakeOpenLibrary(), startFakeArchive()]),
+    env: ([news, serper, books, archive]) => ({ UPSTREAM_NEWS_URL: news.url, UPSTREAM_WEBSEARCH_URL: serper.url, UPSTREAM_OPENLIBRARY_URL: books.url, UPSTREAM_ARCHIVE_URL: archive.url, NEWS_API_KEY: "na", SERPER_API_KEY: undefined }),
+    key: { minute: 1000 },
   });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await Promise.all(fakes.map((f) => f.close()));
-  });
-  const get = (path: string) => gw.request(path, { headers: { "X-API-Key": key } });
+  const { get } = t;
 
   it("serves news headlines and search, validating dates and page size", async () => {
     const h = await (await get("/v1/utils/news/headlines?country=gb&category=science")).json();
@@ -48,7 +37,7 @@ describe("/v1/utils backed by third-party services", () => {
 
   it("summarises a URL's Wayback history and saves a page as a job", async () => {
     expect(await (await get(`/v1/utils/archive/wayback?url=${encodeURIComponent("https://example.com/")}`)).json()).toMatchObject({ url: "https://example.com/", first: "19981201000000", last: "20200101000000", snapshot_count: 2 });
-    const created = await gw.request("/v1/utils/archive/create", { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify({ url: "https://example.com/page" }) });
+    const created = await t.post("/v1/utils/archive/create", { url: "https://example.com/page" });
     expect(created.status).toBe(202);
     const { job_id, status } = await created.json();
     expect(status).toBe("pending");
@@ -58,7 +47,7 @@ describe("/v1/utils backed by third-party services", () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(job).toMatchObject({ status: "completed", url: "https://example.com/page", snapshot_url: "https://web.archive.org/web/20261126000000/https://example.com/page" });
-    const refused = await (await gw.request("/v1/utils/archive/create", { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify({ url: "https://refuse.example/" }) })).json();
+    const refused = await (await t.post("/v1/utils/archive/create", { url: "https://refuse.example/" })).json();
     for (let i = 0; i < 100 && job.status !== "failed"; i++) {
       job = await (await get(`/v1/utils/archive/jobs/${refused.job_id}`)).json();
       await new Promise((r) => setTimeout(r, 20));

@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeFinance, startFakeOpenMeteo, type FakeSource } from "./fakes/data-sources.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { describe, expect, it } from "vitest";
+import { startFakeFinance, startFakeOpenMeteo } from "./fakes/data-sources.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/data weather and finance", () => {
-  let gw: TestGateway;
-  let key: string;
-  let meteo: FakeSource;
-  let money: FakeSource;
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    [meteo, money] = await Promise.all([startFakeOpenMeteo(), startFakeFinance()]);
-    Object.assign(process.env, { UPSTREAM_WEATHER_URL: meteo.url, UPSTREAM_FINANCE_URL: money.url });
-    delete process.env.ALPHAVANTAGE_API_KEY;
-    gw = await startTestGateway();
-    key = (await gw.key({ minute: 1000 })).key;
+  const t = useGateway({
+    fakes: () => Promise.all([startFakeOpenMeteo(), startFakeFinance()]),
+    env: ([meteo, money]) => ({ UPSTREAM_WEATHER_URL: meteo.url, UPSTREAM_FINANCE_URL: money.url, ALPHAVANTAGE_API_KEY: undefined }),
+    key: { minute: 1000 },
   });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await Promise.all([meteo?.close(), money?.close()]);
-  });
-  const get = (path: string) => gw.request(path, { headers: { "X-API-Key": key } });
+  const { get } = t;
 
   it("geocodes a place name and reports current weather with a description", async () => {
     const body = await (await get("/v1/data/weather/current?location=Paris")).json();
