@@ -1,33 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { VIS_CATEGORIES, VISUALIZATIONS } from "../lib/api/datavis/gallery.ts";
 import { startFakeCoinGecko, startFakeUsgs, startFakeWaqi, type FakeUpstream } from "./fakes/datavis-upstreams.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/datavis", () => {
-  let gw: TestGateway;
-  let key: string;
   let usgs: FakeUpstream;
   let coingecko: FakeUpstream;
   let waqi: FakeUpstream;
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    [usgs, coingecko, waqi] = await Promise.all([startFakeUsgs(), startFakeCoinGecko(), startFakeWaqi()]);
-    Object.assign(process.env, { UPSTREAM_USGS_URL: usgs.url, UPSTREAM_FINANCE_URL: coingecko.url, UPSTREAM_WAQI_URL: waqi.url });
-    delete process.env.WAQI_TOKEN;
-    gw = await startTestGateway();
-    key = (await gw.key({ minute: 1000 })).key;
+  const t = useGateway({
+    fakes: async () => ([usgs, coingecko, waqi] = await Promise.all([startFakeUsgs(), startFakeCoinGecko(), startFakeWaqi()])),
+    env: () => ({ UPSTREAM_USGS_URL: usgs.url, UPSTREAM_FINANCE_URL: coingecko.url, UPSTREAM_WAQI_URL: waqi.url, WAQI_TOKEN: undefined }),
+    key: { minute: 1000 },
   });
-  afterAll(async () => {
-    vi.restoreAllMocks();
-    process.env = saved;
-    await gw?.close();
-    await Promise.all([usgs?.close(), coingecko?.close(), waqi?.close()]);
-  });
-  const get = (path: string) => gw.request(path, { headers: { "X-API-Key": key } });
+  afterAll(() => vi.restoreAllMocks());
+  const { get } = t;
 
   it("describes the gallery without a key, and with one", async () => {
     for (const path of ["/v1/datavis/", "/v1/datavis"]) {
-      const res = await gw.request(path);
+      const res = await t.gw.request(path);
       expect(res.status, path).toBe(200);
       const body = await res.json();
       expect(body).toMatchObject({ name: "DataVis", total_visualizations: VISUALIZATIONS.length });
@@ -42,7 +32,7 @@ describe("/v1/datavis", () => {
 
   it("needs a key for categories, list and proxy", async () => {
     for (const path of ["/v1/datavis/categories", "/v1/datavis/list", "/v1/datavis/proxy/earthquake"]) {
-      const res = await gw.request(path);
+      const res = await t.gw.request(path);
       expect(res.status, path).toBe(401);
       expect(Object.keys(await res.json())).toEqual(["error"]);
     }
@@ -94,7 +84,7 @@ describe("/v1/datavis", () => {
 
   it("the data URL of a spec answers through the gateway with the rows the chart needs", async () => {
     const spec = VISUALIZATIONS.find((v) => v.name === "co2-keeling-curve")!.spec as { data: { url: string } };
-    const body = await (await gw.request(spec.data.url)).json();
+    const body = await (await t.gw.request(spec.data.url)).json();
     expect(body.data).toHaveLength(body.total);
     expect(body.data[0]).toHaveProperty("CO2");
   });

@@ -11,7 +11,8 @@ export type FakeSource = {
   close(): Promise<void>;
 };
 
-async function start(app: Hono, hits: string[], state: { delay: number; status?: number; garbage?: boolean }): Promise<FakeSource> {
+/** Serves app on a free local port behind the hooks every fake upstream shares: hit log, delay, forced status, garbage. */
+export async function startFakeServer(app: Hono, hits: string[] = [], state: { delay: number; status?: number; garbage?: boolean } = { delay: 0 }): Promise<FakeSource> {
   const outer = new Hono();
   outer.use(async (c, next) => {
     hits.push(`${c.req.path}${new URL(c.req.url).search}`);
@@ -59,7 +60,7 @@ export function startFakeWikipedia(): Promise<FakeSource> {
     if (title !== "Ada Lovelace") return c.json({ type: "https://mediawiki.org/wiki/HyperSwitch/errors/not_found", title: "Not found." }, 404);
     return c.json({ type: "standard", title, description: "English mathematician (1815–1852)", extract: "Augusta Ada King, Countess of Lovelace, was an English mathematician.", thumbnail: { source: "https://upload.example/ada.jpg", width: 320, height: 400 }, content_urls: { desktop: { page: "https://en.wikipedia.org/wiki/Ada_Lovelace" } } });
   });
-  return start(app, [], { delay: 0 });
+  return startFakeServer(app);
 }
 
 const atomEntry = (id: string, title: string) => `
@@ -90,7 +91,7 @@ export function startFakeArxiv(): Promise<FakeSource> {
       { "content-type": "application/atom+xml; charset=utf-8" },
     );
   });
-  return start(app, [], { delay: 0 });
+  return startFakeServer(app);
 }
 
 /** Open Library's search.json, /isbn/{isbn}.json (an edition) and /authors/{id}.json. */
@@ -105,7 +106,7 @@ export function startFakeOpenLibrary(): Promise<FakeSource> {
   });
   app.get("/authors/:file", (c) => c.json({ name: "J.R.R. Tolkien", key: "/authors/OL26320A" }));
   app.get("/works/:file", (c) => c.json({ title: "The Lord of the Rings", key: "/works/OL45883W" }));
-  return start(app, [], { delay: 0 });
+  return startFakeServer(app);
 }
 
 /** Open-Meteo's geocoding (/v1/search) and forecast (/v1/forecast) APIs on one origin, as the override sends them. */
@@ -123,7 +124,7 @@ export function startFakeOpenMeteo(): Promise<FakeSource> {
     const dates = Array.from({ length: days }, (_, i) => `2026-11-${String(26 + i).padStart(2, "0")}`);
     return c.json({ daily_units: { temperature_2m_max: "°C" }, daily: { time: dates, weather_code: dates.map((_, i) => [61, 0, 3][i % 3]), temperature_2m_max: dates.map((_, i) => 10 + i), temperature_2m_min: dates.map((_, i) => 3 + i), precipitation_sum: dates.map(() => 0.4) } });
   });
-  return start(app, [], { delay: 0 });
+  return startFakeServer(app);
 }
 
 /** CoinGecko (/api/v3/simple/price, /api/v3/search), Frankfurter (/latest) and Alpha Vantage (/query) on one origin. */
@@ -143,7 +144,7 @@ export function startFakeFinance(): Promise<FakeSource> {
     if (c.req.query("apikey") !== "av-key") return c.json({ "Error Message": "Invalid API call." });
     return c.json({ "Meta Data": { "2. Symbol": c.req.query("symbol") }, "Time Series (Daily)": { "2026-11-25": { "1. open": "230.1", "2. high": "233.0", "3. low": "229.5", "4. close": "232.4", "5. volume": "41234567" } } });
   });
-  return start(app, [], { delay: 0 });
+  return startFakeServer(app);
 }
 
 /** api.nasa.gov (APOD, Mars photos, NeoWs) and the image library's /search on one origin. */
@@ -166,7 +167,7 @@ export function startFakeNasa(): Promise<FakeSource> {
     }),
   );
   app.get("/search", (c) => c.json({ collection: { items: [{ href: "https://images.example/a.json", data: [{ nasa_id: "PIA001", title: "Saturn", description: "Rings", date_created: "2004-07-01T00:00:00Z", media_type: "image" }], links: [{ href: "https://images.example/a.jpg" }] }] } }));
-  return start(app, [], { delay: 0 });
+  return startFakeServer(app);
 }
 
 /** GitHub REST: /search/repositories and /repos/{owner}/{repo}. */
@@ -175,7 +176,7 @@ export function startFakeGithub(): Promise<FakeSource> {
   const repo = { full_name: "honojs/hono", html_url: "https://github.com/honojs/hono", description: "Web framework built on Web Standards", stargazers_count: 25000, forks_count: 700, open_issues_count: 300, language: "TypeScript", license: { spdx_id: "MIT" }, topics: ["web"], default_branch: "main", pushed_at: "2026-11-20T00:00:00Z", created_at: "2021-12-14T00:00:00Z", owner: { login: "honojs" }, archived: false };
   app.get("/search/repositories", (c) => c.json({ total_count: 1, items: [repo] }));
   app.get("/repos/:owner/:repo", (c) => (c.req.param("owner") === "honojs" && c.req.param("repo") === "hono" ? c.json(repo) : c.json({ message: "Not Found" }, 404)));
-  return start(app, [], { delay: 0 });
+  return startFakeServer(app);
 }
 
 /** NCBI E-utilities: esearch and esummary (JSON), efetch (PubMed XML). */
@@ -191,7 +192,7 @@ export function startFakePubmed(): Promise<FakeSource> {
       { "content-type": "text/xml" },
     );
   });
-  return start(app, [], { delay: 0 });
+  return startFakeServer(app);
 }
 
 /** archive.org's /wayback/available and web.archive.org's /web/{ts}id_/{url} and /cdx/search/cdx on one origin. */
@@ -216,7 +217,7 @@ export function startFakeArchive(): Promise<FakeSource> {
       ["20200101000000", "https://example.com/", "text/html", "200", "1256"],
     ]),
   );
-  return start(app, [], { delay: 0 });
+  return startFakeServer(app);
 }
 
 /** Semantic Scholar's Graph API: /graph/v1/paper/search and /graph/v1/paper/{id}. */
@@ -225,7 +226,7 @@ export function startFakeSemanticScholar(): Promise<FakeSource> {
   const paper = { paperId: "649def34f8be52c8b66281af98ae884c09aef38b", title: "Construction of the Literature Graph in Semantic Scholar", url: "https://www.semanticscholar.org/paper/649def34", abstract: "We describe a deployed scalable system.", authors: [{ authorId: "1741101", name: "Waleed Ammar" }], year: 2018, venue: "NAACL", citationCount: 400, externalIds: { DOI: "10.18653/v1/N18-3011" }, openAccessPdf: null };
   app.get("/graph/v1/paper/search", (c) => c.json({ total: 1, offset: 0, data: [paper] }));
   app.get("/graph/v1/paper/:id", (c) => (["DOI:10.18653/v1/N18-3011", paper.paperId].includes(decodeURIComponent(c.req.param("id"))) ? c.json(paper) : c.json({ error: "Paper not found" }, 404)));
-  return start(app, [], { delay: 0 });
+  return startFakeServer(app);
 }
 
 /** The Census Data API: /data/{year}/acs/acs5 answering a JSON table. */
@@ -237,7 +238,7 @@ export function startFakeCensus(): Promise<FakeSource> {
     if (forParam.startsWith("county")) return c.json([["NAME", "B01003_001E", "state", "county"], ["Los Angeles County, California", "9936690", "06", "037"]]);
     return c.json({ error: "unknown geography" }, 400);
   });
-  return start(app, [], { delay: 0 });
+  return startFakeServer(app);
 }
 
 /** The six keyed sources on one fake each would be six servers; one origin serving all their paths is enough for tests. */
@@ -260,7 +261,7 @@ export function startFakeKeyedSources(): Promise<FakeSource> {
   app.get("/v2/anime", (c) => (c.req.header("x-mal-client-id") !== "mal" ? c.json({ error: "invalid_client" }, 401) : c.json({ data: [{ node: { id: 5114, title: "Fullmetal Alchemist: Brotherhood", synopsis: "Two brothers…", mean: 9.1, start_date: "2009-04-05", media_type: "tv", num_episodes: 64 } }] })));
   // CourtListener REST v4
   app.get("/api/rest/v4/search/", (c) => c.json({ count: 1, results: [{ caseName: "Marbury v. Madison", court: "Supreme Court of the United States", dateFiled: "1803-02-24", absolute_url: "/opinion/84759/marbury-v-madison/", cluster_id: 84759, docketNumber: "", citation: ["5 U.S. 137"], opinions: [{ snippet: "It is emphatically the province and duty of the judicial department to say what the law is." }] }] }));
-  return start(app, [], { delay: 0 });
+  return startFakeServer(app);
 }
 
 /** Serper's POST /search (Google results as JSON). */
@@ -271,6 +272,6 @@ export function startFakeSerper(): Promise<FakeSource> {
     const body = await c.req.json();
     return c.json({ searchParameters: body, organic: Array.from({ length: Math.min(body.num ?? 10, 3) }, (_, i) => ({ title: `Result ${i + 1} for ${body.q}`, link: `https://site${i}.example/`, snippet: `Snippet ${i + 1}`, position: i + 1 })) });
   });
-  return start(app, [], { delay: 0 });
+  return startFakeServer(app);
 }
 

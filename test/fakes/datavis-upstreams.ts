@@ -1,40 +1,8 @@
-import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
+import { startFakeServer, type FakeSource } from "./data-sources.ts";
 
-export type FakeUpstream = {
-  url: string;
-  /** Path and query of every request that reached the fake. */
-  hits: string[];
-  /** Answer every request with this status (undefined: answer normally). */
-  setStatus(status: number | undefined): void;
-  close(): Promise<void>;
-};
-
-async function start(app: Hono): Promise<FakeUpstream> {
-  const hits: string[] = [];
-  const state: { status?: number } = {};
-  const outer = new Hono();
-  outer.use(async (c, next) => {
-    hits.push(`${c.req.path}${new URL(c.req.url).search}`);
-    if (state.status) return c.text("failure requested by test", state.status as 500);
-    await next();
-  });
-  outer.route("/", app);
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: outer.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
-  });
-  const address = server.address();
-  return {
-    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
-    hits,
-    setStatus: (status) => (state.status = status),
-    close: () =>
-      new Promise((r) => {
-        (server as import("node:http").Server).closeAllConnections?.();
-        server.close(() => r());
-      }),
-  };
-}
+/** The data-sources fakes' server: hits (path and query of every request), setStatus (undefined: answer normally), close. */
+export type FakeUpstream = FakeSource;
 
 /** USGS earthquake summary feed (GeoJSON FeatureCollection), past day. */
 export function startFakeUsgs(): Promise<FakeUpstream> {
@@ -50,7 +18,7 @@ export function startFakeUsgs(): Promise<FakeUpstream> {
       bbox: [-122.8, 34.7, 2.1, 139.2, 38.8, 35.4],
     }),
   );
-  return start(app);
+  return startFakeServer(app);
 }
 
 /** CoinGecko /api/v3/coins/markets. */
@@ -63,7 +31,7 @@ export function startFakeCoinGecko(): Promise<FakeUpstream> {
       { id: "ethereum", symbol: "eth", name: "Ethereum", image: "https://coin-images.coingecko.com/coins/images/279/large/ethereum.png", current_price: 3012.25, market_cap: 363000000000, market_cap_rank: 2, total_volume: 19000000000, price_change_percentage_24h: -0.4, last_updated: "2025-11-26T02:00:00.000Z" },
     ]);
   });
-  return start(app);
+  return startFakeServer(app);
 }
 
 /** WAQI /map/bounds/: status "error" for a missing or wrong token, as the real service does. */
@@ -73,5 +41,5 @@ export function startFakeWaqi(validToken = "test-waqi-token"): Promise<FakeUpstr
     if (c.req.query("token") !== validToken) return c.json({ status: "error", data: "Invalid key" });
     return c.json({ status: "ok", data: [{ lat: 51.5, lon: -0.12, uid: 5724, aqi: "27", station: { name: "London, United Kingdom", time: "2025-11-26T02:00:00+00:00" } }] });
   });
-  return start(app);
+  return startFakeServer(app);
 }
