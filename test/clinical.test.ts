@@ -1,22 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isGatewayRequest } from "../lib/gateway/front-door.ts";
 import { backendEnv } from "./support/backends.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 import { startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
 const COUNT = 51;
 
 describe("clinical reference over HTTP", () => {
-  let gw: TestGateway;
-  let key: string;
-  beforeAll(async () => {
-    gw = await startTestGateway();
-    key = (await gw.key()).key;
-  });
-  afterAll(async () => {
-    await gw?.close();
-  });
-  const get = (path: string, withKey = true) => gw.request(path, withKey ? { headers: { "X-API-Key": key } } : {});
+  const t = useGateway();
+  const { get } = t;
 
   describe("GET /v1/clinical/", () => {
     it("answers without a key, with the real number of conditions and the disclaimer", async () => {
@@ -35,7 +27,7 @@ describe("clinical reference over HTTP", () => {
       expect(res.headers.get("x-ratelimit-limit")).toBeTruthy();
     });
     it("refuses a bad key", async () => {
-      expect((await gw.request("/v1/clinical/", { headers: { "X-API-Key": "sk_nope" } })).status).toBe(401);
+      expect((await t.gw.request("/v1/clinical/", { headers: { "X-API-Key": "sk_nope" } })).status).toBe(401);
     });
   });
 
@@ -158,7 +150,7 @@ describe("clinical reference over HTTP", () => {
 
   describe("OpenAPI", () => {
     it("documents every clinical route, the /api ones without security", async () => {
-      const doc = await (await gw.request("/openapi.json")).json();
+      const doc = await (await t.gw.request("/openapi.json")).json();
       for (const path of ["/v1/clinical", "/v1/clinical/conditions", "/v1/clinical/conditions/{condition_id}", "/v1/clinical/search"]) expect(doc.paths[path]?.get, path).toBeDefined();
       for (const path of ["/api/conditions", "/api/conditions/{slug}", "/api/search", "/api/stats"]) expect(doc.paths[path]?.get.security, path).toEqual([]);
       expect(doc.paths["/v1/clinical/conditions"].get.security.length).toBeGreaterThan(0);

@@ -1,8 +1,8 @@
 import { XMLValidator } from "fast-xml-parser";
 import JSZip from "jszip";
 import { extractText, getDocumentProxy } from "unpdf";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { describe, expect, it } from "vitest";
+import { useGateway } from "./support/use-gateway.ts";
 
 const CONTENT = `# Findings
 
@@ -36,20 +36,11 @@ async function pdfPages(bytes: ArrayBuffer): Promise<number> {
 }
 
 describe("documents", () => {
-  let gw: TestGateway;
-  let key: string;
-  beforeAll(async () => {
-    gw = await startTestGateway();
-    key = (await gw.key()).key;
-  });
-  afterAll(async () => {
-    await gw?.close();
-  });
-  const generate = (body: unknown) =>
-    gw.request("/v1/documents/generate", { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify(body) });
+  const t = useGateway();
+  const generate = (body: unknown) => t.post("/v1/documents/generate", body);
 
   it("lists formats and templates", async () => {
-    const res = await gw.request("/v1/documents/formats", { headers: { "X-API-Key": key } });
+    const res = await t.gw.request("/v1/documents/formats", { headers: { "X-API-Key": t.key } });
     const body = await res.json();
     expect(body.formats).toEqual(["pdf", "docx", "markdown"]);
     expect(Object.keys(body.templates)).toEqual(["default", "report", "letter"]);

@@ -1,31 +1,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { useGateway } from "./support/use-gateway.ts";
 
 type Node = { id: string; label: string; language: string; type: string; era: number | null; period?: string };
 type Edge = { source: string; target: string; relation: string };
 
 describe("/v1/etymology", () => {
-  let gw: TestGateway;
-  let key: string;
-  const saved = process.env.ETYMOLOGY_DATA_PATH;
-  beforeAll(async () => {
-    delete process.env.ETYMOLOGY_DATA_PATH;
-    gw = await startTestGateway();
-    key = (await gw.key()).key;
-  });
-  afterAll(async () => {
-    if (saved === undefined) delete process.env.ETYMOLOGY_DATA_PATH;
-    else process.env.ETYMOLOGY_DATA_PATH = saved;
-    await gw?.close();
-  });
-  const explore = (word: string, query = "") => gw.request(`/v1/etymology/explore/${encodeURIComponent(word)}${query}`, { headers: { "X-API-Key": key } });
+  const t = useGateway({ env: () => ({ ETYMOLOGY_DATA_PATH: undefined }) });
+  const explore = (word: string, query = "") => t.gw.request(`/v1/etymology/explore/${encodeURIComponent(word)}${query}`, { headers: { "X-API-Key": t.key } });
 
   describe("GET /v1/etymology/", () => {
     it("describes the service without a key", async () => {
-      const res = await gw.request("/v1/etymology/");
+      const res = await t.gw.request("/v1/etymology/");
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body).toMatchObject({ name: "Etymology", headwords: 25_000, status: "ok" });
@@ -36,21 +24,21 @@ describe("/v1/etymology", () => {
     });
 
     it("accepts a key, counts it, and answers without the trailing slash too", async () => {
-      const res = await gw.request("/v1/etymology", { headers: { "X-API-Key": key } });
+      const res = await t.gw.request("/v1/etymology", { headers: { "X-API-Key": t.key } });
       expect(res.status).toBe(200);
       expect(res.headers.get("X-RateLimit-Limit")).not.toBeNull();
-      expect((await gw.request("/v1/etymology/", { headers: { "X-API-Key": "sk_wrong" } })).status).toBe(401);
+      expect((await t.gw.request("/v1/etymology/", { headers: { "X-API-Key": "sk_wrong" } })).status).toBe(401);
     });
 
     it("documents the 401 and 429 a sent key can cause in OpenAPI, as it can answer them", async () => {
-      const doc = (await (await gw.request("/openapi.json")).json()) as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
+      const doc = (await (await t.gw.request("/openapi.json")).json()) as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
       expect(Object.keys(doc.paths["/v1/etymology"]!.get.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "429"]));
     });
   });
 
   describe("GET /v1/etymology/health", () => {
     it("is ok without a key and counts headwords", async () => {
-      const res = await gw.request("/v1/etymology/health");
+      const res = await t.gw.request("/v1/etymology/health");
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ status: "ok", headwords: 25_000 });
     });
@@ -58,7 +46,7 @@ describe("/v1/etymology", () => {
 
   describe("GET /v1/etymology/explore/{word}", () => {
     it("needs a key", async () => {
-      const res = await gw.request("/v1/etymology/explore/water");
+      const res = await t.gw.request("/v1/etymology/explore/water");
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ error: expect.any(String) });
     });
@@ -181,14 +169,14 @@ describe("/v1/etymology", () => {
       const broken = path.join(dir, "broken.json.gz");
       fs.writeFileSync(broken, "this is not gzip");
       process.env.ETYMOLOGY_DATA_PATH = broken;
-      const health = await gw.request("/v1/etymology/health");
+      const health = await t.gw.request("/v1/etymology/health");
       expect(health.status).toBe(502);
       expect(await health.json()).toEqual({ error: "etymology data could not be loaded (file unreadable or corrupt)" });
       expect((await explore("water")).status).toBe(502);
-      const index = await (await gw.request("/v1/etymology/")).json();
+      const index = await (await t.gw.request("/v1/etymology/")).json();
       expect(index).toMatchObject({ headwords: null, status: "unavailable" });
       process.env.ETYMOLOGY_DATA_PATH = path.join(dir, "missing.json.gz");
-      expect(await (await gw.request("/v1/etymology/health")).json()).toEqual({ error: "etymology data could not be loaded (file missing)" });
+      expect(await (await t.gw.request("/v1/etymology/health")).json()).toEqual({ error: "etymology data could not be loaded (file missing)" });
     });
   });
 });

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { describe, expect, it } from "vitest";
+import { startTestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 type Json = Record<string, unknown>;
 type Swatch = { hex: string; rgb: { r: number; g: number; b: number }; hsl: { h: number; s: number; l: number }; name: string; name_hex: string };
@@ -8,18 +9,9 @@ type Palette = { scheme: string; base: string; colors: Swatch[] };
 const GENERATORS = ["insults", "antijokes", "dadjokes", "colors", "compliments"];
 
 describe("generators over HTTP", () => {
-  let gw: TestGateway;
-  let key: string;
-  beforeAll(async () => {
-    gw = await startTestGateway();
-    // Well above the default 100 a minute: one test walks a whole bag and a half.
-    key = (await gw.key({ minute: 10_000 })).key;
-  });
-  afterAll(async () => {
-    await gw?.close();
-  });
-
-  const get = (path: string, withKey = true) => gw.request(path, withKey ? { headers: { "X-API-Key": key } } : {});
+  // Well above the default 100 a minute: one test walks a whole bag and a half.
+  const t = useGateway({ key: { minute: 10_000 } });
+  const { get } = t;
   const body = async (path: string, status = 200) => {
     const res = await get(path);
     expect(res.status, `${path} → ${res.status}`).toBe(status);
@@ -64,7 +56,7 @@ describe("generators over HTTP", () => {
       }
       const keyed = await get("/v1/generators/");
       expect(keyed.headers.get("X-RateLimit-Limit")).toMatch(/^\d+$/);
-      expect((await gw.request("/v1/generators/", { headers: { "X-API-Key": "sk_wrong" } })).status).toBe(401);
+      expect((await t.gw.request("/v1/generators/", { headers: { "X-API-Key": "sk_wrong" } })).status).toBe(401);
     });
 
     it("also answers without the trailing slash, and with a key it reports rate-limit headers", async () => {
@@ -253,7 +245,7 @@ describe("generators over HTTP", () => {
   });
 
   it("is in the OpenAPI document with a response schema for each route", async () => {
-    const doc = (await (await gw.request("/openapi.json")).json()) as { paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>> };
+    const doc = (await (await t.gw.request("/openapi.json")).json()) as { paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>> };
     for (const path of ["/v1/create", "/v1/generators", "/v1/create/{generator}/random", "/v1/create/{generator}/multiple/{count}", "/v1/generators/{generator}/random", "/v1/generators/{generator}/multiple/{count}"]) {
       expect(doc.paths[path]?.get?.responses["200"]?.content, path).toBeDefined();
     }

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { describe, expect, it } from "vitest";
+import { useGateway } from "./support/use-gateway.ts";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe("/v1/linguistics", () => {
-  let gw: TestGateway;
-  let key: string;
-  beforeAll(async () => {
-    gw = await startTestGateway();
-    key = (await gw.key()).key;
-  });
-  afterAll(async () => {
-    await gw?.close();
-  });
-  const get = (path: string, withKey = true) => gw.request(path, withKey ? { headers: { "X-API-Key": key } } : {});
+  const t = useGateway();
+  const { get } = t;
   const json = async (path: string, status = 200): Promise<Json> => {
     const res = await get(path);
     const body = await res.json();
@@ -53,10 +45,10 @@ describe("/v1/linguistics", () => {
     });
 
     it("refuses a wrong key with 401, and documents 401/403/429 in OpenAPI", async () => {
-      const res = await gw.request("/v1/linguistics/", { headers: { "X-API-Key": "sk_wrong" } });
+      const res = await t.gw.request("/v1/linguistics/", { headers: { "X-API-Key": "sk_wrong" } });
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ error: expect.any(String) });
-      const doc = (await (await gw.request("/openapi.json")).json()) as Json;
+      const doc = (await (await t.gw.request("/openapi.json")).json()) as Json;
       expect(Object.keys(doc.paths["/v1/linguistics"].get.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "429"]));
     });
 

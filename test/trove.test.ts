@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import catalogue from "../lib/api/trove/data/catalogue.json" with { type: "json" };
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/trove", () => {
-  let gw: TestGateway;
-  let key: string;
-  beforeAll(async () => {
-    gw = await startTestGateway();
-    key = (await gw.key()).key;
-  });
-  afterAll(async () => {
-    await gw?.close();
-  });
-  const get = (path: string, init?: RequestInit) => gw.request(path, init);
+  const t = useGateway();
+  const get = (path: string, init?: RequestInit) => t.gw.request(path, init);
 
   it("indexes every shipped category and dataset, with or without a key", async () => {
     const res = await get("/v1/trove/");
@@ -27,7 +19,7 @@ describe("/v1/trove", () => {
       const ids = catalogue.filter((d) => d.category === name).map((d) => d.id);
       expect(body.categories[name]).toEqual({ dataset_count: ids.length, datasets: ids, path: `/v1/trove/${name}` });
     }
-    const keyed = await get("/v1/trove/", { headers: { "X-API-Key": key } });
+    const keyed = await get("/v1/trove/", { headers: { "X-API-Key": t.key } });
     expect(keyed.status).toBe(200);
     expect(keyed.headers.get("X-RateLimit-Limit")).toMatch(/^\d+$/);
     expect((await get("/v1/trove/", { headers: { "X-API-Key": "sk_not_a_real_key" } })).status).toBe(401);

@@ -4,9 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 async function png(width: number, height: number): Promise<string> {
   const buf = await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
@@ -23,22 +23,8 @@ async function pdf(pages: string[], title = "Test document"): Promise<string> {
 }
 
 describe("utilities over HTTP", () => {
-  let gw: TestGateway;
-  let key: string;
-  beforeAll(async () => {
-    gw = await startTestGateway();
-    key = (await gw.key()).key;
-  });
-  afterAll(async () => {
-    await gw?.close();
-  });
-
-  const post = (path: string, body: unknown, withKey = true) =>
-    gw.request(path, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(withKey ? { "X-API-Key": key } : {}) },
-      body: JSON.stringify(body),
-    });
+  const t = useGateway();
+  const { post } = t;
 
   describe("POST /v1/utils/convert", () => {
     it("converts JSON objects and text between formats", async () => {
