@@ -1,31 +1,22 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LocalResponse, SearchResponse } from "../lib/api/aac/routes.ts";
 import { startFakeArasaac, type FakeArasaac } from "./fakes/arasaac.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 type Symbol = { id: number; word: string; keyword: string; keywords: string[]; icon_url: string; url: string; source: string; license: string; score: number; author?: string; attribution?: string };
 
 describe("AAC", () => {
-  let gw: TestGateway;
-  let key: string;
   let arasaac: FakeArasaac;
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    arasaac = await startFakeArasaac();
-    process.env.UPSTREAM_ARASAAC_URL = arasaac.url;
-    gw = await startTestGateway();
-    key = (await gw.key({ minute: 10_000 })).key;
+  const t = useGateway({
+    fakes: async () => [(arasaac = await startFakeArasaac())],
+    env: () => ({ UPSTREAM_ARASAAC_URL: arasaac.url }),
+    key: { minute: 10_000 },
   });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await arasaac?.close();
-  });
-  const get = (url: string, headers: Record<string, string> = { "X-API-Key": key }) => gw.request(url, { headers });
-  const post = (body: unknown, headers: Record<string, string> = { "X-API-Key": key }) =>
-    gw.request("/v1/aac/sentence", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const get = (url: string, headers: Record<string, string> = { "X-API-Key": t.key }) => t.gw.request(url, { headers });
+  const post = (body: unknown, headers: Record<string, string> = { "X-API-Key": t.key }) =>
+    t.gw.request("/v1/aac/sentence", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
   const servedFromPublic = (icon: string) => icon.startsWith("/aac/") && existsSync(path.join(process.cwd(), "public", icon));
 
   describe("GET /v1/aac/symbols/search", () => {

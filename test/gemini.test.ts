@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFakeGemini, type FakeGemini } from "./fakes/gemini.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("Gemini-backed endpoints: grounded chat, code execution, video", () => {
-  let gw: TestGateway;
-  let key: string;
   let gemini: FakeGemini;
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    gemini = await startFakeGemini("g-key");
-    Object.assign(process.env, { GEMINI_API_KEY: "g-key", UPSTREAM_GEMINI_URL: gemini.url, VIDEO_POLL_MS: "20" });
-    gw = await startTestGateway();
-    key = (await gw.key()).key;
+  const t = useGateway({
+    fakes: async () => [(gemini = await startFakeGemini("g-key"))],
+    env: () => ({ GEMINI_API_KEY: "g-key", UPSTREAM_GEMINI_URL: gemini.url, VIDEO_POLL_MS: "20" }),
   });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await gemini?.close();
-  });
-  const post = (path: string, body: unknown) => gw.request(path, { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify(body) });
+  const { post } = t;
 
   it("grounds an answer in search, with de-duplicated sources and the queries it ran", async () => {
     const res = await post("/v1/llm/grounded-chat", { prompt: "Where were the 2024 Olympics?" });
@@ -50,12 +40,12 @@ describe("Gemini-backed endpoints: grounded chat, code execution, video", () => 
     expect(gemini.requests.at(-1)!.body).toEqual({ instances: [{ prompt: "a paper boat" }], parameters: { aspectRatio: "9:16", durationSeconds: 10 } });
     let state: Record<string, unknown> = {};
     for (let i = 0; i < 100 && state.status !== "completed"; i++) {
-      state = await (await gw.request(`/v1/llm/video/${task_id}`, { headers: { "X-API-Key": key } })).json();
+      state = await (await t.gw.request(`/v1/llm/video/${task_id}`, { headers: { "X-API-Key": t.key } })).json();
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(state).toMatchObject({ status: "completed", video_url: "https://videos.example/veo-3.0-generate-001-op1.mp4" });
     expect((await post("/v1/llm/video/generate", { prompt: "x", duration: 7 })).status).toBe(400);
-    expect((await gw.request("/v1/llm/video/task_missing", { headers: { "X-API-Key": key } })).status).toBe(404);
+    expect((await t.gw.request("/v1/llm/video/task_missing", { headers: { "X-API-Key": t.key } })).status).toBe(404);
   });
 
   it("answers 503 naming GEMINI_API_KEY when Gemini is not configured", async () => {

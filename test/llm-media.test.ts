@@ -1,30 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mp3Duration } from "../lib/api/utils/speech/mp3.ts";
 import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startFakeElevenLabs, type Fake } from "./fakes/speech.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/llm images, speech and transcription", () => {
-  let gw: TestGateway;
-  let key: string;
   let openai: FakeLlm;
   let eleven: Fake;
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    openai = await startFakeOpenAICompatible({ key: "oa" });
-    eleven = await startFakeElevenLabs({ key: "xi", voices: [{ voice_id: "v1", name: "Nova" }] });
-    Object.assign(process.env, { OPENAI_API_KEY: "oa", UPSTREAM_OPENAI_URL: openai.url, ELEVENLABS_API_KEY: "xi", UPSTREAM_ELEVENLABS_URL: eleven.url });
-    gw = await startTestGateway();
-    key = (await gw.key()).key;
+  const t = useGateway({
+    fakes: async () => [(openai = await startFakeOpenAICompatible({ key: "oa" })), (eleven = await startFakeElevenLabs({ key: "xi", voices: [{ voice_id: "v1", name: "Nova" }] }))],
+    env: () => ({ OPENAI_API_KEY: "oa", UPSTREAM_OPENAI_URL: openai.url, ELEVENLABS_API_KEY: "xi", UPSTREAM_ELEVENLABS_URL: eleven.url }),
   });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await openai?.close();
-    await eleven?.close();
-  });
-  const post = (path: string, body: unknown) =>
-    gw.request(path, { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify(body) });
+  const { post } = t;
 
   it("generates an image with dall-e-3 by default, passing quality and size", async () => {
     const res = await post("/v1/llm/images/generate", { prompt: "a lighthouse", quality: "hd", size: "1792x1024" });
@@ -50,7 +37,7 @@ describe("/v1/llm images, speech and transcription", () => {
     const form = new FormData();
     form.set("file", new File([new Uint8Array(2048).fill(1)], "memo.m4a", { type: "audio/mp4" }));
     form.set("language", "en");
-    const res = await gw.request("/v1/llm/transcribe", { method: "POST", headers: { "X-API-Key": key }, body: form });
+    const res = await t.gw.request("/v1/llm/transcribe", { method: "POST", headers: { "X-API-Key": t.key }, body: form });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ text: "Hello from the recording.", language: "en", duration: 2.5 });
     expect(openai.requests.at(-1)!.body).toMatchObject({ model: "whisper-1", language: "en", response_format: "verbose_json", filename: "memo.m4a", size: 2048 });
@@ -59,15 +46,15 @@ describe("/v1/llm images, speech and transcription", () => {
   it("refuses unsupported audio, a missing file and a bad language code with 400", async () => {
     const wrong = new FormData();
     wrong.set("file", new File([new Uint8Array(10)], "notes.txt"));
-    const r1 = await gw.request("/v1/llm/transcribe", { method: "POST", headers: { "X-API-Key": key }, body: wrong });
+    const r1 = await t.gw.request("/v1/llm/transcribe", { method: "POST", headers: { "X-API-Key": t.key }, body: wrong });
     expect(r1.status).toBe(400);
     expect((await r1.json()).error).toMatch(/mp3, mp4/);
     const none = new FormData();
     none.set("language", "en");
-    expect((await gw.request("/v1/llm/transcribe", { method: "POST", headers: { "X-API-Key": key }, body: none })).status).toBe(400);
+    expect((await t.gw.request("/v1/llm/transcribe", { method: "POST", headers: { "X-API-Key": t.key }, body: none })).status).toBe(400);
     const lang = new FormData();
     lang.set("file", new File([new Uint8Array(10)], "a.mp3"));
     lang.set("language", "english");
-    expect((await gw.request("/v1/llm/transcribe", { method: "POST", headers: { "X-API-Key": key }, body: lang })).status).toBe(400);
+    expect((await t.gw.request("/v1/llm/transcribe", { method: "POST", headers: { "X-API-Key": t.key }, body: lang })).status).toBe(400);
   });
 });

@@ -1,29 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFakeBluesky, startFakeMastodon, startFakeReddit, type FakeNetwork } from "./fakes/social.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("POST /v1/social/search", () => {
-  let gw: TestGateway;
-  let key: string;
   let bluesky: FakeNetwork;
   let mastodon: FakeNetwork;
   let reddit: FakeNetwork;
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    [bluesky, mastodon, reddit] = await Promise.all([startFakeBluesky(), startFakeMastodon(), startFakeReddit()]);
-    process.env.UPSTREAM_BLUESKY_URL = bluesky.url;
-    process.env.UPSTREAM_MASTODON_URL = mastodon.url;
-    process.env.UPSTREAM_REDDIT_URL = reddit.url;
-    gw = await startTestGateway();
-    key = (await gw.key()).key;
+  const t = useGateway({
+    fakes: async () => ([bluesky, mastodon, reddit] = await Promise.all([startFakeBluesky(), startFakeMastodon(), startFakeReddit()])),
+    env: () => ({ UPSTREAM_BLUESKY_URL: bluesky.url, UPSTREAM_MASTODON_URL: mastodon.url, UPSTREAM_REDDIT_URL: reddit.url }),
   });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await Promise.all([bluesky?.close(), mastodon?.close(), reddit?.close()]);
-  });
-  const search = (body: unknown) =>
-    gw.request("/v1/social/search", { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify(body) });
+  const search = (body: unknown) => t.post("/v1/social/search", body);
 
   it("searches every network by default and normalises the posts, newest first", async () => {
     const res = await search({ query: "api gateway" });

@@ -1,29 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mp3Duration } from "../lib/api/utils/speech/mp3.ts";
 import { startFakeElevenLabs, startFakeOpenAISpeech, type Fake } from "./fakes/speech.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("speech over HTTP", () => {
-  let gw: TestGateway;
-  let key: string;
   let openai: Fake;
   let eleven: Fake;
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    openai = await startFakeOpenAISpeech({ key: "sk-openai-test" });
-    eleven = await startFakeElevenLabs({ key: "xi-test", voices: [{ voice_id: "voice123", name: "Rachel" }] });
-    gw = await startTestGateway();
-    key = (await gw.key()).key;
+  const t = useGateway({
+    fakes: async () => [(openai = await startFakeOpenAISpeech({ key: "sk-openai-test" })), (eleven = await startFakeElevenLabs({ key: "xi-test", voices: [{ voice_id: "voice123", name: "Rachel" }] }))],
   });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await openai?.close();
-    await eleven?.close();
-  });
-  const tts = (body: unknown) =>
-    gw.request("/v1/utils/tts", { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify(body) });
-  const get = (path: string) => gw.request(path, { headers: { "X-API-Key": key } });
+  const tts = (body: unknown) => t.post("/v1/utils/tts", body);
+  const { get } = t;
 
   it("speaks offline with espeak by default: a valid MP3", async () => {
     const res = await tts({ text: "The gateway speaks." });
