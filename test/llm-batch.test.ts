@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/llm/batch", () => {
-  let gw: TestGateway;
-  let key: string;
-  let keyId: string;
   let xai: FakeLlm;
   let slow: FakeLlm;
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    xai = await startFakeOpenAICompatible({ key: "k", reply: "Batch answer." });
-    slow = await startFakeOpenAICompatible({ key: "k", reply: "Slow answer.", delayMs: 400 });
-    Object.assign(process.env, { XAI_API_KEY: "k", UPSTREAM_XAI_URL: xai.url });
-    delete process.env.MISTRAL_API_KEY;
-    gw = await startTestGateway();
-    ({ key, id: keyId } = await gw.key());
+  const t = useGateway({
+    fakes: async () => [(xai = await startFakeOpenAICompatible({ key: "k", reply: "Batch answer." })), (slow = await startFakeOpenAICompatible({ key: "k", reply: "Slow answer.", delayMs: 400 }))],
+    env: () => ({ XAI_API_KEY: "k", UPSTREAM_XAI_URL: xai.url, MISTRAL_API_KEY: undefined }),
   });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await xai?.close();
-    await slow?.close();
-  });
-  const call = (path: string, init: RequestInit = {}, apiKey = key) =>
-    gw.request(path, { ...init, headers: { "content-type": "application/json", "X-API-Key": apiKey } });
+  const call = (path: string, init: RequestInit = {}, apiKey = t.key) =>
+    t.gw.request(path, { ...init, headers: { "content-type": "application/json", "X-API-Key": apiKey } });
   const requests = ["a", "b", "c"].map((id) => ({ custom_id: id, messages: [{ role: "user", content: `question ${id}` }] }));
 
   async function waitFor(id: string, status: string) {
@@ -52,8 +38,8 @@ describe("/v1/llm/batch", () => {
     expect(formB.status).toBe(201);
     const formBBatch = await formB.json();
 
-    await gw.rt.meter.flush();
-    const items = await gw.rt.db.prisma.usageEvent.findMany({ where: { keyId, route: "/v1/llm/batch#item" } });
+    await t.gw.rt.meter.flush();
+    const items = await t.gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: t.keyId, route: "/v1/llm/batch#item" } });
     expect(items.length).toBeGreaterThanOrEqual(3);
     expect(items.every((e) => e.completionTokens === 2)).toBe(true);
 
@@ -69,7 +55,7 @@ describe("/v1/llm/batch", () => {
       const early = await call(`/v1/llm/batch/${batch.id}/results`);
       expect(early.status).toBe(409);
       expect((await early.json()).error).toMatch(/batch is (queued|in_progress)/);
-      const stranger = await gw.key();
+      const stranger = await t.gw.key();
       expect((await call(`/v1/llm/batch/${batch.id}`, {}, stranger.key)).status).toBe(404);
       await waitFor(batch.id, "processing_complete");
     } finally {

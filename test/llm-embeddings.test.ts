@@ -1,43 +1,24 @@
-import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { startFakeServer } from "./fakes/data-sources.ts";
 import { fakeEmbedding, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/llm embeddings, similarity and vision", () => {
-  let gw: TestGateway;
-  let key: string;
+  // Ollama's POST /api/embed: {model, input} → {model, embeddings, prompt_eval_count}.
+  const ollamaEmbed = new Hono();
+  ollamaEmbed.post("/api/embed", async (c) => {
+    const body = await c.req.json();
+    const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
+    return c.json({ model: body.model, embeddings: inputs.map(fakeEmbedding), prompt_eval_count: inputs.length * 3 });
+  });
   let openai: FakeLlm;
-  let ollama: { url: string; close(): void };
-  const saved = { ...process.env };
-
-  beforeAll(async () => {
-    openai = await startFakeOpenAICompatible({ key: "sk-openai", reply: "A red square." });
-    // Ollama's POST /api/embed: {model, input} → {model, embeddings, prompt_eval_count}.
-    const app = new Hono();
-    app.post("/api/embed", async (c) => {
-      const body = await c.req.json();
-      const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
-      return c.json({ model: body.model, embeddings: inputs.map(fakeEmbedding), prompt_eval_count: inputs.length * 3 });
-    });
-    ollama = await new Promise((resolve) => {
-      const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve({ url: `http://127.0.0.1:${info.port}`, close: () => s.close() }));
-    });
-    process.env.OPENAI_API_KEY = "sk-openai";
-    process.env.UPSTREAM_OPENAI_URL = openai.url;
-    process.env.UPSTREAM_OLLAMA_URL = ollama.url;
-    gw = await startTestGateway();
-    key = (await gw.key()).key;
+  const t = useGateway({
+    fakes: async () => [(openai = await startFakeOpenAICompatible({ key: "sk-openai", reply: "A red square." })), await startFakeServer(ollamaEmbed)],
+    env: ([, ollama]) => ({ OPENAI_API_KEY: "sk-openai", UPSTREAM_OPENAI_URL: openai.url, UPSTREAM_OLLAMA_URL: ollama.url }),
   });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await openai?.close();
-    ollama?.close();
-  });
-  const post = (path: string, body: unknown) =>
-    gw.request(path, { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify(body) });
+  const { post } = t;
 
   it("embeds one text with OpenAI's default model, or an array (Form B)", async () => {
     const one = await (await post("/v1/llm/embed", { text: "hello world" })).json();

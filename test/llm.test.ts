@@ -1,7 +1,7 @@
 import { createParser } from "eventsource-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFakeAnthropic, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 async function readEvents(res: Response): Promise<Array<Record<string, unknown>>> {
   const events: Array<Record<string, unknown>> = [];
@@ -12,36 +12,29 @@ async function readEvents(res: Response): Promise<Array<Record<string, unknown>>
 }
 
 describe("/v1/llm chat, models and tier selection against fake providers", () => {
-  let gw: TestGateway;
-  let key: string;
-  let keyId: string;
   let xai: FakeLlm;
   let slowXai: FakeLlm;
   let anthropic: FakeLlm;
-  const saved = { ...process.env };
-
-  beforeAll(async () => {
-    [xai, anthropic] = await Promise.all([
-      startFakeOpenAICompatible({ key: "xai-test", reply: "The answer is forty two." }),
-      startFakeAnthropic({ key: "ant-test", reply: "Considered reply." }),
-    ]);
-    slowXai = await startFakeOpenAICompatible({ key: "xai-test", reply: Array.from({ length: 200 }, (_, i) => `w${i} `).join(""), delayMs: 20 });
-    for (const name of ["XAI", "OPENAI", "ANTHROPIC", "MISTRAL", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"]) delete process.env[`${name}_API_KEY`];
-    process.env.XAI_API_KEY = "xai-test";
-    process.env.UPSTREAM_XAI_URL = xai.url;
-    process.env.ANTHROPIC_API_KEY = "ant-test";
-    process.env.UPSTREAM_ANTHROPIC_URL = anthropic.url;
-    gw = await startTestGateway();
-    ({ key, id: keyId } = await gw.key({ minute: 1000 }));
-  });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await Promise.all([xai?.close(), slowXai?.close(), anthropic?.close()]);
+  const t = useGateway({
+    fakes: async () => {
+      [xai, anthropic] = await Promise.all([
+        startFakeOpenAICompatible({ key: "xai-test", reply: "The answer is forty two." }),
+        startFakeAnthropic({ key: "ant-test", reply: "Considered reply." }),
+      ]);
+      slowXai = await startFakeOpenAICompatible({ key: "xai-test", reply: Array.from({ length: 200 }, (_, i) => `w${i} `).join(""), delayMs: 20 });
+      return [xai, slowXai, anthropic];
+    },
+    env: () => ({
+      ...Object.fromEntries(["XAI", "OPENAI", "ANTHROPIC", "MISTRAL", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"].map((name) => [`${name}_API_KEY`, undefined])),
+      XAI_API_KEY: "xai-test",
+      UPSTREAM_XAI_URL: xai.url,
+      ANTHROPIC_API_KEY: "ant-test",
+      UPSTREAM_ANTHROPIC_URL: anthropic.url,
+    }),
+    key: { minute: 1000 },
   });
 
-  const post = (path: string, body: unknown) =>
-    gw.request(path, { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify(body) });
+  const { post } = t;
   const hello = [{ role: "user", content: "What is the answer?" }];
 
   it("chats with the default provider (xai) and its default model, and meters the tokens", async () => {
@@ -58,8 +51,8 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
     expect(sent).toMatchObject({ model: "grok-4-fast", temperature: 0.2, max_tokens: 50 });
     expect(sent.messages).toEqual([{ role: "system", content: "Be brief." }, { role: "user", content: "What is the answer?" }]);
 
-    await gw.rt.meter.flush();
-    const event = (await gw.rt.db.prisma.usageEvent.findMany({ where: { keyId, route: "/v1/llm/chat" } })).at(-1)!;
+    await t.gw.rt.meter.flush();
+    const event = (await t.gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: t.keyId, route: "/v1/llm/chat" } })).at(-1)!;
     expect(event).toMatchObject({ provider: "xai", model: "grok-4-fast-2026", completionTokens: 5 });
     expect(event.promptTokens).toBe(body.usage.prompt_tokens);
   });
@@ -76,8 +69,8 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
       expect(events.slice(0, -1).every((e) => typeof e.content === "string")).toBe(true);
     }
     await new Promise((r) => setTimeout(r, 20));
-    await gw.rt.meter.flush();
-    const streamed = await gw.rt.db.prisma.usageEvent.findMany({ where: { keyId, route: "/v1/llm/chat", completionTokens: 5 } });
+    await t.gw.rt.meter.flush();
+    const streamed = await t.gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: t.keyId, route: "/v1/llm/chat", completionTokens: 5 } });
     expect(streamed.length).toBeGreaterThanOrEqual(3);
     expect(streamed.every((e) => e.bytesOut > 0)).toBe(true);
   });
@@ -165,8 +158,8 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
       while (slowXai.abandoned() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(slowXai.abandoned()).toBe(1);
       await new Promise((r) => setTimeout(r, 50));
-      await gw.rt.meter.flush();
-      const events = await gw.rt.db.prisma.usageEvent.findMany({ where: { keyId, route: "/v1/llm/chat" }, orderBy: { id: "desc" }, take: 1 });
+      await t.gw.rt.meter.flush();
+      const events = await t.gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: t.keyId, route: "/v1/llm/chat" }, orderBy: { id: "desc" }, take: 1 });
       expect(events[0]!.completionTokens).toBeGreaterThan(0);
       expect(events[0]!.completionTokens).toBeLessThan(200);
     } finally {
@@ -175,10 +168,10 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
   });
 
   it("lists models of configured providers, filtered by ?provider=", async () => {
-    const all = await (await gw.request("/v1/llm/models", { headers: { "X-API-Key": key } })).json();
+    const all = await (await t.gw.request("/v1/llm/models", { headers: { "X-API-Key": t.key } })).json();
     expect(new Set(all.models.map((m: { provider: string }) => m.provider))).toEqual(new Set(["xai", "anthropic"]));
     expect(all.models).toContainEqual({ id: "grok-4-fast", provider: "xai", tiers: ["balanced"], default: true });
-    const only = await (await gw.request("/v1/llm/models?provider=anthropic", { headers: { "X-API-Key": key } })).json();
+    const only = await (await t.gw.request("/v1/llm/models?provider=anthropic", { headers: { "X-API-Key": t.key } })).json();
     expect(only.models.every((m: { provider: string }) => m.provider === "anthropic")).toBe(true);
   });
 
@@ -224,7 +217,7 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
   });
 
   it("lists the configured providers in /v1/capabilities", async () => {
-    const caps = await (await gw.request("/v1/capabilities")).json();
+    const caps = await (await t.gw.request("/v1/capabilities")).json();
     expect(caps.providers).toEqual(["xai", "anthropic"]);
   });
 });

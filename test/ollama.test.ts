@@ -1,29 +1,18 @@
 import { createParser } from "eventsource-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFakeOllama, type FakeOllama } from "./fakes/ollama.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { startTestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/llm/ollama: the local model runner", () => {
-  let gw: TestGateway;
-  let key: string;
   let runner: FakeOllama;
   let lanBox: FakeOllama;
-  const saved = { ...process.env };
-  beforeAll(async () => {
-    runner = await startFakeOllama();
-    lanBox = await startFakeOllama(["qwen2.5:7b"]);
-    process.env.UPSTREAM_OLLAMA_URL = runner.url;
-    gw = await startTestGateway();
-    key = (await gw.key()).key;
-  });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await runner?.close();
-    await lanBox?.close();
+  const t = useGateway({
+    fakes: async () => [(runner = await startFakeOllama()), (lanBox = await startFakeOllama(["qwen2.5:7b"]))],
+    env: () => ({ UPSTREAM_OLLAMA_URL: runner.url }),
   });
   const call = (path: string, init: RequestInit = {}) =>
-    gw.request(path, { ...init, headers: { "content-type": "application/json", "X-API-Key": key, ...(init.headers as Record<string, string>) } });
+    t.gw.request(path, { ...init, headers: { "content-type": "application/json", "X-API-Key": t.key, ...(init.headers as Record<string, string>) } });
 
   it("lists hosts with live status, the operator's first", async () => {
     const body = await (await call("/v1/llm/ollama/hosts")).json();
