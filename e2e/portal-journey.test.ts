@@ -148,6 +148,16 @@ describe("the portal journey in real Chromium: sign in, request, approve, use, w
     await shoot(user, "usage");
   });
 
+  it("lets the operator set the key's limits, which the gateway enforces at once", async () => {
+    await operator.goto(`${server.url}/admin`);
+    const minute = operator.getByLabel(/^Per minute limit of Journey key/).first();
+    await minute.fill("40");
+    await operator.getByRole("button", { name: /^Save limits of Journey key/ }).first().click();
+    await operator.getByText("Limits saved.").waitFor();
+    // The minute window is now the nearest to exhaustion, so the headers report its limit.
+    await expect.poll(async () => (await api(firstKey)).headers.get("x-ratelimit-limit"), { timeout: 5_000 }).toBe("40");
+  });
+
   it("rotates with a grace period: both keys work until the old one is revoked", async () => {
     await user.goto(`${server.url}/keys`);
     await user.getByText("Manage “Journey key”").click();
@@ -183,7 +193,7 @@ describe("the portal journey in real Chromium: sign in, request, approve, use, w
     await operator.goto(`${server.url}/admin`);
     const audit = operator.getByRole("table").last();
     const text = (await audit.textContent()) ?? "";
-    for (const action of ["key_request.create", "key_request.approve", "key.create", "key.rotate", "key.revoke"]) expect(text).toContain(action);
+    for (const action of ["key_request.create", "key_request.approve", "key.create", "key.limits", "key.rotate", "key.revoke"]) expect(text).toContain(action);
     expect(text).toContain(USER);
     expect(text).toContain(OPERATOR);
     await operator.getByText("Keys by requests (30 days)").waitFor();

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getGateway } from "@/lib/gateway/instance.ts";
-import { decideKeyRequest, revokeKey } from "@/lib/gateway/key-admin.ts";
+import { decideKeyRequest, revokeKey, setKeyLimits } from "@/lib/gateway/key-admin.ts";
 import { getPortal } from "@/lib/portal/auth.ts";
 import { publishKeyChange } from "@/lib/portal/keys.ts";
 import { currentSession } from "@/lib/portal/session.ts";
@@ -61,4 +61,20 @@ export async function revokeAnyKey(_previous: AdminActionState, form: FormData):
   await publishKeyChange(rt, record);
   revalidatePath("/admin");
   return { message: "Revoked." };
+}
+
+// An empty field means "the service default" for that window.
+const limitField = z.preprocess((v) => (v === "" || v === undefined ? null : Number(v)), z.number().int().min(1).max(100_000_000).nullable());
+const limitsForm = z.object({ id: z.string().min(1).max(100), day: limitField, minute: limitField, concurrency: limitField });
+
+export async function setLimits(_previous: AdminActionState, form: FormData): Promise<AdminActionState> {
+  const { rt, actor } = await operator();
+  const parsed = limitsForm.safeParse(Object.fromEntries(form));
+  if (!parsed.success) return { error: "limits must be whole numbers from 1 to 100,000,000, or empty for the default" };
+  const { id, ...limits } = parsed.data;
+  const record = await setKeyLimits(rt.db, id, limits, actor);
+  if (!record) return { error: "no such key" };
+  await publishKeyChange(rt, record);
+  revalidatePath("/admin");
+  return { message: "Limits saved." };
 }

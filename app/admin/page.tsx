@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AdminRevokeForm, DecisionForm } from "@/components/portal/admin-forms";
+import { AdminLimitsForm, AdminRevokeForm, DecisionForm } from "@/components/portal/admin-forms";
 import { UsageDashboard } from "@/components/portal/usage-dashboard";
 import { getGateway } from "@/lib/gateway/instance.ts";
 import { listAudit, listKeys } from "@/lib/gateway/key-admin.ts";
@@ -75,6 +75,7 @@ export default async function AdminPage() {
                 <th className={th}>State</th>
                 <th className={th}>Created</th>
                 <th className={th}>Last used</th>
+                <th className={th}>Limits (empty = default)</th>
                 <th className={th}>
                   <span className="sr-only">Actions</span>
                 </th>
@@ -93,6 +94,7 @@ export default async function AdminPage() {
                     <td className={td}>{state === "expiring" ? `expires ${formatUtc(k.expires_at)}` : state}</td>
                     <td className={td}>{formatUtc(k.created_at)}</td>
                     <td className={td}>{formatUtc(k.last_used_at)}</td>
+                    <td className={td}>{state !== "revoked" && <AdminLimitsForm id={k.id} name={`${k.name} (${k.prefix})`} limits={k.limits} />}</td>
                     <td className={td}>{state !== "revoked" && <AdminRevokeForm id={k.id} name={`${k.name} (${k.prefix})`} />}</td>
                   </tr>
                 );

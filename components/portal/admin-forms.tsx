@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { decideRequest, revokeAnyKey, type AdminActionState } from "@/app/admin/actions";
+import { decideRequest, revokeAnyKey, setLimits, type AdminActionState } from "@/app/admin/actions";
 
 const button = "rounded-lg px-3 py-1.5 text-sm font-medium disabled:opacity-60";
 
@@ -54,6 +54,35 @@ export function AdminRevokeForm({ id, name }: { id: string; name: string }) {
       <input type="hidden" name="id" value={id} />
       <button type="submit" disabled={pending} className={`${button} border border-red-600 text-red-700 dark:text-red-400`} aria-label={`Revoke ${name}`}>
         Revoke
+      </button>
+      <Outcome state={state} />
+    </form>
+  );
+}
+
+type Limits = { day: number | null; minute: number | null; concurrency: number | null };
+
+const limitInput = "mt-1 block w-28 rounded-lg border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
+
+/** Per-key limits; an empty field falls back to the service default (LIMIT_DAY, LIMIT_MINUTE, LIMIT_CONCURRENCY). */
+export function AdminLimitsForm({ id, name, limits }: { id: string; name: string; limits: Limits }) {
+  const [state, action, pending] = useActionState(setLimits, {});
+  const fields: [keyof Limits, string][] = [
+    ["day", "Per day"],
+    ["minute", "Per minute"],
+    ["concurrency", "At once"],
+  ];
+  return (
+    <form action={action} className="flex flex-wrap items-end gap-2">
+      <input type="hidden" name="id" value={id} />
+      {fields.map(([field, label]) => (
+        <label key={field} className="text-xs">
+          {label}
+          <input name={field} type="number" min={1} max={100_000_000} step={1} defaultValue={limits[field] ?? ""} placeholder="default" aria-label={`${label} limit of ${name}`} className={limitInput} />
+        </label>
+      ))}
+      <button type="submit" disabled={pending} className={`${button} border border-slate-400 dark:border-slate-600`} aria-label={`Save limits of ${name}`}>
+        Save
       </button>
       <Outcome state={state} />
     </form>

@@ -12,6 +12,7 @@ import {
   requestKey,
   revokeKey,
   rotateKey,
+  setKeyLimits,
   setKeyScopes,
 } from "./key-admin.ts";
 
@@ -104,5 +105,21 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
       ["me", "key.rename"],
       ["test", "key.create"],
     ]);
+  });
+
+  it("lets an operator set a key's limits, enforced at once and audited", async () => {
+    const { id, key } = await gw.key({ name: "limited" });
+    await expect(setKeyLimits(gw.rt.db, id, { day: null, minute: 0, concurrency: null }, "operator")).rejects.toThrow();
+    expect(await setKeyLimits(gw.rt.db, "no-such-key", { day: null, minute: 2, concurrency: null }, "operator")).toBeNull();
+    const record = (await setKeyLimits(gw.rt.db, id, { day: null, minute: 2, concurrency: 5 }, "operator"))!;
+    gw.rt.keys.remember(record);
+    expect((await keyInfo(key)).status).toBe(200);
+    expect((await keyInfo(key)).status).toBe(200);
+    const refused = await keyInfo(key);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("x-ratelimit-limit")).toBe("2");
+    expect((await listKeys(gw.rt.db)).find((k) => k.id === id)?.limits).toEqual({ day: null, minute: 2, concurrency: 5 });
+    const audit = (await listAudit(gw.rt.db, 500)).filter((a) => a.target === id && a.action === "key.limits");
+    expect(audit.map((a) => [a.actor, a.detail])).toEqual([["operator", { from: { day: null, minute: null, concurrency: null }, to: { day: null, minute: 2, concurrency: 5 } }]]);
   });
 });

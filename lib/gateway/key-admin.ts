@@ -162,6 +162,23 @@ export async function setKeyScopes(db: Database, id: string, input: z.input<type
   return toKeyRecord(row);
 }
 
+const limitValue = z.number().int().min(1).max(100_000_000).nullable();
+export const setLimitsInput = z.object({ day: limitValue, minute: limitValue, concurrency: limitValue });
+
+/** An operator's per-key limits; null means the service default for that window. */
+export async function setKeyLimits(db: Database, id: string, input: z.input<typeof setLimitsInput>, actor: string): Promise<KeyRecord | null> {
+  const { day, minute, concurrency } = setLimitsInput.parse(input);
+  const existing = await db.prisma.apiKey.findUnique({ where: { id } });
+  if (!existing) return null;
+  const row = await db.prisma.$transaction(async (tx) => {
+    const updated = await tx.apiKey.update({ where: { id }, data: { dayLimit: day, minuteLimit: minute, concurrencyLimit: concurrency } });
+    const from = { day: existing.dayLimit, minute: existing.minuteLimit, concurrency: existing.concurrencyLimit };
+    await tx.auditLog.create({ data: { actor, action: "key.limits", target: id, detail: { from, to: { day, minute, concurrency } } } });
+    return updated;
+  });
+  return toKeyRecord(row);
+}
+
 export const rotateKeyInput = z.object({
   /** How long the old key keeps working, so deployed programs can switch over. */
   graceHours: z.number().min(0).max(24 * 30).default(24),
