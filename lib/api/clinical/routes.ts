@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
-import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { blankAsAbsent, ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { CATEGORIES, CLINICAL_DISCLAIMER, findCondition, listConditions, type Condition } from "./conditions.ts";
 import { contentRecord, contentStats, matchConditionNames } from "./content-service.ts";
 import { conditionSearchIndex, searchConditions } from "./search.ts";
@@ -89,7 +89,7 @@ const search = gatewayRoute("key", "clinical", {
     query: z.object({
       q: z.string().trim().min(1).max(200),
       // A blank ?limit= means the default: zod alone would coerce "" to 0 and refuse it.
-      limit: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(51).default(10)),
+      limit: blankAsAbsent(z.coerce.number().int().min(1).max(51).default(10)),
     }),
   },
   responses: {

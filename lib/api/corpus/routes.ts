@@ -3,7 +3,7 @@ import type { GatewayEnv } from "../../gateway/context.ts";
 import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
-import { jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { blankAsAbsent, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { collocationsOf, POSITIONS } from "./collocations.ts";
 import { CorpusLibrary } from "./corpus-library.ts";
 import { combineProfiles, frequencyOf, perMillion } from "./frequency.ts";
@@ -14,7 +14,6 @@ const tags = ["Corpus"];
 const Corpus = z.enum(CORPUS_NAMES).openapi({ description: "Which corpus; unknown names are a 400" });
 const Term = z.string().trim().min(1).max(200);
 // An empty parameter (limit=, context=) means "not sent": coerced as it stands it would be the number 0.
-const emptyAsAbsent = (v: unknown) => (v === "" ? undefined : v);
 // Not z.coerce: it turns null into 0 too, so the OpenAPI generator documents a min-0 parameter as nullable.
 const numberFromQuery = (v: unknown) => (v === "" ? undefined : typeof v === "string" ? Number(v) : v);
 const int = (min: number, max: number, def: number, description: string) =>
@@ -73,9 +72,9 @@ const searchRoute = gatewayRoute("key", "corpus", {
   tags,
   request: {
     query: z.object({
-      q: z.preprocess(emptyAsAbsent, Term.optional()).openapi({ description: "Words to find; * matches any letters (lov*, *ness) or, alone, any one word (the * of). Required unless query is given" }),
-      query: z.preprocess(emptyAsAbsent, Term.optional()).openapi({ description: "Alias of q" }),
-      corpus: z.preprocess(emptyAsAbsent, Corpus.default("coca")),
+      q: blankAsAbsent(Term.optional()).openapi({ description: "Words to find; * matches any letters (lov*, *ness) or, alone, any one word (the * of). Required unless query is given" }),
+      query: blankAsAbsent(Term.optional()).openapi({ description: "Alias of q" }),
+      corpus: blankAsAbsent(Corpus.default("coca")),
       context: int(0, MAX_CONTEXT, 5, "Words of context on each side"),
       limit: int(1, MAX_LIMIT, 100, "Lines to return (total still counts every match)"),
     }),
@@ -94,9 +93,9 @@ const collocationsRoute = gatewayRoute("key", "corpus", {
   request: {
     query: z.object({
       word: Term,
-      corpus: z.preprocess(emptyAsAbsent, Corpus.optional()).openapi({ description: "Which corpus (default coca). Sending it makes the request Form B, whose default limit is 10" }),
+      corpus: blankAsAbsent(Corpus.optional()).openapi({ description: "Which corpus (default coca). Sending it makes the request Form B, whose default limit is 10" }),
       window: int(1, 10, 4, "Words on each side counted as near"),
-      position: z.preprocess(emptyAsAbsent, z.enum(POSITIONS).default("all")).openapi({ description: "Count words on the left, the right, or both" }),
+      position: blankAsAbsent(z.enum(POSITIONS).default("all")).openapi({ description: "Count words on the left, the right, or both" }),
       min_freq: int(1, 100_000, 3, "Least co-occurrence count a collocate needs"),
       limit: z.preprocess(numberFromQuery, z.number().int().min(1).max(200).optional()).openapi({ description: "Collocates to return: default 20 (Form A), 10 (Form B, when corpus is sent)" }),
     }),
@@ -126,7 +125,7 @@ const frequencyRoute = gatewayRoute("key", "corpus", {
   path: "/v1/corpus/frequency",
   summary: "How often a word occurs, by decade, register and corpus",
   tags,
-  request: { query: z.object({ word: Term, corpus: z.preprocess(emptyAsAbsent, z.enum([...CORPUS_NAMES, "all"]).default("all")).openapi({ description: "One corpus or all" }) }) },
+  request: { query: z.object({ word: Term, corpus: blankAsAbsent(z.enum([...CORPUS_NAMES, "all"]).default("all")).openapi({ description: "One corpus or all" }) }) },
   responses: {
     200: jsonResponse(
       z.object({

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
-import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { blankAsAbsent, ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { describeGenerators, echo, GENERATORS, GeneratorBags, MULTIPLE_MAX, requireGenerator } from "./generators.ts";
 import { PALETTE_SCHEMES, PALETTE_SIZE } from "./palettes.ts";
 
@@ -39,12 +39,9 @@ const GeneratorParam = z.string().openapi({
 const CountParam = z.string().openapi({ param: { name: "count", in: "path" }, description: "a whole number", example: "3" });
 const countIn = (max: number) => z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(max));
 
-// A blank value (?size=, ?scheme=) means the default: zod alone would coerce an empty size to 0 and refuse it.
-const blank = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? undefined : v), schema);
-
 const PaletteQuery = z.object({
-  scheme: blank(z.enum(PALETTE_SCHEMES).optional()).describe("colors only: the harmony; omitted = a random scheme per palette"),
-  size: blank(z.coerce.number().int().min(PALETTE_SIZE.min).max(PALETTE_SIZE.max).default(PALETTE_SIZE.default)).describe("colors only: colours per palette"),
+  scheme: blankAsAbsent(z.enum(PALETTE_SCHEMES).optional()).describe("colors only: the harmony; omitted = a random scheme per palette"),
+  size: blankAsAbsent(z.coerce.number().int().min(PALETTE_SIZE.min).max(PALETTE_SIZE.max).default(PALETTE_SIZE.default)).describe("colors only: colours per palette"),
 });
 
 const notFound = { 404: jsonResponse(ErrorSchema, "Unknown generator") };

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
-import { jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { blankAsAbsent, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { troveCatalogue } from "../trove/catalogue.ts";
 import { CATEGORY_DESCRIPTIONS, countByCategory, VIS_CATEGORIES, VISUALIZATIONS, visualizationsIn } from "./gallery.ts";
 import { describeLiveSources, fetchLive, LIVE_SOURCES } from "./live.ts";
@@ -54,8 +54,7 @@ const LiveSource = z
   .openapi({ description: "earthquake (USGS), crypto (CoinGecko) or airquality (WAQI)" });
 
 // An empty filter (`?category=`, what a form with nothing chosen sends) means no filter.
-const CategoryFilter = z
-  .preprocess((v) => (v === "" ? undefined : v), z.enum(VIS_CATEGORIES, { error: (issue) => `unknown visualization category '${String(issue.input)}'; expected one of ${VIS_CATEGORIES.join(", ")}` }).optional())
+const CategoryFilter = blankAsAbsent(z.enum(VIS_CATEGORIES, { error: (issue) => `unknown visualization category '${String(issue.input)}'; expected one of ${VIS_CATEGORIES.join(", ")}` }).optional())
   .openapi({ description: "only this category; empty means all; an unknown one is a 400" });
 
 const index = gatewayRoute("optional", "datavis", {

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
-import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { blankAsAbsent, ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { glottolog, linguistics, phoible, wals } from "./dataset.ts";
 import { listLanguages, MACROAREAS, normaliseLabel, STATUS_FILTERS, summariseLanguage } from "./glottolog.ts";
 import { languageProfile, resolveLanguage } from "./language-profile.ts";
@@ -20,10 +20,6 @@ const MAX_SEARCH = 100;
 function label<const T extends readonly [string, ...string[]]>(values: T) {
   const canonical = new Map(values.map((v) => [normaliseLabel(v), v]));
   return z.preprocess((v) => (typeof v === "string" ? (canonical.get(normaliseLabel(v)) ?? v) : v), z.enum(values));
-}
-/** A blank query value (`?limit=`, a form field left empty) is absent, so the default applies: zod alone would coerce "" to 0. */
-function blank<T extends z.ZodType>(schema: T) {
-  return z.preprocess((v) => (v === "" ? undefined : v), schema);
 }
 const count = (max: number) => z.coerce.number().int().min(1).max(max);
 const offset = z.coerce.number().int().min(0).max(1_000_000);
@@ -183,13 +179,13 @@ const languages = gatewayRoute("key", "linguistics", {
   tags,
   request: {
     query: z.object({
-      family: blank(z.string().trim().min(1).max(100).optional()).openapi({ description: "Family or subgroup name (case and diacritics ignored) or family glottocode" }),
-      region: blank(label(MACROAREAS).optional()).openapi({ description: "Glottolog macroarea" }),
-      status: blank(label(STATUS_FILTERS).optional()).openapi({ description: "Endangerment status (Glottolog AES level), or endangered for threatened, shifting, moribund or nearly extinct" }),
-      limit: blank(count(MAX_LANGUAGES_PAGE).optional()),
-      offset: blank(offset.optional()),
-      page: blank(count(1_000_000).optional()),
-      per_page: blank(count(MAX_LANGUAGES_PAGE).optional()),
+      family: blankAsAbsent(z.string().trim().min(1).max(100).optional()).openapi({ description: "Family or subgroup name (case and diacritics ignored) or family glottocode" }),
+      region: blankAsAbsent(label(MACROAREAS).optional()).openapi({ description: "Glottolog macroarea" }),
+      status: blankAsAbsent(label(STATUS_FILTERS).optional()).openapi({ description: "Endangerment status (Glottolog AES level), or endangered for threatened, shifting, moribund or nearly extinct" }),
+      limit: blankAsAbsent(count(MAX_LANGUAGES_PAGE).optional()),
+      offset: blankAsAbsent(offset.optional()),
+      page: blankAsAbsent(count(1_000_000).optional()),
+      per_page: blankAsAbsent(count(MAX_LANGUAGES_PAGE).optional()),
     }),
   },
   responses: { 200: jsonResponse(LanguageList, "A page of languages"), ...keyedErrors },
@@ -201,7 +197,7 @@ const language = gatewayRoute("key", "linguistics", {
   tags,
   request: {
     params: z.object({ code: languageCode }),
-    query: z.object({ inventory: blank(z.coerce.number().int().min(1).optional()).openapi({ description: "PHOIBLE inventory id to show in full instead of the default" }) }),
+    query: z.object({ inventory: blankAsAbsent(z.coerce.number().int().min(1).optional()).openapi({ description: "PHOIBLE inventory id to show in full instead of the default" }) }),
   },
   responses: { 200: jsonResponse(LanguageDetail, "The language"), ...keyedErrors, ...notFound },
 });
@@ -212,12 +208,12 @@ const phonemes = gatewayRoute("key", "linguistics", {
   tags,
   request: {
     query: z.object({
-      language: blank(languageCode.optional()),
-      type: blank(label(SEGMENT_TYPES).optional()),
-      manner: blank(label(MANNERS).optional()),
-      place: blank(label(PLACES).optional()),
-      limit: blank(count(MAX_PHONEMES).default(100)),
-      offset: blank(offset.default(0)),
+      language: blankAsAbsent(languageCode.optional()),
+      type: blankAsAbsent(label(SEGMENT_TYPES).optional()),
+      manner: blankAsAbsent(label(MANNERS).optional()),
+      place: blankAsAbsent(label(PLACES).optional()),
+      limit: blankAsAbsent(count(MAX_PHONEMES).default(100)),
+      offset: blankAsAbsent(offset.default(0)),
     }),
   },
   responses: { 200: jsonResponse(PhonemeList, "Phonemes, most widespread first"), ...keyedErrors, ...notFound },
@@ -229,9 +225,9 @@ const features = gatewayRoute("key", "linguistics", {
   tags,
   request: {
     query: z.object({
-      language: blank(languageCode.optional()),
-      feature: blank(z.string().trim().min(1).max(8).optional()).openapi({ description: "WALS feature id, e.g. 1A" }),
-      category: blank(label(FEATURE_CATEGORIES).optional()).openapi({ description: "WALS areas grouped: see docs/notes/linguistics.md" }),
+      language: blankAsAbsent(languageCode.optional()),
+      feature: blankAsAbsent(z.string().trim().min(1).max(8).optional()).openapi({ description: "WALS feature id, e.g. 1A" }),
+      category: blankAsAbsent(label(FEATURE_CATEGORIES).optional()).openapi({ description: "WALS areas grouped: see docs/notes/linguistics.md" }),
     }),
   },
   responses: { 200: jsonResponse(FeatureList, "Features, or the language's values"), ...keyedErrors, ...notFound },
@@ -245,8 +241,8 @@ const search = gatewayRoute("key", "linguistics", {
   request: {
     query: z.object({
       q: z.string().trim().min(1).max(200),
-      type: blank(label([...SEARCH_TYPES, "all"] as const).default("all")),
-      limit: blank(count(MAX_SEARCH).default(20)).openapi({ description: "Per type" }),
+      type: blankAsAbsent(label([...SEARCH_TYPES, "all"] as const).default("all")),
+      limit: blankAsAbsent(count(MAX_SEARCH).default(20)).openapi({ description: "Per type" }),
     }),
   },
   responses: { 200: jsonResponse(SearchResults, "Results grouped by type"), ...keyedErrors },

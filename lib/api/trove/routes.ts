@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
-import { ErrorSchema, jsonResponse } from "../../gateway/schemas.ts";
+import { blankAsAbsent, ErrorSchema, jsonResponse } from "../../gateway/schemas.ts";
 import { buildTroveIndex, findDataset, listCategory } from "./catalogue.ts";
 import { datasetRows, pageRows } from "./rows.ts";
 
@@ -54,8 +54,6 @@ const DatasetSchema = z
   .openapi("TroveDataset");
 
 const Category = z.string().min(1).max(64).openapi({ description: "category name, e.g. environmental" });
-// `?limit=` (a form field left blank) means the default, not zero: zod would coerce "" to 0.
-const emptyAsAbsent = (v: unknown) => (v === "" ? undefined : v);
 const badRequest = { 400: jsonResponse(ErrorSchema, "Invalid parameters") };
 
 const index = gatewayRoute("optional", "trove", {
@@ -84,8 +82,8 @@ const dataset = gatewayRoute("none", "trove", {
   request: {
     params: z.object({ category: Category, dataset: z.string().min(1).max(100).openapi({ description: "dataset id, without file extension" }) }),
     query: z.object({
-      limit: z.preprocess(emptyAsAbsent, z.coerce.number().int().min(1).max(MAX_ROWS_PER_PAGE).default(100)).openapi({ description: `rows to return (1–${MAX_ROWS_PER_PAGE}, default 100; empty means the default)` }),
-      offset: z.preprocess(emptyAsAbsent, z.coerce.number().int().min(0).default(0)).openapi({ description: "rows to skip (default 0)" }),
+      limit: blankAsAbsent(z.coerce.number().int().min(1).max(MAX_ROWS_PER_PAGE).default(100)).openapi({ description: `rows to return (1–${MAX_ROWS_PER_PAGE}, default 100; empty means the default)` }),
+      offset: blankAsAbsent(z.coerce.number().int().min(0).default(0)).openapi({ description: "rows to skip (default 0)" }),
     }),
   },
   responses: { 200: jsonResponse(DatasetSchema, "One page of rows with the dataset's licence and source"), ...badRequest, 404: jsonResponse(ErrorSchema, "Unknown category or dataset") },
