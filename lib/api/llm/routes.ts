@@ -178,7 +178,7 @@ const speech = gatewayRoute("key", "llm", {
     z.object({
       text: z.string().min(1).max(4096),
       model: z.string().max(100).optional().openapi({ description: "Form A, default tts-1" }),
-      voice: z.string().max(100).optional(),
+      voice: z.string().max(100).optional().openapi({ description: "openai: alloy … shimmer; elevenlabs: a voice id or name" }),
       speed: z.number().min(0.25).max(4).default(1),
       provider: z.enum(["openai", "elevenlabs"]).optional().openapi({ description: "Form B; default elevenlabs when Form B" }),
     }),
