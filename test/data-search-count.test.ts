@@ -111,6 +111,14 @@ describe("/v1/data search: the count asked for, in both forms, on every source",
     expect(multi.results.archive).toHaveLength(1);
   });
 
+  it("documents the same parameters and bounds on every search route", async () => {
+    const doc = (await (await t.gw.request("/openapi.json")).json()) as { paths: Record<string, { get: { parameters: Array<{ name: string; schema: unknown }> } }> };
+    const params = (path: string) => doc.paths[path]!.get.parameters.filter((p) => p.name !== "source");
+    for (const path of ["/v1/data/wikipedia/search", "/v1/data/openlibrary/search"]) expect(params(path), path).toEqual(params("/v1/data/{source}/search"));
+    expect(params("/v1/data/{source}/search").map((p) => p.name)).toEqual(["q", "query", "limit", "max_results"]);
+    expect(params("/v1/data/{source}/search").find((p) => p.name === "limit")!.schema).toMatchObject({ minimum: 1, maximum: 100 });
+  });
+
   it("wikipedia and openlibrary take the same count parameters, bounds and forms as the generic route", async () => {
     expect((await (await t.get("/v1/data/wikipedia/search?query=water&max_results=2")).json()).count).toBe(2);
     expect(sentCount("wikipedia", "srlimit")).toBe("2");
