@@ -37,15 +37,34 @@ describe("Gemini-backed endpoints: grounded chat, code execution, video", () => 
     expect(res.status).toBe(202);
     const { task_id, status } = await res.json();
     expect(status).toBe("pending");
-    expect(gemini.requests.at(-1)!.body).toEqual({ instances: [{ prompt: "a paper boat" }], parameters: { aspectRatio: "9:16", durationSeconds: 10 } });
+    expect(gemini.requests.at(-1)!.body).toEqual({ instances: [{ prompt: "a paper boat" }], parameters: { aspectRatio: "9:16", durationSeconds: 8 } });
     let state: Record<string, unknown> = {};
     for (let i = 0; i < 100 && state.status !== "completed"; i++) {
       state = await (await t.gw.request(`/v1/llm/video/${task_id}`, { headers: { "X-API-Key": t.key } })).json();
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(state).toMatchObject({ status: "completed", video_url: "https://videos.example/veo-3.0-generate-001-op1.mp4" });
-    expect((await post("/v1/llm/video/generate", { prompt: "x", duration: 7 })).status).toBe(400);
     expect((await t.gw.request("/v1/llm/video/task_missing", { headers: { "X-API-Key": t.key } })).status).toBe(404);
+  });
+
+  it("sends Veo 3 only durations and aspect ratios it makes: the spec's 5 and 10 s become 6 and 8, the rest is a 400 first", async () => {
+    const res = await post("/v1/llm/video/generate", { prompt: "a quiet harbour" });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toMatchObject({ status: "pending", model: "veo-3.0-generate-001", aspect_ratio: "16:9", duration_seconds: 6 });
+    expect(gemini.requests.at(-1)).toEqual({ path: "/v1beta/models/veo-3.0-generate-001:predictLongRunning", body: { instances: [{ prompt: "a quiet harbour" }], parameters: { aspectRatio: "16:9", durationSeconds: 6 } } });
+    expect((await (await post("/v1/llm/video/generate", { prompt: "a long harbour", duration: 10 })).json()).duration_seconds).toBe(8);
+    expect((await (await post("/v1/llm/video/generate", { prompt: "a short harbour", duration: 4 })).json()).duration_seconds).toBe(4);
+    const sent = gemini.requests.length;
+    for (const [body, message] of [
+      [{ prompt: "square", aspect_ratio: "1:1" }, /aspect_ratio '1:1' is not one veo-3.0-generate-001 makes: use 16:9 or 9:16/],
+      [{ prompt: "seven", duration: 7 }, /duration 7 is not available: use 4, 5, 6, 8 or 10 seconds/],
+      [{ prompt: "long", duration: 30 }, /duration 30/],
+    ] as const) {
+      const refused = await post("/v1/llm/video/generate", body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect((await refused.json()).error).toMatch(message);
+    }
+    expect(gemini.requests.length).toBe(sent);
   });
 
   it("answers 503 naming GEMINI_API_KEY when Gemini is not configured", async () => {

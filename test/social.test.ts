@@ -7,8 +7,8 @@ describe("POST /v1/social/search", () => {
   let mastodon: FakeNetwork;
   let reddit: FakeNetwork;
   const t = useGateway({
-    fakes: async () => ([bluesky, mastodon, reddit] = await Promise.all([startFakeBluesky(), startFakeMastodon(), startFakeReddit()])),
-    env: () => ({ UPSTREAM_BLUESKY_URL: bluesky.url, UPSTREAM_MASTODON_URL: mastodon.url, UPSTREAM_REDDIT_URL: reddit.url }),
+    fakes: async () => ([bluesky, mastodon, reddit] = await Promise.all([startFakeBluesky(), startFakeMastodon({ token: "mastodon-token" }), startFakeReddit()])),
+    env: () => ({ UPSTREAM_BLUESKY_URL: bluesky.url, UPSTREAM_MASTODON_URL: mastodon.url, UPSTREAM_REDDIT_URL: reddit.url, MASTODON_ACCESS_TOKEN: undefined }),
   });
   const search = (body: unknown) => t.post("/v1/social/search", body);
 
@@ -17,7 +17,11 @@ describe("POST /v1/social/search", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.platform).toBe("all");
-    expect(body.sources).toEqual({ bluesky: { status: "ok", count: 1 }, mastodon: { status: "ok", count: 1 }, reddit: { status: "ok", count: 1 } });
+    expect(body.sources).toEqual({
+      bluesky: { status: "ok", count: 1 },
+      mastodon: { status: "ok", count: 1, via: "hashtag timeline #apigateway (anonymous; set MASTODON_ACCESS_TOKEN for full-text search)" },
+      reddit: { status: "ok", count: 1 },
+    });
     expect(body.results.map((p: { platform: string }) => p.platform)).toEqual(["mastodon", "bluesky", "reddit"]);
     const [toot, skeet, thread] = body.results;
     expect(toot).toEqual({
@@ -32,6 +36,28 @@ describe("POST /v1/social/search", () => {
     expect(skeet).toMatchObject({ url: "https://bsky.app/profile/ada.bsky.social/post/3kxyz", author: { handle: "ada.bsky.social" }, metrics: { likes: 12, reposts: 3, replies: 1 } });
     expect(thread).toMatchObject({ id: "t3_abc1", text: "API gateways compared\n\nWhich one?", url: "https://www.reddit.com/r/webdev/comments/abc1/api_gateways_compared/" });
     expect(bluesky.queries.at(-1)).toBe("api gateway");
+  });
+
+  it("finds Mastodon posts without a token through hashtag timelines, and through search with MASTODON_ACCESS_TOKEN", async () => {
+    const tagged = await (await search({ query: "#a11y #aac", platform: "mastodon" })).json();
+    expect(tagged.results.map((p: { id: string }) => p.id)).toEqual(["1133"]);
+    expect(tagged.sources.mastodon.via).toMatch(/^hashtag timeline #a11y #aac/);
+    expect(mastodon.queries.at(-1)).toBe("#a11y #aac");
+    const nothing = await (await search({ query: "unrelated words", platform: "mastodon" })).json();
+    expect(nothing).toMatchObject({ count: 0, sources: { mastodon: { status: "ok", count: 0 } } });
+    process.env.MASTODON_ACCESS_TOKEN = "mastodon-token";
+    try {
+      const full = await (await search({ query: "gateways links", platform: "mastodon" })).json();
+      expect(full.results.map((p: { id: string }) => p.id)).toEqual(["1133"]);
+      expect(full.sources.mastodon.via).toBe("search (MASTODON_ACCESS_TOKEN)");
+      expect(mastodon.queries.at(-1)).toBe("gateways links");
+      process.env.MASTODON_ACCESS_TOKEN = "revoked";
+      const refused = await search({ query: "gateways", platform: "mastodon" });
+      expect(refused.status).toBe(502);
+      expect((await refused.json()).error).toMatch(/mastodon rejected the gateway's credentials/);
+    } finally {
+      delete process.env.MASTODON_ACCESS_TOKEN;
+    }
   });
 
   it("searches one network and honours limit", async () => {

@@ -3,11 +3,16 @@ import { mp3Duration } from "../lib/api/utils/speech/mp3.ts";
 import { startFakeElevenLabs, startFakeOpenAISpeech, type Fake } from "./fakes/speech.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
+const VOICES = [
+  { voice_id: "voice123", name: "Clone" },
+  { voice_id: "21m00Tcm4TlvDq8ikWAM", name: "Rachel" },
+];
+
 describe("speech over HTTP", () => {
   let openai: Fake;
   let eleven: Fake;
   const t = useGateway({
-    fakes: async () => [(openai = await startFakeOpenAISpeech({ key: "sk-openai-test" })), (eleven = await startFakeElevenLabs({ key: "xi-test", voices: [{ voice_id: "voice123", name: "Rachel" }] }))],
+    fakes: async () => [(openai = await startFakeOpenAISpeech({ key: "sk-openai-test" })), (eleven = await startFakeElevenLabs({ key: "xi-test", voices: VOICES }))],
   });
   const tts = (body: unknown) => t.post("/v1/utils/tts", body);
   const { get } = t;
@@ -66,9 +71,35 @@ describe("speech over HTTP", () => {
     expect(res.status).toBe(200);
     expect(eleven.hits.at(-1)).toMatchObject({ path: "/v1/text-to-speech/voice123", body: { text: "Cloned hello" } });
     expect((await tts({ text: "x", provider: "elevenlabs" })).status).toBe(400);
-    expect((await tts({ text: "x", provider: "elevenlabs", voice: "nobody" })).status).toBe(400);
     const voices = await (await get("/v1/utils/voices?provider=elevenlabs")).json();
-    expect(voices.voices.elevenlabs).toEqual([{ id: "voice123", name: "Rachel" }]);
+    expect(voices.voices.elevenlabs).toEqual([
+      { id: "voice123", name: "Clone" },
+      { id: "21m00Tcm4TlvDq8ikWAM", name: "Rachel" },
+    ]);
+  });
+
+  it("resolves an ElevenLabs voice name to its id (list cached), passes ids as is, and explains unknown names", async () => {
+    process.env.ELEVENLABS_API_KEY = "xi-test";
+    process.env.UPSTREAM_ELEVENLABS_URL = eleven.url;
+    const listed = () => eleven.hits.filter((h) => h.path === "/v1/voices").length;
+    const before = listed();
+    for (const [path, body] of [
+      ["/v1/utils/tts", { text: "Hello Rachel", provider: "elevenlabs", voice: "Rachel" }],
+      ["/v1/llm/speech", { text: "Hello again", provider: "elevenlabs", voice: "rachel" }],
+    ] as const) {
+      const res = await t.post(path, body);
+      expect(res.status, path).toBe(200);
+      expect(eleven.hits.at(-1), path).toMatchObject({ path: "/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM", body: { text: body.text } });
+    }
+    expect(listed() - before).toBeLessThanOrEqual(1);
+    const afterNames = listed();
+    expect((await tts({ text: "By id", provider: "elevenlabs", voice: "21m00Tcm4TlvDq8ikWAM" })).status).toBe(200);
+    expect(eleven.hits.at(-1)?.path).toBe("/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM");
+    expect(listed()).toBe(afterNames);
+    const unknown = await tts({ text: "x", provider: "elevenlabs", voice: "Nobody" });
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).error).toMatch(/no voice 'Nobody'.*Rachel \(21m00Tcm4TlvDq8ikWAM\)/);
+    expect(eleven.hits.at(-1)?.path).not.toBe("/v1/text-to-speech/Nobody");
   });
 
   it("lists voices for all providers and 100+ espeak languages", async () => {

@@ -1,5 +1,6 @@
 import { GatewayError } from "../gateway/errors.ts";
 import { requireCredential } from "./credentials.ts";
+import { looksLikeVoiceId, voiceIdFor, type HostedVoice } from "./elevenlabs-voice.ts";
 import { callUpstream, upstreamFailure, upstreamJson } from "./http.ts";
 import { upstreamOrigin } from "./origin.ts";
 
@@ -36,10 +37,11 @@ export async function openaiSpeech(text: string, voice = "alloy", model = "tts-1
   return audioOrError(res, "openai");
 }
 
-/** ElevenLabs text to speech (POST /v1/text-to-speech/{voice_id}), MP3 out. */
-export async function elevenlabsSpeech(text: string, voiceId: string | undefined): Promise<Buffer> {
-  if (!voiceId) throw new GatewayError(400, "voice (an ElevenLabs voice id) is required for elevenlabs; see /v1/utils/voices?provider=elevenlabs");
+/** ElevenLabs text to speech (POST /v1/text-to-speech/{voice_id}), MP3 out; `voice` is an id or a name from the account's voices. */
+export async function elevenlabsSpeech(text: string, voice: string | undefined): Promise<Buffer> {
+  if (!voice) throw new GatewayError(400, "voice (an ElevenLabs voice id or name) is required for elevenlabs; see /v1/utils/voices?provider=elevenlabs");
   const key = requireCredential("elevenlabs speech", "ELEVENLABS_API_KEY");
+  const voiceId = looksLikeVoiceId(voice) ? voice : voiceIdFor(await cachedElevenlabsVoices(), voice);
   const res = await callUpstream(
     "elevenlabs",
     `${upstreamOrigin("elevenlabs", "https://api.elevenlabs.io")}/v1/text-to-speech/${encodeURIComponent(voiceId)}?output_format=mp3_44100_128`,
@@ -53,7 +55,22 @@ export async function elevenlabsSpeech(text: string, voiceId: string | undefined
   return audioOrError(res, "elevenlabs");
 }
 
-export type HostedVoice = { id: string; name: string };
+export type { HostedVoice };
+
+const VOICES_TTL_MS = 10 * 60_000;
+const voiceLists = new Map<string, { until: number; voices: Promise<HostedVoice[]> }>();
+
+/** The voice list, fetched at most once per 10 minutes per origin and key: names are resolved on every named-voice request. */
+function cachedElevenlabsVoices(): Promise<HostedVoice[]> {
+  const slot = `${upstreamOrigin("elevenlabs", "https://api.elevenlabs.io")} ${requireCredential("elevenlabs speech", "ELEVENLABS_API_KEY")}`;
+  const hit = voiceLists.get(slot);
+  if (hit && hit.until > Date.now()) return hit.voices;
+  const voices = elevenlabsVoices();
+  voiceLists.set(slot, { until: Date.now() + VOICES_TTL_MS, voices });
+  // A failed fetch is not kept: the next request tries again.
+  voices.catch(() => voiceLists.get(slot)?.voices === voices && voiceLists.delete(slot));
+  return voices;
+}
 
 /** The account's ElevenLabs voices (GET /v1/voices). */
 export async function elevenlabsVoices(): Promise<HostedVoice[]> {

@@ -79,12 +79,19 @@ const atomEntry = (id: string, title: string) => `
     <arxiv:primary_category xmlns:arxiv="http://arxiv.org/schemas/atom" term="cs.LG" scheme="http://arxiv.org/schemas/atom"/>
   </entry>`;
 
+/** A search's entries: two known papers, then numbered ones, `max_results` in all (arXiv's default 10) as the real API sends. */
+const atomSearchEntries = (maxResults: number) =>
+  [atomEntry("2301.00001", "Attention Again"), atomEntry("2302.00002", "Engines of Thought")]
+    .concat(Array.from({ length: 28 }, (_, i) => atomEntry(`2303.${String(i + 1).padStart(5, "0")}`, `Paper ${i + 3}`)))
+    .slice(0, maxResults)
+    .join("");
+
 /** arXiv's /api/query, answering Atom 1.0 as its API manual describes. */
 export function startFakeArxiv(): Promise<FakeSource> {
   const app = new Hono();
   app.get("/api/query", (c) => {
     const ids = c.req.query("id_list");
-    const entries = ids ? (ids === "2301.00001" ? atomEntry("2301.00001", "Attention Again") : "") : [atomEntry("2301.00001", "Attention Again"), atomEntry("2302.00002", "Engines of Thought")].join("");
+    const entries = ids ? (ids === "2301.00001" ? atomEntry("2301.00001", "Attention Again") : "") : atomSearchEntries(Number(c.req.query("max_results") ?? 10));
     return c.body(
       `<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/"><title>ArXiv Query</title><opensearch:totalResults>2</opensearch:totalResults>${entries}</feed>`,
       200,

@@ -19,7 +19,16 @@ export async function startFakeGemini(key: string): Promise<FakeGemini> {
     const body = await c.req.json();
     requests.push({ path: c.req.path, body });
     const call = c.req.param("call");
-    if (call.endsWith(":predictLongRunning")) return c.json({ name: `operations/${call.split(":")[0]}-op1` });
+    if (call.endsWith(":predictLongRunning")) {
+      // Veo refuses what its model page does not list (Veo 3: 4, 6 or 8 s; Veo 2: 5–8 s; both 16:9 or 9:16).
+      const model = call.split(":")[0]!;
+      const { durationSeconds, aspectRatio } = body.parameters ?? {};
+      const durations = model.startsWith("veo-2") ? [5, 6, 7, 8] : [4, 6, 8];
+      if (!durations.includes(durationSeconds) || !["16:9", "9:16"].includes(aspectRatio)) {
+        return c.json({ error: { code: 400, message: `Unsupported parameters for ${model}.`, status: "INVALID_ARGUMENT" } }, 400);
+      }
+      return c.json({ name: `operations/${model}-op1` });
+    }
     const tools = JSON.stringify(body.tools ?? []);
     const usageMetadata = { promptTokenCount: 11, candidatesTokenCount: 22, totalTokenCount: 33 };
     if (tools.includes("code_execution")) {

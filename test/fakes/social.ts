@@ -42,30 +42,43 @@ export function startFakeBluesky(): Promise<FakeNetwork> {
   return start(app, queries);
 }
 
-/** Mastodon's GET /api/v2/search (statuses carry HTML content). */
-export function startFakeMastodon(options: { fail?: boolean } = {}): Promise<FakeNetwork> {
+const TOOT = {
+  id: "1133",
+  uri: "https://mastodon.social/users/grace/statuses/1133",
+  url: "https://mastodon.social/@grace/1133",
+  created_at: "2026-11-21T09:30:00.000Z",
+  content: "<p>Gateways &amp; <a href=\"https://x\">links</a></p><p>second para</p>",
+  account: { id: "9", acct: "grace", display_name: "Grace", url: "https://mastodon.social/@grace" },
+  tags: [{ name: "apigateway", url: "https://mastodon.social/tags/apigateway" }, { name: "a11y", url: "https://mastodon.social/tags/a11y" }],
+  favourites_count: 4,
+  reblogs_count: 2,
+  replies_count: 0,
+};
+
+/**
+ * Mastodon as a real server answers: GET /api/v2/search finds statuses only for a signed-in user
+ * (no bearer token: `statuses: []`; a wrong one: 401), while GET /api/v1/timelines/tag/:hashtag
+ * (with `any[]`) is public. `queries` records the search terms, or `#tag` for timelines.
+ */
+export function startFakeMastodon(options: { fail?: boolean; token?: string } = {}): Promise<FakeNetwork> {
   const queries: string[] = [];
   const app = new Hono();
+  app.use(async (c, next) => {
+    if (options.fail) return c.json({ error: "Service unavailable" }, 503);
+    await next();
+  });
   app.get("/api/v2/search", (c) => {
     queries.push(c.req.query("q") ?? "");
-    if (options.fail) return c.json({ error: "Service unavailable" }, 503);
-    return c.json({
-      accounts: [],
-      hashtags: [],
-      statuses: [
-        {
-          id: "1133",
-          uri: "https://mastodon.social/users/grace/statuses/1133",
-          url: "https://mastodon.social/@grace/1133",
-          created_at: "2026-11-21T09:30:00.000Z",
-          content: "<p>Gateways &amp; <a href=\"https://x\">links</a></p><p>second para</p>",
-          account: { id: "9", acct: "grace", display_name: "Grace", url: "https://mastodon.social/@grace" },
-          favourites_count: 4,
-          reblogs_count: 2,
-          replies_count: 0,
-        },
-      ],
-    });
+    const auth = c.req.header("authorization");
+    if (auth && auth !== `Bearer ${options.token}`) return c.json({ error: "The access token is invalid" }, 401);
+    return c.json({ accounts: [], hashtags: [], statuses: auth ? [TOOT] : [] });
+  });
+  app.get("/api/v1/timelines/tag/:hashtag", (c) => {
+    const wanted = [c.req.param("hashtag"), ...c.req.queries("any[]") ?? []].map((t) => t.toLowerCase());
+    queries.push(wanted.map((t) => `#${t}`).join(" "));
+    const limit = Number(c.req.query("limit") ?? 20);
+    if (limit > 40) return c.json({ error: "limit must be at most 40" }, 422);
+    return c.json([TOOT].filter((s) => s.tags.some((t) => wanted.includes(t.name))).slice(0, limit));
   });
   return start(app, queries);
 }

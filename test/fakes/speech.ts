@@ -57,7 +57,10 @@ export async function startFakeElevenLabs(options: { key: string; voices: Array<
     if (c.req.header("xi-api-key") !== options.key) return c.json({ detail: { status: "invalid_api_key", message: "Invalid API key" } }, 401);
     return next();
   });
-  app.get("/v1/voices", (c) => c.json({ voices: options.voices.map((v) => ({ ...v, category: "premade" })) }));
+  app.get("/v1/voices", (c) => {
+    hits.push({ path: c.req.path, headers: Object.fromEntries(c.req.raw.headers), body: null });
+    return c.json({ voices: options.voices.map((v) => ({ ...v, category: "premade" })) });
+  });
   app.post("/v1/text-to-speech/:voice", async (c) => {
     const body = await c.req.json();
     hits.push({ path: c.req.path, headers: Object.fromEntries(c.req.raw.headers), body });

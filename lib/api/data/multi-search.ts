@@ -24,7 +24,7 @@ export async function multiSearch(sources: DataSource[], cache: UpstreamCache, q
           status[source.name] = { status: "timeout", count: 0, ms, error: `no answer within ${budgetMs} ms` };
           return;
         }
-        results[source.name] = outcome.slice(0, limit);
+        results[source.name] = outcome;
         status[source.name] = { status: "ok", count: results[source.name]!.length, ms };
       } catch (err) {
         const ms = Math.round(performance.now() - started);

@@ -1,10 +1,10 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
-import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { multiSearch } from "./multi-search.ts";
 import { dataSource, SOURCES } from "./registry.ts";
+import { SearchQuery, searchCount, searchTerms } from "./search-query.ts";
 import { cachedSearch, contextFor, type DataSource } from "./source.ts";
 import { archive, snapshot } from "./sources/archive/index.ts";
 import { census, GEOGRAPHIES, population, type Geography } from "./sources/census/index.ts";
@@ -38,7 +38,6 @@ const upstreamErrors = {
   503: jsonResponse(ErrorSchema, "The source is rate limiting us or temporarily unavailable"),
   504: jsonResponse(ErrorSchema, "The source did not answer in time"),
 };
-const limit = (max: number, def: number) => z.coerce.number().int().min(1).max(max).default(def);
 
 const sources = gatewayRoute("optional", "data", {
   method: "get",
@@ -51,9 +50,9 @@ const sources = gatewayRoute("optional", "data", {
 const wikipediaSearch = gatewayRoute("key", "data", {
   method: "get",
   path: "/v1/data/wikipedia/search",
-  summary: "Search Wikipedia",
+  summary: "Search Wikipedia (default 5 results)",
   tags,
-  request: { query: z.object({ q: z.string().min(1).max(300).optional(), query: z.string().min(1).max(300).optional(), limit: limit(50, 5) }) },
+  request: { query: SearchQuery },
   responses: { 200: jsonResponse(SearchResult, "Articles"), ...keyedErrors, ...upstreamErrors },
 });
 const wikipediaSummaryRoute = gatewayRoute("key", "data", {
@@ -75,9 +74,9 @@ const openlibraryIsbn = gatewayRoute("key", "data", {
 const openlibrarySearch = gatewayRoute("key", "data", {
   method: "get",
   path: "/v1/data/openlibrary/search",
-  summary: "Search books",
+  summary: "Search books (default 10 results)",
   tags,
-  request: { query: z.object({ q: z.string().min(1).max(300).optional(), query: z.string().min(1).max(300).optional(), limit: limit(100, 10) }) },
+  request: { query: SearchQuery },
   responses: { 200: jsonResponse(SearchResult, "Books"), ...keyedErrors, ...upstreamErrors },
 });
 const Location = z.object({ location: z.string().min(1).max(200) });
@@ -211,11 +210,11 @@ const wolframRoute = gatewayRoute("key", "data", {
 const search = gatewayRoute("key", "data", {
   method: "get",
   path: "/v1/data/{source}/search",
-  summary: "Search one source (Form A: q, limit; Form B: query, max_results)",
+  summary: "Search one source (Form A: q, limit; Form B: query, max_results; default 10 results)",
   tags,
   request: {
     params: z.object({ source: z.string() }),
-    query: z.object({ q: z.string().min(1).max(300).optional(), query: z.string().min(1).max(300).optional(), limit: limit(100, 10).optional(), max_results: limit(100, 10).optional() }),
+    query: SearchQuery,
   },
   responses: { 200: jsonResponse(SearchResult, "Results"), ...keyedErrors, ...upstreamErrors },
 });
@@ -248,10 +247,11 @@ const multi = gatewayRoute("key", "data", {
   },
 });
 
-function queryOf(q: { q?: string; query?: string }): string {
-  const text = q.q ?? q.query;
-  if (!text) throw new GatewayError(400, "q (or query) is required");
-  return text;
+/** One source's search answer, in the shape every search route shares; the spec's default count differs by route. */
+async function searchAnswer(c: { var: GatewayEnv["Variables"] }, source: DataSource, q: z.infer<typeof SearchQuery>, defaultCount: number) {
+  const terms = searchTerms(q);
+  const results = await cachedSearch(source, c.var.runtime.upstreamCache, terms, searchCount(q, defaultCount));
+  return { source: source.name, query: terms, count: results.length, results };
 }
 
 export function registerDataRoutes(app: OpenAPIHono<GatewayEnv>): void {
@@ -259,18 +259,10 @@ export function registerDataRoutes(app: OpenAPIHono<GatewayEnv>): void {
 
   app.openapi(sources, (c) => c.json({ sources: SOURCES.map((s) => s.name), details: SOURCES.map((s) => ({ name: s.name, description: s.description })) }, 200));
   // Specific endpoints first: they share paths with the generic /{source}/… routes.
-  app.openapi(wikipediaSearch, async (c) => {
-    const q = c.req.valid("query");
-    const results = await cachedSearch(wikipedia, c.var.runtime.upstreamCache, queryOf(q), q.limit);
-    return c.json({ source: "wikipedia", query: queryOf(q), count: results.length, results }, 200);
-  });
+  app.openapi(wikipediaSearch, async (c) => c.json(await searchAnswer(c, wikipedia, c.req.valid("query"), 5), 200));
   app.openapi(wikipediaSummaryRoute, async (c) => c.json(await wikipediaSummary(ctx(c, wikipedia), c.req.valid("param").title), 200));
   app.openapi(openlibraryIsbn, async (c) => c.json(await bookByIsbn(ctx(c, openlibrary), c.req.valid("param").isbn), 200));
-  app.openapi(openlibrarySearch, async (c) => {
-    const q = c.req.valid("query");
-    const results = await cachedSearch(openlibrary, c.var.runtime.upstreamCache, queryOf(q), q.limit);
-    return c.json({ source: "openlibrary", query: queryOf(q), count: results.length, results }, 200);
-  });
+  app.openapi(openlibrarySearch, async (c) => c.json(await searchAnswer(c, openlibrary, c.req.valid("query"), 10), 200));
   app.openapi(weatherCurrent, async (c) => c.json(await currentWeather(ctx(c, weather), c.req.valid("query").location), 200));
   app.openapi(weatherForecastRoute, async (c) => {
     const q = c.req.valid("query");
@@ -306,13 +298,7 @@ export function registerDataRoutes(app: OpenAPIHono<GatewayEnv>): void {
   });
   app.openapi(channelRoute, async (c) => c.json(await channel(ctx(c, youtube), c.req.valid("param").channel_id), 200));
   app.openapi(wolframRoute, async (c) => c.json(await wolframQuery(ctx(c, wolfram), c.req.valid("json").query), 200));
-  app.openapi(search, async (c) => {
-    const source = dataSource(c.req.valid("param").source);
-    const q = c.req.valid("query");
-    const n = q.max_results ?? q.limit ?? 10;
-    const results = (await cachedSearch(source, c.var.runtime.upstreamCache, queryOf(q), n)).slice(0, n);
-    return c.json({ source: source.name, query: queryOf(q), count: results.length, results }, 200);
-  });
+  app.openapi(search, async (c) => c.json(await searchAnswer(c, dataSource(c.req.valid("param").source), c.req.valid("query"), 10), 200));
   app.openapi(get, async (c) => {
     const { source: name, item_id } = c.req.valid("param");
     const source = dataSource(name);

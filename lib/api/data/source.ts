@@ -36,7 +36,7 @@ export function contextFor(source: Pick<DataSource, "name" | "upstream">, cache:
 }
 
 /**
- * A source's normalised search results, cached as they are returned: a hit then costs one small
+ * A source's normalised search results, at most `limit` of them, cached as they are returned: a hit then costs one small
  * JSON.parse instead of re-reading and re-normalising the upstream body (measured 1.79x a keyed
  * no-op before). Same TTL as the source's upstream cache.
  */
@@ -47,7 +47,8 @@ export async function cachedSearch(source: DataSource, cache: UpstreamCache, que
     const hit = await cache.get(key);
     if (hit !== undefined) return JSON.parse(hit) as SearchRecord[];
   }
-  const results = await source.search(contextFor(source, cache), query, limit);
+  // Some upstreams send more than asked (or take no count at all): no route returns more than asked for.
+  const results = (await source.search(contextFor(source, cache), query, limit)).slice(0, limit);
   if (ttl > 0) await cache.set(key, JSON.stringify(results), ttl);
   return results;
 }

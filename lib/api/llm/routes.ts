@@ -8,6 +8,7 @@ import { completeChat, streamChat, withFallback, type ChatRequest } from "./chat
 import { cosine, EMBEDDING_PROVIDERS, embedTexts } from "./embeddings.ts";
 import { BATCH_KIND, createBatch, describeBatch, type BatchItemResult } from "./batch.ts";
 import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT, pollVideo, startVideo } from "./gemini.ts";
+import { videoParameters } from "./video-params.ts";
 import { generateImage, transcribe, TRANSCRIBE_FORMATS } from "./media.ts";
 import { describeImage } from "./vision.ts";
 import { elevenlabsSpeech, openaiSpeech } from "../../upstream/speech.ts";
@@ -178,7 +179,7 @@ const speech = gatewayRoute("key", "llm", {
     z.object({
       text: z.string().min(1).max(4096),
       model: z.string().max(100).optional().openapi({ description: "Form A, default tts-1" }),
-      voice: z.string().max(100).optional(),
+      voice: z.string().max(100).optional().openapi({ description: "openai: alloy … shimmer; elevenlabs: a voice id or name" }),
       speed: z.number().min(0.25).max(4).default(1),
       provider: z.enum(["openai", "elevenlabs"]).optional().openapi({ description: "Form B; default elevenlabs when Form B" }),
     }),
@@ -315,13 +316,27 @@ const codeExecute = gatewayRoute("key", "llm", {
 });
 
 const VIDEO_KIND = "llm.video";
-const VideoTask = z.object({ task_id: z.string(), status: z.string(), video_url: z.string().nullable().optional(), error: z.string().nullable().optional() });
+const VideoTask = z.object({
+  task_id: z.string(),
+  status: z.string(),
+  video_url: z.string().nullable().optional(),
+  error: z.string().nullable().optional(),
+  model: z.string().optional(),
+  aspect_ratio: z.string().optional(),
+  duration_seconds: z.number().int().optional().openapi({ description: "The length Veo was asked for, after mapping the requested duration" }),
+});
 const videoGenerate = gatewayRoute("key", "llm", {
   method: "post",
   path: "/v1/llm/video/generate",
   summary: "Start a video (Google Veo); poll GET /v1/llm/video/{task_id}",
   tags: ["LLM"],
-  request: jsonRequest(z.object({ prompt: z.string().min(1).max(5000), aspect_ratio: z.enum(["16:9", "9:16", "1:1"]).default("16:9"), duration: z.union([z.literal(5), z.literal(10)]).default(5) })),
+  request: jsonRequest(
+    z.object({
+      prompt: z.string().min(1).max(5000),
+      aspect_ratio: z.string().max(20).default("16:9").openapi({ description: "16:9 (default) or 9:16; Veo makes no 1:1" }),
+      duration: z.number().int().min(1).max(60).default(5).openapi({ description: "Seconds: 5 (default) or 10, made as 6 and 8 by Veo 3; or Veo 3's own 4, 6, 8" }),
+    }),
+  ),
   responses: { 202: jsonResponse(VideoTask, "Accepted: pending"), ...keyedErrors, ...providerErrors },
 });
 const videoStatus = gatewayRoute("key", "llm", {
@@ -353,7 +368,8 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const body = c.req.valid("json");
     const rt = c.var.runtime;
     // Started here so a refusal (unconfigured, bad prompt) is this request's error, not a failed task.
-    const operation = await startVideo(body.prompt, body.aspect_ratio, body.duration);
+    const video = videoParameters(body.aspect_ratio, body.duration);
+    const operation = await startVideo(body.prompt, video.aspectRatio, video.durationSeconds, video.model);
     const task = await rt.tasks.create(VIDEO_KIND, c.var.key!.id, { ...body, operation });
     const pollMs = Number(process.env.VIDEO_POLL_MS ?? 10_000);
     rt.runner.enqueue(task, async (_t, ctx) => {
@@ -368,8 +384,8 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
       }
       throw new Error("video generation did not finish within 30 minutes");
     });
-    c.set("usage", { provider: "gemini", model: "veo" });
-    return c.json({ task_id: task.id, status: "pending" }, 202);
+    c.set("usage", { provider: "gemini", model: video.model });
+    return c.json({ task_id: task.id, status: "pending", model: video.model, aspect_ratio: video.aspectRatio, duration_seconds: video.durationSeconds }, 202);
   });
 
   app.openapi(videoStatus, async (c) => {

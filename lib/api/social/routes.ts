@@ -36,7 +36,15 @@ const search = gatewayRoute("key", "social", {
         platform: z.string(),
         count: z.number().int(),
         results: z.array(PostSchema),
-        sources: z.record(z.string(), z.object({ status: z.enum(["ok", "error"]), count: z.number().int(), error: z.string().optional() })),
+        sources: z.record(
+          z.string(),
+          z.object({
+            status: z.enum(["ok", "error"]),
+            count: z.number().int(),
+            error: z.string().optional(),
+            via: z.string().optional().openapi({ description: "Mastodon: the endpoint used (search with MASTODON_ACCESS_TOKEN, else hashtag timeline)" }),
+          }),
+        ),
       }),
       "Posts, newest first, with each network's outcome",
     ),
@@ -52,12 +60,13 @@ export function registerSocialRoutes(app: OpenAPIHono<GatewayEnv>): void {
     // One network down never hides the others; a single chosen network that fails is an error.
     if (chosen.length === 1 && settled[0]!.status === "rejected") throw settled[0]!.reason;
     const results: Post[] = [];
-    const sources: Record<string, { status: "ok" | "error"; count: number; error?: string }> = {};
+    const sources: Record<string, { status: "ok" | "error"; count: number; error?: string; via?: string }> = {};
     settled.forEach((outcome, i) => {
       const name = chosen[i]!;
       if (outcome.status === "fulfilled") {
-        results.push(...outcome.value);
-        sources[name] = { status: "ok", count: outcome.value.length };
+        const { posts, via } = outcome.value;
+        results.push(...posts);
+        sources[name] = { status: "ok", count: posts.length, ...(via ? { via } : {}) };
       } else {
         const reason = outcome.reason instanceof GatewayError ? outcome.reason.message : "search failed";
         sources[name] = { status: "error", count: 0, error: reason };

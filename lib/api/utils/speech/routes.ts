@@ -11,7 +11,7 @@ const MAX_CHARS = 5000;
 const TtsBody = z.object({
   text: z.string().min(1).max(MAX_CHARS, `text is limited to ${MAX_CHARS} characters`),
   provider: z.enum(TTS_PROVIDERS).default("espeak"),
-  voice: z.string().max(100).optional().openapi({ description: "openai: alloy, echo, fable, onyx, nova, shimmer; elevenlabs: a voice id" }),
+  voice: z.string().max(100).optional().openapi({ description: "openai: alloy, echo, fable, onyx, nova, shimmer; elevenlabs: a voice id or name (see /v1/utils/voices)" }),
   lang: z.string().max(40).default("en").openapi({ description: "espeak only; see /v1/utils/languages" }),
   speed: z.number().min(0.25).max(4).default(1),
 });
@@ -87,7 +87,7 @@ export function registerSpeechRoutes(app: OpenAPIHono<GatewayEnv>): void {
         providers: [
           { name: "espeak", configured: true, default: true, offline: true, character_limit: MAX_CHARS, formats: ["mp3"], languages: espeakCount, voices: "one per language (see /v1/utils/languages)" },
           { name: "openai", configured: openaiConfigured(), offline: false, character_limit: MAX_CHARS, formats: ["mp3"], voices: [...OPENAI_VOICES], credential: "OPENAI_API_KEY" },
-          { name: "elevenlabs", configured: elevenlabsConfigured(), offline: false, character_limit: MAX_CHARS, formats: ["mp3"], voices: "voice ids from /v1/utils/voices?provider=elevenlabs", credential: "ELEVENLABS_API_KEY" },
+          { name: "elevenlabs", configured: elevenlabsConfigured(), offline: false, character_limit: MAX_CHARS, formats: ["mp3"], voices: "voice ids or names from /v1/utils/voices?provider=elevenlabs", credential: "ELEVENLABS_API_KEY" },
         ],
       },
       200,
