@@ -38,10 +38,11 @@ export function pinnedRequest(url: URL, target: Resolved, init: PinnedInit): Pro
   const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(init.timeoutMs)]) : AbortSignal.timeout(init.timeoutMs);
   const request = url.protocol === "https:" ? https.request : http.request;
   return new Promise((resolve, reject) => {
-    const fail = (err: Error) => {
+    // No socket error code in the message: on a private network it would tell open ports from closed ones.
+    const fail = () => {
       if (signal.aborted && (signal.reason as Error | undefined)?.name === "TimeoutError") {
         reject(new GatewayError(504, `${url.origin} did not answer within ${init.timeoutMs / 1000} s`));
-      } else reject(new GatewayError(502, `${url.origin} could not be reached (${(err as NodeJS.ErrnoException).code ?? "connection failed"})`));
+      } else reject(new GatewayError(502, `${url.origin} could not be reached`));
     };
     const req = request(
       {
