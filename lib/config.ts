@@ -34,6 +34,9 @@ const envSchema = z.object({
   SCREENSHOT_CONCURRENCY: positiveInt.default(2),
   SCREENSHOT_QUEUE: z.coerce.number().int().min(0).default(8),
   SCREENSHOT_TIMEOUT_MS: positiveInt.default(45_000),
+  JOBS_CONCURRENCY: positiveInt.max(1000).default(4),
+  JOBS_QUEUED_PER_KEY: positiveInt.max(100_000).default(20),
+  BATCH_ITEMS_PER_DAY: positiveInt.default(5000),
 });
 
 export type Config = {
@@ -55,6 +58,8 @@ export type Config = {
   screenshot: { chromiumPath: string; concurrency: number; queue: number; timeoutMs: number };
   /** Whether keys may register local runners on private addresses (a LAN GPU box); off by default. */
   ollamaAllowPrivateHosts: boolean;
+  /** Background jobs: how many run at once, how many one key may have waiting, batch items per key per UTC day. */
+  jobs: { concurrency: number; queuedPerKey: number; batchItemsPerDay: number };
 };
 
 /** Reads the operator's configuration from the environment; an invalid value stops start-up with its name. */
@@ -91,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       extraCa: e.UPSTREAM_CA_FILE ? fs.readFileSync(e.UPSTREAM_CA_FILE, "utf8") : undefined,
     },
     ollamaAllowPrivateHosts: e.OLLAMA_ALLOW_PRIVATE_HOSTS === "true",
+    jobs: { concurrency: e.JOBS_CONCURRENCY, queuedPerKey: e.JOBS_QUEUED_PER_KEY, batchItemsPerDay: e.BATCH_ITEMS_PER_DAY },
     screenshot: { chromiumPath: e.CHROMIUM_PATH, concurrency: e.SCREENSHOT_CONCURRENCY, queue: e.SCREENSHOT_QUEUE, timeoutMs: e.SCREENSHOT_TIMEOUT_MS },
   };
 }

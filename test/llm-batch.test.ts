@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/llm/batch", () => {
@@ -71,5 +72,68 @@ describe("/v1/llm/batch", () => {
     expect((await dupes.json()).error).toMatch(/unique/);
     expect((await call("/v1/llm/batch", { method: "POST", body: JSON.stringify({ requests: [] }) })).status).toBe(400);
     expect((await call("/v1/llm/batch/task_nope")).status).toBe(404);
+  });
+});
+
+describe("/v1/llm/batch: fair use of the job runner", () => {
+  // Operator settings reach the gateway through its config env; provider settings through process.env.
+  const t = {} as { gw: TestGateway; key: string; slow: FakeLlm };
+  const saved = { ...process.env };
+  beforeAll(async () => {
+    t.slow = await startFakeOpenAICompatible({ key: "k", reply: "Slow answer.", delayMs: 300 });
+    Object.assign(process.env, { XAI_API_KEY: "k", UPSTREAM_XAI_URL: t.slow.url });
+    t.gw = await startTestGateway({ env: { JOBS_CONCURRENCY: "1", JOBS_QUEUED_PER_KEY: "1", BATCH_ITEMS_PER_DAY: "6" } });
+    t.key = (await t.gw.key()).key;
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await t.gw?.close();
+    await t.slow?.close();
+  });
+  const create = (n: number, apiKey = t.key) =>
+    t.gw.request("/v1/llm/batch", {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-API-Key": apiKey },
+      body: JSON.stringify({ requests: Array.from({ length: n }, (_, i) => ({ custom_id: `q${i}`, messages: [{ role: "user", content: `question ${i}` }] })) }),
+    });
+  const settled = async (id: string) => {
+    for (let i = 0; i < 200; i++) {
+      const b = await (await t.gw.request(`/v1/llm/batch/${id}`, { headers: { "X-API-Key": t.key } })).json();
+      if (b.status === "processing_complete") return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`batch ${id} never finished`);
+  };
+
+  it("answers 429 (Form B, Retry-After) past the key's queued jobs, while another key still gets in", async () => {
+    const running = await create(1);
+    expect(running.status).toBe(201);
+    const queued = await create(1);
+    expect(queued.status).toBe(201);
+    const refused = await create(1);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await refused.json()).toEqual({
+      error: { code: "rate_limit_exceeded", message: expect.stringMatching(/1 jobs waiting to start \(at most 1\)/), retry_after: Number(refused.headers.get("retry-after")) },
+    });
+    const other = await t.gw.key();
+    expect((await create(1, other.key)).status).toBe(201);
+    await settled((await running.json()).id);
+    await settled((await queued.json()).id);
+  });
+
+  it("counts batch items against the key's items per UTC day", async () => {
+    // 2 items are used by the batches above (the refused one wrote nothing); 6 a day.
+    const tooMany = await create(5);
+    expect(tooMany.status).toBe(429);
+    const body = await tooMany.json();
+    expect(body.error).toMatchObject({ code: "rate_limit_exceeded", message: expect.stringMatching(/6 items per key per UTC day; 4 left today and this batch has 5/) });
+    expect(body.error.retry_after).toBeGreaterThan(0);
+    expect(body.error.retry_after).toBeLessThanOrEqual(86_400);
+    expect(tooMany.headers.get("retry-after")).toBe(String(body.error.retry_after));
+    const fits = await create(4);
+    expect(fits.status).toBe(201);
+    await settled((await fits.json()).id);
+    expect((await create(1)).status).toBe(429);
   });
 });

@@ -1,6 +1,7 @@
+import net from "node:net";
 import { createParser } from "eventsource-parser";
-import { describe, expect, it } from "vitest";
-import { startFakeOllama, type FakeOllama } from "./fakes/ollama.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LEAKY_ERROR, REFUSED_MODEL, startFakeOllama, type FakeOllama } from "./fakes/ollama.ts";
 import { startTestGateway } from "./support/gateway.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
@@ -31,7 +32,21 @@ describe("/v1/llm/ollama: the local model runner", () => {
     expect(chat).toMatchObject({ content: "Local hello.", provider: "ollama", model: "llama3.2" });
   });
 
-  it("pulls with streamed progress, then deletes, and 404s a model that is not there", async () => {
+  it("keeps the operator's runner read-only to ordinary keys: pull and delete are 403 and change nothing", async () => {
+    const pull = await call("/v1/llm/ollama/models/pull", { method: "POST", body: JSON.stringify({ model: "phi3" }) });
+    expect(pull.status).toBe(403);
+    expect((await pull.json()).error).toMatch(/read-only.*'ollama:admin'/);
+    const del = await call("/v1/llm/ollama/models/llama3.2", { method: "DELETE" });
+    expect(del.status).toBe(403);
+    expect(runner.installed).toEqual(new Set(["llama3.2:latest", "nomic-embed-text:latest"]));
+    expect(runner.calls.filter((c) => c.includes("/api/pull") || c.includes("/api/delete"))).toEqual([]);
+  });
+
+  it("pulls with streamed progress, then deletes, and 404s a model that is not there (operator scope)", async () => {
+    const admin = await t.gw.key({ scopes: ["ollama:admin"] });
+    const call = (path: string, init: RequestInit = {}) => t.gw.request(path, { ...init, headers: { "content-type": "application/json", "X-API-Key": admin.key } });
+    // An operator scope is not an area: the key still reaches every area.
+    expect((await call("/v1/llm/ollama/models")).status).toBe(200);
     const res = await call("/v1/llm/ollama/models/pull", { method: "POST", body: JSON.stringify({ model: "phi3" }) });
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const events: Array<Record<string, unknown>> = [];
@@ -51,7 +66,7 @@ describe("/v1/llm/ollama: the local model runner", () => {
     const refused = await call("/v1/llm/ollama/hosts", { method: "POST", body: JSON.stringify({ url: "http://10.0.0.5:11434" }) });
     expect(refused.status).toBe(403);
     expect((await call("/v1/llm/ollama/hosts", { method: "POST", body: JSON.stringify({ url: "ftp://x" }) })).status).toBe(400);
-    expect((await call(`/v1/llm/ollama/models?host=${encodeURIComponent(lanBox.url)}`)).status).toBe(404);
+    expect((await call(`/v1/llm/ollama/models?host=${encodeURIComponent(lanBox.url)}`)).status).toBe(403);
 
     const open = await startTestGateway({ env: { OLLAMA_ALLOW_PRIVATE_HOSTS: "true" } });
     try {
@@ -70,5 +85,136 @@ describe("/v1/llm/ollama: the local model runner", () => {
     } finally {
       await open.close();
     }
+  });
+
+  it("lets a key pull and delete only on hosts it registered, and keeps a host's error bodies out of answers", async () => {
+    const open = await startTestGateway({ env: { OLLAMA_ALLOW_PRIVATE_HOSTS: "true" } });
+    try {
+      const a = await open.key();
+      const b = await open.key();
+      const as = (k: string) => ({ "content-type": "application/json", "X-API-Key": k });
+      const onLan = (path: string) => `${path}?host=${encodeURIComponent(lanBox.url)}`;
+      expect((await open.request("/v1/llm/ollama/hosts", { method: "POST", headers: as(a.key), body: JSON.stringify({ url: lanBox.url }) })).status).toBe(201);
+      const before = lanBox.calls.length;
+
+      const stolenDelete = await open.request(onLan("/v1/llm/ollama/models/qwen2.5:7b"), { method: "DELETE", headers: as(b.key) });
+      expect(stolenDelete.status).toBe(403);
+      expect((await stolenDelete.json()).error).toMatch(/not registered for this key/);
+      const stolenPull = await open.request(onLan("/v1/llm/ollama/models/pull"), { method: "POST", headers: as(b.key), body: JSON.stringify({ model: "phi3" }) });
+      expect(stolenPull.status).toBe(403);
+      expect(lanBox.calls.slice(before)).toEqual([]);
+      expect(lanBox.installed.has("qwen2.5:7b")).toBe(true);
+
+      const refused = await open.request(onLan("/v1/llm/ollama/models/pull"), { method: "POST", headers: as(a.key), body: JSON.stringify({ model: REFUSED_MODEL }) });
+      expect(refused.status).toBe(400);
+      const text = await refused.text();
+      expect(text).not.toContain("hunter2");
+      expect(text).not.toContain(LEAKY_ERROR);
+      expect(JSON.parse(text).error).toMatch(/refused the request \(400\)/);
+
+      const own = await open.request(onLan("/v1/llm/ollama/models/qwen2.5:7b"), { method: "DELETE", headers: as(a.key) });
+      expect(await own.json()).toEqual({ deleted: "qwen2.5:7b" });
+      expect(lanBox.installed.has("qwen2.5:7b")).toBe(false);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("holds the key's concurrency slot while a pull streams, and frees it when the pull ends", async () => {
+    const admin = await t.gw.key({ scopes: ["ollama:admin"], concurrency: 1 });
+    const headers = { "content-type": "application/json", "X-API-Key": admin.key };
+    let release!: () => void;
+    runner.pullGate = new Promise((r) => (release = r));
+    try {
+      const res = await t.gw.request("/v1/llm/ollama/models/pull", { method: "POST", headers, body: JSON.stringify({ model: "gemma2" }) });
+      const reader = res.body!.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain("pulling manifest");
+      const busy = await t.gw.request("/v1/llm/ollama/models", { headers });
+      expect(busy.status).toBe(429);
+      expect((await busy.json()).error).toMatchObject({ code: "rate_limit_exceeded" });
+      release();
+      while (!(await reader.read()).done);
+    } finally {
+      release();
+      runner.pullGate = undefined;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await t.gw.request("/v1/llm/ollama/models", { headers })).status).toBe(200);
+  });
+});
+
+// A jail for the rebinding suite: a connection to any non-loopback address fails instead of leaving
+// the machine, and is recorded, so the test sees which address the gateway really dialled.
+const dialled: string[] = [];
+const originalConnect = net.Socket.prototype.connect;
+type LookupCallback = (err: Error | null, address: string | Array<{ address: string }>, family?: number) => void;
+type Lookup = (host: string, opts: object, cb: LookupCallback) => void;
+function jailedConnect(this: net.Socket, ...params: unknown[]) {
+  // http.request hands connect its options already normalised, as an array in the first argument.
+  const args = Array.isArray(params[0]) ? (params[0] as unknown[]) : params;
+  const first = args[0] as { host?: string; lookup?: Lookup } | number;
+  const loopback = (a: string) => /^(127\.|::1$|::ffff:127\.|localhost$)/.test(a);
+  if (typeof first === "object" && first.lookup) {
+    const lookup = first.lookup;
+    args[0] = {
+      ...first,
+      lookup: (host: string, opts: object, cb: LookupCallback) =>
+        lookup(host, opts, (err, address, family) => {
+          const outside = (Array.isArray(address) ? address.map((a) => a.address) : [address]).filter((a) => !loopback(a));
+          if (!err && outside.length) {
+            dialled.push(...outside);
+            return cb(new Error(`test network jail: ${outside.join(", ")} refused`), address, family);
+          }
+          cb(err, address, family);
+        }),
+    };
+  } else {
+    const host = typeof first === "object" ? (first.host ?? "localhost") : String(args[1] ?? "localhost");
+    if (!loopback(host)) {
+      dialled.push(host);
+      throw new Error(`test network jail: connection to ${host} refused`);
+    }
+  }
+  return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, params);
+}
+
+describe("/v1/llm/ollama: a registered host is pinned to the address it was checked at (DNS rebinding)", () => {
+  let inside: FakeOllama;
+  let lookups = 0;
+  const t = useGateway({ fakes: async () => [(inside = await startFakeOllama(["secret-model:latest"]))] });
+  beforeAll(() => {
+    net.Socket.prototype.connect = jailedConnect as typeof net.Socket.prototype.connect;
+    // The check sees a public address; any later lookup would point at the private runner inside.
+    t.gw.rt.resolveHost = async (host) => {
+      if (host !== "rebind.test") throw new Error("NXDOMAIN");
+      lookups += 1;
+      return [{ address: lookups === 1 ? "8.8.8.8" : "127.0.0.1", family: 4 }];
+    };
+  });
+  afterAll(() => {
+    net.Socket.prototype.connect = originalConnect;
+  });
+  const headers = () => ({ "content-type": "application/json", "X-API-Key": t.key });
+  const url = () => `http://rebind.test:${inside.port}`;
+
+  it("connects every call, status checks included, to the checked address and never to a second answer", async () => {
+    lookups = 0;
+    const added = await t.gw.request("/v1/llm/ollama/hosts", { method: "POST", headers: headers(), body: JSON.stringify({ url: url() }) });
+    expect(added.status).toBe(201);
+    for (const path of ["/v1/llm/ollama/models", "/v1/llm/ollama/running"]) {
+      lookups = 0;
+      dialled.length = 0;
+      const res = await t.gw.request(`${path}?host=${encodeURIComponent(url())}`, { headers: headers() });
+      expect(res.status).toBe(502);
+      expect(lookups).toBe(1);
+      expect(dialled).toEqual(["8.8.8.8"]);
+    }
+    lookups = 0;
+    dialled.length = 0;
+    const listed = await (await t.gw.request("/v1/llm/ollama/hosts", { headers: headers() })).json();
+    expect(listed.hosts.find((h: { url: string }) => h.url === url())).toMatchObject({ status: "offline" });
+    expect(lookups).toBe(1);
+    expect(dialled).toEqual(["8.8.8.8"]);
+    expect(inside.calls).toEqual([]);
   });
 });

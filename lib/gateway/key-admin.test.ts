@@ -80,6 +80,15 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
     expect((await keyInfo(again.key)).status).toBe(200);
   });
 
+  it("grants the operator scope only through the operator path, and a user's scope edit keeps it", async () => {
+    const userId = await user();
+    const { id } = await gw.key({ name: "runner admin", scopes: ["ollama:admin"] });
+    await gw.rt.db.prisma.apiKey.update({ where: { id }, data: { userId } });
+    await expect(setKeyScopes(gw.rt.db, id, { scopes: ["ollama:admin" as never] }, "me", userId)).rejects.toThrow();
+    expect((await setKeyScopes(gw.rt.db, id, { scopes: ["llm"] }, "me", userId))?.scopes).toEqual(["llm", "ollama:admin"]);
+    expect((await setKeyScopes(gw.rt.db, id, { scopes: [] }, "me", userId))?.scopes).toEqual(["ollama:admin"]);
+  });
+
   it("lets a user rename, scope and revoke only their own client keys", async () => {
     const userId = await user();
     const stranger = await user();

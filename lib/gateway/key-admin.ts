@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Database } from "../db/client.ts";
-import { toKeyRecord, type KeyRecord } from "./key-record.ts";
+import { isOperatorScope, OPERATOR_SCOPES, toKeyRecord, type KeyRecord } from "./key-record.ts";
 import { generateKey } from "./keys.ts";
 
 export const SCOPE_AREAS = [
@@ -15,7 +15,8 @@ export const createKeyInput = z.object({
   day: z.number().int().positive().optional(),
   minute: z.number().int().positive().optional(),
   concurrency: z.number().int().positive().optional(),
-  scopes: z.array(z.enum(SCOPE_AREAS)).default([]),
+  // Operator scopes are accepted here (the CLI and the loopback operator endpoint), never from the portal.
+  scopes: z.array(z.enum([...SCOPE_AREAS, ...OPERATOR_SCOPES])).default([]),
   expiresAt: z.coerce.date().optional(),
 });
 export type CreateKeyInput = z.input<typeof createKeyInput>;
@@ -149,11 +150,12 @@ export async function renameKey(db: Database, id: string, input: z.input<typeof 
 
 export const setScopesInput = z.object({ scopes: z.array(z.enum(SCOPE_AREAS)) });
 
-/** Sets the areas a key may call; an empty list means all of them. */
+/** Sets the areas a key may call (an empty list means all of them); operator scopes it holds stay. */
 export async function setKeyScopes(db: Database, id: string, input: z.input<typeof setScopesInput>, actor: string, owner?: string): Promise<KeyRecord | null> {
-  const scopes = [...new Set(setScopesInput.parse(input).scopes)].sort();
+  const areas = setScopesInput.parse(input).scopes;
   const existing = await findChangeable(db, id, owner);
   if (!existing) return null;
+  const scopes = [...new Set([...areas, ...existing.scopes.filter(isOperatorScope)])].sort();
   const row = await db.prisma.$transaction(async (tx) => {
     const updated = await tx.apiKey.update({ where: { id }, data: { scopes } });
     await tx.auditLog.create({ data: { actor, action: "key.scopes", target: id, detail: { from: existing.scopes, to: scopes } } });

@@ -42,6 +42,15 @@ export function effectiveLimits(key: KeyRecord, defaults: Limits): Limits {
 /** Areas every key may use whatever its scopes: a key can always read about itself. */
 const ALWAYS_ALLOWED = new Set(["status", "account"]);
 
+/**
+ * Scopes that grant operator powers on top of areas (only the CLI and operator endpoint grant them):
+ * `ollama:admin` may pull and delete models on the operator's own runner.
+ */
+export const OPERATOR_SCOPES = ["ollama:admin"] as const;
+const OPERATOR_SCOPE_SET: ReadonlySet<string> = new Set(OPERATOR_SCOPES);
+export const isOperatorScope = (scope: string): boolean => OPERATOR_SCOPE_SET.has(scope);
+
+/** An operator scope is not an area, so a key holding only operator scopes still reaches every area. */
 export function keyAllowsArea(key: KeyRecord, area: string): boolean {
-  return key.scopes.length === 0 || ALWAYS_ALLOWED.has(area) || key.scopes.includes(area);
+  return key.scopes.length === 0 || ALWAYS_ALLOWED.has(area) || key.scopes.includes(area) || key.scopes.every(isOperatorScope);
 }

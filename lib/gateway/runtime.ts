@@ -70,7 +70,11 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   const meter = new Meter(db, { ...config.meter, onError: logError("writing usage events failed; will retry") });
   meter.start();
   const tasks = new TaskStore(db);
-  const runner = new InProcessRunner(tasks, 4, (err, taskId) => logger.error({ err, taskId }, "task failed"));
+  const runner = new InProcessRunner(tasks, {
+    concurrency: config.jobs.concurrency,
+    queuedPerKey: config.jobs.queuedPerKey,
+    onError: (err, taskId) => logger.error({ err, taskId }, "task failed"),
+  });
   const metrics = createMetrics(() => meter.pendingCount());
   const cacheRedis = config.redisUrl ? connectRedis(config.redisUrl, "gateway-upstream-cache") : undefined;
   cacheRedis?.on("error", logError("redis upstream cache"));

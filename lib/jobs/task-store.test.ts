@@ -42,7 +42,7 @@ describe.each(databaseBackends)("tasks on %s", (backend) => {
   });
 
   it("runs work to completion, records failures, and cancels through the signal", async () => {
-    const runner = new InProcessRunner(store, 2);
+    const runner = new InProcessRunner(store, { concurrency: 2 });
     const ok = await store.create("archive", "key_a");
     const bad = await store.create("archive", "key_a");
     const slow = await store.create("archive", "key_a");

@@ -23,7 +23,7 @@ export type SafeFetchOptions = {
 
 export type SafeResponse = { status: number; headers: Record<string, string>; body: Buffer; url: string; redirects: number };
 
-const defaultResolve: Resolver = async (hostname) =>
+export const defaultResolve: Resolver = async (hostname) =>
   (await dns.lookup(hostname, { all: true, verbatim: true })).map((r) => ({ address: r.address, family: r.family === 6 ? 6 : 4 }));
 
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "set-cookie", "set-cookie2", "content-length", "alt-svc", "strict-transport-security"]);

@@ -3,12 +3,25 @@ import { Hono } from "hono";
 import { stream } from "hono/streaming";
 import { fakeEmbedding } from "./llm.ts";
 
-export type FakeOllama = { url: string; installed: Set<string>; calls: string[]; close(): Promise<void> };
+export type FakeOllama = {
+  url: string;
+  port: number;
+  installed: Set<string>;
+  calls: string[];
+  /** While set, a pull sends its first progress line and then waits for this promise. */
+  pullGate?: Promise<void>;
+  close(): Promise<void>;
+};
+
+/** A pull of this model is refused with 400 and a body carrying what a private service might leak. */
+export const REFUSED_MODEL = "refused-model";
+export const LEAKY_ERROR = "internal detail: db password hunter2";
 
 /** Ollama's REST API (version, tags, ps, pull with NDJSON progress, delete, embed) and its OpenAI-compatible chat. */
-export async function startFakeOllama(models: string[] = ["llama3.2:latest", "nomic-embed-text:latest"]): Promise<FakeOllama> {
+export async function startFakeOllama(models: string[] = ["llama3.2:latest", "nomic-embed-text:latest"], hostname = "127.0.0.1", port = 0): Promise<FakeOllama> {
   const installed = new Set(models);
   const calls: string[] = [];
+  const fake: FakeOllama = { url: "", port: 0, installed, calls, close: () => new Promise((r) => server.close(() => r())) };
   const app = new Hono();
   app.use(async (c, next) => {
     calls.push(`${c.req.method} ${c.req.path}`);
@@ -23,9 +36,11 @@ export async function startFakeOllama(models: string[] = ["llama3.2:latest", "no
   app.get("/api/ps", (c) => c.json({ models: [{ name: "llama3.2:latest", model: "llama3.2:latest", size: 5_137_025_024, size_vram: 5_137_025_024, expires_at: "2026-11-26T10:05:00Z" }] }));
   app.post("/api/pull", async (c) => {
     const { model } = await c.req.json();
+    if (model === REFUSED_MODEL) return c.json({ error: LEAKY_ERROR }, 400);
     return stream(c, async (s) => {
-      for (const line of [{ status: "pulling manifest" }, { status: "pulling 6a0746a1ec1a", digest: "sha256:6a07", total: 100, completed: 40 }, { status: "pulling 6a0746a1ec1a", digest: "sha256:6a07", total: 100, completed: 100 }, { status: "verifying sha256 digest" }, { status: "success" }]) {
+      for (const [i, line] of [{ status: "pulling manifest" }, { status: "pulling 6a0746a1ec1a", digest: "sha256:6a07", total: 100, completed: 40 }, { status: "pulling 6a0746a1ec1a", digest: "sha256:6a07", total: 100, completed: 100 }, { status: "verifying sha256 digest" }, { status: "success" }].entries()) {
         await s.write(`${JSON.stringify(line)}\n`);
+        if (i === 0) await fake.pullGate;
       }
       installed.add(model.includes(":") ? model : `${model}:latest`);
     });
@@ -46,13 +61,10 @@ export async function startFakeOllama(models: string[] = ["llama3.2:latest", "no
     return c.json({ id: "chatcmpl-ollama", object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message: { role: "assistant", content: "Local hello." }, finish_reason: "stop" }], usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 } });
   });
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, hostname, port }, () => resolve(s));
   });
   const address = server.address();
-  return {
-    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
-    installed,
-    calls,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
+  const bound = typeof address === "object" && address ? address.port : 0;
+  Object.assign(fake, { url: `http://${hostname}:${bound}`, port: bound });
+  return fake;
 }

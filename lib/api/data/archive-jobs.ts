@@ -18,13 +18,11 @@ export async function waybackSummary(ctx: SourceContext, url: string) {
  * and redirects to it), as a background job whose result is the snapshot URL.
  */
 export async function createArchiveJob(rt: Runtime, ctx: SourceContext, keyId: string, url: string): Promise<Task> {
-  const task = await rt.tasks.create(ARCHIVE_JOB, keyId, { url });
-  rt.runner.enqueue(task, async () => {
+  return rt.runner.submit(keyId, () => rt.tasks.create(ARCHIVE_JOB, keyId, { url }), async () => {
     const res = await fetch(ctx.client.url({ origin: "https://web.archive.org", path: `/save/${url}` }), { redirect: "follow", signal: AbortSignal.timeout(120_000) });
     if (!res.ok) throw new Error(`the archive refused to save the page (${res.status})`);
     await res.body?.cancel();
     const location = res.headers.get("content-location");
     return { snapshot_url: location ? `https://web.archive.org${location}` : res.url };
   });
-  return task;
 }

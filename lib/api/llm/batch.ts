@@ -1,3 +1,4 @@
+import { RateLimitError } from "../../gateway/errors.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
 import type { Task } from "../../jobs/task-store.ts";
 import { completeChat, type ChatMessage } from "./chat.ts";
@@ -53,13 +54,41 @@ export function describeBatch(task: Task) {
   };
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * 429 when a batch of `asked` items would take the key past its items per UTC day (items already
+ * submitted today: `used`), else null. Retry-After points at midnight UTC, when the count starts over.
+ */
+export function batchQuotaError(used: number, asked: number, perDay: number, now: number): RateLimitError | null {
+  if (used + asked <= perDay) return null;
+  const left = Math.max(0, perDay - used);
+  return new RateLimitError(
+    `rate limit exceeded: batches may hold ${perDay} items per key per UTC day; ${left} left today and this batch has ${asked}. It resets at midnight UTC`,
+    Math.max(1, Math.ceil((DAY_MS - (now % DAY_MS)) / 1000)),
+    "batch_items",
+  );
+}
+
+/** Items in this key's batches created since midnight UTC (batch creation, not the hot path). */
+async function batchItemsToday(rt: Runtime, keyId: string, now: number): Promise<number> {
+  const since = new Date(now - (now % DAY_MS));
+  const rows = await rt.db.prisma.$queryRaw<Array<{ items: number }>>`
+    SELECT COALESCE(SUM(jsonb_array_length(input -> 'requests')), 0)::int AS items FROM tasks
+    WHERE owner_key_id = ${keyId} AND kind = ${BATCH_KIND} AND created_at >= ${since}`;
+  return Number(rows[0]?.items ?? 0);
+}
+
 /**
  * Runs a batch in the background on the job runner: every request goes through the same chat path
- * as /v1/llm/chat, a few at a time; each item's tokens are metered to the batch's key.
+ * as /v1/llm/chat, a few at a time; each item's tokens are metered to the batch's key. Each item
+ * counts against the key's batch items per day, and the batch against its queued-jobs quota.
  */
 export async function createBatch(rt: Runtime, keyId: string, input: BatchInput): Promise<Task> {
-  const task = await rt.tasks.create(BATCH_KIND, keyId, input);
-  rt.runner.enqueue(task, async (_t, ctx) => {
+  const now = Date.now();
+  const refused = batchQuotaError(await batchItemsToday(rt, keyId, now), input.requests.length, rt.config.jobs.batchItemsPerDay, now);
+  if (refused) throw refused;
+  return rt.runner.submit(keyId, () => rt.tasks.create(BATCH_KIND, keyId, input), async (task, ctx) => {
     const results: BatchItemResult[] = new Array(input.requests.length);
     let done = 0;
     let next = 0;
@@ -86,5 +115,4 @@ export async function createBatch(rt: Runtime, keyId: string, input: BatchInput)
     await Promise.all(Array.from({ length: Math.min(ITEM_CONCURRENCY, input.requests.length) }, worker));
     return { results };
   });
-  return task;
 }

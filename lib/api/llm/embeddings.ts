@@ -1,11 +1,11 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { embedMany } from "ai";
 import { GatewayError } from "../../gateway/errors.ts";
-import { upstreamJson } from "../../upstream/http.ts";
 import { OLLAMA_DEFAULT_ORIGIN, providerEntry } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
 import { providerError } from "./errors.ts";
 import { configuredProvider } from "./models.ts";
+import { runnerJson, type Runner } from "./ollama.ts";
 
 export const EMBEDDING_PROVIDERS = ["openai", "ollama"] as const;
 export type EmbeddingProvider = (typeof EMBEDDING_PROVIDERS)[number];
@@ -14,13 +14,13 @@ export const DEFAULT_EMBEDDING_MODELS: Record<EmbeddingProvider, string> = { ope
 export type Embedded = { embeddings: number[][]; model: string; provider: EmbeddingProvider; tokens: number };
 
 /** Embeds texts with OpenAI (through the AI SDK) or a local Ollama (its /api/embed). */
-export async function embedTexts(texts: string[], provider: EmbeddingProvider = "openai", model?: string, signal?: AbortSignal, ollamaHost?: string): Promise<Embedded> {
+export async function embedTexts(texts: string[], provider: EmbeddingProvider = "openai", model?: string, signal?: AbortSignal, ollamaRunner?: Runner): Promise<Embedded> {
   const modelId = model ?? DEFAULT_EMBEDDING_MODELS[provider];
   if (provider === "ollama") {
-    const body = await upstreamJson<{ embeddings?: number[][]; model?: string; prompt_eval_count?: number }>(
-      "ollama",
-      `${ollamaHost ?? upstreamOrigin("ollama", OLLAMA_DEFAULT_ORIGIN)}/api/embed`,
-      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: modelId, input: texts }), signal },
+    const body = await runnerJson<{ embeddings?: number[][]; model?: string; prompt_eval_count?: number }>(
+      ollamaRunner ?? { url: upstreamOrigin("ollama", OLLAMA_DEFAULT_ORIGIN), default: true },
+      "/api/embed",
+      { method: "POST", body: JSON.stringify({ model: modelId, input: texts }), signal },
       60_000,
     );
     return { embeddings: body.embeddings ?? [], model: body.model ?? modelId, provider, tokens: body.prompt_eval_count ?? 0 };

@@ -4,7 +4,8 @@ import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { embedTexts } from "./embeddings.ts";
-import { addHost, deleteModel, hostStatus, installedModels, listHosts, pullModel, resolveHost, runningModels } from "./ollama.ts";
+import { untilStreamEnds } from "../../gateway/stream-end.ts";
+import { addHost, assertMayChangeModels, deleteModel, hostStatus, installedModels, listHosts, pullModel, resolveHost, runningModels } from "./ollama.ts";
 
 const HostQuery = z.object({ host: z.string().optional().openapi({ description: "A registered host URL; default the operator's" }) });
 const runnerErrors = { 502: jsonResponse(ErrorSchema, "The runner could not be reached or failed") };
@@ -68,47 +69,52 @@ const running = gatewayRoute("key", "llm", {
 });
 
 export function registerOllamaRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  const keyId = (c: { var: GatewayEnv["Variables"] }) => {
+  const keyOf = (c: { var: GatewayEnv["Variables"] }) => {
     if (!c.var.key) throw new GatewayError(401, "missing API key");
-    return c.var.key.id;
+    return c.var.key;
   };
+  const keyId = (c: { var: GatewayEnv["Variables"] }) => keyOf(c).id;
   // The ?host= a call names, checked for this key (or the operator's default).
   const hostFor = (c: { var: GatewayEnv["Variables"]; req: { query(name: string): string | undefined } }) => resolveHost(c.var.runtime, keyId(c), c.req.query("host"));
   app.openapi(embed, async (c) => {
     const body = c.req.valid("json");
-    // A registered host is checked by resolveHost before the shared embedding path calls it.
-    const host = await hostFor(c);
-    const r = await embedTexts([body.text], "ollama", body.model, c.req.raw.signal, host);
+    // A registered host is checked by resolveHost, and the shared embedding path connects to that address.
+    const runner = await hostFor(c);
+    const r = await embedTexts([body.text], "ollama", body.model, c.req.raw.signal, runner);
     c.set("usage", { provider: "ollama", model: r.model, promptTokens: r.tokens });
     return c.json({ embedding: r.embeddings[0] ?? [], model: r.model }, 200);
   });
   app.openapi(hosts, async (c) => {
     const list = await listHosts(c.var.runtime, keyId(c));
-    const withStatus = await Promise.all(list.map(async (h) => ({ ...h, status: await hostStatus(h.url) })));
+    const withStatus = await Promise.all(list.map(async (h) => ({ ...h, status: await hostStatus(c.var.runtime, h) })));
     return c.json({ hosts: withStatus }, 200);
   });
   app.openapi(addHostRoute, async (c) => {
     const body = c.req.valid("json");
     const host = await addHost(c.var.runtime, keyId(c), body.url, body.name);
-    return c.json({ ...host, status: await hostStatus(host.url) }, 201);
+    return c.json({ ...host, status: await hostStatus(c.var.runtime, host) }, 201);
   });
   app.openapi(models, async (c) => {
-    const host = await hostFor(c);
-    return c.json({ host, models: await installedModels(host) }, 200);
+    const runner = await hostFor(c);
+    return c.json({ host: runner.url, models: await installedModels(runner) }, 200);
   });
   app.openapi(pull, async (c) => {
-    const host = await hostFor(c);
-    const stream = await pullModel(host, c.req.valid("json").model, c.req.raw.signal);
-    return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } }) as never;
+    const runner = await hostFor(c);
+    assertMayChangeModels(keyOf(c), runner);
+    const { body, ended } = untilStreamEnds(await pullModel(runner, c.req.valid("json").model, c.req.raw.signal));
+    // The pull holds its concurrency slot until the stream ends, however long the download takes.
+    c.set("streamDone", ended);
+    return new Response(body, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } }) as never;
   });
   app.openapi(remove, async (c) => {
-    const host = await hostFor(c);
+    const runner = await hostFor(c);
+    assertMayChangeModels(keyOf(c), runner);
     const { model_name } = c.req.valid("param");
-    await deleteModel(host, model_name);
+    await deleteModel(runner, model_name);
     return c.json({ deleted: model_name }, 200);
   });
   app.openapi(running, async (c) => {
-    const host = await hostFor(c);
-    return c.json({ host, models: await runningModels(host) }, 200);
+    const runner = await hostFor(c);
+    return c.json({ host: runner.url, models: await runningModels(runner) }, 200);
   });
 }

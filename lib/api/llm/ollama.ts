@@ -1,10 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { GatewayError } from "../../gateway/errors.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
-import { callUpstream, upstreamFailure, upstreamJson } from "../../upstream/http.ts";
+import type { KeyRecord, OPERATOR_SCOPES } from "../../gateway/key-record.ts";
+import { callUpstream, upstreamFailure, upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
 import { OLLAMA_DEFAULT_ORIGIN } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
-import { checkDestination } from "../../upstream/safe-fetch.ts";
+import { pinnedRequest, resolveOnce } from "../../upstream/pinned-request.ts";
+import { checkDestination, type Resolved } from "../../upstream/safe-fetch.ts";
+
+/** The operator scope (CLI only) that may pull and delete models on the operator's own runner. */
+export const RUNNER_ADMIN_SCOPE: (typeof OPERATOR_SCOPES)[number] = "ollama:admin";
 
 export type Host = { url: string; name: string | null; default: boolean };
 
@@ -24,13 +29,22 @@ export function normaliseHostUrl(raw: string): string {
   return url.origin;
 }
 
+/** Where a call goes: the operator's runner, or a host this key registered, pinned to its checked address. */
+export type Runner = { url: string; default: boolean; address?: Resolved };
+
 /**
  * A host registered by a key is a URL from a user: unless the operator allows private runners, it
  * must resolve only to public addresses, checked when it is added and again before every call.
  */
-async function checkUserHost(rt: Runtime, url: string): Promise<void> {
-  if (rt.config.ollamaAllowPrivateHosts) return;
-  await checkDestination(new URL(url), { maxBytes: 0, timeoutMs: 0, maxRedirects: 0, userAgent: "", resolve: rt.resolveHost });
+async function checkUserHost(rt: Runtime, url: string): Promise<Resolved> {
+  const parsed = new URL(url);
+  if (rt.config.ollamaAllowPrivateHosts) return resolveOnce(parsed.hostname, rt.resolveHost);
+  return checkDestination(parsed, { maxBytes: 0, timeoutMs: 0, maxRedirects: 0, userAgent: "", resolve: rt.resolveHost });
+}
+
+/** A registered host, resolved and checked once: every request of this call connects to that address. */
+export async function pinnedRunner(rt: Runtime, url: string): Promise<Runner> {
+  return { url, default: false, address: await checkUserHost(rt, url) };
 }
 
 export async function listHosts(rt: Runtime, keyId: string): Promise<Host[]> {
@@ -49,34 +63,63 @@ export async function addHost(rt: Runtime, keyId: string, rawUrl: string, name?:
   return { url, name: name ?? null, default: false };
 }
 
-export async function hostStatus(url: string): Promise<"online" | "offline"> {
+/** Live status; a registered host is checked and pinned like any call, and anything wrong reads as offline. */
+export async function hostStatus(rt: Runtime, host: Host): Promise<"online" | "offline"> {
   try {
-    const res = await fetch(`${url}/api/version`, { signal: AbortSignal.timeout(1500), redirect: "error" });
+    const runner = host.default ? { url: host.url, default: true } : await pinnedRunner(rt, host.url);
+    const res = await runnerFetch(runner, "/api/version", {}, 1500);
+    await res.body?.cancel();
     return res.ok ? "online" : "offline";
   } catch {
     return "offline";
   }
 }
 
-/** The host a call goes to: the named one if this key may use it, else the operator's default. */
-export async function resolveHost(rt: Runtime, keyId: string, requested?: string): Promise<string> {
-  if (!requested) return defaultHost().url;
+/** The runner a call goes to: the named host if this key registered it (403 otherwise), else the operator's default. */
+export async function resolveHost(rt: Runtime, keyId: string, requested?: string): Promise<Runner> {
+  if (!requested) return { url: defaultHost().url, default: true };
   const url = normaliseHostUrl(requested);
-  const hosts = await listHosts(rt, keyId);
-  const host = hosts.find((h) => h.url === url);
-  if (!host) throw new GatewayError(404, `host ${url} is not registered for this key; add it with POST /v1/llm/ollama/hosts`);
-  if (!host.default) await checkUserHost(rt, url);
-  return url;
+  const host = (await listHosts(rt, keyId)).find((h) => h.url === url);
+  if (!host) throw new GatewayError(403, `host ${url} is not registered for this key; add it with POST /v1/llm/ollama/hosts`);
+  return host.default ? { url, default: true } : pinnedRunner(rt, url);
+}
+
+/** Pulling and deleting change what every key sees on the operator's runner: only operator keys may. */
+export function assertMayChangeModels(key: KeyRecord, runner: Runner): void {
+  if (runner.default && !key.scopes.includes(RUNNER_ADMIN_SCOPE)) {
+    throw new GatewayError(403, `the operator's runner is read-only to API keys (pull and delete need the '${RUNNER_ADMIN_SCOPE}' scope); register your own host with POST /v1/llm/ollama/hosts`);
+  }
+}
+
+async function runnerFetch(runner: Runner, path: string, init: { method?: string; body?: string; signal?: AbortSignal }, timeoutMs: number): Promise<Response> {
+  const headers = { "content-type": "application/json", "user-agent": USER_AGENT };
+  if (!runner.address) return callUpstream("ollama", `${runner.url}${path}`, { ...init, headers, redirect: "error" }, timeoutMs);
+  return pinnedRequest(new URL(path, runner.url), runner.address, { ...init, headers, timeoutMs });
+}
+
+/** A registered host may be a private machine: its error bodies stay out of our answers. */
+async function runnerFailure(runner: Runner, res: Response): Promise<GatewayError> {
+  if (!runner.address) return upstreamFailure("ollama", res);
+  await res.body?.cancel().catch(() => {});
+  return upstreamStatusError("ollama", res.status, res.headers.get("retry-after"), "a registered host's answer is not shown");
+}
+
+export async function runnerJson<T>(runner: Runner, path: string, init: { method?: string; body?: string; signal?: AbortSignal } = {}, timeoutMs = 10_000): Promise<T> {
+  const res = await runnerFetch(runner, path, init, timeoutMs);
+  if (!res.ok) throw await runnerFailure(runner, res);
+  try {
+    return (await res.json()) as T;
+  } catch {
+    throw new GatewayError(502, "ollama answered with something that is not JSON");
+  }
 }
 
 export type RunnerModel = { name: string; size: number | null; modified_at: string | null; family: string | null; parameter_size: string | null; quantization: string | null };
 
-export async function installedModels(host: string): Promise<RunnerModel[]> {
-  const body = await upstreamJson<{ models?: Array<{ name: string; size?: number; modified_at?: string; details?: { family?: string; parameter_size?: string; quantization_level?: string } }> }>(
-    "ollama",
-    `${host}/api/tags`,
-    { redirect: "error" },
-  );
+type TagsBody = { models?: Array<{ name: string; size?: number; modified_at?: string; details?: { family?: string; parameter_size?: string; quantization_level?: string } }> };
+
+export async function installedModels(runner: Runner): Promise<RunnerModel[]> {
+  const body = await runnerJson<TagsBody>(runner, "/api/tags");
   return (body.models ?? []).map((m) => ({
     name: m.name,
     size: m.size ?? null,
@@ -87,21 +130,27 @@ export async function installedModels(host: string): Promise<RunnerModel[]> {
   }));
 }
 
-export async function runningModels(host: string): Promise<Array<{ name: string; size: number | null; size_vram: number | null; expires_at: string | null }>> {
-  const body = await upstreamJson<{ models?: Array<{ name: string; size?: number; size_vram?: number; expires_at?: string }> }>("ollama", `${host}/api/ps`, { redirect: "error" });
+type RunningModel = { name: string; size: number | null; size_vram: number | null; expires_at: string | null };
+
+export async function runningModels(runner: Runner): Promise<RunningModel[]> {
+  const body = await runnerJson<{ models?: Array<{ name: string; size?: number; size_vram?: number; expires_at?: string }> }>(runner, "/api/ps");
   return (body.models ?? []).map((m) => ({ name: m.name, size: m.size ?? null, size_vram: m.size_vram ?? null, expires_at: m.expires_at ?? null }));
 }
 
-export async function deleteModel(host: string, model: string): Promise<void> {
-  const res = await callUpstream("ollama", `${host}/api/delete`, { method: "DELETE", headers: { "content-type": "application/json" }, body: JSON.stringify({ model }), redirect: "error" });
-  if (res.status === 404) throw new GatewayError(404, `model '${model}' is not installed`);
-  if (!res.ok) throw await upstreamFailure("ollama", res);
+export async function deleteModel(runner: Runner, model: string): Promise<void> {
+  const res = await runnerFetch(runner, "/api/delete", { method: "DELETE", body: JSON.stringify({ model }) }, 10_000);
+  if (res.status === 404) {
+    await res.body?.cancel();
+    throw new GatewayError(404, `model '${model}' is not installed`);
+  }
+  if (!res.ok) throw await runnerFailure(runner, res);
+  await res.body?.cancel();
 }
 
 /** Pulls a model, turning Ollama's NDJSON progress into server-sent events ending with {done: true}. */
-export async function pullModel(host: string, model: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-  const res = await callUpstream("ollama", `${host}/api/pull`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model, stream: true }), signal, redirect: "error" }, 60 * 60_000);
-  if (!res.ok || !res.body) throw await upstreamFailure("ollama", res);
+export async function pullModel(runner: Runner, model: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  const res = await runnerFetch(runner, "/api/pull", { method: "POST", body: JSON.stringify({ model, stream: true }), signal }, 60 * 60_000);
+  if (!res.ok || !res.body) throw await runnerFailure(runner, res);
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   let buffered = "";

@@ -367,12 +367,17 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(videoGenerate, async (c) => {
     const body = c.req.valid("json");
     const rt = c.var.runtime;
-    // Started here so a refusal (unconfigured, bad prompt) is this request's error, not a failed task.
+    const keyId = c.var.key!.id;
     const video = videoParameters(body.aspect_ratio, body.duration);
-    const operation = await startVideo(body.prompt, video.aspectRatio, video.durationSeconds, video.model);
-    const task = await rt.tasks.create(VIDEO_KIND, c.var.key!.id, { ...body, operation });
     const pollMs = Number(process.env.VIDEO_POLL_MS ?? 10_000);
-    rt.runner.enqueue(task, async (_t, ctx) => {
+    // Started while the job is submitted (after the key's queue quota, before the task row), so a
+    // refusal (unconfigured, bad prompt) is this request's error, not a failed task.
+    const start = async () => {
+      const operation = await startVideo(body.prompt, video.aspectRatio, video.durationSeconds, video.model);
+      return rt.tasks.create(VIDEO_KIND, keyId, { ...body, operation });
+    };
+    const task = await rt.runner.submit(keyId, start, async (t, ctx) => {
+      const { operation } = t.input as { operation: string };
       const deadline = Date.now() + 30 * 60_000;
       while (!ctx.signal.aborted && Date.now() < deadline) {
         const poll = await pollVideo(operation);

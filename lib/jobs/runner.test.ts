@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backendEnv } from "../../test/support/backends.ts";
+import { loadConfig } from "../config.ts";
+import { openDatabase, type Database } from "../db/client.ts";
+import { applyMigrations } from "../db/migrate.ts";
+import { RateLimitError } from "../gateway/errors.ts";
+import { InProcessRunner, QUEUE_RETRY_AFTER_S } from "./runner.ts";
+import { TaskStore } from "./task-store.ts";
+
+describe("the job runner's fairness", () => {
+  let db: Database;
+  let cleanup: () => Promise<void>;
+  let store: TaskStore;
+  beforeAll(async () => {
+    const env = await backendEnv("pglite");
+    cleanup = env.cleanup;
+    db = await openDatabase(loadConfig(env.env));
+    await applyMigrations(db);
+    store = new TaskStore(db);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await cleanup?.();
+  });
+
+  it("starts another key's first job right after the running one, not behind one key's 100 queued jobs", async () => {
+    const runner = new InProcessRunner(store, { concurrency: 1, queuedPerKey: 1000 });
+    const started: string[] = [];
+    const work = async (task: { ownerKeyId: string | null }) => void started.push(task.ownerKeyId!);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await runner.submit("key_busy", () => store.create("batch", "key_busy"), async (t) => {
+      started.push(t.ownerKeyId!);
+      await gate;
+    });
+    await Promise.all(Array.from({ length: 99 }, () => runner.submit("key_busy", () => store.create("batch", "key_busy"), work)));
+    await runner.submit("key_new", () => store.create("batch", "key_new"), work);
+    release();
+    await runner.drained();
+    expect(started).toHaveLength(101);
+    expect(started.indexOf("key_new")).toBeLessThanOrEqual(2);
+  });
+
+  it("refuses a key's job past its queued quota with 429 before writing a row, without touching other keys", async () => {
+    const runner = new InProcessRunner(store, { concurrency: 1, queuedPerKey: 2 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const hold = async () => void (await gate);
+    await runner.submit("key_q", () => store.create("batch", "key_q"), hold); // running: not queued
+    const waiting = await runner.submit("key_q", () => store.create("batch", "key_q"), hold);
+    await runner.submit("key_q", () => store.create("batch", "key_q"), hold);
+    expect(runner.queuedFor("key_q")).toBe(2);
+    const before = await db.prisma.task.count({ where: { ownerKeyId: "key_q" } });
+    const refused = await runner.submit("key_q", () => store.create("batch", "key_q"), hold).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(RateLimitError);
+    expect(refused).toMatchObject({ status: 429, retryAfter: QUEUE_RETRY_AFTER_S, headers: { "Retry-After": String(QUEUE_RETRY_AFTER_S) } });
+    expect((refused as Error).message).toMatch(/2 jobs waiting to start \(at most 2\)/);
+    expect(await db.prisma.task.count({ where: { ownerKeyId: "key_q" } })).toBe(before);
+    await expect(runner.submit("key_other", () => store.create("batch", "key_other"), hold)).resolves.toMatchObject({ status: "pending" });
+
+    // A cancelled job that never started stops counting at once.
+    await runner.cancel(waiting.id);
+    expect(runner.queuedFor("key_q")).toBe(1);
+    await expect(runner.submit("key_q", () => store.create("batch", "key_q"), hold)).resolves.toMatchObject({ status: "pending" });
+    release();
+    await runner.drained();
+  });
+
+  it("counts submissions still being written, so parallel requests cannot all pass the quota", async () => {
+    const runner = new InProcessRunner(store, { concurrency: 1, queuedPerKey: 3 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    await runner.submit("key_p", () => store.create("batch", "key_p"), async () => void (await gate));
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => runner.submit("key_p", () => store.create("batch", "key_p"), async () => {})));
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(3);
+    expect(outcomes.filter((o) => o.status === "rejected").every((o) => (o as PromiseRejectedResult).reason instanceof RateLimitError)).toBe(true);
+    release();
+    await runner.drained();
+  });
+});
