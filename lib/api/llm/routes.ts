@@ -352,9 +352,16 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(videoGenerate, async (c) => {
     const body = c.req.valid("json");
     const rt = c.var.runtime;
-    // Started here so a refusal (unconfigured, bad prompt) is this request's error, not a failed task.
-    const operation = await startVideo(body.prompt, body.aspect_ratio, body.duration);
-    const task = await rt.tasks.create(VIDEO_KIND, c.var.key!.id, { ...body, operation });
+    // Recorded before Veo starts (and is billed for) the video, so a failed save cannot orphan one.
+    const task = await rt.tasks.create(VIDEO_KIND, c.var.key!.id, body);
+    let operation: string;
+    try {
+      // Started here so a refusal (unconfigured, bad prompt) is this request's error as well as the task's.
+      operation = await startVideo(body.prompt, body.aspect_ratio, body.duration);
+    } catch (err) {
+      await rt.tasks.update(task.id, { status: "failed", error: err instanceof Error ? err.message : String(err) });
+      throw err;
+    }
     const pollMs = Number(process.env.VIDEO_POLL_MS ?? 10_000);
     rt.runner.enqueue(task, async (_t, ctx) => {
       const deadline = Date.now() + 30 * 60_000;
