@@ -1,18 +1,16 @@
 /**
  * Text PostgreSQL cannot store and encodeURIComponent cannot encode: a NUL character, or one half of
- * a UTF-16 surrogate pair without the other (JSON's "\ud800" escape makes one). Code units, not code
- * points: without the `u` flag the regex sees a lone surrogate as itself.
+ * a UTF-16 surrogate pair without the other (JSON's "\ud800" escape makes one). isWellFormed and
+ * includes are native scans, several times faster than one regex over a multi-megabyte body, and
+ * free on Latin-1 strings, which V8 knows cannot hold a surrogate.
  */
-const UNSAFE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const UNSAFE_TEXT_ALL = new RegExp(UNSAFE_TEXT.source, "g");
-
 export function isUnsafeText(text: string): boolean {
-  return UNSAFE_TEXT.test(text);
+  return !text.isWellFormed() || text.includes("\u0000");
 }
 
 /** The text with NULs removed and lone surrogates replaced by U+FFFD, for text that must be stored or sent whatever it holds. */
 export function toSafeText(text: string): string {
-  return UNSAFE_TEXT.test(text) ? text.replace(UNSAFE_TEXT_ALL, (m) => (m === "\u0000" ? "" : "\ufffd")) : text;
+  return isUnsafeText(text) ? text.toWellFormed().replaceAll("\u0000", "") : text;
 }
 
 export type UnsafeTextAt = { path: Array<string | number>; inKey: boolean };
@@ -32,12 +30,12 @@ function holdsUnsafeText(value: unknown): boolean {
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v === "string") {
-      if (UNSAFE_TEXT.test(v)) return true;
+      if (isUnsafeText(v)) return true;
     } else if (Array.isArray(v)) {
       for (const item of v) stack.push(item);
     } else if (isPlainObject(v)) {
       for (const key in v) {
-        if (UNSAFE_TEXT.test(key)) return true;
+        if (isUnsafeText(key)) return true;
         stack.push(v[key]);
       }
     }
@@ -54,13 +52,13 @@ function locateUnsafeText(value: unknown): UnsafeTextAt | undefined {
     const entry = stack.pop()!;
     const v = entry.v;
     if (typeof v === "string") {
-      if (UNSAFE_TEXT.test(v)) return { path: pathOf(entry), inKey: false };
+      if (isUnsafeText(v)) return { path: pathOf(entry), inKey: false };
     } else if (Array.isArray(v)) {
       // Pushed last to first, so fields are reported in the order the client wrote them.
       for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], key: i, parent: entry });
     } else if (isPlainObject(v)) {
       const keys = Object.keys(v);
-      if (keys.some((key) => UNSAFE_TEXT.test(key))) return { path: pathOf(entry), inKey: true };
+      if (keys.some((key) => isUnsafeText(key))) return { path: pathOf(entry), inKey: true };
       for (let i = keys.length - 1; i >= 0; i--) stack.push({ v: v[keys[i]!], key: keys[i]!, parent: entry });
     }
   }
