@@ -36,6 +36,7 @@ const cases: Case[] = [
   { name: "document title with a lone surrogate", method: "POST", path: "/v1/documents/generate", body: `{"title":"Report ${LONE}","content":"# Hi"}`, field: "title" },
   { name: "grounded-chat model with a lone surrogate", method: "POST", path: "/v1/llm/grounded-chat", body: `{"prompt":"q","model":"gemini-2.5-flash${LONE}"}`, field: "model" },
   { name: "code-execute model with a lone surrogate", method: "POST", path: "/v1/llm/code-execute", body: `{"prompt":"q","model":"gemini-2.5-flash${LONE}"}`, field: "model" },
+  { name: "proxy url in a JSON body with NUL (a route that reads the body itself)", method: "POST", path: "/v1/proxy", body: `{"url":"https://example.com/${NUL}"}`, field: "url" },
   { name: "chat model with NUL", method: "POST", path: "/v1/llm/chat", body: chat(`,"model":"grok${NUL}x"`), field: "model" },
   { name: "chat message with a low surrogate alone", method: "POST", path: "/v1/llm/chat", body: `{"messages":[{"role":"user","content":"\\udc00 hi"}]}`, field: "messages.0.content" },
 ];
