@@ -28,7 +28,8 @@ import { registerSpeechRoutes } from "../api/utils/speech/routes.ts";
 import type { GatewayEnv } from "./context.ts";
 import { errorResponse, GatewayError } from "./errors.ts";
 import type { Runtime } from "./runtime.ts";
-import { describeValidationError } from "./validation.ts";
+import { findUnsafeText } from "./safe-text.ts";
+import { describeUnsafeText, describeValidationError } from "./validation.ts";
 
 export type GatewayApp = OpenAPIHono<GatewayEnv>;
 
@@ -42,6 +43,10 @@ export function createApp(rt: Runtime): GatewayApp {
     strict: false,
     defaultHook: (result) => {
       if (!result.success) throw new GatewayError(400, describeValidationError(result.error));
+      // Every route's input passes here, so this one rule keeps NULs and lone surrogates out of the
+      // database, headers and upstream URLs. Keys and fields the schema dropped are never checked.
+      const unsafe = findUnsafeText(result.data);
+      if (unsafe) throw new GatewayError(400, describeUnsafeText(unsafe, result.target === "json" ? "body" : result.target));
     },
   });
 

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBackends } from "../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
 import { createTestSession } from "../../test/support/session.ts";
+import { z } from "zod";
 import {
   consoleKeyFor,
+  createKey,
   decideKeyRequest,
   listAudit,
   listKeys,
@@ -58,6 +60,20 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
     expect(await pickUpKey(gw.rt.db, request.id, userId)).not.toBeNull();
     await expect(requestKey(gw.rt.db, userId, { ...REQUEST, intendedUse: "x" }, false)).rejects.toThrow();
     await expect(requestKey(gw.rt.db, userId, { ...REQUEST, useType: "military" as never }, false)).rejects.toThrow();
+  });
+
+  it("refuses names, uses and notes the database cannot store as validation errors, not database failures", async () => {
+    const userId = await user();
+    const refused = async (work: Promise<unknown>) => {
+      const err = await work.then(() => undefined, (e: unknown) => e);
+      expect(err).toBeInstanceOf(z.ZodError);
+      expect((err as z.ZodError).issues[0]?.message).toMatch(/NUL characters or unpaired surrogates/);
+    };
+    await refused(requestKey(gw.rt.db, userId, { ...REQUEST, name: "Thesis\u0000" }, false));
+    await refused(requestKey(gw.rt.db, userId, { ...REQUEST, intendedUse: "Collecting papers \ud800 for my thesis" }, false));
+    await refused(createKey(gw.rt.db, { name: "laptop\u0000" }, "operator-cli"));
+    const { id } = await gw.key();
+    await refused(renameKey(gw.rt.db, id, { name: "x\udc00" }, "test"));
   });
 
   it("rotates: the new key works at once, the old one until its grace period ends", async () => {

@@ -3,14 +3,19 @@ import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import { isOperatorScope, OPERATOR_SCOPES, toKeyRecord, type KeyRecord } from "./key-record.ts";
 import { generateKey } from "./keys.ts";
+import { isUnsafeText } from "./safe-text.ts";
 
 export const SCOPE_AREAS = [
   "aac", "clinical", "corpus", "create", "data", "datavis", "documents", "etymology", "generate",
   "linguistics", "llm", "orchestrate", "proxy", "screenshot", "social", "swarm", "tools", "trove", "utils",
 ] as const;
 
+// The portal's forms and the operator CLI reach these schemas without the API's validation hook, so
+// the same rule is written here: text the database cannot store is a validation error, not a 500.
+const storable = (text: z.ZodString) => text.refine((v) => !isUnsafeText(v), "must not contain NUL characters or unpaired surrogates");
+
 export const createKeyInput = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: storable(z.string().trim().min(1).max(100)),
   email: z.string().email().optional(),
   day: z.number().int().positive().optional(),
   minute: z.number().int().positive().optional(),
@@ -134,7 +139,7 @@ export async function consoleKeyFor(db: Database, userId: string): Promise<KeyRe
   }
 }
 
-export const renameKeyInput = z.object({ name: z.string().trim().min(1).max(100) });
+export const renameKeyInput = z.object({ name: storable(z.string().trim().min(1).max(100)) });
 
 export async function renameKey(db: Database, id: string, input: z.input<typeof renameKeyInput>, actor: string, owner?: string): Promise<KeyRecord | null> {
   const { name } = renameKeyInput.parse(input);
@@ -225,9 +230,9 @@ export async function rotateKey(db: Database, id: string, input: z.input<typeof 
 }
 
 export const keyRequestInput = z.object({
-  name: z.string().trim().min(1, "give the key a name").max(100),
-  intendedUse: z.string().trim().min(10, "say in a sentence or two what you will use it for").max(2000),
-  organisation: z.string().trim().max(200).optional().transform((v) => v || undefined),
+  name: storable(z.string().trim().min(1, "give the key a name").max(100)),
+  intendedUse: storable(z.string().trim().min(10, "say in a sentence or two what you will use it for").max(2000)),
+  organisation: storable(z.string().trim().max(200)).optional().transform((v) => v || undefined),
   useType: z.enum(["personal", "research", "education", "commercial"]),
 });
 export type KeyRequestInput = z.input<typeof keyRequestInput>;
@@ -256,7 +261,7 @@ export async function requestKey(db: Database, userId: string, input: KeyRequest
 
 export const decisionInput = z.object({
   approve: z.boolean(),
-  note: z.string().trim().max(1000).optional().transform((v) => v || undefined),
+  note: storable(z.string().trim().max(1000)).optional().transform((v) => v || undefined),
 });
 
 /** The operator's decision on a pending request; null when it is not pending (decided already, or unknown). */

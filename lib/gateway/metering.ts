@@ -1,4 +1,5 @@
 import type { Database } from "../db/client.ts";
+import { isUnsafeText, toSafeText } from "./safe-text.ts";
 
 export type UsageEventInput = {
   keyId: string;
@@ -21,7 +22,10 @@ export type MeterOptions = {
   batch: number;
   /** Past this many unwritten events (the database is down), the oldest are dropped and counted. */
   maxBuffered?: number;
+  /** The database did not answer: nothing was dropped, the events are written on a later flush. */
   onError?: (err: unknown) => void;
+  /** The database answered but refused this one event (found by splitting its batch): it is dropped. */
+  onRejected?: (err: unknown, event: UsageEventInput) => void;
 };
 
 /**
@@ -56,13 +60,17 @@ type ProviderRollup = { keyId: string; day: string; provider: string; requests: 
 /**
  * Usage metering off the request path: `record` only appends to memory; a timer (or a full batch)
  * writes events, daily rollups and last-used times in one transaction. `stop` drains everything,
- * so a graceful shutdown loses nothing.
+ * so a graceful shutdown loses nothing. One event the database refuses never holds up the rest:
+ * its batch is split until it is found, and it alone is dropped (counted in `rejected`).
  */
 export class Meter {
   private buffer: UsageEventInput[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** Dropped because too many were waiting for the database. */
   dropped = 0;
+  /** Dropped because the database refused them while it was answering. */
+  rejected = 0;
   written = 0;
 
   constructor(
@@ -111,18 +119,55 @@ export class Meter {
   private async drain(): Promise<void> {
     while (this.buffer.length > 0) {
       const batch = this.buffer.slice(0, this.options.batch);
+      // How many events from the head are written or rejected, so a retry never writes them twice.
+      const settled = { count: 0 };
       try {
-        await this.write(batch);
+        await this.writeIsolating(batch, settled);
       } catch (err) {
+        this.buffer.splice(0, settled.count);
         this.options.onError?.(err);
         return;
       }
       this.buffer.splice(0, batch.length);
-      this.written += batch.length;
     }
   }
 
-  private async write(events: UsageEventInput[]): Promise<void> {
+  /**
+   * Writes the events; when the write fails but the database still answers, the fault is in the
+   * events, so the batch is halved until the refused events stand alone, and those are dropped.
+   * Throws (keeping what is unsettled for the next flush) only when the database does not answer.
+   */
+  private async writeIsolating(events: UsageEventInput[], settled: { count: number }): Promise<void> {
+    try {
+      await this.write(events);
+      this.written += events.length;
+      settled.count += events.length;
+      return;
+    } catch (err) {
+      if (!(await this.databaseAnswers())) throw err;
+      if (events.length === 1) {
+        this.rejected += 1;
+        settled.count += 1;
+        this.options.onRejected?.(err, events[0]!);
+        return;
+      }
+    }
+    const half = Math.ceil(events.length / 2);
+    await this.writeIsolating(events.slice(0, half), settled);
+    await this.writeIsolating(events.slice(half), settled);
+  }
+
+  private async databaseAnswers(): Promise<boolean> {
+    try {
+      await this.db.prisma.$queryRawUnsafe("SELECT 1");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async write(batch: UsageEventInput[]): Promise<void> {
+    const events = batch.map(storableEvent);
     const rollups = rollUp(events);
     const lastUsed = new Map<string, Date>();
     for (const e of events) if ((lastUsed.get(e.keyId)?.getTime() ?? 0) < e.at.getTime()) lastUsed.set(e.keyId, e.at);
@@ -210,6 +255,25 @@ export class Meter {
       ),
     ]);
   }
+}
+
+/**
+ * The event with its text made storable: PostgreSQL refuses NUL in text, and a lone surrogate is
+ * not UTF-8. Validation keeps both out of request input, but a model or provider name can also come
+ * from an upstream's answer. Copies only an event that needs it.
+ */
+export function storableEvent(e: UsageEventInput): UsageEventInput {
+  if (![e.keyId, e.requestId, e.method, e.route, e.provider ?? "", e.model ?? ""].some(isUnsafeText)) return e;
+  const safe = (text: string | undefined) => (text === undefined ? undefined : toSafeText(text));
+  return {
+    ...e,
+    keyId: toSafeText(e.keyId),
+    requestId: toSafeText(e.requestId),
+    method: toSafeText(e.method),
+    route: toSafeText(e.route),
+    provider: safe(e.provider),
+    model: safe(e.model),
+  };
 }
 
 /** Sums events per key, UTC day and route: the rows the dashboards read instead of raw events. */

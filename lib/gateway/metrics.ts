@@ -6,10 +6,14 @@ export type GatewayMetrics = {
   duration: Histogram<"method" | "route">;
   rateLimited: Counter<"kind">;
   meterBuffered: Gauge;
+  meterDropped: Counter<"reason">;
 };
 
+/** What the meter reports about events it holds and events it had to drop. */
+export type MeterCounts = { pendingCount(): number; dropped: number; rejected: number };
+
 /** Prometheus series for /metrics. One registry per runtime so tests with several apps stay apart. */
-export function createMetrics(bufferedEvents: () => number): GatewayMetrics {
+export function createMetrics(meter: MeterCounts): GatewayMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   return {
@@ -38,7 +42,18 @@ export function createMetrics(bufferedEvents: () => number): GatewayMetrics {
       help: "Usage events recorded and not yet written to the database",
       registers: [registry],
       collect() {
-        this.set(bufferedEvents());
+        this.set(meter.pendingCount());
+      },
+    }),
+    meterDropped: new Counter({
+      name: "gateway_usage_events_dropped_total",
+      help: "Usage events never written: buffer_full (the database was away too long) or rejected (the database refused that event)",
+      labelNames: ["reason"],
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc({ reason: "buffer_full" }, meter.dropped);
+        this.inc({ reason: "rejected" }, meter.rejected);
       },
     }),
   };

@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { ZodError } from "zod";
 import { createKey, listKeys, revokeKey } from "./key-admin.ts";
 import type { Runtime } from "./runtime.ts";
+import { isUnsafeText } from "./safe-text.ts";
 
 export const OPERATOR_FILE = "operator.json";
 
@@ -32,6 +33,7 @@ export function operatorApp(rt: Runtime, token: string): Hono {
     return c.json({ id: created.id, key: created.key, prefix: created.prefix }, 201);
   });
   app.post("/keys/:id/revoke", async (c) => {
+    if (isUnsafeText(c.req.param("id"))) return c.json({ error: "id: must not contain NUL characters or unpaired surrogates" }, 400);
     const record = await revokeKey(rt.db, c.req.param("id"), "operator-cli");
     if (!record) return c.json({ error: `no key with id ${c.req.param("id")}` }, 404);
     rt.keys.remember(record);

@@ -67,7 +67,11 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   const { store, backend } = await limitStore(config, logError("redis limits"));
   const limiter = new Limiter(store, logError("releasing a concurrency slot failed"));
 
-  const meter = new Meter(db, { ...config.meter, onError: logError("writing usage events failed; will retry") });
+  const meter = new Meter(db, {
+    ...config.meter,
+    onError: logError("writing usage events failed; will retry"),
+    onRejected: (err, event) => logger.error({ err, keyId: event.keyId, route: event.route }, "usage event refused by the database; dropped"),
+  });
   meter.start();
   const tasks = new TaskStore(db);
   const runner = new InProcessRunner(tasks, {
@@ -75,7 +79,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     queuedPerKey: config.jobs.queuedPerKey,
     onError: (err, taskId) => logger.error({ err, taskId }, "task failed"),
   });
-  const metrics = createMetrics(() => meter.pendingCount());
+  const metrics = createMetrics(meter);
   const cacheRedis = config.redisUrl ? connectRedis(config.redisUrl, "gateway-upstream-cache") : undefined;
   cacheRedis?.on("error", logError("redis upstream cache"));
   const upstreamCache = cacheRedis ? new RedisUpstreamCache(cacheRedis) : new MemoryUpstreamCache();

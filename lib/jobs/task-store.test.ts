@@ -34,6 +34,16 @@ describe.each(databaseBackends)("tasks on %s", (backend) => {
     expect((await store.listForOwner("key_a", "video", 10)).map((t) => t.id)).toContain(task.id);
   });
 
+  it("stores upstream text holding NULs or lone surrogates instead of failing the task's save", async () => {
+    const task = await store.create("batch", "key_a", { prompt: "a\u0000b", note: "x\ud800" });
+    expect(task.input).toEqual({ prompt: "ab", note: "x\ufffd" });
+    await store.update(task.id, { status: "running" });
+    const done = await store.update(task.id, { status: "completed", result: { results: [{ content: "model said \u0000 \udc00" }] } });
+    expect(done?.result).toEqual({ results: [{ content: "model said  \ufffd" }] });
+    const failed = await store.create("video", "key_a");
+    expect((await store.update(failed.id, { status: "failed", error: "upstream: bad\u0000byte" }))?.error).toBe("upstream: badbyte");
+  });
+
   it("keeps a finished task finished", async () => {
     const task = await store.create("batch", "key_a");
     await store.update(task.id, { status: "cancelled" });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client.ts";
 import type { Prisma } from "../db/generated/client.ts";
+import { toSafeText } from "../gateway/safe-text.ts";
 
 export type TaskStatus = "pending" | "running" | "completed" | "failed" | "cancelled";
 export const FINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
@@ -38,7 +39,7 @@ export class TaskStore {
     if (update.status) data.status = update.status;
     if (update.progress !== undefined) data.progress = Math.min(1, Math.max(0, update.progress));
     if (update.result !== undefined) data.result = json(update.result);
-    if (update.error !== undefined) data.error = update.error;
+    if (update.error !== undefined) data.error = update.error === null ? null : toSafeText(update.error);
     if (update.status && FINAL_STATUSES.has(update.status)) data.completedAt = new Date();
     const { count } = await this.db.prisma.task.updateMany({
       where: { id, status: { notIn: [...FINAL_STATUSES] } },
@@ -68,8 +69,11 @@ export class TaskStore {
   }
 }
 
+// Results carry upstream text (model output, error bodies): PostgreSQL's jsonb refuses \u0000 and a
+// lone surrogate is not UTF-8, so strings are made safe rather than failing the task's save.
 function json(value: unknown): Prisma.InputJsonValue | undefined {
-  return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue);
+  if (value === undefined) return undefined;
+  return JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === "string" ? toSafeText(v) : v)) as Prisma.InputJsonValue;
 }
 
 function toTask(row: {

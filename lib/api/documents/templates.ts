@@ -1,3 +1,5 @@
+import { toSafeText } from "../../gateway/safe-text.ts";
+
 export const DOCUMENT_FORMATS = ["pdf", "docx", "markdown"] as const;
 export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
 
@@ -19,7 +21,10 @@ const EXTENSIONS: Record<DocumentFormat, string> = { pdf: "pdf", docx: "docx", m
 
 export type DocumentRequest = { title: string; content: string; template: TemplateName; date: Date };
 
-/** `attachment` with an ASCII filename from the title and the exact title as RFC 5987 filename*. */
+/**
+ * `attachment` with an ASCII filename from the title and the exact title as RFC 5987 filename*.
+ * Cut by code point and made well-formed first: encodeURIComponent throws on a lone surrogate.
+ */
 export function contentDisposition(title: string, format: DocumentFormat): string {
   const ascii = title
     .normalize("NFKD")
@@ -28,7 +33,7 @@ export function contentDisposition(title: string, format: DocumentFormat): strin
     .replace(/\s+/g, "-")
     .slice(0, 80) || "document";
   const ext = EXTENSIONS[format];
-  return `attachment; filename="${ascii}.${ext}"; filename*=UTF-8''${encodeURIComponent(`${title.slice(0, 120)}.${ext}`)}`;
+  return `attachment; filename="${ascii}.${ext}"; filename*=UTF-8''${encodeURIComponent(`${toSafeText(Array.from(title).slice(0, 120).join(""))}.${ext}`)}`;
 }
 
 export function formatDate(date: Date): string {

@@ -1,4 +1,5 @@
 import { GatewayError } from "../../gateway/errors.ts";
+import { toSafeText } from "../../gateway/safe-text.ts";
 import { upstreamJson } from "../../upstream/http.ts";
 import { providerEntry } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
@@ -35,7 +36,7 @@ async function generate(model: string, body: Record<string, unknown>): Promise<G
   const { base, key } = gemini();
   return upstreamJson<GenerateResponse>(
     "gemini",
-    `${base}/models/${encodeURIComponent(model)}:generateContent`,
+    `${base}/models/${encodeURIComponent(toSafeText(model))}:generateContent`,
     { method: "POST", headers: { "x-goog-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) },
     120_000,
   );
@@ -88,7 +89,7 @@ export async function startVideo(prompt: string, aspectRatio: string, durationSe
   const { base, key } = gemini();
   const op = await upstreamJson<{ name?: string }>(
     "gemini",
-    `${base}/models/${encodeURIComponent(model)}:predictLongRunning`,
+    `${base}/models/${encodeURIComponent(toSafeText(model))}:predictLongRunning`,
     { method: "POST", headers: { "x-goog-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ instances: [{ prompt }], parameters: { aspectRatio, durationSeconds } }) },
   );
   if (!op.name) throw new GatewayError(502, "gemini did not start the video");

@@ -370,14 +370,21 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const keyId = c.var.key!.id;
     const video = videoParameters(body.aspect_ratio, body.duration);
     const pollMs = Number(process.env.VIDEO_POLL_MS ?? 10_000);
-    // Started while the job is submitted (after the key's queue quota, before the task row), so a
-    // refusal (unconfigured, bad prompt) is this request's error, not a failed task.
+    let operation = "";
+    // Runs inside the submission, after the key's queue quota: the task is recorded before Veo starts
+    // (and bills) the video, so a failed save cannot orphan one; a refusal (unconfigured, bad prompt)
+    // is this request's error as well as the task's.
     const start = async () => {
-      const operation = await startVideo(body.prompt, video.aspectRatio, video.durationSeconds, video.model);
-      return rt.tasks.create(VIDEO_KIND, keyId, { ...body, operation });
+      const task = await rt.tasks.create(VIDEO_KIND, keyId, body);
+      try {
+        operation = await startVideo(body.prompt, video.aspectRatio, video.durationSeconds, video.model);
+      } catch (err) {
+        await rt.tasks.update(task.id, { status: "failed", error: err instanceof Error ? err.message : String(err) });
+        throw err;
+      }
+      return task;
     };
-    const task = await rt.runner.submit(keyId, start, async (t, ctx) => {
-      const { operation } = t.input as { operation: string };
+    const task = await rt.runner.submit(keyId, start, async (_t, ctx) => {
       const deadline = Date.now() + 30 * 60_000;
       while (!ctx.signal.aborted && Date.now() < deadline) {
         const poll = await pollVideo(operation);

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backendEnv, databaseBackends } from "../../test/support/backends.ts";
+import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
+import { loadConfig } from "../config.ts";
+import { openDatabase } from "../db/client.ts";
+import { Meter, storableEvent, type UsageEventInput } from "./metering.ts";
+
+const event = (over: Partial<UsageEventInput> = {}): UsageEventInput => ({
+  keyId: "key_1", requestId: "req", method: "POST", route: "/v1/llm/chat", status: 200, latencyMs: 12, bytesIn: 10, bytesOut: 20, at: new Date(), ...over,
+});
+
+describe("storableEvent", () => {
+  it("drops NULs and replaces lone surrogates in every text field, and returns a clean event as it is", () => {
+    const clean = event({ provider: "xai", model: "grok-4" });
+    expect(storableEvent(clean)).toBe(clean);
+    expect(storableEvent(event({ model: "grok\u0000x", provider: "x\ud800", route: "/v1/\udc00" }))).toMatchObject({
+      model: "grokx",
+      provider: "x\ufffd",
+      route: "/v1/\ufffd",
+    });
+  });
+});
+
+describe.each(databaseBackends)("the usage meter on %s", (db) => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({ db });
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  it("writes every event around a poisoned one, stores unsafe text made safe, and drops only the event the database refuses", async () => {
+    const { key, id } = await gw.key({ minute: 1000 });
+    const headers = { "X-API-Key": key };
+    for (let i = 0; i < 3; i++) await gw.request("/v1/key", { headers });
+    // What a provider's answer could carry past validation, and an event no cleaning can save (int overflow).
+    gw.rt.meter.record(event({ keyId: id, requestId: "nul", provider: "xai", model: "grok\u0000x" }));
+    gw.rt.meter.record(event({ keyId: id, requestId: "surrogate", provider: "gemini", model: "gemini-2.5-flash\ud800" }));
+    gw.rt.meter.record(event({ keyId: id, requestId: "poison", latencyMs: 3e9 }));
+    for (let i = 0; i < 4; i++) await gw.request("/v1/key", { headers });
+
+    await gw.rt.meter.flush();
+    expect(gw.rt.meter.pendingCount()).toBe(0);
+    const events = await gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: id } });
+    expect(events).toHaveLength(9);
+    expect(events.find((e) => e.requestId === "nul")?.model).toBe("grokx");
+    expect(events.find((e) => e.requestId === "surrogate")?.model).toBe("gemini-2.5-flash\ufffd");
+    expect(events.some((e) => e.requestId === "poison")).toBe(false);
+
+    // Metering goes on: the next request is written too, and the rollups agree with the events.
+    await gw.request("/v1/key", { headers });
+    await gw.rt.meter.flush();
+    expect(await gw.rt.db.prisma.usageEvent.count({ where: { keyId: id } })).toBe(10);
+    const usage = await (await gw.request("/v1/usage", { headers })).json();
+    expect(usage.today.requests).toBe(10);
+    const metrics = await (await gw.request("/metrics")).text();
+    expect(metrics).toMatch(/gateway_usage_events_dropped_total\{reason="rejected"\} 1\b/);
+  });
+
+  it("keeps every event, dropping none, while the database does not answer", async () => {
+    const backend = await backendEnv(db);
+    const down = await openDatabase(loadConfig(backend.env));
+    await down.close();
+    const errors: unknown[] = [];
+    const rejected: unknown[] = [];
+    const meter = new Meter(down, { flushMs: 60_000, batch: 10, onError: (err) => errors.push(err), onRejected: (err) => rejected.push(err) });
+    try {
+      for (let i = 0; i < 5; i++) meter.record(event({ requestId: `r${i}` }));
+      await meter.flush();
+      expect(errors).toHaveLength(1);
+      expect(rejected).toHaveLength(0);
+      expect(meter.pendingCount()).toBe(5);
+      expect(meter.rejected).toBe(0);
+    } finally {
+      await backend.cleanup();
+    }
+  });
+});
