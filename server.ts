@@ -9,7 +9,11 @@ import { isGatewayRequest } from "./lib/gateway/front-door.ts";
  * Production entry (`npm start`): one Node process. API paths go straight to the Hono app;
  * everything else (the portal) to Next's request handler, so API calls never pay for Next's pipeline.
  */
-const gateway = await getGateway();
+const gateway = await getGateway().catch((err: unknown) => {
+  // Startup refusals (a database directory another process holds, bad configuration) are for a person to read.
+  process.stderr.write(`gateway: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
 const { config, logger } = gateway.rt;
 const api = getRequestListener(gateway.app.fetch);
 
