@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { getRequestListener } from "@hono/node-server";
 import { getGateway } from "./lib/gateway/instance.ts";
 import { isGatewayRequest } from "./lib/gateway/front-door.ts";
+import { CLIENT_ADDRESS_HEADER } from "./lib/portal/sign-in-limits.ts";
 
 /**
  * Production entry (`npm start`): one Node process. API paths go straight to the Hono app;
@@ -29,6 +30,8 @@ if (servePortal) {
 
 const server = http.createServer((req, res) => {
   if (!portal || isGatewayRequest(req.url ?? "/", req.headers.accept)) return void api(req, res);
+  // Replaces any value the client sent: the portal's per-client limits must not be the caller's to choose.
+  req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? "unknown";
   portal(req, res).catch((err: unknown) => {
     logger.error({ err }, "portal request failed");
     if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
