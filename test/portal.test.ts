@@ -236,6 +236,41 @@ describe("sign-in: operator rights from verified addresses only, links limited a
     expect(log).not.toMatch(/callback\/email\?[^"]*ops%40example\.test/);
   });
 
+  it("shows usage whose status classes add up to the requests, a 429 counted once", async () => {
+    const made = await runKeysCli(["create", "--name", "counted", "--email", "counter@example.test", "--minute", "10"], env);
+    expect(made.code, made.stderr).toBe(0);
+    const headers = { "X-API-Key": (made.lines[0] as { key: string }).key };
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await fetch(`${server.url}/v1/key`, { headers })).status);
+    for (let i = 0; i < 2; i++) {
+      const bad = await fetch(`${server.url}/v1/utils/convert`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: "{}" });
+      statuses.push(bad.status);
+    }
+    for (let i = 0; i < 2; i++) statuses.push((await fetch(`${server.url}/v1/key`, { headers })).status);
+    expect(statuses).toEqual([...Array(8).fill(200), 400, 400, 429, 429]);
+
+    // Signed in as the key's owner through the link the server logged (a user's, so it is logged).
+    expect((await askForLink("counter@example.test")).status).toBe(302);
+    let link: string | undefined;
+    await expect.poll(() => {
+      for (const line of server.output().split("\n").filter((l) => l.startsWith("{"))) {
+        const entry = JSON.parse(line) as { email?: string; signInLink?: string };
+        if (entry.email === "counter@example.test" && entry.signInLink) link = entry.signInLink;
+      }
+      return link;
+    }, { timeout: 10_000 }).toBeTruthy();
+    const jar = new CookieJar();
+    jar.take(await fetch(link!, { redirect: "manual" }));
+    type Report = { totals: { requests: number; ok: number; client: number; server: number; limited: number } };
+    let report: Report | undefined;
+    await expect.poll(async () => {
+      const res = await fetch(`${server.url}/api/portal/usage`, { headers: { cookie: jar.header() } });
+      report = ((await res.json()) as { report: Report }).report;
+      return report.totals.requests;
+    }, { timeout: 20_000, interval: 500 }).toBe(12);
+    expect(report!.totals).toMatchObject({ ok: 8, client: 2, server: 0, limited: 2 });
+  });
+
   it("sends at most 5 links per address in 15 minutes and 20 per client in an hour, saying so", async () => {
     for (let i = 0; i < 5; i++) expect((await askForLink("Many@Example.test")).status).toBe(302);
     const sixth = await askForLink("many@example.test");
@@ -259,7 +294,8 @@ describe("sign-in: operator rights from verified addresses only, links limited a
     const db = await openDatabase(loadConfig(env));
     try {
       const tokens = await db.prisma.verificationToken.findMany();
-      expect(tokens).toHaveLength(linksSent);
+      // Every link sent but the one used to sign in (spent on use).
+      expect(tokens).toHaveLength(linksSent - 1);
       for (const t of tokens) {
         expect(t.expires.getTime()).toBeLessThanOrEqual(sentBy + 15 * 60_000);
         expect(t.expires.getTime()).toBeGreaterThan(sentBy + 10 * 60_000);
