@@ -4,12 +4,17 @@ import { fileURLToPath } from "node:url";
 import { getRequestListener } from "@hono/node-server";
 import { getGateway } from "./lib/gateway/instance.ts";
 import { isGatewayRequest } from "./lib/gateway/front-door.ts";
+import { CLIENT_ADDRESS_HEADER } from "./lib/portal/sign-in-limits.ts";
 
 /**
  * Production entry (`npm start`): one Node process. API paths go straight to the Hono app;
  * everything else (the portal) to Next's request handler, so API calls never pay for Next's pipeline.
  */
-const gateway = await getGateway();
+const gateway = await getGateway().catch((err: unknown) => {
+  // Startup refusals (a database directory another process holds, bad configuration) are for a person to read.
+  process.stderr.write(`gateway: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
 const { config, logger } = gateway.rt;
 const api = getRequestListener(gateway.app.fetch);
 
@@ -25,6 +30,8 @@ if (servePortal) {
 
 const server = http.createServer((req, res) => {
   if (!portal || isGatewayRequest(req.url ?? "/", req.headers.accept)) return void api(req, res);
+  // Replaces any value the client sent: the portal's per-client limits must not be the caller's to choose.
+  req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? "unknown";
   portal(req, res).catch((err: unknown) => {
     logger.error({ err }, "portal request failed");
     if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });

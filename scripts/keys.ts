@@ -5,10 +5,11 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/client.ts";
+import { DirectoryLockedError } from "../lib/db/directory-lock.ts";
 import { applyMigrations } from "../lib/db/migrate.ts";
 import { createKey, listKeys, revokeKey, type CreateKeyInput } from "../lib/gateway/key-admin.ts";
 import { redisKeyEvents } from "../lib/gateway/key-events.ts";
-import { readOperatorEndpoint } from "../lib/gateway/operator.ts";
+import { OPERATOR_FILE, readOperatorEndpoint } from "../lib/gateway/operator.ts";
 
 const USAGE = `usage:
   keys create --name NAME [--email E] [--day N] [--minute N] [--concurrency N] [--scopes a,b] [--expires ISO-DATE]
@@ -89,7 +90,14 @@ async function viaServer(cmd: Command, dataDir: string): Promise<Output | null> 
 
 async function direct(cmd: Command): Promise<Output> {
   const config = loadConfig();
-  const db = await openDatabase(config);
+  const db = await openDatabase(config).catch((err: unknown) => {
+    if (!(err instanceof DirectoryLockedError)) throw err;
+    // A live server holds the database but could not be reached: opening it too would corrupt it.
+    throw new Error(
+      `the database in ${err.dir} is held by process ${err.holder.pid}, whose operator endpoint ` +
+        `(${config.dataDir}/${OPERATOR_FILE}) is missing or not answering; restart that server, or stop it and run this again`,
+    );
+  });
   try {
     await applyMigrations(db);
     if (cmd.kind === "create") {

@@ -1,6 +1,9 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/client.ts";
+import { OPERATOR_FILE, readOperatorEndpoint } from "../lib/gateway/operator.ts";
 import { backendEnv, databaseBackends } from "./support/backends.ts";
 import { runKeysCli, startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
@@ -115,5 +118,72 @@ describe.each(databaseBackends)("server.ts process on %s", (backend) => {
     } finally {
       await db.close();
     }
+  });
+});
+
+// Several server processes per test on a shared 2-core machine: more than the default 30 s.
+describe("one PGlite directory, one process", { timeout: 180_000 }, () => {
+  const running: ServerProcess[] = [];
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const s of running.splice(0)) await s.stop("SIGKILL");
+    for (const c of cleanups.splice(0)) await c();
+  });
+
+  async function setup() {
+    const b = await backendEnv("pglite");
+    cleanups.push(b.cleanup);
+    return { env: { ...b.env, SERVE_PORTAL: "false" }, dataDir: b.dataDir };
+  }
+
+  it("refuses a second server at once, naming the directory and the holder, and the CLI keeps reaching the first", async () => {
+    const { env, dataDir } = await setup();
+    const first = await startServerProcess(env);
+    running.push(first);
+    const published = fs.readFileSync(path.join(dataDir, OPERATOR_FILE), "utf8");
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(dataDir, "pglite")).mode & 0o777).toBe(0o700);
+
+    const second = await startServerProcess(env).then(
+      (s) => (running.push(s), "started"),
+      (err: Error) => err.message,
+    );
+    expect(second).toMatch(/server exited with 1/);
+    expect(second).toContain(`${path.join(dataDir, "pglite")} is in use: process ${first.proc.pid}`);
+    expect(second).toMatch(/operator endpoint/);
+    // The second process neither replaced the first's operator.json nor removed it on the way out.
+    expect(fs.readFileSync(path.join(dataDir, OPERATOR_FILE), "utf8")).toBe(published);
+
+    for (const name of ["one", "two"]) {
+      const made = await runKeysCli(["create", "--name", name], env);
+      expect(made.code, made.stderr).toBe(0);
+      const { key } = made.lines[0] as Created;
+      expect((await fetch(`${first.url}/v1/key`, { headers: { "X-API-Key": key } })).status).toBe(200);
+    }
+  });
+
+  it("keys CLI refuses to open a database a live server holds when its endpoint is gone, and prints no key", async () => {
+    const { env, dataDir } = await setup();
+    const server = await startServerProcess(env);
+    running.push(server);
+    fs.rmSync(path.join(dataDir, OPERATOR_FILE));
+    const made = await runKeysCli(["create", "--name", "orphan"], env);
+    expect(made.code).toBe(1);
+    expect(made.lines).toEqual([]);
+    expect(made.stderr).toMatch(new RegExp(`held by process ${server.proc.pid}, whose operator endpoint .* is missing or not answering`));
+  });
+
+  it("takes over the lock and the endpoint file a killed server left behind", async () => {
+    const { env, dataDir } = await setup();
+    const killed = await startServerProcess(env);
+    expect(await killed.stop("SIGKILL")).toBe(null);
+    expect(fs.existsSync(path.join(dataDir, "pglite.lock"))).toBe(true);
+    const offline = await runKeysCli(["create", "--name", "after a crash"], env);
+    expect(offline.code, offline.stderr).toBe(0);
+    const next = await startServerProcess(env);
+    running.push(next);
+    expect(readOperatorEndpoint(dataDir)?.pid).toBe(next.proc.pid);
+    const { key } = offline.lines[0] as Created;
+    expect((await fetch(`${next.url}/v1/key`, { headers: { "X-API-Key": key } })).status).toBe(200);
   });
 });

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import useSWR from "swr";
 import type { QuotaNow, UsageReport } from "@/lib/portal/usage";
+import { describeTotals, failedRequests, STATUS_CLASSES } from "@/lib/portal/usage-summary";
 
 type Payload = { report: UsageReport; quota?: QuotaNow[] };
 type KeyOption = { id: string; label: string };
@@ -46,7 +47,6 @@ function Chart({ title, summary, children }: { title: string; summary: string; c
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const ms = (x: number | null) => (x === null ? "—" : x >= 30_000 ? "> 30 s" : `≤ ${x} ms`);
 
 /** Usage charts for `endpoint` (the user's own, or every key for operators), refreshed every 10 s. */
 export function UsageDashboard({ endpoint, keys, showKeys }: { endpoint: string; keys: KeyOption[]; showKeys: boolean }) {
@@ -88,16 +88,17 @@ export function UsageDashboard({ endpoint, keys, showKeys }: { endpoint: string;
 function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
   const { report, quota } = data;
   const t = report.totals;
-  const errorRate = t.requests ? (t.client + t.server) / t.requests : 0;
+  const errorRate = t.requests ? failedRequests(t) / t.requests : 0;
+  const words = describeTotals(report);
   return (
     <>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label={`Totals from ${report.from} to ${report.to} (UTC)`}>
         {[
           ["Requests (30 days)", t.requests.toLocaleString("en")],
-          ["Errors", `${(t.client + t.server).toLocaleString("en")} (${pct(errorRate)})`],
+          ["Errors", `${failedRequests(t).toLocaleString("en")} (${pct(errorRate)})`],
           ["Rate limited (429)", t.limited.toLocaleString("en")],
-          ["Latency p50", ms(t.p50_ms)],
-          ["Latency p95", ms(t.p95_ms)],
+          ["Latency p50 (estimate)", words.p50],
+          ["Latency p95 (estimate)", words.p95],
           ["Tokens", t.tokens.toLocaleString("en")],
         ].map(([label, value]) => (
           <div key={label} className="rounded-xl border border-slate-300 p-3 dark:border-slate-700">
@@ -134,20 +135,19 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
       )}
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <Chart title="Requests per day, by status" summary={`${t.requests} requests: ${t.ok} succeeded, ${t.client} client errors, ${t.server} server errors, ${t.limited} rate limited.`}>
-          <BarChart accessibilityLayer={false} data={report.daily.map((d) => ({ ...d, day: d.day.slice(5), client: d.client - d.limited }))}>
+        <Chart title="Requests per day, by status" summary={words.breakdown}>
+          <BarChart accessibilityLayer={false} data={report.daily.map((d) => ({ ...d, day: d.day.slice(5) }))}>
             <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
             <XAxis dataKey="day" {...axis} />
             <YAxis allowDecimals={false} {...axis} />
             <Tooltip />
             <Legend />
-            <Bar dataKey="ok" name="2xx/3xx" stackId="s" fill={COLORS.ok} />
-            <Bar dataKey="client" name="4xx (not 429)" stackId="s" fill={COLORS.client} />
-            <Bar dataKey="limited" name="429" stackId="s" fill={COLORS.limited} />
-            <Bar dataKey="server" name="5xx" stackId="s" fill={COLORS.server} />
+            {STATUS_CLASSES.map((c) => (
+              <Bar key={c.dataKey} dataKey={c.dataKey} name={c.name} fill={COLORS[c.dataKey]} stackId="s" />
+            ))}
           </BarChart>
         </Chart>
-        <Chart title="Latency per day (p50 and p95)" summary={`Over 30 days p50 ${ms(t.p50_ms)}, p95 ${ms(t.p95_ms)}.`}>
+        <Chart title="Latency per day (p50 and p95, estimated)" summary={`Estimated over 30 days: p50 ${words.p50}, p95 ${words.p95}.`}>
           <LineChart accessibilityLayer={false} data={report.daily.map((d) => ({ ...d, day: d.day.slice(5) }))}>
             <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
             <XAxis dataKey="day" {...axis} />
@@ -164,9 +164,10 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
             <XAxis type="number" allowDecimals={false} {...axis} />
             <YAxis type="category" dataKey="area" width={90} {...axis} />
             <Tooltip />
-            <Bar dataKey="ok" name="succeeded" stackId="a" fill={COLORS.ok} />
-            <Bar dataKey="client" name="4xx" stackId="a" fill={COLORS.client} />
-            <Bar dataKey="server" name="5xx" stackId="a" fill={COLORS.server} />
+            <Legend />
+            {STATUS_CLASSES.map((c) => (
+              <Bar key={c.dataKey} dataKey={c.dataKey} name={c.name} fill={COLORS[c.dataKey]} stackId="a" />
+            ))}
           </BarChart>
         </Chart>
         <Chart
@@ -194,7 +195,7 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
             <table className="min-w-full text-sm">
               <thead className="bg-slate-100 dark:bg-slate-900">
                 <tr>
-                  {["Key", "Owner", "Requests", "4xx", "5xx", "429", "Error rate"].map((h) => (
+                  {["Key", "Owner", "Requests", "4xx (not 429)", "5xx", "429", "Error rate"].map((h) => (
                     <th key={h} className="px-3 py-2 text-left font-semibold">
                       {h}
                     </th>

@@ -1,9 +1,10 @@
-import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { makePrivateDir } from "../private-dir.ts";
+import { lockDirectory } from "./directory-lock.ts";
 import { PrismaClient } from "./generated/client.ts";
 
 export type SqlSession = {
@@ -24,7 +25,9 @@ export type DatabaseOptions = { databaseUrl?: string; dataDir: string };
 
 /** Opens PostgreSQL when a URL is given, otherwise the embedded PGlite database in dataDir/pglite. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(path.join(options.dataDir, "pglite"));
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  makePrivateDir(options.dataDir);
+  return openPglite(path.join(options.dataDir, "pglite"));
 }
 
 async function openPostgres(url: string): Promise<Database> {
@@ -51,10 +54,21 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
+export const PGLITE_LOCKED_HINT =
+  "PGlite admits one process: reach the running gateway instead (`npm run keys` goes through its operator endpoint), " +
+  "or stop it first, or give this process another DATA_DIR.";
+
 async function openPglite(dir: string): Promise<Database> {
-  fs.mkdirSync(dir, { recursive: true });
+  makePrivateDir(dir);
+  // Two processes on one PGlite directory corrupt it; the second must fail at once, before opening it.
+  const lock = lockDirectory(dir, PGLITE_LOCKED_HINT);
   const lite = new PGlite(dir);
-  await lite.waitReady;
+  try {
+    await lite.waitReady;
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
   const session: SqlSession = {
     query: async <T,>(sql: string, params?: unknown[]) => (await lite.query<T>(sql, params)).rows,
@@ -68,6 +82,7 @@ async function openPglite(dir: string): Promise<Database> {
     async close() {
       await prisma.$disconnect();
       await lite.close();
+      lock.release();
     },
   };
 }

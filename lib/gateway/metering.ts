@@ -323,14 +323,25 @@ export function rollUpProviders(events: UsageEventInput[]): ProviderRollup[] {
   return [...byGroup.values()];
 }
 
-/** The latency under which `q` (0..1) of the requests in a histogram finished: a bucket's upper bound. */
+/**
+ * An estimate of the latency under which `q` (0..1) of the requests in a histogram finished: the rank is
+ * placed linearly between its bucket's bounds (as Prometheus' histogram_quantile does), so 42 calls under
+ * 70 ms and one of 4 s give a p95 near 70 ms rather than a bucket's upper bound. The last bucket has no
+ * upper bound, so a rank there reads as its lower bound (30 s, shown as "over 30 s").
+ */
 export function latencyPercentile(hist: number[], q: number): number | null {
   const total = hist.reduce((a, b) => a + b, 0);
   if (total === 0) return null;
+  const rank = q * total;
   let seen = 0;
   for (let i = 0; i < hist.length; i++) {
-    seen += hist[i] ?? 0;
-    if (seen >= q * total) return LATENCY_BUCKETS_MS[i] ?? LATENCY_BUCKETS_MS[LATENCY_BUCKETS_MS.length - 1]!;
+    const n = hist[i] ?? 0;
+    if (n > 0 && seen + n >= rank) {
+      const lower = i === 0 ? 0 : LATENCY_BUCKETS_MS[i - 1]!;
+      const upper = LATENCY_BUCKETS_MS[i];
+      return upper === undefined ? lower : Math.round(lower + ((rank - seen) / n) * (upper - lower));
+    }
+    seen += n;
   }
   return LATENCY_BUCKETS_MS[LATENCY_BUCKETS_MS.length - 1]!;
 }

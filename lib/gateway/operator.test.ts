@@ -1,7 +1,10 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBackends } from "../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
-import { operatorApp } from "./operator.ts";
+import { OPERATOR_FILE, operatorApp, readOperatorEndpoint, startOperatorServer } from "./operator.ts";
 
 describe.each(databaseBackends)("the operator endpoint (%s)", (db) => {
   let gw: TestGateway;
@@ -25,5 +28,47 @@ describe.each(databaseBackends)("the operator endpoint (%s)", (db) => {
     expect(revoke.status).toBe(400);
     expect((await revoke.json()).error).toMatch(/^id: /);
     expect((await create('{"name":"laptop"}')).status).toBe(201);
+  });
+});
+
+describe("operator.json belongs to the process that wrote it", () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+  const file = () => path.join(gw.rt.config.dataDir, OPERATOR_FILE);
+
+  it("publishes its endpoint (mode 0600) and removes it on close", async () => {
+    const operator = await startOperatorServer(gw.rt);
+    const endpoint = readOperatorEndpoint(gw.rt.config.dataDir)!;
+    expect(endpoint.pid).toBe(process.pid);
+    expect(fs.statSync(file()).mode & 0o777).toBe(0o600);
+    const res = await fetch(`${endpoint.url}/keys`, { headers: { authorization: `Bearer ${endpoint.token}` } });
+    expect(res.status).toBe(200);
+    await operator.close();
+    expect(fs.existsSync(file())).toBe(false);
+  });
+
+  it("leaves a live owner's file alone: neither overwritten on start nor removed on close", async () => {
+    // Another gateway on the same DATA_DIR (as with DATABASE_URL): a live process that owns the file.
+    const owner = spawn("sleep", ["30"], { stdio: "ignore" });
+    try {
+      const theirs = JSON.stringify({ url: "http://127.0.0.1:1", token: "theirs", pid: owner.pid });
+      fs.writeFileSync(file(), theirs, { mode: 0o600 });
+      const operator = await startOperatorServer(gw.rt);
+      expect(fs.readFileSync(file(), "utf8")).toBe(theirs);
+      await operator.close();
+      expect(fs.readFileSync(file(), "utf8")).toBe(theirs);
+    } finally {
+      owner.kill();
+      await new Promise((resolve) => owner.once("exit", resolve));
+    }
+    // Its owner gone, the file is stale: the next start takes it over.
+    const operator = await startOperatorServer(gw.rt);
+    expect(readOperatorEndpoint(gw.rt.config.dataDir)?.pid).toBe(process.pid);
+    await operator.close();
   });
 });

@@ -4,6 +4,8 @@ import path from "node:path";
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { ZodError } from "zod";
+import { isProcessAlive } from "../db/directory-lock.ts";
+import { makePrivateDir } from "../private-dir.ts";
 import { createKey, listKeys, revokeKey } from "./key-admin.ts";
 import type { Runtime } from "./runtime.ts";
 import { isUnsafeText } from "./safe-text.ts";
@@ -57,9 +59,14 @@ export async function startOperatorServer(rt: Runtime): Promise<{ close(): Promi
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   const file = path.join(rt.config.dataDir, OPERATOR_FILE);
-  fs.mkdirSync(rt.config.dataDir, { recursive: true });
+  makePrivateDir(rt.config.dataDir);
   const endpoint: OperatorEndpoint = { url: `http://127.0.0.1:${port}`, token, pid: process.pid };
-  fs.writeFileSync(file, JSON.stringify(endpoint), { mode: 0o600 });
+  const owner = publishOperatorEndpoint(file, endpoint);
+  if (owner !== process.pid) {
+    rt.logger.warn({ file, owner }, "another running gateway publishes the operator endpoint for this DATA_DIR; the keys CLI reaches that one");
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return { close: async () => {} };
+  }
   return {
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -67,6 +74,29 @@ export async function startOperatorServer(rt: Runtime): Promise<{ close(): Promi
       if (readOperatorEndpoint(rt.config.dataDir)?.token === token) fs.rmSync(file, { force: true });
     },
   };
+}
+
+/**
+ * Writes operator.json unless a live process already owns it (several instances may share a DATA_DIR
+ * on PostgreSQL): the first one keeps it until it stops. Returns the owner's pid. The file is written
+ * whole under a temporary name and linked or renamed into place, so the CLI never reads half of it.
+ */
+function publishOperatorEndpoint(file: string, endpoint: OperatorEndpoint): number {
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, JSON.stringify(endpoint), { mode: 0o600 });
+  try {
+    fs.linkSync(temp, file);
+    return process.pid;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    const current = readOperatorEndpoint(path.dirname(file));
+    // Our own pid here is a previous process's (a restarted container): stale, like a dead pid.
+    if (current && current.pid !== process.pid && isProcessAlive(current.pid)) return current.pid;
+    fs.renameSync(temp, file);
+    return process.pid;
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
 }
 
 export function readOperatorEndpoint(dataDir: string): OperatorEndpoint | null {

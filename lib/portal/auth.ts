@@ -1,12 +1,13 @@
 import { PrismaAdapter } from "@next-auth/prisma-adapter";
 import type { AuthOptions } from "next-auth";
 import EmailProvider from "next-auth/providers/email";
-import GitHubProvider from "next-auth/providers/github";
 import { getGateway } from "../gateway/instance.ts";
 import { isOperatorEmail, loadPortalConfig, type PortalConfig } from "./config.ts";
-import { createMailer, deliverSignInLink, type Mailer } from "./mail.ts";
+import { gitHubProvider, gitHubSignInAllowed } from "./github.ts";
+import { createMailer, deliverSignInLink, SIGN_IN_LINK_MAX_AGE_S, type Mailer } from "./mail.ts";
+import { createSignInLimiter, type SignInLimiter } from "./sign-in-limits.ts";
 
-export type Portal = { config: PortalConfig; mailer: Mailer; authOptions: AuthOptions };
+export type Portal = { config: PortalConfig; mailer: Mailer; authOptions: AuthOptions; signInLimiter: SignInLimiter };
 
 type PortalGlobal = typeof globalThis & { __portal?: Promise<Portal> };
 
@@ -23,16 +24,18 @@ export function getPortal(): Promise<Portal> {
     // localhost:3000. Never derived from the request's Host header, which a caller controls.
     process.env.NEXTAUTH_URL ??= config.url;
     const mailer = createMailer(config);
+    const production = process.env.NODE_ENV === "production";
     const providers: AuthOptions["providers"] = [
       EmailProvider({
         // next-auth wants a server value; delivery is ours (SMTP or the log), so it is never used.
         server: "smtp://unused.invalid",
         from: config.emailFrom,
-        maxAge: 24 * 60 * 60,
-        sendVerificationRequest: ({ identifier, url }) => deliverSignInLink(mailer, rt.logger, identifier, url),
+        maxAge: SIGN_IN_LINK_MAX_AGE_S,
+        sendVerificationRequest: ({ identifier, url }) =>
+          deliverSignInLink(mailer, rt.logger, identifier, url, production && isOperatorEmail(config, identifier)),
       }),
     ];
-    if (config.github) providers.push(GitHubProvider(config.github));
+    if (config.github) providers.push(gitHubProvider(config.github));
     const authOptions: AuthOptions = {
       // The adapter is typed against @prisma/client's default output; ours is generated into lib/db.
       adapter: PrismaAdapter(rt.db.prisma as never),
@@ -42,6 +45,13 @@ export function getPortal(): Promise<Portal> {
       // next-auth's own sign-in pages: our indigo, with white text that passes WCAG AA (its default blue does not).
       theme: { colorScheme: "auto", brandColor: "#4338ca", buttonText: "#ffffff" },
       callbacks: {
+        // Email links prove their address; a GitHub address counts only when GitHub says it is verified.
+        // ADMIN_EMAILS therefore only ever matches addresses someone has shown they own.
+        signIn: ({ user, account, profile }) => {
+          const allowed = gitHubSignInAllowed(user, account, profile);
+          if (!allowed) rt.logger.warn({ provider: account?.provider }, "sign-in refused: the account's email is not verified by GitHub");
+          return allowed;
+        },
         session: ({ session, user }) => ({
           ...session,
           user: { ...session.user, id: user.id, operator: isOperatorEmail(config, user.email) },
@@ -60,7 +70,7 @@ export function getPortal(): Promise<Portal> {
         debug: () => {},
       },
     };
-    return { config, mailer, authOptions };
+    return { config, mailer, authOptions, signInLimiter: createSignInLimiter() };
   })();
   return g.__portal;
 }

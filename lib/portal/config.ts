@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { makePrivateDir } from "../private-dir.ts";
 
 const envSchema = z.object({
   DATA_DIR: z.string().default("./.data"),
@@ -78,7 +79,7 @@ function persistedSecret(dataDir: string): string {
   try {
     return fs.readFileSync(file, "utf8").trim();
   } catch {
-    fs.mkdirSync(dataDir, { recursive: true });
+    makePrivateDir(dataDir);
     const secret = randomBytes(32).toString("base64url");
     try {
       // "wx": if another process wrote it first, theirs wins and we read it back.

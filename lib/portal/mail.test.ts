@@ -36,6 +36,19 @@ describe("sign-in link delivery", () => {
     await deliverSignInLink(createMailer({ smtp: null, emailFrom: "gw@example.test" }), logger, "b@example.test", LINK);
     expect(lines).toEqual([expect.objectContaining({ level: 40, email: "b@example.test", signInLink: LINK, msg: expect.stringMatching(/^NO SMTP CONFIGURED/) })]);
   });
+
+  it("keeps an operator's link out of the log when told to (production), saying why", async () => {
+    const { logger, lines } = capturingLogger();
+    await deliverSignInLink(createMailer({ smtp: null, emailFrom: "gw@example.test" }), logger, "ops@example.test", LINK, true);
+    expect(JSON.stringify(lines)).not.toContain("token=abc");
+    expect(lines).toEqual([expect.objectContaining({ email: "ops@example.test", msg: expect.stringMatching(/operator address not written to the log/) })]);
+  });
+
+  it("tells the reader the link lasts 15 minutes", async () => {
+    const { logger } = capturingLogger();
+    await deliverSignInLink(createMailer({ smtp: smtp.url, emailFrom: "gw@example.test" }), logger, "c@example.test", LINK);
+    expect((await smtp.waitFor("c@example.test")).text).toContain("expires in 15 minutes");
+  });
 });
 
 describe("portal configuration", () => {

@@ -3,6 +3,7 @@ import { databaseBackends, limitBackends } from "../../test/support/backends.ts"
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
 import { createTestSession } from "../../test/support/session.ts";
 import { latencyBucket, latencyPercentile, LATENCY_BUCKETS_MS, rollUp, type UsageEventInput } from "../gateway/metering.ts";
+import { describeTotals, STATUS_CLASSES } from "./usage-summary.ts";
 import { quotaNow, routeArea, usageReport } from "./usage.ts";
 
 const NOW = new Date("2026-03-15T12:00:00Z");
@@ -19,9 +20,31 @@ describe("latency histograms", () => {
     expect(latencyBucket(99_999)).toBe(LATENCY_BUCKETS_MS.length);
     const events = [...Array(90).fill(20), ...Array(10).fill(700)].map((ms: number) => event("k", { latencyMs: ms }));
     const [row] = rollUp(events);
-    expect(latencyPercentile(row!.latencyHist, 0.5)).toBe(25);
-    expect(latencyPercentile(row!.latencyHist, 0.95)).toBe(1000);
+    // Interpolated inside the bucket: rank 50 of 90 in (10, 25], rank 95 the 5th of 10 in (500, 1000].
+    expect(latencyPercentile(row!.latencyHist, 0.5)).toBe(18);
+    expect(latencyPercentile(row!.latencyHist, 0.95)).toBe(750);
     expect(latencyPercentile([], 0.5)).toBeNull();
+  });
+
+  it("estimates p95 among the fast calls, not at a bucket bound, when one slow call is the outlier (42 under 50 ms, one of 4 s)", () => {
+    const events = [...Array.from({ length: 42 }, (_, i) => 8 + i), 4000].map((ms) => event("k", { latencyMs: ms }));
+    const [row] = rollUp(events);
+    const p95 = latencyPercentile(row!.latencyHist, 0.95)!;
+    expect(p95).toBeGreaterThan(25);
+    expect(p95).toBeLessThan(50);
+    // Past the last bound there is nothing to interpolate to: the estimate is the bound, shown as "over 30 s".
+    expect(latencyPercentile(rollUp([event("k", { latencyMs: 60_000 })])[0]!.latencyHist, 0.5)).toBe(30_000);
+  });
+
+  it("words the totals so their parts add up, with percentiles labelled as estimates", () => {
+    const totals = { requests: 43, ok: 37, client: 2, server: 2, limited: 2, p50_ms: 23, p95_ms: 64, tokens: 0 };
+    const words = describeTotals({ totals, latency_buckets_ms: LATENCY_BUCKETS_MS });
+    expect(words.breakdown).toBe("43 requests: 37 succeeded, 2 client errors, 2 server errors, 2 rate limited.");
+    expect(words).toMatchObject({ p50: "≈ 23 ms", p95: "≈ 64 ms" });
+    expect(describeTotals({ totals: { ...totals, p95_ms: 30_000, p50_ms: null }, latency_buckets_ms: LATENCY_BUCKETS_MS })).toMatchObject({
+      p50: "—",
+      p95: "over 30 s",
+    });
   });
 
   it("names the area of a route template", () => {
@@ -79,9 +102,15 @@ describe.each(combos)("usage reports from the rollups (%s, %s limits)", (db, lim
 
     const mine = await usageReport(gw.rt.db, { owner: userId }, NOW);
     expect(mine.daily).toHaveLength(30);
-    expect(mine.daily.at(-1)).toMatchObject({ day: "2026-03-15", requests: 5, ok: 3, client: 1, server: 1, limited: 1 });
+    // The 429 is rate limited, not also a client error: the classes add up to the requests.
+    expect(mine.daily.at(-1)).toMatchObject({ day: "2026-03-15", requests: 5, ok: 3, client: 0, server: 1, limited: 1 });
+    // The charts stack STATUS_CLASSES: their bars reach each row's total, in every chart.
+    for (const c of [mine.totals, ...mine.daily, ...mine.areas, ...mine.keys]) {
+      expect(STATUS_CLASSES.reduce((n, s) => n + c[s.dataKey], 0)).toBe(c.requests);
+    }
+    expect(mine.areas.find((a) => a.area === "data")).toMatchObject({ requests: 3, ok: 1, client: 1, limited: 1 });
     expect(mine.daily.at(-2)).toMatchObject({ day: "2026-03-14", requests: 1, client: 1 });
-    expect(mine.totals).toMatchObject({ requests: 6, tokens: 26, p50_ms: 25, p95_ms: 1000 });
+    expect(mine.totals).toMatchObject({ requests: 6, tokens: 26, p50_ms: 25, p95_ms: 850 });
     expect(mine.areas.map((x) => [x.area, x.requests])).toEqual([
       ["data", 3],
       ["llm", 3],

@@ -2,10 +2,12 @@ import type { Database } from "../db/client.ts";
 import { effectiveLimits, toKeyRecord } from "../gateway/key-record.ts";
 import { LATENCY_BUCKETS_MS, latencyPercentile } from "../gateway/metering.ts";
 import type { Runtime } from "../gateway/runtime.ts";
+import { failedRequests } from "./usage-summary.ts";
 
 export const REPORT_DAYS = 30;
 
-type Counts = { requests: number; ok: number; client: number; server: number; limited: number };
+/** Disjoint classes that add up to `requests`: `client` is every 4xx but 429, which is `limited` alone. */
+export type Counts = { requests: number; ok: number; client: number; server: number; limited: number };
 
 export type UsageReport = {
   from: string;
@@ -23,7 +25,8 @@ const zero = (): Counts => ({ requests: 0, ok: 0, client: 0, server: 0, limited:
 function add(target: Counts, row: { requests: number; status2xx: number; status4xx: number; status5xx: number; status429: number }) {
   target.requests += row.requests;
   target.ok += row.status2xx;
-  target.client += row.status4xx;
+  // The rollups count a 429 in status4xx and again in status429; counted once here, as rate limited.
+  target.client += row.status4xx - row.status429;
   target.server += row.status5xx;
   target.limited += row.status429;
 }
@@ -108,7 +111,7 @@ export async function usageReport(db: Database, { owner, keyId }: ReportScope, n
     keys: keys
       .map((k) => {
         const c = perKey.get(k.id) ?? zero();
-        return { id: k.id, name: k.name, prefix: k.prefix, owner: k.user?.email ?? null, kind: k.kind, ...c, error_rate: c.requests ? (c.client + c.server) / c.requests : 0 };
+        return { id: k.id, name: k.name, prefix: k.prefix, owner: k.user?.email ?? null, kind: k.kind, ...c, error_rate: c.requests ? failedRequests(c) / c.requests : 0 };
       })
       .filter((k) => k.requests > 0 || owner !== undefined)
       .sort((a, b) => b.requests - a.requests),

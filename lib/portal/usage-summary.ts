@@ -1,0 +1,37 @@
+import type { Counts, UsageReport } from "./usage.ts";
+
+/**
+ * The status classes both request charts stack, in legend order, under one legend: disjoint, so the
+ * bars add up to the total, and a 429 is drawn as "429" wherever it appears.
+ */
+export const STATUS_CLASSES = [
+  { dataKey: "ok", name: "2xx/3xx" },
+  { dataKey: "client", name: "4xx (not 429)" },
+  { dataKey: "limited", name: "429" },
+  { dataKey: "server", name: "5xx" },
+] as const satisfies ReadonlyArray<{ dataKey: Exclude<keyof Counts, "requests">; name: string }>;
+
+/** Requests that did not succeed: client and server errors and rate-limited calls. */
+export function failedRequests(c: Counts): number {
+  return c.client + c.server + c.limited;
+}
+
+/** A percentile from the histogram, worded as the estimate it is; the open last bucket reads "over". */
+export function latencyEstimate(ms: number | null, bucketsMs: readonly number[]): string {
+  if (ms === null) return "—";
+  const last = bucketsMs[bucketsMs.length - 1] ?? Infinity;
+  return ms >= last ? `over ${last / 1000} s` : `≈ ${ms} ms`;
+}
+
+/**
+ * What the dashboard says about a period in words (charts are hidden from screen readers, so this is
+ * their text too): a status breakdown whose parts add up to the total, and estimated percentiles.
+ */
+export function describeTotals(report: Pick<UsageReport, "totals" | "latency_buckets_ms">): { breakdown: string; p50: string; p95: string } {
+  const t = report.totals;
+  return {
+    breakdown: `${t.requests} requests: ${t.ok} succeeded, ${t.client} client errors, ${t.server} server errors, ${t.limited} rate limited.`,
+    p50: latencyEstimate(t.p50_ms, report.latency_buckets_ms),
+    p95: latencyEstimate(t.p95_ms, report.latency_buckets_ms),
+  };
+}

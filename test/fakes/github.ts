@@ -1,0 +1,44 @@
+import { serve, type ServerType } from "@hono/node-server";
+import { Hono } from "hono";
+
+export type FakeGitHubAccount = { id: number; login: string; email: string | null; emails: Array<{ email: string; primary: boolean; verified: boolean }> };
+
+export type FakeGitHub = { url: string; hits: string[]; close(): Promise<void> };
+
+/**
+ * GitHub's OAuth token endpoint and the two API calls sign-in makes (GET /user, GET /user/emails), in
+ * GitHub's wire format. The authorization code names the account: code "x" signs in accounts["x"].
+ */
+export async function startFakeGitHub(accounts: Record<string, FakeGitHubAccount>): Promise<FakeGitHub> {
+  const hits: string[] = [];
+  const app = new Hono();
+  app.use(async (c, next) => {
+    hits.push(`${c.req.method} ${c.req.path}`);
+    await next();
+  });
+  app.post("/login/oauth/access_token", async (c) => {
+    const code = String((await c.req.parseBody()).code ?? "");
+    if (!accounts[code]) return c.json({ error: "bad_verification_code" });
+    return c.json({ access_token: `gho_${code}`, token_type: "bearer", scope: "read:user,user:email" });
+  });
+  const account = (auth: string | undefined) => accounts[/^(?:Bearer|token) gho_(.+)$/.exec(auth ?? "")?.[1] ?? ""];
+  app.get("/user", (c) => {
+    const a = account(c.req.header("authorization"));
+    if (!a) return c.json({ message: "Bad credentials" }, 401);
+    return c.json({ id: a.id, login: a.login, name: null, email: a.email, avatar_url: `https://avatars.example.test/${a.id}` });
+  });
+  app.get("/user/emails", (c) => {
+    const a = account(c.req.header("authorization"));
+    if (!a) return c.json({ message: "Bad credentials" }, 401);
+    return c.json(a.emails.map((e) => ({ ...e, visibility: e.primary ? "public" : null })));
+  });
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
+  });
+  const address = server.address();
+  return {
+    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
+    hits,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
