@@ -29,17 +29,7 @@ export async function extractPdf(data: Buffer, pages: number[] | undefined, incl
     const out: PdfExtraction = { text: selected.map((p) => p.text).join("\n\n"), pages: selected, page_count: count };
     if (includeMetadata) {
       const { info, metadata } = await getMeta(doc);
-      out.metadata = {
-        title: info.Title ?? metadata?.get("dc:title") ?? null,
-        author: info.Author ?? null,
-        subject: info.Subject ?? null,
-        creator: info.Creator ?? null,
-        producer: info.Producer ?? null,
-        creation_date: info.CreationDate ?? null,
-        modification_date: info.ModDate ?? null,
-        page_count: count,
-        pdf_version: info.PDFFormatVersion ?? null,
-      };
+      out.metadata = pdfMetadata(info, metadata, count);
     }
     return out;
   } catch (err) {
@@ -48,4 +38,23 @@ export async function extractPdf(data: Buffer, pages: number[] | undefined, incl
   } finally {
     await doc.destroy();
   }
+}
+
+/** An XMP packet as pdf.js exposes it; a file without one yields null or an empty object instead. */
+type Xmp = { get(name: string): unknown };
+
+/** The metadata fields, each null when the file has no Info dictionary entry (or XMP value) for it. */
+export function pdfMetadata(info: Record<string, unknown>, xmp: unknown, pageCount: number): Record<string, unknown> {
+  const fromXmp = (name: string) => (typeof (xmp as Partial<Xmp> | null)?.get === "function" ? ((xmp as Xmp).get(name) ?? null) : null);
+  return {
+    title: info.Title ?? fromXmp("dc:title"),
+    author: info.Author ?? null,
+    subject: info.Subject ?? null,
+    creator: info.Creator ?? null,
+    producer: info.Producer ?? null,
+    creation_date: info.CreationDate ?? null,
+    modification_date: info.ModDate ?? null,
+    page_count: pageCount,
+    pdf_version: info.PDFFormatVersion ?? null,
+  };
 }
