@@ -6,6 +6,7 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
+import { minimalPdf } from "./support/minimal-pdf.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 async function png(width: number, height: number): Promise<string> {
@@ -35,6 +36,31 @@ describe("utilities over HTTP", () => {
       expect(body).toMatchObject({ source_format: "json", target_format: "yaml" });
       const csv = await (await post("/v1/utils/convert", { data: "n,v\nx,1\n", source_format: "csv", target_format: "json", pretty: false })).json();
       expect(csv.result).toBe('[{"n":"x","v":1}]');
+    });
+
+    it("refuses data nested deeper than 100 levels with 400 naming the limit, for every target", async () => {
+      // Written by hand: JSON.stringify itself overflows on 10,000 levels.
+      const raw = (data: string, source: string, target: string) =>
+        t.gw.request("/v1/utils/convert", {
+          method: "POST",
+          headers: { "content-type": "application/json", "X-API-Key": t.key },
+          body: `{"data":${data},"source_format":"${source}","target_format":"${target}"}`,
+        });
+      const deep = "[".repeat(10_000) + "]".repeat(10_000);
+      const inputs: Array<[string, string]> = [
+        [deep, "json"],
+        [JSON.stringify(deep), "json"],
+        [JSON.stringify(deep), "yaml"],
+        [JSON.stringify("<a>".repeat(10_000) + "</a>".repeat(10_000)), "xml"],
+      ];
+      for (const target of ["yaml", "xml", "json"]) {
+        for (const [data, source] of inputs) {
+          const res = await raw(data, source, target);
+          expect(res.status, `${source} ${data.slice(0, 5)} → ${target}`).toBe(400);
+          expect((await res.json()).error).toBe("data is nested too deeply: at most 100 levels of arrays and objects");
+        }
+      }
+      expect((await raw("[".repeat(100) + "]".repeat(100), "json", "xml")).status).toBe(200);
     });
 
     it("needs a key, and refuses impossible conversions and unknown formats with 400", async () => {
@@ -167,6 +193,24 @@ describe("utilities over HTTP", () => {
       const some = await (await post("/v1/utils/pdf/extract", { pdf: doc, pages: [3, 1], include_metadata: true })).json();
       expect(some.text).toBe("Third page text\n\nFirst page text");
       expect(some.metadata).toMatchObject({ title: "Test document", author: "Ada Lovelace", page_count: 3 });
+    });
+
+    it("returns the text and null metadata fields for a PDF without an Info dictionary or XMP packet", async () => {
+      const res = await post("/v1/utils/pdf/extract", { pdf: minimalPdf("Hand written").toString("base64"), include_metadata: true });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.text).toBe("Hand written");
+      expect(body.metadata).toEqual({
+        title: null,
+        author: null,
+        subject: null,
+        creator: null,
+        producer: null,
+        creation_date: null,
+        modification_date: null,
+        page_count: 1,
+        pdf_version: "1.4",
+      });
     });
 
     it("refuses a password-protected PDF with 400 saying so", async () => {
