@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -34,6 +35,12 @@ const envSchema = z.object({
   SCREENSHOT_CONCURRENCY: positiveInt.default(2),
   SCREENSHOT_QUEUE: z.coerce.number().int().min(0).default(8),
   SCREENSHOT_TIMEOUT_MS: positiveInt.default(45_000),
+  WORKER_THREADS: positiveInt.optional(),
+  WORKER_QUEUE: positiveInt.default(64),
+  WORKER_JOB_TIMEOUT_MS: positiveInt.default(30_000),
+  WORKER_MEMORY_MB: positiveInt.default(512),
+  KEYLESS_RATE_PER_MINUTE: positiveInt.default(60),
+  KEYLESS_CONCURRENCY: positiveInt.default(4),
 });
 
 export type Config = {
@@ -53,6 +60,10 @@ export type Config = {
   metricsToken?: string;
   proxy: { maxBytes: number; timeoutMs: number; ratePerMinute: number; allowPrivate: Set<string>; extraCa?: string };
   screenshot: { chromiumPath: string; concurrency: number; queue: number; timeoutMs: number };
+  /** The pool that runs sharp, pdf.js, pdfkit, espeak and keyword extraction off the event loop. */
+  workers: { threads: number; queue: number; timeoutMs: number; memoryMb: number };
+  /** Per client address, for keyless requests to routes that do real work. */
+  keyless: { ratePerMinute: number; concurrency: number };
   /** Whether keys may register local runners on private addresses (a LAN GPU box); off by default. */
   ollamaAllowPrivateHosts: boolean;
 };
@@ -92,6 +103,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     ollamaAllowPrivateHosts: e.OLLAMA_ALLOW_PRIVATE_HOSTS === "true",
     screenshot: { chromiumPath: e.CHROMIUM_PATH, concurrency: e.SCREENSHOT_CONCURRENCY, queue: e.SCREENSHOT_QUEUE, timeoutMs: e.SCREENSHOT_TIMEOUT_MS },
+    workers: {
+      threads: e.WORKER_THREADS ?? os.availableParallelism(),
+      queue: e.WORKER_QUEUE,
+      timeoutMs: e.WORKER_JOB_TIMEOUT_MS,
+      memoryMb: e.WORKER_MEMORY_MB,
+    },
+    keyless: { ratePerMinute: e.KEYLESS_RATE_PER_MINUTE, concurrency: e.KEYLESS_CONCURRENCY },
   };
 }
 

@@ -4,9 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
 import { minimalPdf } from "./support/minimal-pdf.ts";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 async function png(width: number, height: number): Promise<string> {
@@ -157,6 +158,8 @@ describe("utilities over HTTP", () => {
         if (format === "bmp") {
           expect(bytes.subarray(0, 2).toString()).toBe("BM");
           expect(bytes.readInt32LE(18)).toBe(30);
+          // The first stored row is the bottom one, pixels as B, G, R: the PNG's red (200, 30, 30).
+          expect([...bytes.subarray(54, 57)]).toEqual([30, 30, 200]);
         } else {
           expect((await sharp(bytes).metadata()).format).toBe(format === "jpeg" ? "jpeg" : format);
         }
@@ -182,7 +185,37 @@ describe("utilities over HTTP", () => {
     });
   });
 
+  describe("image bombs", () => {
+    it("refuses a solid-colour 7071×7071 PNG as BMP, and a 10000×10000 resize, with 413; the server still answers", async () => {
+      const bomb = await sharp({ create: { width: 7071, height: 7071, channels: 3, background: "#336699" } }).png({ compressionLevel: 9 }).toBuffer();
+      expect(bomb.length).toBeLessThan(300_000);
+      const bmp = await post("/v1/utils/images/convert", { image: bomb.toString("base64"), format: "bmp" });
+      expect(bmp.status).toBe(413);
+      expect((await bmp.json()).error).toBe("output image is too large: 7071x7071 exceeds 16,777,216 pixels");
+      const big = await post("/v1/utils/images/resize", { image: await png(100, 100), width: 10_000, height: 10_000, maintain_aspect: false });
+      expect(big.status).toBe(413);
+      expect((await big.json()).error).toMatch(/output image is too large: 10000x10000/);
+      const tall = await post("/v1/utils/images/resize", { image: await png(10, 1000), width: 10_000 });
+      expect(tall.status).toBe(413);
+
+      expect((await t.get("/health", false)).status).toBe(200);
+      const small = await post("/v1/utils/images/convert", { image: await png(4096, 4096), format: "bmp" });
+      expect(small.status).toBe(200);
+      expect(await small.json()).toMatchObject({ width: 4096, height: 4096, bytes: 54 + 4096 * 4096 * 3 });
+    });
+  });
+
   describe("POST /v1/utils/pdf/extract", () => {
+    it("reads at most 100 pages a request: more without pages is a 413 saying how to choose them", async () => {
+      const doc = await pdf(Array.from({ length: 101 }, (_, i) => `Page ${i + 1}`));
+      const res = await post("/v1/utils/pdf/extract", { pdf: doc });
+      expect(res.status).toBe(413);
+      expect((await res.json()).error).toBe("pdf has 101 pages; at most 100 are read per request: choose them with pages");
+      const last = await (await post("/v1/utils/pdf/extract", { pdf: doc, pages: [101] })).json();
+      expect(last).toMatchObject({ text: "Page 101", page_count: 101 });
+      expect((await post("/v1/utils/pdf/extract", { pdf: doc, pages: Array.from({ length: 101 }, (_, i) => i + 1) })).status).toBe(400);
+    });
+
     it("extracts text per page, a selection of pages, and metadata", async () => {
       const doc = await pdf(["First page text", "Second page text", "Third page text"]);
       const all = await (await post("/v1/utils/pdf/extract", { pdf: doc })).json();
@@ -235,5 +268,37 @@ describe("utilities over HTTP", () => {
       expect(res.status).toBe(400);
       expect((await res.json()).error).toMatch(/pdf could not be read/);
     });
+  });
+});
+
+describe("a PDF that keeps pdf.js busy", () => {
+  let gw: TestGateway;
+  let key: string;
+  beforeAll(async () => {
+    gw = await startTestGateway({ env: { WORKER_JOB_TIMEOUT_MS: "5000" } });
+    ({ key } = await gw.key());
+  });
+  afterAll(() => gw?.close());
+  const extract = (pdfBytes: Buffer) =>
+    gw.request("/v1/utils/pdf/extract", {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-API-Key": key },
+      body: JSON.stringify({ pdf: pdfBytes.toString("base64") }),
+    });
+
+  it("is stopped at the job time limit with 422, and the next PDF is read as usual", async () => {
+    expect((await extract(minimalPdf("warm"))).status).toBe(200);
+    // 25 million text operators in ~250 kB: tens of seconds of pdf.js on a page nobody can read.
+    const bomb = minimalPdf("x", 25_000_000);
+    expect(bomb.length).toBeLessThan(400_000);
+    const started = performance.now();
+    const res = await extract(bomb);
+    expect(res.status).toBe(422);
+    expect((await res.json()).error).toBe("pdf took longer than the 5 s a job may run, so it was stopped");
+    expect(performance.now() - started).toBeLessThan(9000);
+    expect((await gw.request("/health")).status).toBe(200);
+    const after = await extract(minimalPdf("after"));
+    expect(after.status).toBe(200);
+    expect((await after.json()).text).toBe("after");
   });
 });

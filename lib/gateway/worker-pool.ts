@@ -1,0 +1,59 @@
+import path from "node:path";
+import { Piscina } from "piscina";
+import type { HeavyJob, HeavyOutcome, HeavyTasks } from "../workers/heavy-tasks.ts";
+import { GatewayError } from "./errors.ts";
+import type { Runtime } from "./runtime.ts";
+
+export type WorkerPoolSettings = { threads: number; queue: number; timeoutMs: number; memoryMb: number };
+
+// Resolved from the project root, as the CSL styles are, so Next's bundling of the gateway leaves it alone.
+const WORKER_FILE = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "workers", "heavy-worker.mjs");
+
+const pools = new WeakMap<Runtime, Piscina>();
+
+/** The runtime's pool: created on first use (most processes never render a PDF), closed with the runtime. */
+function poolOf(rt: Runtime): Piscina {
+  let pool = pools.get(rt);
+  if (pool) return pool;
+  const { threads, queue, memoryMb } = rt.config.workers;
+  pool = new Piscina({
+    filename: WORKER_FILE,
+    minThreads: 0,
+    maxThreads: threads,
+    maxQueue: queue,
+    idleTimeout: 60_000,
+    // The worker registers tsx itself; the parent's flags (tsx's or vitest's) are not for it.
+    execArgv: [],
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, memoryMb), stackSizeMb: 4 },
+  });
+  pools.set(rt, pool);
+  const closing = pool;
+  rt.onClose(() => closing.close({ force: true }));
+  return pool;
+}
+
+/**
+ * Runs one CPU-heavy job on the worker pool, so the event loop keeps answering everyone else. A job
+ * that outgrows its memory (413) or its time (422) ends its own worker and request, never the process;
+ * a full queue is a 503. `what` names the input in those messages ("image", "pdf").
+ */
+export async function runOnPool<K extends HeavyJob["task"]>(
+  rt: Runtime,
+  task: K,
+  args: Parameters<HeavyTasks[K]>[0],
+  what: string,
+): Promise<Awaited<ReturnType<HeavyTasks[K]>>> {
+  const { timeoutMs, memoryMb } = rt.config.workers;
+  let outcome: HeavyOutcome;
+  try {
+    outcome = await poolOf(rt).run({ task, args }, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    const { name, message, code } = err as Error & { code?: string };
+    if (name === "AbortError") throw new GatewayError(422, `${what} took longer than the ${timeoutMs / 1000} s a job may run, so it was stopped`);
+    if (code === "ERR_WORKER_OUT_OF_MEMORY") throw new GatewayError(413, `${what} needs more than the ${memoryMb} MB of memory a job may use`);
+    if (message === "Task queue is at limit") throw new GatewayError(503, "the server is busy with other heavy jobs: try again shortly", { "Retry-After": "1" });
+    throw err;
+  }
+  if (!outcome.ok) throw new GatewayError(outcome.status as 400, outcome.message);
+  return outcome.value as Awaited<ReturnType<HeavyTasks[K]>>;
+}
