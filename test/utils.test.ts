@@ -106,6 +106,16 @@ describe("utilities over HTTP", () => {
       expect((await post("/v1/utils/text/keywords", { text: 5 }, false)).status).toBe(400);
       expect((await post("/v1/utils/text/keywords", { text: "x", top_k: 0 }, false)).status).toBe(400);
     });
+
+    it("takes at most 100,000 characters, here and in format conversion", async () => {
+      const long = "word ".repeat(20_001);
+      const keywords = await post("/v1/utils/text/keywords", { text: long }, false);
+      expect(keywords.status).toBe(400);
+      expect((await keywords.json()).error).toMatch(/text is limited to 100,000 characters/);
+      const format = await post("/v1/utils/format/convert", { content: long }, false);
+      expect(format.status).toBe(400);
+      expect((await format.json()).error).toMatch(/content is limited to 100,000 characters/);
+    });
   });
 
   describe("POST /v1/utils/citations/format (no key)", () => {

@@ -99,7 +99,7 @@ const routes = {
       ),
       ...openErrors,
     },
-  }),
+  }, { limitKeyless: true }),
   convert: gatewayRoute("key", "utils", {
     method: "post",
     path: "/v1/utils/convert",
@@ -121,7 +121,7 @@ const routes = {
       200: jsonResponse(z.object({ result: z.string(), from_format: z.string(), to_format: z.string() }), "Converted text"),
       ...openErrors,
     },
-  }),
+  }, { limitKeyless: true }),
   keywords: gatewayRoute("none", "utils", {
     method: "post",
     path: "/v1/utils/text/keywords",
@@ -140,7 +140,7 @@ const routes = {
       ...openErrors,
       ...heavyErrors,
     },
-  }),
+  }, { limitKeyless: true }),
   resize: gatewayRoute("key", "utils", {
     method: "post",
     path: "/v1/utils/images/resize",
