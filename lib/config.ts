@@ -63,7 +63,7 @@ export type Config = {
   /** The pool that runs sharp, pdf.js, pdfkit, espeak and keyword extraction off the event loop. */
   workers: { threads: number; queue: number; timeoutMs: number; memoryMb: number };
   /** Per client address, for keyless requests to routes that do real work. */
-  keyless: { ratePerMinute: number; concurrency: number };
+  keyless: { minute: number; concurrency: number };
   /** Whether keys may register local runners on private addresses (a LAN GPU box); off by default. */
   ollamaAllowPrivateHosts: boolean;
 };
@@ -109,7 +109,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.WORKER_JOB_TIMEOUT_MS,
       memoryMb: e.WORKER_MEMORY_MB,
     },
-    keyless: { ratePerMinute: e.KEYLESS_RATE_PER_MINUTE, concurrency: e.KEYLESS_CONCURRENCY },
+    keyless: { minute: e.KEYLESS_RATE_PER_MINUTE, concurrency: e.KEYLESS_CONCURRENCY },
   };
 }
 
