@@ -312,3 +312,24 @@ describe("a PDF that keeps pdf.js busy", () => {
     expect((await after.json()).text).toBe("after");
   });
 });
+
+describe("a job that outgrows the pool's memory limit", () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({ env: { WORKER_MEMORY_MB: "32" } });
+  });
+  afterAll(() => gw?.close());
+  const keywords = (text: string) =>
+    gw.request("/v1/utils/text/keywords", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text }) });
+
+  it("fails its own request with 413 naming the limit; the process and the next small job carry on", async () => {
+    const words = Array.from({ length: 16_000 }, (_, i) => `term${i.toString(36)}`).join(" ");
+    const res = await keywords(words.slice(0, 100_000));
+    expect(res.status).toBe(413);
+    expect((await res.json()).error).toBe("text needs more than the 32 MB of memory a job may use");
+    expect((await gw.request("/health")).status).toBe(200);
+    const small = await keywords("Solar panels convert sunlight. Solar panels are cheap.");
+    expect(small.status).toBe(200);
+    expect((await small.json()).keywords[0].keyword).toBe("solar panels");
+  });
+});
