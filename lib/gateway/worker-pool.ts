@@ -3,11 +3,19 @@ import { Piscina } from "piscina";
 import type { HeavyJob, HeavyOutcome, HeavyTasks } from "../workers/heavy-tasks.ts";
 import { GatewayError } from "./errors.ts";
 import type { Runtime } from "./runtime.ts";
+import { ErrorSchema, jsonResponse } from "./schemas.ts";
 
 export type WorkerPoolSettings = { threads: number; queue: number; timeoutMs: number; memoryMb: number };
 
 // Resolved from the project root, as the CSL styles are, so Next's bundling of the gateway leaves it alone.
 const WORKER_FILE = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "workers", "heavy-worker.mjs");
+
+/** What a route running on the pool may answer besides its own errors, for its OpenAPI responses. */
+export const poolErrors = {
+  413: jsonResponse(ErrorSchema, "Input or output too large, or the job needed more memory than a job may use"),
+  422: jsonResponse(ErrorSchema, "The job ran longer than a job may run"),
+  503: jsonResponse(ErrorSchema, "Too many heavy jobs queued; try again shortly"),
+};
 
 const pools = new WeakMap<Runtime, Piscina>();
 

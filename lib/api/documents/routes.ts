@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
-import { runOnPool } from "../../gateway/worker-pool.ts";
+import { poolErrors, runOnPool } from "../../gateway/worker-pool.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { renderDocx } from "./render-docx.ts";
 import { renderMarkdown } from "./render-markdown.ts";
@@ -44,6 +44,7 @@ const generate = gatewayRoute("key", "documents", {
       },
     },
     ...keyedErrors,
+    ...poolErrors,
   },
 });
 

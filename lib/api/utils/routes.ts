@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
-import { runOnPool } from "../../gateway/worker-pool.ts";
+import { poolErrors, runOnPool } from "../../gateway/worker-pool.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors, RateLimitErrorSchema } from "../../gateway/schemas.ts";
 import { decodeBase64 } from "./base64.ts";
 import { CITATION_STYLES, formatCitation } from "./citations.ts";
@@ -11,11 +11,6 @@ import { CONVERT_FORMATS, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SIDE, RESIZE_FORMATS } f
 import { MAX_PDF_PAGES } from "./pdf-extract.ts";
 
 const openErrors = { 400: jsonResponse(ErrorSchema, "Invalid parameters"), 429: jsonResponse(RateLimitErrorSchema, "Too many requests from this client address") };
-const heavyErrors = {
-  413: jsonResponse(ErrorSchema, "Input or output too large, or the job needed more memory than a job may use"),
-  422: jsonResponse(ErrorSchema, "The job ran longer than a job may run"),
-  503: jsonResponse(ErrorSchema, "Too many heavy jobs queued; try again shortly"),
-};
 // Keyless routes take text up to this size: keywords cost ~2 s of CPU per 100 kB on one core.
 const MAX_TEXT = 100_000;
 const text = (field: string) => z.string().max(MAX_TEXT, `${field} is limited to ${MAX_TEXT.toLocaleString("en-US")} characters`);
@@ -138,7 +133,7 @@ const routes = {
         "Keywords, best first, scores scaled to 0..1",
       ),
       ...openErrors,
-      ...heavyErrors,
+      ...poolErrors,
     },
   }, { limitKeyless: true }),
   resize: gatewayRoute("key", "utils", {
@@ -147,7 +142,7 @@ const routes = {
     summary: "Resize an image",
     tags: ["Utilities"],
     request: jsonRequest(ResizeBody),
-    responses: { 200: jsonResponse(ImageResult, `The resized image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`), ...keyedErrors, ...heavyErrors },
+    responses: { 200: jsonResponse(ImageResult, `The resized image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`), ...keyedErrors, ...poolErrors },
   }),
   imageConvert: gatewayRoute("key", "utils", {
     method: "post",
@@ -155,7 +150,7 @@ const routes = {
     summary: "Convert an image to png, jpeg, webp, gif or bmp",
     tags: ["Utilities"],
     request: jsonRequest(ImageConvertBody),
-    responses: { 200: jsonResponse(ImageResult, `The converted image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`), ...keyedErrors, ...heavyErrors },
+    responses: { 200: jsonResponse(ImageResult, `The converted image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`), ...keyedErrors, ...poolErrors },
   }),
   pdf: gatewayRoute("key", "utils", {
     method: "post",
@@ -174,7 +169,7 @@ const routes = {
         "Text of the selected pages",
       ),
       ...keyedErrors,
-      ...heavyErrors,
+      ...poolErrors,
     },
   }),
 };

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../../gateway/context.ts";
 import { gatewayRoute } from "../../../gateway/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/schemas.ts";
-import { runOnPool } from "../../../gateway/worker-pool.ts";
+import { poolErrors, runOnPool } from "../../../gateway/worker-pool.ts";
 import { espeakLanguages } from "./espeak.ts";
 import { elevenlabsConfigured, elevenlabsSpeech, elevenlabsVoices, OPENAI_VOICES, openaiConfigured, openaiSpeech } from "../../../upstream/speech.ts";
 
@@ -25,7 +25,7 @@ const tts = gatewayRoute("key", "utils", {
   summary: "Text to speech as MP3 (espeak offline by default; openai and elevenlabs when configured)",
   tags: ["Utilities"],
   request: jsonRequest(TtsBody),
-  responses: { 200: { description: "MP3 audio", content: { "audio/mpeg": { schema: z.string().openapi({ format: "binary" }) } } }, ...keyedErrors, ...unavailable },
+  responses: { 200: { description: "MP3 audio", content: { "audio/mpeg": { schema: z.string().openapi({ format: "binary" }) } } }, ...keyedErrors, ...poolErrors, ...unavailable },
 });
 
 const providers = gatewayRoute("key", "utils", {
