@@ -5,7 +5,8 @@ import { GatewayError } from "./errors.ts";
 import type { Runtime } from "./runtime.ts";
 import { ErrorSchema, jsonResponse } from "./schemas.ts";
 
-export type WorkerPoolSettings = { threads: number; queue: number; timeoutMs: number; memoryMb: number };
+/** A Buffer comes back from a worker as a plain Uint8Array (structured clone keeps no subclass). */
+type Cloned<T> = T extends Buffer ? Uint8Array : T;
 
 // Resolved from the project root, as the CSL styles are, so Next's bundling of the gateway leaves it alone.
 const WORKER_FILE = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "workers", "heavy-worker.mjs");
@@ -50,7 +51,7 @@ export async function runOnPool<K extends HeavyJob["task"]>(
   task: K,
   args: Parameters<HeavyTasks[K]>[0],
   what: string,
-): Promise<Awaited<ReturnType<HeavyTasks[K]>>> {
+): Promise<Cloned<Awaited<ReturnType<HeavyTasks[K]>>>> {
   const { timeoutMs, memoryMb } = rt.config.workers;
   let outcome: HeavyOutcome;
   try {
@@ -63,5 +64,5 @@ export async function runOnPool<K extends HeavyJob["task"]>(
     throw err;
   }
   if (!outcome.ok) throw new GatewayError(outcome.status as 400, outcome.message);
-  return outcome.value as Awaited<ReturnType<HeavyTasks[K]>>;
+  return outcome.value as Cloned<Awaited<ReturnType<HeavyTasks[K]>>>;
 }
