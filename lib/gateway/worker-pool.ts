@@ -42,6 +42,18 @@ function poolOf(rt: Runtime): Piscina {
 }
 
 /**
+ * The byte arrays among a job's arguments that own their whole memory, moved to the worker instead of
+ * copied (a 3 MB image costs a copy per hop). Slices of Node's shared pool are copied: moving one would
+ * take the pool with it. The caller must not use a moved array afterwards.
+ */
+function ownedBuffers(args: object): ArrayBuffer[] {
+  return Object.values(args)
+    .filter((v): v is Uint8Array => v instanceof Uint8Array && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength)
+    .map((v) => v.buffer)
+    .filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
+}
+
+/**
  * Runs one CPU-heavy job on the worker pool, so the event loop keeps answering everyone else. A job
  * that outgrows its memory (413) or its time (422) ends its own worker and request, never the process;
  * a full queue is a 503. `what` names the input in those messages ("image", "pdf").
@@ -55,7 +67,7 @@ export async function runOnPool<K extends HeavyJob["task"]>(
   const { timeoutMs, memoryMb } = rt.config.workers;
   let outcome: HeavyOutcome;
   try {
-    outcome = await poolOf(rt).run({ task, args }, { signal: AbortSignal.timeout(timeoutMs) });
+    outcome = await poolOf(rt).run({ task, args }, { signal: AbortSignal.timeout(timeoutMs), transferList: ownedBuffers(args) });
   } catch (err) {
     const { name, message, code } = err as Error & { code?: string };
     if (name === "AbortError") throw new GatewayError(422, `${what} took longer than the ${timeoutMs / 1000} s a job may run, so it was stopped`);
