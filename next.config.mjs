@@ -14,6 +14,7 @@ const nextConfig = {
     "sharp",
     "unpdf",
     "espeak-ng",
+    "piscina",
     "@citation-js/core",
     "@citation-js/plugin-csl",
     "@citation-js/plugin-bibtex",

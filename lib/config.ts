@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -37,6 +38,12 @@ const envSchema = z.object({
   JOBS_CONCURRENCY: positiveInt.max(1000).default(4),
   JOBS_QUEUED_PER_KEY: positiveInt.max(100_000).default(20),
   BATCH_ITEMS_PER_DAY: positiveInt.default(5000),
+  WORKER_THREADS: positiveInt.optional(),
+  WORKER_QUEUE: positiveInt.default(64),
+  WORKER_JOB_TIMEOUT_MS: positiveInt.default(30_000),
+  WORKER_MEMORY_MB: positiveInt.default(512),
+  KEYLESS_RATE_PER_MINUTE: positiveInt.default(60),
+  KEYLESS_CONCURRENCY: positiveInt.default(4),
 });
 
 export type Config = {
@@ -56,6 +63,10 @@ export type Config = {
   metricsToken?: string;
   proxy: { maxBytes: number; timeoutMs: number; ratePerMinute: number; allowPrivate: Set<string>; extraCa?: string };
   screenshot: { chromiumPath: string; concurrency: number; queue: number; timeoutMs: number };
+  /** The pool that runs sharp, pdf.js, pdfkit, espeak and keyword extraction off the event loop. */
+  workers: { threads: number; queue: number; timeoutMs: number; memoryMb: number };
+  /** Per client address, for keyless requests to routes that do real work. */
+  keyless: { minute: number; concurrency: number };
   /** Whether keys may register local runners on private addresses (a LAN GPU box); off by default. */
   ollamaAllowPrivateHosts: boolean;
   /** Background jobs: how many run at once, how many one key may have waiting, batch items per key per UTC day. */
@@ -98,6 +109,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ollamaAllowPrivateHosts: e.OLLAMA_ALLOW_PRIVATE_HOSTS === "true",
     jobs: { concurrency: e.JOBS_CONCURRENCY, queuedPerKey: e.JOBS_QUEUED_PER_KEY, batchItemsPerDay: e.BATCH_ITEMS_PER_DAY },
     screenshot: { chromiumPath: e.CHROMIUM_PATH, concurrency: e.SCREENSHOT_CONCURRENCY, queue: e.SCREENSHOT_QUEUE, timeoutMs: e.SCREENSHOT_TIMEOUT_MS },
+    workers: {
+      threads: e.WORKER_THREADS ?? os.availableParallelism(),
+      queue: e.WORKER_QUEUE,
+      timeoutMs: e.WORKER_JOB_TIMEOUT_MS,
+      memoryMb: e.WORKER_MEMORY_MB,
+    },
+    keyless: { minute: e.KEYLESS_RATE_PER_MINUTE, concurrency: e.KEYLESS_CONCURRENCY },
   };
 }
 

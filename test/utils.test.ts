@@ -4,8 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
+import { minimalPdf } from "./support/minimal-pdf.ts";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 async function png(width: number, height: number): Promise<string> {
@@ -35,6 +37,31 @@ describe("utilities over HTTP", () => {
       expect(body).toMatchObject({ source_format: "json", target_format: "yaml" });
       const csv = await (await post("/v1/utils/convert", { data: "n,v\nx,1\n", source_format: "csv", target_format: "json", pretty: false })).json();
       expect(csv.result).toBe('[{"n":"x","v":1}]');
+    });
+
+    it("refuses data nested deeper than 100 levels with 400 naming the limit, for every target", async () => {
+      // Written by hand: JSON.stringify itself overflows on 10,000 levels.
+      const raw = (data: string, source: string, target: string) =>
+        t.gw.request("/v1/utils/convert", {
+          method: "POST",
+          headers: { "content-type": "application/json", "X-API-Key": t.key },
+          body: `{"data":${data},"source_format":"${source}","target_format":"${target}"}`,
+        });
+      const deep = "[".repeat(10_000) + "]".repeat(10_000);
+      const inputs: Array<[string, string]> = [
+        [deep, "json"],
+        [JSON.stringify(deep), "json"],
+        [JSON.stringify(deep), "yaml"],
+        [JSON.stringify("<a>".repeat(10_000) + "</a>".repeat(10_000)), "xml"],
+      ];
+      for (const target of ["yaml", "xml", "json"]) {
+        for (const [data, source] of inputs) {
+          const res = await raw(data, source, target);
+          expect(res.status, `${source} ${data.slice(0, 5)} → ${target}`).toBe(400);
+          expect((await res.json()).error).toBe("data is nested too deeply: at most 100 levels of arrays and objects");
+        }
+      }
+      expect((await raw("[".repeat(100) + "]".repeat(100), "json", "xml")).status).toBe(200);
     });
 
     it("needs a key, and refuses impossible conversions and unknown formats with 400", async () => {
@@ -78,6 +105,16 @@ describe("utilities over HTTP", () => {
     it("refuses a wrong type or an out-of-range top_k", async () => {
       expect((await post("/v1/utils/text/keywords", { text: 5 }, false)).status).toBe(400);
       expect((await post("/v1/utils/text/keywords", { text: "x", top_k: 0 }, false)).status).toBe(400);
+    });
+
+    it("takes at most 100,000 characters, here and in format conversion", async () => {
+      const long = "word ".repeat(20_001);
+      const keywords = await post("/v1/utils/text/keywords", { text: long }, false);
+      expect(keywords.status).toBe(400);
+      expect((await keywords.json()).error).toMatch(/text is limited to 100,000 characters/);
+      const format = await post("/v1/utils/format/convert", { content: long }, false);
+      expect(format.status).toBe(400);
+      expect((await format.json()).error).toMatch(/content is limited to 100,000 characters/);
     });
   });
 
@@ -131,6 +168,8 @@ describe("utilities over HTTP", () => {
         if (format === "bmp") {
           expect(bytes.subarray(0, 2).toString()).toBe("BM");
           expect(bytes.readInt32LE(18)).toBe(30);
+          // The first stored row is the bottom one, pixels as B, G, R: the PNG's red (200, 30, 30).
+          expect([...bytes.subarray(54, 57)]).toEqual([30, 30, 200]);
         } else {
           expect((await sharp(bytes).metadata()).format).toBe(format === "jpeg" ? "jpeg" : format);
         }
@@ -156,7 +195,37 @@ describe("utilities over HTTP", () => {
     });
   });
 
+  describe("image bombs", () => {
+    it("refuses a solid-colour 7071×7071 PNG as BMP, and a 10000×10000 resize, with 413; the server still answers", async () => {
+      const bomb = await sharp({ create: { width: 7071, height: 7071, channels: 3, background: "#336699" } }).png({ compressionLevel: 9 }).toBuffer();
+      expect(bomb.length).toBeLessThan(300_000);
+      const bmp = await post("/v1/utils/images/convert", { image: bomb.toString("base64"), format: "bmp" });
+      expect(bmp.status).toBe(413);
+      expect((await bmp.json()).error).toBe("output image is too large: 7071x7071 exceeds 16,777,216 pixels");
+      const big = await post("/v1/utils/images/resize", { image: await png(100, 100), width: 10_000, height: 10_000, maintain_aspect: false });
+      expect(big.status).toBe(413);
+      expect((await big.json()).error).toMatch(/output image is too large: 10000x10000/);
+      const tall = await post("/v1/utils/images/resize", { image: await png(10, 1000), width: 10_000 });
+      expect(tall.status).toBe(413);
+
+      expect((await t.get("/health", false)).status).toBe(200);
+      const small = await post("/v1/utils/images/convert", { image: await png(4096, 4096), format: "bmp" });
+      expect(small.status).toBe(200);
+      expect(await small.json()).toMatchObject({ width: 4096, height: 4096, bytes: 54 + 4096 * 4096 * 3 });
+    });
+  });
+
   describe("POST /v1/utils/pdf/extract", () => {
+    it("reads at most 100 pages a request: more without pages is a 413 saying how to choose them", async () => {
+      const doc = await pdf(Array.from({ length: 101 }, (_, i) => `Page ${i + 1}`));
+      const res = await post("/v1/utils/pdf/extract", { pdf: doc });
+      expect(res.status).toBe(413);
+      expect((await res.json()).error).toBe("pdf has 101 pages; at most 100 are read per request: choose them with pages");
+      const last = await (await post("/v1/utils/pdf/extract", { pdf: doc, pages: [101] })).json();
+      expect(last).toMatchObject({ text: "Page 101", page_count: 101 });
+      expect((await post("/v1/utils/pdf/extract", { pdf: doc, pages: Array.from({ length: 101 }, (_, i) => i + 1) })).status).toBe(400);
+    });
+
     it("extracts text per page, a selection of pages, and metadata", async () => {
       const doc = await pdf(["First page text", "Second page text", "Third page text"]);
       const all = await (await post("/v1/utils/pdf/extract", { pdf: doc })).json();
@@ -167,6 +236,24 @@ describe("utilities over HTTP", () => {
       const some = await (await post("/v1/utils/pdf/extract", { pdf: doc, pages: [3, 1], include_metadata: true })).json();
       expect(some.text).toBe("Third page text\n\nFirst page text");
       expect(some.metadata).toMatchObject({ title: "Test document", author: "Ada Lovelace", page_count: 3 });
+    });
+
+    it("returns the text and null metadata fields for a PDF without an Info dictionary or XMP packet", async () => {
+      const res = await post("/v1/utils/pdf/extract", { pdf: minimalPdf("Hand written").toString("base64"), include_metadata: true });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.text).toBe("Hand written");
+      expect(body.metadata).toEqual({
+        title: null,
+        author: null,
+        subject: null,
+        creator: null,
+        producer: null,
+        creation_date: null,
+        modification_date: null,
+        page_count: 1,
+        pdf_version: "1.4",
+      });
     });
 
     it("refuses a password-protected PDF with 400 saying so", async () => {
@@ -191,5 +278,58 @@ describe("utilities over HTTP", () => {
       expect(res.status).toBe(400);
       expect((await res.json()).error).toMatch(/pdf could not be read/);
     });
+  });
+});
+
+describe("a PDF that keeps pdf.js busy", () => {
+  let gw: TestGateway;
+  let key: string;
+  beforeAll(async () => {
+    gw = await startTestGateway({ env: { WORKER_JOB_TIMEOUT_MS: "5000" } });
+    ({ key } = await gw.key());
+  });
+  afterAll(() => gw?.close());
+  const extract = (pdfBytes: Buffer) =>
+    gw.request("/v1/utils/pdf/extract", {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-API-Key": key },
+      body: JSON.stringify({ pdf: pdfBytes.toString("base64") }),
+    });
+
+  it("is stopped at the job time limit with 422, and the next PDF is read as usual", async () => {
+    expect((await extract(minimalPdf("warm"))).status).toBe(200);
+    // 25 million text operators in ~250 kB: tens of seconds of pdf.js on a page nobody can read.
+    const bomb = minimalPdf("x", 25_000_000);
+    expect(bomb.length).toBeLessThan(400_000);
+    const started = performance.now();
+    const res = await extract(bomb);
+    expect(res.status).toBe(422);
+    expect((await res.json()).error).toBe("pdf took longer than the 5 s a job may run, so it was stopped");
+    expect(performance.now() - started).toBeLessThan(9000);
+    expect((await gw.request("/health")).status).toBe(200);
+    const after = await extract(minimalPdf("after"));
+    expect(after.status).toBe(200);
+    expect((await after.json()).text).toBe("after");
+  });
+});
+
+describe("a job that outgrows the pool's memory limit", () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({ env: { WORKER_MEMORY_MB: "32" } });
+  });
+  afterAll(() => gw?.close());
+  const keywords = (text: string) =>
+    gw.request("/v1/utils/text/keywords", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text }) });
+
+  it("fails its own request with 413 naming the limit; the process and the next small job carry on", async () => {
+    const words = Array.from({ length: 16_000 }, (_, i) => `term${i.toString(36)}`).join(" ");
+    const res = await keywords(words.slice(0, 100_000));
+    expect(res.status).toBe(413);
+    expect((await res.json()).error).toBe("text needs more than the 32 MB of memory a job may use");
+    expect((await gw.request("/health")).status).toBe(200);
+    const small = await keywords("Solar panels convert sunlight. Solar panels are cheap.");
+    expect(small.status).toBe(200);
+    expect((await small.json()).keywords[0].keyword).toBe("solar panels");
   });
 });

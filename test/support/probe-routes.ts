@@ -5,7 +5,7 @@ import { jsonRequest, jsonResponse } from "../../lib/gateway/schemas.ts";
 
 /**
  * Routes that exist only in tests, to drive the pipeline where no product route does yet:
- * a validated JSON body, a slow handler (concurrency), a crash, an optional-key route, another area.
+ * a validated JSON body, a slow handler (concurrency), a crash, optional-key routes (one limited per client without a key), another area.
  */
 export function addProbeRoutes(app: GatewayApp): void {
   const Echo = z.object({ name: z.string().min(1), count: z.number().int().min(1).max(10) });
@@ -47,6 +47,19 @@ export function addProbeRoutes(app: GatewayApp): void {
       path: "/v1/probe/optional",
       responses: { 200: jsonResponse(z.object({ keyed: z.boolean() }), "whether a key was used") },
     }),
+    (c) => c.json({ keyed: Boolean(c.var.key) }, 200),
+  );
+  app.openapi(
+    gatewayRoute(
+      "optional",
+      "clinical",
+      {
+        method: "get",
+        path: "/v1/probe/optional-work",
+        responses: { 200: jsonResponse(z.object({ keyed: z.boolean() }), "whether a key was used") },
+      },
+      { limitKeyless: true },
+    ),
     (c) => c.json({ keyed: Boolean(c.var.key) }, 200),
   );
 }

@@ -1,10 +1,10 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
+import { poolErrors, runOnPool } from "../../gateway/worker-pool.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { renderDocx } from "./render-docx.ts";
 import { renderMarkdown } from "./render-markdown.ts";
-import { renderPdf } from "./render-pdf.ts";
 import { CONTENT_TYPES, contentDisposition, DOCUMENT_FORMATS, TEMPLATE_NAMES, TEMPLATES, type DocumentRequest } from "./templates.ts";
 
 const GenerateBody = z.object({
@@ -44,6 +44,7 @@ const generate = gatewayRoute("key", "documents", {
       },
     },
     ...keyedErrors,
+    ...poolErrors,
   },
 });
 
@@ -57,7 +58,12 @@ export function registerDocumentRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(generate, async (c) => {
     const body = c.req.valid("json");
     const req: DocumentRequest = { title: body.title, content: body.content, template: body.template as DocumentRequest["template"], date: new Date() };
-    const data = body.format === "pdf" ? await renderPdf(req) : body.format === "docx" ? await renderDocx(req) : Buffer.from(renderMarkdown(req));
+    const data =
+      body.format === "pdf"
+        ? await runOnPool(c.var.runtime, "pdfRender", req, "document")
+        : body.format === "docx"
+          ? await renderDocx(req)
+          : Buffer.from(renderMarkdown(req));
     return c.body(new Uint8Array(data), 200, {
       "Content-Type": CONTENT_TYPES[body.format],
       "Content-Disposition": contentDisposition(body.title, body.format),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
 import { GatewayError } from "../../gateway/errors.ts";
-import { convertData, parseData } from "./data-convert.ts";
+import { convertData, parseData, type DataFormat } from "./data-convert.ts";
 
 const record = { name: "Ada", year: 1843, tags: ["math", "engines"], active: true };
 
@@ -48,6 +48,24 @@ describe("convertData", () => {
         expect(err).toBeInstanceOf(GatewayError);
         expect((err as GatewayError).status).toBe(400);
         expect((err as Error).message).toContain(`not valid ${format}`);
+      }
+    }
+  });
+
+  it("refuses input nested deeper than 100 levels, as a value or as text in each format, with a 400 naming the limit", () => {
+    const depth = (levels: number) => JSON.parse("[".repeat(levels) + "]".repeat(levels)) as unknown;
+    expect(convertData(depth(100), "json", "xml")).toContain("<item>");
+    const texts: Array<[string, DataFormat]> = [
+      ["[".repeat(10_000) + "]".repeat(10_000), "json"],
+      ["[".repeat(10_000) + "]".repeat(10_000), "yaml"],
+      [Array.from({ length: 3000 }, (_, i) => `${" ".repeat(i)}- `).join("\n"), "yaml"],
+      ["<a>".repeat(10_000) + "</a>".repeat(10_000), "xml"],
+      ["a = " + "[".repeat(10_000) + "]".repeat(10_000), "toml"],
+    ];
+    const inputs: Array<[unknown, DataFormat]> = [[depth(101), "json"], [depth(10_000), "json"], ...texts];
+    for (const [data, from] of inputs) {
+      for (const to of ["json", "yaml", "xml"] as const) {
+        expect(() => convertData(data, from, to), `${from} → ${to}`).toThrow(/nested too deeply: at most 100 levels/);
       }
     }
   });

@@ -3,6 +3,7 @@ import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
 import YAML from "yaml";
 import { GatewayError } from "../../gateway/errors.ts";
+import { MAX_DEPTH, nestsDeeperThan, yamlDepthBound } from "./nesting-depth.ts";
 
 export const DATA_FORMATS = ["json", "yaml", "toml", "xml", "csv"] as const;
 export type DataFormat = (typeof DATA_FORMATS)[number];
@@ -10,8 +11,16 @@ export type DataFormat = (typeof DATA_FORMATS)[number];
 /** Parses `data` in `from` (an object is taken as already parsed) and writes it as `to`. */
 export function convertData(data: unknown, from: DataFormat, to: DataFormat, pretty = true): string {
   const value = typeof data === "string" ? parseData(data, from) : data;
+  if (nestsDeeperThan(value, MAX_DEPTH)) throw tooDeep();
   return serialiseData(value, to, pretty);
 }
+
+const XML_READ = { ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: true, parseAttributeValue: true, maxNestedTags: MAX_DEPTH };
+
+const tooDeep = () => new GatewayError(400, `data is nested too deeply: at most ${MAX_DEPTH} levels of arrays and objects`);
+
+/** The parsers' own depth refusals (and YAML's stack overflow, which it reports as a parse error). */
+const DEPTH_FAILURE = /Maximum call stack size exceeded|Maximum nested tags exceeded|excessively nested/;
 
 export function parseData(text: string, format: DataFormat): unknown {
   try {
@@ -19,13 +28,14 @@ export function parseData(text: string, format: DataFormat): unknown {
       case "json":
         return JSON.parse(text);
       case "yaml":
+        if (yamlDepthBound(text) > MAX_DEPTH) throw tooDeep();
         return YAML.parse(text);
       case "toml":
-        return parseToml(text);
+        return parseToml(text, { maxDepth: MAX_DEPTH });
       case "xml": {
         const valid = XMLValidator.validate(text);
         if (valid !== true) throw new Error(`${valid.err.msg} (line ${valid.err.line})`);
-        return new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: true, parseAttributeValue: true }).parse(text);
+        return new XMLParser(XML_READ).parse(text);
       }
       case "csv": {
         const parsed = Papa.parse<Record<string, unknown>>(text.trim(), { header: true, dynamicTyping: true, skipEmptyLines: true });
@@ -35,6 +45,8 @@ export function parseData(text: string, format: DataFormat): unknown {
       }
     }
   } catch (err) {
+    if (err instanceof GatewayError) throw err;
+    if (err instanceof RangeError || DEPTH_FAILURE.test((err as Error).message)) throw tooDeep();
     throw new GatewayError(400, `data is not valid ${format}: ${(err as Error).message}`);
   }
 }

@@ -1,4 +1,3 @@
-import bmp from "bmp-js";
 import sharp, { type Sharp } from "sharp";
 import { GatewayError } from "../../gateway/errors.ts";
 
@@ -9,6 +8,8 @@ export type ImageFormat = (typeof CONVERT_FORMATS)[number];
 /** Larger inputs are refused before decoding: a small file can declare an enormous canvas. */
 export const MAX_INPUT_PIXELS = 50_000_000;
 export const MAX_OUTPUT_SIDE = 10_000;
+/** 4096 × 4096: a solid-colour PNG of a few kB must not become hundreds of MB of output (BMP is 3 bytes a pixel). */
+export const MAX_OUTPUT_PIXELS = 16_777_216;
 
 export type ImageResult = { image: string; format: ImageFormat; width: number; height: number; bytes: number };
 
@@ -16,7 +17,8 @@ export type ResizeOptions = { width?: number; height?: number; maintainAspect: b
 
 export async function resizeImage(input: Buffer, options: ResizeOptions): Promise<ImageResult> {
   if (!options.width && !options.height) throw new GatewayError(400, "give width, height, or both");
-  await readMetadata(input);
+  const meta = await readMetadata(input);
+  checkOutputSize(...resizedSize(meta, options));
   const pipeline = open(input).resize({
     width: options.width,
     height: options.height,
@@ -26,7 +28,8 @@ export async function resizeImage(input: Buffer, options: ResizeOptions): Promis
 }
 
 export async function convertImage(input: Buffer, format: ImageFormat, quality: number): Promise<ImageResult> {
-  await readMetadata(input);
+  const meta = await readMetadata(input);
+  checkOutputSize(meta.width, meta.height);
   return encode(open(input), format, quality);
 }
 
@@ -41,26 +44,30 @@ async function readMetadata(input: Buffer) {
   } catch {
     throw new GatewayError(400, "image is not a supported image (png, jpeg, webp, gif, avif, tiff, svg)");
   }
-  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) {
+  // EXIF orientations 5–8 are turned a quarter by rotate(): the output's sides are swapped.
+  const [width, height] = (meta.orientation ?? 1) >= 5 ? [meta.height ?? 0, meta.width ?? 0] : [meta.width ?? 0, meta.height ?? 0];
+  if (width * height > MAX_INPUT_PIXELS) {
     throw new GatewayError(413, `image is too large: ${meta.width}x${meta.height} exceeds ${MAX_INPUT_PIXELS.toLocaleString("en-US")} pixels`);
   }
-  return meta;
+  return { width, height };
 }
 
 async function encode(pipeline: Sharp, format: ImageFormat, quality: number): Promise<ImageResult> {
   try {
     if (format === "bmp") {
-      const { data, info } = await pipeline.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-      // bmp-js reads pixels as A, B, G, R.
-      const abgr = Buffer.alloc(data.length);
-      for (let i = 0; i < data.length; i += 4) {
-        abgr[i] = data[i + 3]!;
-        abgr[i + 1] = data[i + 2]!;
-        abgr[i + 2] = data[i + 1]!;
-        abgr[i + 3] = data[i]!;
-      }
-      const out = bmp.encode({ data: abgr, width: info.width, height: info.height }).data;
-      return result(out, format, info.width, info.height);
+      // Native all the way: sRGB without alpha, R and B swapped to BMP's BGR, rows bottom-up.
+      const { data, info } = await pipeline
+        .toColourspace("srgb")
+        .removeAlpha()
+        .recomb([
+          [0, 0, 1],
+          [0, 1, 0],
+          [1, 0, 0],
+        ])
+        .flip()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return result(bmp24(data, info.width, info.height), format, info.width, info.height);
     }
     const encoded =
       format === "jpeg"
@@ -76,6 +83,47 @@ async function encode(pipeline: Sharp, format: ImageFormat, quality: number): Pr
     if (err instanceof GatewayError) throw err;
     throw new GatewayError(400, `image could not be processed: ${(err as Error).message}`);
   }
+}
+
+/** Width and height a resize produces: `inside` keeps the aspect ratio within the box, `fill` is the box. */
+export function resizedSize(source: { width: number; height: number }, options: Pick<ResizeOptions, "width" | "height" | "maintainAspect">): [number, number] {
+  const { width, height } = options;
+  if (width && height && !options.maintainAspect) return [width, height];
+  const scale = Math.min(width ? width / source.width : Infinity, height ? height / source.height : Infinity);
+  return [Math.max(1, Math.round(source.width * scale)), Math.max(1, Math.round(source.height * scale))];
+}
+
+function checkOutputSize(width: number, height: number): void {
+  if (width * height > MAX_OUTPUT_PIXELS) {
+    const limit = MAX_OUTPUT_PIXELS.toLocaleString("en-US");
+    throw new GatewayError(413, `output image is too large: ${width}x${height} exceeds ${limit} pixels`);
+  }
+}
+
+/**
+ * A 24-bit BMP around BGR rows that are already bottom-up: a 54-byte header, then the rows, each padded
+ * to a multiple of 4 bytes (copied row by row only when the width needs padding).
+ */
+export function bmp24(bgrBottomUp: Buffer, width: number, height: number): Buffer {
+  const row = width * 3;
+  const stride = Math.ceil(row / 4) * 4;
+  const header = Buffer.alloc(54);
+  header.write("BM", 0, "latin1");
+  header.writeUInt32LE(54 + stride * height, 2);
+  header.writeUInt32LE(54, 10);
+  header.writeUInt32LE(40, 14);
+  header.writeInt32LE(width, 18);
+  header.writeInt32LE(height, 22);
+  header.writeUInt16LE(1, 26);
+  header.writeUInt16LE(24, 28);
+  header.writeUInt32LE(stride * height, 34);
+  header.writeInt32LE(2835, 38);
+  header.writeInt32LE(2835, 42);
+  if (stride === row) return Buffer.concat([header, bgrBottomUp]);
+  const out = Buffer.alloc(54 + stride * height);
+  header.copy(out);
+  for (let y = 0; y < height; y++) bgrBottomUp.copy(out, 54 + y * stride, y * row, (y + 1) * row);
+  return out;
 }
 
 function result(data: Buffer, format: ImageFormat, width: number, height: number): ImageResult {

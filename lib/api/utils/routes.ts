@@ -1,17 +1,19 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
-import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { poolErrors, runOnPool } from "../../gateway/worker-pool.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors, RateLimitErrorSchema } from "../../gateway/schemas.ts";
 import { decodeBase64 } from "./base64.ts";
 import { CITATION_STYLES, formatCitation } from "./citations.ts";
 import { convertData, DATA_FORMATS } from "./data-convert.ts";
 import { convertFormat, TEXT_FORMATS } from "./format-convert.ts";
-import { convertImage, CONVERT_FORMATS, MAX_OUTPUT_SIDE, RESIZE_FORMATS, resizeImage } from "./images.ts";
-import { extractKeywords } from "./keywords.ts";
-import { extractPdf } from "./pdf-extract.ts";
+import { CONVERT_FORMATS, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SIDE, RESIZE_FORMATS } from "./images.ts";
+import { MAX_PDF_PAGES } from "./pdf-extract.ts";
 
-const openErrors = { 400: jsonResponse(ErrorSchema, "Invalid parameters") };
-const MAX_TEXT = 1_000_000;
+const openErrors = { 400: jsonResponse(ErrorSchema, "Invalid parameters"), 429: jsonResponse(RateLimitErrorSchema, "Too many requests from this client address") };
+// Keyless routes take text up to this size: keywords cost ~2 s of CPU per 100 kB on one core.
+const MAX_TEXT = 100_000;
+const text = (field: string) => z.string().max(MAX_TEXT, `${field} is limited to ${MAX_TEXT.toLocaleString("en-US")} characters`);
 
 const ConvertBody = z.object({
   data: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).openapi({ description: "Text in source_format, or an already-parsed JSON value" }),
@@ -21,13 +23,13 @@ const ConvertBody = z.object({
 });
 
 const FormatBody = z.object({
-  content: z.string().max(MAX_TEXT),
+  content: text("content"),
   from_format: z.enum(TEXT_FORMATS).default("markdown"),
   to_format: z.enum(TEXT_FORMATS).default("html"),
 });
 
 const KeywordsBody = z.object({
-  text: z.string().max(MAX_TEXT),
+  text: text("text"),
   top_k: z.number().int().min(1).max(100).default(10),
 });
 
@@ -52,7 +54,7 @@ const ImageConvertBody = z.object({
 
 const PdfBody = z.object({
   pdf: z.string().openapi({ description: "Base64 PDF" }),
-  pages: z.array(z.number().int().min(1)).min(1).max(10_000).optional(),
+  pages: z.array(z.number().int().min(1)).min(1).max(MAX_PDF_PAGES).optional().openapi({ description: `at most ${MAX_PDF_PAGES}` }),
   include_metadata: z.boolean().default(false),
 });
 
@@ -92,7 +94,7 @@ const routes = {
       ),
       ...openErrors,
     },
-  }),
+  }, { limitKeyless: true }),
   convert: gatewayRoute("key", "utils", {
     method: "post",
     path: "/v1/utils/convert",
@@ -114,7 +116,7 @@ const routes = {
       200: jsonResponse(z.object({ result: z.string(), from_format: z.string(), to_format: z.string() }), "Converted text"),
       ...openErrors,
     },
-  }),
+  }, { limitKeyless: true }),
   keywords: gatewayRoute("none", "utils", {
     method: "post",
     path: "/v1/utils/text/keywords",
@@ -131,15 +133,16 @@ const routes = {
         "Keywords, best first, scores scaled to 0..1",
       ),
       ...openErrors,
+      ...poolErrors,
     },
-  }),
+  }, { limitKeyless: true }),
   resize: gatewayRoute("key", "utils", {
     method: "post",
     path: "/v1/utils/images/resize",
     summary: "Resize an image",
     tags: ["Utilities"],
     request: jsonRequest(ResizeBody),
-    responses: { 200: jsonResponse(ImageResult, "The resized image, base64"), ...keyedErrors, 413: jsonResponse(ErrorSchema, "Image too large") },
+    responses: { 200: jsonResponse(ImageResult, `The resized image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`), ...keyedErrors, ...poolErrors },
   }),
   imageConvert: gatewayRoute("key", "utils", {
     method: "post",
@@ -147,7 +150,7 @@ const routes = {
     summary: "Convert an image to png, jpeg, webp, gif or bmp",
     tags: ["Utilities"],
     request: jsonRequest(ImageConvertBody),
-    responses: { 200: jsonResponse(ImageResult, "The converted image, base64"), ...keyedErrors, 413: jsonResponse(ErrorSchema, "Image too large") },
+    responses: { 200: jsonResponse(ImageResult, `The converted image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`), ...keyedErrors, ...poolErrors },
   }),
   pdf: gatewayRoute("key", "utils", {
     method: "post",
@@ -166,6 +169,7 @@ const routes = {
         "Text of the selected pages",
       ),
       ...keyedErrors,
+      ...poolErrors,
     },
   }),
 };
@@ -184,22 +188,24 @@ export function registerUtilsRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const body = c.req.valid("json");
     return c.json({ result: convertFormat(body.content, body.from_format, body.to_format), from_format: body.from_format, to_format: body.to_format }, 200);
   });
-  app.openapi(routes.keywords, (c) => {
+  app.openapi(routes.keywords, async (c) => {
     const body = c.req.valid("json");
-    const keywords = extractKeywords(body.text, body.top_k);
+    const keywords = await runOnPool(c.var.runtime, "keywords", { text: body.text, topK: body.top_k }, "text");
     return c.json({ keywords, count: keywords.length, algorithm: "rake" }, 200);
   });
   app.openapi(routes.resize, async (c) => {
     const body = c.req.valid("json");
-    const image = decodeBase64(body.image, "image");
-    return c.json(await resizeImage(image, { width: body.width, height: body.height, maintainAspect: body.maintain_aspect, format: body.format }), 200);
+    const options = { width: body.width, height: body.height, maintainAspect: body.maintain_aspect, format: body.format };
+    return c.json(await runOnPool(c.var.runtime, "imageResize", { image: decodeBase64(body.image, "image"), options }, "image"), 200);
   });
   app.openapi(routes.imageConvert, async (c) => {
     const body = c.req.valid("json");
-    return c.json(await convertImage(decodeBase64(body.image, "image"), body.format, body.quality), 200);
+    const args = { image: decodeBase64(body.image, "image"), format: body.format, quality: body.quality };
+    return c.json(await runOnPool(c.var.runtime, "imageConvert", args, "image"), 200);
   });
   app.openapi(routes.pdf, async (c) => {
     const body = c.req.valid("json");
-    return c.json(await extractPdf(decodeBase64(body.pdf, "pdf"), body.pages, body.include_metadata), 200);
+    const args = { pdf: decodeBase64(body.pdf, "pdf"), pages: body.pages, includeMetadata: body.include_metadata };
+    return c.json(await runOnPool(c.var.runtime, "pdfExtract", args, "pdf"), 200);
   });
 }

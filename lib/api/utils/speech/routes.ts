@@ -2,7 +2,8 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../../gateway/context.ts";
 import { gatewayRoute } from "../../../gateway/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/schemas.ts";
-import { espeakLanguages, espeakMp3 } from "./espeak.ts";
+import { poolErrors, runOnPool } from "../../../gateway/worker-pool.ts";
+import { espeakLanguages } from "./espeak.ts";
 import { elevenlabsConfigured, elevenlabsSpeech, elevenlabsVoices, OPENAI_VOICES, openaiConfigured, openaiSpeech } from "../../../upstream/speech.ts";
 
 export const TTS_PROVIDERS = ["espeak", "openai", "elevenlabs"] as const;
@@ -24,7 +25,7 @@ const tts = gatewayRoute("key", "utils", {
   summary: "Text to speech as MP3 (espeak offline by default; openai and elevenlabs when configured)",
   tags: ["Utilities"],
   request: jsonRequest(TtsBody),
-  responses: { 200: { description: "MP3 audio", content: { "audio/mpeg": { schema: z.string().openapi({ format: "binary" }) } } }, ...keyedErrors, ...unavailable },
+  responses: { 200: { description: "MP3 audio", content: { "audio/mpeg": { schema: z.string().openapi({ format: "binary" }) } } }, ...keyedErrors, ...poolErrors, ...unavailable },
 });
 
 const providers = gatewayRoute("key", "utils", {
@@ -72,8 +73,8 @@ async function voicesOf(provider: (typeof TTS_PROVIDERS)[number]): Promise<unkno
 export function registerSpeechRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(tts, async (c) => {
     const body = c.req.valid("json");
-    let audio: Buffer;
-    if (body.provider === "espeak") audio = await espeakMp3(body.text, body.lang, body.speed);
+    let audio: Uint8Array;
+    if (body.provider === "espeak") audio = await runOnPool(c.var.runtime, "espeak", { text: body.text, lang: body.lang, speed: body.speed }, "speech");
     else if (body.provider === "openai") audio = await openaiSpeech(body.text, body.voice, "tts-1", body.speed);
     else audio = await elevenlabsSpeech(body.text, body.voice);
     c.set("usage", { provider: body.provider });

@@ -1,0 +1,80 @@
+import path from "node:path";
+import { Piscina } from "piscina";
+import type { HeavyJob, HeavyOutcome, HeavyTasks } from "../workers/heavy-tasks.ts";
+import { GatewayError } from "./errors.ts";
+import type { Runtime } from "./runtime.ts";
+import { ErrorSchema, jsonResponse } from "./schemas.ts";
+
+/** A Buffer comes back from a worker as a plain Uint8Array (structured clone keeps no subclass). */
+type Cloned<T> = T extends Buffer ? Uint8Array : T;
+
+// Resolved from the project root, as the CSL styles are, so Next's bundling of the gateway leaves it alone.
+const WORKER_FILE = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "workers", "heavy-worker.mjs");
+
+/** What a route running on the pool may answer besides its own errors, for its OpenAPI responses. */
+export const poolErrors = {
+  413: jsonResponse(ErrorSchema, "Input or output too large, or the job needed more memory than a job may use"),
+  422: jsonResponse(ErrorSchema, "The job ran longer than a job may run"),
+  503: jsonResponse(ErrorSchema, "Too many heavy jobs queued; try again shortly"),
+};
+
+const pools = new WeakMap<Runtime, Piscina>();
+
+/** The runtime's pool: created on first use (most processes never render a PDF), closed with the runtime. */
+function poolOf(rt: Runtime): Piscina {
+  let pool = pools.get(rt);
+  if (pool) return pool;
+  const { threads, queue, memoryMb } = rt.config.workers;
+  pool = new Piscina({
+    filename: WORKER_FILE,
+    minThreads: 0,
+    maxThreads: threads,
+    maxQueue: queue,
+    idleTimeout: 60_000,
+    // The worker registers tsx itself; the parent's flags (tsx's or vitest's) are not for it.
+    execArgv: [],
+    resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, memoryMb), stackSizeMb: 4 },
+  });
+  pools.set(rt, pool);
+  const closing = pool;
+  rt.onClose(() => closing.close({ force: true }));
+  return pool;
+}
+
+/**
+ * The byte arrays among a job's arguments that own their whole memory, moved to the worker instead of
+ * copied (a 3 MB image costs a copy per hop). Slices of Node's shared pool are copied: moving one would
+ * take the pool with it. The caller must not use a moved array afterwards.
+ */
+function ownedBuffers(args: object): ArrayBuffer[] {
+  return Object.values(args)
+    .filter((v): v is Uint8Array => v instanceof Uint8Array && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength)
+    .map((v) => v.buffer)
+    .filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
+}
+
+/**
+ * Runs one CPU-heavy job on the worker pool, so the event loop keeps answering everyone else. A job
+ * that outgrows its memory (413) or its time (422) ends its own worker and request, never the process;
+ * a full queue is a 503. `what` names the input in those messages ("image", "pdf").
+ */
+export async function runOnPool<K extends HeavyJob["task"]>(
+  rt: Runtime,
+  task: K,
+  args: Parameters<HeavyTasks[K]>[0],
+  what: string,
+): Promise<Cloned<Awaited<ReturnType<HeavyTasks[K]>>>> {
+  const { timeoutMs, memoryMb } = rt.config.workers;
+  let outcome: HeavyOutcome;
+  try {
+    outcome = await poolOf(rt).run({ task, args }, { signal: AbortSignal.timeout(timeoutMs), transferList: ownedBuffers(args) });
+  } catch (err) {
+    const { name, message, code } = err as Error & { code?: string };
+    if (name === "AbortError") throw new GatewayError(422, `${what} took longer than the ${timeoutMs / 1000} s a job may run, so it was stopped`);
+    if (code === "ERR_WORKER_OUT_OF_MEMORY") throw new GatewayError(413, `${what} needs more than the ${memoryMb} MB of memory a job may use`);
+    if (message === "Task queue is at limit") throw new GatewayError(503, "the server is busy with other heavy jobs: try again shortly", { "Retry-After": "1" });
+    throw err;
+  }
+  if (!outcome.ok) throw new GatewayError(outcome.status as 400, outcome.message);
+  return outcome.value as Cloned<Awaited<ReturnType<HeavyTasks[K]>>>;
+}
