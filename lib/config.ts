@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { SCOPE_AREAS, type ConsolePolicy } from "./gateway/key-record.ts";
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -21,6 +22,16 @@ const envSchema = z.object({
   // Rollup rows take 13 parameters each; 5,000 keeps a batch under PostgreSQL's 65,535.
   METER_BATCH: positiveInt.max(5000).default(500),
   KEY_REFRESH_MS: positiveInt.default(500),
+  MAX_KEYS_PER_USER: positiveInt.max(1000).default(10),
+  // Console keys come with every sign-up, so they get less than an approved key: no N quotas for N mailboxes.
+  CONSOLE_KEY_SCOPES: z
+    .string()
+    .default("aac,datavis,generate,llm")
+    .transform((v) => (v.trim() === "all" ? [] : v.split(",").map((s) => s.trim()).filter(Boolean)))
+    .pipe(z.array(z.enum(SCOPE_AREAS, { message: `CONSOLE_KEY_SCOPES takes areas (${SCOPE_AREAS.join(", ")}) or "all"` }))),
+  CONSOLE_LIMIT_DAY: positiveInt.default(500),
+  CONSOLE_LIMIT_MINUTE: positiveInt.default(20),
+  CONSOLE_LIMIT_CONCURRENCY: positiveInt.default(2),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PUBLIC_BASE_URL: z.string().url().optional(),
   METRICS_TOKEN: z.string().optional(),
@@ -48,6 +59,10 @@ export type Config = {
   limits: { day: number; minute: number; concurrency: number };
   meter: { flushMs: number; batch: number };
   keyRefreshMs: number;
+  /** Active client keys one user may hold (rotations in their grace period not counted). */
+  maxKeysPerUser: number;
+  /** Areas and default limits of the portal's console keys. */
+  console: ConsolePolicy;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   publicBaseUrl?: string;
   metricsToken?: string;
@@ -80,6 +95,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     limits: { day: e.LIMIT_DAY, minute: e.LIMIT_MINUTE, concurrency: e.LIMIT_CONCURRENCY },
     meter: { flushMs: e.METER_FLUSH_MS, batch: e.METER_BATCH },
     keyRefreshMs: e.KEY_REFRESH_MS,
+    maxKeysPerUser: e.MAX_KEYS_PER_USER,
+    console: {
+      scopes: e.CONSOLE_KEY_SCOPES,
+      limits: { day: e.CONSOLE_LIMIT_DAY, minute: e.CONSOLE_LIMIT_MINUTE, concurrency: e.CONSOLE_LIMIT_CONCURRENCY },
+    },
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     metricsToken: e.METRICS_TOKEN,

@@ -93,7 +93,7 @@ async function direct(cmd: Command): Promise<Output> {
   try {
     await applyMigrations(db);
     if (cmd.kind === "create") {
-      const created = await createKey(db, cmd.input, "cli");
+      const created = await createKey(db, cmd.input, "cli", config);
       return [{ id: created.id, key: created.key, prefix: created.prefix }];
     }
     if (cmd.kind === "list") return await listKeys(db);
