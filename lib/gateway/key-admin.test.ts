@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBackends } from "../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
@@ -238,5 +239,29 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
     expect((await listKeys(gw.rt.db)).find((k) => k.id === id)?.limits).toEqual({ day: null, minute: 2, concurrency: 5 });
     const audit = (await listAudit(gw.rt.db, 500)).filter((a) => a.target === id && a.action === "key.limits");
     expect(audit.map((a) => [a.actor, a.detail])).toEqual([["operator", { from: { day: null, minute: null, concurrency: null }, to: { day: null, minute: 2, concurrency: 5 } }]]);
+  });
+});
+
+describe.runIf(process.env.REDIS_URL)("keys created on the operator endpoint, with Redis", () => {
+  it("are announced on the key channel, so other instances drop a cached 'unknown' at once", async () => {
+    const gw = await startTestGateway({ limits: "redis" });
+    const listener = new Redis(process.env.REDIS_URL!);
+    try {
+      const heard: string[] = [];
+      listener.on("message", (_channel, hash: string) => heard.push(hash));
+      await listener.subscribe("gw:keys:changed");
+      const res = await operatorApp(gw.rt, "t0ken").request("/keys", {
+        method: "POST",
+        headers: { authorization: "Bearer t0ken", "content-type": "application/json" },
+        body: JSON.stringify({ name: "announced" }),
+      });
+      expect(res.status).toBe(201);
+      const { id } = await res.json();
+      const { hash } = await gw.rt.db.prisma.apiKey.findUniqueOrThrow({ where: { id } });
+      await expect.poll(() => heard, { timeout: 2000 }).toContain(hash);
+    } finally {
+      await listener.quit();
+      await gw.close();
+    }
   });
 });
