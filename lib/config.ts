@@ -26,12 +26,12 @@ const envSchema = z.object({
   // Console keys come with every sign-up, so they get less than an approved key: no N quotas for N mailboxes.
   CONSOLE_KEY_SCOPES: z
     .string()
-    .default("aac,datavis,generate,llm")
+    .default("aac,datavis,generate,llm,trove")
     .transform((v) => (v.trim() === "all" ? [] : v.split(",").map((s) => s.trim()).filter(Boolean)))
     .pipe(z.array(z.enum(SCOPE_AREAS, { message: `CONSOLE_KEY_SCOPES takes areas (${SCOPE_AREAS.join(", ")}) or "all"` }))),
-  CONSOLE_LIMIT_DAY: positiveInt.default(500),
-  CONSOLE_LIMIT_MINUTE: positiveInt.default(20),
-  CONSOLE_LIMIT_CONCURRENCY: positiveInt.default(2),
+  CONSOLE_LIMIT_DAY: positiveInt.default(1000),
+  CONSOLE_LIMIT_MINUTE: positiveInt.default(60),
+  CONSOLE_LIMIT_CONCURRENCY: positiveInt.default(4),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PUBLIC_BASE_URL: z.string().url().optional(),
   METRICS_TOKEN: z.string().optional(),

@@ -24,14 +24,14 @@ describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
     const s = await createTestSession(gw.rt.db);
     const res = await call("/v1/key", { Cookie: s.cookie, ...SAME_ORIGIN });
     expect(res.status).toBe(200);
-    expect(res.headers.get("x-ratelimit-limit")).toBe("20");
+    expect(res.headers.get("x-ratelimit-limit")).toBe("60");
     const body = await res.json();
     const row = await gw.rt.db.prisma.apiKey.findUniqueOrThrow({ where: { id: body.id } });
     expect(row).toMatchObject({ userId: s.userId, kind: "console", status: "active", scopes: [] });
     // A new mailbox buys the console allowance, not an approved key's 10,000 requests a day on every area.
-    expect(body.limits).toEqual({ day: 500, minute: 20, concurrency: 2 });
-    expect(body.scopes).toEqual(["aac", "datavis", "generate", "llm"]);
-    expect(body.remaining.day.remaining).toBe(499);
+    expect(body.limits).toEqual({ day: 1000, minute: 60, concurrency: 4 });
+    expect(body.scopes).toEqual(["aac", "datavis", "generate", "llm", "trove"]);
+    expect(body.remaining.day.remaining).toBe(999);
     const outside = await call("/v1/probe/slow?ms=0", { Cookie: s.cookie, ...SAME_ORIGIN });
     expect(outside.status).toBe(403);
     expect((await outside.json()).error).toMatch(/no access to 'utils'/);
@@ -156,7 +156,7 @@ describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
       const s = await createTestSession(gw.rt.db);
       const ok = await fetch(`${url}/v1/key`, { headers: { Cookie: s.cookie, Origin: url } });
       expect(ok.status).toBe(200);
-      expect(ok.headers.get("x-ratelimit-remaining")).toBe("19");
+      expect(ok.headers.get("x-ratelimit-remaining")).toBe("59");
       const cross = await fetch(`${url}/v1/key`, { headers: { Cookie: s.cookie, Origin: "http://127.0.0.2:1" } });
       expect(cross.status).toBe(401);
       expect(cross.headers.get("www-authenticate")).toMatch(/Bearer/);
