@@ -108,7 +108,7 @@ export async function renameMyKey(_previous: KeyActionState, form: FormData): Pr
 
 export async function setMyKeyScopes(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
   const { rt, userId, actor } = await signedIn();
-  const parsed = idForm.extend({ scopes: z.array(z.enum(SCOPE_AREAS)) }).safeParse({ id: form.get("id"), scopes: form.getAll("scopes") });
+  const parsed = idForm.extend({ scopes: z.array(z.enum(SCOPE_AREAS)).max(50) }).safeParse({ id: form.get("id"), scopes: form.getAll("scopes") });
   if (!parsed.success) return { error: firstIssue(parsed.error) };
   let record;
   try {

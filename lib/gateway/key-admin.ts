@@ -137,7 +137,8 @@ export const CONSOLE_KEY_NAME = "Portal consoles";
 
 /**
  * The user's console key (what the portal session is metered and limited as), created on first use
- * with the default limits and all scopes. Its secret is discarded at once: only the session reaches it.
+ * with no scopes or limits of its own: the key cache gives it the console policy (CONSOLE_KEY_SCOPES,
+ * CONSOLE_LIMIT_*) unless an operator sets its limits. Its secret is discarded at once: only the session reaches it.
  * A revoked console key stays the answer, so an operator can switch a user's console access off.
  */
 export async function consoleKeyFor(db: Database, userId: string): Promise<KeyRecord> {
