@@ -5,7 +5,7 @@ import { openDatabase, type Database } from "../db/client.ts";
 import { applyMigrations } from "../db/migrate.ts";
 import { createKey, revokeKey } from "./key-admin.ts";
 import { redisKeyEvents } from "./key-events.ts";
-import { toKeyRecord } from "./key-record.ts";
+import { toKeyRecord, type KeyRecord } from "./key-record.ts";
 import { KeyStore } from "./key-store.ts";
 import { generateKey } from "./keys.ts";
 
@@ -88,6 +88,20 @@ describe.each(databaseBackends)("KeyStore on %s", (backend) => {
     const row = await db.prisma.apiKey.create({ data: { id: `key_here_${Date.now()}`, name: "here", prefix: fresh.prefix, hash: fresh.hash } });
     store.remember(toKeyRecord(row));
     expect((await store.resolve(fresh.key))?.name).toBe("here");
+  });
+
+  it("lets a key remembered while its lookup was in flight win over that lookup's 'unknown'", async () => {
+    const store = new KeyStore(db, { refreshMs: 60_000 });
+    const fresh = generateKey();
+    const lookup = store.resolve(fresh.key);
+    const record: KeyRecord = {
+      id: "key_race", hash: fresh.hash, prefix: fresh.prefix, name: "race", userId: null, kind: "client", scopes: [],
+      overrides: { day: null, minute: null, concurrency: null }, limitKey: "key_race", replaced: false, status: "active",
+      expiresAt: null, createdAt: Date.now(),
+    };
+    store.remember(record);
+    expect((await lookup)?.id).toBe("key_race");
+    expect((await store.resolve(fresh.key))?.id).toBe("key_race");
   });
 
   describe.runIf(process.env.REDIS_URL)("with the Redis key channel", () => {

@@ -106,8 +106,10 @@ export class KeyStore {
   private async load(hash: string): Promise<KeyRecord | null> {
     const row = await this.db.prisma.apiKey.findUnique({ where: { hash } });
     if (!row) {
-      this.unknown.set(hash, true);
-      return null;
+      // A key created while this read was in flight has been remembered since: it wins.
+      const remembered = this.cache.get(hash);
+      if (!remembered) this.unknown.set(hash, true);
+      return remembered ?? null;
     }
     const record = withConsolePolicy(toKeyRecord(row), this.options.console);
     this.cache.set(hash, record);
