@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { SCOPE_AREAS, type ConsolePolicy } from "./gateway/key-record.ts";
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -22,6 +23,16 @@ const envSchema = z.object({
   // Rollup rows take 13 parameters each; 5,000 keeps a batch under PostgreSQL's 65,535.
   METER_BATCH: positiveInt.max(5000).default(500),
   KEY_REFRESH_MS: positiveInt.default(500),
+  MAX_KEYS_PER_USER: positiveInt.max(1000).default(10),
+  // Console keys come with every sign-up, so they get less than an approved key: no N quotas for N mailboxes.
+  CONSOLE_KEY_SCOPES: z
+    .string()
+    .default("aac,datavis,generate,llm,trove")
+    .transform((v) => (v.trim() === "all" ? [] : v.split(",").map((s) => s.trim()).filter(Boolean)))
+    .pipe(z.array(z.enum(SCOPE_AREAS, { message: `CONSOLE_KEY_SCOPES takes areas (${SCOPE_AREAS.join(", ")}) or "all"` }))),
+  CONSOLE_LIMIT_DAY: positiveInt.default(1000),
+  CONSOLE_LIMIT_MINUTE: positiveInt.default(60),
+  CONSOLE_LIMIT_CONCURRENCY: positiveInt.default(4),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PUBLIC_BASE_URL: z.string().url().optional(),
   METRICS_TOKEN: z.string().optional(),
@@ -58,6 +69,10 @@ export type Config = {
   limits: { day: number; minute: number; concurrency: number };
   meter: { flushMs: number; batch: number };
   keyRefreshMs: number;
+  /** Active client keys one user may hold (rotations in their grace period not counted). */
+  maxKeysPerUser: number;
+  /** Areas and default limits of the portal's console keys. */
+  console: ConsolePolicy;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   publicBaseUrl?: string;
   metricsToken?: string;
@@ -96,6 +111,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     limits: { day: e.LIMIT_DAY, minute: e.LIMIT_MINUTE, concurrency: e.LIMIT_CONCURRENCY },
     meter: { flushMs: e.METER_FLUSH_MS, batch: e.METER_BATCH },
     keyRefreshMs: e.KEY_REFRESH_MS,
+    maxKeysPerUser: e.MAX_KEYS_PER_USER,
+    console: {
+      scopes: e.CONSOLE_KEY_SCOPES,
+      limits: { day: e.CONSOLE_LIMIT_DAY, minute: e.CONSOLE_LIMIT_MINUTE, concurrency: e.CONSOLE_LIMIT_CONCURRENCY },
+    },
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     metricsToken: e.METRICS_TOKEN,

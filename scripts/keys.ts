@@ -88,6 +88,14 @@ async function viaServer(cmd: Command, dataDir: string): Promise<Output | null> 
   return [await call("POST", `/keys/${encodeURIComponent(cmd.id)}/revoke`)];
 }
 
+/** Tells running instances (over Redis, when there is one) that a key changed; without Redis their poll sees it. */
+async function announce(redisUrl: string | undefined, hash: string): Promise<void> {
+  if (!redisUrl) return;
+  const events = await redisKeyEvents(redisUrl, null, () => {});
+  await events.publish(hash);
+  await events.close();
+}
+
 async function direct(cmd: Command): Promise<Output> {
   const config = loadConfig();
   const db = await openDatabase(config).catch((err: unknown) => {
@@ -101,17 +109,15 @@ async function direct(cmd: Command): Promise<Output> {
   try {
     await applyMigrations(db);
     if (cmd.kind === "create") {
-      const created = await createKey(db, cmd.input, "cli");
+      const created = await createKey(db, cmd.input, "cli", config);
+      // Instances may hold the new key as unknown for a few seconds; the key channel clears that.
+      await announce(config.redisUrl, created.record.hash);
       return [{ id: created.id, key: created.key, prefix: created.prefix }];
     }
     if (cmd.kind === "list") return await listKeys(db);
     const record = await revokeKey(db, cmd.id, "cli");
     if (!record) throw new Error(`no key with id ${cmd.id}`);
-    if (config.redisUrl) {
-      const events = await redisKeyEvents(config.redisUrl, null, () => {});
-      await events.publish(record.hash);
-      await events.close();
-    }
+    await announce(config.redisUrl, record.hash);
     return [{ id: record.id, status: record.status }];
   } finally {
     await db.close();

@@ -68,6 +68,24 @@ describe.each(combos)("the /v1 pipeline on %s with %s limits", (db, limits) => {
     });
   });
 
+  describe("/metrics with METRICS_TOKEN", () => {
+    it("needs exactly that bearer token: wrong, shorter and longer ones get 401 Form A", async () => {
+      const guarded = await startTestGateway({ env: { METRICS_TOKEN: "m3trics-token" } });
+      try {
+        for (const authorization of [undefined, "Bearer wrong", "Bearer m3trics-token-and-more", "Bearer m3trics-tokeN", "m3trics-token"]) {
+          const res = await guarded.request("/metrics", authorization ? { headers: { authorization } } : {});
+          expect(res.status, authorization).toBe(401);
+          expect(await res.json()).toEqual({ error: expect.stringMatching(/METRICS_TOKEN/) });
+        }
+        const ok = await guarded.request("/metrics", { headers: { authorization: "Bearer m3trics-token" } });
+        expect(ok.status).toBe(200);
+        expect(await ok.text()).toMatch(/gateway_http_requests_total/);
+      } finally {
+        await guarded.close();
+      }
+    });
+  });
+
   describe("authentication", () => {
     it("accepts the key by header, bearer token and query parameter", async () => {
       const { key } = await gw.key();

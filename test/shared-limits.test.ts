@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../lib/config.ts";
 import { createApp, type GatewayApp } from "../lib/gateway/app.ts";
-import { createKey, revokeKey } from "../lib/gateway/key-admin.ts";
+import { createKey, revokeKey, rotateKey } from "../lib/gateway/key-admin.ts";
+import { toKeyRecord } from "../lib/gateway/key-record.ts";
+import { generateKey } from "../lib/gateway/keys.ts";
+import { publishKeyChange } from "../lib/portal/keys.ts";
 import { createRuntime, type Runtime } from "../lib/gateway/runtime.ts";
 import { databaseBackends, freshPostgres, limitBackends, tempDir } from "./support/backends.ts";
 import { addProbeRoutes } from "./support/probe-routes.ts";
@@ -80,6 +83,28 @@ describe.runIf(sharedBackends)("two instances sharing Redis and PostgreSQL", () 
       if (status === 200) await new Promise((r) => setTimeout(r, 20));
     }
     expect(status).toBe(401);
+  });
+
+  it("counts a rotated key and its replacement as one, whichever instance each is used on", async () => {
+    const created = await createKey(a.rt.db, { name: "rotating", day: 10, concurrency: 1000 }, "test");
+    for (let i = 0; i < 6; i++) expect((await b.app.request("/v1/key", { headers: { "X-API-Key": created.key } })).status).toBe(200);
+    const rotated = (await rotateKey(a.rt.db, created.id, { graceHours: 1 }, "test"))!;
+    const fresh = await a.app.request("/v1/key", { headers: { "X-API-Key": rotated.key } });
+    expect((await fresh.json()).remaining.day.remaining).toBe(3);
+    const statuses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).app.request("/v1/key", { headers: { "X-API-Key": i < 3 ? created.key : rotated.key } })),
+    );
+    expect(statuses.filter((r) => r.status === 200)).toHaveLength(3);
+  });
+
+  it("serves a key created on one instance at once on another that had looked it up as unknown", async () => {
+    const fresh = generateKey();
+    const headers = { "X-API-Key": fresh.key };
+    expect((await b.app.request("/v1/key", { headers })).status).toBe(401);
+    // As a creation on A does: the row, then the announcement; B's key poll is a minute away.
+    const row = await a.rt.db.prisma.apiKey.create({ data: { id: `key_${Date.now()}`, name: "late", prefix: fresh.prefix, hash: fresh.hash } });
+    await publishKeyChange(a.rt, toKeyRecord(row));
+    await expect.poll(async () => (await b.app.request("/v1/key", { headers })).status, { timeout: 1000, interval: 20 }).toBe(200);
   });
 });
 

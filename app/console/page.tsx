@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { CONSOLES, ConsoleNav } from "@/components/console/console-shell";
+import { CONSOLES, ConsoleAllowance, ConsoleNav } from "@/components/console/console-shell";
 
 export const metadata: Metadata = { title: "Consoles · Unified API Gateway" };
 
@@ -11,6 +11,7 @@ export default function ConsolesPage() {
       <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
         <h1 className="text-3xl font-bold tracking-tight">Consoles</h1>
         <p className="mt-2 max-w-3xl text-slate-700 dark:text-slate-300">Try the API from the browser. Consoles call it as you, with your portal session: no key needed.</p>
+        <ConsoleAllowance />
         <ul className="mt-6 grid gap-4 sm:grid-cols-2">
           {CONSOLES.map((c) => (
             <li key={c.href}>

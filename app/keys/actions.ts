@@ -5,6 +5,7 @@ import { z } from "zod";
 import { getGateway } from "@/lib/gateway/instance.ts";
 import {
   keyRequestInput,
+  KeyRuleError,
   pickUpKey,
   renameKey,
   requestKey,
@@ -41,6 +42,12 @@ function firstIssue(err: z.ZodError): string {
   return issue ? `${issue.path.join(".") || "input"}: ${issue.message}` : "invalid input";
 }
 
+/** A change the key rules refused (too many keys, widening scopes, rotating twice) is the form's error. */
+function refused(err: unknown): KeyActionState {
+  if (err instanceof KeyRuleError) return { error: err.message };
+  throw err;
+}
+
 const requestForm = z.object({
   name: z.string(),
   intendedUse: z.string(),
@@ -60,7 +67,12 @@ export async function submitKeyRequest(_previous: KeyActionState, form: FormData
     revalidatePath("/keys");
     return { message: "Request sent. An operator will review it; you will see the decision on your keys page." };
   }
-  const created = await pickUpKey(rt.db, request.id, userId);
+  let created;
+  try {
+    created = await pickUpKey(rt.db, request.id, userId, rt.config);
+  } catch (err) {
+    return refused(err);
+  }
   if (!created) return { error: "the key could not be created; open your keys page" };
   await publishKeyChange(rt, created.record);
   return { created: shown(created) };
@@ -72,7 +84,12 @@ export async function collectKey(_previous: KeyActionState, form: FormData): Pro
   const { rt, userId } = await signedIn();
   const parsed = idForm.safeParse(Object.fromEntries(form));
   if (!parsed.success) return { error: firstIssue(parsed.error) };
-  const created = await pickUpKey(rt.db, parsed.data.id, userId);
+  let created;
+  try {
+    created = await pickUpKey(rt.db, parsed.data.id, userId, rt.config);
+  } catch (err) {
+    return refused(err);
+  }
   if (!created) return { error: "this key was already shown once; rotate it if you no longer have it" };
   await publishKeyChange(rt, created.record);
   return { created: shown(created) };
@@ -91,9 +108,14 @@ export async function renameMyKey(_previous: KeyActionState, form: FormData): Pr
 
 export async function setMyKeyScopes(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
   const { rt, userId, actor } = await signedIn();
-  const parsed = idForm.extend({ scopes: z.array(z.enum(SCOPE_AREAS)) }).safeParse({ id: form.get("id"), scopes: form.getAll("scopes") });
+  const parsed = idForm.extend({ scopes: z.array(z.enum(SCOPE_AREAS)).max(50) }).safeParse({ id: form.get("id"), scopes: form.getAll("scopes") });
   if (!parsed.success) return { error: firstIssue(parsed.error) };
-  const record = await setKeyScopes(rt.db, parsed.data.id, { scopes: parsed.data.scopes }, actor, userId);
+  let record;
+  try {
+    record = await setKeyScopes(rt.db, parsed.data.id, { scopes: parsed.data.scopes }, actor, userId);
+  } catch (err) {
+    return refused(err);
+  }
   if (!record) return { error: "no such key of yours" };
   await publishKeyChange(rt, record);
   revalidatePath("/keys");
@@ -104,8 +126,13 @@ export async function rotateMyKey(_previous: KeyActionState, form: FormData): Pr
   const { rt, userId, actor } = await signedIn();
   const parsed = idForm.extend({ graceHours: z.coerce.number().min(0).max(720) }).safeParse(Object.fromEntries(form));
   if (!parsed.success) return { error: firstIssue(parsed.error) };
-  const rotated = await rotateKey(rt.db, parsed.data.id, { graceHours: parsed.data.graceHours }, actor, userId);
-  if (!rotated) return { error: "no such active key of yours" };
+  let rotated;
+  try {
+    rotated = await rotateKey(rt.db, parsed.data.id, { graceHours: parsed.data.graceHours }, actor, userId);
+  } catch (err) {
+    return refused(err);
+  }
+  if (!rotated) return { error: "no such key of yours" };
   await publishKeyChange(rt, rotated.record, rotated.old);
   return { created: shown(rotated) };
 }

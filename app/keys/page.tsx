@@ -110,7 +110,12 @@ export default async function KeysPage() {
                       <summary className="cursor-pointer text-sm font-medium text-indigo-700 dark:text-indigo-300">Manage “{k.name}”</summary>
                       <div className="mt-3 space-y-4 border-l-2 border-slate-300 pl-4 dark:border-slate-700">
                         <RenameKeyForm id={k.id} name={k.name} />
-                        <ScopesForm id={k.id} scopes={k.scopes} areas={SCOPE_AREAS} />
+                        <ScopesForm
+                          id={k.id}
+                          scopes={k.scopes}
+                          areas={k.granted_scopes.length ? k.granted_scopes : SCOPE_AREAS}
+                          granted={k.granted_scopes.length > 0}
+                        />
                         <RotateKeyForm id={k.id} />
                         <RevokeKeyForm id={k.id} name={k.name} />
                       </div>

@@ -36,6 +36,16 @@ export function ConsoleNav({ current }: { current: string }) {
   );
 }
 
+/** Why the consoles allow less than a key: every sign-up gets a console, so it cannot carry a full quota. */
+export function ConsoleAllowance() {
+  return (
+    <p className="mt-2 max-w-3xl text-sm text-slate-700 print:hidden dark:text-slate-300">
+      Consoles share a smaller allowance than an approved API key (fewer requests a day and a minute, and only the areas the consoles
+      use). For real work, request a key from your keys page.
+    </p>
+  );
+}
+
 /**
  * The server-rendered frame every console shares: navigation, title and purpose render at once (they
  * are the page's largest paint); the interactive part is a client component inside. Signed-out
@@ -49,6 +59,7 @@ export async function ConsoleShell({ path, title, intro, children }: { path: str
       <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
         <h1 className="text-3xl font-bold tracking-tight">{title}</h1>
         <p className="mt-2 max-w-3xl text-slate-700 print:hidden dark:text-slate-300">{intro}</p>
+        <ConsoleAllowance />
         <div className="mt-6">
           {session ? (
             <ConsoleProviders>{children}</ConsoleProviders>

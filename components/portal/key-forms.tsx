@@ -102,13 +102,16 @@ export function RenameKeyForm({ id, name }: { id: string; name: string }) {
   );
 }
 
-export function ScopesForm({ id, scopes, areas }: { id: string; scopes: string[]; areas: readonly string[] }) {
+/** `granted`: the operator limited this key to `areas`, so ticking none does not mean every area. */
+export function ScopesForm({ id, scopes, areas, granted = false }: { id: string; scopes: string[]; areas: readonly string[]; granted?: boolean }) {
   const [state, action, pending] = useActionState(setMyKeyScopes, {});
   return (
     <form action={action}>
       <input type="hidden" name="id" value={id} />
       <fieldset>
-        <legend className="text-sm font-medium">Areas this key may call (none ticked = all)</legend>
+        <legend className="text-sm font-medium">
+          {granted ? "Areas this key may call (the operator granted these; tick at least one)" : "Areas this key may call (none ticked = all)"}
+        </legend>
         <div className="mt-1 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
           {areas.map((a) => (
             <label key={a} className="flex items-center gap-2">

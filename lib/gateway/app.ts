@@ -29,6 +29,7 @@ import type { GatewayEnv } from "./context.ts";
 import { errorResponse, GatewayError } from "./errors.ts";
 import type { Runtime } from "./runtime.ts";
 import { findUnsafeText } from "./safe-text.ts";
+import { secretMatcher } from "./secret-match.ts";
 import { describeUnsafeText, describeValidationError } from "./validation.ts";
 
 export type GatewayApp = OpenAPIHono<GatewayEnv>;
@@ -142,9 +143,9 @@ function registerOperationalRoutes(app: GatewayApp, rt: Runtime): void {
     return c.body(document, 200, { "Content-Type": "application/json; charset=utf-8" });
   });
 
+  const metricsAuthorized = rt.config.metricsToken ? secretMatcher(`Bearer ${rt.config.metricsToken}`) : undefined;
   app.get("/metrics", async (c) => {
-    const token = rt.config.metricsToken;
-    if (token && c.req.header("authorization") !== `Bearer ${token}`) {
+    if (metricsAuthorized && !metricsAuthorized(c.req.header("authorization"))) {
       throw new GatewayError(401, "metrics need 'Authorization: Bearer <METRICS_TOKEN>'");
     }
     return c.body(await rt.metrics.registry.metrics(), 200, { "Content-Type": rt.metrics.registry.contentType });

@@ -50,7 +50,9 @@ export async function authenticate(
   }
   if (!key) throw new GatewayError(401, "invalid API key", CHALLENGE);
   if (key.status === "revoked") throw new GatewayError(401, raw ? "API key has been revoked" : "console access for this account has been revoked by the operator", CHALLENGE);
-  if (key.expiresAt !== null && key.expiresAt <= now) throw new GatewayError(401, "API key has expired", CHALLENGE);
+  if (key.expiresAt !== null && key.expiresAt <= now) {
+    throw new GatewayError(401, key.replaced ? "API key has been rotated: use its replacement" : "API key has expired", CHALLENGE);
+  }
   if (!keyAllowsArea(key, area)) throw new GatewayError(403, `this API key has no access to '${area}' (its scopes: ${key.scopes.join(", ")})`);
   return key;
 }

@@ -38,7 +38,7 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
 
     let admission;
     try {
-      admission = await rt.limiter.admit(key.id, effectiveLimits(key, rt.config.limits));
+      admission = await rt.limiter.admit(key.limitKey, effectiveLimits(key, rt.config.limits));
     } catch (err) {
       if (err instanceof RateLimitError) {
         rt.metrics.rateLimited.inc({ kind: err.window });

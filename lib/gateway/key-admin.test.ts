@@ -1,12 +1,15 @@
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBackends } from "../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
 import { createTestSession } from "../../test/support/session.ts";
 import { z } from "zod";
+import { operatorApp } from "./operator.ts";
 import {
   consoleKeyFor,
   createKey,
   decideKeyRequest,
+  KeyRuleError,
   listAudit,
   listKeys,
   pickUpKey,
@@ -17,6 +20,7 @@ import {
   setKeyLimits,
   setKeyScopes,
 } from "./key-admin.ts";
+import { toKeyRecord } from "./key-record.ts";
 
 const REQUEST = { name: "Thesis", intendedUse: "Collecting papers for my thesis", useType: "research" as const };
 
@@ -31,6 +35,119 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
 
   const user = async () => (await createTestSession(gw.rt.db)).userId;
   const keyInfo = (key: string) => gw.request("/v1/key", { headers: { "X-API-Key": key } });
+  /** A key issued by the operator and handed to a portal user. */
+  const owned = async (userId: string, input: Parameters<TestGateway["key"]>[0] = {}) => {
+    const k = await gw.key(input);
+    gw.rt.keys.remember(await gw.rt.db.prisma.apiKey.update({ where: { id: k.id }, data: { userId } }).then(toKeyRecord));
+    return k;
+  };
+
+  it("gives a rotated key no fresh quota: the replacement continues the counters of its lineage", async () => {
+    const userId = await user();
+    const old = await owned(userId, { name: "metered" });
+    for (let i = 0; i < 22; i++) expect((await keyInfo(old.key)).status).toBe(200);
+    const rotated = (await rotateKey(gw.rt.db, old.id, { graceHours: 24 }, "me", userId))!;
+    gw.rt.keys.remember(rotated.old);
+    const fresh = await (await keyInfo(rotated.key)).json();
+    expect(fresh.remaining.day.remaining).toBe(10_000 - 23);
+    expect(fresh.remaining.minute.remaining).toBe(100 - 23);
+    // The old key, still in its grace period, draws on the same allowance.
+    const stale = await (await keyInfo(old.key)).json();
+    expect(stale.remaining.day.remaining).toBe(10_000 - 24);
+    const again = (await rotateKey(gw.rt.db, rotated.id, { graceHours: 1 }, "me", userId))!;
+    expect(again.record.limitKey).toBe(old.id);
+  });
+
+  it("shares one concurrency allowance between a key and its replacement", async () => {
+    const userId = await user();
+    const old = await owned(userId, { concurrency: 1 });
+    const rotated = (await rotateKey(gw.rt.db, old.id, { graceHours: 24 }, "me", userId))!;
+    gw.rt.keys.remember(rotated.old);
+    const admission = await gw.rt.limiter.admit(rotated.record.limitKey, { day: 100, minute: 100, concurrency: 1 });
+    try {
+      const refused = await keyInfo(old.key);
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).error.message).toMatch(/concurrent/);
+    } finally {
+      admission.release();
+    }
+  });
+
+  it("refuses to rotate a revoked, an expired or an already rotated key; the replacement inherits expiry, scopes and limits", async () => {
+    const userId = await user();
+    const expiresAt = new Date(Date.now() + 7 * 86_400_000);
+    const k = await owned(userId, { name: "expiring", scopes: ["data", "llm"], day: 50, expiresAt });
+    await setKeyScopes(gw.rt.db, k.id, { scopes: ["data"] }, "me", userId);
+    const rotated = (await rotateKey(gw.rt.db, k.id, { graceHours: 1 }, "me", userId))!;
+    expect(rotated.record).toMatchObject({ scopes: ["data"], overrides: { day: 50 }, expiresAt: expiresAt.getTime() });
+    // The operator's grant comes along: the owner may widen back to llm, not beyond.
+    expect((await setKeyScopes(gw.rt.db, rotated.id, { scopes: ["data", "llm"] }, "me", userId))?.scopes).toEqual(["data", "llm"]);
+    await expect(setKeyScopes(gw.rt.db, rotated.id, { scopes: ["proxy"] }, "me", userId)).rejects.toThrow(KeyRuleError);
+
+    await expect(rotateKey(gw.rt.db, k.id, {}, "me", userId)).rejects.toThrow(/already rotated/);
+    const twice = await Promise.allSettled([0, 1].map(() => rotateKey(gw.rt.db, rotated.id, {}, "me", userId)));
+    expect(twice.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect(await gw.rt.db.prisma.apiKey.count({ where: { lineageId: k.id } })).toBe(3);
+
+    const revoked = await owned(userId);
+    await revokeKey(gw.rt.db, revoked.id, "me", userId);
+    await expect(rotateKey(gw.rt.db, revoked.id, {}, "me", userId)).rejects.toThrow("a revoked key cannot be rotated");
+    const expired = await owned(userId, { expiresAt: new Date(Date.now() - 1000) });
+    await expect(rotateKey(gw.rt.db, expired.id, {}, "me", userId)).rejects.toThrow("an expired key cannot be rotated");
+  });
+
+  it("lets an owner narrow the operator's scopes but never widen them, nor clear them to mean every area", async () => {
+    const userId = await user();
+    const { id, key } = await owned(userId, { scopes: ["data", "llm"] });
+    await expect(setKeyScopes(gw.rt.db, id, { scopes: [] }, "me", userId)).rejects.toThrow(/may call only data, llm .*every area/);
+    await expect(setKeyScopes(gw.rt.db, id, { scopes: ["data", "proxy"] }, "me", userId)).rejects.toThrow(/cannot be given proxy/);
+    gw.rt.keys.remember((await setKeyScopes(gw.rt.db, id, { scopes: ["llm"] }, "me", userId))!);
+    const outside = await gw.request("/v1/data/sources", { headers: { "X-API-Key": key } });
+    expect(outside.status).toBe(403);
+    // Back up to the grant is fine; the operator may widen it (to every area).
+    expect((await setKeyScopes(gw.rt.db, id, { scopes: ["data", "llm"] }, "me", userId))?.scopes).toEqual(["data", "llm"]);
+    expect((await setKeyScopes(gw.rt.db, id, { scopes: [] }, "operator"))?.scopes).toEqual([]);
+    expect((await setKeyScopes(gw.rt.db, id, { scopes: ["proxy"] }, "me", userId))?.scopes).toEqual(["proxy"]);
+    expect((await setKeyScopes(gw.rt.db, id, { scopes: [] }, "me", userId))?.scopes).toEqual([]);
+    expect((await listKeys(gw.rt.db, userId)).find((k) => k.id === id)?.granted_scopes).toEqual([]);
+  });
+
+  it("caps the active client keys a user holds, whether the operator or an approved request creates them", async () => {
+    const rules = { maxKeysPerUser: 2 };
+    const email = `cap-${Date.now()}@example.test`;
+    const first = await createKey(gw.rt.db, { name: "one", email }, "operator", rules);
+    const second = await createKey(gw.rt.db, { name: "two", email }, "operator", rules);
+    await expect(createKey(gw.rt.db, { name: "three", email }, "operator", rules)).rejects.toThrow(/already has 2 active keys/);
+    const userId = first.record.userId!;
+    // Console keys do not count, and a rotation in its grace period counts once.
+    await consoleKeyFor(gw.rt.db, userId);
+    await rotateKey(gw.rt.db, first.id, { graceHours: 24 }, "me", userId);
+    const request = await requestKey(gw.rt.db, userId, REQUEST, true);
+    await expect(pickUpKey(gw.rt.db, request.id, userId, rules)).rejects.toThrow(KeyRuleError);
+    // Refused, the request is still there to collect once a key is revoked.
+    expect((await gw.rt.db.prisma.keyRequest.findUniqueOrThrow({ where: { id: request.id } })).keyId).toBeNull();
+    await revokeKey(gw.rt.db, second.id, "me", userId);
+    expect(await pickUpKey(gw.rt.db, request.id, userId, rules)).not.toBeNull();
+  });
+
+  it("applies MAX_KEYS_PER_USER on the operator endpoint, with a 409 that says why", async () => {
+    const capped = await startTestGateway({ db, env: { MAX_KEYS_PER_USER: "1" } });
+    try {
+      const operator = operatorApp(capped.rt, "t0ken");
+      const create = (name: string) =>
+        operator.request("/keys", {
+          method: "POST",
+          headers: { authorization: "Bearer t0ken", "content-type": "application/json" },
+          body: JSON.stringify({ name, email: "capped@example.test" }),
+        });
+      expect((await create("first")).status).toBe(201);
+      const refused = await create("second");
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toEqual({ error: expect.stringMatching(/already has 1 active keys, the most allowed \(1\)/) });
+    } finally {
+      await capped.close();
+    }
+  });
 
   it("takes a request through approval to a key that is created, and shown, once", async () => {
     const userId = await user();
@@ -92,7 +209,7 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
     gw.rt.keys.remember(again.old);
     const refused = await keyInfo(rotated.key);
     expect(refused.status).toBe(401);
-    expect((await refused.json()).error).toMatch(/expired/);
+    expect((await refused.json()).error).toBe("API key has been rotated: use its replacement");
     expect((await keyInfo(again.key)).status).toBe(200);
   });
 
@@ -146,5 +263,29 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
     expect((await listKeys(gw.rt.db)).find((k) => k.id === id)?.limits).toEqual({ day: null, minute: 2, concurrency: 5 });
     const audit = (await listAudit(gw.rt.db, 500)).filter((a) => a.target === id && a.action === "key.limits");
     expect(audit.map((a) => [a.actor, a.detail])).toEqual([["operator", { from: { day: null, minute: null, concurrency: null }, to: { day: null, minute: 2, concurrency: 5 } }]]);
+  });
+});
+
+describe.runIf(process.env.REDIS_URL)("keys created on the operator endpoint, with Redis", () => {
+  it("are announced on the key channel, so other instances drop a cached 'unknown' at once", async () => {
+    const gw = await startTestGateway({ limits: "redis" });
+    const listener = new Redis(process.env.REDIS_URL!);
+    try {
+      const heard: string[] = [];
+      listener.on("message", (_channel, hash: string) => heard.push(hash));
+      await listener.subscribe("gw:keys:changed");
+      const res = await operatorApp(gw.rt, "t0ken").request("/keys", {
+        method: "POST",
+        headers: { authorization: "Bearer t0ken", "content-type": "application/json" },
+        body: JSON.stringify({ name: "announced" }),
+      });
+      expect(res.status).toBe(201);
+      const { id } = await res.json();
+      const { hash } = await gw.rt.db.prisma.apiKey.findUniqueOrThrow({ where: { id } });
+      await expect.poll(() => heard, { timeout: 2000 }).toContain(hash);
+    } finally {
+      await listener.quit();
+      await gw.close();
+    }
   });
 });

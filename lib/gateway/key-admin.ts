@@ -1,14 +1,36 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Database } from "../db/client.ts";
-import { isOperatorScope, OPERATOR_SCOPES, toKeyRecord, type KeyRecord } from "./key-record.ts";
+import type { Prisma } from "../db/generated/client.ts";
+import { isOperatorScope, OPERATOR_SCOPES, SCOPE_AREAS, toKeyRecord, type KeyRecord } from "./key-record.ts";
 import { generateKey } from "./keys.ts";
 import { isUnsafeText } from "./safe-text.ts";
 
-export const SCOPE_AREAS = [
-  "aac", "clinical", "corpus", "create", "data", "datavis", "documents", "etymology", "generate",
-  "linguistics", "llm", "orchestrate", "proxy", "screenshot", "social", "swarm", "tools", "trove", "utils",
-] as const;
+export { SCOPE_AREAS };
+
+/** A key change the rules refuse; the message is for whoever asked (portal user or operator). */
+export class KeyRuleError extends Error {
+  override name = "KeyRuleError";
+}
+
+/** Rules that depend on the operator's configuration. */
+export type KeyRules = { maxKeysPerUser: number };
+export const DEFAULT_KEY_RULES: KeyRules = { maxKeysPerUser: 10 };
+
+/**
+ * Refuses a new client key for a user who already holds the most active ones allowed. The user's row
+ * is locked first, so two creations at once cannot both pass the count. A key in its rotation grace
+ * period is not counted: its replacement is.
+ */
+async function assertRoomForKey(tx: Prisma.TransactionClient, userId: string, rules: KeyRules, now = new Date()): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
+  const active = await tx.apiKey.count({
+    where: { userId, kind: "client", status: "active", replacedBy: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+  });
+  if (active >= rules.maxKeysPerUser) {
+    throw new KeyRuleError(`the owner already has ${active} active keys, the most allowed (${rules.maxKeysPerUser}); revoke one first`);
+  }
+}
 
 // The portal's forms and the operator CLI reach these schemas without the API's validation hook, so
 // the same rule is written here: text the database cannot store is a validation error, not a 500.
@@ -21,7 +43,7 @@ export const createKeyInput = z.object({
   minute: z.number().int().positive().optional(),
   concurrency: z.number().int().positive().optional(),
   // Operator scopes are accepted here (the CLI and the loopback operator endpoint), never from the portal.
-  scopes: z.array(z.enum([...SCOPE_AREAS, ...OPERATOR_SCOPES])).default([]),
+  scopes: z.array(z.enum([...SCOPE_AREAS, ...OPERATOR_SCOPES])).max(50).default([]),
   expiresAt: z.coerce.date().optional(),
 });
 export type CreateKeyInput = z.input<typeof createKeyInput>;
@@ -36,6 +58,8 @@ export type KeySummary = {
   email: string | null;
   status: string;
   scopes: string[];
+  /** What the operator granted; the owner may narrow within it ([] = every area). */
+  granted_scopes: string[];
   limits: { day: number | null; minute: number | null; concurrency: number | null };
   created_at: string;
   last_used_at: string | null;
@@ -43,7 +67,7 @@ export type KeySummary = {
 };
 
 /** Issues a key. The full key is returned here once and is never stored. */
-export async function createKey(db: Database, input: CreateKeyInput, actor: string): Promise<CreatedKey> {
+export async function createKey(db: Database, input: CreateKeyInput, actor: string, rules = DEFAULT_KEY_RULES): Promise<CreatedKey> {
   const data = createKeyInput.parse(input);
   const { key, hash, prefix } = generateKey();
   const id = `key_${randomUUID().replaceAll("-", "")}`;
@@ -51,6 +75,7 @@ export async function createKey(db: Database, input: CreateKeyInput, actor: stri
     const user = data.email
       ? await tx.user.upsert({ where: { email: data.email }, create: { id: randomUUID(), email: data.email }, update: {} })
       : null;
+    if (user) await assertRoomForKey(tx, user.id, rules);
     const created = await tx.apiKey.create({
       data: {
         id,
@@ -59,6 +84,8 @@ export async function createKey(db: Database, input: CreateKeyInput, actor: stri
         hash,
         userId: user?.id ?? null,
         scopes: data.scopes,
+        grantedScopes: data.scopes,
+        lineageId: id,
         dayLimit: data.day ?? null,
         minuteLimit: data.minute ?? null,
         concurrencyLimit: data.concurrency ?? null,
@@ -82,6 +109,7 @@ export async function listKeys(db: Database, userId?: string): Promise<KeySummar
     email: r.user?.email ?? null,
     status: r.status,
     scopes: r.scopes,
+    granted_scopes: r.grantedScopes,
     limits: { day: r.dayLimit, minute: r.minuteLimit, concurrency: r.concurrencyLimit },
     created_at: r.createdAt.toISOString(),
     last_used_at: r.lastUsedAt?.toISOString() ?? null,
@@ -115,7 +143,8 @@ export const CONSOLE_KEY_NAME = "Portal consoles";
 
 /**
  * The user's console key (what the portal session is metered and limited as), created on first use
- * with the default limits and all scopes. Its secret is discarded at once: only the session reaches it.
+ * with no scopes or limits of its own: the key cache gives it the console policy (CONSOLE_KEY_SCOPES,
+ * CONSOLE_LIMIT_*) unless an operator sets its limits. Its secret is discarded at once: only the session reaches it.
  * A revoked console key stays the answer, so an operator can switch a user's console access off.
  */
 export async function consoleKeyFor(db: Database, userId: string): Promise<KeyRecord> {
@@ -126,7 +155,7 @@ export async function consoleKeyFor(db: Database, userId: string): Promise<KeyRe
   const id = `key_${randomUUID().replaceAll("-", "")}`;
   try {
     const row = await db.prisma.$transaction(async (tx) => {
-      const created = await tx.apiKey.create({ data: { id, name: CONSOLE_KEY_NAME, prefix, hash, userId, kind: "console" } });
+      const created = await tx.apiKey.create({ data: { id, name: CONSOLE_KEY_NAME, prefix, hash, userId, kind: "console", lineageId: id } });
       await tx.auditLog.create({ data: { actor: `user:${userId}`, action: "key.create", target: id, detail: { name: CONSOLE_KEY_NAME, prefix, kind: "console" } } });
       return created;
     });
@@ -153,16 +182,28 @@ export async function renameKey(db: Database, id: string, input: z.input<typeof 
   return toKeyRecord(row);
 }
 
-export const setScopesInput = z.object({ scopes: z.array(z.enum(SCOPE_AREAS)) });
+export const setScopesInput = z.object({ scopes: z.array(z.enum(SCOPE_AREAS)).max(50) });
 
-/** Sets the areas a key may call (an empty list means all of them); operator scopes it holds stay. */
+/**
+ * Sets the areas a key may call; an empty list means all of them. Operator scopes it holds stay. The
+ * operator (no owner given) sets the grant as well; an owner may only narrow within the granted areas,
+ * and cannot clear a granted list to "all".
+ */
 export async function setKeyScopes(db: Database, id: string, input: z.input<typeof setScopesInput>, actor: string, owner?: string): Promise<KeyRecord | null> {
-  const areas = setScopesInput.parse(input).scopes;
+  const areas = [...new Set(setScopesInput.parse(input).scopes)].sort();
   const existing = await findChangeable(db, id, owner);
   if (!existing) return null;
+  const granted = existing.grantedScopes.filter((s) => !isOperatorScope(s));
+  if (owner !== undefined && granted.length) {
+    const beyond = areas.filter((s) => !granted.includes(s));
+    if (!areas.length || beyond.length) {
+      const asked = areas.length ? beyond.join(", ") : "every area";
+      throw new KeyRuleError(`this key may call only ${granted.join(", ")} (set by the operator); it cannot be given ${asked}`);
+    }
+  }
   const scopes = [...new Set([...areas, ...existing.scopes.filter(isOperatorScope)])].sort();
   const row = await db.prisma.$transaction(async (tx) => {
-    const updated = await tx.apiKey.update({ where: { id }, data: { scopes } });
+    const updated = await tx.apiKey.update({ where: { id }, data: owner === undefined ? { scopes, grantedScopes: scopes } : { scopes } });
     await tx.auditLog.create({ data: { actor, action: "key.scopes", target: id, detail: { from: existing.scopes, to: scopes } } });
     return updated;
   });
@@ -194,13 +235,18 @@ export const rotateKeyInput = z.object({
 export type RotatedKey = CreatedKey & { old: KeyRecord };
 
 /**
- * Issues a replacement with the same name, owner, scopes and limits, and lets the old key expire
- * after the grace period (at once for 0). The new secret is returned here once.
+ * Issues a replacement with the same name, owner, scopes, grant, limits, expiry and limit lineage (so
+ * its counters continue the old key's), and lets the old key expire after the grace period (at once
+ * for 0). Revoked, expired and already rotated keys are refused. The new secret is returned here once.
  */
 export async function rotateKey(db: Database, id: string, input: z.input<typeof rotateKeyInput>, actor: string, owner?: string, now = new Date()): Promise<RotatedKey | null> {
   const { graceHours } = rotateKeyInput.parse(input);
   const existing = await findChangeable(db, id, owner);
-  if (!existing || existing.status === "revoked") return null;
+  if (!existing) return null;
+  if (existing.status === "revoked") throw new KeyRuleError("a revoked key cannot be rotated");
+  if (existing.expiresAt && existing.expiresAt <= now) throw new KeyRuleError("an expired key cannot be rotated");
+  const alreadyRotated = () => new KeyRuleError("this key was already rotated (its replacement is pending); rotate the replacement instead");
+  if (existing.replacedBy) throw alreadyRotated();
   const { key, hash, prefix } = generateKey();
   const newId = `key_${randomUUID().replaceAll("-", "")}`;
   const graceEnds = new Date(now.getTime() + graceHours * 3_600_000);
@@ -215,12 +261,18 @@ export async function rotateKey(db: Database, id: string, input: z.input<typeof 
         hash,
         userId: existing.userId,
         scopes: existing.scopes,
+        grantedScopes: existing.grantedScopes,
         dayLimit: existing.dayLimit,
         minuteLimit: existing.minuteLimit,
         concurrencyLimit: existing.concurrencyLimit,
+        expiresAt: existing.expiresAt,
+        lineageId: existing.lineageId ?? existing.id,
       },
     });
-    const updated = await tx.apiKey.update({ where: { id }, data: { expiresAt: oldExpiry } });
+    // Conditional, so of two rotations at once only one claims the key; the other rolls back.
+    const claimed = await tx.apiKey.updateMany({ where: { id, replacedBy: null, status: "active" }, data: { expiresAt: oldExpiry, replacedBy: newId } });
+    if (claimed.count === 0) throw alreadyRotated();
+    const updated = await tx.apiKey.findUniqueOrThrow({ where: { id } });
     await tx.auditLog.create({
       data: { actor, action: "key.rotate", target: id, detail: { replacement: newId, prefix, old_expires_at: oldExpiry.toISOString(), grace_hours: graceHours } },
     });
@@ -283,14 +335,15 @@ export async function decideKeyRequest(db: Database, id: string, input: z.input<
  * answer (nothing stores it), so it is made at the moment the requester is there to see it; a second
  * call finds the request picked up and returns null.
  */
-export async function pickUpKey(db: Database, requestId: string, userId: string): Promise<CreatedKey | null> {
+export async function pickUpKey(db: Database, requestId: string, userId: string, rules = DEFAULT_KEY_RULES): Promise<CreatedKey | null> {
   const { key, hash, prefix } = generateKey();
   const id = `key_${randomUUID().replaceAll("-", "")}`;
   return db.prisma.$transaction(async (tx) => {
     const claimed = await tx.keyRequest.updateMany({ where: { id: requestId, userId, status: "approved", keyId: null }, data: { keyId: id } });
     if (claimed.count === 0) return null;
+    await assertRoomForKey(tx, userId, rules);
     const request = await tx.keyRequest.findUniqueOrThrow({ where: { id: requestId } });
-    const row = await tx.apiKey.create({ data: { id, name: request.name, prefix, hash, userId } });
+    const row = await tx.apiKey.create({ data: { id, name: request.name, prefix, hash, userId, lineageId: id } });
     await tx.auditLog.create({ data: { actor: `user:${userId}`, action: "key.create", target: id, detail: { name: request.name, prefix, request: requestId } } });
     return { id, key, prefix, record: toKeyRecord(row) };
   });

@@ -4,7 +4,12 @@ import { loadConfig } from "../config.ts";
 import { openDatabase, type Database } from "../db/client.ts";
 import { applyMigrations } from "../db/migrate.ts";
 import { createKey, revokeKey } from "./key-admin.ts";
+import { redisKeyEvents } from "./key-events.ts";
+import { toKeyRecord, type KeyRecord } from "./key-record.ts";
 import { KeyStore } from "./key-store.ts";
+import { generateKey } from "./keys.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(databaseBackends)("KeyStore on %s", (backend) => {
   let db: Database;
@@ -54,6 +59,70 @@ describe.each(databaseBackends)("KeyStore on %s", (backend) => {
     } finally {
       await store.stop();
     }
+  });
+
+  it("answers an unknown key from memory for a short while, so random keys cost no query each", async () => {
+    const store = new KeyStore(db, { refreshMs: 60_000, unknownTtlMs: 300 });
+    const fresh = generateKey();
+    expect(await store.resolve(fresh.key)).toBeNull();
+    // The row appears with no notice: only the unknown entry's expiry lets the store see it.
+    await db.prisma.apiKey.create({ data: { id: `key_ttl_${Date.now()}`, name: "ttl", prefix: fresh.prefix, hash: fresh.hash } });
+    expect(await store.resolve(fresh.key)).toBeNull();
+    await sleep(400);
+    expect((await store.resolve(fresh.key))?.name).toBe("ttl");
+  });
+
+  it("keeps unknown keys in their own bounded cache, so a flood of random keys cannot evict real ones", async () => {
+    const { key, id } = await createKey(db, { name: "flooded" }, "test");
+    const store = new KeyStore(db, { refreshMs: 60_000, unknownMax: 5 });
+    expect((await store.resolve(key))?.id).toBe(id);
+    for (let i = 0; i < 50; i++) expect(await store.resolve(generateKey().key)).toBeNull();
+    await db.prisma.apiKey.delete({ where: { id } });
+    expect((await store.resolve(key))?.id).toBe(id);
+  });
+
+  it("works at once for a key created in this process after it was looked up as unknown", async () => {
+    const store = new KeyStore(db, { refreshMs: 60_000 });
+    const fresh = generateKey();
+    expect(await store.resolve(fresh.key)).toBeNull();
+    const row = await db.prisma.apiKey.create({ data: { id: `key_here_${Date.now()}`, name: "here", prefix: fresh.prefix, hash: fresh.hash } });
+    store.remember(toKeyRecord(row));
+    expect((await store.resolve(fresh.key))?.name).toBe("here");
+  });
+
+  it("lets a key remembered while its lookup was in flight win over that lookup's 'unknown'", async () => {
+    const store = new KeyStore(db, { refreshMs: 60_000 });
+    const fresh = generateKey();
+    const lookup = store.resolve(fresh.key);
+    const record: KeyRecord = {
+      id: "key_race", hash: fresh.hash, prefix: fresh.prefix, name: "race", userId: null, kind: "client", scopes: [],
+      overrides: { day: null, minute: null, concurrency: null }, limitKey: "key_race", replaced: false, status: "active",
+      expiresAt: null, createdAt: Date.now(),
+    };
+    store.remember(record);
+    expect((await lookup)?.id).toBe("key_race");
+    expect((await store.resolve(fresh.key))?.id).toBe("key_race");
+  });
+
+  describe.runIf(process.env.REDIS_URL)("with the Redis key channel", () => {
+    it("clears another instance's unknown entry when a key is created, without waiting for its poll", async () => {
+      const here = new KeyStore(db, { refreshMs: 60_000 });
+      const there = new KeyStore(db, { refreshMs: 60_000 });
+      const url = process.env.REDIS_URL!;
+      const events = await Promise.all([redisKeyEvents(url, here, () => {}), redisKeyEvents(url, there, () => {})]);
+      try {
+        const fresh = generateKey();
+        expect(await there.resolve(fresh.key)).toBeNull();
+        const row = await db.prisma.apiKey.create({ data: { id: `key_chan_${Date.now()}`, name: "announced", prefix: fresh.prefix, hash: fresh.hash } });
+        here.remember(toKeyRecord(row));
+        await events[0]!.publish(row.hash);
+        let seen = null;
+        for (let i = 0; i < 20 && !seen; i++) seen = await there.resolve(fresh.key).then((r) => r ?? sleep(50).then(() => null));
+        expect(seen?.name).toBe("announced");
+      } finally {
+        await Promise.all(events.map((e) => e.close()));
+      }
+    });
   });
 
   it("learns of a key created after it was looked up as unknown", async () => {

@@ -1,27 +1,33 @@
 import { LRUCache } from "lru-cache";
 import type { Database } from "../db/client.ts";
-import { toKeyRecord, type KeyRecord } from "./key-record.ts";
+import { toKeyRecord, withConsolePolicy, type ConsolePolicy, type KeyRecord } from "./key-record.ts";
 import { hashKey, looksLikeKey } from "./keys.ts";
 
 export type KeyStoreOptions = {
   /** How often to read keys changed by other processes (revocations, new limits). */
   refreshMs: number;
+  /** Console keys' areas and default limits, applied as their records enter memory. */
+  console?: ConsolePolicy;
+  /** How long a key found in no row is answered from memory, so a flood of random keys costs no query each. */
+  unknownTtlMs?: number;
+  /** How many unknown keys are remembered: a separate, smaller cache, so a flood cannot evict real keys. */
+  unknownMax?: number;
   onError?: (err: unknown) => void;
 };
 
 // Rows changed within this window are read again on every poll, so writes stamped by a clock
 // slightly behind ours (another instance, the CLI) are never missed.
 const CLOCK_SLACK_MS = 5_000;
-const UNKNOWN = Symbol("unknown key");
 
 /**
  * Resolves API keys from memory. A key's row is read from the database once, then kept; a poll of
  * recently changed rows (and an explicit `forget` from the Redis key channel) keeps every instance
- * within one refresh interval of a revocation.
+ * within one refresh interval of a revocation. Unknown keys are remembered for a few seconds; a key
+ * created meanwhile clears that entry (remember here, the key channel or the poll elsewhere).
  */
 export class KeyStore {
-  private readonly cache = new LRUCache<string, KeyRecord | typeof UNKNOWN>({ max: 100_000 });
-  private readonly unknownTtlMs = 5_000;
+  private readonly cache = new LRUCache<string, KeyRecord>({ max: 100_000 });
+  private readonly unknown: LRUCache<string, true>;
   private readonly loading = new Map<string, Promise<KeyRecord | null>>();
   private watermark = Date.now();
   private timer: NodeJS.Timeout | undefined;
@@ -30,7 +36,9 @@ export class KeyStore {
   constructor(
     private readonly db: Database,
     private readonly options: KeyStoreOptions,
-  ) {}
+  ) {
+    this.unknown = new LRUCache({ max: options.unknownMax ?? 10_000, ttl: options.unknownTtlMs ?? 5_000 });
+  }
 
   start(): void {
     if (this.timer) return;
@@ -53,8 +61,8 @@ export class KeyStore {
   /** The same, for a key known by its hash only (a console key, whose secret was never kept). */
   async resolveHash(hash: string): Promise<KeyRecord | null> {
     const cached = this.cache.get(hash);
-    if (cached === UNKNOWN) return null;
     if (cached) return cached;
+    if (this.unknown.has(hash)) return null;
     let pending = this.loading.get(hash);
     if (!pending) {
       pending = this.load(hash).finally(() => this.loading.delete(hash));
@@ -65,11 +73,13 @@ export class KeyStore {
 
   /** Puts a record in memory now (a key this process just created or changed). */
   remember(record: KeyRecord): void {
-    this.cache.set(record.hash, record);
+    this.unknown.delete(record.hash);
+    this.cache.set(record.hash, withConsolePolicy(record, this.options.console));
   }
 
   /** Drops what is known about a key so the next request reads it again. */
   forget(hash: string): void {
+    this.unknown.delete(hash);
     this.cache.delete(hash);
   }
 
@@ -85,7 +95,8 @@ export class KeyStore {
       const rows = await this.db.prisma.apiKey.findMany({ where: { updatedAt: { gt: since } } });
       for (const row of rows) {
         this.watermark = Math.max(this.watermark, row.updatedAt.getTime());
-        if (this.cache.has(row.hash)) this.cache.set(row.hash, toKeyRecord(row));
+        this.unknown.delete(row.hash);
+        if (this.cache.has(row.hash)) this.cache.set(row.hash, withConsolePolicy(toKeyRecord(row), this.options.console));
       }
     } catch (err) {
       this.options.onError?.(err);
@@ -95,10 +106,12 @@ export class KeyStore {
   private async load(hash: string): Promise<KeyRecord | null> {
     const row = await this.db.prisma.apiKey.findUnique({ where: { hash } });
     if (!row) {
-      this.cache.set(hash, UNKNOWN, { ttl: this.unknownTtlMs });
-      return null;
+      // A key created while this read was in flight has been remembered since: it wins.
+      const remembered = this.cache.get(hash);
+      if (!remembered) this.unknown.set(hash, true);
+      return remembered ?? null;
     }
-    const record = toKeyRecord(row);
+    const record = withConsolePolicy(toKeyRecord(row), this.options.console);
     this.cache.set(hash, record);
     return record;
   }

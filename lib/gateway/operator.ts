@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { ZodError } from "zod";
 import { isProcessAlive } from "../db/directory-lock.ts";
 import { makePrivateDir } from "../private-dir.ts";
-import { createKey, listKeys, revokeKey } from "./key-admin.ts";
+import { createKey, KeyRuleError, listKeys, revokeKey } from "./key-admin.ts";
 import type { Runtime } from "./runtime.ts";
 import { isUnsafeText } from "./safe-text.ts";
 
@@ -30,8 +30,10 @@ export function operatorApp(rt: Runtime, token: string): Hono {
   });
   app.get("/keys", async (c) => c.json({ keys: await listKeys(rt.db) }));
   app.post("/keys", async (c) => {
-    const created = await createKey(rt.db, await c.req.json(), "operator-cli");
+    const created = await createKey(rt.db, await c.req.json(), "operator-cli", rt.config);
     rt.keys.remember(created.record);
+    // Other instances may hold this key as unknown for a few seconds: the key channel clears that.
+    await rt.keyEvents.publish(created.record.hash);
     return c.json({ id: created.id, key: created.key, prefix: created.prefix }, 201);
   });
   app.post("/keys/:id/revoke", async (c) => {
@@ -44,6 +46,7 @@ export function operatorApp(rt: Runtime, token: string): Hono {
   });
   app.onError((err, c) => {
     if (err instanceof ZodError || err instanceof SyntaxError) return c.json({ error: err.message }, 400);
+    if (err instanceof KeyRuleError) return c.json({ error: err.message }, 409);
     rt.logger.error({ err }, "operator request failed");
     return c.json({ error: "operator request failed" }, 500);
   });

@@ -56,7 +56,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   }
   const logError = (msg: string) => (err: unknown) => logger.error({ err }, msg);
 
-  const keys = new KeyStore(db, { refreshMs: config.keyRefreshMs, onError: logError("key refresh failed") });
+  const keys = new KeyStore(db, { refreshMs: config.keyRefreshMs, console: config.console, onError: logError("key refresh failed") });
   keys.start();
   const sessions = new SessionBridge(db, keys, {
     ttlMs: SESSION_CACHE_MS,

@@ -4,7 +4,7 @@ import { databaseBackends } from "../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
 import { createTestSession } from "../../test/support/session.ts";
 import { addProbeRoutes } from "../../test/support/probe-routes.ts";
-import { revokeKey } from "./key-admin.ts";
+import { revokeKey, setKeyLimits } from "./key-admin.ts";
 
 const SAME_ORIGIN = { "Sec-Fetch-Site": "same-origin" };
 
@@ -20,15 +20,47 @@ describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
 
   const call = (path: string, headers: Record<string, string>) => gw.request(path, { headers });
 
-  it("serves a same-origin request with the session cookie as the user's console key, limited like any key", async () => {
+  it("serves a same-origin request with the session cookie as the user's console key, with less than an approved key", async () => {
     const s = await createTestSession(gw.rt.db);
     const res = await call("/v1/key", { Cookie: s.cookie, ...SAME_ORIGIN });
     expect(res.status).toBe(200);
-    expect(res.headers.get("x-ratelimit-limit")).toBe("100");
+    expect(res.headers.get("x-ratelimit-limit")).toBe("60");
     const body = await res.json();
     const row = await gw.rt.db.prisma.apiKey.findUniqueOrThrow({ where: { id: body.id } });
     expect(row).toMatchObject({ userId: s.userId, kind: "console", status: "active", scopes: [] });
-    expect(body.remaining.day.remaining).toBe(9_999);
+    // A new mailbox buys the console allowance, not an approved key's 10,000 requests a day on every area.
+    expect(body.limits).toEqual({ day: 1000, minute: 60, concurrency: 4 });
+    expect(body.scopes).toEqual(["aac", "datavis", "generate", "llm", "trove"]);
+    expect(body.remaining.day.remaining).toBe(999);
+    const outside = await call("/v1/probe/slow?ms=0", { Cookie: s.cookie, ...SAME_ORIGIN });
+    expect(outside.status).toBe(403);
+    expect((await outside.json()).error).toMatch(/no access to 'utils'/);
+  });
+
+  it("takes the console areas and limits from CONSOLE_KEY_SCOPES and CONSOLE_LIMIT_*, and an operator's per-key limits over them", async () => {
+    const custom = await startTestGateway({
+      db,
+      env: { CONSOLE_KEY_SCOPES: "utils", CONSOLE_LIMIT_DAY: "3", CONSOLE_LIMIT_MINUTE: "50", CONSOLE_LIMIT_CONCURRENCY: "1" },
+    });
+    try {
+      addProbeRoutes(custom.app);
+      const s = await createTestSession(custom.rt.db);
+      const cookie = { Cookie: s.cookie, ...SAME_ORIGIN };
+      const first = await custom.request("/v1/probe/slow?ms=0", { headers: cookie });
+      expect(first.status).toBe(200);
+      expect(first.headers.get("x-ratelimit-limit")).toBe("3");
+      expect((await custom.request("/v1/probe/echo", { method: "POST", headers: cookie, body: "{}" })).status).toBe(403);
+      const info = await (await custom.request("/v1/key", { headers: cookie })).json();
+      expect(info.limits).toEqual({ day: 3, minute: 50, concurrency: 1 });
+      expect((await custom.request("/v1/key", { headers: cookie })).status).toBe(200);
+      expect((await custom.request("/v1/key", { headers: cookie })).status).toBe(429);
+      custom.rt.keys.remember((await setKeyLimits(custom.rt.db, info.id, { day: 1000, minute: null, concurrency: null }, "operator"))!);
+      const lifted = await custom.request("/v1/key", { headers: cookie });
+      expect(lifted.status).toBe(200);
+      expect((await lifted.json()).limits).toEqual({ day: 1000, minute: 50, concurrency: 1 });
+    } finally {
+      await custom.close();
+    }
   });
 
   it("resolves the session from memory after the first request", async () => {
@@ -79,8 +111,9 @@ describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
     const open = await call("/v1/probe/optional", { Cookie: "next-auth.session-token=nope", ...SAME_ORIGIN });
     expect(await open.json()).toEqual({ keyed: false });
     const s = await createTestSession(gw.rt.db);
+    // The session is used, as the console key, whose areas do not include clinical.
     const keyed = await call("/v1/probe/optional", { Cookie: s.cookie, ...SAME_ORIGIN });
-    expect(await keyed.json()).toEqual({ keyed: true });
+    expect(keyed.status).toBe(403);
   });
 
   it("creates one console key when a user's first requests arrive together", async () => {
@@ -123,7 +156,7 @@ describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
       const s = await createTestSession(gw.rt.db);
       const ok = await fetch(`${url}/v1/key`, { headers: { Cookie: s.cookie, Origin: url } });
       expect(ok.status).toBe(200);
-      expect(ok.headers.get("x-ratelimit-remaining")).toBe("99");
+      expect(ok.headers.get("x-ratelimit-remaining")).toBe("59");
       const cross = await fetch(`${url}/v1/key`, { headers: { Cookie: s.cookie, Origin: "http://127.0.0.2:1" } });
       expect(cross.status).toBe(401);
       expect(cross.headers.get("www-authenticate")).toMatch(/Bearer/);

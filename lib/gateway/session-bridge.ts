@@ -22,8 +22,8 @@ const NO_SESSION = Symbol("no session");
 /**
  * Lets the portal's consoles call /v1 with the signed-in session instead of a key (the browser never
  * holds a key). A same-origin request carrying next-auth's session cookie is attributed to the user's
- * own console key, created on first use with the default limits, so it is limited and metered like
- * any client. Session → console key is read from the database once and kept for `ttlMs`; the key's
+ * own console key, created on first use, limited (with the console allowance, smaller than a key's)
+ * and metered like any client. Session → console key is read from the database once and kept for `ttlMs`; the key's
  * record itself comes from the KeyStore, so revocations and limit changes reach it as for any key.
  */
 export class SessionBridge {

@@ -1,5 +1,5 @@
 import type { Database } from "../db/client.ts";
-import { effectiveLimits, toKeyRecord } from "../gateway/key-record.ts";
+import { effectiveLimits, toKeyRecord, withConsolePolicy } from "../gateway/key-record.ts";
 import { LATENCY_BUCKETS_MS, latencyPercentile } from "../gateway/metering.ts";
 import type { Runtime } from "../gateway/runtime.ts";
 import { failedRequests } from "./usage-summary.ts";
@@ -133,8 +133,8 @@ export async function quotaNow(rt: Runtime, owner: string, now = Date.now()): Pr
   const usable = rows.filter((r) => r.expiresAt === null || r.expiresAt.getTime() > now);
   return Promise.all(
     usable.map(async (row) => {
-      const limits = effectiveLimits(toKeyRecord(row), rt.config.limits);
-      const { day, minute } = await rt.limiter.remaining(row.id, limits);
+      const key = withConsolePolicy(toKeyRecord(row), rt.config.console);
+      const { day, minute } = await rt.limiter.remaining(key.limitKey, effectiveLimits(key, rt.config.limits));
       return {
         id: row.id,
         name: row.name,
