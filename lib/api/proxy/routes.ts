@@ -6,17 +6,22 @@ import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/schemas.ts";
 import { safeFetch } from "../../upstream/safe-fetch.ts";
+import { keptUpstreamHeaders, refuseServiceWorkerScript, UNTRUSTED_RESPONSE_HEADERS } from "../../upstream/untrusted-response.ts";
 
 const USER_AGENT = "UnifiedAPIGateway/1.0 (fetch proxy)";
 
 const errors = {
   400: jsonResponse(ErrorSchema, "url missing, malformed or not HTTPS"),
-  403: jsonResponse(ErrorSchema, "The host is private, loopback, link-local or otherwise not public"),
+  403: jsonResponse(ErrorSchema, "The host is private, loopback, link-local or otherwise not public, or the request is a service worker script fetch"),
   429: jsonResponse(RateLimitErrorSchema, "Too many proxy requests from this client address"),
   502: jsonResponse(ErrorSchema, "The upstream request failed, redirected too often or sent too much"),
   504: jsonResponse(ErrorSchema, "The upstream did not answer in time"),
 };
-const upstream = { description: "The upstream response, with its status and content type", content: { "*/*": { schema: z.string().openapi({ format: "binary" }) } } };
+const upstream = {
+  description: "The upstream response, with its status and content type; only content-type, content-length, cache-control, etag, last-modified " +
+    "and content-language are passed on, and every answer is sandboxed (Content-Security-Policy: sandbox, nosniff)",
+  content: { "*/*": { schema: z.string().openapi({ format: "binary" }) } },
+};
 const UrlQuery = z.object({ url: z.string().optional().openapi({ description: "HTTPS URL to fetch" }) });
 
 const getProxy = gatewayRoute("none", "proxy", {
@@ -51,6 +56,7 @@ function clientAddress(c: Context<GatewayEnv>): string {
 async function proxy(c: Context<GatewayEnv>, rawUrl: string | undefined): Promise<Response> {
   const rt = c.var.runtime;
   const { proxy: settings } = rt.config;
+  refuseServiceWorkerScript(c.req.header("service-worker"));
   // Keyless, so limited per client address instead (shared across instances when Redis is set).
   const admission = await rt.limiter.admit(`proxy-ip:${clientAddress(c)}`, { minute: settings.ratePerMinute, day: 1_000_000_000, concurrency: 20 });
   try {
@@ -65,7 +71,13 @@ async function proxy(c: Context<GatewayEnv>, rawUrl: string | undefined): Promis
     });
     return new Response(new Uint8Array(res.body), {
       status: res.status,
-      headers: { ...res.headers, ...admission.headers, "content-length": String(res.body.length), "x-proxy-final-url": res.url },
+      headers: {
+        ...keptUpstreamHeaders(res.headers),
+        ...UNTRUSTED_RESPONSE_HEADERS,
+        ...admission.headers,
+        "content-length": String(res.body.length),
+        "x-proxy-final-url": res.url,
+      },
     });
   } finally {
     admission.release();

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Route } from "playwright-core";
 import { GatewayError } from "../../gateway/errors.ts";
 import { checkDestination, parseUserUrl, safeFetch, type SafeFetchOptions } from "../../upstream/safe-fetch.ts";
+import { keptPageHeaders } from "../../upstream/untrusted-response.ts";
 
 export type WaitStrategy = "networkidle" | "load" | "domcontentloaded" | "commit";
 export type Shot = { width: number; height: number; scale: number; fullPage: boolean };
@@ -100,7 +101,7 @@ export class ScreenshotService {
     if (request.method() !== "GET") return route.abort("blockedbyclient");
     try {
       const res = await safeFetch(url, this.fetchOptions());
-      await route.fulfill({ status: res.status, headers: res.headers, body: res.body });
+      await route.fulfill({ status: res.status, headers: keptPageHeaders(res.headers), body: res.body });
     } catch {
       await route.abort("blockedbyclient").catch(() => {});
     }

@@ -3,6 +3,7 @@ import type { GatewayEnv } from "../../gateway/context.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { untrustedContent } from "../../upstream/untrusted-response.ts";
 import { ScreenshotService, type WaitStrategy } from "./capture.ts";
 import { PRESET_NAMES, PRESETS, SOCIAL_PRESETS, type PresetName } from "./presets.ts";
 
@@ -62,6 +63,7 @@ function serviceFor(rt: Runtime): ScreenshotService {
 }
 
 export function registerScreenshotRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.use("/v1/screenshot/*", untrustedContent());
   app.openapi(capture, async (c) => {
     const body = c.req.valid("json");
     const service = serviceFor(c.var.runtime);
