@@ -29,6 +29,8 @@ const envSchema = z.object({
   PROXY_RATE_PER_MINUTE: positiveInt.default(60),
   PROXY_ALLOW_PRIVATE_FOR_TESTS: z.string().optional(),
   UPSTREAM_CA_FILE: z.string().optional(),
+  // Read where bodies are read (lib/upstream/capped-body.ts); listed here so a bad value stops start-up.
+  UPSTREAM_MAX_BYTES: positiveInt.optional(),
   CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
   OLLAMA_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false"),
   SCREENSHOT_CONCURRENCY: positiveInt.default(2),

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { GatewayError } from "../gateway/errors.ts";
 import { MemoryUpstreamCache, type UpstreamCache } from "./cache.ts";
+import { readCappedText } from "./capped-body.ts";
 import { upstreamFailure, USER_AGENT } from "./http.ts";
 import { upstreamOrigin } from "./origin.ts";
 
@@ -106,7 +107,7 @@ export class UpstreamClient {
       }
       if (res.ok) {
         this.breaker.failures = 0;
-        return await res.text();
+        return await readCappedText(res, name);
       }
       if (res.status === 404) {
         throw new GatewayError(404, `${name} has no such item`);

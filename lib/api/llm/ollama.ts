@@ -98,6 +98,8 @@ export async function deleteModel(host: string, model: string): Promise<void> {
   if (!res.ok) throw await upstreamFailure("ollama", res);
 }
 
+const MAX_PROGRESS_LINE = 64 * 1024;
+
 /** Pulls a model, turning Ollama's NDJSON progress into server-sent events ending with {done: true}. */
 export async function pullModel(host: string, model: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
   const res = await callUpstream("ollama", `${host}/api/pull`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model, stream: true }), signal, redirect: "error" }, 60 * 60_000);
@@ -112,6 +114,8 @@ export async function pullModel(host: string, model: string, signal?: AbortSigna
         buffered += decoder.decode(chunk, { stream: true });
         const lines = buffered.split("\n");
         buffered = lines.pop() ?? "";
+        // A progress line is a few hundred bytes; one that never ends is not Ollama, and must not grow without bound.
+        if (buffered.length > MAX_PROGRESS_LINE) throw new GatewayError(502, "ollama sent a progress line longer than 64 KiB");
         for (const line of lines) {
           if (!line.trim()) continue;
           const p = JSON.parse(line) as { status?: string; total?: number; completed?: number; error?: string };
