@@ -1,4 +1,5 @@
 import net from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Resolved } from "../lib/upstream/safe-fetch.ts";
 import { startFakeSite, startSentinel, testCertificate, type FakeSite } from "./fakes/https-site.ts";
@@ -37,6 +38,15 @@ function jailedConnect(this: net.Socket, ...args: unknown[]) {
     }
   }
   return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, args);
+}
+
+/** The gateway listening on loopback, so requests arrive over a real socket (the limiter keys on its peer). */
+async function overHttp(gw: TestGateway): Promise<{ url: string; close(): Promise<void> }> {
+  let server: ServerType;
+  const port = await new Promise<number>((resolve) => {
+    server = serve({ fetch: gw.app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port));
+  });
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
 describe("GET/POST /v1/proxy", () => {
@@ -229,6 +239,50 @@ describe("GET/POST /v1/proxy", () => {
     }
     expect(sentinel.connections()).toBe(0);
     expect(attempted).toEqual([]);
+  });
+
+  it("believes X-Forwarded-For only from a TRUST_PROXY peer, and limits IPv6 clients by /64", async () => {
+    const statuses = async (base: string, forwardedFor: string[]) => {
+      const out = [];
+      for (const xff of forwardedFor) out.push((await fetch(`${base}/v1/proxy?url=https://10.0.0.1/`, { headers: { "X-Forwarded-For": xff } })).status);
+      return out;
+    };
+    const untrusting = await startTestGateway({ env: { PROXY_RATE_PER_MINUTE: "2" } });
+    const trusting = await startTestGateway({ env: { PROXY_RATE_PER_MINUTE: "2", TRUST_PROXY: "127.0.0.1" } });
+    const [plain, behindProxy] = [await overHttp(untrusting), await overHttp(trusting)];
+    try {
+      // A client cannot buy a fresh allowance by inventing addresses when nobody is trusted.
+      expect(await statuses(plain.url, ["198.51.100.1", "198.51.100.2", "198.51.100.3"])).toEqual([403, 403, 429]);
+      // Behind a trusted proxy each forwarded client has its own allowance...
+      expect(await statuses(behindProxy.url, ["198.51.100.1", "198.51.100.2", "198.51.100.1"])).toEqual([403, 403, 403]);
+      // ...and what the client itself wrote to the left of the proxy's entry is not believed.
+      expect(await statuses(behindProxy.url, ["203.0.113.50, 198.51.100.1"])).toEqual([429]);
+      // One IPv6 /64 is one client, however many of its addresses it uses.
+      expect(await statuses(behindProxy.url, ["2001:db8:0:7::1", "2001:db8:0:7::2", "2001:db8:0:7:ffff::9", "2001:db8:0:8::1"])).toEqual([403, 403, 429, 403]);
+    } finally {
+      await Promise.all([plain.close(), behindProxy.close()]);
+      await Promise.all([untrusting.close(), trusting.close()]);
+    }
+  });
+
+  it("caps fetches in flight across all clients (PROXY_MAX_CONCURRENT): 503 with Retry-After, free again once done", async () => {
+    const capped = await startTestGateway({
+      env: { PROXY_ALLOW_PRIVATE_FOR_TESTS: `127.0.0.1:${site.port}`, UPSTREAM_CA_FILE: site.caFile, PROXY_TIMEOUT_MS: "1500", PROXY_MAX_CONCURRENT: "1" },
+    });
+    const server = await overHttp(capped);
+    try {
+      const slow = fetch(`${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/slow`)}`);
+      await new Promise((r) => setTimeout(r, 300));
+      const refused = await fetch(`${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/page`)}`);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect((await refused.json()).error).toMatch(/limit of 1 fetches at once/);
+      expect((await slow).status).toBe(504);
+      expect((await fetch(`${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/page`)}`)).status).toBe(200);
+    } finally {
+      await server.close();
+      await capped.close();
+    }
   });
 
   it("limits each client address per minute", async () => {
