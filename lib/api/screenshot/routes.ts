@@ -46,15 +46,19 @@ const services = new WeakMap<Runtime, ScreenshotService>();
 function serviceFor(rt: Runtime): ScreenshotService {
   let service = services.get(rt);
   if (!service) {
-    const created = new ScreenshotService(rt.config.screenshot, () => ({
-      maxBytes: rt.config.proxy.maxBytes,
-      timeoutMs: rt.config.proxy.timeoutMs,
-      maxRedirects: 5,
-      userAgent: "UnifiedAPIGateway/1.0 (screenshots)",
-      allowPrivate: rt.config.proxy.allowPrivate,
-      extraCa: rt.config.proxy.extraCa,
-      resolve: rt.resolveHost,
-    }));
+    const created = new ScreenshotService(
+      rt.config.screenshot,
+      () => ({
+        maxBytes: rt.config.proxy.maxBytes,
+        timeoutMs: rt.config.proxy.timeoutMs,
+        maxRedirects: 5,
+        userAgent: "UnifiedAPIGateway/1.0 (screenshots)",
+        allowPrivate: rt.config.proxy.allowPrivate,
+        extraCa: rt.config.proxy.extraCa,
+        resolve: rt.resolveHost,
+      }),
+      (message, err) => rt.logger.warn({ err }, message),
+    );
     rt.onClose(() => created.close());
     services.set(rt, created);
     service = created;
