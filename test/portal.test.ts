@@ -13,7 +13,8 @@ describe("npm start's server: the portal through Next, the API straight to Hono"
   beforeAll(async () => {
     const b = await backendEnv("pglite");
     cleanup = b.cleanup;
-    server = await startServerProcess(b.env);
+    // An HTTPS public address (behind a TLS-terminating proxy), so the portal also sends HSTS.
+    server = await startServerProcess({ ...b.env, PUBLIC_BASE_URL: "https://portal.example.test" });
   });
   afterAll(async () => {
     await server?.stop();
@@ -41,6 +42,19 @@ describe("npm start's server: the portal through Next, the API straight to Hono"
     expect((await fetch(`${server.url}/v1/capabilities`)).status).toBe(200);
     expect((await fetch(`${server.url}/openapi.json`)).status).toBe(200);
     expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
+  });
+
+  it("sends every portal page with its CSP (no framing), nosniff, a referrer policy and HSTS", async () => {
+    for (const path of ["/", "/docs", "/console/datavis", "/api/auth/signin", "/no-such-page"]) {
+      const res = await fetch(`${server.url}${path}`, { headers: { accept: BROWSER_ACCEPT }, redirect: "manual" });
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(csp, path).toContain("script-src 'self'");
+      expect(csp, path).toContain("object-src 'none'");
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(res.headers.get("referrer-policy"), path).toBe("strict-origin-when-cross-origin");
+      expect(res.headers.get("strict-transport-security"), path).toMatch(/^max-age=\d+/);
+    }
   });
 
   it("answers unknown portal pages from Next with 404", async () => {
