@@ -24,7 +24,8 @@ describe("/v1/data archive, semantic_scholar and census", () => {
 
   it("serves an archived page's HTML sandboxed, and never to a service worker fetch", async () => {
     const path = `/v1/data/archive/snapshot?url=${encodeURIComponent("https://example.com/")}`;
-    for (const res of [await get(path), await get(`/v1/data/archive/get/${encodeURIComponent("https://example.com/")}`)]) {
+    const byId = encodeURIComponent("https://example.com/");
+    for (const res of [await get(path), await get(`/v1/data/archive/get/${byId}`), await get(`/v1/data/wayback/get/${byId}`)]) {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-security-policy")).toBe("sandbox; default-src 'none'");
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");

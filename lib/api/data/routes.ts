@@ -257,8 +257,9 @@ function queryOf(q: { q?: string; query?: string }): string {
 
 export function registerDataRoutes(app: OpenAPIHono<GatewayEnv>): void {
   const ctx = (c: { var: GatewayEnv["Variables"] }, source: DataSource) => contextFor(source, c.var.runtime.upstreamCache);
-  // Archive snapshots carry an archived page's HTML verbatim.
-  app.use("/v1/data/archive/*", untrustedContent());
+  // Every answer here is a third party's content, and archive snapshots (also reached as wayback/get)
+  // carry an archived page's HTML verbatim.
+  app.use("/v1/data/*", untrustedContent());
 
   app.openapi(sources, (c) => c.json({ sources: SOURCES.map((s) => s.name), details: SOURCES.map((s) => ({ name: s.name, description: s.description })) }, 200));
   // Specific endpoints first: they share paths with the generic /{source}/… routes.
