@@ -13,8 +13,7 @@ describe("npm start's server: the portal through Next, the API straight to Hono"
   beforeAll(async () => {
     const b = await backendEnv("pglite");
     cleanup = b.cleanup;
-    // An HTTPS public address (behind a TLS-terminating proxy), so the portal also sends HSTS.
-    server = await startServerProcess({ ...b.env, PUBLIC_BASE_URL: "https://portal.example.test" });
+    server = await startServerProcess(b.env);
   });
   afterAll(async () => {
     await server?.stop();
@@ -42,19 +41,6 @@ describe("npm start's server: the portal through Next, the API straight to Hono"
     expect((await fetch(`${server.url}/v1/capabilities`)).status).toBe(200);
     expect((await fetch(`${server.url}/openapi.json`)).status).toBe(200);
     expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
-  });
-
-  it("sends every portal page with its CSP (no framing), nosniff, a referrer policy and HSTS", async () => {
-    for (const path of ["/", "/docs", "/console/datavis", "/api/auth/signin", "/no-such-page"]) {
-      const res = await fetch(`${server.url}${path}`, { headers: { accept: BROWSER_ACCEPT }, redirect: "manual" });
-      const csp = res.headers.get("content-security-policy") ?? "";
-      expect(csp, path).toContain("frame-ancestors 'none'");
-      expect(csp, path).toContain("script-src 'self'");
-      expect(csp, path).toContain("object-src 'none'");
-      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
-      expect(res.headers.get("referrer-policy"), path).toBe("strict-origin-when-cross-origin");
-      expect(res.headers.get("strict-transport-security"), path).toMatch(/^max-age=\d+/);
-    }
   });
 
   it("answers unknown portal pages from Next with 404", async () => {
@@ -127,5 +113,34 @@ describe("next start: the same API through Next's route handlers", () => {
     expect(third.status).toBe(429);
     expect((await third.json()).error.code).toBe("rate_limit_exceeded");
     expect((await fetch(`${url}/v1/key`)).status).toBe(401);
+  });
+});
+
+describe("the portal's security headers", () => {
+  const pages = ["/", "/docs", "/console/datavis", "/api/auth/signin", "/no-such-page"];
+  let server: ServerProcess;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    const b = await backendEnv("pglite");
+    cleanup = b.cleanup;
+    // An HTTPS public address (behind a TLS-terminating proxy): the portal then also sends HSTS.
+    server = await startServerProcess({ ...b.env, PUBLIC_BASE_URL: "https://portal.example.test" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await cleanup?.();
+  });
+
+  it("sends every portal page with its CSP (no framing), nosniff, a referrer policy and HSTS", async () => {
+    for (const path of pages) {
+      const res = await fetch(`${server.url}${path}`, { headers: { accept: BROWSER_ACCEPT }, redirect: "manual" });
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(csp, path).toContain("script-src 'self'");
+      expect(csp, path).toContain("object-src 'none'");
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(res.headers.get("referrer-policy"), path).toBe("strict-origin-when-cross-origin");
+      expect(res.headers.get("strict-transport-security"), path).toMatch(/^max-age=\d+/);
+    }
   });
 });
