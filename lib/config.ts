@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { parseTrustedProxies, type TrustedProxies } from "./gateway/client-address.ts";
+import { parseTrustedProxies, type TrustedProxies } from "./gateway/trusted-proxies.ts";
 
 const positiveInt = z.coerce.number().int().positive();
 

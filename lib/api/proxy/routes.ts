@@ -2,7 +2,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { GatewayEnv } from "../../gateway/context.ts";
-import { addressBucket, clientAddress } from "../../gateway/client-address.ts";
+import { addressBucket, resolveClientAddress } from "../../gateway/trusted-proxies.ts";
 import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
@@ -75,7 +75,7 @@ async function proxy(c: Context<GatewayEnv>, rawUrl: string | undefined): Promis
   const { proxy: settings } = rt.config;
   refuseServiceWorkerScript(c.req.header("service-worker"));
   // Keyless, so limited per client address instead (shared across instances when Redis is set).
-  const client = clientAddress(socketAddress(c), c.req.header("x-forwarded-for"), settings.trustedProxies);
+  const client = resolveClientAddress(socketAddress(c), c.req.header("x-forwarded-for"), settings.trustedProxies);
   const admission = await rt.limiter.admit(`proxy-ip:${addressBucket(client)}`, { minute: settings.ratePerMinute, day: 1_000_000_000, concurrency: 20 });
   let releaseSlot: (() => void) | undefined;
   try {

@@ -43,7 +43,7 @@ function isTrusted(address: ipaddr.IPv4 | ipaddr.IPv6, trusted: TrustedProxies):
  * is read from the right, skipping trusted hops, and the first address no trusted proxy vouches for
  * is the client. Entries left of it were written by the client itself and are never believed.
  */
-export function clientAddress(socketAddress: string | undefined, forwardedFor: string | undefined, trusted: TrustedProxies): string {
+export function resolveClientAddress(socketAddress: string | undefined, forwardedFor: string | undefined, trusted: TrustedProxies): string {
   const peer = socketAddress ? parseAddress(socketAddress) : undefined;
   if (!peer) return socketAddress ?? "unknown";
   if (!forwardedFor || !isTrusted(peer, trusted)) return peer.toString();
