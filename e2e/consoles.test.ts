@@ -51,6 +51,15 @@ async function expectAccessible(page: Page, exclude: string[] = []): Promise<voi
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
+/** What the page's Content-Security-Policy blocked, as Chromium reports it: a policy that breaks the portal shows here. */
+function watchCspViolations(page: Page): string[] {
+  const blocked: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) blocked.push(m.text());
+  });
+  return blocked;
+}
+
 async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
@@ -90,6 +99,7 @@ describe("the consoles in real Chromium", () => {
 
   it("/docs renders the operations of /openapi.json, keeps the pasted key in memory only, and is accessible and fast", async () => {
     const page = await context.newPage();
+    const blocked = watchCspViolations(page);
     const errors: string[] = [];
     const elsewhere: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
@@ -114,6 +124,7 @@ describe("the consoles in real Chromium", () => {
     // Scalar's own widget markup is third-party: axe checks our shell and the form around it.
     await expectAccessible(page, ['[data-testid="api-reference"]']);
     expect(errors).toEqual([]);
+    expect(blocked).toEqual([]);
     // Nothing is fetched from another host (fonts, telemetry, Scalar's hosted services).
     expect(elsewhere).toEqual([]);
     await page.close();
@@ -156,6 +167,7 @@ describe("the consoles in real Chromium", () => {
   // exact, known data; the test after them runs the same consoles against the real APIs.
   it("datavis lists visualizations by category and draws the chosen one as SVG (fake DataVis API)", async () => {
     const page = await context.newPage();
+    const blocked = watchCspViolations(page);
     const rows = Array.from({ length: 30 }, (_, i) => ({ city: `City ${i}`, rain: (i * 7) % 23, month: (i % 12) + 1 }));
     const data = { url: "/v1/trove/environmental/rain?limit=50000", format: { type: "json", property: "data" } };
     const visualizations = [
@@ -179,6 +191,7 @@ describe("the consoles in real Chromium", () => {
     await expect(page.getByRole("cell", { name: "City 29" }).count()).resolves.toBe(1);
     await expectAccessible(page);
     await screenshot(page, "datavis");
+    expect(blocked).toEqual([]);
     await page.close();
   }, 120_000);
 
@@ -250,6 +263,8 @@ describe("the consoles in real Chromium", () => {
     await page.getByRole("button", { name: "Build" }).click();
     const strip = page.getByTestId("strip");
     await strip.getByRole("img", { name: "apple" }).waitFor();
+    // The strip renders before its images arrive (each now passes Next's proxy for its headers): wait for them to load.
+    await strip.getByRole("img").evaluateAll((els) => Promise.all(els.map((el) => (el as HTMLImageElement).decode().catch(() => {}))));
     // Every pictogram on the strip is a shipped SVG the portal serves, and the browser decoded it.
     const images = await strip.getByRole("img").evaluateAll((els) => els.map((el) => ({ src: el.getAttribute("src"), width: (el as HTMLImageElement).naturalWidth })));
     expect(images.length).toBeGreaterThanOrEqual(4);

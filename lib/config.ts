@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { SCOPE_AREAS, type ConsolePolicy } from "./gateway/key-record.ts";
+import { parseTrustedProxies, type TrustedProxies } from "./gateway/trusted-proxies.ts";
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -40,7 +41,11 @@ const envSchema = z.object({
   PROXY_TIMEOUT_MS: positiveInt.default(15_000),
   PROXY_RATE_PER_MINUTE: positiveInt.default(60),
   PROXY_ALLOW_PRIVATE_FOR_TESTS: z.string().optional(),
+  PROXY_MAX_CONCURRENT: positiveInt.default(64),
+  TRUST_PROXY: z.string().optional(),
   UPSTREAM_CA_FILE: z.string().optional(),
+  // Read where bodies are read (lib/upstream/capped-body.ts); listed here so a bad value stops start-up.
+  UPSTREAM_MAX_BYTES: positiveInt.optional(),
   CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
   OLLAMA_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false"),
   SCREENSHOT_CONCURRENCY: positiveInt.default(2),
@@ -76,7 +81,17 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   publicBaseUrl?: string;
   metricsToken?: string;
-  proxy: { maxBytes: number; timeoutMs: number; ratePerMinute: number; allowPrivate: Set<string>; extraCa?: string };
+  proxy: {
+    maxBytes: number;
+    timeoutMs: number;
+    ratePerMinute: number;
+    /** Upstream fetches /v1/proxy makes at once, across all clients; 503 past it. */
+    maxConcurrent: number;
+    /** Proxies whose X-Forwarded-For names the client (TRUST_PROXY); empty: the socket's peer is the client. */
+    trustedProxies: TrustedProxies;
+    allowPrivate: Set<string>;
+    extraCa?: string;
+  };
   screenshot: { chromiumPath: string; concurrency: number; queue: number; timeoutMs: number };
   /** The pool that runs sharp, pdf.js, pdfkit, espeak and keyword extraction off the event loop. */
   workers: { threads: number; queue: number; timeoutMs: number; memoryMb: number };
@@ -123,6 +138,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBytes: e.PROXY_MAX_BYTES,
       timeoutMs: e.PROXY_TIMEOUT_MS,
       ratePerMinute: e.PROXY_RATE_PER_MINUTE,
+      maxConcurrent: e.PROXY_MAX_CONCURRENT,
+      trustedProxies: trustedProxies(e.TRUST_PROXY),
       allowPrivate: allowPrivateOrigins(e.PROXY_ALLOW_PRIVATE_FOR_TESTS, e.NODE_ENV),
       extraCa: e.UPSTREAM_CA_FILE ? fs.readFileSync(e.UPSTREAM_CA_FILE, "utf8") : undefined,
     },
@@ -137,6 +154,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     keyless: { minute: e.KEYLESS_RATE_PER_MINUTE, concurrency: e.KEYLESS_CONCURRENCY },
   };
+}
+
+function trustedProxies(value: string | undefined): TrustedProxies {
+  try {
+    return parseTrustedProxies(value);
+  } catch (err) {
+    throw new Error(`invalid configuration: ${(err as Error).message}`);
+  }
 }
 
 /** The test-only exemption from the private-address rule: a list of host:port, never in production. */

@@ -22,6 +22,19 @@ describe("/v1/data archive, semantic_scholar and census", () => {
     expect(caps.results[0]).toMatchObject({ published: "19981201000000", url: "https://web.archive.org/web/19981201000000/http://example.com/" });
   });
 
+  it("serves an archived page's HTML sandboxed, and never to a service worker fetch", async () => {
+    const path = `/v1/data/archive/snapshot?url=${encodeURIComponent("https://example.com/")}`;
+    const byId = encodeURIComponent("https://example.com/");
+    for (const res of [await get(path), await get(`/v1/data/archive/get/${byId}`), await get(`/v1/data/wayback/get/${byId}`)]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-security-policy")).toBe("sandbox; default-src 'none'");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+    }
+    const worker = await t.gw.request(path, { headers: { "X-API-Key": t.key, "Service-Worker": "script" } });
+    expect(worker.status).toBe(403);
+  });
+
   it("searches Semantic Scholar and gets a paper by DOI", async () => {
     const s = await (await get("/v1/data/semantic_scholar/search?q=literature+graph")).json();
     expect(s.results[0]).toMatchObject({ title: "Construction of the Literature Graph in Semantic Scholar", authors: ["Waleed Ammar"], published: "2018", extra: { doi: "10.18653/v1/N18-3011", citations: 400 } });

@@ -26,6 +26,18 @@ describe("/v1/data nasa, github and pubmed", () => {
     expect(await (await get("/v1/data/github/repo/honojs/hono")).json()).toMatchObject({ full_name: "honojs/hono", stars: 25000, license: "MIT", language: "TypeScript" });
     expect((await get("/v1/data/github/repo/nobody/nothing")).status).toBe(404);
     expect((await get("/v1/data/github/repo/bad%20name/x")).status).toBe(400);
+  });
+
+  it("refuses '.' and '..' in GitHub ids: nothing walks up to /user with the operator's token", async () => {
+    const github = t.fakes[1];
+    const attacks = ["/v1/data/github/get/..%2Fuser", "/v1/data/github/get/.%2Fuser", "/v1/data/github/get/..%2F..", "/v1/data/github/get/honojs%2F..", "/v1/data/github/get/%252e%252e%2Fuser"];
+    for (const path of attacks) {
+      const res = await get(path);
+      expect(res.status, path).toBe(400);
+      expect((await res.json()).error, path).toEqual(expect.any(String));
+    }
+    expect(github.hits.filter((h) => !h.startsWith("/repos/") && !h.startsWith("/search/"))).toEqual([]);
+    expect(github.hits.filter((h) => h.includes(".."))).toEqual([]);
     expect((await (await get("/v1/data/github/search?q=hono")).json()).results[0]).toMatchObject({ id: "honojs/hono", authors: ["honojs"] });
   });
 

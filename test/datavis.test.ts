@@ -98,6 +98,8 @@ describe("/v1/datavis", () => {
   it("proxies live USGS data and serves a second call from cache (one upstream hit)", async () => {
     const first = await get("/v1/datavis/proxy/earthquake");
     expect(first.status).toBe(200);
+    expect(first.headers.get("content-security-policy")).toBe("sandbox; default-src 'none'");
+    expect(first.headers.get("x-content-type-options")).toBe("nosniff");
     const body = await first.json();
     expect(body).toMatchObject({ source: "earthquake", stale: false, cached: false, snapshot: false, upstream: { name: "usgs", url: `${usgs.url}/earthquakes/feed/v1.0/summary/all_day.geojson` } });
     expect(body.data.features[0].properties.place).toBe("112 km SSW of Tokyo, Japan");

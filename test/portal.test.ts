@@ -305,3 +305,32 @@ describe("sign-in: operator rights from verified addresses only, links limited a
     }
   });
 });
+
+describe("the portal's security headers", () => {
+  const pages = ["/", "/docs", "/console/datavis", "/api/auth/signin", "/no-such-page"];
+  let server: ServerProcess;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    const b = await backendEnv("pglite");
+    cleanup = b.cleanup;
+    // An HTTPS public address (behind a TLS-terminating proxy): the portal then also sends HSTS.
+    server = await startServerProcess({ ...b.env, PUBLIC_BASE_URL: "https://portal.example.test" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await cleanup?.();
+  });
+
+  it("sends every portal page with its CSP (no framing), nosniff, a referrer policy and HSTS", async () => {
+    for (const path of pages) {
+      const res = await fetch(`${server.url}${path}`, { headers: { accept: BROWSER_ACCEPT }, redirect: "manual" });
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(csp, path).toContain("script-src 'self'");
+      expect(csp, path).toContain("object-src 'none'");
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(res.headers.get("referrer-policy"), path).toBe("strict-origin-when-cross-origin");
+      expect(res.headers.get("strict-transport-security"), path).toMatch(/^max-age=\d+/);
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import net from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Resolved } from "../lib/upstream/safe-fetch.ts";
 import { startFakeSite, startSentinel, testCertificate, type FakeSite } from "./fakes/https-site.ts";
@@ -37,6 +38,15 @@ function jailedConnect(this: net.Socket, ...args: unknown[]) {
     }
   }
   return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, args);
+}
+
+/** The gateway listening on loopback, so requests arrive over a real socket (the limiter keys on its peer). */
+async function overHttp(gw: TestGateway): Promise<{ url: string; close(): Promise<void> }> {
+  let server: ServerType;
+  const port = await new Promise<number>((resolve) => {
+    server = serve({ fetch: gw.app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port));
+  });
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
 describe("GET/POST /v1/proxy", () => {
@@ -89,14 +99,41 @@ describe("GET/POST /v1/proxy", () => {
 
   const get = (url: string) => gw.request(`/v1/proxy?url=${encodeURIComponent(url)}`);
 
-  it("fetches a public-style HTTPS page, keeping its content type and dropping cookies and hop-by-hop headers", async () => {
+  it("fetches a public-style HTTPS page, keeping its content type but no other upstream header (cookies, custom ones)", async () => {
     const res = await get(`https://fake.test:${site.port}/page`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(await res.text()).toBe("<h1>hello from the fake site</h1>");
     expect(res.headers.get("set-cookie")).toBeNull();
-    expect(res.headers.get("x-custom")).toBe("kept");
+    expect(res.headers.get("x-custom")).toBeNull();
     expect(res.headers.get("x-proxy-final-url")).toBe(`https://fake.test:${site.port}/page`);
+  });
+
+  it("serves an attacker's HTML sandboxed: no script can run as the gateway's origin, the upstream's own policy is dropped", async () => {
+    const res = await get(`https://fake.test:${site.port}/evil.html`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await res.text()).toContain("<script>");
+    expect(res.headers.get("content-security-policy")).toBe("sandbox; default-src 'none'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+    for (const name of ["access-control-allow-origin", "x-frame-options", "refresh"]) expect(res.headers.get(name), name).toBeNull();
+  });
+
+  it("never lets a proxied script become a service worker: no Service-Worker-Allowed, and a worker fetch is 403 before any upstream call", async () => {
+    const sw = await get(`https://fake.test:${site.port}/sw.js`);
+    expect(sw.status).toBe(200);
+    expect(sw.headers.get("service-worker-allowed")).toBeNull();
+    expect(sw.headers.get("link")).toBeNull();
+    expect(sw.headers.get("content-security-policy")).toBe("sandbox; default-src 'none'");
+    const hitsBefore = site.hits.length;
+    const url = encodeURIComponent(`https://fake.test:${site.port}/sw.js`);
+    for (const method of ["GET", "POST"]) {
+      const registering = await gw.request(`/v1/proxy?url=${url}`, { method, headers: { "Service-Worker": "script" } });
+      expect(registering.status, method).toBe(403);
+      expect((await registering.json()).error, method).toMatch(/service worker/);
+    }
+    expect(site.hits.length).toBe(hitsBefore);
   });
 
   it("takes the url from POST query or JSON body, with or without a trailing slash", async () => {
@@ -202,6 +239,50 @@ describe("GET/POST /v1/proxy", () => {
     }
     expect(sentinel.connections()).toBe(0);
     expect(attempted).toEqual([]);
+  });
+
+  it("believes X-Forwarded-For only from a TRUST_PROXY peer, and limits IPv6 clients by /64", async () => {
+    const statuses = async (base: string, forwardedFor: string[]) => {
+      const out = [];
+      for (const xff of forwardedFor) out.push((await fetch(`${base}/v1/proxy?url=https://10.0.0.1/`, { headers: { "X-Forwarded-For": xff } })).status);
+      return out;
+    };
+    const untrusting = await startTestGateway({ env: { PROXY_RATE_PER_MINUTE: "2" } });
+    const trusting = await startTestGateway({ env: { PROXY_RATE_PER_MINUTE: "2", TRUST_PROXY: "127.0.0.1" } });
+    const [plain, behindProxy] = [await overHttp(untrusting), await overHttp(trusting)];
+    try {
+      // A client cannot buy a fresh allowance by inventing addresses when nobody is trusted.
+      expect(await statuses(plain.url, ["198.51.100.1", "198.51.100.2", "198.51.100.3"])).toEqual([403, 403, 429]);
+      // Behind a trusted proxy each forwarded client has its own allowance...
+      expect(await statuses(behindProxy.url, ["198.51.100.1", "198.51.100.2", "198.51.100.1"])).toEqual([403, 403, 403]);
+      // ...and what the client itself wrote to the left of the proxy's entry is not believed.
+      expect(await statuses(behindProxy.url, ["203.0.113.50, 198.51.100.1"])).toEqual([429]);
+      // One IPv6 /64 is one client, however many of its addresses it uses.
+      expect(await statuses(behindProxy.url, ["2001:db8:0:7::1", "2001:db8:0:7::2", "2001:db8:0:7:ffff::9", "2001:db8:0:8::1"])).toEqual([403, 403, 429, 403]);
+    } finally {
+      await Promise.all([plain.close(), behindProxy.close()]);
+      await Promise.all([untrusting.close(), trusting.close()]);
+    }
+  });
+
+  it("caps fetches in flight across all clients (PROXY_MAX_CONCURRENT): 503 with Retry-After, free again once done", async () => {
+    const capped = await startTestGateway({
+      env: { PROXY_ALLOW_PRIVATE_FOR_TESTS: `127.0.0.1:${site.port}`, UPSTREAM_CA_FILE: site.caFile, PROXY_TIMEOUT_MS: "1500", PROXY_MAX_CONCURRENT: "1" },
+    });
+    const server = await overHttp(capped);
+    try {
+      const slow = fetch(`${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/slow`)}`);
+      await new Promise((r) => setTimeout(r, 300));
+      const refused = await fetch(`${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/page`)}`);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect((await refused.json()).error).toMatch(/limit of 1 fetches at once/);
+      expect((await slow).status).toBe(504);
+      expect((await fetch(`${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/page`)}`)).status).toBe(200);
+    } finally {
+      await server.close();
+      await capped.close();
+    }
   });
 
   it("limits each client address per minute", async () => {

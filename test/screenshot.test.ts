@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { presetPixels, SOCIAL_PRESETS } from "../lib/api/screenshot/presets.ts";
-import { startFakeSite, startSentinel, testCertificate, type FakeSite } from "./fakes/https-site.ts";
+import { startFakeSite, startSentinel, startUdpSentinel, testCertificate, type FakeSite } from "./fakes/https-site.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -17,11 +17,13 @@ describe.runIf(fs.existsSync(CHROMIUM) || process.env.CI)("POST /v1/screenshot/c
   let key: string;
   let site: FakeSite;
   let sentinel: Awaited<ReturnType<typeof startSentinel>>;
+  let stun: Awaited<ReturnType<typeof startUdpSentinel>>;
 
   beforeAll(async () => {
     const tlsPair = await testCertificate(["fake.test"]);
     sentinel = await startSentinel(tlsPair);
-    site = await startFakeSite(tlsPair, { forbiddenOrigin: `https://127.0.0.1:${sentinel.port}` });
+    stun = await startUdpSentinel();
+    site = await startFakeSite(tlsPair, { forbiddenOrigin: `https://127.0.0.1:${sentinel.port}`, stunPort: stun.port });
     gw = await startTestGateway({
       env: { PROXY_ALLOW_PRIVATE_FOR_TESTS: `127.0.0.1:${site.port}`, UPSTREAM_CA_FILE: site.caFile, SCREENSHOT_CONCURRENCY: "1", SCREENSHOT_QUEUE: "0" },
     });
@@ -31,6 +33,7 @@ describe.runIf(fs.existsSync(CHROMIUM) || process.env.CI)("POST /v1/screenshot/c
     await gw?.close();
     await site?.close();
     await sentinel?.close();
+    await stun?.close();
   });
 
   const capture = (body: unknown) =>
@@ -39,6 +42,7 @@ describe.runIf(fs.existsSync(CHROMIUM) || process.env.CI)("POST /v1/screenshot/c
   it("Form A: a PNG at the asked size, taller with full_page, while the page's private requests are blocked", async () => {
     const res = await capture({ url: `${site.url}/shot`, width: 1024, height: 600 });
     expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toBe("sandbox; default-src 'none'");
     const body = await res.json();
     expect(body).toMatchObject({ format: "png", width: 1024, height: 600 });
     expect(pngSize(body.screenshot)).toMatchObject({ width: 1024, height: 600 });
@@ -71,6 +75,12 @@ describe.runIf(fs.existsSync(CHROMIUM) || process.env.CI)("POST /v1/screenshot/c
     expect(element.screenshots[0].height).toBeLessThan(200);
     const missing = await capture({ url: `${site.url}/shot`, presets: ["twitter"], customSelector: "#nope" });
     expect(missing.status).toBe(400);
+  });
+
+  it("a page's WebRTC cannot send UDP around the gateway (no STUN packet reaches a loopback server)", async () => {
+    const res = await capture({ url: `${site.url}/webrtc`, presets: ["twitter"], waitStrategy: "load", extraWaitMs: 1500 });
+    expect(res.status).toBe(200);
+    expect(stun.packets()).toBe(0);
   });
 
   it("refuses private pages, plain HTTP and out-of-range parameters", async () => {

@@ -2,7 +2,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../gateway/errors.ts";
-import { UpstreamClient } from "./client.ts";
+import { hasDotSegment, UpstreamClient } from "./client.ts";
 
 describe("UpstreamClient against a loopback service", () => {
   let server: ServerType;
@@ -95,5 +95,12 @@ describe("UpstreamClient against a loopback service", () => {
     } finally {
       delete process.env.UPSTREAM_ELSEWHERE_URL;
     }
+  });
+});
+
+describe("hasDotSegment", () => {
+  it("finds '.' and '..' segments, plain or percent-encoded, and nothing else", () => {
+    for (const path of ["/repos/../user", "/repos/./x", "/repos/%2e%2E/user", "/a/%2e", ".."]) expect(hasDotSegment(path), path).toBe(true);
+    for (const path of ["/repos/honojs/hono.js", "/repos/a..b/c", "/web/2020id_/https://example.com/", "/search?q=.."]) expect(hasDotSegment(path), path).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { GatewayError } from "../gateway/errors.ts";
 import { MemoryUpstreamCache, type UpstreamCache } from "./cache.ts";
+import { readCappedText } from "./capped-body.ts";
 import { upstreamFailure, USER_AGENT } from "./http.ts";
 import { upstreamOrigin } from "./origin.ts";
 
@@ -50,6 +51,7 @@ export class UpstreamClient {
   }
 
   url(req: UpstreamRequest): string {
+    if (hasDotSegment(req.path)) throw new GatewayError(400, `${this.options.name}: an id must not contain '.' or '..' path segments`);
     const url = new URL(req.path, `${upstreamOrigin(this.options.name, req.origin ?? this.options.origin)}/`);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== "") url.searchParams.set(k, String(v));
     return url.toString();
@@ -105,7 +107,7 @@ export class UpstreamClient {
       }
       if (res.ok) {
         this.breaker.failures = 0;
-        return await res.text();
+        return await readCappedText(res, name);
       }
       if (res.status === 404) {
         throw new GatewayError(404, `${name} has no such item`);
@@ -120,6 +122,14 @@ export class UpstreamClient {
     if (this.breaker.failures >= breaker.failures) this.breaker.openUntil = Date.now() + breaker.cooldownMs;
     throw last ?? new GatewayError(502, `${name} failed`);
   }
+}
+
+/**
+ * Paths are built from callers' ids; a "." or ".." segment (also percent-encoded) would be resolved
+ * away by the URL parser and reach another endpoint of the service with the gateway's credentials.
+ */
+export function hasDotSegment(path: string): boolean {
+  return path.split(/[/?#]/).some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 }
 
 // Full jitter: up to 200 ms, 400 ms, … so retries from many clients do not line up.

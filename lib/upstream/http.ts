@@ -1,4 +1,5 @@
 import { GatewayError } from "../gateway/errors.ts";
+import { readCappedText, readTextPrefix } from "./capped-body.ts";
 
 export const USER_AGENT = "UnifiedAPIGateway/1.0 (+https://github.com/unified-api-gateway)";
 
@@ -31,15 +32,16 @@ export function upstreamStatusError(service: string, status: number, retryAfter:
 
 /** Turns a non-2xx upstream answer into the gateway error a client can act on. */
 export async function upstreamFailure(service: string, res: Response): Promise<GatewayError> {
-  const detail = (await res.text().catch(() => "")).slice(0, 200);
+  const detail = (await readTextPrefix(res, 1024)).slice(0, 200);
   return upstreamStatusError(service, res.status, res.headers.get("retry-after"), detail);
 }
 
 export async function upstreamJson<T>(service: string, url: string, init: RequestInit = {}, timeoutMs = 10_000): Promise<T> {
   const res = await callUpstream(service, url, init, timeoutMs);
   if (!res.ok) throw await upstreamFailure(service, res);
+  const text = await readCappedText(res, service);
   try {
-    return (await res.json()) as T;
+    return JSON.parse(text) as T;
   } catch {
     throw new GatewayError(502, `${service} answered with something that is not JSON`);
   }

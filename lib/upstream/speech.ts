@@ -1,4 +1,5 @@
 import { GatewayError } from "../gateway/errors.ts";
+import { readCappedBody } from "./capped-body.ts";
 import { requireCredential } from "./credentials.ts";
 import { looksLikeVoiceId, voiceIdFor, type HostedVoice } from "./elevenlabs-voice.ts";
 import { callUpstream, upstreamFailure, upstreamJson } from "./http.ts";
@@ -8,7 +9,7 @@ export const OPENAI_VOICES = ["alloy", "echo", "fable", "onyx", "nova", "shimmer
 const TIMEOUT_MS = 30_000;
 
 async function audioOrError(res: Response, provider: string): Promise<Buffer> {
-  if (res.ok) return Buffer.from(await res.arrayBuffer());
+  if (res.ok) return readCappedBody(res, provider);
   throw await upstreamFailure(provider, res);
 }
 

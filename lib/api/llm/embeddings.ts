@@ -1,6 +1,8 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { embedMany } from "ai";
 import { GatewayError } from "../../gateway/errors.ts";
+import { cappedFetch } from "../../upstream/capped-body.ts";
+import { upstreamJson } from "../../upstream/http.ts";
 import { OLLAMA_DEFAULT_ORIGIN, providerEntry } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
 import { providerError } from "./errors.ts";
@@ -26,7 +28,11 @@ export async function embedTexts(texts: string[], provider: EmbeddingProvider = 
     return { embeddings: body.embeddings ?? [], model: body.model ?? modelId, provider, tokens: body.prompt_eval_count ?? 0 };
   }
   const entry = configuredProvider("openai");
-  const openai = createOpenAI({ apiKey: process.env[entry.credential]!.trim(), baseURL: `${upstreamOrigin("openai", providerEntry("openai")!.origin)}/v1` });
+  const openai = createOpenAI({
+    apiKey: process.env[entry.credential]!.trim(),
+    baseURL: `${upstreamOrigin("openai", providerEntry("openai")!.origin)}/v1`,
+    fetch: cappedFetch("openai"),
+  });
   try {
     const result = await embedMany({ model: openai.embedding(modelId), values: texts, maxRetries: 0, abortSignal: signal });
     return { embeddings: result.embeddings, model: modelId, provider, tokens: result.usage?.tokens ?? 0 };

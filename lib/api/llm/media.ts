@@ -1,5 +1,5 @@
 import { GatewayError } from "../../gateway/errors.ts";
-import { callUpstream, upstreamFailure, upstreamJson } from "../../upstream/http.ts";
+import { upstreamJson } from "../../upstream/http.ts";
 import { providerEntry } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
 import { configuredProvider } from "./models.ts";
@@ -45,8 +45,11 @@ export async function transcribe(file: File, language?: string, prompt?: string,
   form.set("response_format", "verbose_json");
   if (language) form.set("language", language);
   if (prompt) form.set("prompt", prompt);
-  const res = await callUpstream("openai", `${url}/audio/transcriptions`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }, 300_000);
-  if (!res.ok) throw await upstreamFailure("openai", res);
-  const body = (await res.json()) as { text?: string; language?: string; duration?: number };
+  const body = await upstreamJson<{ text?: string; language?: string; duration?: number }>(
+    "openai",
+    `${url}/audio/transcriptions`,
+    { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form },
+    300_000,
+  );
   return { text: body.text ?? "", language: body.language ?? language ?? null, duration: body.duration ?? null };
 }

@@ -3,6 +3,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { GatewayError } from "../../gateway/errors.ts";
+import { cappedFetch } from "../../upstream/capped-body.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
 import { CHAT_PROVIDER_NAMES, isConfigured, providerEntry, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
 
@@ -28,13 +29,14 @@ export function providerBaseURL(entry: ProviderEntry): string {
 export function languageModel(entry: ProviderEntry, modelId: string): LanguageModel {
   const apiKey = providerApiKey(entry);
   const baseURL = providerBaseURL(entry);
+  const fetch = cappedFetch(entry.name);
   switch (entry.wire) {
     case "anthropic":
-      return createAnthropic({ apiKey, baseURL })(modelId);
+      return createAnthropic({ apiKey, baseURL, fetch })(modelId);
     case "openai":
       // Chat Completions, the wire every OpenAI-compatible provider shares.
-      return createOpenAI({ apiKey, baseURL }).chat(modelId);
+      return createOpenAI({ apiKey, baseURL, fetch }).chat(modelId);
     case "openai-compatible":
-      return createOpenAICompatible({ name: entry.name, apiKey, baseURL, includeUsage: true })(modelId);
+      return createOpenAICompatible({ name: entry.name, apiKey, baseURL, includeUsage: true, fetch })(modelId);
   }
 }

@@ -147,6 +147,8 @@ export async function deleteModel(runner: Runner, model: string): Promise<void> 
   await res.body?.cancel();
 }
 
+const MAX_PROGRESS_LINE = 64 * 1024;
+
 /** Pulls a model, turning Ollama's NDJSON progress into server-sent events ending with {done: true}. */
 export async function pullModel(runner: Runner, model: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
   const res = await runnerFetch(runner, "/api/pull", { method: "POST", body: JSON.stringify({ model, stream: true }), signal }, 60 * 60_000);
@@ -161,6 +163,8 @@ export async function pullModel(runner: Runner, model: string, signal?: AbortSig
         buffered += decoder.decode(chunk, { stream: true });
         const lines = buffered.split("\n");
         buffered = lines.pop() ?? "";
+        // A progress line is a few hundred bytes; one that never ends is not Ollama, and must not grow without bound.
+        if (buffered.length > MAX_PROGRESS_LINE) throw new GatewayError(502, "ollama sent a progress line longer than 64 KiB");
         for (const line of lines) {
           if (!line.trim()) continue;
           const p = JSON.parse(line) as { status?: string; total?: number; completed?: number; error?: string };

@@ -1,5 +1,6 @@
 import { GatewayError } from "../../gateway/errors.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
+import { readTextPrefix } from "../../upstream/capped-body.ts";
 import { upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
 import type { ChatMessage, ChatPart } from "./chat.ts";
 import { providerError } from "./errors.ts";
@@ -43,7 +44,7 @@ export function chatCompletionsBody(entry: ProviderEntry, r: RelayRequest): Reco
 
 /** A refusal's detail as the AI SDK reads it: OpenAI's `{error: {message}}`, else the status text. */
 async function refusalDetail(res: Response): Promise<string> {
-  const text = await res.text().catch(() => "");
+  const text = await readTextPrefix(res, 64 * 1024);
   let message: unknown;
   try {
     message = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;

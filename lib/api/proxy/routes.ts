@@ -2,21 +2,29 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { GatewayEnv } from "../../gateway/context.ts";
+import { addressBucket, resolveClientAddress } from "../../gateway/trusted-proxies.ts";
 import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
+import type { Runtime } from "../../gateway/runtime.ts";
 import { ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/schemas.ts";
 import { safeFetch } from "../../upstream/safe-fetch.ts";
+import { keptUpstreamHeaders, refuseServiceWorkerScript, UNTRUSTED_RESPONSE_HEADERS } from "../../upstream/untrusted-response.ts";
 
 const USER_AGENT = "UnifiedAPIGateway/1.0 (fetch proxy)";
 
 const errors = {
   400: jsonResponse(ErrorSchema, "url missing, malformed or not HTTPS"),
-  403: jsonResponse(ErrorSchema, "The host is private, loopback, link-local or otherwise not public"),
+  403: jsonResponse(ErrorSchema, "The host is private, loopback, link-local or otherwise not public, or the request is a service worker script fetch"),
   429: jsonResponse(RateLimitErrorSchema, "Too many proxy requests from this client address"),
   502: jsonResponse(ErrorSchema, "The upstream request failed, redirected too often or sent too much"),
+  503: jsonResponse(ErrorSchema, "The instance is already making PROXY_MAX_CONCURRENT fetches; Retry-After says when to try again"),
   504: jsonResponse(ErrorSchema, "The upstream did not answer in time"),
 };
-const upstream = { description: "The upstream response, with its status and content type", content: { "*/*": { schema: z.string().openapi({ format: "binary" }) } } };
+const upstream = {
+  description: "The upstream response, with its status and content type; only content-type, content-length, cache-control, etag, last-modified " +
+    "and content-language are passed on, and every answer is sandboxed (Content-Security-Policy: sandbox, nosniff)",
+  content: { "*/*": { schema: z.string().openapi({ format: "binary" }) } },
+};
 const UrlQuery = z.object({ url: z.string().optional().openapi({ description: "HTTPS URL to fetch" }) });
 
 const getProxy = gatewayRoute("none", "proxy", {
@@ -40,20 +48,38 @@ const postProxy = gatewayRoute("none", "proxy", {
   responses: { 200: upstream, ...errors },
 });
 
-function clientAddress(c: Context<GatewayEnv>): string {
+function socketAddress(c: Context<GatewayEnv>): string | undefined {
   try {
-    return getConnInfo(c).remote.address ?? "unknown";
+    return getConnInfo(c).remote.address;
   } catch {
-    return "unknown";
+    return undefined;
   }
+}
+
+/** Upstream fetches in flight per runtime: the whole instance's cap, whatever the per-address limits allow. */
+const inFlight = new WeakMap<Runtime, { active: number }>();
+
+function takeFetchSlot(rt: Runtime): () => void {
+  let counter = inFlight.get(rt);
+  if (!counter) inFlight.set(rt, (counter = { active: 0 }));
+  if (counter.active >= rt.config.proxy.maxConcurrent) {
+    throw new GatewayError(503, `the proxy is at its limit of ${rt.config.proxy.maxConcurrent} fetches at once; try again shortly`, { "Retry-After": "1" });
+  }
+  counter.active += 1;
+  const held = counter;
+  return () => (held.active -= 1);
 }
 
 async function proxy(c: Context<GatewayEnv>, rawUrl: string | undefined): Promise<Response> {
   const rt = c.var.runtime;
   const { proxy: settings } = rt.config;
+  refuseServiceWorkerScript(c.req.header("service-worker"));
   // Keyless, so limited per client address instead (shared across instances when Redis is set).
-  const admission = await rt.limiter.admit(`proxy-ip:${clientAddress(c)}`, { minute: settings.ratePerMinute, day: 1_000_000_000, concurrency: 20 });
+  const client = resolveClientAddress(socketAddress(c), c.req.header("x-forwarded-for"), settings.trustedProxies);
+  const admission = await rt.limiter.admit(`proxy-ip:${addressBucket(client)}`, { minute: settings.ratePerMinute, day: 1_000_000_000, concurrency: 20 });
+  let releaseSlot: (() => void) | undefined;
   try {
+    releaseSlot = takeFetchSlot(rt);
     const res = await safeFetch(rawUrl, {
       maxBytes: settings.maxBytes,
       timeoutMs: settings.timeoutMs,
@@ -65,9 +91,16 @@ async function proxy(c: Context<GatewayEnv>, rawUrl: string | undefined): Promis
     });
     return new Response(new Uint8Array(res.body), {
       status: res.status,
-      headers: { ...res.headers, ...admission.headers, "content-length": String(res.body.length), "x-proxy-final-url": res.url },
+      headers: {
+        ...keptUpstreamHeaders(res.headers),
+        ...UNTRUSTED_RESPONSE_HEADERS,
+        ...admission.headers,
+        "content-length": String(res.body.length),
+        "x-proxy-final-url": res.url,
+      },
     });
   } finally {
+    releaseSlot?.();
     admission.release();
   }
 }

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Route } from "playwright-core";
 import { GatewayError } from "../../gateway/errors.ts";
 import { checkDestination, parseUserUrl, safeFetch, type SafeFetchOptions } from "../../upstream/safe-fetch.ts";
+import { keptPageHeaders } from "../../upstream/untrusted-response.ts";
+import { chromiumArgs, sandboxFallbackLauncher } from "./browser-launch.ts";
 
 export type WaitStrategy = "networkidle" | "load" | "domcontentloaded" | "commit";
 export type Shot = { width: number; height: number; scale: number; fullPage: boolean };
@@ -10,7 +12,6 @@ export type CaptureResult = { png: Buffer; width: number; height: number };
 
 export type CaptureSettings = { chromiumPath: string; concurrency: number; queue: number; timeoutMs: number };
 
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"];
 
 /**
  * Website screenshots in one shared Chromium with a bounded number of concurrent pages and a bounded
@@ -22,11 +23,18 @@ export class ScreenshotService {
   private browser: Promise<Browser> | undefined;
   private active = 0;
   private readonly waiting: Array<() => void> = [];
+  private readonly launchBrowser: () => Promise<Browser>;
 
   constructor(
     private readonly settings: CaptureSettings,
     private readonly fetchOptions: () => SafeFetchOptions,
-  ) {}
+    warn: (message: string, err: unknown) => void = () => {},
+  ) {
+    this.launchBrowser = sandboxFallbackLauncher(
+      (sandbox) => chromium.launch({ executablePath: settings.chromiumPath, headless: true, chromiumSandbox: sandbox, args: chromiumArgs(sandbox) }),
+      warn,
+    );
+  }
 
   async capture(req: CaptureRequest): Promise<CaptureResult[]> {
     // Refuse a private page with 403 up front, as /v1/proxy does, before taking a browser slot.
@@ -88,7 +96,7 @@ export class ScreenshotService {
     if (!fs.existsSync(this.settings.chromiumPath)) {
       throw new GatewayError(503, `screenshots are not available: Chromium not found at ${this.settings.chromiumPath} (set CHROMIUM_PATH)`);
     }
-    this.browser ??= chromium.launch({ executablePath: this.settings.chromiumPath, headless: true, args: CHROMIUM_ARGS });
+    this.browser ??= this.launchBrowser();
     this.browser.catch(() => (this.browser = undefined));
     return this.browser;
   }
@@ -100,7 +108,7 @@ export class ScreenshotService {
     if (request.method() !== "GET") return route.abort("blockedbyclient");
     try {
       const res = await safeFetch(url, this.fetchOptions());
-      await route.fulfill({ status: res.status, headers: res.headers, body: res.body });
+      await route.fulfill({ status: res.status, headers: keptPageHeaders(res.headers), body: res.body });
     } catch {
       await route.abort("blockedbyclient").catch(() => {});
     }

@@ -3,6 +3,7 @@ import type { GatewayEnv } from "../../gateway/context.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { untrustedContent } from "../../upstream/untrusted-response.ts";
 import { ScreenshotService, type WaitStrategy } from "./capture.ts";
 import { PRESET_NAMES, PRESETS, SOCIAL_PRESETS, type PresetName } from "./presets.ts";
 
@@ -45,15 +46,19 @@ const services = new WeakMap<Runtime, ScreenshotService>();
 function serviceFor(rt: Runtime): ScreenshotService {
   let service = services.get(rt);
   if (!service) {
-    const created = new ScreenshotService(rt.config.screenshot, () => ({
-      maxBytes: rt.config.proxy.maxBytes,
-      timeoutMs: rt.config.proxy.timeoutMs,
-      maxRedirects: 5,
-      userAgent: "UnifiedAPIGateway/1.0 (screenshots)",
-      allowPrivate: rt.config.proxy.allowPrivate,
-      extraCa: rt.config.proxy.extraCa,
-      resolve: rt.resolveHost,
-    }));
+    const created = new ScreenshotService(
+      rt.config.screenshot,
+      () => ({
+        maxBytes: rt.config.proxy.maxBytes,
+        timeoutMs: rt.config.proxy.timeoutMs,
+        maxRedirects: 5,
+        userAgent: "UnifiedAPIGateway/1.0 (screenshots)",
+        allowPrivate: rt.config.proxy.allowPrivate,
+        extraCa: rt.config.proxy.extraCa,
+        resolve: rt.resolveHost,
+      }),
+      (message, err) => rt.logger.warn({ err }, message),
+    );
     rt.onClose(() => created.close());
     services.set(rt, created);
     service = created;
@@ -62,6 +67,7 @@ function serviceFor(rt: Runtime): ScreenshotService {
 }
 
 export function registerScreenshotRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.use("/v1/screenshot/*", untrustedContent());
   app.openapi(capture, async (c) => {
     const body = c.req.valid("json");
     const service = serviceFor(c.var.runtime);

@@ -5,7 +5,8 @@ const headers = (): Record<string, string> => {
   const token = process.env.GITHUB_TOKEN?.trim();
   return { accept: "application/vnd.github+json", "x-github-api-version": "2022-11-28", ...(token ? { authorization: `Bearer ${token}` } : {}) };
 };
-const NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+// "." and ".." are not names: in the path they would walk up to other GitHub endpoints (/user) with our token.
+const NAME = /^(?!\.\.?$)[A-Za-z0-9_.-]{1,100}$/;
 
 type Repo = { full_name: string; html_url: string; description: string | null; stargazers_count: number; forks_count: number; open_issues_count: number; language: string | null; license?: { spdx_id?: string } | null; topics?: string[]; default_branch: string; pushed_at: string; created_at: string; owner: { login: string }; archived?: boolean };
 

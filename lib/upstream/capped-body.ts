@@ -1,0 +1,108 @@
+import { GatewayError } from "../gateway/errors.ts";
+
+/** Default cap on one upstream body: room for a batch of base64 images, far below what would hurt the process. */
+export const DEFAULT_UPSTREAM_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The operator's UPSTREAM_MAX_BYTES (validated at start-up by lib/config.ts). Read per call rather than
+ * once, so an operator or a test setting it before the gateway starts is honoured; it is one lookup.
+ */
+export function upstreamMaxBytes(env: Record<string, string | undefined> = process.env): number {
+  const value = Number(env.UPSTREAM_MAX_BYTES);
+  return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_UPSTREAM_MAX_BYTES;
+}
+
+const tooLarge = (service: string, maxBytes: number) => new GatewayError(502, `${service} sent a response larger than ${maxBytes} bytes`);
+
+/**
+ * Reads an upstream body as it streams in and stops at maxBytes (502 naming the service), so a hostile
+ * or broken upstream cannot make the gateway buffer an unbounded body. A Content-Length past the cap
+ * is refused before reading anything.
+ */
+export async function readCappedBody(res: Response, service: string, maxBytes = upstreamMaxBytes()): Promise<Buffer> {
+  const declared = Number(res.headers.get("content-length"));
+  if (declared > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    throw tooLarge(service, maxBytes);
+  }
+  if (!res.body) return Buffer.alloc(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge(service, maxBytes);
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    if (err instanceof GatewayError) throw err;
+    if ((err as Error).name === "TimeoutError") throw new GatewayError(504, `${service} did not finish its answer in time`);
+    throw new GatewayError(502, `${service} connection failed while reading the response`);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+const cappedFetches = new Map<string, typeof fetch>();
+
+/**
+ * A fetch for clients that read bodies themselves (the AI SDK's providers): the body it returns errors
+ * with 502 once more than the cap has streamed in. Streams pass through chunk by chunk, unchanged.
+ */
+export function cappedFetch(service: string): typeof fetch {
+  let capped = cappedFetches.get(service);
+  if (!capped) {
+    capped = async (input, init) => {
+      const res = await fetch(input, init);
+      const maxBytes = upstreamMaxBytes();
+      if (Number(res.headers.get("content-length")) > maxBytes) {
+        await res.body?.cancel().catch(() => {});
+        throw tooLarge(service, maxBytes);
+      }
+      if (!res.body) return res;
+      let size = 0;
+      const body = res.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            size += chunk.byteLength;
+            if (size > maxBytes) controller.error(tooLarge(service, maxBytes));
+            else controller.enqueue(chunk);
+          },
+        }),
+      );
+      return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    };
+    cappedFetches.set(service, capped);
+  }
+  return capped;
+}
+
+export async function readCappedText(res: Response, service: string, maxBytes?: number): Promise<string> {
+  return (await readCappedBody(res, service, maxBytes)).toString("utf8");
+}
+
+/** The first bytes of a body (an error's detail), never more: the rest is cancelled, and a failed read is "". */
+export async function readTextPrefix(res: Response, maxBytes = 4096): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    return "";
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks, size).subarray(0, maxBytes).toString("utf8");
+}
