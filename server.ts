@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { getRequestListener } from "@hono/node-server";
 import { getGateway } from "./lib/gateway/instance.ts";
 import { isGatewayRequest } from "./lib/gateway/front-door.ts";
+import { addressBucket, resolveClientAddress } from "./lib/gateway/trusted-proxies.ts";
 import { CLIENT_ADDRESS_HEADER } from "./lib/portal/sign-in-limits.ts";
 
 /**
@@ -31,7 +32,10 @@ if (servePortal) {
 const server = http.createServer((req, res) => {
   if (!portal || isGatewayRequest(req.url ?? "/", req.headers.accept)) return void api(req, res);
   // Replaces any value the client sent: the portal's per-client limits must not be the caller's to choose.
-  req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? "unknown";
+  // Counted as the API counts keyless clients: TRUST_PROXY hops only, IPv6 by its /64.
+  const forwarded = req.headers["x-forwarded-for"];
+  const client = resolveClientAddress(req.socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(", ") : forwarded, config.proxy.trustedProxies);
+  req.headers[CLIENT_ADDRESS_HEADER] = addressBucket(client);
   portal(req, res).catch((err: unknown) => {
     logger.error({ err }, "portal request failed");
     if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });

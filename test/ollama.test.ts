@@ -1,8 +1,8 @@
-import net from "node:net";
 import { createParser } from "eventsource-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEAKY_ERROR, REFUSED_MODEL, startFakeOllama, type FakeOllama } from "./fakes/ollama.ts";
 import { startTestGateway } from "./support/gateway.ts";
+import { jailNetwork, type NetworkJail } from "./support/network-jail.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/llm/ollama: the local model runner", () => {
@@ -143,47 +143,13 @@ describe("/v1/llm/ollama: the local model runner", () => {
   });
 });
 
-// A jail for the rebinding suite: a connection to any non-loopback address fails instead of leaving
-// the machine, and is recorded, so the test sees which address the gateway really dialled.
-const dialled: string[] = [];
-const originalConnect = net.Socket.prototype.connect;
-type LookupCallback = (err: Error | null, address: string | Array<{ address: string }>, family?: number) => void;
-type Lookup = (host: string, opts: object, cb: LookupCallback) => void;
-function jailedConnect(this: net.Socket, ...params: unknown[]) {
-  // http.request hands connect its options already normalised, as an array in the first argument.
-  const args = Array.isArray(params[0]) ? (params[0] as unknown[]) : params;
-  const first = args[0] as { host?: string; lookup?: Lookup } | number;
-  const loopback = (a: string) => /^(127\.|::1$|::ffff:127\.|localhost$)/.test(a);
-  if (typeof first === "object" && first.lookup) {
-    const lookup = first.lookup;
-    args[0] = {
-      ...first,
-      lookup: (host: string, opts: object, cb: LookupCallback) =>
-        lookup(host, opts, (err, address, family) => {
-          const outside = (Array.isArray(address) ? address.map((a) => a.address) : [address]).filter((a) => !loopback(a));
-          if (!err && outside.length) {
-            dialled.push(...outside);
-            return cb(new Error(`test network jail: ${outside.join(", ")} refused`), address, family);
-          }
-          cb(err, address, family);
-        }),
-    };
-  } else {
-    const host = typeof first === "object" ? (first.host ?? "localhost") : String(args[1] ?? "localhost");
-    if (!loopback(host)) {
-      dialled.push(host);
-      throw new Error(`test network jail: connection to ${host} refused`);
-    }
-  }
-  return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, params);
-}
-
 describe("/v1/llm/ollama: a registered host is pinned to the address it was checked at (DNS rebinding)", () => {
   let inside: FakeOllama;
   let lookups = 0;
+  let jail: NetworkJail | undefined;
   const t = useGateway({ fakes: async () => [(inside = await startFakeOllama(["secret-model:latest"]))] });
   beforeAll(() => {
-    net.Socket.prototype.connect = jailedConnect as typeof net.Socket.prototype.connect;
+    jail = jailNetwork();
     // The check sees a public address; any later lookup would point at the private runner inside.
     t.gw.rt.resolveHost = async (host) => {
       if (host !== "rebind.test") throw new Error("NXDOMAIN");
@@ -192,7 +158,7 @@ describe("/v1/llm/ollama: a registered host is pinned to the address it was chec
     };
   });
   afterAll(() => {
-    net.Socket.prototype.connect = originalConnect;
+    jail?.release();
   });
   const headers = () => ({ "content-type": "application/json", "X-API-Key": t.key });
   const url = () => `http://rebind.test:${inside.port}`;
@@ -203,18 +169,18 @@ describe("/v1/llm/ollama: a registered host is pinned to the address it was chec
     expect(added.status).toBe(201);
     for (const path of ["/v1/llm/ollama/models", "/v1/llm/ollama/running"]) {
       lookups = 0;
-      dialled.length = 0;
+      jail!.dialled.length = 0;
       const res = await t.gw.request(`${path}?host=${encodeURIComponent(url())}`, { headers: headers() });
       expect(res.status).toBe(502);
       expect(lookups).toBe(1);
-      expect(dialled).toEqual(["8.8.8.8"]);
+      expect(jail!.dialled).toEqual(["8.8.8.8"]);
     }
     lookups = 0;
-    dialled.length = 0;
+    jail!.dialled.length = 0;
     const listed = await (await t.gw.request("/v1/llm/ollama/hosts", { headers: headers() })).json();
     expect(listed.hosts.find((h: { url: string }) => h.url === url())).toMatchObject({ status: "offline" });
     expect(lookups).toBe(1);
-    expect(dialled).toEqual(["8.8.8.8"]);
+    expect(jail!.dialled).toEqual(["8.8.8.8"]);
     expect(inside.calls).toEqual([]);
   });
 });

@@ -1,44 +1,9 @@
-import net from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Resolved } from "../lib/upstream/safe-fetch.ts";
 import { startFakeSite, startSentinel, testCertificate, type FakeSite } from "./fakes/https-site.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
-
-// A jail for this file: any connection to a non-loopback address fails the test instead of leaving
-// the machine (a guard that broke must never turn into traffic to a private or public network).
-const attempted: string[] = [];
-const originalConnect = net.Socket.prototype.connect;
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.|localhost$)/;
-type LookupCallback = (err: Error | null, address: string | Array<{ address: string }>, family?: number) => void;
-type Lookup = (host: string, opts: object, cb: LookupCallback) => void;
-function jailedConnect(this: net.Socket, ...args: unknown[]) {
-  const first = args[0] as { host?: string; lookup?: Lookup } | number;
-  if (typeof first === "object" && first.lookup) {
-    // Names go through a lookup: check where it actually points before the socket connects.
-    const lookup = first.lookup;
-    args[0] = {
-      ...first,
-      lookup: (host: string, opts: object, cb: LookupCallback) =>
-        lookup(host, opts, (err, address, family) => {
-          const list = Array.isArray(address) ? address.map((a) => a.address) : [address];
-          const outside = list.filter((a) => !LOOPBACK.test(a));
-          if (!err && outside.length) {
-            attempted.push(...outside);
-            return cb(new Error(`test network jail: ${outside.join(", ")} refused`), address, family);
-          }
-          cb(err, address, family);
-        }),
-    };
-  } else {
-    const host = typeof first === "object" ? (first.host ?? "localhost") : String(args[1] ?? "localhost");
-    if (!LOOPBACK.test(host)) {
-      attempted.push(host);
-      throw new Error(`test network jail: connection to ${host} refused`);
-    }
-  }
-  return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, args);
-}
+import { jailNetwork, type NetworkJail } from "./support/network-jail.ts";
 
 /** The gateway listening on loopback, so requests arrive over a real socket (the limiter keys on its peer). */
 async function overHttp(gw: TestGateway): Promise<{ url: string; close(): Promise<void> }> {
@@ -55,9 +20,10 @@ describe("GET/POST /v1/proxy", () => {
   let sentinel: Awaited<ReturnType<typeof startSentinel>>;
   const lookups: string[] = [];
   let rebindCalls = 0;
+  let jail: NetworkJail | undefined;
 
   beforeAll(async () => {
-    net.Socket.prototype.connect = jailedConnect as typeof net.Socket.prototype.connect;
+    jail = jailNetwork();
     const tlsPair = await testCertificate(["fake.test", "rebind.test", "evil.test"]);
     site = await startFakeSite(tlsPair);
     sentinel = await startSentinel(tlsPair);
@@ -91,7 +57,7 @@ describe("GET/POST /v1/proxy", () => {
     };
   });
   afterAll(async () => {
-    net.Socket.prototype.connect = originalConnect;
+    jail?.release();
     await gw?.close();
     await site?.close();
     await sentinel?.close();
@@ -238,7 +204,7 @@ describe("GET/POST /v1/proxy", () => {
       expect((await res.json()).error, url).toEqual(expect.any(String));
     }
     expect(sentinel.connections()).toBe(0);
-    expect(attempted).toEqual([]);
+    expect(jail!.dialled).toEqual([]);
   });
 
   it("believes X-Forwarded-For only from a TRUST_PROXY peer, and limits IPv6 clients by /64", async () => {

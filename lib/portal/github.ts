@@ -1,7 +1,11 @@
 import type { Account, Profile, User } from "next-auth";
 import GitHubProvider from "next-auth/providers/github";
 import { z } from "zod";
+import { readCappedText } from "../upstream/capped-body.ts";
 import { upstreamOrigin } from "../upstream/origin.ts";
+
+// A user and their addresses are a few kB; anything near this is not GitHub.
+const GITHUB_MAX_BYTES = 1024 * 1024;
 
 // GET /user/emails, GitHub's documented shape; capped, since a user has a handful at most.
 const emailsSchema = z.array(z.object({ email: z.string().max(320), primary: z.boolean(), verified: z.boolean() })).max(100);
@@ -31,7 +35,7 @@ export async function fetchGitHubProfile(accessToken: string, env: NodeJS.Proces
       signal: AbortSignal.timeout(10_000),
     });
     if (!res.ok) throw new Error(`GitHub ${path} answered ${res.status}`);
-    return res.json() as Promise<unknown>;
+    return JSON.parse(await readCappedText(res, "github", GITHUB_MAX_BYTES)) as unknown;
   };
   const [user, emails] = await Promise.all([get("/user").then((u) => userSchema.parse(u)), get("/user/emails").then((e) => emailsSchema.parse(e))]);
   const { email, verified } = verifiedGitHubEmail(user.email, emails);

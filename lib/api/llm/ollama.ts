@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { GatewayError } from "../../gateway/errors.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
 import type { KeyRecord, OPERATOR_SCOPES } from "../../gateway/key-record.ts";
+import { readCappedText } from "../../upstream/capped-body.ts";
 import { callUpstream, upstreamFailure, upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
 import { OLLAMA_DEFAULT_ORIGIN } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
@@ -107,8 +108,9 @@ async function runnerFailure(runner: Runner, res: Response): Promise<GatewayErro
 export async function runnerJson<T>(runner: Runner, path: string, init: { method?: string; body?: string; signal?: AbortSignal } = {}, timeoutMs = 10_000): Promise<T> {
   const res = await runnerFetch(runner, path, init, timeoutMs);
   if (!res.ok) throw await runnerFailure(runner, res);
+  const text = await readCappedText(res, "ollama");
   try {
-    return (await res.json()) as T;
+    return JSON.parse(text) as T;
   } catch {
     throw new GatewayError(502, "ollama answered with something that is not JSON");
   }

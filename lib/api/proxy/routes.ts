@@ -1,8 +1,7 @@
-import { getConnInfo } from "@hono/node-server/conninfo";
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { GatewayEnv } from "../../gateway/context.ts";
-import { addressBucket, resolveClientAddress } from "../../gateway/trusted-proxies.ts";
+import { admitClient } from "../../gateway/client-limit.ts";
 import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
@@ -48,14 +47,6 @@ const postProxy = gatewayRoute("none", "proxy", {
   responses: { 200: upstream, ...errors },
 });
 
-function socketAddress(c: Context<GatewayEnv>): string | undefined {
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Upstream fetches in flight per runtime: the whole instance's cap, whatever the per-address limits allow. */
 const inFlight = new WeakMap<Runtime, { active: number }>();
 
@@ -75,8 +66,7 @@ async function proxy(c: Context<GatewayEnv>, rawUrl: string | undefined): Promis
   const { proxy: settings } = rt.config;
   refuseServiceWorkerScript(c.req.header("service-worker"));
   // Keyless, so limited per client address instead (shared across instances when Redis is set).
-  const client = resolveClientAddress(socketAddress(c), c.req.header("x-forwarded-for"), settings.trustedProxies);
-  const admission = await rt.limiter.admit(`proxy-ip:${addressBucket(client)}`, { minute: settings.ratePerMinute, day: 1_000_000_000, concurrency: 20 });
+  const admission = await admitClient(c, "proxy-ip", { minute: settings.ratePerMinute, concurrency: 20 });
   let releaseSlot: (() => void) | undefined;
   try {
     releaseSlot = takeFetchSlot(rt);
