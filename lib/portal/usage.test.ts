@@ -4,7 +4,7 @@ import { startTestGateway, type TestGateway } from "../../test/support/gateway.t
 import { createTestSession } from "../../test/support/session.ts";
 import { latencyBucket, latencyPercentile, LATENCY_BUCKETS_MS, rollUp, type UsageEventInput } from "../gateway/metering.ts";
 import { describeTotals, STATUS_CLASSES } from "./usage-summary.ts";
-import { quotaNow, routeArea, usageReport } from "./usage.ts";
+import { quotaNow, routeArea, usageQuery, usageReport } from "./usage.ts";
 
 const NOW = new Date("2026-03-15T12:00:00Z");
 
@@ -137,5 +137,13 @@ describe.each(combos)("usage reports from the rollups (%s, %s limits)", (db, lim
     const first = await quotaNow(gw.rt, userId);
     expect(first).toEqual([expect.objectContaining({ id, day: expect.objectContaining({ limit: 50, remaining: 47 }), minute: { limit: 100, remaining: 97 } })]);
     expect(await quotaNow(gw.rt, userId)).toEqual(first);
+  });
+});
+
+describe("usageQuery", () => {
+  it("takes a key id and refuses text the database cannot store (NUL, lone surrogate) or that no id has", () => {
+    expect(usageQuery.safeParse({ key: "key_0123abcd" }).success).toBe(true);
+    expect(usageQuery.safeParse({}).success).toBe(true);
+    for (const key of ["a\u0000b", "key_\ud800", "", "key id", "x".repeat(101)]) expect(usageQuery.safeParse({ key }).success).toBe(false);
   });
 });

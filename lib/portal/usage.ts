@@ -1,8 +1,12 @@
+import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import { effectiveLimits, toKeyRecord, withConsolePolicy } from "../gateway/key-record.ts";
 import { LATENCY_BUCKETS_MS, latencyPercentile } from "../gateway/metering.ts";
 import type { Runtime } from "../gateway/runtime.ts";
 import { failedRequests } from "./usage-summary.ts";
+
+/** The usage routes' query: `key` is one of the ids we issue (`key_` + hex), nothing the database could refuse. */
+export const usageQuery = z.object({ key: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/).optional() });
 
 export const REPORT_DAYS = 30;
 

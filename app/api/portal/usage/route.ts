@@ -1,18 +1,15 @@
-import { z } from "zod";
 import { getGateway } from "@/lib/gateway/instance.ts";
 import { currentSession } from "@/lib/portal/session.ts";
-import { quotaNow, usageReport } from "@/lib/portal/usage.ts";
+import { quotaNow, usageQuery, usageReport } from "@/lib/portal/usage.ts";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-
-const query = z.object({ key: z.string().min(1).max(100).optional() });
 
 /** The signed-in user's usage (all their keys, or one) and what each key has left now. */
 export async function GET(request: Request): Promise<Response> {
   const session = await currentSession();
   if (!session) return Response.json({ error: "sign in to see your usage" }, { status: 401 });
-  const parsed = query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const parsed = usageQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return Response.json({ error: "invalid query: key must be a key id" }, { status: 400 });
   const { rt } = await getGateway();
   const [report, quota] = await Promise.all([

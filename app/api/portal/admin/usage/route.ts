@@ -1,19 +1,16 @@
-import { z } from "zod";
 import { getGateway } from "@/lib/gateway/instance.ts";
 import { currentSession } from "@/lib/portal/session.ts";
-import { usageReport } from "@/lib/portal/usage.ts";
+import { usageQuery, usageReport } from "@/lib/portal/usage.ts";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-
-const query = z.object({ key: z.string().min(1).max(100).optional() });
 
 /** Every key's usage, for operators: top keys, error rates, areas, latency, tokens. */
 export async function GET(request: Request): Promise<Response> {
   const session = await currentSession();
   if (!session) return Response.json({ error: "sign in first" }, { status: 401 });
   if (!session.user.operator) return Response.json({ error: "operators only" }, { status: 403 });
-  const parsed = query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const parsed = usageQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return Response.json({ error: "invalid query: key must be a key id" }, { status: 400 });
   const { rt } = await getGateway();
   const report = await usageReport(rt.db, { keyId: parsed.data.key });
