@@ -2,7 +2,6 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { embedMany } from "ai";
 import { GatewayError } from "../../gateway/errors.ts";
 import { cappedFetch } from "../../upstream/capped-body.ts";
-import { upstreamJson } from "../../upstream/http.ts";
 import { OLLAMA_DEFAULT_ORIGIN, providerEntry } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
 import { providerError } from "./errors.ts";
