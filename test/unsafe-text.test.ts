@@ -44,9 +44,22 @@ const cases: Case[] = [
 describe("NUL characters and lone surrogates in any input", () => {
   let gemini: FakeGemini;
   let xai: FakeLlm;
+  // A provider claiming token counts no int column holds (issue #19 item 9, found by the second probe).
+  let mistral: FakeLlm;
   const t = useGateway({
-    fakes: async () => [(gemini = await startFakeGemini("g-key")), (xai = await startFakeOpenAICompatible({ key: "x-key", reply: "Hello." }))],
-    env: () => ({ GEMINI_API_KEY: "g-key", UPSTREAM_GEMINI_URL: gemini.url, XAI_API_KEY: "x-key", UPSTREAM_XAI_URL: xai.url }),
+    fakes: async () => [
+      (gemini = await startFakeGemini("g-key")),
+      (xai = await startFakeOpenAICompatible({ key: "x-key", reply: "Hello." })),
+      (mistral = await startFakeOpenAICompatible({ key: "m-key", reply: "Hi.", usage: { prompt_tokens: 3_000_000_000, completion_tokens: 1.5 } })),
+    ],
+    env: () => ({
+      GEMINI_API_KEY: "g-key",
+      UPSTREAM_GEMINI_URL: gemini.url,
+      XAI_API_KEY: "x-key",
+      UPSTREAM_XAI_URL: xai.url,
+      MISTRAL_API_KEY: "m-key",
+      UPSTREAM_MISTRAL_URL: mistral.url,
+    }),
   });
 
   it.each(cases)("$name: 400 naming $field, nothing stored or sent upstream, and the server answers the next request", async (c) => {
@@ -93,5 +106,19 @@ describe("NUL characters and lone surrogates in any input", () => {
     expect(tasks).toHaveLength(1);
     expect(tasks[0]).toMatchObject({ kind: "llm.video", status: "failed" });
     expect(tasks[0]!.error).toBeTruthy();
+  });
+
+  it("meters a call whose provider reports token counts the database cannot hold, without those counts", async () => {
+    const other = await t.gw.key();
+    const headers = { "X-API-Key": other.key, "content-type": "application/json" };
+    const res = await t.gw.request("/v1/llm/chat", { method: "POST", headers, body: `{"provider":"mistral","messages":[{"role":"user","content":"hi"}]}` });
+    expect(res.status).toBe(200);
+    await t.gw.request("/v1/key", { headers });
+    await t.gw.rt.meter.flush();
+    const usage = await (await t.gw.request("/v1/usage", { headers })).json();
+    expect(usage.today.requests).toBe(2);
+    expect(usage.by_route.map((r: { route: string }) => r.route)).toContain("/v1/llm/chat");
+    const [event] = await t.gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: other.id, route: "/v1/llm/chat" } });
+    expect(event).toMatchObject({ provider: "mistral", promptTokens: null, completionTokens: null });
   });
 });

@@ -19,6 +19,16 @@ describe("storableEvent", () => {
       route: "/v1/\ufffd",
     });
   });
+
+  it("leaves out token counts an int column cannot hold, keeping the event", () => {
+    const clean = event({ promptTokens: 2_147_483_647, completionTokens: 0 });
+    expect(storableEvent(clean)).toBe(clean);
+    for (const bad of [3e9, 1.5, -1, Number.NaN]) {
+      const stored = storableEvent(event({ promptTokens: bad, completionTokens: 7 }));
+      expect(stored.promptTokens).toBeUndefined();
+      expect(stored.completionTokens).toBe(7);
+    }
+  });
 });
 
 describe.each(databaseBackends)("the usage meter on %s", (db) => {

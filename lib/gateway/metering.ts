@@ -257,13 +257,21 @@ export class Meter {
   }
 }
 
+/** The largest value of PostgreSQL's `int`, the type of usage_events' token columns. */
+const INT_MAX = 2_147_483_647;
+
+/** A token count as a provider reported it, if the int column can hold it: whole and 0..INT_MAX. */
+const storableCount = (n: number | undefined) => (n === undefined || (Number.isInteger(n) && n >= 0 && n <= INT_MAX) ? n : undefined);
+
 /**
- * The event with its text made storable: PostgreSQL refuses NUL in text, and a lone surrogate is
- * not UTF-8. Validation keeps both out of request input, but a model or provider name can also come
- * from an upstream's answer. Copies only an event that needs it.
+ * The event made storable. Text: PostgreSQL refuses NUL, and a lone surrogate is not UTF-8.
+ * Validation keeps both out of request input, but a model or provider name can also come from an
+ * upstream's answer. Token counts come from the provider too: one the column cannot hold (negative,
+ * fractional, past int) is left out rather than costing the event. Copies only an event that needs it.
  */
 export function storableEvent(e: UsageEventInput): UsageEventInput {
-  if (![e.keyId, e.requestId, e.method, e.route, e.provider ?? "", e.model ?? ""].some(isUnsafeText)) return e;
+  const countsFit = storableCount(e.promptTokens) === e.promptTokens && storableCount(e.completionTokens) === e.completionTokens;
+  if (countsFit && ![e.keyId, e.requestId, e.method, e.route, e.provider ?? "", e.model ?? ""].some(isUnsafeText)) return e;
   const safe = (text: string | undefined) => (text === undefined ? undefined : toSafeText(text));
   return {
     ...e,
@@ -273,6 +281,8 @@ export function storableEvent(e: UsageEventInput): UsageEventInput {
     route: toSafeText(e.route),
     provider: safe(e.provider),
     model: safe(e.model),
+    promptTokens: storableCount(e.promptTokens),
+    completionTokens: storableCount(e.completionTokens),
   };
 }
 

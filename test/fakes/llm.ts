@@ -19,6 +19,8 @@ export type FakeLlmOptions = {
   delayMs?: number;
   /** Status to answer every request with instead (401, 429, 500...). */
   failWith?: number;
+  /** Token counts to report instead of the computed ones (what a misbehaving provider might claim). */
+  usage?: { prompt_tokens: number; completion_tokens: number };
 };
 
 async function start(app: Hono, requests: FakeLlm["requests"], abandoned: () => number): Promise<FakeLlm> {
@@ -99,8 +101,8 @@ export async function startFakeOpenAICompatible(options: FakeLlmOptions & { base
     if (c.req.header("authorization") !== `Bearer ${options.key}`) return c.json({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }, 401);
     if (options.failWith) return c.json({ error: { message: "failure requested by test", type: "server_error" } }, options.failWith as 500, options.failWith === 429 ? { "retry-after": "7" } : {});
     const reply = options.reply ?? "Hello from the fake model.";
-    const promptTokens = JSON.stringify(body.messages).length >> 2;
-    const completionTokens = words(reply).length;
+    const promptTokens = options.usage?.prompt_tokens ?? JSON.stringify(body.messages).length >> 2;
+    const completionTokens = options.usage?.completion_tokens ?? words(reply).length;
     const base = { id: "chatcmpl-fake", created: 1_760_000_000, model: `${body.model}-2026` };
     if (!body.stream) {
       return c.json({
