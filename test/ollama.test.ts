@@ -120,6 +120,32 @@ describe("/v1/llm/ollama: the local model runner", () => {
     }
   });
 
+  it("keeps the operator's runner read-only when a key registers it under another name", async () => {
+    const open = await startTestGateway({ env: { OLLAMA_ALLOW_PRIVATE_HOSTS: "true", UPSTREAM_OLLAMA_URL: runner.url } });
+    try {
+      const { key: k } = await open.key();
+      const headers = { "content-type": "application/json", "X-API-Key": k };
+      const port = new URL(runner.url).port;
+      runner.installed.add("llama3.2:latest");
+      for (const alias of [`http://localhost:${port}`, `http://[::ffff:127.0.0.1]:${port}`, `http://127.0.0.2:${port}`]) {
+        const added = await open.request("/v1/llm/ollama/hosts", { method: "POST", headers, body: JSON.stringify({ url: alias }) });
+        expect(added.status).toBe(201);
+        const host = (await added.json()).url as string;
+        const before = runner.calls.length;
+        const on = (path: string) => `${path}?host=${encodeURIComponent(host)}`;
+        const del = await open.request(on("/v1/llm/ollama/models/llama3.2:latest"), { method: "DELETE", headers });
+        expect(del.status).toBe(403);
+        expect((await del.json()).error).toMatch(/read-only/);
+        const pull = await open.request(on("/v1/llm/ollama/models/pull"), { method: "POST", headers, body: JSON.stringify({ model: "phi3" }) });
+        expect(pull.status).toBe(403);
+        expect(runner.calls.slice(before)).toEqual([]);
+      }
+      expect(runner.installed.has("llama3.2:latest")).toBe(true);
+    } finally {
+      await open.close();
+    }
+  });
+
   it("holds the key's concurrency slot while a pull streams, and frees it when the pull ends", async () => {
     const admin = await t.gw.key({ scopes: ["ollama:admin"], concurrency: 1 });
     const headers = { "content-type": "application/json", "X-API-Key": admin.key };

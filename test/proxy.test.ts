@@ -225,6 +225,8 @@ describe("GET/POST /v1/proxy", () => {
       expect(await statuses(behindProxy.url, ["203.0.113.50, 198.51.100.1"])).toEqual([429]);
       // One IPv6 /64 is one client, however many of its addresses it uses.
       expect(await statuses(behindProxy.url, ["2001:db8:0:7::1", "2001:db8:0:7::2", "2001:db8:0:7:ffff::9", "2001:db8:0:8::1"])).toEqual([403, 403, 429, 403]);
+      // A proxy that writes the client's port (ip:port) still names that client, not one bucket for everyone.
+      expect(await statuses(behindProxy.url, ["198.51.100.9:5555", "198.51.100.9:6666", "198.51.100.9", "198.51.100.10:5555"])).toEqual([403, 403, 429, 403]);
     } finally {
       await Promise.all([plain.close(), behindProxy.close()]);
       await Promise.all([untrusting.close(), trusting.close()]);

@@ -20,6 +20,13 @@ describe("client address and its rate-limit bucket", () => {
     expect(resolveClientAddress("10.1.2.3", "198.51.100.1, not-an-ip", trusted)).toBe("10.1.2.3");
   });
 
+  it("reads an entry a proxy wrote with the client's port as that client", () => {
+    expect(resolveClientAddress("10.1.2.3", "198.51.100.1:51234", trusted)).toBe("198.51.100.1");
+    expect(resolveClientAddress("10.1.2.3", "[2001:db8::1]:443", trusted)).toBe("2001:db8::1");
+    expect(resolveClientAddress("10.1.2.3", "1.1.1.1, 198.51.100.1:80, 192.0.2.7:9000", trusted)).toBe("198.51.100.1");
+    expect(resolveClientAddress("10.1.2.3", "198.51.100.1:99999", trusted)).toBe("10.1.2.3");
+  });
+
   it("refuses a bad TRUST_PROXY entry by name", () => {
     expect(() => parseTrustedProxies("10.0.0.0/8, proxy.example")).toThrow(/'proxy.example'/);
     expect(() => parseTrustedProxies("10.0.0.0/99")).toThrow(/'10.0.0.0\/99'/);

@@ -13,6 +13,17 @@ function parseAddress(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   return parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
 }
 
+/**
+ * One X-Forwarded-For entry. Some proxies (Azure's gateways, for one) write the client's port too:
+ * `203.0.113.7:51234` or `[2001:db8::7]:51234`; the port is not part of who the client is.
+ */
+function parseHop(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  const hop = value.trim();
+  const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5})$/.exec(hop) ?? /^\[([^\]]+)\]:(\d{1,5})$/.exec(hop);
+  if (!withPort) return parseAddress(hop);
+  return Number(withPort[2]) <= 65_535 ? parseAddress(withPort[1]!) : undefined;
+}
+
 /** Parses TRUST_PROXY: comma-separated addresses or CIDR ranges. Throws naming the bad entry. */
 export function parseTrustedProxies(value: string | undefined): TrustedProxies {
   if (!value?.trim()) return [];
@@ -49,7 +60,7 @@ export function resolveClientAddress(socketAddress: string | undefined, forwarde
   if (!forwardedFor || !isTrusted(peer, trusted)) return peer.toString();
   let client = peer;
   for (const hop of forwardedFor.split(",").reverse()) {
-    const address = parseAddress(hop);
+    const address = parseHop(hop);
     // A garbled entry was written by someone untrusted; the last trusted hop is all we know.
     if (!address) break;
     client = address;

@@ -12,7 +12,7 @@ export function upstreamMaxBytes(env: Record<string, string | undefined> = proce
   return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_UPSTREAM_MAX_BYTES;
 }
 
-const tooLarge = (service: string, maxBytes: number) => new GatewayError(502, `${service} sent a response larger than ${maxBytes} bytes`);
+export const tooLarge = (service: string, maxBytes: number) => new GatewayError(502, `${service} sent a response larger than ${maxBytes} bytes`);
 
 /**
  * Reads an upstream body as it streams in and stops at maxBytes (502 naming the service), so a hostile

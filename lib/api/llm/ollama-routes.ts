@@ -100,7 +100,7 @@ export function registerOllamaRoutes(app: OpenAPIHono<GatewayEnv>): void {
   });
   app.openapi(pull, async (c) => {
     const runner = await hostFor(c);
-    assertMayChangeModels(keyOf(c), runner);
+    await assertMayChangeModels(c.var.runtime, keyOf(c), runner);
     const { body, ended } = untilStreamEnds(await pullModel(runner, c.req.valid("json").model, c.req.raw.signal));
     // The pull holds its concurrency slot until the stream ends, however long the download takes.
     c.set("streamDone", ended);
@@ -108,7 +108,7 @@ export function registerOllamaRoutes(app: OpenAPIHono<GatewayEnv>): void {
   });
   app.openapi(remove, async (c) => {
     const runner = await hostFor(c);
-    assertMayChangeModels(keyOf(c), runner);
+    await assertMayChangeModels(c.var.runtime, keyOf(c), runner);
     const { model_name } = c.req.valid("param");
     await deleteModel(runner, model_name);
     return c.json({ deleted: model_name }, 200);

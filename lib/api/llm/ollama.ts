@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import net from "node:net";
 import { GatewayError } from "../../gateway/errors.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
 import type { KeyRecord, OPERATOR_SCOPES } from "../../gateway/key-record.ts";
@@ -7,7 +8,8 @@ import { callUpstream, upstreamFailure, upstreamStatusError, USER_AGENT } from "
 import { OLLAMA_DEFAULT_ORIGIN } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
 import { pinnedRequest, resolveOnce } from "../../upstream/pinned-request.ts";
-import { checkDestination, type Resolved } from "../../upstream/safe-fetch.ts";
+import { checkDestination, defaultResolve, type Resolved } from "../../upstream/safe-fetch.ts";
+import { isOperatorRunner } from "./operator-runner.ts";
 
 /** The operator scope (CLI only) that may pull and delete models on the operator's own runner. */
 export const RUNNER_ADMIN_SCOPE: (typeof OPERATOR_SCOPES)[number] = "ollama:admin";
@@ -85,9 +87,26 @@ export async function resolveHost(rt: Runtime, keyId: string, requested?: string
   return host.default ? { url, default: true } : pinnedRunner(rt, url);
 }
 
+const portOf = (url: URL) => Number(url.port || (url.protocol === "https:" ? 443 : 80));
+
+/**
+ * A registered host pinned to an address of the operator's runner is that runner under another name
+ * (`http://localhost:11434` for `http://127.0.0.1:11434`, a second DNS name): as read-only as the runner.
+ */
+async function reachesOperatorRunner(rt: Runtime, runner: Runner): Promise<boolean> {
+  if (!runner.address) return true;
+  const operator = new URL(defaultHost().url);
+  const host = operator.hostname.replace(/^\[|\]$/g, "");
+  const addresses = net.isIP(host) ? [host] : (await (rt.resolveHost ?? defaultResolve)(host).catch(() => [])).map((a) => a.address);
+  // Unresolvable: the operator's runner cannot be told apart from this host, so keep both read-only.
+  if (addresses.length === 0) return true;
+  return isOperatorRunner({ address: runner.address.address, port: portOf(new URL(runner.url)) }, { addresses, port: portOf(operator) });
+}
+
 /** Pulling and deleting change what every key sees on the operator's runner: only operator keys may. */
-export function assertMayChangeModels(key: KeyRecord, runner: Runner): void {
-  if (runner.default && !key.scopes.includes(RUNNER_ADMIN_SCOPE)) {
+export async function assertMayChangeModels(rt: Runtime, key: KeyRecord, runner: Runner): Promise<void> {
+  if (key.scopes.includes(RUNNER_ADMIN_SCOPE)) return;
+  if (runner.default || (await reachesOperatorRunner(rt, runner))) {
     throw new GatewayError(403, `the operator's runner is read-only to API keys (pull and delete need the '${RUNNER_ADMIN_SCOPE}' scope); register your own host with POST /v1/llm/ollama/hosts`);
   }
 }

@@ -76,6 +76,16 @@ describe("relayParts", () => {
     expect(cancelled).toBe(true);
   });
 
+  it("stops with a 502 naming the service once the body passes the cap, and cancels it", async () => {
+    let cancelled = false;
+    const chunk = 'data: {"choices":[{"delta":{"content":"a"}}]}\n\n';
+    const parts = relayParts(body([chunk, chunk, chunk], () => (cancelled = true)), "groq", chunk.length * 2);
+    await expect(parts.next()).resolves.toMatchObject({ value: { type: "text", text: "a" } });
+    await expect(parts.next()).resolves.toMatchObject({ value: { type: "text", text: "a" } });
+    await expect(parts.next()).rejects.toMatchObject({ status: 502, message: `groq sent a response larger than ${chunk.length * 2} bytes` });
+    expect(cancelled).toBe(true);
+  });
+
   it("cancels the body when the caller stops reading", async () => {
     let cancelled = false;
     const parts = relayParts(body(['data: {"choices":[{"delta":{"content":"a"}}]}\n\n'], () => (cancelled = true)));

@@ -1,6 +1,6 @@
 import { GatewayError } from "../../gateway/errors.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
-import { readTextPrefix } from "../../upstream/capped-body.ts";
+import { readTextPrefix, tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import { upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
 import type { ChatMessage, ChatPart } from "./chat.ts";
 import { providerError } from "./errors.ts";
@@ -75,7 +75,7 @@ export async function relayChat(entry: ProviderEntry, r: RelayRequest, signal: A
     throw new GatewayError(502, `${entry.name} could not be reached`);
   }
   if (!res.ok || !res.body) throw upstreamStatusError(entry.name, res.status, res.headers.get("retry-after"), await refusalDetail(res));
-  return relayParts(res.body);
+  return relayParts(res.body, entry.name);
 }
 
 /** Hands on what was decoded; a provider's failure is thrown. */
@@ -87,14 +87,18 @@ function* settle(decoded: DecodedPart[]): Generator<ChatPart> {
 }
 
 /**
- * The parts of an event-stream body. Leaving early (a failure, or the caller returning) cancels the
- * body, which aborts the upstream request.
+ * The parts of an event-stream body, which may hold at most maxBytes (502 naming the service past it,
+ * like every upstream body). Leaving early (a failure, or the caller returning) cancels the body,
+ * which aborts the upstream request.
  */
-export async function* relayParts(body: ReadableStream<Uint8Array>): AsyncGenerator<ChatPart> {
+export async function* relayParts(body: ReadableStream<Uint8Array>, service = "upstream", maxBytes = upstreamMaxBytes()): AsyncGenerator<ChatPart> {
   const decoded: DecodedPart[] = [];
   const decoder = createChunkDecoder((part) => decoded.push(part));
   const text = new TextDecoder();
+  let size = 0;
   for await (const bytes of body) {
+    size += bytes.byteLength;
+    if (size > maxBytes) throw tooLarge(service, maxBytes);
     decoder.feed(text.decode(bytes, { stream: true }));
     yield* settle(decoded);
   }
