@@ -1,12 +1,12 @@
-import { serve, type ServerType } from "@hono/node-server";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeEmbedding, startFakeAnthropic, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { listen, type Listening } from "./support/listen.ts";
 
 describe("OpenAI-compatible surface, driven by the official openai client over a real socket", () => {
   let gw: TestGateway;
-  let server: ServerType;
+  let server: Listening;
   let client: OpenAI;
   let keyId: string;
   let xai: FakeLlm;
@@ -31,14 +31,12 @@ describe("OpenAI-compatible surface, driven by the official openai client over a
     gw = await startTestGateway();
     const created = await gw.key();
     keyId = created.id;
-    const port = await new Promise<number>((resolve) => {
-      server = serve({ fetch: gw.app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port));
-    });
-    client = new OpenAI({ apiKey: created.key, baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
+    server = await listen(gw.app.fetch);
+    client = new OpenAI({ apiKey: created.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
   });
   afterAll(async () => {
     process.env = saved;
-    await new Promise((r) => server?.close(r));
+    await server?.close();
     await gw?.close();
     await Promise.all([xai?.close(), openaiFake?.close(), anthropic?.close()]);
   });

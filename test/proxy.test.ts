@@ -1,18 +1,12 @@
-import { serve, type ServerType } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Resolved } from "../lib/upstream/safe-fetch.ts";
 import { startFakeSite, startSentinel, testCertificate, type FakeSite } from "./fakes/https-site.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { listen } from "./support/listen.ts";
 import { jailNetwork, type NetworkJail } from "./support/network-jail.ts";
 
 /** The gateway listening on loopback, so requests arrive over a real socket (the limiter keys on its peer). */
-async function overHttp(gw: TestGateway): Promise<{ url: string; close(): Promise<void> }> {
-  let server: ServerType;
-  const port = await new Promise<number>((resolve) => {
-    server = serve({ fetch: gw.app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port));
-  });
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
-}
+const overHttp = (gw: TestGateway) => listen(gw.app.fetch);
 
 describe("GET/POST /v1/proxy", () => {
   let gw: TestGateway;

@@ -1,4 +1,4 @@
-import { serve, type ServerType } from "@hono/node-server";
+import { listen, type Listening } from "../../test/support/listen.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBackends } from "../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
@@ -139,18 +139,13 @@ describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
   });
 
   describe("over a real socket", () => {
-    let server: ServerType;
+    let server: Listening;
     let url: string;
     beforeAll(async () => {
-      server = await new Promise((resolve) => {
-        const s = serve({ fetch: gw.app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
-      });
-      const address = server.address();
-      url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+      server = await listen(gw.app.fetch);
+      url = server.url;
     });
-    afterAll(async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    });
+    afterAll(() => server?.close());
 
     it("accepts the cookie from the same origin and refuses it from another", async () => {
       const s = await createTestSession(gw.rt.db);

@@ -1,11 +1,11 @@
-import { serve, type ServerType } from "@hono/node-server";
+import { listen, type Listening } from "../../test/support/listen.ts";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../gateway/errors.ts";
 import { hasDotSegment, UpstreamClient } from "./client.ts";
 
 describe("UpstreamClient against a loopback service", () => {
-  let server: ServerType;
+  let server: Listening;
   let origin: string;
   const hits = new Map<string, number>();
   const count = (path: string) => hits.set(path, (hits.get(path) ?? 0) + 1);
@@ -36,11 +36,10 @@ describe("UpstreamClient against a loopback service", () => {
     });
     app.get("/garbled", (c) => c.text("<html>not json"));
     app.get("/bad", (c) => c.json({ error: "bad query" }, 400));
-    origin = await new Promise((resolve) => {
-      server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(`http://127.0.0.1:${info.port}`));
-    });
+    server = await listen(app.fetch);
+    origin = server.url;
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(() => server?.close());
 
   const client = (extra: Partial<ConstructorParameters<typeof UpstreamClient>[0]> = {}) => new UpstreamClient({ name: "demo", origin, ...extra });
 

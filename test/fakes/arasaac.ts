@@ -1,5 +1,5 @@
-import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
+import { listen } from "../support/listen.ts";
 
 export type FakeArasaac = {
   url: string;
@@ -69,13 +69,6 @@ export async function startFakeArasaac(options: { status?: number } = {}): Promi
     if (!found) return c.json({ error: "Not found" }, 404);
     return c.json(found);
   });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
-  });
-  const address = server.address();
-  return {
-    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
-    hits,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
+  const { url, close } = await listen(app.fetch);
+  return { url, hits, close };
 }

@@ -1,5 +1,5 @@
-import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
+import { listen } from "../support/listen.ts";
 
 export type FakeSource = {
   url: string;
@@ -22,21 +22,14 @@ export async function startFakeServer(app: Hono, hits: string[] = [], state: { d
     await next();
   });
   outer.route("/", app);
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: outer.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
-  });
-  const address = server.address();
+  const { url, close } = await listen(outer.fetch);
   return {
-    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
+    url,
     hits,
     setDelay: (ms) => (state.delay = ms),
     setStatus: (status) => (state.status = status),
     setGarbage: (on) => (state.garbage = on),
-    close: () =>
-      new Promise((r) => {
-        (server as import("node:http").Server).closeAllConnections?.();
-        server.close(() => r());
-      }),
+    close,
   };
 }
 

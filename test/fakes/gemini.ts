@@ -1,5 +1,5 @@
-import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
+import { listen } from "../support/listen.ts";
 
 export type FakeGemini = { url: string; requests: Array<{ path: string; body: Record<string, unknown> }>; close(): Promise<void> };
 
@@ -70,9 +70,6 @@ export async function startFakeGemini(key: string): Promise<FakeGemini> {
     if (n < 2) return c.json({ name: `operations/${op}`, done: false });
     return c.json({ name: `operations/${op}`, done: true, response: { generateVideoResponse: { generatedSamples: [{ video: { uri: `https://videos.example/${op}.mp4` } }] } } });
   });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
-  });
-  const address = server.address();
-  return { url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`, requests, close: () => new Promise((r) => server.close(() => r())) };
+  const { url, close } = await listen(app.fetch);
+  return { url, requests, close };
 }

@@ -1,5 +1,5 @@
-import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
+import { listen } from "../support/listen.ts";
 
 export type FakeGitHubAccount = { id: number; login: string; email: string | null; emails: Array<{ email: string; primary: boolean; verified: boolean }> };
 
@@ -32,13 +32,6 @@ export async function startFakeGitHub(accounts: Record<string, FakeGitHubAccount
     if (!a) return c.json({ message: "Bad credentials" }, 401);
     return c.json(a.emails.map((e) => ({ ...e, visibility: e.primary ? "public" : null })));
   });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
-  });
-  const address = server.address();
-  return {
-    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
-    hits,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
+  const { url, close } = await listen(app.fetch);
+  return { url, hits, close };
 }

@@ -1,7 +1,7 @@
-import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { silentMp3 } from "./speech.ts";
+import { listen } from "../support/listen.ts";
 
 export type FakeLlm = {
   url: string;
@@ -24,19 +24,12 @@ export type FakeLlmOptions = {
 };
 
 async function start(app: Hono, requests: FakeLlm["requests"], abandoned: () => number): Promise<FakeLlm> {
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
-  });
-  const address = server.address();
+  const { url, close } = await listen(app.fetch);
   return {
-    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
+    url,
     requests,
     abandoned,
-    close: () =>
-      new Promise((r) => {
-        (server as import("node:http").Server).closeAllConnections?.();
-        server.close(() => r());
-      }),
+    close,
   };
 }
 

@@ -1,6 +1,6 @@
-import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { stream } from "hono/streaming";
+import { listen } from "../support/listen.ts";
 import { fakeEmbedding } from "./llm.ts";
 
 export type FakeOllama = {
@@ -21,7 +21,7 @@ export const LEAKY_ERROR = "internal detail: db password hunter2";
 export async function startFakeOllama(models: string[] = ["llama3.2:latest", "nomic-embed-text:latest"], hostname = "127.0.0.1", port = 0): Promise<FakeOllama> {
   const installed = new Set(models);
   const calls: string[] = [];
-  const fake: FakeOllama = { url: "", port: 0, installed, calls, close: () => new Promise((r) => server.close(() => r())) };
+  const fake: FakeOllama = { url: "", port: 0, installed, calls, close: async () => {} };
   const app = new Hono();
   app.use(async (c, next) => {
     calls.push(`${c.req.method} ${c.req.path}`);
@@ -60,11 +60,7 @@ export async function startFakeOllama(models: string[] = ["llama3.2:latest", "no
     const body = await c.req.json();
     return c.json({ id: "chatcmpl-ollama", object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message: { role: "assistant", content: "Local hello." }, finish_reason: "stop" }], usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 } });
   });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname, port }, () => resolve(s));
-  });
-  const address = server.address();
-  const bound = typeof address === "object" && address ? address.port : 0;
-  Object.assign(fake, { url: `http://${hostname}:${bound}`, port: bound });
+  const server = await listen(app.fetch, { hostname, port });
+  Object.assign(fake, { url: server.url, port: server.port, close: server.close });
   return fake;
 }

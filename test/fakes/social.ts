@@ -1,18 +1,11 @@
-import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
+import { listen } from "../support/listen.ts";
 
 export type FakeNetwork = { url: string; queries: string[]; close(): Promise<void> };
 
 async function start(app: Hono, queries: string[]): Promise<FakeNetwork> {
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
-  });
-  const address = server.address();
-  return {
-    url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`,
-    queries,
-    close: () => new Promise((r) => server.close(() => r())),
-  };
+  const { url, close } = await listen(app.fetch);
+  return { url, queries, close };
 }
 
 /** Bluesky AppView's app.bsky.feed.searchPosts (lexicon output: posts of PostView). */

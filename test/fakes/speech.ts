@@ -1,6 +1,6 @@
-import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { wavToMp3 } from "../../lib/api/utils/speech/mp3.ts";
+import { listen } from "../support/listen.ts";
 
 export type Fake = { url: string; hits: Array<{ path: string; headers: Record<string, string>; body: unknown }>; close(): Promise<void> };
 
@@ -25,12 +25,8 @@ export function silentMp3(): Buffer {
 }
 
 async function start(app: Hono, hits: Fake["hits"]): Promise<Fake> {
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}`, hits, close: () => new Promise((r) => server.close(() => r())) };
+  const { url, close } = await listen(app.fetch);
+  return { url, hits, close };
 }
 
 /** OpenAI's POST /v1/audio/speech, as its API reference describes it. */
