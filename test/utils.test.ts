@@ -313,7 +313,7 @@ describe("a PDF that keeps pdf.js busy", () => {
   });
 });
 
-describe("format conversion of hostile Markdown and HTML (no key)", () => {
+describe("text and data conversion of hostile input", () => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startTestGateway({ env: { WORKER_JOB_TIMEOUT_MS: "5000" } });
@@ -338,6 +338,23 @@ describe("format conversion of hostile Markdown and HTML (no key)", () => {
     expect(performance.now() - started).toBeLessThan(9000);
     const after = await convert("# after", "markdown", "html");
     expect((await after.json()).result).toContain("<h1>after</h1>");
+  }, 20_000);
+
+  it("converts data off the event loop too: 60,000 YAML keys (~40 s of the parser) stop at the job limit, /health answers", async () => {
+    const { key } = await gw.key();
+    const yaml = Array.from({ length: 60_000 }, (_, i) => `k${i}: v${i}`).join("\n");
+    const started = performance.now();
+    const pending = gw.request("/v1/utils/convert", {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-API-Key": key },
+      body: JSON.stringify({ data: yaml, source_format: "yaml", target_format: "json" }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await gw.request("/health")).status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1500);
+    const res = await pending;
+    expect(res.status).toBe(422);
+    expect((await res.json()).error).toBe("data took longer than the 5 s a job may run, so it was stopped");
   }, 20_000);
 
   it("refuses content nested past the parsers' stack with 400, in each direction", async () => {
