@@ -19,6 +19,7 @@ export const HEAVY_TASKS = {
   pdfExtract: async (a: { pdf: Uint8Array; pages?: number[]; includeMetadata: boolean }) =>
     (await import("../api/utils/pdf-extract.ts")).extractPdf(asBuffer(a.pdf), a.pages, a.includeMetadata),
   pdfRender: async (a: DocumentRequest) => (await import("../api/documents/render-pdf.ts")).renderPdf(a),
+  docxRender: async (a: DocumentRequest) => (await import("../api/documents/render-docx.ts")).renderDocx(a),
   espeak: async (a: { text: string; lang: string; speed: number }) => (await import("../api/utils/speech/espeak.ts")).espeakMp3(a.text, a.lang, a.speed),
   dataConvert: async (a: { data: unknown; from: DataFormat; to: DataFormat; pretty: boolean }) =>
     (await import("../api/utils/data-convert.ts")).convertData(a.data, a.from, a.to, a.pretty),
