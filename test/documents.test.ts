@@ -1,7 +1,8 @@
 import { XMLValidator } from "fast-xml-parser";
 import JSZip from "jszip";
 import { extractText, getDocumentProxy } from "unpdf";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 const CONTENT = `# Findings
@@ -111,4 +112,30 @@ describe("documents", () => {
       expect((await res.json()).error).toMatch(/invalid request/);
     }
   });
+});
+
+describe("a DOCX whose Markdown keeps marked busy", () => {
+  let gw: TestGateway;
+  let key: string;
+  beforeAll(async () => {
+    gw = await startTestGateway({ env: { WORKER_JOB_TIMEOUT_MS: "5000" } });
+    ({ key } = await gw.key());
+  });
+  afterAll(() => gw?.close());
+
+  it("is rendered off the event loop: /health answers meanwhile, the job stops at its time limit with 422", async () => {
+    const started = performance.now();
+    const pending = gw.request("/v1/documents/generate", {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-API-Key": key },
+      // 80 kB of `_a**`: half a minute or more of marked on one core (its emphasis rules are quadratic).
+      body: JSON.stringify({ title: "Busy", content: "_a**".repeat(20_000), format: "docx" }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await gw.request("/health")).status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1500);
+    const res = await pending;
+    expect(res.status).toBe(422);
+    expect((await res.json()).error).toBe("document took longer than the 5 s a job may run, so it was stopped");
+  }, 60_000);
 });

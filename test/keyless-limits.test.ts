@@ -40,6 +40,14 @@ describe("keyless routes that do real work are limited per client address", () =
     expect((await gw.request("/health")).status).toBe(200);
   });
 
+  it("counts a trove dataset page (up to 50,000 rows) against the same allowance; the trove listings stay open", async () => {
+    const page = await gw.request("/v1/trove/economic_housing/boston-house-prices?limit=50000");
+    expect(page.status).toBe(429);
+    expect((await page.json()).error).toMatchObject({ code: "rate_limit_exceeded" });
+    expect((await gw.request("/v1/trove/")).status).toBe(200);
+    expect((await gw.request("/v1/trove/economic_housing")).status).toBe(200);
+  });
+
   it("applies the per-client limit to an optional-key route called without a key, and the key's own limits with one", async () => {
     expect((await gw.request("/v1/probe/optional-work")).status).toBe(429);
     const keyed = await gw.request("/v1/probe/optional-work", { headers: { "X-API-Key": key } });

@@ -1,9 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import catalogue from "../lib/api/trove/data/catalogue.json" with { type: "json" };
-import { useGateway } from "./support/use-gateway.ts";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 
 describe("/v1/trove", () => {
-  const t = useGateway();
+  const t = { key: "" } as { gw: TestGateway; key: string };
+  beforeAll(async () => {
+    // Dataset pages are limited per client address (60 a minute); every request here shares one address.
+    t.gw = await startTestGateway({ env: { KEYLESS_RATE_PER_MINUTE: "1000" } });
+    ({ key: t.key } = await t.gw.key());
+  });
+  afterAll(() => t.gw?.close());
   const get = (path: string, init?: RequestInit) => t.gw.request(path, init);
 
   it("indexes every shipped category and dataset, with or without a key", async () => {

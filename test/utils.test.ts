@@ -313,6 +313,65 @@ describe("a PDF that keeps pdf.js busy", () => {
   });
 });
 
+describe("text and data conversion of hostile input", () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({ env: { WORKER_JOB_TIMEOUT_MS: "5000" } });
+  });
+  afterAll(() => gw?.close());
+  const convert = (content: string, from_format: string, to_format: string) =>
+    gw.request("/v1/utils/format/convert", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ content, from_format, to_format }),
+    });
+
+  it("runs off the event loop: 99 kB of `_a**` (~45 s of marked) is stopped with 422 while /health answers at once", async () => {
+    const started = performance.now();
+    const pending = convert("_a**".repeat(24_750), "markdown", "html");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await gw.request("/health")).status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1500);
+    const res = await pending;
+    expect(res.status).toBe(422);
+    expect((await res.json()).error).toBe("content took longer than the 5 s a job may run, so it was stopped");
+    expect(performance.now() - started).toBeLessThan(9000);
+    const after = await convert("# after", "markdown", "html");
+    expect((await after.json()).result).toContain("<h1>after</h1>");
+  }, 20_000);
+
+  it("converts data off the event loop too: 60,000 YAML keys (~40 s of the parser) stop at the job limit, /health answers", async () => {
+    const { key } = await gw.key();
+    const yaml = Array.from({ length: 60_000 }, (_, i) => `k${i}: v${i}`).join("\n");
+    const started = performance.now();
+    const pending = gw.request("/v1/utils/convert", {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-API-Key": key },
+      body: JSON.stringify({ data: yaml, source_format: "yaml", target_format: "json" }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await gw.request("/health")).status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1500);
+    const res = await pending;
+    expect(res.status).toBe(422);
+    expect((await res.json()).error).toBe("data took longer than the 5 s a job may run, so it was stopped");
+  }, 20_000);
+
+  it("refuses content nested past the parsers' stack with 400, in each direction", async () => {
+    const cases: Array<[string, string, string]> = [
+      ["> ".repeat(49_000) + "x", "markdown", "html"],
+      ["> ".repeat(49_000) + "x", "markdown", "plain"],
+      ["<div>".repeat(19_000), "html", "markdown"],
+      ["<table><tr><td>".repeat(6_000), "html", "markdown"],
+    ];
+    for (const [content, from, to] of cases) {
+      const res = await convert(content, from, to);
+      expect(res.status, `${from} → ${to}`).toBe(400);
+      expect((await res.json()).error).toBe("content is nested too deeply to convert");
+    }
+  }, 60_000);
+});
+
 describe("a job that outgrows the pool's memory limit", () => {
   let gw: TestGateway;
   beforeAll(async () => {

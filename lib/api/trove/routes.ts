@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
-import { blankAsAbsent, ErrorSchema, jsonResponse } from "../../gateway/schemas.ts";
+import { blankAsAbsent, ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/schemas.ts";
 import { buildTroveIndex, findDataset, listCategory } from "./catalogue.ts";
 import { datasetRows, pageRows } from "./rows.ts";
 
@@ -86,8 +86,14 @@ const dataset = gatewayRoute("none", "trove", {
       offset: blankAsAbsent(z.coerce.number().int().min(0).default(0)).openapi({ description: "rows to skip (default 0)" }),
     }),
   },
-  responses: { 200: jsonResponse(DatasetSchema, "One page of rows with the dataset's licence and source"), ...badRequest, 404: jsonResponse(ErrorSchema, "Unknown category or dataset") },
-});
+  responses: {
+    200: jsonResponse(DatasetSchema, "One page of rows with the dataset's licence and source"),
+    ...badRequest,
+    404: jsonResponse(ErrorSchema, "Unknown category or dataset"),
+    429: jsonResponse(RateLimitErrorSchema, "Too many requests from this client address"),
+  },
+  // A page is up to 50,000 rows (~5 MB of JSON, ~100 ms of the event loop): real work, unlike the listings.
+}, { limitKeyless: true });
 
 export function registerTroveRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(index, (c) => c.json(buildTroveIndex(), 200));

@@ -11,8 +11,13 @@ export type DataFormat = (typeof DATA_FORMATS)[number];
 /** Parses `data` in `from` (an object is taken as already parsed) and writes it as `to`. */
 export function convertData(data: unknown, from: DataFormat, to: DataFormat, pretty = true): string {
   const value = typeof data === "string" ? parseData(data, from) : data;
-  if (nestsDeeperThan(value, MAX_DEPTH)) throw tooDeep();
+  assertNestingAllowed(value);
   return serialiseData(value, to, pretty);
+}
+
+/** Refuses a value nested deeper than MAX_DEPTH; checked before a value is copied to a worker, which recurses per level. */
+export function assertNestingAllowed(value: unknown): void {
+  if (nestsDeeperThan(value, MAX_DEPTH)) throw tooDeep();
 }
 
 const XML_READ = { ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: true, parseAttributeValue: true, maxNestedTags: MAX_DEPTH };

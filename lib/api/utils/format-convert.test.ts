@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { convertFormat } from "./format-convert.ts";
+import { convertFormat, MAX_HTML_DEPTH } from "./format-convert.ts";
 
 const md = "# Title\n\nSome **bold** and [a link](https://example.com).\n\n- one\n- two\n";
 
@@ -35,5 +35,17 @@ describe("convertFormat", () => {
 
   it("wraps plain text in escaped paragraphs", () => {
     expect(convertFormat("a < b\n\nc", "plain", "html")).toBe("<p>a &lt; b</p>\n<p>c</p>");
+  });
+
+  it("refuses HTML nested deeper than MAX_HTML_DEPTH before turndown, counting only open elements", () => {
+    const nested = (n: number) => "<div>".repeat(n) + "x" + "</div>".repeat(n);
+    expect(convertFormat(nested(MAX_HTML_DEPTH), "html", "markdown")).toBe("x");
+    expect(() => convertFormat(nested(MAX_HTML_DEPTH + 1), "html", "markdown")).toThrow("content is nested too deeply to convert");
+    expect(convertFormat(`<p>${"a<br>".repeat(2000)}</p>`, "html", "markdown")).toMatch(/^a {2}\na/);
+    expect(convertFormat("<p>a</p>".repeat(2000), "html", "markdown")).toMatch(/^a\n\na/);
+  });
+
+  it("turns Markdown that overflows marked's stack into a 400", () => {
+    expect(() => convertFormat("> ".repeat(49_000) + "x", "markdown", "html")).toThrow("content is nested too deeply to convert");
   });
 });

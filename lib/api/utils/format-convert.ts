@@ -1,6 +1,7 @@
 import { marked } from "marked";
 import sanitizeHtml from "sanitize-html";
 import TurndownService from "turndown";
+import { GatewayError } from "../../gateway/errors.ts";
 import { htmlToPlain } from "../../text/html-to-plain.ts";
 
 export const TEXT_FORMATS = ["markdown", "html", "plain"] as const;
@@ -22,9 +23,18 @@ export function markdownToHtml(markdown: string): string {
   return sanitise(marked.parse(markdown, { async: false, gfm: true }));
 }
 
+// turndown (through domino) recurses per element: thousands of levels take seconds, then overflow the stack.
+export const MAX_HTML_DEPTH = 500;
+
+const tooDeep = () => new GatewayError(400, "content is nested too deeply to convert");
+
 export function htmlToMarkdown(html: string): string {
+  let depth = 0;
+  let deepest = 0;
+  const safe = sanitizeHtml(html, { ...SAFE_HTML, onOpenTag: () => void (deepest = Math.max(deepest, ++depth)), onCloseTag: () => void depth-- });
+  if (deepest > MAX_HTML_DEPTH) throw tooDeep();
   const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
-  return turndown.turndown(sanitise(html)).trim();
+  return turndown.turndown(safe).trim();
 }
 
 export function plainToHtml(text: string): string {
@@ -36,8 +46,21 @@ export function plainToHtml(text: string): string {
     .join("\n");
 }
 
-/** Converts between Markdown, HTML and plain text; every HTML result is sanitised. */
+/**
+ * Converts between Markdown, HTML and plain text; every HTML result is sanitised. marked, turndown and
+ * domino recurse once per nesting level, so deeply nested input (`> > > …`, `<div><div>…`) overflows
+ * the stack: that is the input's fault, a 400, not a 500. HTML is measured before turndown sees it.
+ */
 export function convertFormat(content: string, from: TextFormat, to: TextFormat): string {
+  try {
+    return convert(content, from, to);
+  } catch (err) {
+    if (err instanceof RangeError && /call stack/.test(err.message)) throw tooDeep();
+    throw err;
+  }
+}
+
+function convert(content: string, from: TextFormat, to: TextFormat): string {
   const html = from === "html" ? sanitise(content) : from === "markdown" ? markdownToHtml(content) : plainToHtml(content);
   if (to === "html") return html;
   if (to === "plain") return from === "plain" ? content.trim() : htmlToPlain(html);

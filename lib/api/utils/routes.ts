@@ -5,8 +5,8 @@ import { poolErrors, runOnPool } from "../../gateway/worker-pool.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors, RateLimitErrorSchema } from "../../gateway/schemas.ts";
 import { decodeBase64 } from "./base64.ts";
 import { CITATION_STYLES, formatCitation } from "./citations.ts";
-import { convertData, DATA_FORMATS } from "./data-convert.ts";
-import { convertFormat, TEXT_FORMATS } from "./format-convert.ts";
+import { assertNestingAllowed, DATA_FORMATS } from "./data-convert.ts";
+import { TEXT_FORMATS } from "./format-convert.ts";
 import { CONVERT_FORMATS, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SIDE, RESIZE_FORMATS } from "./images.ts";
 import { MAX_PDF_PAGES } from "./pdf-extract.ts";
 
@@ -104,6 +104,7 @@ const routes = {
     responses: {
       200: jsonResponse(z.object({ result: z.string(), source_format: z.string(), target_format: z.string() }), "Converted text"),
       ...keyedErrors,
+      ...poolErrors,
     },
   }),
   format: gatewayRoute("none", "utils", {
@@ -115,6 +116,7 @@ const routes = {
     responses: {
       200: jsonResponse(z.object({ result: z.string(), from_format: z.string(), to_format: z.string() }), "Converted text"),
       ...openErrors,
+      ...poolErrors,
     },
   }, { limitKeyless: true }),
   keywords: gatewayRoute("none", "utils", {
@@ -179,14 +181,19 @@ export function registerUtilsRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const body = c.req.valid("json");
     return c.json(formatCitation((body.source ?? body.citation)!, body.style), 200);
   });
-  app.openapi(routes.convert, (c) => {
+  app.openapi(routes.convert, async (c) => {
     const body = c.req.valid("json");
-    const result = convertData(body.data, body.source_format, body.target_format, body.pretty);
+    // On the pool: the YAML parser checks duplicate keys pairwise, so 300,000 keys (3 MB) cost ~15 minutes of CPU.
+    assertNestingAllowed(body.data);
+    const args = { data: body.data, from: body.source_format, to: body.target_format, pretty: body.pretty };
+    const result = await runOnPool(c.var.runtime, "dataConvert", args, "data");
     return c.json({ result, source_format: body.source_format, target_format: body.target_format }, 200);
   });
-  app.openapi(routes.format, (c) => {
+  app.openapi(routes.format, async (c) => {
     const body = c.req.valid("json");
-    return c.json({ result: convertFormat(body.content, body.from_format, body.to_format), from_format: body.from_format, to_format: body.to_format }, 200);
+    // On the pool: marked's emphasis rules are quadratic, so 100 kB of `_a**` costs ~45 s of CPU.
+    const result = await runOnPool(c.var.runtime, "formatConvert", { content: body.content, from: body.from_format, to: body.to_format }, "content");
+    return c.json({ result, from_format: body.from_format, to_format: body.to_format }, 200);
   });
   app.openapi(routes.keywords, async (c) => {
     const body = c.req.valid("json");
