@@ -1,4 +1,5 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
+import prettier from "eslint-config-prettier/flat";
 import tseslint from "typescript-eslint";
 
 const config = [
@@ -11,6 +12,8 @@ const config = [
       "@typescript-eslint/no-explicit-any": "error",
     },
   },
+  // Last: layout is Prettier's (`npm run format`), so no lint rule argues with it.
+  prettier,
 ];
 
 export default config;
