@@ -9,9 +9,13 @@ import { portalSecurityHeaders } from "@/lib/portal/security-headers.ts";
  */
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
-  if (pathname === "/" && !prefersHtml(request.headers.get("accept") ?? undefined)) return NextResponse.rewrite(new URL("/v1", request.url));
+  if (pathname === "/" && !prefersHtml(request.headers.get("accept") ?? undefined))
+    return NextResponse.rewrite(new URL("/v1", request.url));
   const response = NextResponse.next();
-  const headers = portalSecurityHeaders(pathname, { production: process.env.NODE_ENV === "production", publicBaseUrl: process.env.PUBLIC_BASE_URL });
+  const headers = portalSecurityHeaders(pathname, {
+    production: process.env.NODE_ENV === "production",
+    publicBaseUrl: process.env.PUBLIC_BASE_URL,
+  });
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 }

@@ -34,7 +34,11 @@ const server = http.createServer((req, res) => {
   // Replaces any value the client sent: the portal's per-client limits must not be the caller's to choose.
   // Counted as the API counts keyless clients: TRUST_PROXY hops only, IPv6 by its /64.
   const forwarded = req.headers["x-forwarded-for"];
-  const client = resolveClientAddress(req.socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(", ") : forwarded, config.proxy.trustedProxies);
+  const client = resolveClientAddress(
+    req.socket.remoteAddress,
+    Array.isArray(forwarded) ? forwarded.join(", ") : forwarded,
+    config.proxy.trustedProxies,
+  );
   req.headers[CLIENT_ADDRESS_HEADER] = addressBucket(client);
   portal(req, res).catch((err: unknown) => {
     logger.error({ err }, "portal request failed");
@@ -51,7 +55,12 @@ server.listen(config.port, config.host, () => {
   const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   process.env.NEXTAUTH_URL ??= config.publicBaseUrl ?? `http://${host}:${port}`;
   logger.info(
-    { url: `http://${config.host}:${port}`, database: gateway.rt.db.kind, limits: gateway.rt.limitBackend, portal: servePortal },
+    {
+      url: `http://${config.host}:${port}`,
+      database: gateway.rt.db.kind,
+      limits: gateway.rt.limitBackend,
+      portal: servePortal,
+    },
     "gateway listening",
   );
 });

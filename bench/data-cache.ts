@@ -13,7 +13,12 @@ async function main() {
   const env = { ...backend.env, LOG_LEVEL: "warn", SERVE_PORTAL: "false", UPSTREAM_WIKIPEDIA_URL: wiki.url };
   const server = await startServerProcess(env);
   try {
-    const { key } = (await runKeysCli(["create", "--name", "bench-cache", "--minute", "100000000", "--day", "1000000000", "--concurrency", "100000"], env)).lines[0] as { key: string };
+    const { key } = (
+      await runKeysCli(
+        ["create", "--name", "bench-cache", "--minute", "100000000", "--day", "1000000000", "--concurrency", "100000"],
+        env,
+      )
+    ).lines[0] as { key: string };
     const headers = { "X-API-Key": key };
     const cached = `${server.url}/v1/data/wikipedia/search?q=cache`;
     await fetch(cached, { headers });
@@ -23,11 +28,23 @@ async function main() {
     const noop = await run(`${server.url}/v1/key`, SECONDS);
     const hit = await run(cached, SECONDS);
     console.table([
-      { route: "GET /v1/key (keyed no-op)", "req/s": Math.round(noop.requests.average), "p50 ms": noop.latency.p50, "p99 ms": noop.latency.p99 },
-      { route: "GET /v1/data/wikipedia/search (cache hit)", "req/s": Math.round(hit.requests.average), "p50 ms": hit.latency.p50, "p99 ms": hit.latency.p99 },
+      {
+        route: "GET /v1/key (keyed no-op)",
+        "req/s": Math.round(noop.requests.average),
+        "p50 ms": noop.latency.p50,
+        "p99 ms": noop.latency.p99,
+      },
+      {
+        route: "GET /v1/data/wikipedia/search (cache hit)",
+        "req/s": Math.round(hit.requests.average),
+        "p50 ms": hit.latency.p50,
+        "p99 ms": hit.latency.p99,
+      },
     ]);
     const upstreamHits = wiki.hits.filter((h) => h.includes("srsearch=cache")).length;
-    console.log(`cache-hit cost / no-op cost: ${(noop.requests.average / hit.requests.average).toFixed(2)} (target <= 1.20); requests that reached the upstream: ${upstreamHits}`);
+    console.log(
+      `cache-hit cost / no-op cost: ${(noop.requests.average / hit.requests.average).toFixed(2)} (target <= 1.20); requests that reached the upstream: ${upstreamHits}`,
+    );
   } finally {
     await server.stop();
     await wiki.close();

@@ -24,13 +24,18 @@ async function measure(pid: number | undefined, url: string, headers: Record<str
   const before = pid === undefined ? undefined : processCpuMs(pid);
   const result = await load(url, headers, SECONDS);
   const after = pid === undefined ? undefined : processCpuMs(pid);
-  const cpuUs = before === undefined || after === undefined ? undefined : ((after - before) * 1000) / result.requests.total;
+  const cpuUs =
+    before === undefined || after === undefined ? undefined : ((after - before) * 1000) / result.requests.total;
   return { result, cpuUs };
 }
 
 async function startBare(): Promise<{ url: string; pid?: number; stop: () => void }> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "bench/bare-server.ts"], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve) => proc.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()).url)));
+  const proc = spawn(process.execPath, ["--import", "tsx", "bench/bare-server.ts"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve) =>
+    proc.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()).url)),
+  );
   return { url, pid: proc.pid, stop: () => proc.kill("SIGTERM") };
 }
 
@@ -76,9 +81,19 @@ async function main() {
 
     console.table(rows);
     const spread = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`;
-    console.log(`throughput ratio gateway/bare per round: ${ratios.map((r) => r.toFixed(2)).join(", ")} (spread ${spread(ratios)}; target >= 0.50)`);
-    if (costRatios.length) console.log(`CPU cost ratio bare/gateway per request: ${spread(costRatios)} (what the throughput ratio would be with both CPU-bound on an idle core)`);
-    console.log(`gateway p99 per round (ms): ${rows.filter((r) => r.server !== "bare node:http").map((r) => r["p99 ms"]).join(", ")} (target <= 10 ms)`);
+    console.log(
+      `throughput ratio gateway/bare per round: ${ratios.map((r) => r.toFixed(2)).join(", ")} (spread ${spread(ratios)}; target >= 0.50)`,
+    );
+    if (costRatios.length)
+      console.log(
+        `CPU cost ratio bare/gateway per request: ${spread(costRatios)} (what the throughput ratio would be with both CPU-bound on an idle core)`,
+      );
+    console.log(
+      `gateway p99 per round (ms): ${rows
+        .filter((r) => r.server !== "bare node:http")
+        .map((r) => r["p99 ms"])
+        .join(", ")} (target <= 10 ms)`,
+    );
   } finally {
     bare.stop();
     await gateway.stop();

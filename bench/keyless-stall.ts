@@ -21,16 +21,39 @@ async function main() {
     const body = JSON.stringify({ text, top_k: 10 });
     const headers = { "content-type": "application/json" };
     // One warm-up request, so the first measured keyword call does not pay for loading the NLP model.
-    await fetch(`${server.url}/v1/utils/text/keywords`, { method: "POST", headers, body: JSON.stringify({ text: "warm up" }) });
+    await fetch(`${server.url}/v1/utils/text/keywords`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ text: "warm up" }),
+    });
 
     const [hammer, health] = await Promise.all([
-      autocannon({ url: `${server.url}/v1/utils/text/keywords`, method: "POST", headers, body, connections: 4, duration: SECONDS, timeout: 60 }),
+      autocannon({
+        url: `${server.url}/v1/utils/text/keywords`,
+        method: "POST",
+        headers,
+        body,
+        connections: 4,
+        duration: SECONDS,
+        timeout: 60,
+      }),
       autocannon({ url: `${server.url}/health`, connections: 1, duration: SECONDS, timeout: 60 }),
     ]);
     console.log(
       JSON.stringify({
-        health: { requests: health.requests.total, p50_ms: health.latency.p50, p99_ms: health.latency.p99, max_ms: health.latency.max },
-        keywords: { ok: hammer["2xx"], refused: hammer.non2xx, errors: hammer.errors, timeouts: hammer.timeouts, p50_ms: hammer.latency.p50 },
+        health: {
+          requests: health.requests.total,
+          p50_ms: health.latency.p50,
+          p99_ms: health.latency.p99,
+          max_ms: health.latency.max,
+        },
+        keywords: {
+          ok: hammer["2xx"],
+          refused: hammer.non2xx,
+          errors: hammer.errors,
+          timeouts: hammer.timeouts,
+          p50_ms: hammer.latency.p50,
+        },
       }),
     );
   } finally {

@@ -44,7 +44,10 @@ const pct = (xs: number[], p: number) => {
 };
 
 function rssMb(pid: number): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))!;
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"))!;
   return Math.round(Number(line.replace(/\D+/g, "")) / 1024);
 }
 
@@ -55,13 +58,32 @@ function cpuMs(pid: number): number {
 }
 
 async function main() {
-  const fake = await startFakeOpenAICompatible({ key: "bench", reply: Array.from({ length: 20 }, (_, i) => `token${i} `).join(""), delayMs: 1 });
-  const slow = await startFakeOpenAICompatible({ key: "bench", reply: Array.from({ length: 40 }, (_, i) => `t${i} `).join(""), delayMs: 250 });
+  const fake = await startFakeOpenAICompatible({
+    key: "bench",
+    reply: Array.from({ length: 20 }, (_, i) => `token${i} `).join(""),
+    delayMs: 1,
+  });
+  const slow = await startFakeOpenAICompatible({
+    key: "bench",
+    reply: Array.from({ length: 40 }, (_, i) => `t${i} `).join(""),
+    delayMs: 250,
+  });
   const backend = await backendEnv("pglite");
-  const env = { ...backend.env, LOG_LEVEL: "warn", SERVE_PORTAL: "false", XAI_API_KEY: "bench", UPSTREAM_XAI_URL: fake.url };
+  const env = {
+    ...backend.env,
+    LOG_LEVEL: "warn",
+    SERVE_PORTAL: "false",
+    XAI_API_KEY: "bench",
+    UPSTREAM_XAI_URL: fake.url,
+  };
   const server = await startServerProcess(env);
   try {
-    const { key } = (await runKeysCli(["create", "--name", "bench-llm", "--minute", "10000000", "--day", "100000000", "--concurrency", "5000"], env)).lines[0] as { key: string };
+    const { key } = (
+      await runKeysCli(
+        ["create", "--name", "bench-llm", "--minute", "10000000", "--day", "100000000", "--concurrency", "5000"],
+        env,
+      )
+    ).lines[0] as { key: string };
     const messages = [{ role: "user", content: "Stream something." }];
     const direct = () =>
       timedStream(`${fake.url}/v1/chat/completions`, {
@@ -84,15 +106,54 @@ async function main() {
     const cpuPerStream = (cpuMs(server.proc.pid!) - cpuBefore) / REQUESTS;
     const row = (name: string, t: Timing[]) => ({
       path: name,
-      "TTFB p50 ms": +pct(t.map((x) => x.ttfb), 50).toFixed(2),
-      "TTFB p99 ms": +pct(t.map((x) => x.ttfb), 99).toFixed(2),
-      "total p50 ms": +pct(t.map((x) => x.total), 50).toFixed(2),
-      "total p99 ms": +pct(t.map((x) => x.total), 99).toFixed(2),
+      "TTFB p50 ms": +pct(
+        t.map((x) => x.ttfb),
+        50,
+      ).toFixed(2),
+      "TTFB p99 ms": +pct(
+        t.map((x) => x.ttfb),
+        99,
+      ).toFixed(2),
+      "total p50 ms": +pct(
+        t.map((x) => x.total),
+        50,
+      ).toFixed(2),
+      "total p99 ms": +pct(
+        t.map((x) => x.total),
+        99,
+      ).toFixed(2),
     });
     console.table([row("direct", d), row("gateway", g)]);
-    const added50 = pct(g.map((x) => x.ttfb), 50) - pct(d.map((x) => x.ttfb), 50);
-    const added99 = pct(g.map((x) => x.ttfb), 99) - pct(d.map((x) => x.ttfb), 99);
-    console.log(`added TTFB: p50 ${added50.toFixed(2)} ms (target <= 2), p99 ${added99.toFixed(2)} ms (target <= 10); ratio of p50 totals ${(pct(g.map((x) => x.total), 50) / pct(d.map((x) => x.total), 50)).toFixed(2)}; gateway CPU ${cpuPerStream.toFixed(2)} ms a stream`);
+    const added50 =
+      pct(
+        g.map((x) => x.ttfb),
+        50,
+      ) -
+      pct(
+        d.map((x) => x.ttfb),
+        50,
+      );
+    const added99 =
+      pct(
+        g.map((x) => x.ttfb),
+        99,
+      ) -
+      pct(
+        d.map((x) => x.ttfb),
+        99,
+      );
+    console.log(
+      `added TTFB: p50 ${added50.toFixed(2)} ms (target <= 2), p99 ${added99.toFixed(2)} ms (target <= 10); ratio of p50 totals ${(
+        pct(
+          g.map((x) => x.total),
+          50,
+        ) /
+        pct(
+          d.map((x) => x.total),
+          50,
+        )
+      ).toFixed(2)}; gateway CPU ${cpuPerStream.toFixed(2)} ms a stream`,
+    );
 
     // Hold many streams open at once against a slow provider.
     process.env.UPSTREAM_XAI_URL = slow.url;
@@ -102,7 +163,11 @@ async function main() {
       const before = rssMb(held.proc.pid!);
       let firstBytes = 0;
       const streams = Array.from({ length: OPEN_STREAMS }, async () => {
-        const res = await fetch(`${held.url}/v1/llm/chat`, { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify({ messages, stream: true }) });
+        const res = await fetch(`${held.url}/v1/llm/chat`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "X-API-Key": key },
+          body: JSON.stringify({ messages, stream: true }),
+        });
         const reader = res.body!.getReader();
         await reader.read();
         firstBytes += 1;

@@ -13,11 +13,19 @@ const CORPUS_QUERIES = ["the", "love", "lov*", "of the", "king", "thou art", "*n
 type Result = autocannon.Result;
 
 function row(route: string, r: Result) {
-  return { route, "req/s": Math.round(r.requests.average), "p50 ms": r.latency.p50, "p99 ms": r.latency.p99, errors: r.non2xx + r.errors };
+  return {
+    route,
+    "req/s": Math.round(r.requests.average),
+    "p50 ms": r.latency.p50,
+    "p99 ms": r.latency.p99,
+    errors: r.non2xx + r.errors,
+  };
 }
 
 async function largestCorpus(base: string, headers: Record<string, string>): Promise<string> {
-  const index = (await (await fetch(`${base}/v1/corpus/`, { headers })).json()) as { corpora: { name: string; tokens: number }[] };
+  const index = (await (await fetch(`${base}/v1/corpus/`, { headers })).json()) as {
+    corpora: { name: string; tokens: number }[];
+  };
   return index.corpora.reduce((a, b) => (b.tokens > a.tokens ? b : a)).name;
 }
 
@@ -26,18 +34,39 @@ async function main() {
   const env = { ...backend.env, LOG_LEVEL: "warn", SERVE_PORTAL: "false" };
   const server = await startServerProcess(env);
   try {
-    const created = await runKeysCli(["create", "--name", "bench-reference", "--minute", "100000000", "--day", "1000000000", "--concurrency", "100000"], env);
+    const created = await runKeysCli(
+      [
+        "create",
+        "--name",
+        "bench-reference",
+        "--minute",
+        "100000000",
+        "--day",
+        "1000000000",
+        "--concurrency",
+        "100000",
+      ],
+      env,
+    );
     const headers = { "X-API-Key": (created.lines[0] as { key: string }).key };
     const corpus = await largestCorpus(server.url, headers);
     const aacUrls = AAC_QUERIES.map((q) => `/v1/aac/symbols/search?q=${encodeURIComponent(q)}&limit=10`);
-    const corpusUrls = CORPUS_QUERIES.map((q) => `/v1/corpus/search?q=${encodeURIComponent(q)}&corpus=${corpus}&limit=100`);
+    const corpusUrls = CORPUS_QUERIES.map(
+      (q) => `/v1/corpus/search?q=${encodeURIComponent(q)}&corpus=${corpus}&limit=100`,
+    );
     // Warm every index (first requests build or load them) before anything is timed.
     for (const path of [...aacUrls, ...corpusUrls]) {
       const res = await fetch(server.url + path, { headers });
       if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
     }
     const run = (paths: string[], duration: number, connections: number) =>
-      autocannon({ url: server.url, connections, duration, headers, requests: paths.map((path) => ({ method: "GET", path })) });
+      autocannon({
+        url: server.url,
+        connections,
+        duration,
+        headers,
+        requests: paths.map((path) => ({ method: "GET", path })),
+      });
     await run(["/v1/key"], 2, 50);
     await run(aacUrls, 2, 50);
     const noop = await run(["/v1/key"], SECONDS, 50);
@@ -51,7 +80,9 @@ async function main() {
       row("GET /v1/key (keyed no-op), 1 connection", noopSerial),
       row(`GET /v1/corpus/search corpus=${corpus}, 1 connection`, concordance),
     ]);
-    console.log(`AAC search cost / no-op cost: ${(noop.requests.average / aac.requests.average).toFixed(2)} (target <= 2.00)`);
+    console.log(
+      `AAC search cost / no-op cost: ${(noop.requests.average / aac.requests.average).toFixed(2)} (target <= 2.00)`,
+    );
     console.log(`corpus search p50 over ${corpus}: ${concordance.latency.p50} ms (target <= 20 ms)`);
   } finally {
     await server.stop();

@@ -35,12 +35,15 @@ async function photoLikeImage(): Promise<Buffer> {
       raw[i + 2] = ((x + y) / 8 + (noise[i + 2]! & 15)) & 255;
     }
   }
-  return sharp(raw, { raw: { width: 1024, height: 1024, channels: 3 } }).png().toBuffer();
+  return sharp(raw, { raw: { width: 1024, height: 1024, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 const MARKDOWN = Array.from(
   { length: 12 },
-  (_, i) => `## Section ${i + 1}\n\nSome **bold** text, a [link](https://example.com) and a list:\n\n- one\n- two\n\n| a | b |\n| - | - |\n| ${i} | ${i * 2} |\n`,
+  (_, i) =>
+    `## Section ${i + 1}\n\nSome **bold** text, a [link](https://example.com) and a list:\n\n- one\n- two\n\n| a | b |\n| - | - |\n| ${i} | ${i * 2} |\n`,
 ).join("\n");
 
 async function main() {
@@ -48,12 +51,19 @@ async function main() {
   const env = { ...backend.env, LOG_LEVEL: "warn", SERVE_PORTAL: "false" };
   const server = await startServerProcess(env);
   try {
-    const { key } = (await runKeysCli(["create", "--name", "bench-utils", "--minute", "1000000", "--day", "100000000", "--concurrency", "1000"], env)).lines[0] as { key: string };
+    const { key } = (
+      await runKeysCli(
+        ["create", "--name", "bench-utils", "--minute", "1000000", "--day", "100000000", "--concurrency", "1000"],
+        env,
+      )
+    ).lines[0] as { key: string };
     const headers = { "content-type": "application/json", "X-API-Key": key };
     const png = await photoLikeImage();
     const image = png.toString("base64");
 
-    const direct = await timed("sharp resize in process", () => sharp(png).resize({ width: 256, height: 256, fit: "inside" }).png().toBuffer());
+    const direct = await timed("sharp resize in process", () =>
+      sharp(png).resize({ width: 256, height: 256, fit: "inside" }).png().toBuffer(),
+    );
     // Bodies are serialised once, as a client holding its request would; only the call is timed.
     const resizeBody = JSON.stringify({ image, width: 256, height: 256 });
     const pdfBody = JSON.stringify({ title: "Bench", content: MARKDOWN });
@@ -62,20 +72,32 @@ async function main() {
       if (res.status !== 200) throw new Error(`resize answered ${res.status}`);
       await res.arrayBuffer();
     });
-    const pdfDirect = await timed("renderPdf in process", () => renderPdf({ title: "Bench", content: MARKDOWN, template: "default", date: new Date() }));
+    const pdfDirect = await timed("renderPdf in process", () =>
+      renderPdf({ title: "Bench", content: MARKDOWN, template: "default", date: new Date() }),
+    );
     const pdfGateway = await timed("POST /v1/documents/generate", async () => {
       const res = await fetch(`${server.url}/v1/documents/generate`, { method: "POST", headers, body: pdfBody });
       if (res.status !== 200) throw new Error(`generate answered ${res.status}`);
       await res.arrayBuffer();
     });
 
-    console.log(`input: ${png.length.toLocaleString("en-US")}-byte PNG (1024x1024), ${MARKDOWN.length} characters of Markdown; ${ROUNDS} rounds, ${CONCURRENCY} at a time`);
-    console.table(
-      [direct, viaGateway, pdfDirect, pdfGateway].map((r) => ({ operation: r.label, "ms per op": Number(r.perOp.toFixed(2)) })),
+    console.log(
+      `input: ${png.length.toLocaleString("en-US")}-byte PNG (1024x1024), ${MARKDOWN.length} characters of Markdown; ${ROUNDS} rounds, ${CONCURRENCY} at a time`,
     );
-    for (const [name, inProcess, gateway] of [["image resize", direct, viaGateway], ["markdown → pdf", pdfDirect, pdfGateway]] as const) {
+    console.table(
+      [direct, viaGateway, pdfDirect, pdfGateway].map((r) => ({
+        operation: r.label,
+        "ms per op": Number(r.perOp.toFixed(2)),
+      })),
+    );
+    for (const [name, inProcess, gateway] of [
+      ["image resize", direct, viaGateway],
+      ["markdown → pdf", pdfDirect, pdfGateway],
+    ] as const) {
       const overhead = (gateway.perOp / inProcess.perOp - 1) * 100;
-      console.log(`${name}: gateway/in-process ratio ${(gateway.perOp / inProcess.perOp).toFixed(2)}, overhead ${overhead.toFixed(1)} % (target <= 10 %)`);
+      console.log(
+        `${name}: gateway/in-process ratio ${(gateway.perOp / inProcess.perOp).toFixed(2)}, overhead ${overhead.toFixed(1)} % (target <= 10 %)`,
+      );
     }
   } finally {
     await server.stop();

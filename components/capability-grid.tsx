@@ -1,10 +1,34 @@
 const CAPABILITIES = [
-  { title: "Language models", body: "Chat with streaming, vision, embeddings, images, speech, transcription and batch across providers.", path: "/v1/llm" },
-  { title: "Research agents", body: "Multi-agent research tasks that run in the background, with polling, streams and cancellation.", path: "/v1/orchestrate" },
-  { title: "Public data", body: "Seventeen sources — papers, books, weather, finance, space, courts — behind one search shape.", path: "/v1/data" },
-  { title: "Reference data", body: "AAC pictograms, clinical conditions, an English corpus, world languages, etymology and datasets.", path: "/v1/aac" },
-  { title: "Utilities", body: "Images, PDF text, documents, format conversion, citations, keywords and text-to-speech.", path: "/v1/utils" },
-  { title: "Fetch and screenshots", body: "A server-side HTTPS proxy and website screenshots that refuse private networks.", path: "/v1/proxy" },
+  {
+    title: "Language models",
+    body: "Chat with streaming, vision, embeddings, images, speech, transcription and batch across providers.",
+    path: "/v1/llm",
+  },
+  {
+    title: "Research agents",
+    body: "Multi-agent research tasks that run in the background, with polling, streams and cancellation.",
+    path: "/v1/orchestrate",
+  },
+  {
+    title: "Public data",
+    body: "Seventeen sources — papers, books, weather, finance, space, courts — behind one search shape.",
+    path: "/v1/data",
+  },
+  {
+    title: "Reference data",
+    body: "AAC pictograms, clinical conditions, an English corpus, world languages, etymology and datasets.",
+    path: "/v1/aac",
+  },
+  {
+    title: "Utilities",
+    body: "Images, PDF text, documents, format conversion, citations, keywords and text-to-speech.",
+    path: "/v1/utils",
+  },
+  {
+    title: "Fetch and screenshots",
+    body: "A server-side HTTPS proxy and website screenshots that refuse private networks.",
+    path: "/v1/proxy",
+  },
 ];
 
 export function CapabilityGrid() {

@@ -6,7 +6,10 @@ export async function SiteHeader() {
   const session = await currentSession();
   return (
     <header className="border-b border-slate-200 dark:border-slate-800">
-      <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-2 gap-y-1 px-4 py-3 text-sm sm:px-6">
+      <nav
+        aria-label="Main"
+        className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-2 gap-y-1 px-4 py-3 text-sm sm:px-6"
+      >
         <NavLink href="/">Home</NavLink>
         <NavLink href="/docs">Docs</NavLink>
         <NavLink href="/keys">Keys</NavLink>
@@ -24,7 +27,10 @@ export async function SiteHeader() {
             </>
           ) : (
             // eslint-disable-next-line @next/next/no-html-link-for-pages -- next-auth's pages are route handlers: a full navigation
-            <a href="/api/auth/signin" className="rounded-md bg-indigo-700 px-3 py-1 font-medium text-white hover:bg-indigo-600">
+            <a
+              href="/api/auth/signin"
+              className="rounded-md bg-indigo-700 px-3 py-1 font-medium text-white hover:bg-indigo-600"
+            >
               Sign in
             </a>
           )}

@@ -80,11 +80,25 @@ describe("the consoles in real Chromium", () => {
       // Slow enough per word that the partial reply is seen on a busy machine.
       startFakeOpenAICompatible({ key: "xai-test", reply: "The answer is forty two.", delayMs: 250 }),
       // A long, slow reply: the stop button has time to abandon it.
-      startFakeOpenAICompatible({ key: "mistral-test", reply: Array.from({ length: 400 }, (_, i) => `w${i} `).join(""), delayMs: 25 }),
+      startFakeOpenAICompatible({
+        key: "mistral-test",
+        reply: Array.from({ length: 400 }, (_, i) => `w${i} `).join(""),
+        delayMs: 25,
+      }),
     ]);
-    const providers = { XAI_API_KEY: "xai-test", UPSTREAM_XAI_URL: xai.url, MISTRAL_API_KEY: "mistral-test", UPSTREAM_MISTRAL_URL: slow.url };
-    const others = Object.fromEntries(["OPENAI", "ANTHROPIC", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"].map((n) => [`${n}_API_KEY`, ""]));
-    [server, browser] = await Promise.all([startServerProcess({ ...b.env, ...others, ...providers }), launchChromium()]);
+    const providers = {
+      XAI_API_KEY: "xai-test",
+      UPSTREAM_XAI_URL: xai.url,
+      MISTRAL_API_KEY: "mistral-test",
+      UPSTREAM_MISTRAL_URL: slow.url,
+    };
+    const others = Object.fromEntries(
+      ["OPENAI", "ANTHROPIC", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"].map((n) => [`${n}_API_KEY`, ""]),
+    );
+    [server, browser] = await Promise.all([
+      startServerProcess({ ...b.env, ...others, ...providers }),
+      launchChromium(),
+    ]);
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await signIn(page, server, "consoles@example.test");
@@ -103,13 +117,20 @@ describe("the consoles in real Chromium", () => {
     const errors: string[] = [];
     const elsewhere: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    page.on("request", (r) => !r.url().startsWith(server.url) && !r.url().startsWith("data:") && elsewhere.push(r.url()));
+    page.on(
+      "request",
+      (r) => !r.url().startsWith(server.url) && !r.url().startsWith("data:") && elsewhere.push(r.url()),
+    );
     const res = await page.goto(`${server.url}/docs`);
     expect(res?.status()).toBe(200);
     expect(await largestContentfulPaint(page)).toBeLessThanOrEqual(LCP_BUDGET_MS);
     // Scalar lists every tag of the live description, with the operations of the first one open.
-    const spec = (await (await page.request.get(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { tags?: string[] }>> };
-    const tags = [...new Set(Object.values(spec.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags ?? [])))];
+    const spec = (await (await page.request.get(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+    };
+    const tags = [
+      ...new Set(Object.values(spec.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags ?? []))),
+    ];
     expect(tags.length).toBeGreaterThan(5);
     await page.getByText("Liveness").first().waitFor({ timeout: 60_000 });
     const text = await page.evaluate(() => document.body.innerText);
@@ -117,7 +138,9 @@ describe("the consoles in real Chromium", () => {
     const secret = "sk_test_never_stored_0123456789";
     await page.getByLabel("Your API key for “Test request”").fill(secret);
     await page.waitForTimeout(300);
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+    );
     expect(stored).not.toContain(secret);
     expect((await context.cookies()).map((c) => c.value).join()).not.toContain(secret);
     await screenshot(page, "docs");
@@ -146,7 +169,10 @@ describe("the consoles in real Chromium", () => {
     await page.getByTestId("streaming").getByText("The answer", { exact: false }).waitFor();
     await page.getByText("The answer is forty two.").waitFor();
     await expect(page.getByTestId("chat-status").textContent()).resolves.toMatch(/xai · grok-4-fast.* · \d+ tokens/);
-    expect(xai.requests.at(-1)?.body).toMatchObject({ stream: true, messages: [{ role: "user", content: "What is the answer?" }] });
+    expect(xai.requests.at(-1)?.body).toMatchObject({
+      stream: true,
+      messages: [{ role: "user", content: "What is the answer?" }],
+    });
     await expectAccessible(page);
     await screenshot(page, "chat");
 
@@ -171,10 +197,38 @@ describe("the consoles in real Chromium", () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({ city: `City ${i}`, rain: (i * 7) % 23, month: (i % 12) + 1 }));
     const data = { url: "/v1/trove/environmental/rain?limit=50000", format: { type: "json", property: "data" } };
     const visualizations = [
-      { name: "rain-by-city", title: "Rain by city", category: "ranking", description: "Cities ranked by rain.", dataset: "environmental/rain", spec: { $schema: "https://vega.github.io/schema/vega-lite/v6.json", data, mark: "bar", encoding: { y: { field: "city", type: "nominal", sort: "-x" }, x: { field: "rain", type: "quantitative" } } } },
-      { name: "rain-by-month", title: "Rain by month", category: "trend", description: "Mean rain per month.", dataset: "environmental/rain", spec: { data, mark: "line", encoding: { x: { field: "month", type: "ordinal" }, y: { field: "rain", type: "quantitative", aggregate: "mean" } } } },
+      {
+        name: "rain-by-city",
+        title: "Rain by city",
+        category: "ranking",
+        description: "Cities ranked by rain.",
+        dataset: "environmental/rain",
+        spec: {
+          $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+          data,
+          mark: "bar",
+          encoding: { y: { field: "city", type: "nominal", sort: "-x" }, x: { field: "rain", type: "quantitative" } },
+        },
+      },
+      {
+        name: "rain-by-month",
+        title: "Rain by month",
+        category: "trend",
+        description: "Mean rain per month.",
+        dataset: "environmental/rain",
+        spec: {
+          data,
+          mark: "line",
+          encoding: {
+            x: { field: "month", type: "ordinal" },
+            y: { field: "rain", type: "quantitative", aggregate: "mean" },
+          },
+        },
+      },
     ];
-    await page.route("**/v1/datavis/list*", (route) => route.fulfill({ json: { total: 2, category: null, visualizations, by_category: { ranking: 1, trend: 1 } } }));
+    await page.route("**/v1/datavis/list*", (route) =>
+      route.fulfill({ json: { total: 2, category: null, visualizations, by_category: { ranking: 1, trend: 1 } } }),
+    );
     await page.route("**/v1/trove/**", (route) => route.fulfill({ json: { data: rows, total: rows.length } }));
     const res = await page.goto(`${server.url}/console/datavis`);
     expect(res?.status()).toBe(200);
@@ -197,12 +251,24 @@ describe("the consoles in real Chromium", () => {
 
   it("the AAC builder shows a pictogram per word, switches alternates and exports a PNG (fake AAC API)", async () => {
     const page = await context.newPage();
-    const svg = (colour: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><circle cx="50" cy="50" r="40" fill="${colour}"/></svg>`;
-    await page.route("**/aac/mulberry/*.svg", (route) => route.fulfill({ contentType: "image/svg+xml", body: svg(route.request().url().includes("apple_2") ? "green" : "red") }));
+    const svg = (colour: string) =>
+      `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><circle cx="50" cy="50" r="40" fill="${colour}"/></svg>`;
+    await page.route("**/aac/mulberry/*.svg", (route) =>
+      route.fulfill({
+        contentType: "image/svg+xml",
+        body: svg(route.request().url().includes("apple_2") ? "green" : "red"),
+      }),
+    );
     let sent: unknown;
     await page.route("**/v1/aac/sentence", (route) => {
       sent = route.request().postDataJSON();
-      const sym = (keyword: string, file: string, score: number) => ({ keyword, icon_url: `/aac/mulberry/${file}.svg`, source: "mulberry", license: "CC BY-SA 2.0", score });
+      const sym = (keyword: string, file: string, score: number) => ({
+        keyword,
+        icon_url: `/aac/mulberry/${file}.svg`,
+        source: "mulberry",
+        license: "CC BY-SA 2.0",
+        score,
+      });
       return route.fulfill({
         json: {
           sentence: "I want an apple",
@@ -226,11 +292,16 @@ describe("the consoles in real Chromium", () => {
     const strip = page.getByTestId("strip");
     await strip.getByRole("img", { name: "apple" }).waitFor();
     expect(sent).toEqual({ sentence: "I want an apple", sources: "local", language: "en" });
-    expect(await strip.getByRole("listitem").allTextContents()).toEqual(["I", "want", "no symbolan", "apple"].map((t, i) => (i === 2 ? t : t.toLowerCase())));
+    expect(await strip.getByRole("listitem").allTextContents()).toEqual(
+      ["I", "want", "no symbolan", "apple"].map((t, i) => (i === 2 ? t : t.toLowerCase())),
+    );
     await page.getByRole("button", { name: "apple green (mulberry, CC BY-SA 2.0)" }).click();
     expect(await strip.getByRole("img", { name: "apple green" }).getAttribute("src")).toBe("/aac/mulberry/apple_2.svg");
 
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export PNG" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export PNG" }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe("aac-sentence.png");
     const png = fs.readFileSync((await download.path())!);
     expect(png.subarray(1, 4).toString()).toBe("PNG");
@@ -248,15 +319,25 @@ describe("the consoles in real Chromium", () => {
     await page.goto(`${server.url}/console/datavis`);
     // Asked from the page, as the console asks: same origin, with the session.
     const first = await page.evaluate(async () => {
-      const listed = (await (await fetch("/v1/datavis/list?category=ranking")).json()) as { visualizations: { title: string }[] };
+      const listed = (await (await fetch("/v1/datavis/list?category=ranking")).json()) as {
+        visualizations: { title: string }[];
+      };
       return listed.visualizations[0]!;
     });
     await page.getByLabel("Category").selectOption("ranking");
     await page.getByRole("heading", { name: first.title }).waitFor();
-    await page.locator('[data-testid="vega-chart"] svg .mark-rect path').first().waitFor({ state: "attached", timeout: 30_000 });
+    await page
+      .locator('[data-testid="vega-chart"] svg .mark-rect path')
+      .first()
+      .waitFor({ state: "attached", timeout: 30_000 });
     expect(await page.locator('[data-testid="vega-chart"] svg .mark-rect path').count()).toBeGreaterThan(1);
     await page.getByText(/View data \([\d,]+ rows/).click();
-    expect(await page.getByRole("region", { name: `Data of ${first.title}` }).getByRole("row").count()).toBeGreaterThan(1);
+    expect(
+      await page
+        .getByRole("region", { name: `Data of ${first.title}` })
+        .getByRole("row")
+        .count(),
+    ).toBeGreaterThan(1);
 
     await page.goto(`${server.url}/console/aac`);
     await page.getByLabel("Sentence").fill("the dog wants to eat an apple");
@@ -264,9 +345,15 @@ describe("the consoles in real Chromium", () => {
     const strip = page.getByTestId("strip");
     await strip.getByRole("img", { name: "apple" }).waitFor();
     // The strip renders before its images arrive (each now passes Next's proxy for its headers): wait for them to load.
-    await strip.getByRole("img").evaluateAll((els) => Promise.all(els.map((el) => (el as HTMLImageElement).decode().catch(() => {}))));
+    await strip
+      .getByRole("img")
+      .evaluateAll((els) => Promise.all(els.map((el) => (el as HTMLImageElement).decode().catch(() => {}))));
     // Every pictogram on the strip is a shipped SVG the portal serves, and the browser decoded it.
-    const images = await strip.getByRole("img").evaluateAll((els) => els.map((el) => ({ src: el.getAttribute("src"), width: (el as HTMLImageElement).naturalWidth })));
+    const images = await strip
+      .getByRole("img")
+      .evaluateAll((els) =>
+        els.map((el) => ({ src: el.getAttribute("src"), width: (el as HTMLImageElement).naturalWidth })),
+      );
     expect(images.length).toBeGreaterThanOrEqual(4);
     for (const image of images) {
       expect(image.src).toMatch(/^\/aac\/(mulberry|openmoji)\/.+\.svg$/);
@@ -301,7 +388,9 @@ describe("the consoles in real Chromium", () => {
     await expectAccessible(page);
     await screenshot(page, "story");
 
-    await page.getByLabel(/Story JSON/).fill('{"nodes":[{"id":"start","text":"x","type":"start"}],"connections":[{"from":"start","to":"gone"}]}');
+    await page
+      .getByLabel(/Story JSON/)
+      .fill('{"nodes":[{"id":"start","text":"x","type":"start"}],"connections":[{"from":"start","to":"gone"}]}');
     await page.getByRole("button", { name: "Show graph" }).click();
     await page.getByText('connections.0.to: connection to "gone" is not a node id').waitFor();
     await page.close();
@@ -310,18 +399,28 @@ describe("the consoles in real Chromium", () => {
   it("consoles show a 429's retry time and a 503's not-configured reason (fake answers)", async () => {
     const page = await context.newPage();
     await page.route("**/v1/datavis/list*", (route) =>
-      route.fulfill({ status: 429, headers: { "retry-after": "30" }, json: { error: { code: "rate_limit_exceeded", message: "Minute limit reached", retry_after: 30 } } }),
+      route.fulfill({
+        status: 429,
+        headers: { "retry-after": "30" },
+        json: { error: { code: "rate_limit_exceeded", message: "Minute limit reached", retry_after: 30 } },
+      }),
     );
     await page.goto(`${server.url}/console/datavis`);
     const limited = page.locator('[data-error-kind="rate-limited"]');
     await limited.waitFor();
-    expect(await limited.textContent()).toMatch(/Minute limit reached Try again in (30|29|28) s \(at \d\d:\d\d:\d\d UTC\)/);
+    expect(await limited.textContent()).toMatch(
+      /Minute limit reached Try again in (30|29|28) s \(at \d\d:\d\d:\d\d UTC\)/,
+    );
 
-    await page.route("**/v1/aac/sentence", (route) => route.fulfill({ status: 503, json: { error: "the pictogram library is not configured" } }));
+    await page.route("**/v1/aac/sentence", (route) =>
+      route.fulfill({ status: 503, json: { error: "the pictogram library is not configured" } }),
+    );
     await page.goto(`${server.url}/console/aac`);
     await page.getByLabel("Sentence").fill("hello");
     await page.getByRole("button", { name: "Build" }).click();
-    await expect(page.locator('[data-error-kind="not-configured"]').textContent()).resolves.toBe("Not configured on this server: the pictogram library is not configured");
+    await expect(page.locator('[data-error-kind="not-configured"]').textContent()).resolves.toBe(
+      "Not configured on this server: the pictogram library is not configured",
+    );
     await page.close();
   }, 120_000);
 

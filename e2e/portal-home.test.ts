@@ -27,7 +27,9 @@ describe("the portal home in real Chromium", () => {
     expect(res?.status()).toBe(200);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Unified API Gateway");
     // Tailwind applied: the primary link is indigo, not the browser's default blue on white.
-    const background = await page.getByRole("link", { name: "OpenAPI description" }).evaluate((el) => getComputedStyle(el).backgroundColor);
+    const background = await page
+      .getByRole("link", { name: "OpenAPI description" })
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(background).not.toBe("rgba(0, 0, 0, 0)");
     const shot = await page.screenshot({ fullPage: true });
     expect(shot.subarray(1, 4).toString()).toBe("PNG");

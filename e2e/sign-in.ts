@@ -5,7 +5,13 @@ import type { TestSmtp } from "../test/support/mail.ts";
  * Signs `email` in the way a person does: the sign-in page, the magic link from the mail the server
  * sent (captured by the test SMTP server), back to `path`. The page's context then holds the session cookie.
  */
-export async function signInThroughMail(page: Page, baseUrl: string, smtp: TestSmtp, email: string, path = "/"): Promise<void> {
+export async function signInThroughMail(
+  page: Page,
+  baseUrl: string,
+  smtp: TestSmtp,
+  email: string,
+  path = "/",
+): Promise<void> {
   const already = smtp.mails.length;
   await page.goto(`${baseUrl}/api/auth/signin?callbackUrl=${encodeURIComponent(`${baseUrl}${path}`)}`);
   await page.fill('input[name="email"]', email);

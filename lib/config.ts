@@ -29,8 +29,17 @@ const envSchema = z.object({
   CONSOLE_KEY_SCOPES: z
     .string()
     .default("aac,datavis,generate,llm,trove")
-    .transform((v) => (v.trim() === "all" ? [] : v.split(",").map((s) => s.trim()).filter(Boolean)))
-    .pipe(z.array(z.enum(SCOPE_AREAS, { message: `CONSOLE_KEY_SCOPES takes areas (${SCOPE_AREAS.join(", ")}) or "all"` }))),
+    .transform((v) =>
+      v.trim() === "all"
+        ? []
+        : v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
+    )
+    .pipe(
+      z.array(z.enum(SCOPE_AREAS, { message: `CONSOLE_KEY_SCOPES takes areas (${SCOPE_AREAS.join(", ")}) or "all"` })),
+    ),
   CONSOLE_LIMIT_DAY: positiveInt.default(1000),
   CONSOLE_LIMIT_MINUTE: positiveInt.default(60),
   CONSOLE_LIMIT_CONCURRENCY: positiveInt.default(4),
@@ -144,8 +153,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       extraCa: e.UPSTREAM_CA_FILE ? fs.readFileSync(e.UPSTREAM_CA_FILE, "utf8") : undefined,
     },
     ollamaAllowPrivateHosts: e.OLLAMA_ALLOW_PRIVATE_HOSTS === "true",
-    jobs: { concurrency: e.JOBS_CONCURRENCY, queuedPerKey: e.JOBS_QUEUED_PER_KEY, batchItemsPerDay: e.BATCH_ITEMS_PER_DAY },
-    screenshot: { chromiumPath: e.CHROMIUM_PATH, concurrency: e.SCREENSHOT_CONCURRENCY, queue: e.SCREENSHOT_QUEUE, timeoutMs: e.SCREENSHOT_TIMEOUT_MS },
+    jobs: {
+      concurrency: e.JOBS_CONCURRENCY,
+      queuedPerKey: e.JOBS_QUEUED_PER_KEY,
+      batchItemsPerDay: e.BATCH_ITEMS_PER_DAY,
+    },
+    screenshot: {
+      chromiumPath: e.CHROMIUM_PATH,
+      concurrency: e.SCREENSHOT_CONCURRENCY,
+      queue: e.SCREENSHOT_QUEUE,
+      timeoutMs: e.SCREENSHOT_TIMEOUT_MS,
+    },
     workers: {
       threads: e.WORKER_THREADS ?? os.availableParallelism(),
       queue: e.WORKER_QUEUE,
@@ -170,10 +188,17 @@ function allowPrivateOrigins(value: string | undefined, nodeEnv: string): Set<st
   if (nodeEnv === "production") {
     throw new Error("invalid configuration: PROXY_ALLOW_PRIVATE_FOR_TESTS is refused when NODE_ENV=production");
   }
-  return new Set(value.split(",").map((s) => s.trim()).filter(Boolean));
+  return new Set(
+    value
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 // An exported-but-empty variable (FOO=) means "unset" to operators, not "invalid".
 function withoutEmptyValues(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined && kv[1] !== ""));
+  return Object.fromEntries(
+    Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined && kv[1] !== ""),
+  );
 }

@@ -11,7 +11,16 @@
 // - public/aac/openmoji/<hexcode>.svg: the curated OpenMoji subset (no flags, no skin-tone variants,
 //   no OpenMoji extras or components), plus the licence text; stale files are removed.
 // - lib/api/aac/data/symbols.json: one compact record per symbol, which the gateway indexes lazily.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import Papa from "papaparse";
 import { eng as STOPWORDS } from "stopword";
@@ -27,8 +36,25 @@ const EXCLUDED_GROUPS = new Set(["flags", "extras-openmoji", "extras-unicode", "
 const OPENMOJI_ID_OFFSET = 100_000;
 const MAX_PUBLIC_BYTES = 10 * 1024 * 1024;
 
-type MulberryRow = { symbol: string; file: string; label: string; category: string; tags: string[]; selected_for: string };
-type OpenMojiRow = { emoji: string; hexcode: string; group: string; annotation: string; tags: string; openmoji_tags: string; openmoji_author: string; skintone: string; order: number };
+type MulberryRow = {
+  symbol: string;
+  file: string;
+  label: string;
+  category: string;
+  tags: string[];
+  selected_for: string;
+};
+type OpenMojiRow = {
+  emoji: string;
+  hexcode: string;
+  group: string;
+  annotation: string;
+  tags: string;
+  openmoji_tags: string;
+  openmoji_author: string;
+  skintone: string;
+  order: number;
+};
 type Phrases = { phrases: Array<{ phrase: string; symbols: string[] }> };
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, "utf8")) as T;
@@ -55,7 +81,10 @@ function componentWords(names: string[]): string[] {
 
 function mulberrySymbols(phrasesFor: (ref: string) => string[]): LocalSymbolRecord[] {
   const rows = readJson<MulberryRow[]>(path.join(DATA, "mulberry/symbols.json"));
-  const csv = Papa.parse<Record<string, string>>(readFileSync(path.join(DATA, "mulberry/symbol-info.csv"), "utf8"), { header: true, skipEmptyLines: true });
+  const csv = Papa.parse<Record<string, string>>(readFileSync(path.join(DATA, "mulberry/symbol-info.csv"), "utf8"), {
+    header: true,
+    skipEmptyLines: true,
+  });
   const idOf = new Map(csv.data.map((r) => [r.symbol!, Number(r["symbol-id"])]));
   return rows.map((row) => {
     const id = idOf.get(row.symbol);
@@ -65,15 +94,29 @@ function mulberrySymbols(phrasesFor: (ref: string) => string[]): LocalSymbolReco
     // "core:happy" chose this symbol for that word (a keyword); "(nearest symbol)" only approximates it.
     const core = /^core:([^()]+?)( \(nearest symbol\))?$/.exec(row.selected_for);
     const taken = new Set<string>();
-    const keywords = cleanList([row.label, ...(core && !core[2] ? [core[1]!] : []), ...phrasesFor(`mulberry:${row.symbol}`)], taken);
+    const keywords = cleanList(
+      [row.label, ...(core && !core[2] ? [core[1]!] : []), ...phrasesFor(`mulberry:${row.symbol}`)],
+      taken,
+    );
     const synonyms = cleanList([...(core?.[2] ? [core[1]!] : []), ...row.tags, ...componentWords(keywords)], taken);
-    return { id, source: "mulberry", name: row.label, keywords, synonyms, path: `/aac/mulberry/${file}`, author: "Steve Lee", category: row.category };
+    return {
+      id,
+      source: "mulberry",
+      name: row.label,
+      keywords,
+      synonyms,
+      path: `/aac/mulberry/${file}`,
+      author: "Steve Lee",
+      category: row.category,
+    };
   });
 }
 
 function openMojiSymbols(phrasesFor: (ref: string) => string[]): LocalSymbolRecord[] {
   const rows = readJson<OpenMojiRow[]>(path.join(MODULES, "openmoji/data/openmoji.json"));
-  const emojibase = readJson<Array<{ emoji: string; label: string; tags?: string[] }>>(path.join(MODULES, "emojibase-data/en/data.json"));
+  const emojibase = readJson<Array<{ emoji: string; label: string; tags?: string[] }>>(
+    path.join(MODULES, "emojibase-data/en/data.json"),
+  );
   const emojilib = readJson<Record<string, string[]>>(path.join(MODULES, "emojilib/dist/emoji-en-US.json"));
   const baseByEmoji = new Map(emojibase.map((e) => [emojiKey(e.emoji), e]));
   const libByEmoji = new Map(Object.entries(emojilib).map(([emoji, words]) => [emojiKey(emoji), words]));
@@ -125,7 +168,8 @@ function copyOpenMojiSvgs(symbols: LocalSymbolRecord[]): number {
 function main() {
   const phrases = readJson<Phrases>(path.join(DATA, "phrases.json")).phrases;
   const byRef = new Map<string, string[]>();
-  for (const { phrase, symbols } of phrases) for (const ref of symbols) byRef.set(ref, [...(byRef.get(ref) ?? []), phrase]);
+  for (const { phrase, symbols } of phrases)
+    for (const ref of symbols) byRef.set(ref, [...(byRef.get(ref) ?? []), phrase]);
   const used = new Set<string>();
   const phrasesFor = (ref: string) => {
     used.add(ref);
@@ -140,7 +184,9 @@ function main() {
   if (bytes > MAX_PUBLIC_BYTES) throw new Error(`OpenMoji subset is ${bytes} bytes, over the 10 MB budget`);
   writeFileSync(path.join(DATA, "symbols.json"), `${JSON.stringify({ symbols })}\n`);
   const count = (source: string) => symbols.filter((s) => s.source === source).length;
-  console.log(`${symbols.length} symbols (${count("mulberry")} Mulberry, ${count("openmoji")} OpenMoji); OpenMoji SVGs ${(bytes / 1e6).toFixed(1)} MB`);
+  console.log(
+    `${symbols.length} symbols (${count("mulberry")} Mulberry, ${count("openmoji")} OpenMoji); OpenMoji SVGs ${(bytes / 1e6).toFixed(1)} MB`,
+  );
 }
 
 main();

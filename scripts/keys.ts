@@ -16,10 +16,7 @@ const USAGE = `usage:
   keys list
   keys revoke ID`;
 
-type Command =
-  | { kind: "create"; input: CreateKeyInput }
-  | { kind: "list" }
-  | { kind: "revoke"; id: string };
+type Command = { kind: "create"; input: CreateKeyInput } | { kind: "list" } | { kind: "revoke"; id: string };
 
 function parse(argv: string[]): Command {
   const { values, positionals } = parseArgs({
@@ -52,7 +49,12 @@ function parse(argv: string[]): Command {
         day: int(values.day, "day"),
         minute: int(values.minute, "minute"),
         concurrency: int(values.concurrency, "concurrency"),
-        scopes: values.scopes ? (values.scopes.split(",").map((s) => s.trim()).filter(Boolean) as CreateKeyInput["scopes"]) : [],
+        scopes: values.scopes
+          ? (values.scopes
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean) as CreateKeyInput["scopes"])
+          : [],
         expiresAt: values.expires,
       },
     };

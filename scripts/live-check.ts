@@ -6,7 +6,14 @@ import { cachedSearch } from "../lib/api/data/source.ts";
 import { GatewayError } from "../lib/gateway/errors.ts";
 import { MemoryUpstreamCache } from "../lib/upstream/cache.ts";
 
-const QUERIES: Record<string, string> = { archive: "example.com", census: "california", weather: "London", finance: "bitcoin", fec: "smith", mal: "naruto" };
+const QUERIES: Record<string, string> = {
+  archive: "example.com",
+  census: "california",
+  weather: "London",
+  finance: "bitcoin",
+  fec: "smith",
+  mal: "naruto",
+};
 
 async function main() {
   for (const name of Object.keys(process.env)) if (name.startsWith("UPSTREAM_")) delete process.env[name];
@@ -16,7 +23,9 @@ async function main() {
     const started = Date.now();
     try {
       const results = await cachedSearch(source, cache, QUERIES[source.name] ?? "climate", 3);
-      console.log(`ok       ${source.name.padEnd(17)} ${results.length} results in ${Date.now() - started} ms${results[0] ? ` — ${results[0].title.slice(0, 60)}` : ""}`);
+      console.log(
+        `ok       ${source.name.padEnd(17)} ${results.length} results in ${Date.now() - started} ms${results[0] ? ` — ${results[0].title.slice(0, 60)}` : ""}`,
+      );
     } catch (err) {
       const message = err instanceof GatewayError ? err.message : (err as Error).message;
       if (err instanceof GatewayError && err.status === 503 && /not configured/.test(message)) {

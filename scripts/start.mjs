@@ -6,7 +6,10 @@ const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const wantsPortal = process.env.SERVE_PORTAL !== "false";
 if (wantsPortal && !fs.existsSync(".next/BUILD_ID")) {
   console.error("no portal build found: running next build once (about a minute)…");
-  const build = spawnSync("npx", ["--no-install", "next", "build"], { stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
+  const build = spawnSync("npx", ["--no-install", "next", "build"], {
+    stdio: "inherit",
+    env: { ...env, NODE_ENV: "production" },
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 const server = spawnSync("npx", ["--no-install", "tsx", "server.ts"], {

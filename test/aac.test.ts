@@ -5,7 +5,19 @@ import { LocalResponse, SearchResponse } from "../lib/api/aac/routes.ts";
 import { startFakeArasaac, type FakeArasaac } from "./fakes/arasaac.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
-type Symbol = { id: number; word: string; keyword: string; keywords: string[]; icon_url: string; url: string; source: string; license: string; score: number; author?: string; attribution?: string };
+type Symbol = {
+  id: number;
+  word: string;
+  keyword: string;
+  keywords: string[];
+  icon_url: string;
+  url: string;
+  source: string;
+  license: string;
+  score: number;
+  author?: string;
+  attribution?: string;
+};
 
 describe("AAC", () => {
   let arasaac: FakeArasaac;
@@ -16,8 +28,13 @@ describe("AAC", () => {
   });
   const get = (url: string, headers: Record<string, string> = { "X-API-Key": t.key }) => t.gw.request(url, { headers });
   const post = (body: unknown, headers: Record<string, string> = { "X-API-Key": t.key }) =>
-    t.gw.request("/v1/aac/sentence", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-  const servedFromPublic = (icon: string) => icon.startsWith("/aac/") && existsSync(path.join(process.cwd(), "public", icon));
+    t.gw.request("/v1/aac/sentence", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+  const servedFromPublic = (icon: string) =>
+    icon.startsWith("/aac/") && existsSync(path.join(process.cwd(), "public", icon));
 
   describe("GET /v1/aac/symbols/search", () => {
     it("finds local symbols by default, ranked, with the symbol and Form A record fields", async () => {
@@ -33,7 +50,15 @@ describe("AAC", () => {
       expect(body).toMatchObject({ query: "dog", sources: ["local"], metadata: { limit: 10, language: "en" } });
       expect(body.total).toBeGreaterThanOrEqual(body.results.length);
       const [first, second] = body.results as Symbol[];
-      expect(first).toMatchObject({ word: "dog", keyword: "dog", source: "mulberry", license: "CC BY-SA 4.0", score: 1, icon_url: "/aac/mulberry/dog.svg", url: "/aac/mulberry/dog.svg" });
+      expect(first).toMatchObject({
+        word: "dog",
+        keyword: "dog",
+        source: "mulberry",
+        license: "CC BY-SA 4.0",
+        score: 1,
+        icon_url: "/aac/mulberry/dog.svg",
+        url: "/aac/mulberry/dog.svg",
+      });
       expect(first!.attribution).toContain("Mulberry Symbols © 2018–2026 Steve Lee");
       expect(second).toMatchObject({ word: "dog", source: "openmoji", score: 1 });
       expect(Number.isInteger(first!.id)).toBe(true);
@@ -44,7 +69,10 @@ describe("AAC", () => {
     });
 
     it("ranks derived forms, prefixes and typos below exact matches", async () => {
-      const top = async (q: string) => ((await (await get(`/v1/aac/symbols/search?q=${encodeURIComponent(q)}&limit=1`)).json()).results as Symbol[])[0];
+      const top = async (q: string) =>
+        (
+          (await (await get(`/v1/aac/symbols/search?q=${encodeURIComponent(q)}&limit=1`)).json()).results as Symbol[]
+        )[0];
       expect(await top("dogs")).toMatchObject({ keyword: "dog", score: 0.9 });
       expect(await top("running")).toMatchObject({ keyword: "run", score: 0.9 });
       expect((await top("appl"))!.score).toBeGreaterThanOrEqual(0.7);
@@ -54,7 +82,15 @@ describe("AAC", () => {
     it("honours limit and rejects a limit over 20 or a missing q", async () => {
       expect((await (await get("/v1/aac/symbols/search?q=face&limit=20")).json()).results).toHaveLength(20);
       expect((await (await get("/v1/aac/symbols/search?q=face&limit=3")).json()).results).toHaveLength(3);
-      for (const bad of ["q=face&limit=21", "q=face&limit=0", "q=face&limit=two", "limit=5", "q=", "q=dog&sources=myspace", "q=dog&language=xx"]) {
+      for (const bad of [
+        "q=face&limit=21",
+        "q=face&limit=0",
+        "q=face&limit=two",
+        "limit=5",
+        "q=",
+        "q=dog&sources=myspace",
+        "q=dog&language=xx",
+      ]) {
         const res = await get(`/v1/aac/symbols/search?${bad}`);
         expect(res.status, bad).toBe(400);
         expect(await res.json(), bad).toEqual({ error: expect.any(String) });
@@ -68,7 +104,12 @@ describe("AAC", () => {
       expect(body.metadata.attribution).toContain("ARASAAC");
       const remote = (body.results as Symbol[]).filter((r) => r.source === "arasaac");
       expect(remote.map((r) => r.id)).toEqual([7202, 2517]);
-      expect(remote[0]).toMatchObject({ icon_url: "https://static.arasaac.org/pictograms/7202/7202_300.png", author: "Sergio Palao", license: "CC BY-NC-SA 4.0", score: 1 });
+      expect(remote[0]).toMatchObject({
+        icon_url: "https://static.arasaac.org/pictograms/7202/7202_300.png",
+        author: "Sergio Palao",
+        license: "CC BY-NC-SA 4.0",
+        score: 1,
+      });
       const sources = (body.results as Symbol[]).map((r) => r.source);
       expect(sources.indexOf("arasaac")).toBe(2);
       expect(body.total).toBeGreaterThan(body.results.length - 1);
@@ -88,7 +129,12 @@ describe("AAC", () => {
         expect(res.status, p).toBe(200);
         expect(res.headers.get("X-RateLimit-Remaining")).toMatch(/^\d+$/);
         const body = await res.json();
-        expect(body).toMatchObject({ query: "dog", total: 2, source: "arasaac", metadata: { language: "en", limit: 10 } });
+        expect(body).toMatchObject({
+          query: "dog",
+          total: 2,
+          source: "arasaac",
+          metadata: { language: "en", limit: 10 },
+        });
         expect(body.metadata.attribution).toMatch(/Sergio Palao.*Aragón.*CC BY-NC-SA 4.0/);
         expect(body.results[0]).toEqual({
           id: 7202,
@@ -122,7 +168,9 @@ describe("AAC", () => {
       const cat = await (await get(`/v1/aac/symbols/arasaac?q=${encodeURIComponent("кошка")}&language=ru`)).json();
       expect(dog.results[0]).toMatchObject({ id: 7202, keyword: "собака", score: 1 });
       expect(cat.results[0]).toMatchObject({ id: 7114, keyword: "кошка", score: 1 });
-      expect(arasaac.hits).toEqual(expect.arrayContaining(["/api/pictograms/ru/search/собака", "/api/pictograms/ru/search/кошка"]));
+      expect(arasaac.hits).toEqual(
+        expect.arrayContaining(["/api/pictograms/ru/search/собака", "/api/pictograms/ru/search/кошка"]),
+      );
     });
 
     it("answers an empty list when ARASAAC has no match (its 404)", async () => {
@@ -154,13 +202,16 @@ describe("AAC", () => {
         expect(body.results[0], tag).toMatchObject({ id: 7202, score: 1 });
       }
       expect((await (await get("/v1/aac/symbols/pictolib?q=dog&language=pt-BR")).json()).metadata.language).toBe("br");
-      expect((await (await get("/v1/aac/symbols/pictolib?q=dog&language=")).json()).metadata).toMatchObject({ language: "en" });
+      expect((await (await get("/v1/aac/symbols/pictolib?q=dog&language=")).json()).metadata).toMatchObject({
+        language: "en",
+      });
       expect((await (await get("/v1/aac/symbols/search?q=dog&language=EN-gb")).json()).metadata.language).toBe("en");
       expect((await get("/v1/aac/symbols/pictolib?q=dog&language=xx-ES")).status).toBe(400);
     });
 
     it("validates q, limit and language, and requires a key", async () => {
-      for (const bad of ["", "?q=dog&limit=21", "?q=dog&language=klingon"]) expect((await get(`/v1/aac/symbols/arasaac${bad}`)).status, bad).toBe(400);
+      for (const bad of ["", "?q=dog&limit=21", "?q=dog&language=klingon"])
+        expect((await get(`/v1/aac/symbols/arasaac${bad}`)).status, bad).toBe(400);
       expect((await get("/v1/aac/symbols/pictolib?q=dog", {})).status).toBe(401);
     });
   });
@@ -189,17 +240,37 @@ describe("AAC", () => {
       expect(res.status).toBe(200);
       expect(res.headers.get("X-RateLimit-Limit")).toMatch(/^\d+$/);
       const body = await res.json();
-      expect(body).toMatchObject({ sentence: "Thank you, I want ice creams and the dogs!", sources: ["local"], language: "en" });
-      expect(body.words.map((w: { word: string }) => w.word)).toEqual(["thank you", "i", "want", "ice creams", "and", "the", "dogs"]);
-      const byWord = Object.fromEntries(body.words.map((w: { word: string; matched: boolean; symbols: Symbol[] }) => [w.word, w]));
+      expect(body).toMatchObject({
+        sentence: "Thank you, I want ice creams and the dogs!",
+        sources: ["local"],
+        language: "en",
+      });
+      expect(body.words.map((w: { word: string }) => w.word)).toEqual([
+        "thank you",
+        "i",
+        "want",
+        "ice creams",
+        "and",
+        "the",
+        "dogs",
+      ]);
+      const byWord = Object.fromEntries(
+        body.words.map((w: { word: string; matched: boolean; symbols: Symbol[] }) => [w.word, w]),
+      );
       expect(byWord["thank you"].symbols[0]).toMatchObject({ keyword: "thank you", source: "openmoji", score: 1 });
       expect(byWord["want"].symbols[0]).toMatchObject({ word: "want", source: "mulberry", score: 1 });
       expect(byWord["ice creams"].symbols[0]).toMatchObject({ keyword: "ice cream", score: 0.9 });
       expect(byWord["dogs"].symbols[0]).toMatchObject({ keyword: "dog", score: 0.9 });
       expect(byWord["the"]).toEqual({ word: "the", matched: false, symbols: [] });
       const matched = body.words.filter((w: { matched: boolean }) => w.matched).length;
-      expect(body.statistics).toEqual({ total_words: 7, matched, unmatched: 7 - matched, coverage: Math.round((matched / 7) * 1000) / 10 });
-      for (const w of body.words) for (const s of w.symbols) expect(servedFromPublic(s.icon_url), s.icon_url).toBe(true);
+      expect(body.statistics).toEqual({
+        total_words: 7,
+        matched,
+        unmatched: 7 - matched,
+        coverage: Math.round((matched / 7) * 1000) / 10,
+      });
+      for (const w of body.words)
+        for (const s of w.symbols) expect(servedFromPublic(s.icon_url), s.icon_url).toBe(true);
     });
 
     it("Form B: ARASAAC and local together, sources as a list or an array", async () => {
@@ -209,7 +280,11 @@ describe("AAC", () => {
         expect(body.words.map((w: { word: string }) => w.word)).toEqual(["i", "want", "ice cream"]);
         const i = body.words[0];
         expect(i.matched).toBe(true);
-        expect(i.symbols[0]).toMatchObject({ id: 6632, source: "arasaac", icon_url: "https://static.arasaac.org/pictograms/6632/6632_300.png" });
+        expect(i.symbols[0]).toMatchObject({
+          id: 6632,
+          source: "arasaac",
+          icon_url: "https://static.arasaac.org/pictograms/6632/6632_300.png",
+        });
         const cream = body.words[2].symbols.map((s: Symbol) => s.source);
         expect(cream).toEqual(expect.arrayContaining(["mulberry", "openmoji", "arasaac"]));
       }
@@ -232,7 +307,16 @@ describe("AAC", () => {
     });
 
     it("rejects a body with neither text nor sentence, bad sources, empty or oversized text, and no key", async () => {
-      for (const bad of [{}, { words: "hi" }, { sentence: "hi", sources: "myspace" }, { text: "hi", symbol_set: "emoji" }, { sentence: "" }, { sentence: "!!!" }, { text: "x".repeat(1001) }, { sentence: "a ".repeat(61) }]) {
+      for (const bad of [
+        {},
+        { words: "hi" },
+        { sentence: "hi", sources: "myspace" },
+        { text: "hi", symbol_set: "emoji" },
+        { sentence: "" },
+        { sentence: "!!!" },
+        { text: "x".repeat(1001) },
+        { sentence: "a ".repeat(61) },
+      ]) {
         const res = await post(bad);
         expect(res.status, JSON.stringify(bad).slice(0, 60)).toBe(400);
         expect(await res.json()).toEqual({ error: expect.any(String) });
@@ -247,12 +331,16 @@ describe("AAC", () => {
     });
 
     it("Form B: words keep their accents, and ARASAAC is asked for the accented word", async () => {
-      const body = await (await post({ sentence: "¡Camión y CAFÉ!", sources: "local,pictolib", language: "es" })).json();
+      const body = await (
+        await post({ sentence: "¡Camión y CAFÉ!", sources: "local,pictolib", language: "es" })
+      ).json();
       expect(body.words.map((w: { word: string }) => w.word)).toEqual(["camión", "y", "café"]);
       expect(body.words[0].symbols[0]).toMatchObject({ id: 2339, source: "arasaac" });
       expect(body.words[2].symbols[0]).toMatchObject({ keyword: "cafe", source: "mulberry", score: 1 });
       expect(arasaac.hits).toContain("/api/pictograms/es/search/camión");
-      expect((await (await post({ text: "Café", symbol_set: "local" })).json()).symbols[0]).toMatchObject({ word: "café" });
+      expect((await (await post({ text: "Café", symbol_set: "local" })).json()).symbols[0]).toMatchObject({
+        word: "café",
+      });
     });
 
     it("Form B: reads the language tag like the search routes do", async () => {

@@ -17,7 +17,10 @@ describe("clinical reference over HTTP", () => {
         expect(res.status).toBe(200);
         const body = await res.json();
         expect(body).toMatchObject({ name: "Clinical reference", conditions_count: COUNT });
-        expect(body.endpoints).toMatchObject({ conditions: "/v1/clinical/conditions", search: "/v1/clinical/search?q=" });
+        expect(body.endpoints).toMatchObject({
+          conditions: "/v1/clinical/conditions",
+          search: "/v1/clinical/search?q=",
+        });
         expect(body.disclaimer).toMatch(/not medical advice/);
       }
     });
@@ -38,7 +41,11 @@ describe("clinical reference over HTTP", () => {
       expect(res.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
       const { conditions } = await res.json();
       expect(conditions).toHaveLength(COUNT);
-      expect(conditions[0]).toEqual({ category: "developmental", id: "autism-spectrum-disorder", name: "Autism spectrum disorder" });
+      expect(conditions[0]).toEqual({
+        category: "developmental",
+        id: "autism-spectrum-disorder",
+        name: "Autism spectrum disorder",
+      });
       for (const c of conditions) expect(Object.keys(c).sort()).toEqual(["category", "id", "name"]);
     });
     it("needs a key", async () => {
@@ -53,8 +60,17 @@ describe("clinical reference over HTTP", () => {
       const bySlug = await (await get("/v1/clinical/conditions/down-syndrome")).json();
       const byId = await (await get("/v1/clinical/conditions/2")).json();
       expect(byId).toEqual(bySlug);
-      expect(bySlug).toMatchObject({ id: "down-syndrome", numeric_id: 2, name: "Down syndrome", category: "developmental", icd10: "Q90.9", icd11: "LD40.0", url: "/clinical/down-syndrome" });
-      for (const field of ["overview", "symptoms", "communication", "treatments", "markdown", "disclaimer"]) expect(bySlug[field].length).toBeGreaterThan(50);
+      expect(bySlug).toMatchObject({
+        id: "down-syndrome",
+        numeric_id: 2,
+        name: "Down syndrome",
+        category: "developmental",
+        icd10: "Q90.9",
+        icd11: "LD40.0",
+        url: "/clinical/down-syndrome",
+      });
+      for (const field of ["overview", "symptoms", "communication", "treatments", "markdown", "disclaimer"])
+        expect(bySlug[field].length).toBeGreaterThan(50);
       expect(Array.isArray(bySlug.aac_strategies)).toBe(true);
       expect(bySlug.markdown).toMatch(/^# Down syndrome/);
     });
@@ -77,19 +93,29 @@ describe("clinical reference over HTTP", () => {
       const body = await res.json();
       expect(body.query).toBe("apraxia");
       expect(body.count).toBe(body.results.length);
-      expect(body.results[0]).toMatchObject({ id: expect.any(String), name: expect.stringMatching(/apraxia/i), category: expect.any(String), score: expect.any(Number) });
+      expect(body.results[0]).toMatchObject({
+        id: expect.any(String),
+        name: expect.stringMatching(/apraxia/i),
+        category: expect.any(String),
+        score: expect.any(Number),
+      });
       expect(body.results[0].snippet.toLowerCase()).toContain("apraxia");
     });
     it("honours limit and validates it", async () => {
       expect((await (await get("/v1/clinical/search?q=speech&limit=2")).json()).results).toHaveLength(2);
-      for (const limit of ["0", "52", "x"]) expect((await get(`/v1/clinical/search?q=speech&limit=${limit}`)).status).toBe(400);
+      for (const limit of ["0", "52", "x"])
+        expect((await get(`/v1/clinical/search?q=speech&limit=${limit}`)).status).toBe(400);
       // A blank limit (a form field left empty) is the default, 10, not a 400 "too small".
       const blank = await get("/v1/clinical/search?q=speech&limit=");
       expect(blank.status).toBe(200);
       expect((await blank.json()).results).toEqual((await (await get("/v1/clinical/search?q=speech")).json()).results);
     });
     it("answers an empty list for a word no condition has", async () => {
-      expect(await (await get("/v1/clinical/search?q=zzzqqq")).json()).toEqual({ query: "zzzqqq", count: 0, results: [] });
+      expect(await (await get("/v1/clinical/search?q=zzzqqq")).json()).toEqual({
+        query: "zzzqqq",
+        count: 0,
+        results: [],
+      });
     });
     it("needs q and a key", async () => {
       for (const path of ["/v1/clinical/search", "/v1/clinical/search?q=", "/v1/clinical/search?q=%20"]) {
@@ -110,14 +136,25 @@ describe("clinical reference over HTTP", () => {
       expect(body.success).toBe(true);
       expect(body.count).toBe(COUNT);
       expect(body.conditions).toHaveLength(COUNT);
-      expect(body.conditions[1]).toEqual({ slug: "down-syndrome", name: "Down syndrome", has_html: true, url: "/clinical/down-syndrome" });
+      expect(body.conditions[1]).toEqual({
+        slug: "down-syndrome",
+        name: "Down syndrome",
+        has_html: true,
+        url: "/clinical/down-syndrome",
+      });
     });
     it("GET /api/conditions/<slug> gives the record with its Markdown, 404 in the service's envelope", async () => {
       const res = await get("/api/conditions/rett-syndrome", false);
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.success).toBe(true);
-      expect(body.condition).toMatchObject({ slug: "rett-syndrome", name: "Rett syndrome", has_html: true, url: "/clinical/rett-syndrome", icd10: "F84.2" });
+      expect(body.condition).toMatchObject({
+        slug: "rett-syndrome",
+        name: "Rett syndrome",
+        has_html: true,
+        url: "/clinical/rett-syndrome",
+        icd10: "F84.2",
+      });
       expect(body.condition.markdown).toMatch(/^# Rett syndrome/);
       const missing = await get("/api/conditions/no-such-thing", false);
       expect(missing.status).toBe(404);
@@ -140,10 +177,14 @@ describe("clinical reference over HTTP", () => {
     it("GET /api/stats counts pages", async () => {
       const res = await get("/api/stats", false);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ success: true, stats: { total_conditions: COUNT, html_ready: COUNT, markdown_only: 0 } });
+      expect(await res.json()).toEqual({
+        success: true,
+        stats: { total_conditions: COUNT, html_ready: COUNT, markdown_only: 0 },
+      });
     });
     it("is reached through server.ts's front door", () => {
-      for (const path of ["/api/conditions", "/api/conditions/down-syndrome", "/api/search?q=x", "/api/stats"]) expect(isGatewayRequest(path, "text/html")).toBe(true);
+      for (const path of ["/api/conditions", "/api/conditions/down-syndrome", "/api/search?q=x", "/api/stats"])
+        expect(isGatewayRequest(path, "text/html")).toBe(true);
       expect(isGatewayRequest("/api/auth/session", "*/*")).toBe(false);
     });
   });
@@ -151,8 +192,15 @@ describe("clinical reference over HTTP", () => {
   describe("OpenAPI", () => {
     it("documents every clinical route, the /api ones without security", async () => {
       const doc = await (await t.gw.request("/openapi.json")).json();
-      for (const path of ["/v1/clinical", "/v1/clinical/conditions", "/v1/clinical/conditions/{condition_id}", "/v1/clinical/search"]) expect(doc.paths[path]?.get, path).toBeDefined();
-      for (const path of ["/api/conditions", "/api/conditions/{slug}", "/api/search", "/api/stats"]) expect(doc.paths[path]?.get.security, path).toEqual([]);
+      for (const path of [
+        "/v1/clinical",
+        "/v1/clinical/conditions",
+        "/v1/clinical/conditions/{condition_id}",
+        "/v1/clinical/search",
+      ])
+        expect(doc.paths[path]?.get, path).toBeDefined();
+      for (const path of ["/api/conditions", "/api/conditions/{slug}", "/api/search", "/api/stats"])
+        expect(doc.paths[path]?.get.security, path).toEqual([]);
       expect(doc.paths["/v1/clinical/conditions"].get.security.length).toBeGreaterThan(0);
     });
   });
@@ -191,6 +239,8 @@ describe("npm start's server: /api content paths reach the gateway, /clinical pa
     expect(html).toMatch(/not medical advice/);
     const index = await fetch(`${server.url}/clinical`, { headers: { accept: BROWSER_ACCEPT } });
     expect(await index.text()).toContain('href="/clinical/down-syndrome"');
-    expect((await fetch(`${server.url}/clinical/no-such-condition`, { headers: { accept: BROWSER_ACCEPT } })).status).toBe(404);
+    expect(
+      (await fetch(`${server.url}/clinical/no-such-condition`, { headers: { accept: BROWSER_ACCEPT } })).status,
+    ).toBe(404);
   });
 });

@@ -15,14 +15,22 @@ const stream = (chunks: string[]) =>
 
 describe("console API errors", () => {
   it("reads Form B 429s with retry_after, and the Retry-After header when the body has none", async () => {
-    const b = await errorFrom(new Response(JSON.stringify({ error: { code: "rate_limit_exceeded", message: "Too many", retry_after: 42 } }), { status: 429 }));
+    const b = await errorFrom(
+      new Response(JSON.stringify({ error: { code: "rate_limit_exceeded", message: "Too many", retry_after: 42 } }), {
+        status: 429,
+      }),
+    );
     expect([b.kind, b.message, b.retryAfter]).toEqual(["rate-limited", "Too many", 42]);
-    const h = await errorFrom(new Response(JSON.stringify({ error: "slow down" }), { status: 429, headers: { "retry-after": "9" } }));
+    const h = await errorFrom(
+      new Response(JSON.stringify({ error: "slow down" }), { status: 429, headers: { "retry-after": "9" } }),
+    );
     expect([h.message, h.retryAfter]).toEqual(["slow down", 9]);
   });
 
   it("names each state the consoles show", async () => {
-    const kinds = await Promise.all([401, 503, 404, 400, 502].map(async (status) => (await errorFrom(new Response("not json", { status }))).kind));
+    const kinds = await Promise.all(
+      [401, 503, 404, 400, 502].map(async (status) => (await errorFrom(new Response("not json", { status }))).kind),
+    );
     expect(kinds).toEqual(["signed-out", "not-configured", "not-available", "invalid", "failed"]);
     expect(new ApiError(500, "x").retryAfter).toBeNull();
   });
@@ -30,7 +38,11 @@ describe("console API errors", () => {
 
 describe("chat stream parsing", () => {
   it("reassembles events split across chunks and maps deltas, done and errors", async () => {
-    const body = stream(['data: {"content":"Hel', 'lo"}\n\ndata: {"content":" there"}\n', '\ndata: {"done":true,"model":"m","provider":"xai","usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}\n\n']);
+    const body = stream([
+      'data: {"content":"Hel',
+      'lo"}\n\ndata: {"content":" there"}\n',
+      '\ndata: {"done":true,"model":"m","provider":"xai","usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}\n\n',
+    ]);
     const events = [];
     for await (const data of sseData(body)) events.push(toChatEvent(data));
     expect(events).toEqual([
@@ -38,7 +50,10 @@ describe("chat stream parsing", () => {
       { type: "delta", content: " there" },
       { type: "done", model: "m", provider: "xai", usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } },
     ]);
-    expect(toChatEvent('{"error":"provider failed","done":true}')).toEqual({ type: "error", message: "provider failed" });
+    expect(toChatEvent('{"error":"provider failed","done":true}')).toEqual({
+      type: "error",
+      message: "provider failed",
+    });
     expect(toChatEvent("[DONE]")).toBeNull();
   });
 });

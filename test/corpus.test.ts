@@ -16,7 +16,9 @@ beforeAll(async () => {
   key = (await gw.key()).key;
   listedBeforeBuild = (await (await gw.request("/v1/corpus/")).json()).corpora;
   // The listing starts building coca in the background, without any search asking for it.
-  const cocaBuilt = () => fs.existsSync(path.join(dataDir, "corpus-index")) && fs.readdirSync(path.join(dataDir, "corpus-index")).some((f) => /^coca-.*\.bin$/.test(f));
+  const cocaBuilt = () =>
+    fs.existsSync(path.join(dataDir, "corpus-index")) &&
+    fs.readdirSync(path.join(dataDir, "corpus-index")).some((f) => /^coca-.*\.bin$/.test(f));
   for (let waited = 0; !cocaBuilt(); waited += 200) {
     if (waited > 60_000) throw new Error("the listing did not start building coca");
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -87,7 +89,14 @@ describe("GET /v1/corpus/search", () => {
     expect(body.corpus).toBe("coca");
     expect(body.results).toHaveLength(3);
     expect(body.total).toBeGreaterThan(100_000);
-    expect(body.results[0]).toEqual({ left: "", word: "The", right: "Fulton County Grand Jury said", source: "Brown A01: The Atlanta Constitution", document: "brown-a01", year: 1961 });
+    expect(body.results[0]).toEqual({
+      left: "",
+      word: "The",
+      right: "Fulton County Grand Jury said",
+      source: "Brown A01: The Atlanta Constitution",
+      document: "brown-a01",
+      year: 1961,
+    });
   });
 
   it("defaults to 100 lines of 5 words' context", async () => {
@@ -132,7 +141,10 @@ describe("GET /v1/corpus/search", () => {
 
   it("honours context and limit, up to their maxima", async () => {
     const none = await json("/v1/corpus/search?q=king&corpus=early_modern&context=0&limit=2");
-    expect(none.results).toEqual([expect.objectContaining({ left: "", right: "" }), expect.objectContaining({ left: "", right: "" })]);
+    expect(none.results).toEqual([
+      expect.objectContaining({ left: "", right: "" }),
+      expect.objectContaining({ left: "", right: "" }),
+    ]);
     expect((await json("/v1/corpus/search?q=the&limit=500&context=50")).results).toHaveLength(500);
     for (const bad of ["limit=501", "limit=0", "context=51", "limit=ten", "context=-1"]) {
       const res = await get(`/v1/corpus/search?q=the&${bad}`);
@@ -146,21 +158,35 @@ describe("GET /v1/corpus/search", () => {
     expect(empty).toEqual(await json("/v1/corpus/search?q=king&corpus=early_modern&limit=3"));
     expect(empty.results[0].left).not.toBe("");
     expect((await json("/v1/corpus/search?q=king&limit=&corpus=")).results).toHaveLength(100);
-    expect((await json("/v1/corpus/collocations?word=strong&corpus=&limit=&position=&window=&min_freq=")).limit).toBe(20);
+    expect((await json("/v1/corpus/collocations?word=strong&corpus=&limit=&position=&window=&min_freq=")).limit).toBe(
+      20,
+    );
     expect((await json("/v1/corpus/frequency?word=thou&corpus=")).corpus).toBe("all");
     expect((await json("/v1/corpus/search?q=&query=king&limit=1")).query).toBe("king");
   });
 
   it("documents its numeric parameters in OpenAPI as plain integers with their bounds (context was once 'integer or null')", async () => {
     const doc = await (await gw.request("/openapi.json")).json();
-    const params = (p: string) => Object.fromEntries(doc.paths[p].get.parameters.map((x: { name: string; schema: unknown }) => [x.name, x.schema]));
+    const params = (p: string) =>
+      Object.fromEntries(doc.paths[p].get.parameters.map((x: { name: string; schema: unknown }) => [x.name, x.schema]));
     expect(params("/v1/corpus/search").context).toMatchObject({ type: "integer", minimum: 0, maximum: 50, default: 5 });
-    expect(params("/v1/corpus/search").limit).toMatchObject({ type: "integer", minimum: 1, maximum: 500, default: 100 });
+    expect(params("/v1/corpus/search").limit).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 500,
+      default: 100,
+    });
     expect(params("/v1/corpus/collocations").limit).toMatchObject({ type: "integer", minimum: 1, maximum: 200 });
   });
 
   it("answers 400 for a missing q, an unknown corpus, or a query with no words", async () => {
-    for (const p of ["/v1/corpus/search", "/v1/corpus/search?q=", "/v1/corpus/search?q=the&corpus=latin", "/v1/corpus/search?q=*", "/v1/corpus/search?q=1961"]) {
+    for (const p of [
+      "/v1/corpus/search",
+      "/v1/corpus/search?q=",
+      "/v1/corpus/search?q=the&corpus=latin",
+      "/v1/corpus/search?q=*",
+      "/v1/corpus/search?q=1961",
+    ]) {
       const res = await get(p);
       expect(res.status, p).toBe(400);
       expect(await res.json()).toEqual({ error: expect.any(String) });
@@ -169,7 +195,12 @@ describe("GET /v1/corpus/search", () => {
   });
 
   it("gives total 0 and no lines for a word that does not occur", async () => {
-    expect(await json("/v1/corpus/search?q=xyzzyqua")).toEqual({ corpus: "coca", query: "xyzzyqua", results: [], total: 0 });
+    expect(await json("/v1/corpus/search?q=xyzzyqua")).toEqual({
+      corpus: "coca",
+      query: "xyzzyqua",
+      results: [],
+      total: 0,
+    });
   });
 });
 
@@ -187,7 +218,12 @@ describe("GET /v1/corpus/collocations", () => {
     expect(body.node_frequency).toBeGreaterThan(100);
     expect(body.collocates).toHaveLength(20);
     for (const c of body.collocates) {
-      expect(c).toEqual({ word: expect.any(String), frequency: expect.any(Number), mi: expect.any(Number), t_score: expect.any(Number) });
+      expect(c).toEqual({
+        word: expect.any(String),
+        frequency: expect.any(Number),
+        mi: expect.any(Number),
+        t_score: expect.any(Number),
+      });
       expect(c.frequency).toBeGreaterThanOrEqual(3);
       expect(c.word).not.toBe("strong");
     }
@@ -205,13 +241,20 @@ describe("GET /v1/corpus/collocations", () => {
   });
 
   it("honours position, window, min_freq, limit and corpus", async () => {
-    const right = await json("/v1/corpus/collocations?word=thou&corpus=early_modern&position=right&window=1&min_freq=20&limit=200");
+    const right = await json(
+      "/v1/corpus/collocations?word=thou&corpus=early_modern&position=right&window=1&min_freq=20&limit=200",
+    );
     expect(right.collocates.map((c: { word: string }) => c.word)).toContain("art");
-    expect((await json("/v1/corpus/collocations?word=thou&corpus=early_modern&position=right&window=1&min_freq=20&limit=5")).collocates).toHaveLength(5);
+    expect(
+      (await json("/v1/corpus/collocations?word=thou&corpus=early_modern&position=right&window=1&min_freq=20&limit=5"))
+        .collocates,
+    ).toHaveLength(5);
     for (const c of right.collocates) expect(c.frequency).toBeGreaterThanOrEqual(20);
     // "thou art" and "art thou": each side counts its own, and both sides together count both.
     const art = async (position: string) => {
-      const body = await json(`/v1/corpus/collocations?word=thou&corpus=early_modern&position=${position}&window=1&min_freq=50&limit=200`);
+      const body = await json(
+        `/v1/corpus/collocations?word=thou&corpus=early_modern&position=${position}&window=1&min_freq=50&limit=200`,
+      );
       return body.collocates.find((c: { word: string }) => c.word === "art").frequency as number;
     };
     const [leftArt, rightArt, allArt] = [await art("left"), await art("right"), await art("all")];
@@ -232,7 +275,12 @@ describe("GET /v1/corpus/frequency", () => {
     const body = await json("/v1/corpus/frequency?word=thou");
     expect(body.corpus).toBe("all");
     expect(body.total).toBe(body.count);
-    expect(body.by_corpus.map((c: { corpus: string }) => c.corpus)).toEqual(["coca", "old_english", "middle_english", "early_modern"]);
+    expect(body.by_corpus.map((c: { corpus: string }) => c.corpus)).toEqual([
+      "coca",
+      "old_english",
+      "middle_english",
+      "early_modern",
+    ]);
     expect(body.by_corpus.reduce((s: number, c: { count: number }) => s + c.count, 0)).toBe(body.total);
     expect(body.by_decade.reduce((s: number, d: { count: number }) => s + d.count, 0)).toBe(body.total);
     expect(body.by_register.reduce((s: number, r: { count: number }) => s + r.count, 0)).toBe(body.total);
@@ -247,7 +295,9 @@ describe("GET /v1/corpus/frequency", () => {
     expect(body.corpus).toBe("coca");
     expect(body.by_corpus).toHaveLength(1);
     const registers = body.by_register.map((r: { register: string }) => r.register);
-    expect(registers).toEqual(expect.arrayContaining(["press", "fiction", "academic", "religion", "spoken/political address"]));
+    expect(registers).toEqual(
+      expect.arrayContaining(["press", "fiction", "academic", "religion", "spoken/political address"]),
+    );
     const decades = body.by_decade.map((d: { decade: number }) => d.decade);
     expect(decades[0]).toBe(1790);
     expect(decades).toContain(1960);
@@ -260,8 +310,16 @@ describe("GET /v1/corpus/frequency", () => {
 describe("the on-disk index cache", () => {
   it("is written under DATA_DIR/corpus-index and reused by the next gateway without rebuilding", async () => {
     const dir = path.join(dataDir, "corpus-index");
-    const files = fs.readdirSync(dir).filter((f) => f.endsWith(".bin")).sort();
-    expect(files.map((f) => f.replace(/-[0-9a-f]{16}\.bin$/, ""))).toEqual(["coca", "early_modern", "middle_english", "old_english"]);
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith(".bin"))
+      .sort();
+    expect(files.map((f) => f.replace(/-[0-9a-f]{16}\.bin$/, ""))).toEqual([
+      "coca",
+      "early_modern",
+      "middle_english",
+      "old_english",
+    ]);
     const mtimes = files.map((f) => fs.statSync(path.join(dir, f)).mtimeMs);
     const before = await json("/v1/corpus/search?q=lov*&corpus=early_modern&limit=50");
     await gw.close();
@@ -271,7 +329,12 @@ describe("the on-disk index cache", () => {
     const after = await json("/v1/corpus/search?q=lov*&corpus=early_modern&limit=50");
     expect(after).toEqual(before);
     await json("/v1/corpus/search?q=the");
-    expect(fs.readdirSync(dir).filter((f) => f.endsWith(".bin")).sort()).toEqual(files);
+    expect(
+      fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith(".bin"))
+        .sort(),
+    ).toEqual(files);
     expect(files.map((f) => fs.statSync(path.join(dir, f)).mtimeMs)).toEqual(mtimes);
   });
 });

@@ -66,7 +66,11 @@ describe("/v1/data search: the count asked for, in both forms, on every source",
       return started;
     },
     env: () => ({
-      ...Object.fromEntries((Object.keys(FAKES) as FakeName[]).filter((n) => n !== "keyed").map((n) => [`UPSTREAM_${n.toUpperCase()}_URL`, fakes[n].url])),
+      ...Object.fromEntries(
+        (Object.keys(FAKES) as FakeName[])
+          .filter((n) => n !== "keyed")
+          .map((n) => [`UPSTREAM_${n.toUpperCase()}_URL`, fakes[n].url]),
+      ),
       ...Object.fromEntries(KEYED.map((n) => [`UPSTREAM_${n.toUpperCase()}_URL`, fakes.keyed.url])),
       YOUTUBE_API_KEY: "yt",
       WOLFRAM_APP_ID: "wa",
@@ -79,12 +83,16 @@ describe("/v1/data search: the count asked for, in both forms, on every source",
 
   /** The count parameter of the last upstream request the fake saw that carried one (PubMed's esummary follows its esearch). */
   const sentCount = (fake: FakeName, param: string) =>
-    fakes[fake].hits.map((hit) => new URL(`http://fake${hit}`).searchParams.get(param)).findLast((n) => n !== null) ?? null;
+    fakes[fake].hits.map((hit) => new URL(`http://fake${hit}`).searchParams.get(param)).findLast((n) => n !== null) ??
+    null;
 
   for (const { source, fake, terms, param } of SOURCES) {
     it(`${source}: Form A limit and Form B max_results are sent upstream and bound the results`, async () => {
       // Different counts per form: each request reaches the upstream instead of the search cache.
-      for (const [form, n] of [[`q=${terms}&limit=3`, 3], [`query=${terms}&max_results=2`, 2]] as const) {
+      for (const [form, n] of [
+        [`q=${terms}&limit=3`, 3],
+        [`query=${terms}&max_results=2`, 2],
+      ] as const) {
         const res = await t.get(`/v1/data/${source}/search?${form}`);
         expect(res.status, `${source} ${form}`).toBe(200);
         const body = await res.json();
@@ -107,16 +115,24 @@ describe("/v1/data search: the count asked for, in both forms, on every source",
     const body = await (await t.get("/v1/data/archive/search?q=example.com/trim&limit=1")).json();
     expect(fakes.archive.hits.at(-1)).toContain("limit=1");
     expect(body.count).toBe(1);
-    const multi = await (await t.post("/v1/data/multi-search", { query: "example.com/multi", sources: ["archive"], limit: 1 })).json();
+    const multi = await (
+      await t.post("/v1/data/multi-search", { query: "example.com/multi", sources: ["archive"], limit: 1 })
+    ).json();
     expect(multi.results.archive).toHaveLength(1);
   });
 
   it("documents the same parameters and bounds on every search route", async () => {
-    const doc = (await (await t.gw.request("/openapi.json")).json()) as { paths: Record<string, { get: { parameters: Array<{ name: string; schema: unknown }> } }> };
+    const doc = (await (await t.gw.request("/openapi.json")).json()) as {
+      paths: Record<string, { get: { parameters: Array<{ name: string; schema: unknown }> } }>;
+    };
     const params = (path: string) => doc.paths[path]!.get.parameters.filter((p) => p.name !== "source");
-    for (const path of ["/v1/data/wikipedia/search", "/v1/data/openlibrary/search"]) expect(params(path), path).toEqual(params("/v1/data/{source}/search"));
+    for (const path of ["/v1/data/wikipedia/search", "/v1/data/openlibrary/search"])
+      expect(params(path), path).toEqual(params("/v1/data/{source}/search"));
     expect(params("/v1/data/{source}/search").map((p) => p.name)).toEqual(["q", "query", "limit", "max_results"]);
-    expect(params("/v1/data/{source}/search").find((p) => p.name === "limit")!.schema).toMatchObject({ minimum: 1, maximum: 100 });
+    expect(params("/v1/data/{source}/search").find((p) => p.name === "limit")!.schema).toMatchObject({
+      minimum: 1,
+      maximum: 100,
+    });
   });
 
   it("wikipedia and openlibrary take the same count parameters, bounds and forms as the generic route", async () => {

@@ -7,15 +7,38 @@ describe("/v1/data: sources, search, get, specific endpoints, multi-search", () 
   let arxiv: FakeSource;
   let books: FakeSource;
   const t = useGateway({
-    fakes: async () => ([wiki, arxiv, books] = await Promise.all([startFakeWikipedia(), startFakeArxiv(), startFakeOpenLibrary()])),
-    env: () => ({ UPSTREAM_WIKIPEDIA_URL: wiki.url, UPSTREAM_ARXIV_URL: arxiv.url, UPSTREAM_OPENLIBRARY_URL: books.url }),
+    fakes: async () =>
+      ([wiki, arxiv, books] = await Promise.all([startFakeWikipedia(), startFakeArxiv(), startFakeOpenLibrary()])),
+    env: () => ({
+      UPSTREAM_WIKIPEDIA_URL: wiki.url,
+      UPSTREAM_ARXIV_URL: arxiv.url,
+      UPSTREAM_OPENLIBRARY_URL: books.url,
+    }),
     key: { minute: 1000 },
   });
   const { get } = t;
 
   it("lists the sources, with or without a key", async () => {
     const body = await (await t.gw.request("/v1/data/sources")).json();
-    expect(body.sources).toEqual(["arxiv", "semantic_scholar", "pubmed", "wikipedia", "github", "nasa", "census", "openlibrary", "archive", "youtube", "wolfram", "news", "weather", "finance", "fec", "mal", "judiciary"]);
+    expect(body.sources).toEqual([
+      "arxiv",
+      "semantic_scholar",
+      "pubmed",
+      "wikipedia",
+      "github",
+      "nasa",
+      "census",
+      "openlibrary",
+      "archive",
+      "youtube",
+      "wolfram",
+      "news",
+      "weather",
+      "finance",
+      "fec",
+      "mal",
+      "judiciary",
+    ]);
   });
 
   it("searches arXiv's Atom feed into normalised records (Form A and Form B)", async () => {
@@ -49,15 +72,28 @@ describe("/v1/data: sources, search, get, specific endpoints, multi-search", () 
 
   it("serves Wikipedia search and summaries", async () => {
     const s = await (await get("/v1/data/wikipedia/search?q=ada")).json();
-    expect(s.results[0]).toMatchObject({ id: "Ada Lovelace", summary: "English mathematician & writer", url: "https://en.wikipedia.org/wiki/Ada_Lovelace" });
+    expect(s.results[0]).toMatchObject({
+      id: "Ada Lovelace",
+      summary: "English mathematician & writer",
+      url: "https://en.wikipedia.org/wiki/Ada_Lovelace",
+    });
     const summary = await (await get("/v1/data/wikipedia/summary/Ada%20Lovelace")).json();
-    expect(summary).toMatchObject({ title: "Ada Lovelace", extract: expect.stringContaining("mathematician"), thumbnail: "https://upload.example/ada.jpg" });
+    expect(summary).toMatchObject({
+      title: "Ada Lovelace",
+      extract: expect.stringContaining("mathematician"),
+      thumbnail: "https://upload.example/ada.jpg",
+    });
     expect((await get("/v1/data/wikipedia/summary/Nobody")).status).toBe(404);
   });
 
   it("looks books up by checked ISBN, resolving author names", async () => {
     const book = await (await get("/v1/data/openlibrary/isbn/978-0-261-10238-5")).json();
-    expect(book).toMatchObject({ title: "The Lord of the Rings", authors: ["J.R.R. Tolkien"], year: 1991, isbn: "9780261102385" });
+    expect(book).toMatchObject({
+      title: "The Lord of the Rings",
+      authors: ["J.R.R. Tolkien"],
+      year: 1991,
+      isbn: "9780261102385",
+    });
     const bad = await get("/v1/data/openlibrary/isbn/9780261102386");
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toMatch(/check digit/);
@@ -66,7 +102,11 @@ describe("/v1/data: sources, search, get, specific endpoints, multi-search", () 
   });
 
   it("turns malformed payloads, rate limits and outages into 502/503, never 500", async () => {
-    for (const [fake, path] of [[arxiv, "/v1/data/arxiv/search?q=garbage1"], [wiki, "/v1/data/wikipedia/search?q=garbage2"], [books, "/v1/data/openlibrary/isbn/0306406152"]] as const) {
+    for (const [fake, path] of [
+      [arxiv, "/v1/data/arxiv/search?q=garbage1"],
+      [wiki, "/v1/data/wikipedia/search?q=garbage2"],
+      [books, "/v1/data/openlibrary/isbn/0306406152"],
+    ] as const) {
       fake.setGarbage(true);
       try {
         const res = await get(path);

@@ -1,11 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { startFakeArchive, startFakeKeyedSources, startFakeOpenLibrary, startFakeSerper } from "./fakes/data-sources.ts";
+import {
+  startFakeArchive,
+  startFakeKeyedSources,
+  startFakeOpenLibrary,
+  startFakeSerper,
+} from "./fakes/data-sources.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/utils backed by third-party services", () => {
   const t = useGateway({
     fakes: () => Promise.all([startFakeKeyedSources(), startFakeSerper(), startFakeOpenLibrary(), startFakeArchive()]),
-    env: ([news, serper, books, archive]) => ({ UPSTREAM_NEWS_URL: news.url, UPSTREAM_WEBSEARCH_URL: serper.url, UPSTREAM_OPENLIBRARY_URL: books.url, UPSTREAM_ARCHIVE_URL: archive.url, NEWS_API_KEY: "na", SERPER_API_KEY: undefined }),
+    env: ([news, serper, books, archive]) => ({
+      UPSTREAM_NEWS_URL: news.url,
+      UPSTREAM_WEBSEARCH_URL: serper.url,
+      UPSTREAM_OPENLIBRARY_URL: books.url,
+      UPSTREAM_ARCHIVE_URL: archive.url,
+      NEWS_API_KEY: "na",
+      SERPER_API_KEY: undefined,
+    }),
     key: { minute: 1000 },
   });
   const { get } = t;
@@ -25,18 +37,42 @@ describe("/v1/utils backed by third-party services", () => {
     expect((await before.json()).error).toMatch(/SERPER_API_KEY/);
     process.env.SERPER_API_KEY = "serper";
     const body = await (await get("/v1/utils/search?q=hono&num=2&gl=de")).json();
-    expect(body).toEqual({ query: "hono", count: 2, results: [expect.objectContaining({ title: "Result 1 for hono", url: "https://site0.example/", snippet: "Snippet 1", position: 1 }), expect.objectContaining({ position: 2 })] });
+    expect(body).toEqual({
+      query: "hono",
+      count: 2,
+      results: [
+        expect.objectContaining({
+          title: "Result 1 for hono",
+          url: "https://site0.example/",
+          snippet: "Snippet 1",
+          position: 1,
+        }),
+        expect.objectContaining({ position: 2 }),
+      ],
+    });
     expect((await get("/v1/utils/search?q=x&num=500")).status).toBe(400);
   });
 
   it("searches books and looks up an ISBN", async () => {
-    expect((await (await get("/v1/utils/books/search?q=tolkien")).json()).results[0]).toMatchObject({ title: "The Lord of the Rings" });
-    expect(await (await get("/v1/utils/books/isbn/9780261102385")).json()).toMatchObject({ title: "The Lord of the Rings", authors: ["J.R.R. Tolkien"] });
+    expect((await (await get("/v1/utils/books/search?q=tolkien")).json()).results[0]).toMatchObject({
+      title: "The Lord of the Rings",
+    });
+    expect(await (await get("/v1/utils/books/isbn/9780261102385")).json()).toMatchObject({
+      title: "The Lord of the Rings",
+      authors: ["J.R.R. Tolkien"],
+    });
     expect((await get("/v1/utils/books/isbn/1234567890")).status).toBe(400);
   });
 
   it("summarises a URL's Wayback history and saves a page as a job", async () => {
-    expect(await (await get(`/v1/utils/archive/wayback?url=${encodeURIComponent("https://example.com/")}`)).json()).toMatchObject({ url: "https://example.com/", first: "19981201000000", last: "20200101000000", snapshot_count: 2 });
+    expect(
+      await (await get(`/v1/utils/archive/wayback?url=${encodeURIComponent("https://example.com/")}`)).json(),
+    ).toMatchObject({
+      url: "https://example.com/",
+      first: "19981201000000",
+      last: "20200101000000",
+      snapshot_count: 2,
+    });
     const created = await t.post("/v1/utils/archive/create", { url: "https://example.com/page" });
     expect(created.status).toBe(202);
     const { job_id, status } = await created.json();
@@ -46,7 +82,11 @@ describe("/v1/utils backed by third-party services", () => {
       job = await (await get(`/v1/utils/archive/jobs/${job_id}`)).json();
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(job).toMatchObject({ status: "completed", url: "https://example.com/page", snapshot_url: "https://web.archive.org/web/20261126000000/https://example.com/page" });
+    expect(job).toMatchObject({
+      status: "completed",
+      url: "https://example.com/page",
+      snapshot_url: "https://web.archive.org/web/20261126000000/https://example.com/page",
+    });
     const refused = await (await t.post("/v1/utils/archive/create", { url: "https://refuse.example/" })).json();
     for (let i = 0; i < 100 && job.status !== "failed"; i++) {
       job = await (await get(`/v1/utils/archive/jobs/${refused.job_id}`)).json();

@@ -8,8 +8,14 @@ describe("/v1/datavis", () => {
   let coingecko: FakeUpstream;
   let waqi: FakeUpstream;
   const t = useGateway({
-    fakes: async () => ([usgs, coingecko, waqi] = await Promise.all([startFakeUsgs(), startFakeCoinGecko(), startFakeWaqi()])),
-    env: () => ({ UPSTREAM_USGS_URL: usgs.url, UPSTREAM_FINANCE_URL: coingecko.url, UPSTREAM_WAQI_URL: waqi.url, WAQI_TOKEN: undefined }),
+    fakes: async () =>
+      ([usgs, coingecko, waqi] = await Promise.all([startFakeUsgs(), startFakeCoinGecko(), startFakeWaqi()])),
+    env: () => ({
+      UPSTREAM_USGS_URL: usgs.url,
+      UPSTREAM_FINANCE_URL: coingecko.url,
+      UPSTREAM_WAQI_URL: waqi.url,
+      WAQI_TOKEN: undefined,
+    }),
     key: { minute: 1000 },
   });
   afterAll(() => vi.restoreAllMocks());
@@ -21,7 +27,11 @@ describe("/v1/datavis", () => {
       expect(res.status, path).toBe(200);
       const body = await res.json();
       expect(body).toMatchObject({ name: "DataVis", total_visualizations: VISUALIZATIONS.length });
-      expect(body.data_sources.live.map((s: { name: string }) => s.name)).toEqual(["earthquake", "crypto", "airquality"]);
+      expect(body.data_sources.live.map((s: { name: string }) => s.name)).toEqual([
+        "earthquake",
+        "crypto",
+        "airquality",
+      ]);
       expect(body.data_sources.trove.datasets_used).toBe(new Set(VISUALIZATIONS.map((v) => v.dataset)).size);
       expect(body.endpoints.map((e: { path: string }) => e.path)).toContain("/v1/datavis/proxy/{source}");
     }
@@ -59,8 +69,15 @@ describe("/v1/datavis", () => {
     expect(all.visualizations).toHaveLength(all.total);
     expect(Object.values(all.by_category as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(all.total);
     const penguins = all.visualizations.find((v: { name: string }) => v.name === "penguins-flipper-vs-mass");
-    expect(penguins).toMatchObject({ category: "relationship", dataset: "wild/palmer-penguins", description: expect.stringContaining("flipper") });
-    expect(penguins.spec.data).toEqual({ url: "/v1/trove/wild/palmer-penguins?limit=50000", format: { type: "json", property: "data" } });
+    expect(penguins).toMatchObject({
+      category: "relationship",
+      dataset: "wild/palmer-penguins",
+      description: expect.stringContaining("flipper"),
+    });
+    expect(penguins.spec.data).toEqual({
+      url: "/v1/trove/wild/palmer-penguins?limit=50000",
+      format: { type: "json", property: "data" },
+    });
     expect(penguins.spec.$schema).toMatch(/vega-lite\/v6/);
 
     const geo = await (await get("/v1/datavis/list?category=geographic")).json();
@@ -92,7 +109,10 @@ describe("/v1/datavis", () => {
   it("rejects an unknown proxy source with 400 naming it", async () => {
     const res = await get("/v1/datavis/proxy/weather");
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "invalid request: source: unknown datavis source 'weather'; expected one of earthquake, crypto, airquality" });
+    expect(await res.json()).toEqual({
+      error:
+        "invalid request: source: unknown datavis source 'weather'; expected one of earthquake, crypto, airquality",
+    });
   });
 
   it("proxies live USGS data and serves a second call from cache (one upstream hit)", async () => {
@@ -101,7 +121,13 @@ describe("/v1/datavis", () => {
     expect(first.headers.get("content-security-policy")).toBe("sandbox; default-src 'none'");
     expect(first.headers.get("x-content-type-options")).toBe("nosniff");
     const body = await first.json();
-    expect(body).toMatchObject({ source: "earthquake", stale: false, cached: false, snapshot: false, upstream: { name: "usgs", url: `${usgs.url}/earthquakes/feed/v1.0/summary/all_day.geojson` } });
+    expect(body).toMatchObject({
+      source: "earthquake",
+      stale: false,
+      cached: false,
+      snapshot: false,
+      upstream: { name: "usgs", url: `${usgs.url}/earthquakes/feed/v1.0/summary/all_day.geojson` },
+    });
     expect(body.data.features[0].properties.place).toBe("112 km SSW of Tokyo, Japan");
     const second = await (await get("/v1/datavis/proxy/earthquake")).json();
     expect(second).toMatchObject({ stale: false, cached: true, fetched_at: body.fetched_at });
@@ -110,7 +136,10 @@ describe("/v1/datavis", () => {
 
   it("serves the last good crypto answer, marked stale, when CoinGecko fails after the cache expired", async () => {
     const fresh = await (await get("/v1/datavis/proxy/crypto")).json();
-    expect(fresh).toMatchObject({ stale: false, data: [{ id: "bitcoin", current_price: 91234.5 }, { id: "ethereum" }] });
+    expect(fresh).toMatchObject({
+      stale: false,
+      data: [{ id: "bitcoin", current_price: 91234.5 }, { id: "ethereum" }],
+    });
     coingecko.setStatus(500);
     const realNow = Date.now();
     vi.spyOn(Date, "now").mockReturnValue(realNow + 6 * 60_000);
@@ -118,7 +147,13 @@ describe("/v1/datavis", () => {
       const res = await get("/v1/datavis/proxy/crypto");
       expect(res.status).toBe(200);
       const stale = await res.json();
-      expect(stale).toMatchObject({ stale: true, cached: true, snapshot: false, fetched_at: fresh.fetched_at, data: fresh.data });
+      expect(stale).toMatchObject({
+        stale: true,
+        cached: true,
+        snapshot: false,
+        fetched_at: fresh.fetched_at,
+        data: fresh.data,
+      });
       expect(coingecko.hits.length).toBeGreaterThan(1);
     } finally {
       vi.restoreAllMocks();
@@ -128,7 +163,13 @@ describe("/v1/datavis", () => {
 
   it("serves the shipped air-quality snapshot, stale, when no WAQI token is set, without calling WAQI", async () => {
     const body = await (await get("/v1/datavis/proxy/airquality")).json();
-    expect(body).toMatchObject({ source: "airquality", stale: true, snapshot: true, fetched_at: null, data: { status: "ok" } });
+    expect(body).toMatchObject({
+      source: "airquality",
+      stale: true,
+      snapshot: true,
+      fetched_at: null,
+      data: { status: "ok" },
+    });
     expect(body.note).toMatch(/WAQI_TOKEN/);
     expect(body.data.data.length).toBeGreaterThan(5);
     expect(waqi.hits).toEqual([]);
@@ -144,7 +185,11 @@ describe("/v1/datavis", () => {
       expect(waqi.hits.length).toBeGreaterThan(0);
       waqi.setStatus(undefined);
       const live = await (await get("/v1/datavis/proxy/airquality")).json();
-      expect(live).toMatchObject({ stale: false, snapshot: false, data: { status: "ok", data: [{ station: { name: "London, United Kingdom" } }] } });
+      expect(live).toMatchObject({
+        stale: false,
+        snapshot: false,
+        data: { status: "ok", data: [{ station: { name: "London, United Kingdom" } }] },
+      });
       expect(live.upstream.url).not.toContain("test-waqi-token");
     } finally {
       delete process.env.WAQI_TOKEN;

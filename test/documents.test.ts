@@ -51,12 +51,25 @@ describe("documents", () => {
     const res = await generate({ title: "Quarterly Review: Q3", content: CONTENT });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/pdf");
-    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="Quarterly-Review-Q3\.pdf"; filename\*=UTF-8''Quarterly%20Review%3A%20Q3\.pdf$/);
+    expect(res.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="Quarterly-Review-Q3\.pdf"; filename\*=UTF-8''Quarterly%20Review%3A%20Q3\.pdf$/,
+    );
     const bytes = await res.arrayBuffer();
     expect(Buffer.from(bytes).subarray(0, 5).toString()).toBe("%PDF-");
     expect(Number(res.headers.get("content-length"))).toBe(bytes.byteLength);
     const text = await pdfText(bytes);
-    for (const expected of ["Quarterly Review: Q3", "Findings", "Steps", "Measure the baseline", "nested detail", "Metric", "30 ms", "const answer = 42;", "Quoted insight.", "a link"]) {
+    for (const expected of [
+      "Quarterly Review: Q3",
+      "Findings",
+      "Steps",
+      "Measure the baseline",
+      "nested detail",
+      "Metric",
+      "30 ms",
+      "const answer = 42;",
+      "Quoted insight.",
+      "a link",
+    ]) {
       expect(text, expected).toContain(expected);
     }
   });
@@ -67,7 +80,9 @@ describe("documents", () => {
     const report = await pdfText(reportBytes);
     expect(report).toMatch(/Report — \d{1,2} \w+ \d{4}/);
     expect(report).toContain("Page 1 of 1");
-    const letter = await pdfText(await (await generate({ title: "Your order", content: "Dear customer", template: "letter" })).arrayBuffer());
+    const letter = await pdfText(
+      await (await generate({ title: "Your order", content: "Dear customer", template: "letter" })).arrayBuffer(),
+    );
     expect(letter).toContain("Re: Your order");
     const long = Array.from({ length: 120 }, (_, i) => `Paragraph ${i + 1} of a long report.`).join("\n\n");
     const longBytes = await (await generate({ title: "Long", content: long, template: "report" })).arrayBuffer();
@@ -79,7 +94,9 @@ describe("documents", () => {
   it("renders a DOCX that unzips to valid XML with real headings, lists and a table", async () => {
     const res = await generate({ title: "Quarterly Review", content: CONTENT, format: "docx", template: "report" });
     expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
+    expect(res.headers.get("content-type")).toBe(
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    );
     expect(res.headers.get("content-disposition")).toContain('filename="Quarterly-Review.docx"');
     const zip = await JSZip.loadAsync(await res.arrayBuffer());
     const xml = await zip.file("word/document.xml")!.async("string");

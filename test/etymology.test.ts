@@ -9,7 +9,8 @@ type Edge = { source: string; target: string; relation: string };
 
 describe("/v1/etymology", () => {
   const t = useGateway({ env: () => ({ ETYMOLOGY_DATA_PATH: undefined }) });
-  const explore = (word: string, query = "") => t.gw.request(`/v1/etymology/explore/${encodeURIComponent(word)}${query}`, { headers: { "X-API-Key": t.key } });
+  const explore = (word: string, query = "") =>
+    t.gw.request(`/v1/etymology/explore/${encodeURIComponent(word)}${query}`, { headers: { "X-API-Key": t.key } });
 
   describe("GET /v1/etymology/", () => {
     it("describes the service without a key", async () => {
@@ -18,7 +19,11 @@ describe("/v1/etymology", () => {
       const body = await res.json();
       expect(body).toMatchObject({ name: "Etymology", headwords: 25_000, status: "ok" });
       expect(body.features.length).toBeGreaterThan(3);
-      expect(Object.keys(body.endpoints)).toEqual(["GET /v1/etymology/", "GET /v1/etymology/explore/{word}", "GET /v1/etymology/health"]);
+      expect(Object.keys(body.endpoints)).toEqual([
+        "GET /v1/etymology/",
+        "GET /v1/etymology/explore/{word}",
+        "GET /v1/etymology/health",
+      ]);
       expect(body.source).toMatch(/GCIDE/);
       expect(body.licence).toMatch(/GNU General Public License/);
     });
@@ -31,8 +36,12 @@ describe("/v1/etymology", () => {
     });
 
     it("documents the 401 and 429 a sent key can cause in OpenAPI, as it can answer them", async () => {
-      const doc = (await (await t.gw.request("/openapi.json")).json()) as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
-      expect(Object.keys(doc.paths["/v1/etymology"]!.get.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "429"]));
+      const doc = (await (await t.gw.request("/openapi.json")).json()) as {
+        paths: Record<string, { get: { responses: Record<string, unknown> } }>;
+      };
+      expect(Object.keys(doc.paths["/v1/etymology"]!.get.responses)).toEqual(
+        expect.arrayContaining(["200", "401", "403", "429"]),
+      );
     });
   });
 
@@ -54,15 +63,40 @@ describe("/v1/etymology", () => {
     it("explores water: definitions, pronunciation, lineage, cognates, related words and a network", async () => {
       const res = await explore("water");
       expect(res.status).toBe(200);
-      for (const h of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]) expect(Number(res.headers.get(h))).toBeGreaterThanOrEqual(0);
+      for (const h of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"])
+        expect(Number(res.headers.get(h))).toBeGreaterThanOrEqual(0);
       const body = await res.json();
-      expect(body).toMatchObject({ query: "water", word: "water", headword: "Water", matched: "exact", pronunciation: "wạˈtẽr", parts_of_speech: ["noun", "verb"], lineage_order: "oldest_first", roots: ["137"] });
+      expect(body).toMatchObject({
+        query: "water",
+        word: "water",
+        headword: "Water",
+        matched: "exact",
+        pronunciation: "wạˈtẽr",
+        parts_of_speech: ["noun", "verb"],
+        lineage_order: "oldest_first",
+        roots: ["137"],
+      });
       expect(body.definitions[0]).toEqual({ definition: expect.stringMatching(/^The fluid/), part_of_speech: "noun" });
-      expect(body.lineage).toEqual([expect.objectContaining({ lang: "AS.", language: "Anglo-Saxon (Old English)", form: "wæter", period: "c. 450–1150" })]);
-      expect(body.cognates.forms).toContainEqual(expect.objectContaining({ lang: "G.", language: "German", form: "wasser" }));
-      expect(body.cognates.forms).toContainEqual(expect.objectContaining({ lang: "Gr.", language: "Greek", translit: "ydwr" }));
+      expect(body.lineage).toEqual([
+        expect.objectContaining({
+          lang: "AS.",
+          language: "Anglo-Saxon (Old English)",
+          form: "wæter",
+          period: "c. 450–1150",
+        }),
+      ]);
+      expect(body.cognates.forms).toContainEqual(
+        expect.objectContaining({ lang: "G.", language: "German", form: "wasser" }),
+      );
+      expect(body.cognates.forms).toContainEqual(
+        expect.objectContaining({ lang: "Gr.", language: "Greek", translit: "ydwr" }),
+      );
       expect(body.cognates.headwords).toContainEqual({ word: "wet", relation: "shares_root", via: "√137" });
-      expect(body.cognates.headwords).toContainEqual({ word: "hydrate", relation: "from_cognate_form", via: "Gr. ψδωρ" });
+      expect(body.cognates.headwords).toContainEqual({
+        word: "hydrate",
+        relation: "from_cognate_form",
+        via: "Gr. ψδωρ",
+      });
       expect(body.related).toContainEqual({ word: "hydra", relation: "cites" });
       expect(body.graph.viz_type).toBe("network");
       expect(body.graph.adj_type).toBe("temporal");
@@ -79,7 +113,9 @@ describe("/v1/etymology", () => {
 
     it("gives the lineage of ancient oldest first, languages spelled out", async () => {
       const body = await (await explore("ancient")).json();
-      expect(body.lineage.map((i: { lang: string; language: string; form: string }) => `${i.language}: ${i.form}`)).toEqual([
+      expect(
+        body.lineage.map((i: { lang: string; language: string; form: string }) => `${i.language}: ${i.form}`),
+      ).toEqual([
         "Latin: ante",
         "Late Latin: antianus",
         "French: ancien",
@@ -88,21 +124,28 @@ describe("/v1/etymology", () => {
       expect(body.related).toContainEqual({ word: "ante", relation: "cites" });
     });
 
-    it.each(["mother", "heart", "night", "star", "love", "house", "father"])("answers %s with a full record", async (word) => {
-      const res = await explore(word);
-      expect(res.status).toBe(200);
-      const body = await res.json();
-      expect(body.word).toBe(word);
-      expect(body.definitions.length).toBeGreaterThan(0);
-      expect(body.lineage.length).toBeGreaterThan(0);
-      expect(body.lineage.every((i: { language: string; lang: string }) => i.language !== i.lang)).toBe(true);
-      expect(body.graph.nodes.length).toBeGreaterThan(1);
-    });
+    it.each(["mother", "heart", "night", "star", "love", "house", "father"])(
+      "answers %s with a full record",
+      async (word) => {
+        const res = await explore(word);
+        expect(res.status).toBe(200);
+        const body = await res.json();
+        expect(body.word).toBe(word);
+        expect(body.definitions.length).toBeGreaterThan(0);
+        expect(body.lineage.length).toBeGreaterThan(0);
+        expect(body.lineage.every((i: { language: string; lang: string }) => i.language !== i.lang)).toBe(true);
+        expect(body.graph.nodes.length).toBeGreaterThan(1);
+      },
+    );
 
     it("normalises case and spacing and falls back to the lemma", async () => {
       expect((await (await explore("  WATER ")).json()).word).toBe("water");
       // "mothers" and "hearts" are not headwords; their lemmas are.
-      expect(await (await explore("mothers")).json()).toMatchObject({ query: "mothers", word: "mother", matched: "lemma" });
+      expect(await (await explore("mothers")).json()).toMatchObject({
+        query: "mothers",
+        word: "mother",
+        matched: "lemma",
+      });
       expect(await (await explore(" Hearts")).json()).toMatchObject({ word: "heart", matched: "lemma" });
       // "ran" is a GCIDE headword itself, so the exact match wins over the lemma.
       expect(await (await explore("ran")).json()).toMatchObject({ word: "ran", matched: "exact" });
@@ -125,12 +168,15 @@ describe("/v1/etymology", () => {
       const matrix = (await (await explore("mother", "?viz_type=matrix&adj_type=semantic")).json()).graph;
       expect(matrix.ids).toEqual(network.nodes.map((n: Node) => n.id));
       expect(matrix.labels).toHaveLength(matrix.ids.length);
-      expect(matrix.matrix.flat().reduce((a: number, b: number) => a + b, 0)).toBe(new Set(network.edges.map((e: Edge) => `${e.source}>${e.target}`)).size);
+      expect(matrix.matrix.flat().reduce((a: number, b: number) => a + b, 0)).toBe(
+        new Set(network.edges.map((e: Edge) => `${e.source}>${e.target}`)).size,
+      );
       expect(network.nodes[0].type).toBe("headword");
     });
 
     it("orders nodes by adj_type", async () => {
-      const ids = async (adj: string) => (await (await explore("star", `?adj_type=${adj}`)).json()).graph.nodes.map((n: Node) => n.id);
+      const ids = async (adj: string) =>
+        (await (await explore("star", `?adj_type=${adj}`)).json()).graph.nodes.map((n: Node) => n.id);
       const [temporal, linguistic, semantic] = await Promise.all(["temporal", "linguistic", "semantic"].map(ids));
       expect([...temporal].sort()).toEqual([...linguistic].sort());
       expect([...temporal].sort()).toEqual([...semantic].sort());
@@ -176,7 +222,9 @@ describe("/v1/etymology", () => {
       const index = await (await t.gw.request("/v1/etymology/")).json();
       expect(index).toMatchObject({ headwords: null, status: "unavailable" });
       process.env.ETYMOLOGY_DATA_PATH = path.join(dir, "missing.json.gz");
-      expect(await (await t.gw.request("/v1/etymology/health")).json()).toEqual({ error: "etymology data could not be loaded (file missing)" });
+      expect(await (await t.gw.request("/v1/etymology/health")).json()).toEqual({
+        error: "etymology data could not be loaded (file missing)",
+      });
     });
   });
 });

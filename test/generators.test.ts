@@ -3,7 +3,13 @@ import { startTestGateway } from "./support/gateway.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 type Json = Record<string, unknown>;
-type Swatch = { hex: string; rgb: { r: number; g: number; b: number }; hsl: { h: number; s: number; l: number }; name: string; name_hex: string };
+type Swatch = {
+  hex: string;
+  rgb: { r: number; g: number; b: number };
+  hsl: { h: number; s: number; l: number };
+  name: string;
+  name_hex: string;
+};
 type Palette = { scheme: string; base: string; colors: Swatch[] };
 
 const GENERATORS = ["insults", "antijokes", "dadjokes", "colors", "compliments"];
@@ -36,7 +42,12 @@ describe("generators over HTTP", () => {
       const res = await get("/v1/create/", false);
       expect(res.status).toBe(200);
       expect(res.headers.get("X-RateLimit-Limit")).toBeNull();
-      const { generators } = (await res.json()) as { generators: Record<string, { description: string; count: number; endpoints: string[]; supports_multiple: boolean }> };
+      const { generators } = (await res.json()) as {
+        generators: Record<
+          string,
+          { description: string; count: number; endpoints: string[]; supports_multiple: boolean }
+        >;
+      };
       expect(Object.keys(generators).sort()).toEqual([...GENERATORS].sort());
       for (const name of GENERATORS) {
         expect(generators[name]!.description.length).toBeGreaterThan(10);
@@ -80,7 +91,11 @@ describe("generators over HTTP", () => {
     });
 
     it("reports X-RateLimit-* on keyed responses, errors included", async () => {
-      for (const path of ["/v1/create/compliments/random", "/v1/generators/insults/multiple/2", "/v1/create/nope/random"]) {
+      for (const path of [
+        "/v1/create/compliments/random",
+        "/v1/generators/insults/multiple/2",
+        "/v1/create/nope/random",
+      ]) {
         const res = await get(path);
         expect(res.headers.get("X-RateLimit-Limit"), path).toBe("10000");
         expect(res.headers.get("X-RateLimit-Remaining"), path).toMatch(/^\d+$/);
@@ -101,7 +116,12 @@ describe("generators over HTTP", () => {
     it("gives {setup, punchline} for dadjokes and antijokes", async () => {
       for (const name of ["dadjokes", "antijokes"]) {
         const { item } = (await body(`/v1/create/${name}/random`)) as { item: Json };
-        expect(item).toEqual({ id: expect.any(Number), setup: expect.stringMatching(/\S/), punchline: expect.stringMatching(/\S/), text: expect.any(String) });
+        expect(item).toEqual({
+          id: expect.any(Number),
+          setup: expect.stringMatching(/\S/),
+          punchline: expect.stringMatching(/\S/),
+          text: expect.any(String),
+        });
         expect(item.text).toBe(`${item.setup} ${item.punchline}`);
       }
     });
@@ -122,7 +142,8 @@ describe("generators over HTTP", () => {
       const fresh = await startTestGateway();
       try {
         const freshKey = (await fresh.key({ minute: 10_000 })).key;
-        const size = ((await body("/v1/create/")) as { generators: { insults: { count: number } } }).generators.insults.count;
+        const size = ((await body("/v1/create/")) as { generators: { insults: { count: number } } }).generators.insults
+          .count;
         const ids: number[] = [];
         for (let i = 0; i < size + 40; i++) {
           const res = await fresh.request("/v1/create/insults/random", { headers: { "X-API-Key": freshKey } });
@@ -139,7 +160,11 @@ describe("generators over HTTP", () => {
 
   describe("GET /v1/create/{generator}/multiple/{count}", () => {
     it.each(["insults", "antijokes", "compliments"])("gives %s as `count` distinct items", async (name) => {
-      const json = (await body(`/v1/create/${name}/multiple/20`)) as { generator: string; count: number; items: { id: number }[] };
+      const json = (await body(`/v1/create/${name}/multiple/20`)) as {
+        generator: string;
+        count: number;
+        items: { id: number }[];
+      };
       expect(json.generator).toBe(name);
       expect(json.count).toBe(20);
       expect(json.items).toHaveLength(20);
@@ -183,7 +208,9 @@ describe("generators over HTTP", () => {
     it("random gives colors as one palette of 5 colours by default, each with a nearest name", async () => {
       const { item } = (await body("/v1/generators/colors/random")) as { item: Palette };
       expect(item.colors).toHaveLength(5);
-      expect(["complementary", "analogous", "triadic", "split-complementary", "tetradic", "monochromatic"]).toContain(item.scheme);
+      expect(["complementary", "analogous", "triadic", "split-complementary", "tetradic", "monochromatic"]).toContain(
+        item.scheme,
+      );
       for (const c of item.colors) {
         expectHexRgbHsl(c);
         expect(c.name.length).toBeGreaterThan(0);
@@ -198,7 +225,9 @@ describe("generators over HTTP", () => {
     });
 
     it("multiple gives colors as `count` palettes of `size` colours in the asked scheme", async () => {
-      const { items } = (await body("/v1/generators/colors/multiple/3?scheme=complementary&size=2")) as { items: Palette[] };
+      const { items } = (await body("/v1/generators/colors/multiple/3?scheme=complementary&size=2")) as {
+        items: Palette[];
+      };
       expect(items).toHaveLength(3);
       expect(new Set(items.map((p) => p.base)).size).toBe(3);
       for (const palette of items) {
@@ -229,7 +258,9 @@ describe("generators over HTTP", () => {
   it("reads a blank scheme or size (?size=) as absent: a random scheme, 5 colours", async () => {
     const { item } = (await body("/v1/generators/colors/random?scheme=&size=")) as { item: Palette };
     expect(item.colors).toHaveLength(5);
-    expect(["complementary", "analogous", "triadic", "split-complementary", "tetradic", "monochromatic"]).toContain(item.scheme);
+    expect(["complementary", "analogous", "triadic", "split-complementary", "tetradic", "monochromatic"]).toContain(
+      item.scheme,
+    );
   });
 
   it("quotes an over-long generator or count back cut short, not whole", async () => {
@@ -245,8 +276,17 @@ describe("generators over HTTP", () => {
   });
 
   it("is in the OpenAPI document with a response schema for each route", async () => {
-    const doc = (await (await t.gw.request("/openapi.json")).json()) as { paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>> };
-    for (const path of ["/v1/create", "/v1/generators", "/v1/create/{generator}/random", "/v1/create/{generator}/multiple/{count}", "/v1/generators/{generator}/random", "/v1/generators/{generator}/multiple/{count}"]) {
+    const doc = (await (await t.gw.request("/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>;
+    };
+    for (const path of [
+      "/v1/create",
+      "/v1/generators",
+      "/v1/create/{generator}/random",
+      "/v1/create/{generator}/multiple/{count}",
+      "/v1/generators/{generator}/random",
+      "/v1/generators/{generator}/multiple/{count}",
+    ]) {
       expect(doc.paths[path]?.get?.responses["200"]?.content, path).toBeDefined();
     }
   });

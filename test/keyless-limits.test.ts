@@ -14,14 +14,26 @@ describe("keyless routes that do real work are limited per client address", () =
   afterAll(() => gw?.close());
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    gw.request(path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-  const text = "Solar panels convert sunlight into electricity. Batteries store energy from solar panels. ".repeat(1100);
+    gw.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+  const text = "Solar panels convert sunlight into electricity. Batteries store energy from solar panels. ".repeat(
+    1100,
+  );
 
   it("admits one request at a time, then the minute's allowance, then answers 429 in Form B; /health stays open", async () => {
-    const both = await Promise.all([post("/v1/utils/text/keywords", { text }), post("/v1/utils/text/keywords", { text })]);
+    const both = await Promise.all([
+      post("/v1/utils/text/keywords", { text }),
+      post("/v1/utils/text/keywords", { text }),
+    ]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 429]);
     const refused = both.find((r) => r.status === 429)!;
-    expect((await refused.json()).error).toMatchObject({ code: "rate_limit_exceeded", message: expect.stringMatching(/at most 1 concurrent/) });
+    expect((await refused.json()).error).toMatchObject({
+      code: "rate_limit_exceeded",
+      message: expect.stringMatching(/at most 1 concurrent/),
+    });
 
     const ok = await post("/v1/utils/format/convert", { content: "# hi" });
     expect(ok.status).toBe(200);
@@ -34,7 +46,10 @@ describe("keyless routes that do real work are limited per client address", () =
       expect(res.status, path).toBe(429);
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
       const body = await res.json();
-      expect(body.error).toMatchObject({ code: "rate_limit_exceeded", message: expect.stringMatching(/at most 5 requests per minute/) });
+      expect(body.error).toMatchObject({
+        code: "rate_limit_exceeded",
+        message: expect.stringMatching(/at most 5 requests per minute/),
+      });
       expect(body.error.retry_after).toBeGreaterThan(0);
     }
     expect((await gw.request("/health")).status).toBe(200);

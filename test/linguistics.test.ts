@@ -49,7 +49,9 @@ describe("/v1/linguistics", () => {
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ error: expect.any(String) });
       const doc = (await (await t.gw.request("/openapi.json")).json()) as Json;
-      expect(Object.keys(doc.paths["/v1/linguistics"].get.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "429"]));
+      expect(Object.keys(doc.paths["/v1/linguistics"].get.responses)).toEqual(
+        expect.arrayContaining(["200", "401", "403", "429"]),
+      );
     });
 
     it("coverage agrees with what the list and phoneme endpoints count", async () => {
@@ -75,7 +77,8 @@ describe("/v1/linguistics", () => {
 
     it("report rate-limit headers", async () => {
       const res = await get("/v1/linguistics/languages?limit=1");
-      for (const h of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]) expect(res.headers.get(h)).toMatch(/^\d+$/);
+      for (const h of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"])
+        expect(res.headers.get(h)).toMatch(/^\d+$/);
     });
   });
 
@@ -85,7 +88,16 @@ describe("/v1/linguistics", () => {
       expect(body).toMatchObject({ total: 8605, limit: 50, offset: 0 });
       expect(body.page).toBeUndefined();
       expect(body.languages).toHaveLength(50);
-      expect(Object.keys(body.languages[0]).sort()).toEqual(["family", "glottocode", "iso", "latitude", "longitude", "name", "region", "status"]);
+      expect(Object.keys(body.languages[0]).sort()).toEqual([
+        "family",
+        "glottocode",
+        "iso",
+        "latitude",
+        "longitude",
+        "name",
+        "region",
+        "status",
+      ]);
     });
 
     it("pages consistently: consecutive pages tile the list with no gap or overlap", async () => {
@@ -94,7 +106,9 @@ describe("/v1/linguistics", () => {
       const both = await json("/v1/linguistics/languages?region=australia&limit=60&offset=0");
       expect(first.total).toBe(389);
       expect(second.total).toBe(389);
-      expect([...first.languages, ...second.languages].map((l: Json) => l.glottocode)).toEqual(both.languages.map((l: Json) => l.glottocode));
+      expect([...first.languages, ...second.languages].map((l: Json) => l.glottocode)).toEqual(
+        both.languages.map((l: Json) => l.glottocode),
+      );
       const last = await json("/v1/linguistics/languages?region=australia&limit=30&offset=380");
       expect(last.languages).toHaveLength(9);
       expect((await json("/v1/linguistics/languages?region=australia&offset=5000")).languages).toEqual([]);
@@ -114,16 +128,24 @@ describe("/v1/linguistics", () => {
       expect(byName.total).toBeGreaterThan(400);
       expect(byCode.total).toBe(byName.total);
       expect(byName.languages.every((l: Json) => l.family === "Indo-European")).toBe(true);
-      const combined = await json("/v1/linguistics/languages?family=Indo-European&region=eurasia&status=extinct&limit=1000");
+      const combined = await json(
+        "/v1/linguistics/languages?family=Indo-European&region=eurasia&status=extinct&limit=1000",
+      );
       expect(combined.total).toBeGreaterThan(0);
       expect(combined.total).toBeLessThan(byName.total);
-      expect(combined.languages.every((l: Json) => l.family === "Indo-European" && l.region === "Eurasia" && l.status === "extinct")).toBe(true);
+      expect(
+        combined.languages.every(
+          (l: Json) => l.family === "Indo-European" && l.region === "Eurasia" && l.status === "extinct",
+        ),
+      ).toBe(true);
       const nearly = await json("/v1/linguistics/languages?status=nearly_extinct&limit=1");
       expect(nearly.total).toBe(316);
       expect(nearly.languages[0].status).toBe("nearly extinct");
       const endangered = await json("/v1/linguistics/languages?status=endangered&limit=1000");
       expect(endangered.total).toBe(1646 + 1847 + 436 + 316);
-      expect(new Set(endangered.languages.map((l: Json) => l.status))).toEqual(new Set(["threatened", "shifting", "moribund", "nearly extinct"]));
+      expect(new Set(endangered.languages.map((l: Json) => l.status))).toEqual(
+        new Set(["threatened", "shifting", "moribund", "nearly extinct"]),
+      );
     });
 
     it("reads a blank parameter (?limit=, a form field left empty) as absent, so the default applies", async () => {
@@ -132,17 +154,39 @@ describe("/v1/linguistics", () => {
       expect(blank).toEqual(all);
       expect(blank).toMatchObject({ limit: 50, offset: 0, total: 8605 });
       expect(await json("/v1/linguistics/languages?page=&per_page=")).toEqual(all);
-      expect(await json("/v1/linguistics/languages?page=2&offset=")).toMatchObject({ page: 2, per_page: 100, offset: 100 });
-      expect(await json("/v1/linguistics/phonemes?language=&type=&manner=&place=&limit=&offset=")).toEqual(await json("/v1/linguistics/phonemes"));
-      expect(await json("/v1/linguistics/features?language=&feature=&category=")).toEqual(await json("/v1/linguistics/features"));
-      expect(await json("/v1/linguistics/search?q=english&type=&limit=")).toEqual(await json("/v1/linguistics/search?q=english"));
-      expect(await json("/v1/linguistics/languages/eng?inventory=")).toEqual(await json("/v1/linguistics/languages/eng"));
+      expect(await json("/v1/linguistics/languages?page=2&offset=")).toMatchObject({
+        page: 2,
+        per_page: 100,
+        offset: 100,
+      });
+      expect(await json("/v1/linguistics/phonemes?language=&type=&manner=&place=&limit=&offset=")).toEqual(
+        await json("/v1/linguistics/phonemes"),
+      );
+      expect(await json("/v1/linguistics/features?language=&feature=&category=")).toEqual(
+        await json("/v1/linguistics/features"),
+      );
+      expect(await json("/v1/linguistics/search?q=english&type=&limit=")).toEqual(
+        await json("/v1/linguistics/search?q=english"),
+      );
+      expect(await json("/v1/linguistics/languages/eng?inventory=")).toEqual(
+        await json("/v1/linguistics/languages/eng"),
+      );
       expect((await get("/v1/linguistics/search?q=")).status).toBe(400);
     });
 
     it("answers an unknown family with an empty page, and refuses bad region, status and paging", async () => {
       expect((await json("/v1/linguistics/languages?family=klingonic")).total).toBe(0);
-      for (const query of ["region=atlantis", "status=thriving", "limit=0", "limit=1001", "limit=abc", "offset=-1", "page=0", "per_page=5000", "limit=10&page=2"]) {
+      for (const query of [
+        "region=atlantis",
+        "status=thriving",
+        "limit=0",
+        "limit=1001",
+        "limit=abc",
+        "offset=-1",
+        "page=0",
+        "per_page=5000",
+        "limit=10&page=2",
+      ]) {
         const res = await get(`/v1/linguistics/languages?${query}`);
         expect(res.status, query).toBe(400);
         expect(await res.json()).toEqual({ error: expect.any(String) });
@@ -153,7 +197,14 @@ describe("/v1/linguistics", () => {
   describe("GET /v1/linguistics/languages/{code}", () => {
     it("returns Glottolog data, WALS features and the PHOIBLE inventory for an ISO code", async () => {
       const body = await json("/v1/linguistics/languages/eng");
-      expect(body).toMatchObject({ iso: "eng", glottocode: "stan1293", name: "English", family: "Indo-European", region: "Eurasia", in_glottolog: true });
+      expect(body).toMatchObject({
+        iso: "eng",
+        glottocode: "stan1293",
+        name: "English",
+        family: "Indo-European",
+        region: "Eurasia",
+        in_glottolog: true,
+      });
       expect(body.classification).toContain("Germanic");
       expect(body.wals_languages.map((l: Json) => l.wals_code)).toEqual(["eng"]);
       const consonants = body.wals_features.find((f: Json) => f.parameter_id === "1A");
@@ -169,7 +220,9 @@ describe("/v1/linguistics", () => {
       const byGlottocode = await json("/v1/linguistics/languages/stan1293");
       expect((await json("/v1/linguistics/languages/ENG")).glottocode).toBe("stan1293");
       const other = byGlottocode.phoneme_inventories[1].inventory_id;
-      expect((await json(`/v1/linguistics/languages/eng?inventory=${other}`)).phoneme_inventory.inventory_id).toBe(other);
+      expect((await json(`/v1/linguistics/languages/eng?inventory=${other}`)).phoneme_inventory.inventory_id).toBe(
+        other,
+      );
       expect((await json("/v1/linguistics/languages/eng?inventory=1", 404)).error).toContain("inventory 1");
     });
 
@@ -196,7 +249,13 @@ describe("/v1/linguistics", () => {
       const body = await json("/v1/linguistics/phonemes");
       expect(body).toMatchObject({ total: 3142, limit: 100, offset: 0 });
       expect(body.phonemes).toHaveLength(100);
-      expect(body.phonemes[0]).toMatchObject({ segment: "m", type: "consonant", manner: "nasal", place: "bilabial", inventories: 2915 });
+      expect(body.phonemes[0]).toMatchObject({
+        segment: "m",
+        type: "consonant",
+        manner: "nasal",
+        place: "bilabial",
+        inventories: 2915,
+      });
       expect(body.phonemes[0].frequency).toBeCloseTo(2915 / 3020, 3);
       expect(body.phonemes[0].languages).toBeLessThanOrEqual(body.phonemes[0].inventories);
       const counts = body.phonemes.map((p: Json) => p.inventories);
@@ -232,7 +291,8 @@ describe("/v1/linguistics", () => {
       const wide = await json("/v1/linguistics/phonemes?limit=6");
       expect(page.phonemes.map((p: Json) => p.segment)).toEqual(wide.phonemes.slice(1).map((p: Json) => p.segment));
       expect((await json("/v1/linguistics/phonemes?language=zzz", 404)).error).toBe("unknown language 'zzz'");
-      for (const query of ["type=click", "manner=squeak", "place=nose", "limit=0", "limit=1001"]) expect((await get(`/v1/linguistics/phonemes?${query}`)).status, query).toBe(400);
+      for (const query of ["type=click", "manner=squeak", "place=nose", "limit=0", "limit=1001"])
+        expect((await get(`/v1/linguistics/phonemes?${query}`)).status, query).toBe(400);
     });
   });
 
@@ -261,7 +321,12 @@ describe("/v1/linguistics", () => {
       expect(body.language).toMatchObject({ iso: "eng", wals_codes: ["eng"] });
       expect(body.total).toBeGreaterThan(100);
       const order = await json("/v1/linguistics/features?language=eng&feature=81A");
-      expect(order.features).toEqual([expect.objectContaining({ parameter_id: "81A", value: expect.objectContaining({ code: "81A-2", name: "SVO" }) })]);
+      expect(order.features).toEqual([
+        expect.objectContaining({
+          parameter_id: "81A",
+          value: expect.objectContaining({ code: "81A-2", name: "SVO" }),
+        }),
+      ]);
       const syntax = await json("/v1/linguistics/features?language=jpn&category=syntax");
       expect(syntax.features.every((f: Json) => f.category === "syntax")).toBe(true);
     });
@@ -281,13 +346,20 @@ describe("/v1/linguistics", () => {
       expect(Object.keys(body.results).sort()).toEqual(["features", "languages", "phonemes"]);
       expect(body.results.languages[0]).toMatchObject({ name: "English", iso: "eng", match: "exact" });
       const tiers = body.results.languages.map((l: Json) => l.match);
-      expect(tiers).toEqual([...tiers].sort((a, b) => ["exact", "prefix", "substring"].indexOf(a) - ["exact", "prefix", "substring"].indexOf(b)));
+      expect(tiers).toEqual(
+        [...tiers].sort(
+          (a, b) => ["exact", "prefix", "substring"].indexOf(a) - ["exact", "prefix", "substring"].indexOf(b),
+        ),
+      );
       const folded = await json("/v1/linguistics/search?q=VOLAPUK&type=languages");
       expect(folded.results.languages[0]).toMatchObject({ name: "Volapük", match: "exact" });
     });
 
     it("finds languages by code, phonemes by symbol or description, features by id", async () => {
-      expect((await json("/v1/linguistics/search?q=deu&type=languages")).results.languages[0]).toMatchObject({ iso: "deu", match: "exact" });
+      expect((await json("/v1/linguistics/search?q=deu&type=languages")).results.languages[0]).toMatchObject({
+        iso: "deu",
+        match: "exact",
+      });
       const ph = await json("/v1/linguistics/search?q=ŋ&type=phonemes");
       expect(ph.results.phonemes[0]).toMatchObject({ segment: "ŋ", match: "exact" });
       const described = await json("/v1/linguistics/search?q=velar%20nasal&type=phonemes");

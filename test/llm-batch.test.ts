@@ -7,12 +7,18 @@ describe("/v1/llm/batch", () => {
   let xai: FakeLlm;
   let slow: FakeLlm;
   const t = useGateway({
-    fakes: async () => [(xai = await startFakeOpenAICompatible({ key: "k", reply: "Batch answer." })), (slow = await startFakeOpenAICompatible({ key: "k", reply: "Slow answer.", delayMs: 400 }))],
+    fakes: async () => [
+      (xai = await startFakeOpenAICompatible({ key: "k", reply: "Batch answer." })),
+      (slow = await startFakeOpenAICompatible({ key: "k", reply: "Slow answer.", delayMs: 400 })),
+    ],
     env: () => ({ XAI_API_KEY: "k", UPSTREAM_XAI_URL: xai.url, MISTRAL_API_KEY: undefined }),
   });
   const call = (path: string, init: RequestInit = {}, apiKey = t.key) =>
     t.gw.request(path, { ...init, headers: { "content-type": "application/json", "X-API-Key": apiKey } });
-  const requests = ["a", "b", "c"].map((id) => ({ custom_id: id, messages: [{ role: "user", content: `question ${id}` }] }));
+  const requests = ["a", "b", "c"].map((id) => ({
+    custom_id: id,
+    messages: [{ role: "user", content: `question ${id}` }],
+  }));
 
   async function waitFor(id: string, status: string) {
     for (let i = 0; i < 100; i++) {
@@ -32,15 +38,26 @@ describe("/v1/llm/batch", () => {
     expect(done.request_counts).toEqual({ total: 3, succeeded: 3, errored: 0, processing: 0 });
     const results = await (await call(`/v1/llm/batch/${batch.id}/results`)).json();
     expect(results.results.map((r: { custom_id: string }) => r.custom_id)).toEqual(["a", "b", "c"]);
-    expect(results.results[0]).toMatchObject({ status: "succeeded", content: "Batch answer.", usage: { completion_tokens: 2 } });
-    expect(xai.requests.filter((r) => r.path.endsWith("/chat/completions")).every((r) => r.body.max_tokens === 1024)).toBe(true);
+    expect(results.results[0]).toMatchObject({
+      status: "succeeded",
+      content: "Batch answer.",
+      usage: { completion_tokens: 2 },
+    });
+    expect(
+      xai.requests.filter((r) => r.path.endsWith("/chat/completions")).every((r) => r.body.max_tokens === 1024),
+    ).toBe(true);
 
-    const formB = await call("/v1/llm/batch/create", { method: "POST", body: JSON.stringify({ requests: requests.slice(0, 1), max_tokens: 64 }) });
+    const formB = await call("/v1/llm/batch/create", {
+      method: "POST",
+      body: JSON.stringify({ requests: requests.slice(0, 1), max_tokens: 64 }),
+    });
     expect(formB.status).toBe(201);
     const formBBatch = await formB.json();
 
     await t.gw.rt.meter.flush();
-    const items = await t.gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: t.keyId, route: "/v1/llm/batch#item" } });
+    const items = await t.gw.rt.db.prisma.usageEvent.findMany({
+      where: { keyId: t.keyId, route: "/v1/llm/batch#item" },
+    });
     expect(items.length).toBeGreaterThanOrEqual(3);
     expect(items.every((e) => e.completionTokens === 2)).toBe(true);
 
@@ -65,9 +82,15 @@ describe("/v1/llm/batch", () => {
   });
 
   it("refuses an unconfigured provider, duplicate ids and empty batches", async () => {
-    const unconfigured = await call("/v1/llm/batch", { method: "POST", body: JSON.stringify({ requests, provider: "mistral" }) });
+    const unconfigured = await call("/v1/llm/batch", {
+      method: "POST",
+      body: JSON.stringify({ requests, provider: "mistral" }),
+    });
     expect(unconfigured.status).toBe(503);
-    const dupes = await call("/v1/llm/batch", { method: "POST", body: JSON.stringify({ requests: [requests[0], requests[0]] }) });
+    const dupes = await call("/v1/llm/batch", {
+      method: "POST",
+      body: JSON.stringify({ requests: [requests[0], requests[0]] }),
+    });
     expect(dupes.status).toBe(400);
     expect((await dupes.json()).error).toMatch(/unique/);
     expect((await call("/v1/llm/batch", { method: "POST", body: JSON.stringify({ requests: [] }) })).status).toBe(400);
@@ -82,7 +105,9 @@ describe("/v1/llm/batch: fair use of the job runner", () => {
   beforeAll(async () => {
     t.slow = await startFakeOpenAICompatible({ key: "k", reply: "Slow answer.", delayMs: 300 });
     Object.assign(process.env, { XAI_API_KEY: "k", UPSTREAM_XAI_URL: t.slow.url });
-    t.gw = await startTestGateway({ env: { JOBS_CONCURRENCY: "1", JOBS_QUEUED_PER_KEY: "1", BATCH_ITEMS_PER_DAY: "6" } });
+    t.gw = await startTestGateway({
+      env: { JOBS_CONCURRENCY: "1", JOBS_QUEUED_PER_KEY: "1", BATCH_ITEMS_PER_DAY: "6" },
+    });
     t.key = (await t.gw.key()).key;
   });
   afterAll(async () => {
@@ -94,7 +119,12 @@ describe("/v1/llm/batch: fair use of the job runner", () => {
     t.gw.request("/v1/llm/batch", {
       method: "POST",
       headers: { "content-type": "application/json", "X-API-Key": apiKey },
-      body: JSON.stringify({ requests: Array.from({ length: n }, (_, i) => ({ custom_id: `q${i}`, messages: [{ role: "user", content: `question ${i}` }] })) }),
+      body: JSON.stringify({
+        requests: Array.from({ length: n }, (_, i) => ({
+          custom_id: `q${i}`,
+          messages: [{ role: "user", content: `question ${i}` }],
+        })),
+      }),
     });
   const settled = async (id: string) => {
     for (let i = 0; i < 200; i++) {
@@ -114,7 +144,11 @@ describe("/v1/llm/batch: fair use of the job runner", () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(await refused.json()).toEqual({
-      error: { code: "rate_limit_exceeded", message: expect.stringMatching(/1 jobs waiting to start \(at most 1\)/), retry_after: Number(refused.headers.get("retry-after")) },
+      error: {
+        code: "rate_limit_exceeded",
+        message: expect.stringMatching(/1 jobs waiting to start \(at most 1\)/),
+        retry_after: Number(refused.headers.get("retry-after")),
+      },
     });
     const other = await t.gw.key();
     expect((await create(1, other.key)).status).toBe(201);
@@ -127,7 +161,10 @@ describe("/v1/llm/batch: fair use of the job runner", () => {
     const tooMany = await create(5);
     expect(tooMany.status).toBe(429);
     const body = await tooMany.json();
-    expect(body.error).toMatchObject({ code: "rate_limit_exceeded", message: expect.stringMatching(/6 items per key per UTC day; 4 left today and this batch has 5/) });
+    expect(body.error).toMatchObject({
+      code: "rate_limit_exceeded",
+      message: expect.stringMatching(/6 items per key per UTC day; 4 left today and this batch has 5/),
+    });
     expect(body.error.retry_after).toBeGreaterThan(0);
     expect(body.error.retry_after).toBeLessThanOrEqual(86_400);
     expect(tooMany.headers.get("retry-after")).toBe(String(body.error.retry_after));

@@ -15,8 +15,15 @@ describe("/v1/llm embeddings, similarity and vision", () => {
   });
   let openai: FakeLlm;
   const t = useGateway({
-    fakes: async () => [(openai = await startFakeOpenAICompatible({ key: "sk-openai", reply: "A red square." })), await startFakeServer(ollamaEmbed)],
-    env: ([, ollama]) => ({ OPENAI_API_KEY: "sk-openai", UPSTREAM_OPENAI_URL: openai.url, UPSTREAM_OLLAMA_URL: ollama.url }),
+    fakes: async () => [
+      (openai = await startFakeOpenAICompatible({ key: "sk-openai", reply: "A red square." })),
+      await startFakeServer(ollamaEmbed),
+    ],
+    env: ([, ollama]) => ({
+      OPENAI_API_KEY: "sk-openai",
+      UPSTREAM_OPENAI_URL: openai.url,
+      UPSTREAM_OLLAMA_URL: ollama.url,
+    }),
   });
   const { post } = t;
 
@@ -40,17 +47,25 @@ describe("/v1/llm embeddings, similarity and vision", () => {
   it("scores similarity in 0..1 with token counts per text", async () => {
     const same = await (await post("/v1/llm/similarity", { text1: "the cat sat", text2: "the cat sat" })).json();
     expect(same).toMatchObject({ similarity: 1, text1_tokens: 3, text2_tokens: 3 });
-    const different = await (await post("/v1/llm/similarity", { text1: "apples oranges", text2: "quantum chromodynamics" })).json();
+    const different = await (
+      await post("/v1/llm/similarity", { text1: "apples oranges", text2: "quantum chromodynamics" })
+    ).json();
     expect(different.similarity).toBeGreaterThanOrEqual(0);
     expect(different.similarity).toBeLessThan(0.5);
   });
 
   it("asks a vision model about a base64 image or an https URL", async () => {
-    const png = (await sharp({ create: { width: 8, height: 8, channels: 3, background: "red" } }).png().toBuffer()).toString("base64");
+    const png = (
+      await sharp({ create: { width: 8, height: 8, channels: 3, background: "red" } })
+        .png()
+        .toBuffer()
+    ).toString("base64");
     const res = await post("/v1/llm/vision", { image: png, prompt: "What colour?" });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ content: "A red square.", provider: "openai" });
-    const sent = openai.requests.at(-1)!.body as { messages: Array<{ content: Array<{ type: string; image_url?: { url: string } }> }> };
+    const sent = openai.requests.at(-1)!.body as {
+      messages: Array<{ content: Array<{ type: string; image_url?: { url: string } }> }>;
+    };
     const parts = sent.messages[0]!.content;
     expect(parts[0]).toMatchObject({ type: "text" });
     expect(parts[1]!.image_url!.url).toMatch(/^data:image\/png;base64,/);

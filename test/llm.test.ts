@@ -7,7 +7,8 @@ async function readEvents(res: Response): Promise<Array<Record<string, unknown>>
   const events: Array<Record<string, unknown>> = [];
   const parser = createParser({ onEvent: (e) => events.push(JSON.parse(e.data)) });
   const decoder = new TextDecoder();
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+    parser.feed(decoder.decode(chunk, { stream: true }));
   return events;
 }
 
@@ -21,11 +22,20 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
         startFakeOpenAICompatible({ key: "xai-test", reply: "The answer is forty two." }),
         startFakeAnthropic({ key: "ant-test", reply: "Considered reply." }),
       ]);
-      slowXai = await startFakeOpenAICompatible({ key: "xai-test", reply: Array.from({ length: 200 }, (_, i) => `w${i} `).join(""), delayMs: 20 });
+      slowXai = await startFakeOpenAICompatible({
+        key: "xai-test",
+        reply: Array.from({ length: 200 }, (_, i) => `w${i} `).join(""),
+        delayMs: 20,
+      });
       return [xai, slowXai, anthropic];
     },
     env: () => ({
-      ...Object.fromEntries(["XAI", "OPENAI", "ANTHROPIC", "MISTRAL", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"].map((name) => [`${name}_API_KEY`, undefined])),
+      ...Object.fromEntries(
+        ["XAI", "OPENAI", "ANTHROPIC", "MISTRAL", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"].map((name) => [
+          `${name}_API_KEY`,
+          undefined,
+        ]),
+      ),
       XAI_API_KEY: "xai-test",
       UPSTREAM_XAI_URL: xai.url,
       ANTHROPIC_API_KEY: "ant-test",
@@ -38,7 +48,11 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
   const hello = [{ role: "user", content: "What is the answer?" }];
 
   it("chats with the default provider (xai) and its default model, and meters the tokens", async () => {
-    const res = await post("/v1/llm/chat", { messages: [{ role: "system", content: "Be brief." }, ...hello], temperature: 0.2, max_tokens: 50 });
+    const res = await post("/v1/llm/chat", {
+      messages: [{ role: "system", content: "Be brief." }, ...hello],
+      temperature: 0.2,
+      max_tokens: 50,
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toEqual({
@@ -49,39 +63,68 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
     });
     const sent = xai.requests.at(-1)!.body;
     expect(sent).toMatchObject({ model: "grok-4-fast", temperature: 0.2, max_tokens: 50 });
-    expect(sent.messages).toEqual([{ role: "system", content: "Be brief." }, { role: "user", content: "What is the answer?" }]);
+    expect(sent.messages).toEqual([
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "What is the answer?" },
+    ]);
 
     await t.gw.rt.meter.flush();
-    const event = (await t.gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: t.keyId, route: "/v1/llm/chat" } })).at(-1)!;
+    const event = (
+      await t.gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: t.keyId, route: "/v1/llm/chat" } })
+    ).at(-1)!;
     expect(event).toMatchObject({ provider: "xai", model: "grok-4-fast-2026", completionTokens: 5 });
     expect(event.promptTokens).toBe(body.usage.prompt_tokens);
   });
 
   it("streams server-sent events: content deltas, then done with usage (body flag or ?stream=true)", async () => {
-    for (const [path, extra] of [["/v1/llm/chat", { stream: true }], ["/v1/llm/chat?stream=true", {}]] as const) {
+    for (const [path, extra] of [
+      ["/v1/llm/chat", { stream: true }],
+      ["/v1/llm/chat?stream=true", {}],
+    ] as const) {
       const res = await post(path, { messages: hello, ...extra });
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
       const events = await readEvents(res);
       const last = events.at(-1)!;
       expect(last).toMatchObject({ done: true, provider: "xai", usage: { completion_tokens: 5 } });
-      expect(events.slice(0, -1).map((e) => e.content).join("")).toBe("The answer is forty two.");
+      expect(
+        events
+          .slice(0, -1)
+          .map((e) => e.content)
+          .join(""),
+      ).toBe("The answer is forty two.");
       expect(events.slice(0, -1).every((e) => typeof e.content === "string")).toBe(true);
     }
     await new Promise((r) => setTimeout(r, 20));
     await t.gw.rt.meter.flush();
-    const streamed = await t.gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: t.keyId, route: "/v1/llm/chat", completionTokens: 5 } });
+    const streamed = await t.gw.rt.db.prisma.usageEvent.findMany({
+      where: { keyId: t.keyId, route: "/v1/llm/chat", completionTokens: 5 },
+    });
     expect(streamed.length).toBeGreaterThanOrEqual(3);
     expect(streamed.every((e) => e.bytesOut > 0)).toBe(true);
   });
 
   it("passes Anthropic's thinking controls on, and refuses them for other providers", async () => {
-    const res = await post("/v1/llm/chat", { messages: hello, provider: "anthropic", thinking: { type: "enabled", budget_tokens: 2048 }, max_tokens: 4000 });
+    const res = await post("/v1/llm/chat", {
+      messages: hello,
+      provider: "anthropic",
+      thinking: { type: "enabled", budget_tokens: 2048 },
+      max_tokens: 4000,
+    });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ content: "Considered reply.", provider: "anthropic", model: "claude-sonnet-4-5" });
-    expect(anthropic.requests.at(-1)!.body).toMatchObject({ model: "claude-sonnet-4-5", thinking: { type: "enabled", budget_tokens: 2048 } });
+    expect(await res.json()).toMatchObject({
+      content: "Considered reply.",
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+    });
+    expect(anthropic.requests.at(-1)!.body).toMatchObject({
+      model: "claude-sonnet-4-5",
+      thinking: { type: "enabled", budget_tokens: 2048 },
+    });
 
-    const streamed = await readEvents(await post("/v1/llm/chat", { messages: hello, provider: "anthropic", stream: true }));
+    const streamed = await readEvents(
+      await post("/v1/llm/chat", { messages: hello, provider: "anthropic", stream: true }),
+    );
     expect(streamed.at(-1)).toMatchObject({ done: true, usage: { completion_tokens: 2 } });
 
     const refused = await post("/v1/llm/chat", { messages: hello, effort: "high" });
@@ -109,7 +152,10 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
       [500, 502, /xai failed \(500\)/],
     ];
     for (const [upstreamStatus, status, message] of cases) {
-      const failing = await startFakeOpenAICompatible({ key: "xai-test", failWith: upstreamStatus === 401 ? undefined : upstreamStatus });
+      const failing = await startFakeOpenAICompatible({
+        key: "xai-test",
+        failWith: upstreamStatus === 401 ? undefined : upstreamStatus,
+      });
       process.env.UPSTREAM_XAI_URL = failing.url;
       if (upstreamStatus === 401) process.env.XAI_API_KEY = "wrong";
       try {
@@ -133,8 +179,14 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
     try {
       const res = await post("/v1/llm/chat", { messages: hello, fallback: ["anthropic"] });
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ provider: "anthropic", content: "Considered reply.", fallback_from: ["xai"] });
-      const streamed = await readEvents(await post("/v1/llm/chat", { messages: hello, stream: true, fallback: ["anthropic"] }));
+      expect(await res.json()).toMatchObject({
+        provider: "anthropic",
+        content: "Considered reply.",
+        fallback_from: ["xai"],
+      });
+      const streamed = await readEvents(
+        await post("/v1/llm/chat", { messages: hello, stream: true, fallback: ["anthropic"] }),
+      );
       expect(streamed.at(-1)).toMatchObject({ done: true, provider: "anthropic" });
       const noFallback = await post("/v1/llm/chat", { messages: hello });
       expect(noFallback.status).toBe(502);
@@ -159,7 +211,11 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
       expect(slowXai.abandoned()).toBe(1);
       await new Promise((r) => setTimeout(r, 50));
       await t.gw.rt.meter.flush();
-      const events = await t.gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: t.keyId, route: "/v1/llm/chat" }, orderBy: { id: "desc" }, take: 1 });
+      const events = await t.gw.rt.db.prisma.usageEvent.findMany({
+        where: { keyId: t.keyId, route: "/v1/llm/chat" },
+        orderBy: { id: "desc" },
+        take: 1,
+      });
       expect(events[0]!.completionTokens).toBeGreaterThan(0);
       expect(events[0]!.completionTokens).toBeLessThan(200);
     } finally {
@@ -171,7 +227,9 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
     const all = await (await t.gw.request("/v1/llm/models", { headers: { "X-API-Key": t.key } })).json();
     expect(new Set(all.models.map((m: { provider: string }) => m.provider))).toEqual(new Set(["xai", "anthropic"]));
     expect(all.models).toContainEqual({ id: "grok-4-fast", provider: "xai", tiers: ["balanced"], default: true });
-    const only = await (await t.gw.request("/v1/llm/models?provider=anthropic", { headers: { "X-API-Key": t.key } })).json();
+    const only = await (
+      await t.gw.request("/v1/llm/models?provider=anthropic", { headers: { "X-API-Key": t.key } })
+    ).json();
     expect(only.models.every((m: { provider: string }) => m.provider === "anthropic")).toBe(true);
   });
 
@@ -179,13 +237,19 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
     const a = await (await post("/v1/llm/tiered-select", { task: "Summarise this memo", budget: "premium" })).json();
     expect(a).toMatchObject({ provider: "anthropic", model: "claude-opus-4-1", tier: "premium", configured: true });
     expect(a.reason).toMatch(/first configured provider in the premium preference order/);
-    const b = await (await post("/v1/llm/tiered-select", { task: "Classify", budget_tier: "cheap", provider: "xai" })).json();
+    const b = await (
+      await post("/v1/llm/tiered-select", { task: "Classify", budget_tier: "cheap", provider: "xai" })
+    ).json();
     expect(b).toMatchObject({ provider: "xai", model: "grok-3-mini", tier: "cheap" });
     const def = await (await post("/v1/llm/tiered-select", { task: "x" })).json();
     expect(def).toMatchObject({ provider: "xai", tier: "balanced" });
 
     const smart = await (await post("/v1/llm/smart-chat", { messages: hello, budget: "cheap" })).json();
-    expect(smart).toMatchObject({ provider: "xai", content: "The answer is forty two.", selection: { tier: "cheap", model: "grok-3-mini" } });
+    expect(smart).toMatchObject({
+      provider: "xai",
+      content: "The answer is forty two.",
+      selection: { tier: "cheap", model: "grok-3-mini" },
+    });
     expect(xai.requests.at(-1)!.body.model).toBe("grok-3-mini");
   });
 

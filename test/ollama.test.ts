@@ -13,7 +13,10 @@ describe("/v1/llm/ollama: the local model runner", () => {
     env: () => ({ UPSTREAM_OLLAMA_URL: runner.url }),
   });
   const call = (path: string, init: RequestInit = {}) =>
-    t.gw.request(path, { ...init, headers: { "content-type": "application/json", "X-API-Key": t.key, ...(init.headers as Record<string, string>) } });
+    t.gw.request(path, {
+      ...init,
+      headers: { "content-type": "application/json", "X-API-Key": t.key, ...(init.headers as Record<string, string>) },
+    });
 
   it("lists hosts with live status, the operator's first", async () => {
     const body = await (await call("/v1/llm/ollama/hosts")).json();
@@ -26,9 +29,16 @@ describe("/v1/llm/ollama: the local model runner", () => {
     expect(models.models[0]).toMatchObject({ family: "llama", parameter_size: "3.2B", quantization: "Q4_K_M" });
     const running = await (await call("/v1/llm/ollama/running")).json();
     expect(running.models[0]).toMatchObject({ name: "llama3.2:latest", size_vram: 5_137_025_024 });
-    const embedded = await (await call("/v1/llm/ollama/embed", { method: "POST", body: JSON.stringify({ text: "hello" }) })).json();
+    const embedded = await (
+      await call("/v1/llm/ollama/embed", { method: "POST", body: JSON.stringify({ text: "hello" }) })
+    ).json();
     expect(embedded).toMatchObject({ model: "nomic-embed-text", embedding: expect.any(Array) });
-    const chat = await (await call("/v1/llm/chat", { method: "POST", body: JSON.stringify({ provider: "ollama", messages: [{ role: "user", content: "hi" }] }) })).json();
+    const chat = await (
+      await call("/v1/llm/chat", {
+        method: "POST",
+        body: JSON.stringify({ provider: "ollama", messages: [{ role: "user", content: "hi" }] }),
+      })
+    ).json();
     expect(chat).toMatchObject({ content: "Local hello.", provider: "ollama", model: "llama3.2" });
   });
 
@@ -44,7 +54,8 @@ describe("/v1/llm/ollama: the local model runner", () => {
 
   it("pulls with streamed progress, then deletes, and 404s a model that is not there (operator scope)", async () => {
     const admin = await t.gw.key({ scopes: ["ollama:admin"] });
-    const call = (path: string, init: RequestInit = {}) => t.gw.request(path, { ...init, headers: { "content-type": "application/json", "X-API-Key": admin.key } });
+    const call = (path: string, init: RequestInit = {}) =>
+      t.gw.request(path, { ...init, headers: { "content-type": "application/json", "X-API-Key": admin.key } });
     // An operator scope is not an area: the key still reaches every area.
     expect((await call("/v1/llm/ollama/models")).status).toBe(200);
     const res = await call("/v1/llm/ollama/models/pull", { method: "POST", body: JSON.stringify({ model: "phi3" }) });
@@ -63,21 +74,32 @@ describe("/v1/llm/ollama: the local model runner", () => {
   });
 
   it("refuses private hosts unless the operator allows them, and keeps hosts per key", async () => {
-    const refused = await call("/v1/llm/ollama/hosts", { method: "POST", body: JSON.stringify({ url: "http://10.0.0.5:11434" }) });
+    const refused = await call("/v1/llm/ollama/hosts", {
+      method: "POST",
+      body: JSON.stringify({ url: "http://10.0.0.5:11434" }),
+    });
     expect(refused.status).toBe(403);
-    expect((await call("/v1/llm/ollama/hosts", { method: "POST", body: JSON.stringify({ url: "ftp://x" }) })).status).toBe(400);
+    expect(
+      (await call("/v1/llm/ollama/hosts", { method: "POST", body: JSON.stringify({ url: "ftp://x" }) })).status,
+    ).toBe(400);
     expect((await call(`/v1/llm/ollama/models?host=${encodeURIComponent(lanBox.url)}`)).status).toBe(403);
 
     const open = await startTestGateway({ env: { OLLAMA_ALLOW_PRIVATE_HOSTS: "true" } });
     try {
       const { key: k } = await open.key();
       const headers = { "content-type": "application/json", "X-API-Key": k };
-      const added = await open.request("/v1/llm/ollama/hosts", { method: "POST", headers, body: JSON.stringify({ url: `${lanBox.url}/`, name: "lan gpu" }) });
+      const added = await open.request("/v1/llm/ollama/hosts", {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ url: `${lanBox.url}/`, name: "lan gpu" }),
+      });
       expect(added.status).toBe(201);
       expect(await added.json()).toEqual({ url: lanBox.url, name: "lan gpu", default: false, status: "online" });
       const listed = await (await open.request("/v1/llm/ollama/hosts", { headers })).json();
       expect(listed.hosts.map((h: { url: string }) => h.url)).toEqual([runner.url, lanBox.url]);
-      const models = await (await open.request(`/v1/llm/ollama/models?host=${encodeURIComponent(lanBox.url)}`, { headers })).json();
+      const models = await (
+        await open.request(`/v1/llm/ollama/models?host=${encodeURIComponent(lanBox.url)}`, { headers })
+      ).json();
       expect(models).toMatchObject({ host: lanBox.url, models: [{ name: "qwen2.5:7b" }] });
       const other = await open.key();
       const theirs = await (await open.request("/v1/llm/ollama/hosts", { headers: { "X-API-Key": other.key } })).json();
@@ -94,25 +116,47 @@ describe("/v1/llm/ollama: the local model runner", () => {
       const b = await open.key();
       const as = (k: string) => ({ "content-type": "application/json", "X-API-Key": k });
       const onLan = (path: string) => `${path}?host=${encodeURIComponent(lanBox.url)}`;
-      expect((await open.request("/v1/llm/ollama/hosts", { method: "POST", headers: as(a.key), body: JSON.stringify({ url: lanBox.url }) })).status).toBe(201);
+      expect(
+        (
+          await open.request("/v1/llm/ollama/hosts", {
+            method: "POST",
+            headers: as(a.key),
+            body: JSON.stringify({ url: lanBox.url }),
+          })
+        ).status,
+      ).toBe(201);
       const before = lanBox.calls.length;
 
-      const stolenDelete = await open.request(onLan("/v1/llm/ollama/models/qwen2.5:7b"), { method: "DELETE", headers: as(b.key) });
+      const stolenDelete = await open.request(onLan("/v1/llm/ollama/models/qwen2.5:7b"), {
+        method: "DELETE",
+        headers: as(b.key),
+      });
       expect(stolenDelete.status).toBe(403);
       expect((await stolenDelete.json()).error).toMatch(/not registered for this key/);
-      const stolenPull = await open.request(onLan("/v1/llm/ollama/models/pull"), { method: "POST", headers: as(b.key), body: JSON.stringify({ model: "phi3" }) });
+      const stolenPull = await open.request(onLan("/v1/llm/ollama/models/pull"), {
+        method: "POST",
+        headers: as(b.key),
+        body: JSON.stringify({ model: "phi3" }),
+      });
       expect(stolenPull.status).toBe(403);
       expect(lanBox.calls.slice(before)).toEqual([]);
       expect(lanBox.installed.has("qwen2.5:7b")).toBe(true);
 
-      const refused = await open.request(onLan("/v1/llm/ollama/models/pull"), { method: "POST", headers: as(a.key), body: JSON.stringify({ model: REFUSED_MODEL }) });
+      const refused = await open.request(onLan("/v1/llm/ollama/models/pull"), {
+        method: "POST",
+        headers: as(a.key),
+        body: JSON.stringify({ model: REFUSED_MODEL }),
+      });
       expect(refused.status).toBe(400);
       const text = await refused.text();
       expect(text).not.toContain("hunter2");
       expect(text).not.toContain(LEAKY_ERROR);
       expect(JSON.parse(text).error).toMatch(/refused the request \(400\)/);
 
-      const own = await open.request(onLan("/v1/llm/ollama/models/qwen2.5:7b"), { method: "DELETE", headers: as(a.key) });
+      const own = await open.request(onLan("/v1/llm/ollama/models/qwen2.5:7b"), {
+        method: "DELETE",
+        headers: as(a.key),
+      });
       expect(await own.json()).toEqual({ deleted: "qwen2.5:7b" });
       expect(lanBox.installed.has("qwen2.5:7b")).toBe(false);
     } finally {
@@ -121,14 +165,24 @@ describe("/v1/llm/ollama: the local model runner", () => {
   });
 
   it("keeps the operator's runner read-only when a key registers it under another name", async () => {
-    const open = await startTestGateway({ env: { OLLAMA_ALLOW_PRIVATE_HOSTS: "true", UPSTREAM_OLLAMA_URL: runner.url } });
+    const open = await startTestGateway({
+      env: { OLLAMA_ALLOW_PRIVATE_HOSTS: "true", UPSTREAM_OLLAMA_URL: runner.url },
+    });
     try {
       const { key: k } = await open.key();
       const headers = { "content-type": "application/json", "X-API-Key": k };
       const port = new URL(runner.url).port;
       runner.installed.add("llama3.2:latest");
-      for (const alias of [`http://localhost:${port}`, `http://[::ffff:127.0.0.1]:${port}`, `http://127.0.0.2:${port}`]) {
-        const added = await open.request("/v1/llm/ollama/hosts", { method: "POST", headers, body: JSON.stringify({ url: alias }) });
+      for (const alias of [
+        `http://localhost:${port}`,
+        `http://[::ffff:127.0.0.1]:${port}`,
+        `http://127.0.0.2:${port}`,
+      ]) {
+        const added = await open.request("/v1/llm/ollama/hosts", {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ url: alias }),
+        });
         expect(added.status).toBe(201);
         const host = (await added.json()).url as string;
         const before = runner.calls.length;
@@ -136,7 +190,11 @@ describe("/v1/llm/ollama: the local model runner", () => {
         const del = await open.request(on("/v1/llm/ollama/models/llama3.2:latest"), { method: "DELETE", headers });
         expect(del.status).toBe(403);
         expect((await del.json()).error).toMatch(/read-only/);
-        const pull = await open.request(on("/v1/llm/ollama/models/pull"), { method: "POST", headers, body: JSON.stringify({ model: "phi3" }) });
+        const pull = await open.request(on("/v1/llm/ollama/models/pull"), {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ model: "phi3" }),
+        });
         expect(pull.status).toBe(403);
         expect(runner.calls.slice(before)).toEqual([]);
       }
@@ -152,7 +210,11 @@ describe("/v1/llm/ollama: the local model runner", () => {
     let release!: () => void;
     runner.pullGate = new Promise((r) => (release = r));
     try {
-      const res = await t.gw.request("/v1/llm/ollama/models/pull", { method: "POST", headers, body: JSON.stringify({ model: "gemma2" }) });
+      const res = await t.gw.request("/v1/llm/ollama/models/pull", {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ model: "gemma2" }),
+      });
       const reader = res.body!.getReader();
       expect(new TextDecoder().decode((await reader.read()).value)).toContain("pulling manifest");
       const busy = await t.gw.request("/v1/llm/ollama/models", { headers });
@@ -191,7 +253,11 @@ describe("/v1/llm/ollama: a registered host is pinned to the address it was chec
 
   it("connects every call, status checks included, to the checked address and never to a second answer", async () => {
     lookups = 0;
-    const added = await t.gw.request("/v1/llm/ollama/hosts", { method: "POST", headers: headers(), body: JSON.stringify({ url: url() }) });
+    const added = await t.gw.request("/v1/llm/ollama/hosts", {
+      method: "POST",
+      headers: headers(),
+      body: JSON.stringify({ url: url() }),
+    });
     expect(added.status).toBe(201);
     for (const path of ["/v1/llm/ollama/models", "/v1/llm/ollama/running"]) {
       lookups = 0;

@@ -42,7 +42,10 @@ describe("OpenAI-compatible surface, driven by the official openai client over a
   });
 
   it("completes a chat, routing provider/model", async () => {
-    const completion = await client.chat.completions.create({ model: "xai/grok-4", messages: [{ role: "user", content: "hi" }] });
+    const completion = await client.chat.completions.create({
+      model: "xai/grok-4",
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(completion.object).toBe("chat.completion");
     expect(completion.choices[0]!.message.content).toBe("Grok says hi.");
     expect(completion.model).toBe("xai/grok-4");
@@ -53,7 +56,10 @@ describe("OpenAI-compatible surface, driven by the official openai client over a
   it("streams a chat from another provider, with usage at the end", async () => {
     const stream = await client.chat.completions.create({
       model: "anthropic/claude-haiku-4-5",
-      messages: [{ role: "system", content: "Be kind." }, { role: "user", content: "stream please" }],
+      messages: [
+        { role: "system", content: "Be kind." },
+        { role: "user", content: "stream please" },
+      ],
       stream: true,
       stream_options: { include_usage: true },
     });
@@ -68,11 +74,17 @@ describe("OpenAI-compatible surface, driven by the official openai client over a
     expect(text).toBe("Claude streams this.");
     expect(finish).toBe("stop");
     expect(usage?.completion_tokens).toBe(3);
-    expect(anthropic.requests.at(-1)!.body).toMatchObject({ model: "claude-haiku-4-5", system: [{ type: "text", text: "Be kind." }] });
+    expect(anthropic.requests.at(-1)!.body).toMatchObject({
+      model: "claude-haiku-4-5",
+      system: [{ type: "text", text: "Be kind." }],
+    });
   });
 
   it("embeds and lists models", async () => {
-    const e = await client.embeddings.create({ model: "openai/text-embedding-3-small", input: ["alpha beta", "gamma"] });
+    const e = await client.embeddings.create({
+      model: "openai/text-embedding-3-small",
+      input: ["alpha beta", "gamma"],
+    });
     expect(e.data.map((d) => d.index)).toEqual([0, 1]);
     // The SDK asks for base64 float32 and decodes it, so compare at float32 precision.
     expect(e.data[1]!.embedding).toEqual(Array.from(new Float32Array(fakeEmbedding("gamma"))));
@@ -87,6 +99,8 @@ describe("OpenAI-compatible surface, driven by the official openai client over a
     await expect(anonymous.models.list()).rejects.toMatchObject({ status: 401 });
     await gw.rt.meter.flush();
     const events = await gw.rt.db.prisma.usageEvent.findMany({ where: { keyId } });
-    expect(new Set(events.map((e) => e.route))).toEqual(new Set(["/v1/chat/completions", "/v1/embeddings", "/v1/models"]));
+    expect(new Set(events.map((e) => e.route))).toEqual(
+      new Set(["/v1/chat/completions", "/v1/embeddings", "/v1/models"]),
+    );
   });
 });

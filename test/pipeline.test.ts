@@ -42,7 +42,10 @@ describe.each(combos)("the /v1 pipeline on %s with %s limits", (db, limits) => {
       const res = await gw.request("/v1/capabilities");
       const body = await res.json();
       const doc = await (await gw.request("/openapi.json")).json();
-      const operations = Object.values(doc.paths as Record<string, object>).reduce<number>((n, ops) => n + Object.keys(ops).length, 0);
+      const operations = Object.values(doc.paths as Record<string, object>).reduce<number>(
+        (n, ops) => n + Object.keys(ops).length,
+        0,
+      );
       expect(body.endpoints).toBe(operations);
       expect(body.providers).toEqual([]);
     });
@@ -72,7 +75,13 @@ describe.each(combos)("the /v1 pipeline on %s with %s limits", (db, limits) => {
     it("needs exactly that bearer token: wrong, shorter and longer ones get 401 Form A", async () => {
       const guarded = await startTestGateway({ env: { METRICS_TOKEN: "m3trics-token" } });
       try {
-        for (const authorization of [undefined, "Bearer wrong", "Bearer m3trics-token-and-more", "Bearer m3trics-tokeN", "m3trics-token"]) {
+        for (const authorization of [
+          undefined,
+          "Bearer wrong",
+          "Bearer m3trics-token-and-more",
+          "Bearer m3trics-tokeN",
+          "m3trics-token",
+        ]) {
           const res = await guarded.request("/metrics", authorization ? { headers: { authorization } } : {});
           expect(res.status, authorization).toBe(401);
           expect(await res.json()).toEqual({ error: expect.stringMatching(/METRICS_TOKEN/) });
@@ -184,7 +193,9 @@ describe.each(combos)("the /v1 pipeline on %s with %s limits", (db, limits) => {
     it("holds a key to its concurrency limit", async () => {
       const { key } = await gw.key({ concurrency: 3 });
       const headers = { "X-API-Key": key };
-      const results = await Promise.all(Array.from({ length: 5 }, () => gw.request("/v1/probe/slow?ms=300", { headers })));
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => gw.request("/v1/probe/slow?ms=300", { headers })),
+      );
       const statuses = results.map((r) => r.status).sort();
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       const refused = await results.find((r) => r.status === 429)!.json();
@@ -258,7 +269,10 @@ describe.each(combos)("the /v1 pipeline on %s with %s limits", (db, limits) => {
       const events = await gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: id } });
       expect(events).toHaveLength(10);
       expect(events.filter((e) => e.route === "/v1/key")).toHaveLength(7);
-      const echo = events.filter((e) => e.route === "/v1/probe/echo").map((e) => e.status).sort();
+      const echo = events
+        .filter((e) => e.route === "/v1/probe/echo")
+        .map((e) => e.status)
+        .sort();
       expect(echo).toEqual([200, 400]);
       expect(events.every((e) => e.bytesOut > 0 && e.method && e.requestId)).toBe(true);
 
@@ -280,7 +294,9 @@ describe.each(combos)("the /v1 pipeline on %s with %s limits", (db, limits) => {
       await gw.request("/v1/key", { headers: { "X-API-Key": key } });
       await gw.request("/v1/key", { headers: { "X-API-Key": "sk_invalid" } });
       await gw.rt.meter.flush();
-      const statuses = (await gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: id } })).map((e) => e.status).sort();
+      const statuses = (await gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: id } }))
+        .map((e) => e.status)
+        .sort();
       expect(statuses).toEqual([200, 429]);
     });
   });

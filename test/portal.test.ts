@@ -138,173 +138,221 @@ class CookieJar {
 
 const FORM = "application/x-www-form-urlencoded";
 
-describe("sign-in: operator rights from verified addresses only, links limited and short-lived", { timeout: 120_000 }, () => {
-  let server: ServerProcess;
-  let github: FakeGitHub;
-  let env: Record<string, string>;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    github = await startFakeGitHub({
-      "ops-verified": { id: 1, login: "ops", email: "ops@example.test", emails: [{ email: "ops@example.test", primary: true, verified: true }] },
-      // Claims an operator's address on its profile without having verified it; owns another.
-      "claims-admin": {
-        id: 2,
-        login: "mallory",
-        email: "admin@example.test",
-        emails: [
-          { email: "admin@example.test", primary: true, verified: false },
-          { email: "mallory@example.test", primary: false, verified: true },
-        ],
-      },
-      "unverified-only": { id: 3, login: "eve", email: null, emails: [{ email: "boss@example.test", primary: true, verified: false }] },
+describe(
+  "sign-in: operator rights from verified addresses only, links limited and short-lived",
+  { timeout: 120_000 },
+  () => {
+    let server: ServerProcess;
+    let github: FakeGitHub;
+    let env: Record<string, string>;
+    let cleanup: () => Promise<void>;
+    beforeAll(async () => {
+      github = await startFakeGitHub({
+        "ops-verified": {
+          id: 1,
+          login: "ops",
+          email: "ops@example.test",
+          emails: [{ email: "ops@example.test", primary: true, verified: true }],
+        },
+        // Claims an operator's address on its profile without having verified it; owns another.
+        "claims-admin": {
+          id: 2,
+          login: "mallory",
+          email: "admin@example.test",
+          emails: [
+            { email: "admin@example.test", primary: true, verified: false },
+            { email: "mallory@example.test", primary: false, verified: true },
+          ],
+        },
+        "unverified-only": {
+          id: 3,
+          login: "eve",
+          email: null,
+          emails: [{ email: "boss@example.test", primary: true, verified: false }],
+        },
+      });
+      const b = await backendEnv("pglite");
+      cleanup = b.cleanup;
+      env = {
+        ...b.env,
+        ADMIN_EMAILS: "ops@example.test,admin@example.test,boss@example.test",
+        GITHUB_ID: "gh-client",
+        GITHUB_SECRET: "gh-secret",
+        UPSTREAM_GITHUB_URL: github.url,
+        UPSTREAM_GITHUB_OAUTH_URL: github.url,
+      };
+      server = await startServerProcess(env);
     });
-    const b = await backendEnv("pglite");
-    cleanup = b.cleanup;
-    env = {
-      ...b.env,
-      ADMIN_EMAILS: "ops@example.test,admin@example.test,boss@example.test",
-      GITHUB_ID: "gh-client",
-      GITHUB_SECRET: "gh-secret",
-      UPSTREAM_GITHUB_URL: github.url,
-      UPSTREAM_GITHUB_OAUTH_URL: github.url,
-    };
-    server = await startServerProcess(env);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await github?.close();
-    await cleanup?.();
-  });
-
-  async function csrf(jar: CookieJar): Promise<string> {
-    const res = await fetch(`${server.url}/api/auth/csrf`, { headers: { cookie: jar.header() } });
-    jar.take(res);
-    return ((await res.json()) as { csrfToken: string }).csrfToken;
-  }
-
-  /** The OAuth dance a browser does, with GitHub's side answered by the fake: returns the resulting session. */
-  async function signInWithGitHub(code: string) {
-    const jar = new CookieJar();
-    const body = new URLSearchParams({ csrfToken: await csrf(jar), callbackUrl: `${server.url}/keys` });
-    const start = await fetch(`${server.url}/api/auth/signin/github`, { method: "POST", redirect: "manual", headers: { cookie: jar.header(), "content-type": FORM }, body });
-    jar.take(start);
-    const authorize = new URL(start.headers.get("location")!);
-    expect(`${authorize.origin}${authorize.pathname}`).toBe(`${github.url}/login/oauth/authorize`);
-    const callback = new URL(authorize.searchParams.get("redirect_uri")!);
-    callback.searchParams.set("code", code);
-    callback.searchParams.set("state", authorize.searchParams.get("state")!);
-    const back = await fetch(callback, { redirect: "manual", headers: { cookie: jar.header() } });
-    jar.take(back);
-    const session = (await (await fetch(`${server.url}/api/auth/session`, { headers: { cookie: jar.header() } })).json()) as {
-      user?: { email?: string | null; operator?: boolean };
-    };
-    return { redirect: back.headers.get("location"), user: session.user };
-  }
-
-  it("makes a GitHub user an operator only when GitHub reports the listed address as verified", async () => {
-    expect(await signInWithGitHub("ops-verified")).toMatchObject({ redirect: `${server.url}/keys`, user: { email: "ops@example.test", operator: true } });
-    // The unverified operator address is never taken: the account signs in with the address it proved.
-    expect(await signInWithGitHub("claims-admin")).toMatchObject({ user: { email: "mallory@example.test", operator: false } });
-    const unverified = await signInWithGitHub("unverified-only");
-    expect(unverified.user).toMatchObject({ email: null, operator: false });
-    expect(github.hits.filter((h) => h === "GET /user/emails")).toHaveLength(3);
-  });
-
-  let linksSent = 0;
-  async function askForLink(email: string, headers: Record<string, string> = {}): Promise<Response> {
-    const jar = new CookieJar();
-    const body = new URLSearchParams({ csrfToken: await csrf(jar), email, callbackUrl: server.url });
-    const res = await fetch(`${server.url}/api/auth/signin/email`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { cookie: jar.header(), "content-type": FORM, accept: "application/json", ...headers },
-      body,
+    afterAll(async () => {
+      await server?.stop();
+      await github?.close();
+      await cleanup?.();
     });
-    if (res.status === 302) {
-      expect(res.headers.get("location")).toMatch(/\/api\/auth\/verify-request/);
-      linksSent++;
+
+    async function csrf(jar: CookieJar): Promise<string> {
+      const res = await fetch(`${server.url}/api/auth/csrf`, { headers: { cookie: jar.header() } });
+      jar.take(res);
+      return ((await res.json()) as { csrfToken: string }).csrfToken;
     }
-    return res;
-  }
 
-  it("keeps an operator's sign-in link out of the production log (no SMTP), and still logs a user's", async () => {
-    expect((await askForLink("ops@example.test")).status).toBe(302);
-    expect((await askForLink("dev@example.test")).status).toBe(302);
-    await expect.poll(() => server.output(), { timeout: 10_000 }).toMatch(/dev%40example\.test/);
-    const log = server.output();
-    expect(log).toMatch(/"email":"ops@example.test".*operator address not written to the log/);
-    expect(log).not.toMatch(/callback\/email\?[^"]*ops%40example\.test/);
-  });
-
-  it("shows usage whose status classes add up to the requests, a 429 counted once", async () => {
-    const made = await runKeysCli(["create", "--name", "counted", "--email", "counter@example.test", "--minute", "10"], env);
-    expect(made.code, made.stderr).toBe(0);
-    const headers = { "X-API-Key": (made.lines[0] as { key: string }).key };
-    const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) statuses.push((await fetch(`${server.url}/v1/key`, { headers })).status);
-    for (let i = 0; i < 2; i++) {
-      const bad = await fetch(`${server.url}/v1/utils/convert`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: "{}" });
-      statuses.push(bad.status);
+    /** The OAuth dance a browser does, with GitHub's side answered by the fake: returns the resulting session. */
+    async function signInWithGitHub(code: string) {
+      const jar = new CookieJar();
+      const body = new URLSearchParams({ csrfToken: await csrf(jar), callbackUrl: `${server.url}/keys` });
+      const start = await fetch(`${server.url}/api/auth/signin/github`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie: jar.header(), "content-type": FORM },
+        body,
+      });
+      jar.take(start);
+      const authorize = new URL(start.headers.get("location")!);
+      expect(`${authorize.origin}${authorize.pathname}`).toBe(`${github.url}/login/oauth/authorize`);
+      const callback = new URL(authorize.searchParams.get("redirect_uri")!);
+      callback.searchParams.set("code", code);
+      callback.searchParams.set("state", authorize.searchParams.get("state")!);
+      const back = await fetch(callback, { redirect: "manual", headers: { cookie: jar.header() } });
+      jar.take(back);
+      const session = (await (
+        await fetch(`${server.url}/api/auth/session`, { headers: { cookie: jar.header() } })
+      ).json()) as {
+        user?: { email?: string | null; operator?: boolean };
+      };
+      return { redirect: back.headers.get("location"), user: session.user };
     }
-    for (let i = 0; i < 2; i++) statuses.push((await fetch(`${server.url}/v1/key`, { headers })).status);
-    expect(statuses).toEqual([...Array(8).fill(200), 400, 400, 429, 429]);
 
-    // Signed in as the key's owner through the link the server logged (a user's, so it is logged).
-    expect((await askForLink("counter@example.test")).status).toBe(302);
-    let link: string | undefined;
-    await expect.poll(() => {
-      for (const line of server.output().split("\n").filter((l) => l.startsWith("{"))) {
-        const entry = JSON.parse(line) as { email?: string; signInLink?: string };
-        if (entry.email === "counter@example.test" && entry.signInLink) link = entry.signInLink;
+    it("makes a GitHub user an operator only when GitHub reports the listed address as verified", async () => {
+      expect(await signInWithGitHub("ops-verified")).toMatchObject({
+        redirect: `${server.url}/keys`,
+        user: { email: "ops@example.test", operator: true },
+      });
+      // The unverified operator address is never taken: the account signs in with the address it proved.
+      expect(await signInWithGitHub("claims-admin")).toMatchObject({
+        user: { email: "mallory@example.test", operator: false },
+      });
+      const unverified = await signInWithGitHub("unverified-only");
+      expect(unverified.user).toMatchObject({ email: null, operator: false });
+      expect(github.hits.filter((h) => h === "GET /user/emails")).toHaveLength(3);
+    });
+
+    let linksSent = 0;
+    async function askForLink(email: string, headers: Record<string, string> = {}): Promise<Response> {
+      const jar = new CookieJar();
+      const body = new URLSearchParams({ csrfToken: await csrf(jar), email, callbackUrl: server.url });
+      const res = await fetch(`${server.url}/api/auth/signin/email`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie: jar.header(), "content-type": FORM, accept: "application/json", ...headers },
+        body,
+      });
+      if (res.status === 302) {
+        expect(res.headers.get("location")).toMatch(/\/api\/auth\/verify-request/);
+        linksSent++;
       }
-      return link;
-    }, { timeout: 10_000 }).toBeTruthy();
-    const jar = new CookieJar();
-    jar.take(await fetch(link!, { redirect: "manual" }));
-    type Report = { totals: { requests: number; ok: number; client: number; server: number; limited: number } };
-    let report: Report | undefined;
-    await expect.poll(async () => {
-      const res = await fetch(`${server.url}/api/portal/usage`, { headers: { cookie: jar.header() } });
-      report = ((await res.json()) as { report: Report }).report;
-      return report.totals.requests;
-    }, { timeout: 20_000, interval: 500 }).toBe(12);
-    expect(report!.totals).toMatchObject({ ok: 8, client: 2, server: 0, limited: 2 });
-  });
-
-  it("sends at most 5 links per address in 15 minutes and 20 per client in an hour, saying so", async () => {
-    for (let i = 0; i < 5; i++) expect((await askForLink("Many@Example.test")).status).toBe(302);
-    const sixth = await askForLink("many@example.test");
-    expect(sixth.status).toBe(429);
-    expect(Number(sixth.headers.get("retry-after"))).toBeGreaterThan(14 * 60);
-    expect(await sixth.json()).toMatchObject({ error: { code: "rate_limit_exceeded", message: expect.stringMatching(/5 in 15 minutes/) } });
-    const page = await askForLink("many@example.test", { accept: "text/html" });
-    expect(page.status).toBe(429);
-    expect(await page.text()).toMatch(/Too many sign-in links for this address/);
-
-    for (let i = 0; linksSent < 20; i++) expect((await askForLink(`person${i}@example.test`)).status).toBe(302);
-    // A client cannot pick its own address to escape the limit: server.ts overwrites the header.
-    const next = await askForLink("one-more@example.test", { "x-gateway-client-address": "198.51.100.9" });
-    expect(next.status).toBe(429);
-    expect((await next.json()).error.message).toMatch(/from your network: 20 in 60 minutes/);
-  });
-
-  it("makes links that expire 15 minutes after they are sent", async () => {
-    const sentBy = Date.now();
-    expect(await server.stop()).toBe(0);
-    const db = await openDatabase(loadConfig(env));
-    try {
-      const tokens = await db.prisma.verificationToken.findMany();
-      // Every link sent but the one used to sign in (spent on use).
-      expect(tokens).toHaveLength(linksSent - 1);
-      for (const t of tokens) {
-        expect(t.expires.getTime()).toBeLessThanOrEqual(sentBy + 15 * 60_000);
-        expect(t.expires.getTime()).toBeGreaterThan(sentBy + 10 * 60_000);
-      }
-    } finally {
-      await db.close();
+      return res;
     }
-  });
-});
+
+    it("keeps an operator's sign-in link out of the production log (no SMTP), and still logs a user's", async () => {
+      expect((await askForLink("ops@example.test")).status).toBe(302);
+      expect((await askForLink("dev@example.test")).status).toBe(302);
+      await expect.poll(() => server.output(), { timeout: 10_000 }).toMatch(/dev%40example\.test/);
+      const log = server.output();
+      expect(log).toMatch(/"email":"ops@example.test".*operator address not written to the log/);
+      expect(log).not.toMatch(/callback\/email\?[^"]*ops%40example\.test/);
+    });
+
+    it("shows usage whose status classes add up to the requests, a 429 counted once", async () => {
+      const made = await runKeysCli(
+        ["create", "--name", "counted", "--email", "counter@example.test", "--minute", "10"],
+        env,
+      );
+      expect(made.code, made.stderr).toBe(0);
+      const headers = { "X-API-Key": (made.lines[0] as { key: string }).key };
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) statuses.push((await fetch(`${server.url}/v1/key`, { headers })).status);
+      for (let i = 0; i < 2; i++) {
+        const bad = await fetch(`${server.url}/v1/utils/convert`, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: "{}",
+        });
+        statuses.push(bad.status);
+      }
+      for (let i = 0; i < 2; i++) statuses.push((await fetch(`${server.url}/v1/key`, { headers })).status);
+      expect(statuses).toEqual([...Array(8).fill(200), 400, 400, 429, 429]);
+
+      // Signed in as the key's owner through the link the server logged (a user's, so it is logged).
+      expect((await askForLink("counter@example.test")).status).toBe(302);
+      let link: string | undefined;
+      await expect
+        .poll(
+          () => {
+            for (const line of server
+              .output()
+              .split("\n")
+              .filter((l) => l.startsWith("{"))) {
+              const entry = JSON.parse(line) as { email?: string; signInLink?: string };
+              if (entry.email === "counter@example.test" && entry.signInLink) link = entry.signInLink;
+            }
+            return link;
+          },
+          { timeout: 10_000 },
+        )
+        .toBeTruthy();
+      const jar = new CookieJar();
+      jar.take(await fetch(link!, { redirect: "manual" }));
+      type Report = { totals: { requests: number; ok: number; client: number; server: number; limited: number } };
+      let report: Report | undefined;
+      await expect
+        .poll(
+          async () => {
+            const res = await fetch(`${server.url}/api/portal/usage`, { headers: { cookie: jar.header() } });
+            report = ((await res.json()) as { report: Report }).report;
+            return report.totals.requests;
+          },
+          { timeout: 20_000, interval: 500 },
+        )
+        .toBe(12);
+      expect(report!.totals).toMatchObject({ ok: 8, client: 2, server: 0, limited: 2 });
+    });
+
+    it("sends at most 5 links per address in 15 minutes and 20 per client in an hour, saying so", async () => {
+      for (let i = 0; i < 5; i++) expect((await askForLink("Many@Example.test")).status).toBe(302);
+      const sixth = await askForLink("many@example.test");
+      expect(sixth.status).toBe(429);
+      expect(Number(sixth.headers.get("retry-after"))).toBeGreaterThan(14 * 60);
+      expect(await sixth.json()).toMatchObject({
+        error: { code: "rate_limit_exceeded", message: expect.stringMatching(/5 in 15 minutes/) },
+      });
+      const page = await askForLink("many@example.test", { accept: "text/html" });
+      expect(page.status).toBe(429);
+      expect(await page.text()).toMatch(/Too many sign-in links for this address/);
+
+      for (let i = 0; linksSent < 20; i++) expect((await askForLink(`person${i}@example.test`)).status).toBe(302);
+      // A client cannot pick its own address to escape the limit: server.ts overwrites the header.
+      const next = await askForLink("one-more@example.test", { "x-gateway-client-address": "198.51.100.9" });
+      expect(next.status).toBe(429);
+      expect((await next.json()).error.message).toMatch(/from your network: 20 in 60 minutes/);
+    });
+
+    it("makes links that expire 15 minutes after they are sent", async () => {
+      const sentBy = Date.now();
+      expect(await server.stop()).toBe(0);
+      const db = await openDatabase(loadConfig(env));
+      try {
+        const tokens = await db.prisma.verificationToken.findMany();
+        // Every link sent but the one used to sign in (spent on use).
+        expect(tokens).toHaveLength(linksSent - 1);
+        for (const t of tokens) {
+          expect(t.expires.getTime()).toBeLessThanOrEqual(sentBy + 15 * 60_000);
+          expect(t.expires.getTime()).toBeGreaterThan(sentBy + 10 * 60_000);
+        }
+      } finally {
+        await db.close();
+      }
+    });
+  },
+);
 
 describe("the portal's security headers", () => {
   const pages = ["/", "/docs", "/console/datavis", "/api/auth/signin", "/no-such-page"];

@@ -34,7 +34,10 @@ describe("GET/POST /v1/proxy", () => {
       "fake.test": [{ address: "127.0.0.1", family: 4 }],
       "evil.test": [{ address: "127.0.0.1", family: 4 }],
       "metadata.test": [{ address: "169.254.169.254", family: 4 }],
-      "mixed.test": [{ address: "8.8.8.8", family: 4 }, { address: "10.0.0.7", family: 4 }],
+      "mixed.test": [
+        { address: "8.8.8.8", family: 4 },
+        { address: "10.0.0.7", family: 4 },
+      ],
       "v6.test": [{ address: "::1", family: 6 }],
       "mapped.test": [{ address: "::ffff:192.168.0.1", family: 6 }],
     };
@@ -77,7 +80,8 @@ describe("GET/POST /v1/proxy", () => {
     expect(res.headers.get("content-security-policy")).toBe("sandbox; default-src 'none'");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
-    for (const name of ["access-control-allow-origin", "x-frame-options", "refresh"]) expect(res.headers.get(name), name).toBeNull();
+    for (const name of ["access-control-allow-origin", "x-frame-options", "refresh"])
+      expect(res.headers.get(name), name).toBeNull();
   });
 
   it("never lets a proxied script become a service worker: no Service-Worker-Allowed, and a worker fetch is 403 before any upstream call", async () => {
@@ -97,12 +101,21 @@ describe("GET/POST /v1/proxy", () => {
   });
 
   it("takes the url from POST query or JSON body, with or without a trailing slash", async () => {
-    const viaBody = await gw.request("/v1/proxy/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: `https://fake.test:${site.port}/data.json` }) });
+    const viaBody = await gw.request("/v1/proxy/", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: `https://fake.test:${site.port}/data.json` }),
+    });
     expect(viaBody.status).toBe(200);
     expect(await viaBody.json()).toEqual({ ok: true });
-    const viaQuery = await gw.request(`/v1/proxy?url=${encodeURIComponent(`https://fake.test:${site.port}/data.json`)}`, { method: "POST" });
+    const viaQuery = await gw.request(
+      `/v1/proxy?url=${encodeURIComponent(`https://fake.test:${site.port}/data.json`)}`,
+      { method: "POST" },
+    );
     expect(viaQuery.status).toBe(200);
-    expect((await gw.request(`/v1/proxy/?url=${encodeURIComponent(`https://fake.test:${site.port}/page`)}`)).status).toBe(200);
+    expect(
+      (await gw.request(`/v1/proxy/?url=${encodeURIComponent(`https://fake.test:${site.port}/page`)}`)).status,
+    ).toBe(200);
   });
 
   it("follows safe redirects and passes upstream statuses through", async () => {
@@ -204,7 +217,10 @@ describe("GET/POST /v1/proxy", () => {
   it("believes X-Forwarded-For only from a TRUST_PROXY peer, and limits IPv6 clients by /64", async () => {
     const statuses = async (base: string, forwardedFor: string[]) => {
       const out = [];
-      for (const xff of forwardedFor) out.push((await fetch(`${base}/v1/proxy?url=https://10.0.0.1/`, { headers: { "X-Forwarded-For": xff } })).status);
+      for (const xff of forwardedFor)
+        out.push(
+          (await fetch(`${base}/v1/proxy?url=https://10.0.0.1/`, { headers: { "X-Forwarded-For": xff } })).status,
+        );
       return out;
     };
     const untrusting = await startTestGateway({ env: { PROXY_RATE_PER_MINUTE: "2" } });
@@ -214,13 +230,29 @@ describe("GET/POST /v1/proxy", () => {
       // A client cannot buy a fresh allowance by inventing addresses when nobody is trusted.
       expect(await statuses(plain.url, ["198.51.100.1", "198.51.100.2", "198.51.100.3"])).toEqual([403, 403, 429]);
       // Behind a trusted proxy each forwarded client has its own allowance...
-      expect(await statuses(behindProxy.url, ["198.51.100.1", "198.51.100.2", "198.51.100.1"])).toEqual([403, 403, 403]);
+      expect(await statuses(behindProxy.url, ["198.51.100.1", "198.51.100.2", "198.51.100.1"])).toEqual([
+        403, 403, 403,
+      ]);
       // ...and what the client itself wrote to the left of the proxy's entry is not believed.
       expect(await statuses(behindProxy.url, ["203.0.113.50, 198.51.100.1"])).toEqual([429]);
       // One IPv6 /64 is one client, however many of its addresses it uses.
-      expect(await statuses(behindProxy.url, ["2001:db8:0:7::1", "2001:db8:0:7::2", "2001:db8:0:7:ffff::9", "2001:db8:0:8::1"])).toEqual([403, 403, 429, 403]);
+      expect(
+        await statuses(behindProxy.url, [
+          "2001:db8:0:7::1",
+          "2001:db8:0:7::2",
+          "2001:db8:0:7:ffff::9",
+          "2001:db8:0:8::1",
+        ]),
+      ).toEqual([403, 403, 429, 403]);
       // A proxy that writes the client's port (ip:port) still names that client, not one bucket for everyone.
-      expect(await statuses(behindProxy.url, ["198.51.100.9:5555", "198.51.100.9:6666", "198.51.100.9", "198.51.100.10:5555"])).toEqual([403, 403, 429, 403]);
+      expect(
+        await statuses(behindProxy.url, [
+          "198.51.100.9:5555",
+          "198.51.100.9:6666",
+          "198.51.100.9",
+          "198.51.100.10:5555",
+        ]),
+      ).toEqual([403, 403, 429, 403]);
     } finally {
       await Promise.all([plain.close(), behindProxy.close()]);
       await Promise.all([untrusting.close(), trusting.close()]);
@@ -229,18 +261,27 @@ describe("GET/POST /v1/proxy", () => {
 
   it("caps fetches in flight across all clients (PROXY_MAX_CONCURRENT): 503 with Retry-After, free again once done", async () => {
     const capped = await startTestGateway({
-      env: { PROXY_ALLOW_PRIVATE_FOR_TESTS: `127.0.0.1:${site.port}`, UPSTREAM_CA_FILE: site.caFile, PROXY_TIMEOUT_MS: "1500", PROXY_MAX_CONCURRENT: "1" },
+      env: {
+        PROXY_ALLOW_PRIVATE_FOR_TESTS: `127.0.0.1:${site.port}`,
+        UPSTREAM_CA_FILE: site.caFile,
+        PROXY_TIMEOUT_MS: "1500",
+        PROXY_MAX_CONCURRENT: "1",
+      },
     });
     const server = await overHttp(capped);
     try {
       const slow = fetch(`${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/slow`)}`);
       await new Promise((r) => setTimeout(r, 300));
-      const refused = await fetch(`${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/page`)}`);
+      const refused = await fetch(
+        `${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/page`)}`,
+      );
       expect(refused.status).toBe(503);
       expect(refused.headers.get("retry-after")).toBe("1");
       expect((await refused.json()).error).toMatch(/limit of 1 fetches at once/);
       expect((await slow).status).toBe(504);
-      expect((await fetch(`${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/page`)}`)).status).toBe(200);
+      expect(
+        (await fetch(`${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/page`)}`)).status,
+      ).toBe(200);
     } finally {
       await server.close();
       await capped.close();

@@ -25,7 +25,12 @@ describe.runIf(fs.existsSync(CHROMIUM) || process.env.CI)("POST /v1/screenshot/c
     stun = await startUdpSentinel();
     site = await startFakeSite(tlsPair, { forbiddenOrigin: `https://127.0.0.1:${sentinel.port}`, stunPort: stun.port });
     gw = await startTestGateway({
-      env: { PROXY_ALLOW_PRIVATE_FOR_TESTS: `127.0.0.1:${site.port}`, UPSTREAM_CA_FILE: site.caFile, SCREENSHOT_CONCURRENCY: "1", SCREENSHOT_QUEUE: "0" },
+      env: {
+        PROXY_ALLOW_PRIVATE_FOR_TESTS: `127.0.0.1:${site.port}`,
+        UPSTREAM_CA_FILE: site.caFile,
+        SCREENSHOT_CONCURRENCY: "1",
+        SCREENSHOT_QUEUE: "0",
+      },
     });
     key = (await gw.key()).key;
   });
@@ -37,7 +42,11 @@ describe.runIf(fs.existsSync(CHROMIUM) || process.env.CI)("POST /v1/screenshot/c
   });
 
   const capture = (body: unknown) =>
-    gw.request("/v1/screenshot/capture", { method: "POST", headers: { "content-type": "application/json", "X-API-Key": key }, body: JSON.stringify(body) });
+    gw.request("/v1/screenshot/capture", {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-API-Key": key },
+      body: JSON.stringify(body),
+    });
 
   it("Form A: a PNG at the asked size, taller with full_page, while the page's private requests are blocked", async () => {
     const res = await capture({ url: `${site.url}/shot`, width: 1024, height: 600 });
@@ -55,7 +64,11 @@ describe.runIf(fs.existsSync(CHROMIUM) || process.env.CI)("POST /v1/screenshot/c
   });
 
   it("Form B: each preset at its real pixel size", async () => {
-    const res = await capture({ url: `${site.url}/shot`, presets: ["og-facebook", "mobile-iphone"], waitStrategy: "load" });
+    const res = await capture({
+      url: `${site.url}/shot`,
+      presets: ["og-facebook", "mobile-iphone"],
+      waitStrategy: "load",
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.url).toBe(`${site.url}/shot`);
@@ -71,14 +84,21 @@ describe.runIf(fs.existsSync(CHROMIUM) || process.env.CI)("POST /v1/screenshot/c
   it("Form B: defaults to every social preset, and captures just the customSelector element", async () => {
     const all = await (await capture({ url: `${site.url}/shot`, extraWaitMs: 0 })).json();
     expect(all.screenshots.map((s: { preset: string }) => s.preset)).toEqual(SOCIAL_PRESETS);
-    const element = await (await capture({ url: `${site.url}/shot`, presets: ["twitter"], customSelector: "#title" })).json();
+    const element = await (
+      await capture({ url: `${site.url}/shot`, presets: ["twitter"], customSelector: "#title" })
+    ).json();
     expect(element.screenshots[0].height).toBeLessThan(200);
     const missing = await capture({ url: `${site.url}/shot`, presets: ["twitter"], customSelector: "#nope" });
     expect(missing.status).toBe(400);
   });
 
   it("a page's WebRTC cannot send UDP around the gateway (no STUN packet reaches a loopback server)", async () => {
-    const res = await capture({ url: `${site.url}/webrtc`, presets: ["twitter"], waitStrategy: "load", extraWaitMs: 1500 });
+    const res = await capture({
+      url: `${site.url}/webrtc`,
+      presets: ["twitter"],
+      waitStrategy: "load",
+      extraWaitMs: 1500,
+    });
     expect(res.status).toBe(200);
     expect(stun.packets()).toBe(0);
   });

@@ -26,7 +26,10 @@ describe.each(databaseBackends)("server.ts process on %s", (backend) => {
 
   it("keys CLI works with no server running, and the server then accepts the key by all three methods", async () => {
     const env = await setup();
-    const made = await runKeysCli(["create", "--name", "offline", "--email", "dev@example.com", "--minute", "50", "--scopes", "data,llm"], env);
+    const made = await runKeysCli(
+      ["create", "--name", "offline", "--email", "dev@example.com", "--minute", "50", "--scopes", "data,llm"],
+      env,
+    );
     expect(made.code, made.stderr).toBe(0);
     expect(made.lines).toHaveLength(1);
     const created = made.lines[0] as Created;
@@ -34,12 +37,17 @@ describe.each(databaseBackends)("server.ts process on %s", (backend) => {
     expect(created.key).toMatch(/^sk_[0-9A-Za-z]{43}$/);
 
     const listed = await runKeysCli(["list"], env);
-    expect(listed.lines).toEqual([expect.objectContaining({ id: created.id, email: "dev@example.com", scopes: ["data", "llm"] })]);
+    expect(listed.lines).toEqual([
+      expect.objectContaining({ id: created.id, email: "dev@example.com", scopes: ["data", "llm"] }),
+    ]);
     expect(JSON.stringify(listed.lines)).not.toContain(created.key);
 
     const server = await startServerProcess(env);
     running.push(server);
-    const inits: RequestInit[] = [{ headers: { "X-API-Key": created.key } }, { headers: { Authorization: `Bearer ${created.key}` } }];
+    const inits: RequestInit[] = [
+      { headers: { "X-API-Key": created.key } },
+      { headers: { Authorization: `Bearer ${created.key}` } },
+    ];
     for (const init of inits) {
       expect((await fetch(`${server.url}/v1/key`, init)).status).toBe(200);
     }
@@ -88,7 +96,11 @@ describe.each(databaseBackends)("server.ts process on %s", (backend) => {
       duplex: "half",
     } as RequestInit);
     expect(chunked.status).toBe(413);
-    const small = await fetch(`${server.url}/v1/utils/convert`, { method: "POST", headers, body: JSON.stringify({ data: { a: 1 } }) });
+    const small = await fetch(`${server.url}/v1/utils/convert`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ data: { a: 1 } }),
+    });
     expect(small.status).toBe(200);
   });
 
@@ -102,7 +114,9 @@ describe.each(databaseBackends)("server.ts process on %s", (backend) => {
     let served = 0;
     for (let i = 0; i < N; i += 10) {
       const batch = await Promise.all(
-        Array.from({ length: Math.min(10, N - i) }, () => fetch(`${server.url}/v1/key`, { headers }).then((r) => r.status)),
+        Array.from({ length: Math.min(10, N - i) }, () =>
+          fetch(`${server.url}/v1/key`, { headers }).then((r) => r.status),
+        ),
       );
       served += batch.filter((s) => s === 200).length;
     }
@@ -170,7 +184,9 @@ describe("one PGlite directory, one process", { timeout: 180_000 }, () => {
     const made = await runKeysCli(["create", "--name", "orphan"], env);
     expect(made.code).toBe(1);
     expect(made.lines).toEqual([]);
-    expect(made.stderr).toMatch(new RegExp(`held by process ${server.proc.pid}, whose operator endpoint .* is missing or not answering`));
+    expect(made.stderr).toMatch(
+      new RegExp(`held by process ${server.proc.pid}, whose operator endpoint .* is missing or not answering`),
+    );
   });
 
   it("takes over the lock and the endpoint file a killed server left behind", async () => {

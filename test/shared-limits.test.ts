@@ -24,7 +24,12 @@ describe.runIf(sharedBackends)("two instances sharing Redis and PostgreSQL", () 
     const pg = await freshPostgres();
     drop = pg.drop;
     // A slow key poll, so revocation must arrive over Redis pub/sub to pass the 1 s check.
-    const env = { DATABASE_URL: pg.url, REDIS_URL: process.env.REDIS_URL, LOG_LEVEL: "silent", KEY_REFRESH_MS: "60000" };
+    const env = {
+      DATABASE_URL: pg.url,
+      REDIS_URL: process.env.REDIS_URL,
+      LOG_LEVEL: "silent",
+      KEY_REFRESH_MS: "60000",
+    };
     const rtA = await createRuntime(loadConfig({ ...env, DATA_DIR: tempDir() }));
     const rtB = await createRuntime(loadConfig({ ...env, DATA_DIR: tempDir() }));
     a = { rt: rtA, app: createApp(rtA) };
@@ -54,7 +59,9 @@ describe.runIf(sharedBackends)("two instances sharing Redis and PostgreSQL", () 
   it("never lets a key past its daily limit across instances", async () => {
     const { key } = await createKey(a.rt.db, { name: "daily", day: 7, concurrency: 1000 }, "test");
     const headers = { "X-API-Key": key };
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).app.request("/v1/key", { headers })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).app.request("/v1/key", { headers })),
+    );
     expect(responses.filter((r) => r.status === 200)).toHaveLength(7);
     const body = await responses.find((r) => r.status === 429)!.json();
     expect(body.error.message).toMatch(/midnight UTC/);
@@ -87,12 +94,15 @@ describe.runIf(sharedBackends)("two instances sharing Redis and PostgreSQL", () 
 
   it("counts a rotated key and its replacement as one, whichever instance each is used on", async () => {
     const created = await createKey(a.rt.db, { name: "rotating", day: 10, concurrency: 1000 }, "test");
-    for (let i = 0; i < 6; i++) expect((await b.app.request("/v1/key", { headers: { "X-API-Key": created.key } })).status).toBe(200);
+    for (let i = 0; i < 6; i++)
+      expect((await b.app.request("/v1/key", { headers: { "X-API-Key": created.key } })).status).toBe(200);
     const rotated = (await rotateKey(a.rt.db, created.id, { graceHours: 1 }, "test"))!;
     const fresh = await a.app.request("/v1/key", { headers: { "X-API-Key": rotated.key } });
     expect((await fresh.json()).remaining.day.remaining).toBe(3);
     const statuses = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).app.request("/v1/key", { headers: { "X-API-Key": i < 3 ? created.key : rotated.key } })),
+      Array.from({ length: 6 }, (_, i) =>
+        (i % 2 ? a : b).app.request("/v1/key", { headers: { "X-API-Key": i < 3 ? created.key : rotated.key } }),
+      ),
     );
     expect(statuses.filter((r) => r.status === 200)).toHaveLength(3);
   });
@@ -102,9 +112,13 @@ describe.runIf(sharedBackends)("two instances sharing Redis and PostgreSQL", () 
     const headers = { "X-API-Key": fresh.key };
     expect((await b.app.request("/v1/key", { headers })).status).toBe(401);
     // As a creation on A does: the row, then the announcement; B's key poll is a minute away.
-    const row = await a.rt.db.prisma.apiKey.create({ data: { id: `key_${Date.now()}`, name: "late", prefix: fresh.prefix, hash: fresh.hash } });
+    const row = await a.rt.db.prisma.apiKey.create({
+      data: { id: `key_${Date.now()}`, name: "late", prefix: fresh.prefix, hash: fresh.hash },
+    });
     await publishKeyChange(a.rt, toKeyRecord(row));
-    await expect.poll(async () => (await b.app.request("/v1/key", { headers })).status, { timeout: 1000, interval: 20 }).toBe(200);
+    await expect
+      .poll(async () => (await b.app.request("/v1/key", { headers })).status, { timeout: 1000, interval: 20 })
+      .toBe(200);
   });
 });
 

@@ -7,8 +7,18 @@ describe("POST /v1/social/search", () => {
   let mastodon: FakeNetwork;
   let reddit: FakeNetwork;
   const t = useGateway({
-    fakes: async () => ([bluesky, mastodon, reddit] = await Promise.all([startFakeBluesky(), startFakeMastodon({ token: "mastodon-token" }), startFakeReddit()])),
-    env: () => ({ UPSTREAM_BLUESKY_URL: bluesky.url, UPSTREAM_MASTODON_URL: mastodon.url, UPSTREAM_REDDIT_URL: reddit.url, MASTODON_ACCESS_TOKEN: undefined }),
+    fakes: async () =>
+      ([bluesky, mastodon, reddit] = await Promise.all([
+        startFakeBluesky(),
+        startFakeMastodon({ token: "mastodon-token" }),
+        startFakeReddit(),
+      ])),
+    env: () => ({
+      UPSTREAM_BLUESKY_URL: bluesky.url,
+      UPSTREAM_MASTODON_URL: mastodon.url,
+      UPSTREAM_REDDIT_URL: reddit.url,
+      MASTODON_ACCESS_TOKEN: undefined,
+    }),
   });
   const search = (body: unknown) => t.post("/v1/social/search", body);
 
@@ -19,7 +29,11 @@ describe("POST /v1/social/search", () => {
     expect(body.platform).toBe("all");
     expect(body.sources).toEqual({
       bluesky: { status: "ok", count: 1 },
-      mastodon: { status: "ok", count: 1, via: "hashtag timeline #apigateway (anonymous; set MASTODON_ACCESS_TOKEN for full-text search)" },
+      mastodon: {
+        status: "ok",
+        count: 1,
+        via: "hashtag timeline #apigateway (anonymous; set MASTODON_ACCESS_TOKEN for full-text search)",
+      },
       reddit: { status: "ok", count: 1 },
     });
     expect(body.results.map((p: { platform: string }) => p.platform)).toEqual(["mastodon", "bluesky", "reddit"]);
@@ -33,8 +47,16 @@ describe("POST /v1/social/search", () => {
       created_at: "2026-11-21T09:30:00.000Z",
       metrics: { likes: 4, reposts: 2, replies: 0 },
     });
-    expect(skeet).toMatchObject({ url: "https://bsky.app/profile/ada.bsky.social/post/3kxyz", author: { handle: "ada.bsky.social" }, metrics: { likes: 12, reposts: 3, replies: 1 } });
-    expect(thread).toMatchObject({ id: "t3_abc1", text: "API gateways compared\n\nWhich one?", url: "https://www.reddit.com/r/webdev/comments/abc1/api_gateways_compared/" });
+    expect(skeet).toMatchObject({
+      url: "https://bsky.app/profile/ada.bsky.social/post/3kxyz",
+      author: { handle: "ada.bsky.social" },
+      metrics: { likes: 12, reposts: 3, replies: 1 },
+    });
+    expect(thread).toMatchObject({
+      id: "t3_abc1",
+      text: "API gateways compared\n\nWhich one?",
+      url: "https://www.reddit.com/r/webdev/comments/abc1/api_gateways_compared/",
+    });
     expect(bluesky.queries.at(-1)).toBe("api gateway");
   });
 

@@ -12,7 +12,10 @@ describe("speech over HTTP", () => {
   let openai: Fake;
   let eleven: Fake;
   const t = useGateway({
-    fakes: async () => [(openai = await startFakeOpenAISpeech({ key: "sk-openai-test" })), (eleven = await startFakeElevenLabs({ key: "xi-test", voices: VOICES }))],
+    fakes: async () => [
+      (openai = await startFakeOpenAISpeech({ key: "sk-openai-test" })),
+      (eleven = await startFakeElevenLabs({ key: "xi-test", voices: VOICES })),
+    ],
   });
   const tts = (body: unknown) => t.post("/v1/utils/tts", body);
   const { get } = t;
@@ -56,7 +59,12 @@ describe("speech over HTTP", () => {
     const res = await tts({ text: "Hello there", provider: "openai", voice: "nova" });
     expect(res.status).toBe(200);
     expect(mp3Duration(new Uint8Array(await res.arrayBuffer())).seconds).toBeGreaterThan(0.4);
-    expect(openai.hits.at(-1)?.body).toMatchObject({ model: "tts-1", input: "Hello there", voice: "nova", response_format: "mp3" });
+    expect(openai.hits.at(-1)?.body).toMatchObject({
+      model: "tts-1",
+      input: "Hello there",
+      voice: "nova",
+      response_format: "mp3",
+    });
     expect((await tts({ text: "x", provider: "openai", voice: "robot" })).status).toBe(400);
     process.env.OPENAI_API_KEY = "sk-wrong";
     const rejected = await tts({ text: "x", provider: "openai" });
@@ -89,7 +97,10 @@ describe("speech over HTTP", () => {
     ] as const) {
       const res = await t.post(path, body);
       expect(res.status, path).toBe(200);
-      expect(eleven.hits.at(-1), path).toMatchObject({ path: "/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM", body: { text: body.text } });
+      expect(eleven.hits.at(-1), path).toMatchObject({
+        path: "/v1/text-to-speech/21m00Tcm4TlvDq8ikWAM",
+        body: { text: body.text },
+      });
     }
     expect(listed() - before).toBeLessThanOrEqual(1);
     const afterNames = listed();

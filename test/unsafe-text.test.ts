@@ -15,7 +15,12 @@ const cases: Case[] = [
   { name: "batch id with NUL", method: "GET", path: "/v1/llm/batch/a%00b", field: "batch_id" },
   { name: "batch results id with NUL", method: "GET", path: "/v1/llm/batch/a%00b/results", field: "batch_id" },
   { name: "video task id with NUL", method: "GET", path: "/v1/llm/video/a%00b", field: "task_id" },
-  { name: "wayback url query with NUL", method: "GET", path: "/v1/utils/archive/wayback?url=https%3A%2F%2Fexample.com%2F%00", field: "url" },
+  {
+    name: "wayback url query with NUL",
+    method: "GET",
+    path: "/v1/utils/archive/wayback?url=https%3A%2F%2Fexample.com%2F%00",
+    field: "url",
+  },
   {
     name: "batch model with NUL",
     method: "POST",
@@ -30,15 +35,69 @@ const cases: Case[] = [
     body: `{"requests":[{"custom_id":"ok","messages":[{"role":"user","content":"q"}]},{"custom_id":"a${NUL}","messages":[{"role":"user","content":"q"}]}]}`,
     field: "requests.1.custom_id",
   },
-  { name: "archive url with NUL", method: "POST", path: "/v1/utils/archive/create", body: `{"url":"https://example.com/${NUL}"}`, field: "url" },
-  { name: "archive url with a lone surrogate", method: "POST", path: "/v1/utils/archive/create", body: `{"url":"https://example.com/${LONE}"}`, field: "url" },
-  { name: "video prompt with NUL", method: "POST", path: "/v1/llm/video/generate", body: `{"prompt":"a paper boat ${NUL}"}`, field: "prompt" },
-  { name: "document title with a lone surrogate", method: "POST", path: "/v1/documents/generate", body: `{"title":"Report ${LONE}","content":"# Hi"}`, field: "title" },
-  { name: "grounded-chat model with a lone surrogate", method: "POST", path: "/v1/llm/grounded-chat", body: `{"prompt":"q","model":"gemini-2.5-flash${LONE}"}`, field: "model" },
-  { name: "code-execute model with a lone surrogate", method: "POST", path: "/v1/llm/code-execute", body: `{"prompt":"q","model":"gemini-2.5-flash${LONE}"}`, field: "model" },
-  { name: "proxy url in a JSON body with NUL (a route that reads the body itself)", method: "POST", path: "/v1/proxy", body: `{"url":"https://example.com/${NUL}"}`, field: "url" },
-  { name: "chat model with NUL", method: "POST", path: "/v1/llm/chat", body: chat(`,"model":"grok${NUL}x"`), field: "model" },
-  { name: "chat message with a low surrogate alone", method: "POST", path: "/v1/llm/chat", body: `{"messages":[{"role":"user","content":"\\udc00 hi"}]}`, field: "messages.0.content" },
+  {
+    name: "archive url with NUL",
+    method: "POST",
+    path: "/v1/utils/archive/create",
+    body: `{"url":"https://example.com/${NUL}"}`,
+    field: "url",
+  },
+  {
+    name: "archive url with a lone surrogate",
+    method: "POST",
+    path: "/v1/utils/archive/create",
+    body: `{"url":"https://example.com/${LONE}"}`,
+    field: "url",
+  },
+  {
+    name: "video prompt with NUL",
+    method: "POST",
+    path: "/v1/llm/video/generate",
+    body: `{"prompt":"a paper boat ${NUL}"}`,
+    field: "prompt",
+  },
+  {
+    name: "document title with a lone surrogate",
+    method: "POST",
+    path: "/v1/documents/generate",
+    body: `{"title":"Report ${LONE}","content":"# Hi"}`,
+    field: "title",
+  },
+  {
+    name: "grounded-chat model with a lone surrogate",
+    method: "POST",
+    path: "/v1/llm/grounded-chat",
+    body: `{"prompt":"q","model":"gemini-2.5-flash${LONE}"}`,
+    field: "model",
+  },
+  {
+    name: "code-execute model with a lone surrogate",
+    method: "POST",
+    path: "/v1/llm/code-execute",
+    body: `{"prompt":"q","model":"gemini-2.5-flash${LONE}"}`,
+    field: "model",
+  },
+  {
+    name: "proxy url in a JSON body with NUL (a route that reads the body itself)",
+    method: "POST",
+    path: "/v1/proxy",
+    body: `{"url":"https://example.com/${NUL}"}`,
+    field: "url",
+  },
+  {
+    name: "chat model with NUL",
+    method: "POST",
+    path: "/v1/llm/chat",
+    body: chat(`,"model":"grok${NUL}x"`),
+    field: "model",
+  },
+  {
+    name: "chat message with a low surrogate alone",
+    method: "POST",
+    path: "/v1/llm/chat",
+    body: `{"messages":[{"role":"user","content":"\\udc00 hi"}]}`,
+    field: "messages.0.content",
+  },
 ];
 
 describe("NUL characters and lone surrogates in any input", () => {
@@ -50,7 +109,11 @@ describe("NUL characters and lone surrogates in any input", () => {
     fakes: async () => [
       (gemini = await startFakeGemini("g-key")),
       (xai = await startFakeOpenAICompatible({ key: "x-key", reply: "Hello." })),
-      (mistral = await startFakeOpenAICompatible({ key: "m-key", reply: "Hi.", usage: { prompt_tokens: 3_000_000_000, completion_tokens: 1.5 } })),
+      (mistral = await startFakeOpenAICompatible({
+        key: "m-key",
+        reply: "Hi.",
+        usage: { prompt_tokens: 3_000_000_000, completion_tokens: 1.5 },
+      })),
     ],
     env: () => ({
       GEMINI_API_KEY: "g-key",
@@ -62,22 +125,25 @@ describe("NUL characters and lone surrogates in any input", () => {
     }),
   });
 
-  it.each(cases)("$name: 400 naming $field, nothing stored or sent upstream, and the server answers the next request", async (c) => {
-    const upstreamBefore = gemini.requests.length + xai.requests.length;
-    const res = await t.gw.request(c.path, {
-      method: c.method,
-      headers: { "X-API-Key": t.key, ...(c.body ? { "content-type": "application/json" } : {}) },
-      body: c.body,
-    });
-    expect(res.status).toBe(400);
-    const body = await res.json();
-    expect(body.error).toContain(`${c.field}: `);
-    expect(body.error).toMatch(/NUL character or an unpaired surrogate/);
-    expect(gemini.requests.length + xai.requests.length).toBe(upstreamBefore);
-    // A video started upstream and never recorded would be orphaned: no task may exist.
-    expect(await t.gw.rt.db.prisma.task.count({ where: { ownerKeyId: t.keyId } })).toBe(0);
-    expect((await t.get("/v1/key")).status).toBe(200);
-  });
+  it.each(cases)(
+    "$name: 400 naming $field, nothing stored or sent upstream, and the server answers the next request",
+    async (c) => {
+      const upstreamBefore = gemini.requests.length + xai.requests.length;
+      const res = await t.gw.request(c.path, {
+        method: c.method,
+        headers: { "X-API-Key": t.key, ...(c.body ? { "content-type": "application/json" } : {}) },
+        body: c.body,
+      });
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body.error).toContain(`${c.field}: `);
+      expect(body.error).toMatch(/NUL character or an unpaired surrogate/);
+      expect(gemini.requests.length + xai.requests.length).toBe(upstreamBefore);
+      // A video started upstream and never recorded would be orphaned: no task may exist.
+      expect(await t.gw.rt.db.prisma.task.count({ where: { ownerKeyId: t.keyId } })).toBe(0);
+      expect((await t.get("/v1/key")).status).toBe(200);
+    },
+  );
 
   it("still accepts paired surrogates (emoji) and ordinary control characters", async () => {
     const res = await t.gw.request("/v1/documents/generate", {
@@ -111,7 +177,11 @@ describe("NUL characters and lone surrogates in any input", () => {
   it("meters a call whose provider reports token counts the database cannot hold, without those counts", async () => {
     const other = await t.gw.key();
     const headers = { "X-API-Key": other.key, "content-type": "application/json" };
-    const res = await t.gw.request("/v1/llm/chat", { method: "POST", headers, body: `{"provider":"mistral","messages":[{"role":"user","content":"hi"}]}` });
+    const res = await t.gw.request("/v1/llm/chat", {
+      method: "POST",
+      headers,
+      body: `{"provider":"mistral","messages":[{"role":"user","content":"hi"}]}`,
+    });
     expect(res.status).toBe(200);
     await t.gw.request("/v1/key", { headers });
     await t.gw.rt.meter.flush();

@@ -55,7 +55,10 @@ describe("upstream bodies are capped (UPSTREAM_MAX_BYTES)", () => {
   it("a language model streaming 1 MB: the stream stops at the cap with an error naming it", async () => {
     for (const [path, body] of [
       ["/v1/llm/chat", { provider: "openai", stream: true, messages: [{ role: "user", content: "hi" }] }],
-      ["/v1/chat/completions", { model: "openai/gpt-4o-mini", stream: true, messages: [{ role: "user", content: "hi" }] }],
+      [
+        "/v1/chat/completions",
+        { model: "openai/gpt-4o-mini", stream: true, messages: [{ role: "user", content: "hi" }] },
+      ],
     ] as const) {
       const text = await (await t.post(path, body)).text();
       expect(text, path).toMatch(/openai sent a response larger than 65536 bytes/);
@@ -63,6 +66,9 @@ describe("upstream bodies are capped (UPSTREAM_MAX_BYTES)", () => {
   });
 
   it("a language model answering 1 MB to a non-streamed chat: 502", async () => {
-    await expect502(await t.post("/v1/llm/chat", { provider: "xai", messages: [{ role: "user", content: "hi" }] }), "xai chat");
+    await expect502(
+      await t.post("/v1/llm/chat", { provider: "xai", messages: [{ role: "user", content: "hi" }] }),
+      "xai chat",
+    );
   });
 });

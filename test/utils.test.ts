@@ -11,7 +11,9 @@ import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 async function png(width: number, height: number): Promise<string> {
-  const buf = await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+  const buf = await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+    .png()
+    .toBuffer();
   return buf.toString("base64");
 }
 
@@ -35,7 +37,14 @@ describe("utilities over HTTP", () => {
       const body = await res.json();
       expect(YAML.parse(body.result)).toEqual({ a: 1, b: ["x"] });
       expect(body).toMatchObject({ source_format: "json", target_format: "yaml" });
-      const csv = await (await post("/v1/utils/convert", { data: "n,v\nx,1\n", source_format: "csv", target_format: "json", pretty: false })).json();
+      const csv = await (
+        await post("/v1/utils/convert", {
+          data: "n,v\nx,1\n",
+          source_format: "csv",
+          target_format: "json",
+          pretty: false,
+        })
+      ).json();
       expect(csv.result).toBe('[{"n":"x","v":1}]');
     });
 
@@ -78,7 +87,11 @@ describe("utilities over HTTP", () => {
 
   describe("POST /v1/utils/format/convert (no key)", () => {
     it("renders sanitised HTML from Markdown", async () => {
-      const res = await post("/v1/utils/format/convert", { content: "# Hi\n<script>x()</script>", from_format: "markdown", to_format: "html" }, false);
+      const res = await post(
+        "/v1/utils/format/convert",
+        { content: "# Hi\n<script>x()</script>", from_format: "markdown", to_format: "html" },
+        false,
+      );
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.result).toContain("<h1>Hi</h1>");
@@ -94,12 +107,17 @@ describe("utilities over HTTP", () => {
 
   describe("POST /v1/utils/text/keywords (no key)", () => {
     it("returns keyword, score and count, best first", async () => {
-      const text = "Solar panels convert sunlight. Solar panels need cleaning. Batteries store energy from solar panels.";
+      const text =
+        "Solar panels convert sunlight. Solar panels need cleaning. Batteries store energy from solar panels.";
       const res = await post("/v1/utils/text/keywords", { text, top_k: 3 }, false);
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.count).toBe(3);
-      expect(body.keywords[0]).toEqual({ keyword: expect.stringContaining("solar panels"), score: 1, count: expect.any(Number) });
+      expect(body.keywords[0]).toEqual({
+        keyword: expect.stringContaining("solar panels"),
+        score: 1,
+        count: expect.any(Number),
+      });
     });
 
     it("refuses a wrong type or an out-of-range top_k", async () => {
@@ -120,12 +138,25 @@ describe("utilities over HTTP", () => {
 
   describe("POST /v1/utils/citations/format (no key)", () => {
     it("formats Form A and Form B", async () => {
-      const a = await post("/v1/utils/citations/format", { source: { title: "Weaving the Web", author: "Tim Berners-Lee", year: 1999 }, style: "harvard" }, false);
+      const a = await post(
+        "/v1/utils/citations/format",
+        { source: { title: "Weaving the Web", author: "Tim Berners-Lee", year: 1999 }, style: "harvard" },
+        false,
+      );
       expect(a.status).toBe(200);
       expect((await a.json()).citation).toMatch(/^Berners-Lee, T\. \(1999\) Weaving the Web/);
       const b = await post(
         "/v1/utils/citations/format",
-        { citation: { title: "Deep learning", authors: ["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"], year: 2015, journal: "Nature", doi: "10.1038/nature14539" }, style: "bibtex" },
+        {
+          citation: {
+            title: "Deep learning",
+            authors: ["Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton"],
+            year: 2015,
+            journal: "Nature",
+            doi: "10.1038/nature14539",
+          },
+          style: "bibtex",
+        },
         false,
       );
       const body = await b.json();
@@ -135,9 +166,15 @@ describe("utilities over HTTP", () => {
     });
 
     it("defaults to APA and refuses an unknown style or a missing source", async () => {
-      const res = await post("/v1/utils/citations/format", { citation: { title: "T", authors: ["A B"], year: 2000 } }, false);
+      const res = await post(
+        "/v1/utils/citations/format",
+        { citation: { title: "T", authors: ["A B"], year: 2000 } },
+        false,
+      );
       expect((await res.json()).style).toBe("apa");
-      expect((await post("/v1/utils/citations/format", { source: { title: "T" }, style: "ieee" }, false)).status).toBe(400);
+      expect((await post("/v1/utils/citations/format", { source: { title: "T" }, style: "ieee" }, false)).status).toBe(
+        400,
+      );
       const neither = await post("/v1/utils/citations/format", { style: "apa" }, false);
       expect(neither.status).toBe(400);
       expect((await neither.json()).error).toMatch(/source \(Form A\) or citation \(Form B\)/);
@@ -153,7 +190,9 @@ describe("utilities over HTTP", () => {
       expect([meta.format, meta.width, meta.height]).toEqual(["png", 100, 50]);
       expect(kept.bytes).toBe(Buffer.from(kept.image, "base64").length);
 
-      const filled = await (await post("/v1/utils/images/resize", { image, width: 64, height: 64, maintain_aspect: false, format: "webp" })).json();
+      const filled = await (
+        await post("/v1/utils/images/resize", { image, width: 64, height: 64, maintain_aspect: false, format: "webp" })
+      ).json();
       expect(filled).toMatchObject({ format: "webp", width: 64, height: 64 });
     });
 
@@ -179,11 +218,24 @@ describe("utilities over HTTP", () => {
     it("answers bad input with 400 or 413, never a crash", async () => {
       const cases: Array<[unknown, number, RegExp]> = [
         [{ image: "!!!not base64!!!", width: 10 }, 400, /base64/],
-        [{ image: Buffer.from("hello world, not an image").toString("base64"), width: 10 }, 400, /not a supported image/],
+        [
+          { image: Buffer.from("hello world, not an image").toString("base64"), width: 10 },
+          400,
+          /not a supported image/,
+        ],
         [{ image: await png(10, 10) }, 400, /width, height/],
         [{ image: await png(10, 10), width: 0 }, 400, /width/],
         [{ image: await png(10, 10), width: 99_999 }, 400, /width/],
-        [{ image: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="90000" height="90000"></svg>').toString("base64"), width: 10 }, 413, /too large/],
+        [
+          {
+            image: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="90000" height="90000"></svg>').toString(
+              "base64",
+            ),
+            width: 10,
+          },
+          413,
+          /too large/,
+        ],
       ];
       for (const [body, status, message] of cases) {
         const res = await post("/v1/utils/images/resize", body);
@@ -197,12 +249,19 @@ describe("utilities over HTTP", () => {
 
   describe("image bombs", () => {
     it("refuses a solid-colour 7071×7071 PNG as BMP, and a 10000×10000 resize, with 413; the server still answers", async () => {
-      const bomb = await sharp({ create: { width: 7071, height: 7071, channels: 3, background: "#336699" } }).png({ compressionLevel: 9 }).toBuffer();
+      const bomb = await sharp({ create: { width: 7071, height: 7071, channels: 3, background: "#336699" } })
+        .png({ compressionLevel: 9 })
+        .toBuffer();
       expect(bomb.length).toBeLessThan(300_000);
       const bmp = await post("/v1/utils/images/convert", { image: bomb.toString("base64"), format: "bmp" });
       expect(bmp.status).toBe(413);
       expect((await bmp.json()).error).toBe("output image is too large: 7071x7071 exceeds 16,777,216 pixels");
-      const big = await post("/v1/utils/images/resize", { image: await png(100, 100), width: 10_000, height: 10_000, maintain_aspect: false });
+      const big = await post("/v1/utils/images/resize", {
+        image: await png(100, 100),
+        width: 10_000,
+        height: 10_000,
+        maintain_aspect: false,
+      });
       expect(big.status).toBe(413);
       expect((await big.json()).error).toMatch(/output image is too large: 10000x10000/);
       const tall = await post("/v1/utils/images/resize", { image: await png(10, 1000), width: 10_000 });
@@ -220,26 +279,39 @@ describe("utilities over HTTP", () => {
       const doc = await pdf(Array.from({ length: 101 }, (_, i) => `Page ${i + 1}`));
       const res = await post("/v1/utils/pdf/extract", { pdf: doc });
       expect(res.status).toBe(413);
-      expect((await res.json()).error).toBe("pdf has 101 pages; at most 100 are read per request: choose them with pages");
+      expect((await res.json()).error).toBe(
+        "pdf has 101 pages; at most 100 are read per request: choose them with pages",
+      );
       const last = await (await post("/v1/utils/pdf/extract", { pdf: doc, pages: [101] })).json();
       expect(last).toMatchObject({ text: "Page 101", page_count: 101 });
-      expect((await post("/v1/utils/pdf/extract", { pdf: doc, pages: Array.from({ length: 101 }, (_, i) => i + 1) })).status).toBe(400);
+      expect(
+        (await post("/v1/utils/pdf/extract", { pdf: doc, pages: Array.from({ length: 101 }, (_, i) => i + 1) })).status,
+      ).toBe(400);
     });
 
     it("extracts text per page, a selection of pages, and metadata", async () => {
       const doc = await pdf(["First page text", "Second page text", "Third page text"]);
       const all = await (await post("/v1/utils/pdf/extract", { pdf: doc })).json();
       expect(all.page_count).toBe(3);
-      expect(all.pages.map((p: { text: string }) => p.text)).toEqual(["First page text", "Second page text", "Third page text"]);
+      expect(all.pages.map((p: { text: string }) => p.text)).toEqual([
+        "First page text",
+        "Second page text",
+        "Third page text",
+      ]);
       expect(all.metadata).toBeUndefined();
 
-      const some = await (await post("/v1/utils/pdf/extract", { pdf: doc, pages: [3, 1], include_metadata: true })).json();
+      const some = await (
+        await post("/v1/utils/pdf/extract", { pdf: doc, pages: [3, 1], include_metadata: true })
+      ).json();
       expect(some.text).toBe("Third page text\n\nFirst page text");
       expect(some.metadata).toMatchObject({ title: "Test document", author: "Ada Lovelace", page_count: 3 });
     });
 
     it("returns the text and null metadata fields for a PDF without an Info dictionary or XMP packet", async () => {
-      const res = await post("/v1/utils/pdf/extract", { pdf: minimalPdf("Hand written").toString("base64"), include_metadata: true });
+      const res = await post("/v1/utils/pdf/extract", {
+        pdf: minimalPdf("Hand written").toString("base64"),
+        include_metadata: true,
+      });
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.text).toBe("Hand written");
@@ -260,7 +332,15 @@ describe("utilities over HTTP", () => {
       // qpdf (Debian package, installed by .ci/run) writes a real AES-256 encrypted file.
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pdf-"));
       fs.writeFileSync(path.join(dir, "plain.pdf"), Buffer.from(await pdf(["secret"]), "base64"));
-      execFileSync("qpdf", ["--encrypt", "user-pw", "owner-pw", "256", "--", path.join(dir, "plain.pdf"), path.join(dir, "locked.pdf")]);
+      execFileSync("qpdf", [
+        "--encrypt",
+        "user-pw",
+        "owner-pw",
+        "256",
+        "--",
+        path.join(dir, "plain.pdf"),
+        path.join(dir, "locked.pdf"),
+      ]);
       const locked = fs.readFileSync(path.join(dir, "locked.pdf")).toString("base64");
       const res = await post("/v1/utils/pdf/extract", { pdf: locked });
       expect(res.status).toBe(400);
@@ -272,7 +352,9 @@ describe("utilities over HTTP", () => {
       const out = await post("/v1/utils/pdf/extract", { pdf: doc, pages: [2] });
       expect(out.status).toBe(400);
       expect((await out.json()).error).toMatch(/out of range: 2/);
-      expect((await post("/v1/utils/pdf/extract", { pdf: Buffer.from("plain text").toString("base64") })).status).toBe(400);
+      expect((await post("/v1/utils/pdf/extract", { pdf: Buffer.from("plain text").toString("base64") })).status).toBe(
+        400,
+      );
       const corrupt = Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(200, 7)]).toString("base64");
       const res = await post("/v1/utils/pdf/extract", { pdf: corrupt });
       expect(res.status).toBe(400);
@@ -379,7 +461,11 @@ describe("a job that outgrows the pool's memory limit", () => {
   });
   afterAll(() => gw?.close());
   const keywords = (text: string) =>
-    gw.request("/v1/utils/text/keywords", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text }) });
+    gw.request("/v1/utils/text/keywords", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text }),
+    });
 
   it("fails its own request with 413 naming the limit; the process and the next small job carry on", async () => {
     const words = Array.from({ length: 16_000 }, (_, i) => `term${i.toString(36)}`).join(" ");

@@ -7,7 +7,10 @@ declare module "@citation-js/core" {
   }
   export const plugins: {
     config: {
-      get(name: "@csl"): { styles: { add(name: string, xml: string): void }; locales: { add(name: string, xml: string): void } };
+      get(name: "@csl"): {
+        styles: { add(name: string, xml: string): void };
+        locales: { add(name: string, xml: string): void };
+      };
     };
   };
 }

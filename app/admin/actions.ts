@@ -38,15 +38,21 @@ export async function decideRequest(_previous: AdminActionState, form: FormData)
     try {
       await mailer.send({
         to,
-        subject: approved ? `Your API key “${request.name}” is approved` : `Your API key request “${request.name}” was declined`,
+        subject: approved
+          ? `Your API key “${request.name}” is approved`
+          : `Your API key request “${request.name}” was declined`,
         text:
           (approved
             ? `Your request was approved. Open ${config.url}/keys to create the key; it is shown once.`
-            : `Your request was declined.`) + (request.note ? `\n\nNote from the operator: ${request.note}` : "") + "\n",
+            : `Your request was declined.`) +
+          (request.note ? `\n\nNote from the operator: ${request.note}` : "") +
+          "\n",
       });
     } catch (err) {
       rt.logger.error({ err, request: id }, "key decision mail failed");
-      return { message: `${decision === "approve" ? "Approved" : "Declined"}; the notification mail could not be sent.` };
+      return {
+        message: `${decision === "approve" ? "Approved" : "Declined"}; the notification mail could not be sent.`,
+      };
     }
   }
   return { message: decision === "approve" ? "Approved." : "Declined." };
@@ -64,8 +70,16 @@ export async function revokeAnyKey(_previous: AdminActionState, form: FormData):
 }
 
 // An empty field means "the service default" for that window.
-const limitField = z.preprocess((v) => (v === "" || v === undefined ? null : Number(v)), z.number().int().min(1).max(100_000_000).nullable());
-const limitsForm = z.object({ id: z.string().min(1).max(100), day: limitField, minute: limitField, concurrency: limitField });
+const limitField = z.preprocess(
+  (v) => (v === "" || v === undefined ? null : Number(v)),
+  z.number().int().min(1).max(100_000_000).nullable(),
+);
+const limitsForm = z.object({
+  id: z.string().min(1).max(100),
+  day: limitField,
+  minute: limitField,
+  concurrency: limitField,
+});
 
 export async function setLimits(_previous: AdminActionState, form: FormData): Promise<AdminActionState> {
   const { rt, actor } = await operator();

@@ -18,13 +18,19 @@ export default async function AdminPage() {
     return (
       <main className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
         <h1 className="text-3xl font-bold">Operators only</h1>
-        <p className="mt-2">This page is for the operators listed in ADMIN_EMAILS. You are signed in as someone else.</p>
+        <p className="mt-2">
+          This page is for the operators listed in ADMIN_EMAILS. You are signed in as someone else.
+        </p>
       </main>
     );
   }
   const { rt } = await getGateway();
   const [pending, keys, audit] = await Promise.all([
-    rt.db.prisma.keyRequest.findMany({ where: { status: "pending" }, orderBy: { createdAt: "asc" }, include: { user: true } }),
+    rt.db.prisma.keyRequest.findMany({
+      where: { status: "pending" },
+      orderBy: { createdAt: "asc" },
+      include: { user: true },
+    }),
     listKeys(rt.db),
     listAudit(rt.db, 100),
   ]);
@@ -59,7 +65,11 @@ export default async function AdminPage() {
         <h2 id="usage" className="text-xl font-semibold">
           Usage, all keys
         </h2>
-        <UsageDashboard endpoint="/api/portal/admin/usage" keys={keys.map((k) => ({ id: k.id, label: `${k.name} (${k.prefix}…, ${k.email ?? "no owner"})` }))} showKeys />
+        <UsageDashboard
+          endpoint="/api/portal/admin/usage"
+          keys={keys.map((k) => ({ id: k.id, label: `${k.name} (${k.prefix}…, ${k.email ?? "no owner"})` }))}
+          showKeys
+        />
       </section>
 
       <section aria-labelledby="all-keys" className="mt-10">
@@ -94,8 +104,14 @@ export default async function AdminPage() {
                     <td className={td}>{state === "expiring" ? `expires ${formatUtc(k.expires_at)}` : state}</td>
                     <td className={td}>{formatUtc(k.created_at)}</td>
                     <td className={td}>{formatUtc(k.last_used_at)}</td>
-                    <td className={td}>{state !== "revoked" && <AdminLimitsForm id={k.id} name={`${k.name} (${k.prefix})`} limits={k.limits} />}</td>
-                    <td className={td}>{state !== "revoked" && <AdminRevokeForm id={k.id} name={`${k.name} (${k.prefix})`} />}</td>
+                    <td className={td}>
+                      {state !== "revoked" && (
+                        <AdminLimitsForm id={k.id} name={`${k.name} (${k.prefix})`} limits={k.limits} />
+                      )}
+                    </td>
+                    <td className={td}>
+                      {state !== "revoked" && <AdminRevokeForm id={k.id} name={`${k.name} (${k.prefix})`} />}
+                    </td>
                   </tr>
                 );
               })}

@@ -9,11 +9,14 @@ export default function ClinicalIndexPage() {
   const conditions = listConditions();
   return (
     <main className="mx-auto max-w-5xl px-6 py-16">
-      <p className="text-sm font-medium uppercase tracking-wide text-indigo-700 dark:text-indigo-300">Clinical reference</p>
+      <p className="text-sm font-medium uppercase tracking-wide text-indigo-700 dark:text-indigo-300">
+        Clinical reference
+      </p>
       <h1 className="mt-2 text-4xl font-bold tracking-tight">Communication-related conditions</h1>
       <p className="mt-4 max-w-2xl text-slate-600 dark:text-slate-400">
-        {conditions.length} conditions a speech-language or AAC clinician meets, each with its communication profile, AAC
-        strategies, treatments and ICD-10-CM / ICD-11 codes. Also available as JSON at <code>/v1/clinical/conditions</code>.
+        {conditions.length} conditions a speech-language or AAC clinician meets, each with its communication profile,
+        AAC strategies, treatments and ICD-10-CM / ICD-11 codes. Also available as JSON at{" "}
+        <code>/v1/clinical/conditions</code>.
       </p>
       <p className="mt-4 max-w-2xl rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
         {CLINICAL_DISCLAIMER}
@@ -27,7 +30,10 @@ export default function ClinicalIndexPage() {
             <ul className="mt-3 grid gap-2 sm:grid-cols-2">
               {inCategory.map((c) => (
                 <li key={c.slug}>
-                  <Link className="text-indigo-700 hover:underline dark:text-indigo-300" href={conditionPageUrl(c.slug)}>
+                  <Link
+                    className="text-indigo-700 hover:underline dark:text-indigo-300"
+                    href={conditionPageUrl(c.slug)}
+                  >
                     {c.name}
                   </Link>
                 </li>

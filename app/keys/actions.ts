@@ -24,7 +24,11 @@ import { currentSession } from "@/lib/portal/session.ts";
  * Actions that return a key do not revalidate the page: the refreshed list would unmount the form
  * holding the key before it was copied. The key display's "Done" refreshes the page instead.
  */
-export type KeyActionState = { error?: string; message?: string; created?: { id: string; name: string; prefix: string; key: string } };
+export type KeyActionState = {
+  error?: string;
+  message?: string;
+  created?: { id: string; name: string; prefix: string; key: string };
+};
 
 async function signedIn() {
   const session = await currentSession();
@@ -61,7 +65,12 @@ export async function submitKeyRequest(_previous: KeyActionState, form: FormData
   const raw = requestForm.safeParse(Object.fromEntries(form));
   const parsed = raw.success ? keyRequestInput.safeParse(raw.data) : raw;
   if (!parsed.success) return { error: firstIssue(parsed.error) };
-  const request = await requestKey(rt.db, userId, parsed.data as z.input<typeof keyRequestInput>, config.autoApproveKeys);
+  const request = await requestKey(
+    rt.db,
+    userId,
+    parsed.data as z.input<typeof keyRequestInput>,
+    config.autoApproveKeys,
+  );
   revalidatePath("/admin");
   if (request.status !== "approved") {
     revalidatePath("/keys");
@@ -97,7 +106,9 @@ export async function collectKey(_previous: KeyActionState, form: FormData): Pro
 
 export async function renameMyKey(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
   const { rt, userId, actor } = await signedIn();
-  const parsed = idForm.extend({ name: z.string().trim().min(1, "the name cannot be empty").max(100) }).safeParse(Object.fromEntries(form));
+  const parsed = idForm
+    .extend({ name: z.string().trim().min(1, "the name cannot be empty").max(100) })
+    .safeParse(Object.fromEntries(form));
   if (!parsed.success) return { error: firstIssue(parsed.error) };
   const record = await renameKey(rt.db, parsed.data.id, { name: parsed.data.name }, actor, userId);
   if (!record) return { error: "no such key of yours" };
@@ -108,7 +119,9 @@ export async function renameMyKey(_previous: KeyActionState, form: FormData): Pr
 
 export async function setMyKeyScopes(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
   const { rt, userId, actor } = await signedIn();
-  const parsed = idForm.extend({ scopes: z.array(z.enum(SCOPE_AREAS)).max(50) }).safeParse({ id: form.get("id"), scopes: form.getAll("scopes") });
+  const parsed = idForm
+    .extend({ scopes: z.array(z.enum(SCOPE_AREAS)).max(50) })
+    .safeParse({ id: form.get("id"), scopes: form.getAll("scopes") });
   if (!parsed.success) return { error: firstIssue(parsed.error) };
   let record;
   try {

@@ -30,7 +30,10 @@ export default async function KeysPage() {
     <main className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">Your keys</h1>
-        <Link href="/keys/request" className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600">
+        <Link
+          href="/keys/request"
+          className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600"
+        >
           Request a key
         </Link>
       </div>
@@ -50,7 +53,9 @@ export default async function KeysPage() {
                 {r.note && <p className="mt-1 text-sm">Operator’s note: {r.note}</p>}
                 {r.status === "approved" && (
                   <div className="mt-3">
-                    <p className="mb-2 text-sm">Approved. The key is created when you press the button and shown once.</p>
+                    <p className="mb-2 text-sm">
+                      Approved. The key is created when you press the button and shown once.
+                    </p>
                     <CollectKeyForm requestId={r.id} />
                   </div>
                 )}
@@ -66,8 +71,11 @@ export default async function KeysPage() {
         </h2>
         {keys.length === 0 ? (
           <p className="mt-3 text-slate-700 dark:text-slate-300">
-            No keys yet. <Link href="/keys/request" className="text-indigo-700 underline dark:text-indigo-300">Request one</Link>; the
-            consoles work without one.
+            No keys yet.{" "}
+            <Link href="/keys/request" className="text-indigo-700 underline dark:text-indigo-300">
+              Request one
+            </Link>
+            ; the consoles work without one.
           </p>
         ) : (
           <ul className="mt-3 space-y-3">
@@ -75,14 +83,22 @@ export default async function KeysPage() {
               const state = keyState(k);
               const changeable = k.kind === "client" && state !== "revoked" && state !== "expired";
               return (
-                <li key={k.id} className="rounded-xl border border-slate-300 p-4 dark:border-slate-700" data-testid={`key-${k.prefix}`}>
+                <li
+                  key={k.id}
+                  className="rounded-xl border border-slate-300 p-4 dark:border-slate-700"
+                  data-testid={`key-${k.prefix}`}
+                >
                   <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
                     <h3 className="font-semibold">{k.name}</h3>
                     <code className="text-sm">{k.prefix}…</code>
                     <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATE_STYLE[state]}`}>
                       {state === "expiring" ? `expires ${formatUtc(k.expires_at)}` : state}
                     </span>
-                    {k.kind === "console" && <span className="text-sm text-slate-700 dark:text-slate-300">used by the consoles while you are signed in</span>}
+                    {k.kind === "console" && (
+                      <span className="text-sm text-slate-700 dark:text-slate-300">
+                        used by the consoles while you are signed in
+                      </span>
+                    )}
                   </div>
                   <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2 lg:grid-cols-4">
                     <div>
@@ -96,8 +112,8 @@ export default async function KeysPage() {
                     <div>
                       <dt className="inline text-slate-700 dark:text-slate-300">Limits </dt>
                       <dd className="inline">
-                        {(k.limits.day ?? defaults.day).toLocaleString("en")}/day · {k.limits.minute ?? defaults.minute}/min ·{" "}
-                        {k.limits.concurrency ?? defaults.concurrency} at once
+                        {(k.limits.day ?? defaults.day).toLocaleString("en")}/day · {k.limits.minute ?? defaults.minute}
+                        /min · {k.limits.concurrency ?? defaults.concurrency} at once
                       </dd>
                     </div>
                     <div>
@@ -107,7 +123,9 @@ export default async function KeysPage() {
                   </dl>
                   {changeable && (
                     <details className="mt-3">
-                      <summary className="cursor-pointer text-sm font-medium text-indigo-700 dark:text-indigo-300">Manage “{k.name}”</summary>
+                      <summary className="cursor-pointer text-sm font-medium text-indigo-700 dark:text-indigo-300">
+                        Manage “{k.name}”
+                      </summary>
                       <div className="mt-3 space-y-4 border-l-2 border-slate-300 pl-4 dark:border-slate-700">
                         <RenameKeyForm id={k.id} name={k.name} />
                         <ScopesForm

@@ -15,10 +15,14 @@ export default async function UsagePage() {
     <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-bold">Your usage</h1>
       <p className="mt-2 text-slate-700 dark:text-slate-300">
-        The last 30 days (UTC) across your keys, the consoles included. Counts are written in batches, so a call shows up within a few
-        seconds; what is left today is live.
+        The last 30 days (UTC) across your keys, the consoles included. Counts are written in batches, so a call shows
+        up within a few seconds; what is left today is live.
       </p>
-      <UsageDashboard endpoint="/api/portal/usage" keys={keys.map((k) => ({ id: k.id, label: `${k.name} (${k.prefix}…)` }))} showKeys={false} />
+      <UsageDashboard
+        endpoint="/api/portal/usage"
+        keys={keys.map((k) => ({ id: k.id, label: `${k.name} (${k.prefix}…)` }))}
+        showKeys={false}
+      />
     </main>
   );
 }

@@ -7,13 +7,24 @@ import { ConsoleProviders } from "./providers";
 export const CONSOLES = [
   { href: "/console/chat", label: "Chat", about: "Stream replies from any configured language model." },
   { href: "/console/aac", label: "AAC builder", about: "Turn a sentence into a printable strip of pictograms." },
-  { href: "/console/story", label: "Story graph", about: "Generate or paste a branching story, see its graph and read it." },
-  { href: "/console/datavis", label: "DataVis", about: "Browse the Vega-Lite chart gallery and the data behind each chart." },
+  {
+    href: "/console/story",
+    label: "Story graph",
+    about: "Generate or paste a branching story, see its graph and read it.",
+  },
+  {
+    href: "/console/datavis",
+    label: "DataVis",
+    about: "Browse the Vega-Lite chart gallery and the data behind each chart.",
+  },
 ] as const;
 
 export function ConsoleNav({ current }: { current: string }) {
   return (
-    <nav aria-label="Consoles" className="print:hidden border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900">
+    <nav
+      aria-label="Consoles"
+      className="print:hidden border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900"
+    >
       <ul className="mx-auto flex max-w-6xl flex-wrap items-center gap-1 px-4 py-2 text-sm sm:px-6">
         <li className="mr-3 font-semibold">
           <Link href="/console" aria-current={current === "/console" ? "page" : undefined} className="hover:underline">
@@ -40,8 +51,8 @@ export function ConsoleNav({ current }: { current: string }) {
 export function ConsoleAllowance() {
   return (
     <p className="mt-2 max-w-3xl text-sm text-slate-700 print:hidden dark:text-slate-300">
-      Consoles share a smaller allowance than an approved API key (fewer requests a day and a minute, and only the areas the consoles
-      use). For real work, request a key from your keys page.
+      Consoles share a smaller allowance than an approved API key (fewer requests a day and a minute, and only the areas
+      the consoles use). For real work, request a key from your keys page.
     </p>
   );
 }
@@ -51,7 +62,17 @@ export function ConsoleAllowance() {
  * are the page's largest paint); the interactive part is a client component inside. Signed-out
  * visitors get a sign-in link instead, since consoles call /v1 with the session.
  */
-export async function ConsoleShell({ path, title, intro, children }: { path: string; title: string; intro: ReactNode; children: ReactNode }) {
+export async function ConsoleShell({
+  path,
+  title,
+  intro,
+  children,
+}: {
+  path: string;
+  title: string;
+  intro: ReactNode;
+  children: ReactNode;
+}) {
   const session = await currentSession();
   return (
     <>
@@ -66,7 +87,10 @@ export async function ConsoleShell({ path, title, intro, children }: { path: str
           ) : (
             <div className="rounded-xl border border-slate-300 p-6 dark:border-slate-700">
               <p>The consoles call the API as you, with your portal session. Sign in to use this one.</p>
-              <a href={signInHref(path)} className="mt-4 inline-block rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600">
+              <a
+                href={signInHref(path)}
+                className="mt-4 inline-block rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600"
+              >
                 Sign in
               </a>
             </div>

@@ -52,7 +52,11 @@ export function ErrorState({ error, what }: { error: unknown; what: string }) {
     failed: <>{e.status ? `The call failed (HTTP ${e.status}): ${e.message}` : `The call failed: ${e.message}`}</>,
   }[e.kind];
   return (
-    <div role="alert" data-error-kind={e.kind} className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100">
+    <div
+      role="alert"
+      data-error-kind={e.kind}
+      className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+    >
       {body}
     </div>
   );

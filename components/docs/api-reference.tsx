@@ -18,7 +18,11 @@ export function ApiReference() {
   const [apiKey, setApiKey] = useState("");
   return (
     <>
-      <form className="mx-auto flex max-w-6xl flex-wrap items-end gap-3 px-4 sm:px-6" onSubmit={(e) => e.preventDefault()} autoComplete="off">
+      <form
+        className="mx-auto flex max-w-6xl flex-wrap items-end gap-3 px-4 sm:px-6"
+        onSubmit={(e) => e.preventDefault()}
+        autoComplete="off"
+      >
         <label className="flex min-w-72 flex-1 flex-col gap-1 text-sm font-medium">
           Your API key for “Test request”
           <input
@@ -32,7 +36,9 @@ export function ApiReference() {
             className="rounded-lg border border-slate-400 bg-white px-3 py-2 font-mono text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
           />
         </label>
-        <p className="pb-2 text-sm text-slate-700 dark:text-slate-300">Kept only in this page’s memory: reloading forgets it.</p>
+        <p className="pb-2 text-sm text-slate-700 dark:text-slate-300">
+          Kept only in this page’s memory: reloading forgets it.
+        </p>
       </form>
       <div className="mt-4" data-testid="api-reference">
         <ScalarReference apiKey={apiKey} />

@@ -28,12 +28,29 @@ export function DecisionForm({ id, name }: { id: string; name: string }) {
       <input type="hidden" name="id" value={id} />
       <label className="text-sm">
         Note to the requester (optional)
-        <input name="note" maxLength={1000} aria-label={`Note about ${name}`} className="mt-1 block w-72 max-w-full rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100" />
+        <input
+          name="note"
+          maxLength={1000}
+          aria-label={`Note about ${name}`}
+          className="mt-1 block w-72 max-w-full rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+        />
       </label>
-      <button type="submit" name="decision" value="approve" disabled={pending} className={`${button} bg-emerald-700 text-white hover:bg-emerald-800`}>
+      <button
+        type="submit"
+        name="decision"
+        value="approve"
+        disabled={pending}
+        className={`${button} bg-emerald-700 text-white hover:bg-emerald-800`}
+      >
         Approve
       </button>
-      <button type="submit" name="decision" value="decline" disabled={pending} className={`${button} border border-red-600 text-red-700 dark:text-red-400`}>
+      <button
+        type="submit"
+        name="decision"
+        value="decline"
+        disabled={pending}
+        className={`${button} border border-red-600 text-red-700 dark:text-red-400`}
+      >
         Decline
       </button>
       <Outcome state={state} />
@@ -52,7 +69,12 @@ export function AdminRevokeForm({ id, name }: { id: string; name: string }) {
       }}
     >
       <input type="hidden" name="id" value={id} />
-      <button type="submit" disabled={pending} className={`${button} border border-red-600 text-red-700 dark:text-red-400`} aria-label={`Revoke ${name}`}>
+      <button
+        type="submit"
+        disabled={pending}
+        className={`${button} border border-red-600 text-red-700 dark:text-red-400`}
+        aria-label={`Revoke ${name}`}
+      >
         Revoke
       </button>
       <Outcome state={state} />
@@ -62,7 +84,8 @@ export function AdminRevokeForm({ id, name }: { id: string; name: string }) {
 
 type Limits = { day: number | null; minute: number | null; concurrency: number | null };
 
-const limitInput = "mt-1 block w-28 rounded-lg border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
+const limitInput =
+  "mt-1 block w-28 rounded-lg border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
 
 /** Per-key limits; an empty field falls back to the service default (LIMIT_DAY, LIMIT_MINUTE, LIMIT_CONCURRENCY). */
 export function AdminLimitsForm({ id, name, limits }: { id: string; name: string; limits: Limits }) {
@@ -78,10 +101,25 @@ export function AdminLimitsForm({ id, name, limits }: { id: string; name: string
       {fields.map(([field, label]) => (
         <label key={field} className="text-xs">
           {label}
-          <input name={field} type="number" min={1} max={100_000_000} step={1} defaultValue={limits[field] ?? ""} placeholder="default" aria-label={`${label} limit of ${name}`} className={limitInput} />
+          <input
+            name={field}
+            type="number"
+            min={1}
+            max={100_000_000}
+            step={1}
+            defaultValue={limits[field] ?? ""}
+            placeholder="default"
+            aria-label={`${label} limit of ${name}`}
+            className={limitInput}
+          />
         </label>
       ))}
-      <button type="submit" disabled={pending} className={`${button} border border-slate-400 dark:border-slate-600`} aria-label={`Save limits of ${name}`}>
+      <button
+        type="submit"
+        disabled={pending}
+        className={`${button} border border-slate-400 dark:border-slate-600`}
+        aria-label={`Save limits of ${name}`}
+      >
         Save
       </button>
       <Outcome state={state} />

@@ -1,13 +1,22 @@
 "use client";
 
 import { useActionState } from "react";
-import { collectKey, renameMyKey, revokeMyKey, rotateMyKey, setMyKeyScopes, submitKeyRequest, type KeyActionState } from "@/app/keys/actions";
+import {
+  collectKey,
+  renameMyKey,
+  revokeMyKey,
+  rotateMyKey,
+  setMyKeyScopes,
+  submitKeyRequest,
+  type KeyActionState,
+} from "@/app/keys/actions";
 import { OneTimeKey } from "./one-time-key";
 
 const input =
   "mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
 const primary = "rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600 disabled:opacity-60";
-const secondary = "rounded-lg border border-slate-400 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 disabled:opacity-60 dark:border-slate-600 dark:hover:bg-slate-800";
+const secondary =
+  "rounded-lg border border-slate-400 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 disabled:opacity-60 dark:border-slate-600 dark:hover:bg-slate-800";
 
 function Outcome({ state }: { state: KeyActionState }) {
   return (
@@ -20,7 +29,9 @@ function Outcome({ state }: { state: KeyActionState }) {
           {state.error}
         </p>
       )}
-      {state.created && <OneTimeKey name={state.created.name} prefix={state.created.prefix} secret={state.created.key} />}
+      {state.created && (
+        <OneTimeKey name={state.created.name} prefix={state.created.prefix} secret={state.created.key} />
+      )}
     </>
   );
 }
@@ -40,7 +51,16 @@ export function KeyRequestForm({ autoApprove }: { autoApprove: boolean }) {
         <label htmlFor="intendedUse" className="font-medium">
           Intended use
         </label>
-        <textarea id="intendedUse" name="intendedUse" required minLength={10} maxLength={2000} rows={4} className={input} aria-describedby="intendedUse-help" />
+        <textarea
+          id="intendedUse"
+          name="intendedUse"
+          required
+          minLength={10}
+          maxLength={2000}
+          rows={4}
+          className={input}
+          aria-describedby="intendedUse-help"
+        />
         <p id="intendedUse-help" className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           A sentence or two: what you will build and which areas you will call.
         </p>
@@ -103,14 +123,26 @@ export function RenameKeyForm({ id, name }: { id: string; name: string }) {
 }
 
 /** `granted`: the operator limited this key to `areas`, so ticking none does not mean every area. */
-export function ScopesForm({ id, scopes, areas, granted = false }: { id: string; scopes: string[]; areas: readonly string[]; granted?: boolean }) {
+export function ScopesForm({
+  id,
+  scopes,
+  areas,
+  granted = false,
+}: {
+  id: string;
+  scopes: string[];
+  areas: readonly string[];
+  granted?: boolean;
+}) {
   const [state, action, pending] = useActionState(setMyKeyScopes, {});
   return (
     <form action={action}>
       <input type="hidden" name="id" value={id} />
       <fieldset>
         <legend className="text-sm font-medium">
-          {granted ? "Areas this key may call (the operator granted these; tick at least one)" : "Areas this key may call (none ticked = all)"}
+          {granted
+            ? "Areas this key may call (the operator granted these; tick at least one)"
+            : "Areas this key may call (none ticked = all)"}
         </legend>
         <div className="mt-1 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
           {areas.map((a) => (

@@ -31,7 +31,11 @@ export function OneTimeKey({ name, prefix, secret }: Props) {
   const [hidden, setHidden] = useState(false);
   const router = useRouter();
   // The page's own origin (where the API is), read once in the browser; it never changes.
-  const origin = useSyncExternalStore(noSubscription, () => window.location.origin, () => "");
+  const origin = useSyncExternalStore(
+    noSubscription,
+    () => window.location.origin,
+    () => "",
+  );
 
   async function copy() {
     try {
@@ -44,7 +48,10 @@ export function OneTimeKey({ name, prefix, secret }: Props) {
 
   if (hidden) return null;
   return (
-    <section aria-labelledby="new-key-title" className="mt-4 rounded-xl border-2 border-emerald-600 bg-emerald-50 p-5 dark:border-emerald-500 dark:bg-emerald-950">
+    <section
+      aria-labelledby="new-key-title"
+      className="mt-4 rounded-xl border-2 border-emerald-600 bg-emerald-50 p-5 dark:border-emerald-500 dark:bg-emerald-950"
+    >
       <h3 id="new-key-title" className="text-lg font-semibold">
         Your new key “{name}” ({prefix}…)
       </h3>
@@ -52,14 +59,25 @@ export function OneTimeKey({ name, prefix, secret }: Props) {
         <strong>Copy it now: it is shown only this once.</strong> We keep only a hash; if you lose it, rotate the key.
       </p>
       <div className="mt-3 flex flex-wrap items-center gap-2">
-        <code data-testid="new-key" className="break-all rounded bg-white px-3 py-2 font-mono text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+        <code
+          data-testid="new-key"
+          className="break-all rounded bg-white px-3 py-2 font-mono text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+        >
           {secret}
         </code>
-        <button type="button" onClick={copy} className="rounded-lg bg-emerald-700 px-3 py-2 text-sm font-medium text-white hover:bg-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2">
+        <button
+          type="button"
+          onClick={copy}
+          className="rounded-lg bg-emerald-700 px-3 py-2 text-sm font-medium text-white hover:bg-emerald-800 focus-visible:outline-2 focus-visible:outline-offset-2"
+        >
           Copy key
         </button>
         <span role="status" className="text-sm">
-          {copied === "done" ? "Copied to the clipboard." : copied === "failed" ? "Copy failed: select the key and copy it by hand." : ""}
+          {copied === "done"
+            ? "Copied to the clipboard."
+            : copied === "failed"
+              ? "Copy failed: select the key and copy it by hand."
+              : ""}
         </span>
       </div>
       <h4 className="mt-4 font-medium">Try it</h4>

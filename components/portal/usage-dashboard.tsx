@@ -1,7 +1,18 @@
 "use client";
 
 import { useState } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 import useSWR from "swr";
 import type { QuotaNow, UsageReport } from "@/lib/portal/usage";
 import { describeTotals, failedRequests, STATUS_CLASSES } from "@/lib/portal/usage-summary";
@@ -9,7 +20,16 @@ import { describeTotals, failedRequests, STATUS_CLASSES } from "@/lib/portal/usa
 type Payload = { report: UsageReport; quota?: QuotaNow[] };
 type KeyOption = { id: string; label: string };
 
-const COLORS = { ok: "#059669", client: "#d97706", server: "#dc2626", limited: "#7c3aed", p50: "#2563eb", p95: "#db2777", prompt: "#0891b2", completion: "#4f46e5" };
+const COLORS = {
+  ok: "#059669",
+  client: "#d97706",
+  server: "#dc2626",
+  limited: "#7c3aed",
+  p50: "#2563eb",
+  p95: "#db2777",
+  prompt: "#0891b2",
+  completion: "#4f46e5",
+};
 const axis = { stroke: "currentColor", tick: { fill: "currentColor", fontSize: 12 } };
 
 class FetchError extends Error {
@@ -49,10 +69,21 @@ function Chart({ title, summary, children }: { title: string; summary: string; c
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /** Usage charts for `endpoint` (the user's own, or every key for operators), refreshed every 10 s. */
-export function UsageDashboard({ endpoint, keys, showKeys }: { endpoint: string; keys: KeyOption[]; showKeys: boolean }) {
+export function UsageDashboard({
+  endpoint,
+  keys,
+  showKeys,
+}: {
+  endpoint: string;
+  keys: KeyOption[];
+  showKeys: boolean;
+}) {
   const [keyId, setKeyId] = useState("");
   const url = keyId ? `${endpoint}?key=${encodeURIComponent(keyId)}` : endpoint;
-  const { data, error, isLoading } = useSWR<Payload, FetchError>(url, fetchJson, { refreshInterval: 10_000, keepPreviousData: true });
+  const { data, error, isLoading } = useSWR<Payload, FetchError>(url, fetchJson, {
+    refreshInterval: 10_000,
+    keepPreviousData: true,
+  });
 
   return (
     <div className="mt-6 space-y-6">
@@ -92,7 +123,10 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
   const words = describeTotals(report);
   return (
     <>
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6" aria-label={`Totals from ${report.from} to ${report.to} (UTC)`}>
+      <dl
+        className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6"
+        aria-label={`Totals from ${report.from} to ${report.to} (UTC)`}
+      >
         {[
           ["Requests (30 days)", t.requests.toLocaleString("en")],
           ["Errors", `${failedRequests(t).toLocaleString("en")} (${pct(errorRate)})`],
@@ -123,11 +157,16 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
                     {q.name} <code>{q.prefix}…</code>
                   </span>
                   <span>
-                    {q.day.remaining.toLocaleString("en")} of {q.day.limit.toLocaleString("en")} today (resets {q.day.reset.slice(11, 16)} UTC) ·{" "}
-                    {q.minute.remaining} of {q.minute.limit} this minute
+                    {q.day.remaining.toLocaleString("en")} of {q.day.limit.toLocaleString("en")} today (resets{" "}
+                    {q.day.reset.slice(11, 16)} UTC) · {q.minute.remaining} of {q.minute.limit} this minute
                   </span>
                 </div>
-                <progress className="mt-1 h-2 w-full accent-indigo-600" max={q.day.limit} value={q.day.remaining} aria-label={`${q.name}: ${q.day.remaining} requests left today`} />
+                <progress
+                  className="mt-1 h-2 w-full accent-indigo-600"
+                  max={q.day.limit}
+                  value={q.day.remaining}
+                  aria-label={`${q.name}: ${q.day.remaining} requests left today`}
+                />
               </li>
             ))}
           </ul>
@@ -147,7 +186,10 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
             ))}
           </BarChart>
         </Chart>
-        <Chart title="Latency per day (p50 and p95, estimated)" summary={`Estimated over 30 days: p50 ${words.p50}, p95 ${words.p95}.`}>
+        <Chart
+          title="Latency per day (p50 and p95, estimated)"
+          summary={`Estimated over 30 days: p50 ${words.p50}, p95 ${words.p95}.`}
+        >
           <LineChart accessibilityLayer={false} data={report.daily.map((d) => ({ ...d, day: d.day.slice(5) }))}>
             <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
             <XAxis dataKey="day" {...axis} />
@@ -158,7 +200,10 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
             <Line dataKey="p95_ms" name="p95" stroke={COLORS.p95} connectNulls dot={{ r: 3 }} />
           </LineChart>
         </Chart>
-        <Chart title="Requests by area" summary={report.areas.map((a) => `${a.area}: ${a.requests}`).join(", ") || "No requests yet."}>
+        <Chart
+          title="Requests by area"
+          summary={report.areas.map((a) => `${a.area}: ${a.requests}`).join(", ") || "No requests yet."}
+        >
           <BarChart accessibilityLayer={false} data={report.areas} layout="vertical">
             <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />
             <XAxis type="number" allowDecimals={false} {...axis} />
@@ -172,7 +217,11 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
         </Chart>
         <Chart
           title="Tokens by provider"
-          summary={report.providers.map((p) => `${p.provider}: ${p.prompt_tokens} prompt, ${p.completion_tokens} completion`).join("; ") || "No language-model calls yet."}
+          summary={
+            report.providers
+              .map((p) => `${p.provider}: ${p.prompt_tokens} prompt, ${p.completion_tokens} completion`)
+              .join("; ") || "No language-model calls yet."
+          }
         >
           <BarChart accessibilityLayer={false} data={report.providers}>
             <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.3} />

@@ -39,7 +39,12 @@ export async function errorFrom(res: Response): Promise<ApiError> {
   const e = body.error;
   const message = typeof e === "string" ? e : (e?.message ?? (res.statusText || `HTTP ${res.status}`));
   const header = Number(res.headers.get("retry-after"));
-  const retryAfter = typeof e === "object" && typeof e.retry_after === "number" ? e.retry_after : Number.isFinite(header) && header > 0 ? header : null;
+  const retryAfter =
+    typeof e === "object" && typeof e.retry_after === "number"
+      ? e.retry_after
+      : Number.isFinite(header) && header > 0
+        ? header
+        : null;
   return new ApiError(res.status, message, res.status === 429 ? retryAfter : null);
 }
 
@@ -64,5 +69,9 @@ export function signInHref(path: string): string {
 
 /** React Query retries: never for answers a retry cannot change (auth, limits, missing, invalid). */
 export function shouldRetry(failures: number, error: unknown): boolean {
-  return !(error instanceof ApiError && error.status < 500) && !(error instanceof ApiError && error.status === 503) && failures < 2;
+  return (
+    !(error instanceof ApiError && error.status < 500) &&
+    !(error instanceof ApiError && error.status === 503) &&
+    failures < 2
+  );
 }

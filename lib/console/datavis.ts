@@ -11,13 +11,19 @@ export const Visualization = z.object({
 });
 export type Visualization = z.infer<typeof Visualization>;
 
-export const VisList = z.object({ total: z.number(), visualizations: z.array(Visualization), by_category: z.record(z.string(), z.number()).default({}) });
+export const VisList = z.object({
+  total: z.number(),
+  visualizations: z.array(Visualization),
+  by_category: z.record(z.string(), z.number()).default({}),
+});
 export type VisList = z.infer<typeof VisList>;
 
 type DataRef = { url?: unknown; values?: unknown; format?: { type?: unknown; property?: unknown } };
 
 /** Where a spec's rows come from: a /v1 URL to fetch with the session, inline values, or neither (generated data). */
-export function dataSource(spec: Record<string, unknown>): { url: string; property: string | null } | { values: unknown[] } | null {
+export function dataSource(
+  spec: Record<string, unknown>,
+): { url: string; property: string | null } | { values: unknown[] } | null {
   const data = spec.data as DataRef | undefined;
   if (!data) return null;
   if (Array.isArray(data.values)) return { values: data.values };
@@ -34,7 +40,12 @@ export function rowsOf(body: unknown, property: string | null): Record<string, u
 
 /** The spec with its rows inlined, so the chart and the data table share one fetch (made with the session). */
 export function withValues(spec: Record<string, unknown>, rows: unknown[]): Record<string, unknown> {
-  return { ...spec, data: { values: rows }, width: spec.width ?? "container", autosize: spec.autosize ?? { type: "fit", contains: "padding" } };
+  return {
+    ...spec,
+    data: { values: rows },
+    width: spec.width ?? "container",
+    autosize: spec.autosize ?? { type: "fit", contains: "padding" },
+  };
 }
 
 /** The columns of a table of rows: the union of their keys, in first-seen order. */

@@ -6,7 +6,12 @@
 
 export type ChatEvent =
   | { type: "delta"; content: string }
-  | { type: "done"; model?: string; provider?: string; usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number } }
+  | {
+      type: "done";
+      model?: string;
+      provider?: string;
+      usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+    }
   | { type: "error"; message: string };
 
 type Raw = { content?: unknown; done?: unknown; error?: unknown; model?: unknown; provider?: unknown; usage?: unknown };

@@ -16,12 +16,18 @@ export const Story = z
   .superRefine((story, ctx) => {
     const ids = new Set<string>();
     story.nodes.forEach((n, i) => {
-      if (ids.has(n.id)) ctx.addIssue({ code: "custom", path: ["nodes", i, "id"], message: `node id "${n.id}" appears twice` });
+      if (ids.has(n.id))
+        ctx.addIssue({ code: "custom", path: ["nodes", i, "id"], message: `node id "${n.id}" appears twice` });
       ids.add(n.id);
     });
     story.connections.forEach((c, i) => {
       for (const end of ["from", "to"] as const) {
-        if (!ids.has(c[end])) ctx.addIssue({ code: "custom", path: ["connections", i, end], message: `connection ${end} "${c[end]}" is not a node id` });
+        if (!ids.has(c[end]))
+          ctx.addIssue({
+            code: "custom",
+            path: ["connections", i, end],
+            message: `connection ${end} "${c[end]}" is not a node id`,
+          });
       }
     });
   });
@@ -42,7 +48,8 @@ export function parseStory(text: string): { story: Story } | { errors: string[] 
 
 /** Where the reader begins: the node with id "start", else the first start-typed node, else the first. */
 export function startNode(story: Story): string {
-  return (story.nodes.find((n) => n.id === "start") ?? story.nodes.find((n) => n.type === "start") ?? story.nodes[0]!).id;
+  return (story.nodes.find((n) => n.id === "start") ?? story.nodes.find((n) => n.type === "start") ?? story.nodes[0]!)
+    .id;
 }
 
 export const NODE_WIDTH = 220;
@@ -56,8 +63,10 @@ export function layoutStory(story: Story): Map<string, { x: number; y: number }>
   for (const n of story.nodes) g.setNode(n.id, { width: NODE_WIDTH, height: NODE_HEIGHT });
   story.connections.forEach((c, i) => g.setEdge(c.from, c.to, {}, String(i)));
   layout(g);
-  return new Map(story.nodes.map((n) => {
-    const { x, y } = g.node(n.id);
-    return [n.id, { x: x - NODE_WIDTH / 2, y: y - NODE_HEIGHT / 2 }];
-  }));
+  return new Map(
+    story.nodes.map((n) => {
+      const { x, y } = g.node(n.id);
+      return [n.id, { x: x - NODE_WIDTH / 2, y: y - NODE_HEIGHT / 2 }];
+    }),
+  );
 }

@@ -71,7 +71,7 @@ async function openPglite(dir: string): Promise<Database> {
   }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
   const session: SqlSession = {
-    query: async <T,>(sql: string, params?: unknown[]) => (await lite.query<T>(sql, params)).rows,
+    query: async <T>(sql: string, params?: unknown[]) => (await lite.query<T>(sql, params)).rows,
     exec: async (sql) => void (await lite.exec(sql)),
   };
   return {

@@ -26,7 +26,9 @@ describe("lockDirectory", () => {
     const child = spawn("sleep", ["30"], { stdio: "ignore" });
     try {
       fs.writeFileSync(`${dir}.lock`, JSON.stringify({ pid: child.pid, since: "2026-01-01T00:00:00.000Z" }));
-      expect(() => lockDirectory(dir, hint)).toThrow(new RegExp(`process ${child.pid} \\(since 2026-01-01T00:00:00.000Z\\) holds it`));
+      expect(() => lockDirectory(dir, hint)).toThrow(
+        new RegExp(`process ${child.pid} \\(since 2026-01-01T00:00:00.000Z\\) holds it`),
+      );
     } finally {
       child.kill();
       await new Promise((resolve) => child.once("exit", resolve));

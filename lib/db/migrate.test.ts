@@ -27,7 +27,9 @@ describe.each(databaseBackends)("applyMigrations on %s", (backend) => {
     expect(await applyMigrations(db)).toEqual(names);
     expect(await applyMigrations(db)).toEqual([]);
     const rows = await db.withSession((s) =>
-      s.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(`SELECT * FROM "_prisma_migrations"`),
+      s.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
+        `SELECT * FROM "_prisma_migrations"`,
+      ),
     );
     expect(rows.map((r) => r.migration_name)).toEqual(names);
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.checksum) && r.finished_at)).toBe(true);
@@ -46,21 +48,29 @@ describe.each(databaseBackends)("applyMigrations on %s", (backend) => {
     await applyMigrations(db);
     const dir = tempDir("migrations");
     fs.mkdirSync(path.join(dir, "9999_broken"));
-    fs.writeFileSync(path.join(dir, "9999_broken", "migration.sql"), `CREATE TABLE half_done (id int); SELECT * FROM no_such_table;`);
+    fs.writeFileSync(
+      path.join(dir, "9999_broken", "migration.sql"),
+      `CREATE TABLE half_done (id int); SELECT * FROM no_such_table;`,
+    );
     const broken = [...readMigrations(), ...readMigrations(dir)];
     await expect(applyMigrations(db, broken)).rejects.toThrow(/9999_broken failed/);
-    const tables = await db.withSession((s) => s.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'`));
+    const tables = await db.withSession((s) =>
+      s.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'half_done'`),
+    );
     expect(tables).toHaveLength(0);
   });
 
-  it.runIf(backend === "postgres")("lets two processes start at once: the lock makes one apply and the other wait", async () => {
-    const { db, env } = await fresh();
-    const second = await openDatabase(loadConfig(env));
-    try {
-      const [x, y] = await Promise.all([applyMigrations(db), applyMigrations(second)]);
-      expect([...x, ...y]).toEqual(readMigrations().map((m) => m.name));
-    } finally {
-      await second.close();
-    }
-  });
+  it.runIf(backend === "postgres")(
+    "lets two processes start at once: the lock makes one apply and the other wait",
+    async () => {
+      const { db, env } = await fresh();
+      const second = await openDatabase(loadConfig(env));
+      try {
+        const [x, y] = await Promise.all([applyMigrations(db), applyMigrations(second)]);
+        expect([...x, ...y]).toEqual(readMigrations().map((m) => m.name));
+      } finally {
+        await second.close();
+      }
+    },
+  );
 });

@@ -22,7 +22,8 @@ export function presentedKey(c: Context): string | undefined {
   }
   const query = c.req.query("api_key")?.trim();
   if (query) values.add(query);
-  if (values.size > 1) throw new GatewayError(400, "send one API key: the X-API-Key header, Authorization: Bearer, and api_key disagree");
+  if (values.size > 1)
+    throw new GatewayError(400, "send one API key: the X-API-Key header, Authorization: Bearer, and api_key disagree");
   return values.values().next().value;
 }
 
@@ -46,13 +47,27 @@ export async function authenticate(
   if (!raw && !key) {
     if (mode === "optional") return undefined;
     const hint = sessions?.crossSiteCookie(c) ? " (a portal session is accepted only on same-origin requests)" : "";
-    throw new GatewayError(401, `missing API key: send it in the X-API-Key header (or Authorization: Bearer, or ?api_key=)${hint}`, CHALLENGE);
+    throw new GatewayError(
+      401,
+      `missing API key: send it in the X-API-Key header (or Authorization: Bearer, or ?api_key=)${hint}`,
+      CHALLENGE,
+    );
   }
   if (!key) throw new GatewayError(401, "invalid API key", CHALLENGE);
-  if (key.status === "revoked") throw new GatewayError(401, raw ? "API key has been revoked" : "console access for this account has been revoked by the operator", CHALLENGE);
+  if (key.status === "revoked")
+    throw new GatewayError(
+      401,
+      raw ? "API key has been revoked" : "console access for this account has been revoked by the operator",
+      CHALLENGE,
+    );
   if (key.expiresAt !== null && key.expiresAt <= now) {
-    throw new GatewayError(401, key.replaced ? "API key has been rotated: use its replacement" : "API key has expired", CHALLENGE);
+    throw new GatewayError(
+      401,
+      key.replaced ? "API key has been rotated: use its replacement" : "API key has expired",
+      CHALLENGE,
+    );
   }
-  if (!keyAllowsArea(key, area)) throw new GatewayError(403, `this API key has no access to '${area}' (its scopes: ${key.scopes.join(", ")})`);
+  if (!keyAllowsArea(key, area))
+    throw new GatewayError(403, `this API key has no access to '${area}' (its scopes: ${key.scopes.join(", ")})`);
   return key;
 }

@@ -17,6 +17,10 @@ function socketAddress(c: Context): string | undefined {
  * through app.request (tests, Next's route handlers) have no socket and share "unknown".
  */
 export function clientAddress(c: Context<GatewayEnv>): string {
-  const client = resolveClientAddress(socketAddress(c), c.req.header("x-forwarded-for"), c.get("runtime").config.proxy.trustedProxies);
+  const client = resolveClientAddress(
+    socketAddress(c),
+    c.req.header("x-forwarded-for"),
+    c.get("runtime").config.proxy.trustedProxies,
+  );
   return addressBucket(client);
 }

@@ -16,7 +16,11 @@ const NO_DAY_LIMIT = 1_000_000_000;
 export async function admitClient(c: Context<GatewayEnv>, bucket: string, limits: ClientLimits): Promise<Admission> {
   const rt = c.get("runtime");
   try {
-    return await rt.limiter.admit(`${bucket}:${clientAddress(c)}`, { minute: limits.minute, day: NO_DAY_LIMIT, concurrency: limits.concurrency });
+    return await rt.limiter.admit(`${bucket}:${clientAddress(c)}`, {
+      minute: limits.minute,
+      day: NO_DAY_LIMIT,
+      concurrency: limits.concurrency,
+    });
   } catch (err) {
     if (err instanceof RateLimitError) rt.metrics.rateLimited.inc({ kind: err.window });
     throw err;
@@ -24,7 +28,12 @@ export async function admitClient(c: Context<GatewayEnv>, bucket: string, limits
 }
 
 /** Runs the rest of the request inside one client admission: its headers on the response, its slot held until the handler ends. */
-export async function withClientLimit(c: Context<GatewayEnv>, next: Next, bucket: string, limits: ClientLimits): Promise<void> {
+export async function withClientLimit(
+  c: Context<GatewayEnv>,
+  next: Next,
+  bucket: string,
+  limits: ClientLimits,
+): Promise<void> {
   const admission = await admitClient(c, bucket, limits);
   for (const [name, value] of Object.entries(admission.headers)) c.header(name, value);
   try {

@@ -3,7 +3,13 @@ import type { KeyRecord } from "./key-record.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** What a handler may report about the work it did, for metering (provider calls, tokens). */
-export type UsageDetail = { provider?: string; model?: string; promptTokens?: number; completionTokens?: number; bytesOut?: number };
+export type UsageDetail = {
+  provider?: string;
+  model?: string;
+  promptTokens?: number;
+  completionTokens?: number;
+  bytesOut?: number;
+};
 
 export type GatewayEnv = {
   Variables: {

@@ -12,7 +12,14 @@ describe("isGatewayRequest", () => {
     for (const url of ["/api/conditions", "/api/conditions/down-syndrome", "/api/search?q=aphasia", "/api/stats"]) {
       expect(isGatewayRequest(url, "text/html")).toBe(true);
     }
-    for (const url of ["/api/auth/session", "/api/auth/callback/github", "/api/conditionsx", "/api/statsx", "/api", "/clinical/down-syndrome"]) {
+    for (const url of [
+      "/api/auth/session",
+      "/api/auth/callback/github",
+      "/api/conditionsx",
+      "/api/statsx",
+      "/api",
+      "/clinical/down-syndrome",
+    ]) {
       expect(isGatewayRequest(url, "*/*")).toBe(false);
     }
   });

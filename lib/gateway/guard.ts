@@ -58,7 +58,10 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
     }
     const finish = () => {
       admission.release();
-      record(c.res.status, c.get("usage")?.bytesOut ?? counted.bytes ?? (Number(c.res.headers.get("content-length")) || 0));
+      record(
+        c.res.status,
+        c.get("usage")?.bytesOut ?? counted.bytes ?? (Number(c.res.headers.get("content-length")) || 0),
+      );
     };
     // A stream holds its concurrency slot, and is metered (tokens included), until it ends.
     const streamDone = c.get("streamDone");

@@ -38,7 +38,9 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
   /** A key issued by the operator and handed to a portal user. */
   const owned = async (userId: string, input: Parameters<TestGateway["key"]>[0] = {}) => {
     const k = await gw.key(input);
-    gw.rt.keys.remember(await gw.rt.db.prisma.apiKey.update({ where: { id: k.id }, data: { userId } }).then(toKeyRecord));
+    gw.rt.keys.remember(
+      await gw.rt.db.prisma.apiKey.update({ where: { id: k.id }, data: { userId } }).then(toKeyRecord),
+    );
     return k;
   };
 
@@ -81,7 +83,10 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
     const rotated = (await rotateKey(gw.rt.db, k.id, { graceHours: 1 }, "me", userId))!;
     expect(rotated.record).toMatchObject({ scopes: ["data"], overrides: { day: 50 }, expiresAt: expiresAt.getTime() });
     // The operator's grant comes along: the owner may widen back to llm, not beyond.
-    expect((await setKeyScopes(gw.rt.db, rotated.id, { scopes: ["data", "llm"] }, "me", userId))?.scopes).toEqual(["data", "llm"]);
+    expect((await setKeyScopes(gw.rt.db, rotated.id, { scopes: ["data", "llm"] }, "me", userId))?.scopes).toEqual([
+      "data",
+      "llm",
+    ]);
     await expect(setKeyScopes(gw.rt.db, rotated.id, { scopes: ["proxy"] }, "me", userId)).rejects.toThrow(KeyRuleError);
 
     await expect(rotateKey(gw.rt.db, k.id, {}, "me", userId)).rejects.toThrow(/already rotated/);
@@ -99,13 +104,20 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
   it("lets an owner narrow the operator's scopes but never widen them, nor clear them to mean every area", async () => {
     const userId = await user();
     const { id, key } = await owned(userId, { scopes: ["data", "llm"] });
-    await expect(setKeyScopes(gw.rt.db, id, { scopes: [] }, "me", userId)).rejects.toThrow(/may call only data, llm .*every area/);
-    await expect(setKeyScopes(gw.rt.db, id, { scopes: ["data", "proxy"] }, "me", userId)).rejects.toThrow(/cannot be given proxy/);
+    await expect(setKeyScopes(gw.rt.db, id, { scopes: [] }, "me", userId)).rejects.toThrow(
+      /may call only data, llm .*every area/,
+    );
+    await expect(setKeyScopes(gw.rt.db, id, { scopes: ["data", "proxy"] }, "me", userId)).rejects.toThrow(
+      /cannot be given proxy/,
+    );
     gw.rt.keys.remember((await setKeyScopes(gw.rt.db, id, { scopes: ["llm"] }, "me", userId))!);
     const outside = await gw.request("/v1/data/sources", { headers: { "X-API-Key": key } });
     expect(outside.status).toBe(403);
     // Back up to the grant is fine; the operator may widen it (to every area).
-    expect((await setKeyScopes(gw.rt.db, id, { scopes: ["data", "llm"] }, "me", userId))?.scopes).toEqual(["data", "llm"]);
+    expect((await setKeyScopes(gw.rt.db, id, { scopes: ["data", "llm"] }, "me", userId))?.scopes).toEqual([
+      "data",
+      "llm",
+    ]);
     expect((await setKeyScopes(gw.rt.db, id, { scopes: [] }, "operator"))?.scopes).toEqual([]);
     expect((await setKeyScopes(gw.rt.db, id, { scopes: ["proxy"] }, "me", userId))?.scopes).toEqual(["proxy"]);
     expect((await setKeyScopes(gw.rt.db, id, { scopes: [] }, "me", userId))?.scopes).toEqual([]);
@@ -117,7 +129,9 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
     const email = `cap-${Date.now()}@example.test`;
     const first = await createKey(gw.rt.db, { name: "one", email }, "operator", rules);
     const second = await createKey(gw.rt.db, { name: "two", email }, "operator", rules);
-    await expect(createKey(gw.rt.db, { name: "three", email }, "operator", rules)).rejects.toThrow(/already has 2 active keys/);
+    await expect(createKey(gw.rt.db, { name: "three", email }, "operator", rules)).rejects.toThrow(
+      /already has 2 active keys/,
+    );
     const userId = first.record.userId!;
     // Console keys do not count, and a rotation in its grace period counts once.
     await consoleKeyFor(gw.rt.db, userId);
@@ -143,7 +157,9 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
       expect((await create("first")).status).toBe(201);
       const refused = await create("second");
       expect(refused.status).toBe(409);
-      expect(await refused.json()).toEqual({ error: expect.stringMatching(/already has 1 active keys, the most allowed \(1\)/) });
+      expect(await refused.json()).toEqual({
+        error: expect.stringMatching(/already has 1 active keys, the most allowed \(1\)/),
+      });
     } finally {
       await capped.close();
     }
@@ -160,7 +176,10 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
     expect(await decideKeyRequest(gw.rt.db, request.id, { approve: false }, "op@example.test")).toBeNull();
     // Someone else cannot collect it.
     expect(await pickUpKey(gw.rt.db, request.id, await user())).toBeNull();
-    const [a, b] = await Promise.all([pickUpKey(gw.rt.db, request.id, userId), pickUpKey(gw.rt.db, request.id, userId)]);
+    const [a, b] = await Promise.all([
+      pickUpKey(gw.rt.db, request.id, userId),
+      pickUpKey(gw.rt.db, request.id, userId),
+    ]);
     const created = (a ?? b)!;
     expect([a, b].filter(Boolean)).toHaveLength(1);
     expect(created.key).toMatch(/^sk_/);
@@ -182,12 +201,17 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
   it("refuses names, uses and notes the database cannot store as validation errors, not database failures", async () => {
     const userId = await user();
     const refused = async (work: Promise<unknown>) => {
-      const err = await work.then(() => undefined, (e: unknown) => e);
+      const err = await work.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(z.ZodError);
       expect((err as z.ZodError).issues[0]?.message).toMatch(/NUL characters or unpaired surrogates/);
     };
     await refused(requestKey(gw.rt.db, userId, { ...REQUEST, name: "Thesis\u0000" }, false));
-    await refused(requestKey(gw.rt.db, userId, { ...REQUEST, intendedUse: "Collecting papers \ud800 for my thesis" }, false));
+    await refused(
+      requestKey(gw.rt.db, userId, { ...REQUEST, intendedUse: "Collecting papers \ud800 for my thesis" }, false),
+    );
     await refused(createKey(gw.rt.db, { name: "laptop\u0000" }, "operator-cli"));
     const { id } = await gw.key();
     await refused(renameKey(gw.rt.db, id, { name: "x\udc00" }, "test"));
@@ -218,7 +242,10 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
     const { id } = await gw.key({ name: "runner admin", scopes: ["ollama:admin"] });
     await gw.rt.db.prisma.apiKey.update({ where: { id }, data: { userId } });
     await expect(setKeyScopes(gw.rt.db, id, { scopes: ["ollama:admin" as never] }, "me", userId)).rejects.toThrow();
-    expect((await setKeyScopes(gw.rt.db, id, { scopes: ["llm"] }, "me", userId))?.scopes).toEqual(["llm", "ollama:admin"]);
+    expect((await setKeyScopes(gw.rt.db, id, { scopes: ["llm"] }, "me", userId))?.scopes).toEqual([
+      "llm",
+      "ollama:admin",
+    ]);
     expect((await setKeyScopes(gw.rt.db, id, { scopes: [] }, "me", userId))?.scopes).toEqual(["ollama:admin"]);
   });
 
@@ -229,7 +256,10 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
     await gw.rt.db.prisma.apiKey.update({ where: { id }, data: { userId } });
     expect(await renameKey(gw.rt.db, id, { name: "x" }, "stranger", stranger)).toBeNull();
     expect((await renameKey(gw.rt.db, id, { name: "  renamed " }, "me", userId))?.name).toBe("renamed");
-    expect((await setKeyScopes(gw.rt.db, id, { scopes: ["llm", "data", "llm"] }, "me", userId))?.scopes).toEqual(["data", "llm"]);
+    expect((await setKeyScopes(gw.rt.db, id, { scopes: ["llm", "data", "llm"] }, "me", userId))?.scopes).toEqual([
+      "data",
+      "llm",
+    ]);
     await expect(setKeyScopes(gw.rt.db, id, { scopes: ["nope" as never] }, "me", userId)).rejects.toThrow();
     const consoleKey = await consoleKeyFor(gw.rt.db, userId);
     expect(await revokeKey(gw.rt.db, consoleKey.id, "me", userId)).toBeNull();
@@ -252,7 +282,9 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
   it("lets an operator set a key's limits, enforced at once and audited", async () => {
     const { id, key } = await gw.key({ name: "limited" });
     await expect(setKeyLimits(gw.rt.db, id, { day: null, minute: 0, concurrency: null }, "operator")).rejects.toThrow();
-    expect(await setKeyLimits(gw.rt.db, "no-such-key", { day: null, minute: 2, concurrency: null }, "operator")).toBeNull();
+    expect(
+      await setKeyLimits(gw.rt.db, "no-such-key", { day: null, minute: 2, concurrency: null }, "operator"),
+    ).toBeNull();
     const record = (await setKeyLimits(gw.rt.db, id, { day: null, minute: 2, concurrency: 5 }, "operator"))!;
     gw.rt.keys.remember(record);
     expect((await keyInfo(key)).status).toBe(200);
@@ -260,9 +292,18 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
     const refused = await keyInfo(key);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("x-ratelimit-limit")).toBe("2");
-    expect((await listKeys(gw.rt.db)).find((k) => k.id === id)?.limits).toEqual({ day: null, minute: 2, concurrency: 5 });
+    expect((await listKeys(gw.rt.db)).find((k) => k.id === id)?.limits).toEqual({
+      day: null,
+      minute: 2,
+      concurrency: 5,
+    });
     const audit = (await listAudit(gw.rt.db, 500)).filter((a) => a.target === id && a.action === "key.limits");
-    expect(audit.map((a) => [a.actor, a.detail])).toEqual([["operator", { from: { day: null, minute: null, concurrency: null }, to: { day: null, minute: 2, concurrency: 5 } }]]);
+    expect(audit.map((a) => [a.actor, a.detail])).toEqual([
+      [
+        "operator",
+        { from: { day: null, minute: null, concurrency: null }, to: { day: null, minute: 2, concurrency: 5 } },
+      ],
+    ]);
   });
 });
 

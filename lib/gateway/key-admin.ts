@@ -22,19 +22,33 @@ export const DEFAULT_KEY_RULES: KeyRules = { maxKeysPerUser: 10 };
  * is locked first, so two creations at once cannot both pass the count. A key in its rotation grace
  * period is not counted: its replacement is.
  */
-async function assertRoomForKey(tx: Prisma.TransactionClient, userId: string, rules: KeyRules, now = new Date()): Promise<void> {
+async function assertRoomForKey(
+  tx: Prisma.TransactionClient,
+  userId: string,
+  rules: KeyRules,
+  now = new Date(),
+): Promise<void> {
   await tx.$queryRaw`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
   const active = await tx.apiKey.count({
-    where: { userId, kind: "client", status: "active", replacedBy: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+    where: {
+      userId,
+      kind: "client",
+      status: "active",
+      replacedBy: null,
+      OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
+    },
   });
   if (active >= rules.maxKeysPerUser) {
-    throw new KeyRuleError(`the owner already has ${active} active keys, the most allowed (${rules.maxKeysPerUser}); revoke one first`);
+    throw new KeyRuleError(
+      `the owner already has ${active} active keys, the most allowed (${rules.maxKeysPerUser}); revoke one first`,
+    );
   }
 }
 
 // The portal's forms and the operator CLI reach these schemas without the API's validation hook, so
 // the same rule is written here: text the database cannot store is a validation error, not a 500.
-const storable = (text: z.ZodString) => text.refine((v) => !isUnsafeText(v), "must not contain NUL characters or unpaired surrogates");
+const storable = (text: z.ZodString) =>
+  text.refine((v) => !isUnsafeText(v), "must not contain NUL characters or unpaired surrogates");
 
 export const createKeyInput = z.object({
   name: storable(z.string().trim().min(1).max(100)),
@@ -43,7 +57,10 @@ export const createKeyInput = z.object({
   minute: z.number().int().positive().optional(),
   concurrency: z.number().int().positive().optional(),
   // Operator scopes are accepted here (the CLI and the loopback operator endpoint), never from the portal.
-  scopes: z.array(z.enum([...SCOPE_AREAS, ...OPERATOR_SCOPES])).max(50).default([]),
+  scopes: z
+    .array(z.enum([...SCOPE_AREAS, ...OPERATOR_SCOPES]))
+    .max(50)
+    .default([]),
   expiresAt: z.coerce.date().optional(),
 });
 export type CreateKeyInput = z.input<typeof createKeyInput>;
@@ -67,13 +84,22 @@ export type KeySummary = {
 };
 
 /** Issues a key. The full key is returned here once and is never stored. */
-export async function createKey(db: Database, input: CreateKeyInput, actor: string, rules = DEFAULT_KEY_RULES): Promise<CreatedKey> {
+export async function createKey(
+  db: Database,
+  input: CreateKeyInput,
+  actor: string,
+  rules = DEFAULT_KEY_RULES,
+): Promise<CreatedKey> {
   const data = createKeyInput.parse(input);
   const { key, hash, prefix } = generateKey();
   const id = `key_${randomUUID().replaceAll("-", "")}`;
   const row = await db.prisma.$transaction(async (tx) => {
     const user = data.email
-      ? await tx.user.upsert({ where: { email: data.email }, create: { id: randomUUID(), email: data.email }, update: {} })
+      ? await tx.user.upsert({
+          where: { email: data.email },
+          create: { id: randomUUID(), email: data.email },
+          update: {},
+        })
       : null;
     if (user) await assertRoomForKey(tx, user.id, rules);
     const created = await tx.apiKey.create({
@@ -92,7 +118,9 @@ export async function createKey(db: Database, input: CreateKeyInput, actor: stri
         expiresAt: data.expiresAt ?? null,
       },
     });
-    await tx.auditLog.create({ data: { actor, action: "key.create", target: id, detail: { name: data.name, prefix } } });
+    await tx.auditLog.create({
+      data: { actor, action: "key.create", target: id, detail: { name: data.name, prefix } },
+    });
     return created;
   });
   return { id, key, prefix, record: toKeyRecord(row) };
@@ -100,7 +128,11 @@ export async function createKey(db: Database, input: CreateKeyInput, actor: stri
 
 /** Every key, or one user's keys. */
 export async function listKeys(db: Database, userId?: string): Promise<KeySummary[]> {
-  const rows = await db.prisma.apiKey.findMany({ where: userId ? { userId } : {}, orderBy: { createdAt: "asc" }, include: { user: true } });
+  const rows = await db.prisma.apiKey.findMany({
+    where: userId ? { userId } : {},
+    orderBy: { createdAt: "asc" },
+    include: { user: true },
+  });
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -155,8 +187,17 @@ export async function consoleKeyFor(db: Database, userId: string): Promise<KeyRe
   const id = `key_${randomUUID().replaceAll("-", "")}`;
   try {
     const row = await db.prisma.$transaction(async (tx) => {
-      const created = await tx.apiKey.create({ data: { id, name: CONSOLE_KEY_NAME, prefix, hash, userId, kind: "console", lineageId: id } });
-      await tx.auditLog.create({ data: { actor: `user:${userId}`, action: "key.create", target: id, detail: { name: CONSOLE_KEY_NAME, prefix, kind: "console" } } });
+      const created = await tx.apiKey.create({
+        data: { id, name: CONSOLE_KEY_NAME, prefix, hash, userId, kind: "console", lineageId: id },
+      });
+      await tx.auditLog.create({
+        data: {
+          actor: `user:${userId}`,
+          action: "key.create",
+          target: id,
+          detail: { name: CONSOLE_KEY_NAME, prefix, kind: "console" },
+        },
+      });
       return created;
     });
     return toKeyRecord(row);
@@ -170,13 +211,21 @@ export async function consoleKeyFor(db: Database, userId: string): Promise<KeyRe
 
 export const renameKeyInput = z.object({ name: storable(z.string().trim().min(1).max(100)) });
 
-export async function renameKey(db: Database, id: string, input: z.input<typeof renameKeyInput>, actor: string, owner?: string): Promise<KeyRecord | null> {
+export async function renameKey(
+  db: Database,
+  id: string,
+  input: z.input<typeof renameKeyInput>,
+  actor: string,
+  owner?: string,
+): Promise<KeyRecord | null> {
   const { name } = renameKeyInput.parse(input);
   const existing = await findChangeable(db, id, owner);
   if (!existing) return null;
   const row = await db.prisma.$transaction(async (tx) => {
     const updated = await tx.apiKey.update({ where: { id }, data: { name } });
-    await tx.auditLog.create({ data: { actor, action: "key.rename", target: id, detail: { from: existing.name, to: name } } });
+    await tx.auditLog.create({
+      data: { actor, action: "key.rename", target: id, detail: { from: existing.name, to: name } },
+    });
     return updated;
   });
   return toKeyRecord(row);
@@ -189,7 +238,13 @@ export const setScopesInput = z.object({ scopes: z.array(z.enum(SCOPE_AREAS)).ma
  * operator (no owner given) sets the grant as well; an owner may only narrow within the granted areas,
  * and cannot clear a granted list to "all".
  */
-export async function setKeyScopes(db: Database, id: string, input: z.input<typeof setScopesInput>, actor: string, owner?: string): Promise<KeyRecord | null> {
+export async function setKeyScopes(
+  db: Database,
+  id: string,
+  input: z.input<typeof setScopesInput>,
+  actor: string,
+  owner?: string,
+): Promise<KeyRecord | null> {
   const areas = [...new Set(setScopesInput.parse(input).scopes)].sort();
   const existing = await findChangeable(db, id, owner);
   if (!existing) return null;
@@ -198,13 +253,20 @@ export async function setKeyScopes(db: Database, id: string, input: z.input<type
     const beyond = areas.filter((s) => !granted.includes(s));
     if (!areas.length || beyond.length) {
       const asked = areas.length ? beyond.join(", ") : "every area";
-      throw new KeyRuleError(`this key may call only ${granted.join(", ")} (set by the operator); it cannot be given ${asked}`);
+      throw new KeyRuleError(
+        `this key may call only ${granted.join(", ")} (set by the operator); it cannot be given ${asked}`,
+      );
     }
   }
   const scopes = [...new Set([...areas, ...existing.scopes.filter(isOperatorScope)])].sort();
   const row = await db.prisma.$transaction(async (tx) => {
-    const updated = await tx.apiKey.update({ where: { id }, data: owner === undefined ? { scopes, grantedScopes: scopes } : { scopes } });
-    await tx.auditLog.create({ data: { actor, action: "key.scopes", target: id, detail: { from: existing.scopes, to: scopes } } });
+    const updated = await tx.apiKey.update({
+      where: { id },
+      data: owner === undefined ? { scopes, grantedScopes: scopes } : { scopes },
+    });
+    await tx.auditLog.create({
+      data: { actor, action: "key.scopes", target: id, detail: { from: existing.scopes, to: scopes } },
+    });
     return updated;
   });
   return toKeyRecord(row);
@@ -214,14 +276,24 @@ const limitValue = z.number().int().min(1).max(100_000_000).nullable();
 export const setLimitsInput = z.object({ day: limitValue, minute: limitValue, concurrency: limitValue });
 
 /** An operator's per-key limits; null means the service default for that window. */
-export async function setKeyLimits(db: Database, id: string, input: z.input<typeof setLimitsInput>, actor: string): Promise<KeyRecord | null> {
+export async function setKeyLimits(
+  db: Database,
+  id: string,
+  input: z.input<typeof setLimitsInput>,
+  actor: string,
+): Promise<KeyRecord | null> {
   const { day, minute, concurrency } = setLimitsInput.parse(input);
   const existing = await db.prisma.apiKey.findUnique({ where: { id } });
   if (!existing) return null;
   const row = await db.prisma.$transaction(async (tx) => {
-    const updated = await tx.apiKey.update({ where: { id }, data: { dayLimit: day, minuteLimit: minute, concurrencyLimit: concurrency } });
+    const updated = await tx.apiKey.update({
+      where: { id },
+      data: { dayLimit: day, minuteLimit: minute, concurrencyLimit: concurrency },
+    });
     const from = { day: existing.dayLimit, minute: existing.minuteLimit, concurrency: existing.concurrencyLimit };
-    await tx.auditLog.create({ data: { actor, action: "key.limits", target: id, detail: { from, to: { day, minute, concurrency } } } });
+    await tx.auditLog.create({
+      data: { actor, action: "key.limits", target: id, detail: { from, to: { day, minute, concurrency } } },
+    });
     return updated;
   });
   return toKeyRecord(row);
@@ -229,7 +301,11 @@ export async function setKeyLimits(db: Database, id: string, input: z.input<type
 
 export const rotateKeyInput = z.object({
   /** How long the old key keeps working, so deployed programs can switch over. */
-  graceHours: z.number().min(0).max(24 * 30).default(24),
+  graceHours: z
+    .number()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
 });
 
 export type RotatedKey = CreatedKey & { old: KeyRecord };
@@ -239,13 +315,21 @@ export type RotatedKey = CreatedKey & { old: KeyRecord };
  * its counters continue the old key's), and lets the old key expire after the grace period (at once
  * for 0). Revoked, expired and already rotated keys are refused. The new secret is returned here once.
  */
-export async function rotateKey(db: Database, id: string, input: z.input<typeof rotateKeyInput>, actor: string, owner?: string, now = new Date()): Promise<RotatedKey | null> {
+export async function rotateKey(
+  db: Database,
+  id: string,
+  input: z.input<typeof rotateKeyInput>,
+  actor: string,
+  owner?: string,
+  now = new Date(),
+): Promise<RotatedKey | null> {
   const { graceHours } = rotateKeyInput.parse(input);
   const existing = await findChangeable(db, id, owner);
   if (!existing) return null;
   if (existing.status === "revoked") throw new KeyRuleError("a revoked key cannot be rotated");
   if (existing.expiresAt && existing.expiresAt <= now) throw new KeyRuleError("an expired key cannot be rotated");
-  const alreadyRotated = () => new KeyRuleError("this key was already rotated (its replacement is pending); rotate the replacement instead");
+  const alreadyRotated = () =>
+    new KeyRuleError("this key was already rotated (its replacement is pending); rotate the replacement instead");
   if (existing.replacedBy) throw alreadyRotated();
   const { key, hash, prefix } = generateKey();
   const newId = `key_${randomUUID().replaceAll("-", "")}`;
@@ -270,11 +354,19 @@ export async function rotateKey(db: Database, id: string, input: z.input<typeof 
       },
     });
     // Conditional, so of two rotations at once only one claims the key; the other rolls back.
-    const claimed = await tx.apiKey.updateMany({ where: { id, replacedBy: null, status: "active" }, data: { expiresAt: oldExpiry, replacedBy: newId } });
+    const claimed = await tx.apiKey.updateMany({
+      where: { id, replacedBy: null, status: "active" },
+      data: { expiresAt: oldExpiry, replacedBy: newId },
+    });
     if (claimed.count === 0) throw alreadyRotated();
     const updated = await tx.apiKey.findUniqueOrThrow({ where: { id } });
     await tx.auditLog.create({
-      data: { actor, action: "key.rotate", target: id, detail: { replacement: newId, prefix, old_expires_at: oldExpiry.toISOString(), grace_hours: graceHours } },
+      data: {
+        actor,
+        action: "key.rotate",
+        target: id,
+        detail: { replacement: newId, prefix, old_expires_at: oldExpiry.toISOString(), grace_hours: graceHours },
+      },
     });
     return [fresh, updated] as const;
   });
@@ -284,7 +376,9 @@ export async function rotateKey(db: Database, id: string, input: z.input<typeof 
 export const keyRequestInput = z.object({
   name: storable(z.string().trim().min(1, "give the key a name").max(100)),
   intendedUse: storable(z.string().trim().min(10, "say in a sentence or two what you will use it for").max(2000)),
-  organisation: storable(z.string().trim().max(200)).optional().transform((v) => v || undefined),
+  organisation: storable(z.string().trim().max(200))
+    .optional()
+    .transform((v) => v || undefined),
   useType: z.enum(["personal", "research", "education", "commercial"]),
 });
 export type KeyRequestInput = z.input<typeof keyRequestInput>;
@@ -305,15 +399,25 @@ export async function requestKey(db: Database, userId: string, input: KeyRequest
         ...(autoApprove ? { status: "approved", decidedBy: "auto-approve", decidedAt: new Date() } : {}),
       },
     });
-    await tx.auditLog.create({ data: { actor: `user:${userId}`, action: "key_request.create", target: id, detail: { name: data.name, use_type: data.useType } } });
-    if (autoApprove) await tx.auditLog.create({ data: { actor: "auto-approve", action: "key_request.approve", target: id } });
+    await tx.auditLog.create({
+      data: {
+        actor: `user:${userId}`,
+        action: "key_request.create",
+        target: id,
+        detail: { name: data.name, use_type: data.useType },
+      },
+    });
+    if (autoApprove)
+      await tx.auditLog.create({ data: { actor: "auto-approve", action: "key_request.approve", target: id } });
     return request;
   });
 }
 
 export const decisionInput = z.object({
   approve: z.boolean(),
-  note: storable(z.string().trim().max(1000)).optional().transform((v) => v || undefined),
+  note: storable(z.string().trim().max(1000))
+    .optional()
+    .transform((v) => v || undefined),
 });
 
 /** The operator's decision on a pending request; null when it is not pending (decided already, or unknown). */
@@ -325,7 +429,14 @@ export async function decideKeyRequest(db: Database, id: string, input: z.input<
       data: { status: approve ? "approved" : "declined", note: note ?? null, decidedBy: actor, decidedAt: new Date() },
     });
     if (changed.count === 0) return null;
-    await tx.auditLog.create({ data: { actor, action: approve ? "key_request.approve" : "key_request.decline", target: id, detail: note ? { note } : undefined } });
+    await tx.auditLog.create({
+      data: {
+        actor,
+        action: approve ? "key_request.approve" : "key_request.decline",
+        target: id,
+        detail: note ? { note } : undefined,
+      },
+    });
     return tx.keyRequest.findUniqueOrThrow({ where: { id }, include: { user: true } });
   });
 }
@@ -335,23 +446,52 @@ export async function decideKeyRequest(db: Database, id: string, input: z.input<
  * answer (nothing stores it), so it is made at the moment the requester is there to see it; a second
  * call finds the request picked up and returns null.
  */
-export async function pickUpKey(db: Database, requestId: string, userId: string, rules = DEFAULT_KEY_RULES): Promise<CreatedKey | null> {
+export async function pickUpKey(
+  db: Database,
+  requestId: string,
+  userId: string,
+  rules = DEFAULT_KEY_RULES,
+): Promise<CreatedKey | null> {
   const { key, hash, prefix } = generateKey();
   const id = `key_${randomUUID().replaceAll("-", "")}`;
   return db.prisma.$transaction(async (tx) => {
-    const claimed = await tx.keyRequest.updateMany({ where: { id: requestId, userId, status: "approved", keyId: null }, data: { keyId: id } });
+    const claimed = await tx.keyRequest.updateMany({
+      where: { id: requestId, userId, status: "approved", keyId: null },
+      data: { keyId: id },
+    });
     if (claimed.count === 0) return null;
     await assertRoomForKey(tx, userId, rules);
     const request = await tx.keyRequest.findUniqueOrThrow({ where: { id: requestId } });
     const row = await tx.apiKey.create({ data: { id, name: request.name, prefix, hash, userId, lineageId: id } });
-    await tx.auditLog.create({ data: { actor: `user:${userId}`, action: "key.create", target: id, detail: { name: request.name, prefix, request: requestId } } });
+    await tx.auditLog.create({
+      data: {
+        actor: `user:${userId}`,
+        action: "key.create",
+        target: id,
+        detail: { name: request.name, prefix, request: requestId },
+      },
+    });
     return { id, key, prefix, record: toKeyRecord(row) };
   });
 }
 
-export type AuditEntry = { id: string; actor: string; action: string; target: string | null; detail: unknown; at: string };
+export type AuditEntry = {
+  id: string;
+  actor: string;
+  action: string;
+  target: string | null;
+  detail: unknown;
+  at: string;
+};
 
 export async function listAudit(db: Database, limit = 100): Promise<AuditEntry[]> {
   const rows = await db.prisma.auditLog.findMany({ orderBy: { id: "desc" }, take: limit });
-  return rows.map((r) => ({ id: String(r.id), actor: r.actor, action: r.action, target: r.target, detail: r.detail, at: r.createdAt.toISOString() }));
+  return rows.map((r) => ({
+    id: String(r.id),
+    actor: r.actor,
+    action: r.action,
+    target: r.target,
+    detail: r.detail,
+    at: r.createdAt.toISOString(),
+  }));
 }

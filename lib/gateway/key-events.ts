@@ -13,7 +13,11 @@ export type KeyEvents = {
 /** Without Redis the only other instances are other processes on one database: the key poll reaches them. */
 export const localKeyEvents: KeyEvents = { publish: async () => {}, close: async () => {} };
 
-export async function redisKeyEvents(url: string, keys: KeyStore | null, onError: (err: unknown) => void): Promise<KeyEvents> {
+export async function redisKeyEvents(
+  url: string,
+  keys: KeyStore | null,
+  onError: (err: unknown) => void,
+): Promise<KeyEvents> {
   const publisher = connectRedis(url, "gateway-key-events");
   let subscriber: Redis | undefined;
   if (keys) {

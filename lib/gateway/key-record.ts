@@ -3,8 +3,25 @@ import type { Limits } from "./limits/limiter.ts";
 
 /** The spec's areas, which a key's scopes name. */
 export const SCOPE_AREAS = [
-  "aac", "clinical", "corpus", "create", "data", "datavis", "documents", "etymology", "generate",
-  "linguistics", "llm", "orchestrate", "proxy", "screenshot", "social", "swarm", "tools", "trove", "utils",
+  "aac",
+  "clinical",
+  "corpus",
+  "create",
+  "data",
+  "datavis",
+  "documents",
+  "etymology",
+  "generate",
+  "linguistics",
+  "llm",
+  "orchestrate",
+  "proxy",
+  "screenshot",
+  "social",
+  "swarm",
+  "tools",
+  "trove",
+  "utils",
 ] as const;
 export type ScopeArea = (typeof SCOPE_AREAS)[number];
 
@@ -60,7 +77,11 @@ export function withConsolePolicy(record: KeyRecord, policy: ConsolePolicy | und
   return {
     ...record,
     scopes: scopes.length ? scopes : policy.scopes,
-    overrides: { day: o.day ?? policy.limits.day, minute: o.minute ?? policy.limits.minute, concurrency: o.concurrency ?? policy.limits.concurrency },
+    overrides: {
+      day: o.day ?? policy.limits.day,
+      minute: o.minute ?? policy.limits.minute,
+      concurrency: o.concurrency ?? policy.limits.concurrency,
+    },
   };
 }
 
@@ -85,5 +106,10 @@ export const isOperatorScope = (scope: string): boolean => OPERATOR_SCOPE_SET.ha
 
 /** An operator scope is not an area, so a key holding only operator scopes still reaches every area. */
 export function keyAllowsArea(key: KeyRecord, area: string): boolean {
-  return key.scopes.length === 0 || ALWAYS_ALLOWED.has(area) || key.scopes.includes(area) || key.scopes.every(isOperatorScope);
+  return (
+    key.scopes.length === 0 ||
+    ALWAYS_ALLOWED.has(area) ||
+    key.scopes.includes(area) ||
+    key.scopes.every(isOperatorScope)
+  );
 }

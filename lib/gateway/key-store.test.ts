@@ -66,7 +66,9 @@ describe.each(databaseBackends)("KeyStore on %s", (backend) => {
     const fresh = generateKey();
     expect(await store.resolve(fresh.key)).toBeNull();
     // The row appears with no notice: only the unknown entry's expiry lets the store see it.
-    await db.prisma.apiKey.create({ data: { id: `key_ttl_${Date.now()}`, name: "ttl", prefix: fresh.prefix, hash: fresh.hash } });
+    await db.prisma.apiKey.create({
+      data: { id: `key_ttl_${Date.now()}`, name: "ttl", prefix: fresh.prefix, hash: fresh.hash },
+    });
     expect(await store.resolve(fresh.key)).toBeNull();
     await sleep(400);
     expect((await store.resolve(fresh.key))?.name).toBe("ttl");
@@ -85,7 +87,9 @@ describe.each(databaseBackends)("KeyStore on %s", (backend) => {
     const store = new KeyStore(db, { refreshMs: 60_000 });
     const fresh = generateKey();
     expect(await store.resolve(fresh.key)).toBeNull();
-    const row = await db.prisma.apiKey.create({ data: { id: `key_here_${Date.now()}`, name: "here", prefix: fresh.prefix, hash: fresh.hash } });
+    const row = await db.prisma.apiKey.create({
+      data: { id: `key_here_${Date.now()}`, name: "here", prefix: fresh.prefix, hash: fresh.hash },
+    });
     store.remember(toKeyRecord(row));
     expect((await store.resolve(fresh.key))?.name).toBe("here");
   });
@@ -95,9 +99,19 @@ describe.each(databaseBackends)("KeyStore on %s", (backend) => {
     const fresh = generateKey();
     const lookup = store.resolve(fresh.key);
     const record: KeyRecord = {
-      id: "key_race", hash: fresh.hash, prefix: fresh.prefix, name: "race", userId: null, kind: "client", scopes: [],
-      overrides: { day: null, minute: null, concurrency: null }, limitKey: "key_race", replaced: false, status: "active",
-      expiresAt: null, createdAt: Date.now(),
+      id: "key_race",
+      hash: fresh.hash,
+      prefix: fresh.prefix,
+      name: "race",
+      userId: null,
+      kind: "client",
+      scopes: [],
+      overrides: { day: null, minute: null, concurrency: null },
+      limitKey: "key_race",
+      replaced: false,
+      status: "active",
+      expiresAt: null,
+      createdAt: Date.now(),
     };
     store.remember(record);
     expect((await lookup)?.id).toBe("key_race");
@@ -113,11 +127,14 @@ describe.each(databaseBackends)("KeyStore on %s", (backend) => {
       try {
         const fresh = generateKey();
         expect(await there.resolve(fresh.key)).toBeNull();
-        const row = await db.prisma.apiKey.create({ data: { id: `key_chan_${Date.now()}`, name: "announced", prefix: fresh.prefix, hash: fresh.hash } });
+        const row = await db.prisma.apiKey.create({
+          data: { id: `key_chan_${Date.now()}`, name: "announced", prefix: fresh.prefix, hash: fresh.hash },
+        });
         here.remember(toKeyRecord(row));
         await events[0]!.publish(row.hash);
         let seen = null;
-        for (let i = 0; i < 20 && !seen; i++) seen = await there.resolve(fresh.key).then((r) => r ?? sleep(50).then(() => null));
+        for (let i = 0; i < 20 && !seen; i++)
+          seen = await there.resolve(fresh.key).then((r) => r ?? sleep(50).then(() => null));
         expect(seen?.name).toBe("announced");
       } finally {
         await Promise.all(events.map((e) => e.close()));

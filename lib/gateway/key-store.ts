@@ -96,7 +96,8 @@ export class KeyStore {
       for (const row of rows) {
         this.watermark = Math.max(this.watermark, row.updatedAt.getTime());
         this.unknown.delete(row.hash);
-        if (this.cache.has(row.hash)) this.cache.set(row.hash, withConsolePolicy(toKeyRecord(row), this.options.console));
+        if (this.cache.has(row.hash))
+          this.cache.set(row.hash, withConsolePolicy(toKeyRecord(row), this.options.console));
       }
     } catch (err) {
       this.options.onError?.(err);

@@ -31,5 +31,9 @@ export function hashKey(key: string): string {
 
 /** Cheap shape check so random strings never reach the cache or the database. */
 export function looksLikeKey(value: string): boolean {
-  return value.length === KEY_PREFIX.length + KEY_DIGITS && value.startsWith(KEY_PREFIX) && /^[0-9A-Za-z]+$/.test(value.slice(3));
+  return (
+    value.length === KEY_PREFIX.length + KEY_DIGITS &&
+    value.startsWith(KEY_PREFIX) &&
+    /^[0-9A-Za-z]+$/.test(value.slice(3))
+  );
 }

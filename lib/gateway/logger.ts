@@ -9,7 +9,14 @@ export function createLogger(level: string): Logger {
     level,
     base: { service: "gateway" },
     redact: {
-      paths: ["key", "apiKey", "headers.authorization", "headers[\"x-api-key\"]", "req.headers.authorization", "req.headers[\"x-api-key\"]"],
+      paths: [
+        "key",
+        "apiKey",
+        "headers.authorization",
+        'headers["x-api-key"]',
+        "req.headers.authorization",
+        'req.headers["x-api-key"]',
+      ],
       censor: "[redacted]",
     },
   });

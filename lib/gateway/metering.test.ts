@@ -6,7 +6,16 @@ import { openDatabase } from "../db/client.ts";
 import { Meter, storableEvent, type UsageEventInput } from "./metering.ts";
 
 const event = (over: Partial<UsageEventInput> = {}): UsageEventInput => ({
-  keyId: "key_1", requestId: "req", method: "POST", route: "/v1/llm/chat", status: 200, latencyMs: 12, bytesIn: 10, bytesOut: 20, at: new Date(), ...over,
+  keyId: "key_1",
+  requestId: "req",
+  method: "POST",
+  route: "/v1/llm/chat",
+  status: 200,
+  latencyMs: 12,
+  bytesIn: 10,
+  bytesOut: 20,
+  at: new Date(),
+  ...over,
 });
 
 describe("storableEvent", () => {
@@ -46,7 +55,9 @@ describe.each(databaseBackends)("the usage meter on %s", (db) => {
     for (let i = 0; i < 3; i++) await gw.request("/v1/key", { headers });
     // What a provider's answer could carry past validation, and an event no cleaning can save (int overflow).
     gw.rt.meter.record(event({ keyId: id, requestId: "nul", provider: "xai", model: "grok\u0000x" }));
-    gw.rt.meter.record(event({ keyId: id, requestId: "surrogate", provider: "gemini", model: "gemini-2.5-flash\ud800" }));
+    gw.rt.meter.record(
+      event({ keyId: id, requestId: "surrogate", provider: "gemini", model: "gemini-2.5-flash\ud800" }),
+    );
     gw.rt.meter.record(event({ keyId: id, requestId: "poison", latencyMs: 3e9 }));
     for (let i = 0; i < 4; i++) await gw.request("/v1/key", { headers });
 
@@ -74,7 +85,12 @@ describe.each(databaseBackends)("the usage meter on %s", (db) => {
     await down.close();
     const errors: unknown[] = [];
     const rejected: unknown[] = [];
-    const meter = new Meter(down, { flushMs: 60_000, batch: 10, onError: (err) => errors.push(err), onRejected: (err) => rejected.push(err) });
+    const meter = new Meter(down, {
+      flushMs: 60_000,
+      batch: 10,
+      onError: (err) => errors.push(err),
+      onRejected: (err) => rejected.push(err),
+    });
     try {
       for (let i = 0; i < 5; i++) meter.record(event({ requestId: `r${i}` }));
       await meter.flush();

@@ -55,7 +55,14 @@ type Rollup = {
   latencyHist: number[];
 };
 
-type ProviderRollup = { keyId: string; day: string; provider: string; requests: number; prompt: number; completion: number };
+type ProviderRollup = {
+  keyId: string;
+  day: string;
+  provider: string;
+  requests: number;
+  prompt: number;
+  completion: number;
+};
 
 /**
  * Usage metering off the request path: `record` only appends to memory; a timer (or a full batch)
@@ -173,7 +180,19 @@ export class Meter {
     for (const e of events) if ((lastUsed.get(e.keyId)?.getTime() ?? 0) < e.at.getTime()) lastUsed.set(e.keyId, e.at);
 
     const rollupParams = rollups.flatMap((r) => [
-      r.keyId, r.day, r.route, r.requests, r.ok, r.client, r.server, r.limited, r.latency, r.bytesIn, r.bytesOut, r.tokens, r.latencyHist,
+      r.keyId,
+      r.day,
+      r.route,
+      r.requests,
+      r.ok,
+      r.client,
+      r.server,
+      r.limited,
+      r.latency,
+      r.bytesIn,
+      r.bytesOut,
+      r.tokens,
+      r.latencyHist,
     ]);
     const rollupValues = rollups
       .map((_, i) => {
@@ -261,7 +280,8 @@ export class Meter {
 const INT_MAX = 2_147_483_647;
 
 /** A token count as a provider reported it, if the int column can hold it: whole and 0..INT_MAX. */
-const storableCount = (n: number | undefined) => (n === undefined || (Number.isInteger(n) && n >= 0 && n <= INT_MAX) ? n : undefined);
+const storableCount = (n: number | undefined) =>
+  n === undefined || (Number.isInteger(n) && n >= 0 && n <= INT_MAX) ? n : undefined;
 
 /**
  * The event made storable. Text: PostgreSQL refuses NUL, and a lone surrogate is not UTF-8.
@@ -270,8 +290,10 @@ const storableCount = (n: number | undefined) => (n === undefined || (Number.isI
  * fractional, past int) is left out rather than costing the event. Copies only an event that needs it.
  */
 export function storableEvent(e: UsageEventInput): UsageEventInput {
-  const countsFit = storableCount(e.promptTokens) === e.promptTokens && storableCount(e.completionTokens) === e.completionTokens;
-  if (countsFit && ![e.keyId, e.requestId, e.method, e.route, e.provider ?? "", e.model ?? ""].some(isUnsafeText)) return e;
+  const countsFit =
+    storableCount(e.promptTokens) === e.promptTokens && storableCount(e.completionTokens) === e.completionTokens;
+  if (countsFit && ![e.keyId, e.requestId, e.method, e.route, e.provider ?? "", e.model ?? ""].some(isUnsafeText))
+    return e;
   const safe = (text: string | undefined) => (text === undefined ? undefined : toSafeText(text));
   return {
     ...e,
@@ -295,7 +317,18 @@ export function rollUp(events: UsageEventInput[]): Rollup[] {
     let r = byGroup.get(id);
     if (!r) {
       r = {
-        keyId: e.keyId, day, route: e.route, requests: 0, ok: 0, client: 0, server: 0, limited: 0, latency: 0, bytesIn: 0, bytesOut: 0, tokens: 0,
+        keyId: e.keyId,
+        day,
+        route: e.route,
+        requests: 0,
+        ok: 0,
+        client: 0,
+        server: 0,
+        limited: 0,
+        latency: 0,
+        bytesIn: 0,
+        bytesOut: 0,
+        tokens: 0,
         latencyHist: new Array<number>(LATENCY_BUCKETS_MS.length + 1).fill(0),
       };
       byGroup.set(id, r);

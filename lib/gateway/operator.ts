@@ -25,7 +25,8 @@ export function operatorApp(rt: Runtime, token: string): Hono {
   const expected = Buffer.from(`Bearer ${token}`);
   app.use(async (c, next) => {
     const given = Buffer.from(c.req.header("authorization") ?? "");
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return c.json({ error: "operator token required" }, 401);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return c.json({ error: "operator token required" }, 401);
     return next();
   });
   app.get("/keys", async (c) => c.json({ keys: await listKeys(rt.db) }));
@@ -37,7 +38,8 @@ export function operatorApp(rt: Runtime, token: string): Hono {
     return c.json({ id: created.id, key: created.key, prefix: created.prefix }, 201);
   });
   app.post("/keys/:id/revoke", async (c) => {
-    if (isUnsafeText(c.req.param("id"))) return c.json({ error: "id: must not contain NUL characters or unpaired surrogates" }, 400);
+    if (isUnsafeText(c.req.param("id")))
+      return c.json({ error: "id: must not contain NUL characters or unpaired surrogates" }, 400);
     const record = await revokeKey(rt.db, c.req.param("id"), "operator-cli");
     if (!record) return c.json({ error: `no key with id ${c.req.param("id")}` }, 404);
     rt.keys.remember(record);
@@ -66,7 +68,10 @@ export async function startOperatorServer(rt: Runtime): Promise<{ close(): Promi
   const endpoint: OperatorEndpoint = { url: `http://127.0.0.1:${port}`, token, pid: process.pid };
   const owner = publishOperatorEndpoint(file, endpoint);
   if (owner !== process.pid) {
-    rt.logger.warn({ file, owner }, "another running gateway publishes the operator endpoint for this DATA_DIR; the keys CLI reaches that one");
+    rt.logger.warn(
+      { file, owner },
+      "another running gateway publishes the operator endpoint for this DATA_DIR; the keys CLI reaches that one",
+    );
     await new Promise<void>((resolve) => server.close(() => resolve()));
     return { close: async () => {} };
   }

@@ -17,7 +17,10 @@ export function gatewayRoute<R extends Omit<RouteConfig, "middleware" | "securit
   config: R,
   options: { limitKeyless?: boolean } = {},
 ) {
-  const middleware = [...(auth === "none" ? [] : [guard(auth, area)]), ...(options.limitKeyless ? [keylessLimit()] : [])];
+  const middleware = [
+    ...(auth === "none" ? [] : [guard(auth, area)]),
+    ...(options.limitKeyless ? [keylessLimit()] : []),
+  ];
   return createRoute({
     ...config,
     ...(middleware.length ? { middleware } : {}),

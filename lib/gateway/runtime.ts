@@ -56,13 +56,21 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   }
   const logError = (msg: string) => (err: unknown) => logger.error({ err }, msg);
 
-  const keys = new KeyStore(db, { refreshMs: config.keyRefreshMs, console: config.console, onError: logError("key refresh failed") });
+  const keys = new KeyStore(db, {
+    refreshMs: config.keyRefreshMs,
+    console: config.console,
+    onError: logError("key refresh failed"),
+  });
   keys.start();
   const sessions = new SessionBridge(db, keys, {
     ttlMs: SESSION_CACHE_MS,
-    trustedOrigins: [config.publicBaseUrl, process.env.NEXTAUTH_URL].filter((u): u is string => !!u).map((u) => new URL(u).origin),
+    trustedOrigins: [config.publicBaseUrl, process.env.NEXTAUTH_URL]
+      .filter((u): u is string => !!u)
+      .map((u) => new URL(u).origin),
   });
-  const keyEvents = config.redisUrl ? await redisKeyEvents(config.redisUrl, keys, logError("redis key channel")) : localKeyEvents;
+  const keyEvents = config.redisUrl
+    ? await redisKeyEvents(config.redisUrl, keys, logError("redis key channel"))
+    : localKeyEvents;
 
   const { store, backend } = await limitStore(config, logError("redis limits"));
   const limiter = new Limiter(store, logError("releasing a concurrency slot failed"));
@@ -70,7 +78,8 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   const meter = new Meter(db, {
     ...config.meter,
     onError: logError("writing usage events failed; will retry"),
-    onRejected: (err, event) => logger.error({ err, keyId: event.keyId, route: event.route }, "usage event refused by the database; dropped"),
+    onRejected: (err, event) =>
+      logger.error({ err, keyId: event.keyId, route: event.route }, "usage event refused by the database; dropped"),
   });
   meter.start();
   const tasks = new TaskStore(db);
@@ -115,7 +124,10 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
   };
 }
 
-async function limitStore(config: Config, onError: (err: unknown) => void): Promise<{ store: LimitStore; backend: Runtime["limitBackend"] }> {
+async function limitStore(
+  config: Config,
+  onError: (err: unknown) => void,
+): Promise<{ store: LimitStore; backend: Runtime["limitBackend"] }> {
   if (config.redisUrl) {
     const client = connectRedis(config.redisUrl, "gateway-limits");
     client.on("error", onError);

@@ -3,8 +3,10 @@ import { findUnsafeText, isUnsafeText, toSafeText } from "./safe-text.ts";
 
 describe("isUnsafeText", () => {
   it("flags NUL and lone surrogates of either half, and passes paired surrogates and plain text", () => {
-    for (const bad of ["a\u0000b", "\u0000", "Report \ud800", "\ud800x", "x\udc00", "\udc00\ud800", "😀\ud83d"]) expect(isUnsafeText(bad)).toBe(true);
-    for (const good of ["", "plain", "😀", "a😀b", "\u0001\u001f", "\ufffd", "日本語"]) expect(isUnsafeText(good)).toBe(false);
+    for (const bad of ["a\u0000b", "\u0000", "Report \ud800", "\ud800x", "x\udc00", "\udc00\ud800", "😀\ud83d"])
+      expect(isUnsafeText(bad)).toBe(true);
+    for (const good of ["", "plain", "😀", "a😀b", "\u0001\u001f", "\ufffd", "日本語"])
+      expect(isUnsafeText(good)).toBe(false);
   });
 });
 
@@ -21,7 +23,12 @@ describe("toSafeText", () => {
 describe("findUnsafeText", () => {
   it("names the path of the first bad string in client order, through arrays and objects", () => {
     expect(findUnsafeText({ model: "m\u0000" })).toEqual({ path: ["model"], inKey: false });
-    const body = { requests: [{ custom_id: "a", messages: [{ content: "ok" }] }, { custom_id: "b\ud800", messages: [{ content: "\u0000" }] }] };
+    const body = {
+      requests: [
+        { custom_id: "a", messages: [{ content: "ok" }] },
+        { custom_id: "b\ud800", messages: [{ content: "\u0000" }] },
+      ],
+    };
     expect(findUnsafeText(body)).toEqual({ path: ["requests", 1, "custom_id"], inKey: false });
     expect(findUnsafeText("a\u0000")).toEqual({ path: [], inKey: false });
   });

@@ -34,4 +34,5 @@ export { json as jsonResponse };
  * A query value sent blank (`?limit=`, a form field left empty) counts as not sent, so the schema's
  * default applies: zod alone would coerce "" to 0 or refuse it as an unknown option.
  */
-export const blankAsAbsent = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? undefined : v), schema);
+export const blankAsAbsent = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === "" ? undefined : v), schema);

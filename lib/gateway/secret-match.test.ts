@@ -11,6 +11,7 @@ describe("secretMatcher", () => {
   });
 
   it("refuses shorter, longer, empty and missing values without throwing (timingSafeEqual needs equal lengths)", () => {
-    for (const given of ["Bearer s", "Bearer s3cret-token-and-more".repeat(10), "", undefined]) expect(matches(given)).toBe(false);
+    for (const given of ["Bearer s", "Bearer s3cret-token-and-more".repeat(10), "", undefined])
+      expect(matches(given)).toBe(false);
   });
 });

@@ -40,7 +40,12 @@ describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
   it("takes the console areas and limits from CONSOLE_KEY_SCOPES and CONSOLE_LIMIT_*, and an operator's per-key limits over them", async () => {
     const custom = await startTestGateway({
       db,
-      env: { CONSOLE_KEY_SCOPES: "utils", CONSOLE_LIMIT_DAY: "3", CONSOLE_LIMIT_MINUTE: "50", CONSOLE_LIMIT_CONCURRENCY: "1" },
+      env: {
+        CONSOLE_KEY_SCOPES: "utils",
+        CONSOLE_LIMIT_DAY: "3",
+        CONSOLE_LIMIT_MINUTE: "50",
+        CONSOLE_LIMIT_CONCURRENCY: "1",
+      },
     });
     try {
       addProbeRoutes(custom.app);
@@ -49,12 +54,16 @@ describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
       const first = await custom.request("/v1/probe/slow?ms=0", { headers: cookie });
       expect(first.status).toBe(200);
       expect(first.headers.get("x-ratelimit-limit")).toBe("3");
-      expect((await custom.request("/v1/probe/echo", { method: "POST", headers: cookie, body: "{}" })).status).toBe(403);
+      expect((await custom.request("/v1/probe/echo", { method: "POST", headers: cookie, body: "{}" })).status).toBe(
+        403,
+      );
       const info = await (await custom.request("/v1/key", { headers: cookie })).json();
       expect(info.limits).toEqual({ day: 3, minute: 50, concurrency: 1 });
       expect((await custom.request("/v1/key", { headers: cookie })).status).toBe(200);
       expect((await custom.request("/v1/key", { headers: cookie })).status).toBe(429);
-      custom.rt.keys.remember((await setKeyLimits(custom.rt.db, info.id, { day: 1000, minute: null, concurrency: null }, "operator"))!);
+      custom.rt.keys.remember(
+        (await setKeyLimits(custom.rt.db, info.id, { day: 1000, minute: null, concurrency: null }, "operator"))!,
+      );
       const lifted = await custom.request("/v1/key", { headers: cookie });
       expect(lifted.status).toBe(200);
       expect((await lifted.json()).limits).toEqual({ day: 1000, minute: 50, concurrency: 1 });
@@ -120,7 +129,9 @@ describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
     const s = await createTestSession(gw.rt.db);
     const other = await createTestSession(gw.rt.db, s.email);
     const ids = await Promise.all(
-      [s, other, s, other].map(async (x) => (await (await call("/v1/key", { Cookie: x.cookie, ...SAME_ORIGIN })).json()).id),
+      [s, other, s, other].map(
+        async (x) => (await (await call("/v1/key", { Cookie: x.cookie, ...SAME_ORIGIN })).json()).id,
+      ),
     );
     expect(new Set(ids).size).toBe(1);
     expect(await gw.rt.db.prisma.apiKey.count({ where: { userId: s.userId, kind: "console" } })).toBe(1);

@@ -78,7 +78,10 @@ export class SessionBridge {
   }
 
   private async load(token: string): Promise<CachedSession | null> {
-    const row = await this.db.prisma.session.findUnique({ where: { sessionToken: token }, select: { userId: true, expires: true } });
+    const row = await this.db.prisma.session.findUnique({
+      where: { sessionToken: token },
+      select: { userId: true, expires: true },
+    });
     if (!row || row.expires.getTime() <= Date.now()) {
       this.cache.set(token, NO_SESSION);
       return null;

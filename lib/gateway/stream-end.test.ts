@@ -8,7 +8,8 @@ const chunks = (...parts: string[]) =>
       controller.close();
     },
   });
-const settled = (p: Promise<void>) => Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 20))]);
+const settled = (p: Promise<void>) =>
+  Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 20))]);
 
 describe("untilStreamEnds", () => {
   it("passes every chunk through and ends only once the body is read to the end", async () => {

@@ -10,7 +10,9 @@ function parseAddress(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   if (!ipaddr.isValid(bare)) return undefined;
   const parsed = ipaddr.parse(bare);
   // A v4 peer on a dual-stack socket shows up as ::ffff:a.b.c.d; compare it as the v4 address it is.
-  return parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  return parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (parsed as ipaddr.IPv6).toIPv4Address()
+    : parsed;
 }
 
 /**
@@ -54,7 +56,11 @@ function isTrusted(address: ipaddr.IPv4 | ipaddr.IPv6, trusted: TrustedProxies):
  * is read from the right, skipping trusted hops, and the first address no trusted proxy vouches for
  * is the client. Entries left of it were written by the client itself and are never believed.
  */
-export function resolveClientAddress(socketAddress: string | undefined, forwardedFor: string | undefined, trusted: TrustedProxies): string {
+export function resolveClientAddress(
+  socketAddress: string | undefined,
+  forwardedFor: string | undefined,
+  trusted: TrustedProxies,
+): string {
   const peer = socketAddress ? parseAddress(socketAddress) : undefined;
   if (!peer) return socketAddress ?? "unknown";
   if (!forwardedFor || !isTrusted(peer, trusted)) return peer.toString();

@@ -33,7 +33,11 @@ function poolOf(rt: Runtime): Piscina {
     idleTimeout: 60_000,
     // The worker registers tsx itself; the parent's flags (tsx's or vitest's) are not for it.
     execArgv: [],
-    resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, memoryMb), stackSizeMb: 4 },
+    resourceLimits: {
+      maxOldGenerationSizeMb: memoryMb,
+      maxYoungGenerationSizeMb: Math.min(64, memoryMb),
+      stackSizeMb: 4,
+    },
   });
   pools.set(rt, pool);
   const closing = pool;
@@ -48,7 +52,9 @@ function poolOf(rt: Runtime): Piscina {
  */
 function ownedBuffers(args: object): ArrayBuffer[] {
   return Object.values(args)
-    .filter((v): v is Uint8Array => v instanceof Uint8Array && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength)
+    .filter(
+      (v): v is Uint8Array => v instanceof Uint8Array && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength,
+    )
     .map((v) => v.buffer)
     .filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
 }
@@ -67,12 +73,23 @@ export async function runOnPool<K extends HeavyJob["task"]>(
   const { timeoutMs, memoryMb } = rt.config.workers;
   let outcome: HeavyOutcome;
   try {
-    outcome = await poolOf(rt).run({ task, args }, { signal: AbortSignal.timeout(timeoutMs), transferList: ownedBuffers(args) });
+    outcome = await poolOf(rt).run(
+      { task, args },
+      { signal: AbortSignal.timeout(timeoutMs), transferList: ownedBuffers(args) },
+    );
   } catch (err) {
     const { name, message, code } = err as Error & { code?: string };
-    if (name === "AbortError") throw new GatewayError(422, `${what} took longer than the ${timeoutMs / 1000} s a job may run, so it was stopped`);
-    if (code === "ERR_WORKER_OUT_OF_MEMORY") throw new GatewayError(413, `${what} needs more than the ${memoryMb} MB of memory a job may use`);
-    if (message === "Task queue is at limit") throw new GatewayError(503, "the server is busy with other heavy jobs: try again shortly", { "Retry-After": "1" });
+    if (name === "AbortError")
+      throw new GatewayError(
+        422,
+        `${what} took longer than the ${timeoutMs / 1000} s a job may run, so it was stopped`,
+      );
+    if (code === "ERR_WORKER_OUT_OF_MEMORY")
+      throw new GatewayError(413, `${what} needs more than the ${memoryMb} MB of memory a job may use`);
+    if (message === "Task queue is at limit")
+      throw new GatewayError(503, "the server is busy with other heavy jobs: try again shortly", {
+        "Retry-After": "1",
+      });
     throw err;
   }
   if (!outcome.ok) throw new GatewayError(outcome.status as 400, outcome.message);

@@ -29,11 +29,17 @@ describe("the job runner's fairness", () => {
     const work = async (task: { ownerKeyId: string | null }) => void started.push(task.ownerKeyId!);
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    await runner.submit("key_busy", () => store.create("batch", "key_busy"), async (t) => {
-      started.push(t.ownerKeyId!);
-      await gate;
-    });
-    await Promise.all(Array.from({ length: 99 }, () => runner.submit("key_busy", () => store.create("batch", "key_busy"), work)));
+    await runner.submit(
+      "key_busy",
+      () => store.create("batch", "key_busy"),
+      async (t) => {
+        started.push(t.ownerKeyId!);
+        await gate;
+      },
+    );
+    await Promise.all(
+      Array.from({ length: 99 }, () => runner.submit("key_busy", () => store.create("batch", "key_busy"), work)),
+    );
     await runner.submit("key_new", () => store.create("batch", "key_new"), work);
     release();
     await runner.drained();
@@ -53,15 +59,23 @@ describe("the job runner's fairness", () => {
     const before = await db.prisma.task.count({ where: { ownerKeyId: "key_q" } });
     const refused = await runner.submit("key_q", () => store.create("batch", "key_q"), hold).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RateLimitError);
-    expect(refused).toMatchObject({ status: 429, retryAfter: QUEUE_RETRY_AFTER_S, headers: { "Retry-After": String(QUEUE_RETRY_AFTER_S) } });
+    expect(refused).toMatchObject({
+      status: 429,
+      retryAfter: QUEUE_RETRY_AFTER_S,
+      headers: { "Retry-After": String(QUEUE_RETRY_AFTER_S) },
+    });
     expect((refused as Error).message).toMatch(/2 jobs waiting to start \(at most 2\)/);
     expect(await db.prisma.task.count({ where: { ownerKeyId: "key_q" } })).toBe(before);
-    await expect(runner.submit("key_other", () => store.create("batch", "key_other"), hold)).resolves.toMatchObject({ status: "pending" });
+    await expect(runner.submit("key_other", () => store.create("batch", "key_other"), hold)).resolves.toMatchObject({
+      status: "pending",
+    });
 
     // A cancelled job that never started stops counting at once.
     await runner.cancel(waiting.id);
     expect(runner.queuedFor("key_q")).toBe(1);
-    await expect(runner.submit("key_q", () => store.create("batch", "key_q"), hold)).resolves.toMatchObject({ status: "pending" });
+    await expect(runner.submit("key_q", () => store.create("batch", "key_q"), hold)).resolves.toMatchObject({
+      status: "pending",
+    });
     release();
     await runner.drained();
   });
@@ -70,10 +84,26 @@ describe("the job runner's fairness", () => {
     const runner = new InProcessRunner(store, { concurrency: 1, queuedPerKey: 3 });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    await runner.submit("key_p", () => store.create("batch", "key_p"), async () => void (await gate));
-    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => runner.submit("key_p", () => store.create("batch", "key_p"), async () => {})));
+    await runner.submit(
+      "key_p",
+      () => store.create("batch", "key_p"),
+      async () => void (await gate),
+    );
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 6 }, () =>
+        runner.submit(
+          "key_p",
+          () => store.create("batch", "key_p"),
+          async () => {},
+        ),
+      ),
+    );
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(3);
-    expect(outcomes.filter((o) => o.status === "rejected").every((o) => (o as PromiseRejectedResult).reason instanceof RateLimitError)).toBe(true);
+    expect(
+      outcomes
+        .filter((o) => o.status === "rejected")
+        .every((o) => (o as PromiseRejectedResult).reason instanceof RateLimitError),
+    ).toBe(true);
     release();
     await runner.drained();
   });

@@ -156,7 +156,9 @@ export class InProcessRunner {
     } catch (err) {
       if (!controller.signal.aborted) {
         this.onError(err, task.id);
-        await this.store.update(task.id, { status: "failed", error: (err as Error).message ?? String(err) }).catch(() => {});
+        await this.store
+          .update(task.id, { status: "failed", error: (err as Error).message ?? String(err) })
+          .catch(() => {});
       }
     } finally {
       this.controllers.delete(task.id);

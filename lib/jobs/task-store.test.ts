@@ -38,10 +38,15 @@ describe.each(databaseBackends)("tasks on %s", (backend) => {
     const task = await store.create("batch", "key_a", { prompt: "a\u0000b", note: "x\ud800" });
     expect(task.input).toEqual({ prompt: "ab", note: "x\ufffd" });
     await store.update(task.id, { status: "running" });
-    const done = await store.update(task.id, { status: "completed", result: { results: [{ content: "model said \u0000 \udc00" }] } });
+    const done = await store.update(task.id, {
+      status: "completed",
+      result: { results: [{ content: "model said \u0000 \udc00" }] },
+    });
     expect(done?.result).toEqual({ results: [{ content: "model said  \ufffd" }] });
     const failed = await store.create("video", "key_a");
-    expect((await store.update(failed.id, { status: "failed", error: "upstream: bad\u0000byte" }))?.error).toBe("upstream: badbyte");
+    expect((await store.update(failed.id, { status: "failed", error: "upstream: bad\u0000byte" }))?.error).toBe(
+      "upstream: badbyte",
+    );
   });
 
   it("keeps a finished task finished", async () => {
@@ -64,7 +69,10 @@ describe.each(databaseBackends)("tasks on %s", (backend) => {
     runner.enqueue(bad, async () => {
       throw new Error("upstream refused");
     });
-    runner.enqueue(slow, (_t, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve((sawAbort = true)))));
+    runner.enqueue(
+      slow,
+      (_t, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve((sawAbort = true)))),
+    );
     await new Promise((r) => setTimeout(r, 100));
     expect((await runner.cancel(slow.id))?.status).toBe("cancelled");
     await runner.drained();

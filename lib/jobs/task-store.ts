@@ -73,12 +73,23 @@ export class TaskStore {
 // lone surrogate is not UTF-8, so strings are made safe rather than failing the task's save.
 function json(value: unknown): Prisma.InputJsonValue | undefined {
   if (value === undefined) return undefined;
-  return JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === "string" ? toSafeText(v) : v)) as Prisma.InputJsonValue;
+  return JSON.parse(JSON.stringify(value), (_key, v: unknown) =>
+    typeof v === "string" ? toSafeText(v) : v,
+  ) as Prisma.InputJsonValue;
 }
 
 function toTask(row: {
-  id: string; kind: string; ownerKeyId: string | null; status: string; progress: number; input: unknown;
-  result: unknown; error: string | null; createdAt: Date; updatedAt: Date; completedAt: Date | null;
+  id: string;
+  kind: string;
+  ownerKeyId: string | null;
+  status: string;
+  progress: number;
+  input: unknown;
+  result: unknown;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
 }): Task {
   return { ...row, status: row.status as TaskStatus };
 }

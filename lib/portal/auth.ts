@@ -49,7 +49,11 @@ export function getPortal(): Promise<Portal> {
         // ADMIN_EMAILS therefore only ever matches addresses someone has shown they own.
         signIn: ({ user, account, profile }) => {
           const allowed = gitHubSignInAllowed(user, account, profile);
-          if (!allowed) rt.logger.warn({ provider: account?.provider }, "sign-in refused: the account's email is not verified by GitHub");
+          if (!allowed)
+            rt.logger.warn(
+              { provider: account?.provider },
+              "sign-in refused: the account's email is not verified by GitHub",
+            );
           return allowed;
         },
         session: ({ session, user }) => ({

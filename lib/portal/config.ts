@@ -23,7 +23,8 @@ const envSchema = z.object({
 });
 
 /** How mail leaves: a nodemailer transport description, or null when none is configured. */
-export type SmtpSettings = string | { host: string; port: number; secure: boolean; auth?: { user: string; pass: string } };
+export type SmtpSettings =
+  string | { host: string; port: number; secure: boolean; auth?: { user: string; pass: string } };
 
 export type PortalConfig = {
   /** The portal's public origin, used for sign-in links (never taken from a request's Host header). */
@@ -43,7 +44,9 @@ export function loadPortalConfig(env: Record<string, string | undefined> = proce
   const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = envSchema.safeParse(clean);
   if (!parsed.success) {
-    throw new Error(`invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    throw new Error(
+      `invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   }
   const e = parsed.data;
   return {
@@ -52,7 +55,11 @@ export function loadPortalConfig(env: Record<string, string | undefined> = proce
     smtp: smtpSettings(e),
     emailFrom: e.EMAIL_FROM,
     github: e.GITHUB_ID && e.GITHUB_SECRET ? { clientId: e.GITHUB_ID, clientSecret: e.GITHUB_SECRET } : null,
-    adminEmails: new Set(e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)),
+    adminEmails: new Set(
+      e.ADMIN_EMAILS.split(",")
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
     autoApproveKeys: e.AUTO_APPROVE_KEYS === "true",
   };
 }

@@ -6,7 +6,10 @@ export function formatUtc(value: string | Date | null | undefined): string {
 }
 
 /** A key's state as a person reads it: expiry counts as much as revocation. */
-export function keyState(key: { status: string; expires_at: string | null }, now = Date.now()): "active" | "revoked" | "expired" | "expiring" {
+export function keyState(
+  key: { status: string; expires_at: string | null },
+  now = Date.now(),
+): "active" | "revoked" | "expired" | "expiring" {
   if (key.status === "revoked") return "revoked";
   if (key.expires_at === null) return "active";
   return new Date(key.expires_at).getTime() <= now ? "expired" : "expiring";

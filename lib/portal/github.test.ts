@@ -23,16 +23,27 @@ describe("GitHub addresses", () => {
 
   it("keeps only an address GitHub has verified: the profile's own, else the primary, else any, else none", () => {
     const e = (email: string, primary: boolean, verified: boolean) => ({ email, primary, verified });
-    expect(verifiedGitHubEmail("a@x.test", [e("a@x.test", false, true), e("b@x.test", true, true)]).email).toBe("a@x.test");
-    expect(verifiedGitHubEmail("a@x.test", [e("a@x.test", false, false), e("b@x.test", true, true)]).email).toBe("b@x.test");
+    expect(verifiedGitHubEmail("a@x.test", [e("a@x.test", false, true), e("b@x.test", true, true)]).email).toBe(
+      "a@x.test",
+    );
+    expect(verifiedGitHubEmail("a@x.test", [e("a@x.test", false, false), e("b@x.test", true, true)]).email).toBe(
+      "b@x.test",
+    );
     expect(verifiedGitHubEmail(null, [e("a@x.test", true, false), e("c@x.test", false, true)]).email).toBe("c@x.test");
     expect(verifiedGitHubEmail("a@x.test", [e("a@x.test", true, false)])).toEqual({ email: null, verified: [] });
   });
 
   it("reads /user and /user/emails from UPSTREAM_GITHUB_URL with the user's token", async () => {
     const profile = await fetchGitHubProfile("gho_a", { ...process.env, UPSTREAM_GITHUB_URL: github.url });
-    expect(profile).toMatchObject({ id: 7, login: "octo", email: "proven@example.test", verified_emails: ["proven@example.test"] });
-    await expect(fetchGitHubProfile("gho_nobody", { ...process.env, UPSTREAM_GITHUB_URL: github.url })).rejects.toThrow(/answered 401/);
+    expect(profile).toMatchObject({
+      id: 7,
+      login: "octo",
+      email: "proven@example.test",
+      verified_emails: ["proven@example.test"],
+    });
+    await expect(fetchGitHubProfile("gho_nobody", { ...process.env, UPSTREAM_GITHUB_URL: github.url })).rejects.toThrow(
+      /answered 401/,
+    );
   });
 
   it("lets a GitHub sign-in through only with a verified address or none; other providers are not its business", () => {

@@ -8,8 +8,18 @@ import { upstreamOrigin } from "../upstream/origin.ts";
 const GITHUB_MAX_BYTES = 1024 * 1024;
 
 // GET /user/emails, GitHub's documented shape; capped, since a user has a handful at most.
-const emailsSchema = z.array(z.object({ email: z.string().max(320), primary: z.boolean(), verified: z.boolean() })).max(100);
-const userSchema = z.object({ id: z.number(), login: z.string(), name: z.string().nullish(), email: z.string().nullish(), avatar_url: z.string().nullish() }).passthrough();
+const emailsSchema = z
+  .array(z.object({ email: z.string().max(320), primary: z.boolean(), verified: z.boolean() }))
+  .max(100);
+const userSchema = z
+  .object({
+    id: z.number(),
+    login: z.string(),
+    name: z.string().nullish(),
+    email: z.string().nullish(),
+    avatar_url: z.string().nullish(),
+  })
+  .passthrough();
 
 /** GitHub's user, with the email next-auth should store: one GitHub reports as verified, or none. */
 export type GitHubProfile = z.infer<typeof userSchema> & { email: string | null; verified_emails: string[] };
@@ -19,7 +29,10 @@ export type GitHubProfile = z.infer<typeof userSchema> & { email: string | null;
  * primary verified one, else none. GitHub lets an account hold addresses nobody has proven to own;
  * storing one would let its claimant pass as that address's owner (operator rights included).
  */
-export function verifiedGitHubEmail(profileEmail: string | null | undefined, emails: z.infer<typeof emailsSchema>): { email: string | null; verified: string[] } {
+export function verifiedGitHubEmail(
+  profileEmail: string | null | undefined,
+  emails: z.infer<typeof emailsSchema>,
+): { email: string | null; verified: string[] } {
   const verified = emails.filter((e) => e.verified).map((e) => e.email.toLowerCase());
   const own = profileEmail?.toLowerCase();
   const primary = emails.find((e) => e.primary && e.verified)?.email.toLowerCase();
@@ -27,17 +40,27 @@ export function verifiedGitHubEmail(profileEmail: string | null | undefined, ema
 }
 
 /** Reads the signed-in GitHub user and their addresses from GitHub's API (or UPSTREAM_GITHUB_URL). */
-export async function fetchGitHubProfile(accessToken: string, env: NodeJS.ProcessEnv = process.env): Promise<GitHubProfile> {
+export async function fetchGitHubProfile(
+  accessToken: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<GitHubProfile> {
   const api = upstreamOrigin("github", "https://api.github.com", env);
   const get = async (path: string) => {
     const res = await fetch(`${api}${path}`, {
-      headers: { authorization: `Bearer ${accessToken}`, accept: "application/vnd.github+json", "user-agent": "api-gateway-portal" },
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        accept: "application/vnd.github+json",
+        "user-agent": "api-gateway-portal",
+      },
       signal: AbortSignal.timeout(10_000),
     });
     if (!res.ok) throw new Error(`GitHub ${path} answered ${res.status}`);
     return JSON.parse(await readCappedText(res, "github", GITHUB_MAX_BYTES)) as unknown;
   };
-  const [user, emails] = await Promise.all([get("/user").then((u) => userSchema.parse(u)), get("/user/emails").then((e) => emailsSchema.parse(e))]);
+  const [user, emails] = await Promise.all([
+    get("/user").then((u) => userSchema.parse(u)),
+    get("/user/emails").then((e) => emailsSchema.parse(e)),
+  ]);
   const { email, verified } = verifiedGitHubEmail(user.email, emails);
   return { ...user, email, verified_emails: verified };
 }
@@ -46,14 +69,21 @@ export async function fetchGitHubProfile(accessToken: string, env: NodeJS.Proces
  * A GitHub sign-in is let in only with an address GitHub reports as verified (or with none): for a
  * returning user that is the address stored at their first sign-in, checked again each time.
  */
-export function gitHubSignInAllowed(user: Pick<User, "email">, account: Pick<Account, "provider"> | null, profile: Profile | undefined): boolean {
+export function gitHubSignInAllowed(
+  user: Pick<User, "email">,
+  account: Pick<Account, "provider"> | null,
+  profile: Profile | undefined,
+): boolean {
   if (account?.provider !== "github") return true;
   const verified = (profile as Partial<GitHubProfile> | undefined)?.verified_emails ?? [];
   return !user.email || verified.includes(user.email.toLowerCase());
 }
 
 /** next-auth's GitHub provider, on GitHub's origins or UPSTREAM_GITHUB_OAUTH_URL / UPSTREAM_GITHUB_URL, keeping only verified email. */
-export function gitHubProvider(credentials: { clientId: string; clientSecret: string }, env: NodeJS.ProcessEnv = process.env) {
+export function gitHubProvider(
+  credentials: { clientId: string; clientSecret: string },
+  env: NodeJS.ProcessEnv = process.env,
+) {
   const oauth = upstreamOrigin("github_oauth", "https://github.com", env);
   const api = upstreamOrigin("github", "https://api.github.com", env);
   return GitHubProvider({

@@ -29,7 +29,13 @@ export const SIGN_IN_LINK_MAX_AGE_S = 15 * 60;
  * (operator addresses in production) keeps it out of the log: anyone who reads the logs could sign in
  * as an operator with it.
  */
-export async function deliverSignInLink(mailer: Mailer, logger: Logger, to: string, url: string, withholdFromLog = false): Promise<void> {
+export async function deliverSignInLink(
+  mailer: Mailer,
+  logger: Logger,
+  to: string,
+  url: string,
+  withholdFromLog = false,
+): Promise<void> {
   const host = new URL(url).host;
   const sent = await mailer.send({
     to,
@@ -39,10 +45,16 @@ export async function deliverSignInLink(mailer: Mailer, logger: Logger, to: stri
   });
   if (sent) return;
   if (withholdFromLog) {
-    logger.warn({ email: to }, "NO SMTP CONFIGURED: sign-in link for an operator address not written to the log in production (set SMTP_URL or SMTP_HOST)");
+    logger.warn(
+      { email: to },
+      "NO SMTP CONFIGURED: sign-in link for an operator address not written to the log in production (set SMTP_URL or SMTP_HOST)",
+    );
     return;
   }
-  logger.warn({ email: to, signInLink: url }, "NO SMTP CONFIGURED: sign-in link written here instead of mailed (set SMTP_URL or SMTP_HOST to mail it)");
+  logger.warn(
+    { email: to, signInLink: url },
+    "NO SMTP CONFIGURED: sign-in link written here instead of mailed (set SMTP_URL or SMTP_HOST to mail it)",
+  );
 }
 
 function escapeHtml(s: string): string {

@@ -16,13 +16,27 @@ describe("portal security headers", () => {
 
   it("allows eval only where Vega draws charts (and in development)", () => {
     expect(portalSecurityHeaders("/console/datavis", production)["content-security-policy"]).toContain("'unsafe-eval'");
-    expect(portalSecurityHeaders("/console/chat", production)["content-security-policy"]).not.toContain("'unsafe-eval'");
-    expect(portalSecurityHeaders("/console/datavisX", production)["content-security-policy"]).not.toContain("'unsafe-eval'");
-    expect(portalSecurityHeaders("/", { production: false, publicBaseUrl: undefined })["content-security-policy"]).toContain("'unsafe-eval'");
+    expect(portalSecurityHeaders("/console/chat", production)["content-security-policy"]).not.toContain(
+      "'unsafe-eval'",
+    );
+    expect(portalSecurityHeaders("/console/datavisX", production)["content-security-policy"]).not.toContain(
+      "'unsafe-eval'",
+    );
+    expect(
+      portalSecurityHeaders("/", { production: false, publicBaseUrl: undefined })["content-security-policy"],
+    ).toContain("'unsafe-eval'");
   });
 
   it("sends HSTS only when the public address is HTTPS", () => {
-    expect(portalSecurityHeaders("/", { production: true, publicBaseUrl: "https://api.example.org" })["strict-transport-security"]).toMatch(/max-age=\d+/);
-    expect(portalSecurityHeaders("/", { production: true, publicBaseUrl: "http://127.0.0.1:3000" })["strict-transport-security"]).toBeUndefined();
+    expect(
+      portalSecurityHeaders("/", { production: true, publicBaseUrl: "https://api.example.org" })[
+        "strict-transport-security"
+      ],
+    ).toMatch(/max-age=\d+/);
+    expect(
+      portalSecurityHeaders("/", { production: true, publicBaseUrl: "http://127.0.0.1:3000" })[
+        "strict-transport-security"
+      ],
+    ).toBeUndefined();
   });
 });

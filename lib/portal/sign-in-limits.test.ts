@@ -7,7 +7,8 @@ const MIN = 60_000;
 describe("sign-in link limits", () => {
   it("allows 5 links per address in 15 minutes, any spelling of it, then says when to retry", () => {
     const limiter = createSignInLimiter();
-    for (let i = 0; i < 5; i++) expect(limiter.admit(i % 2 ? "Ops@Example.test " : "ops@example.test", `10.0.0.${i}`, T0 + i * MIN)).toBeNull();
+    for (let i = 0; i < 5; i++)
+      expect(limiter.admit(i % 2 ? "Ops@Example.test " : "ops@example.test", `10.0.0.${i}`, T0 + i * MIN)).toBeNull();
     const refused = limiter.admit("ops@example.test", "10.0.0.9", T0 + 5 * MIN);
     expect(refused?.message).toMatch(/Too many sign-in links for this address: 5 in 15 minutes/);
     expect(refused?.retryAfterSeconds).toBe(10 * 60);
@@ -27,7 +28,10 @@ describe("sign-in link limits", () => {
   });
 
   it("remembers a bounded number of addresses, forgetting the least recently seen", () => {
-    const limiter = createSignInLimiter({ perAddress: { limit: 1, windowMs: 60 * MIN }, perClient: { limit: 1000, windowMs: 60 * MIN } }, 4);
+    const limiter = createSignInLimiter(
+      { perAddress: { limit: 1, windowMs: 60 * MIN }, perClient: { limit: 1000, windowMs: 60 * MIN } },
+      4,
+    );
     expect(limiter.admit("a@x.test", "c", T0)).toBeNull();
     for (const who of ["b", "d", "e"]) limiter.admit(`${who}@x.test`, "c", T0);
     // a@x.test fell out of the 4 remembered keys (addresses and the client share the bound): admitted again.

@@ -26,7 +26,10 @@ const minutes = (ms: number) => `${Math.round(ms / 60_000)} minutes`;
  * forgetting them costs little). At most `maxTracked` addresses and clients are remembered, the
  * least recently seen forgotten first, so a flood of made-up addresses cannot grow memory.
  */
-export function createSignInLimiter(limits: { perAddress: Window; perClient: Window } = SIGN_IN_LIMITS, maxTracked = 10_000): SignInLimiter {
+export function createSignInLimiter(
+  limits: { perAddress: Window; perClient: Window } = SIGN_IN_LIMITS,
+  maxTracked = 10_000,
+): SignInLimiter {
   const hits = new Map<string, number[]>();
 
   const recent = (key: string, windowMs: number, now: number): number[] => {
@@ -47,11 +50,19 @@ export function createSignInLimiter(limits: { perAddress: Window; perClient: Win
       });
       if (address.length >= limits.perAddress.limit) {
         const w = limits.perAddress;
-        return refuse(address, w, `Too many sign-in links for this address: ${w.limit} in ${minutes(w.windowMs)} at most. Use the last link sent, or try again later.`);
+        return refuse(
+          address,
+          w,
+          `Too many sign-in links for this address: ${w.limit} in ${minutes(w.windowMs)} at most. Use the last link sent, or try again later.`,
+        );
       }
       if (fromClient.length >= limits.perClient.limit) {
         const w = limits.perClient;
-        return refuse(fromClient, w, `Too many sign-in links from your network: ${w.limit} in ${minutes(w.windowMs)} at most. Try again later.`);
+        return refuse(
+          fromClient,
+          w,
+          `Too many sign-in links from your network: ${w.limit} in ${minutes(w.windowMs)} at most. Try again later.`,
+        );
       }
       address.push(now);
       fromClient.push(now);

@@ -27,7 +27,11 @@ export function latencyEstimate(ms: number | null, bucketsMs: readonly number[])
  * What the dashboard says about a period in words (charts are hidden from screen readers, so this is
  * their text too): a status breakdown whose parts add up to the total, and estimated percentiles.
  */
-export function describeTotals(report: Pick<UsageReport, "totals" | "latency_buckets_ms">): { breakdown: string; p50: string; p95: string } {
+export function describeTotals(report: Pick<UsageReport, "totals" | "latency_buckets_ms">): {
+  breakdown: string;
+  p50: string;
+  p95: string;
+} {
   const t = report.totals;
   return {
     breakdown: `${t.requests} requests: ${t.ok} succeeded, ${t.client} client errors, ${t.server} server errors, ${t.limited} rate limited.`,

@@ -2,14 +2,31 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBackends, limitBackends } from "../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
 import { createTestSession } from "../../test/support/session.ts";
-import { latencyBucket, latencyPercentile, LATENCY_BUCKETS_MS, rollUp, type UsageEventInput } from "../gateway/metering.ts";
+import {
+  latencyBucket,
+  latencyPercentile,
+  LATENCY_BUCKETS_MS,
+  rollUp,
+  type UsageEventInput,
+} from "../gateway/metering.ts";
 import { describeTotals, STATUS_CLASSES } from "./usage-summary.ts";
 import { quotaNow, routeArea, usageQuery, usageReport } from "./usage.ts";
 
 const NOW = new Date("2026-03-15T12:00:00Z");
 
 function event(keyId: string, over: Partial<UsageEventInput> = {}): UsageEventInput {
-  return { keyId, requestId: "r", method: "GET", route: "/v1/data/:source", status: 200, latencyMs: 20, bytesIn: 0, bytesOut: 10, at: NOW, ...over };
+  return {
+    keyId,
+    requestId: "r",
+    method: "GET",
+    route: "/v1/data/:source",
+    status: 200,
+    latencyMs: 20,
+    bytesIn: 0,
+    bytesOut: 10,
+    at: NOW,
+    ...over,
+  };
 }
 
 describe("latency histograms", () => {
@@ -41,7 +58,9 @@ describe("latency histograms", () => {
     const words = describeTotals({ totals, latency_buckets_ms: LATENCY_BUCKETS_MS });
     expect(words.breakdown).toBe("43 requests: 37 succeeded, 2 client errors, 2 server errors, 2 rate limited.");
     expect(words).toMatchObject({ p50: "≈ 23 ms", p95: "≈ 64 ms" });
-    expect(describeTotals({ totals: { ...totals, p95_ms: 30_000, p50_ms: null }, latency_buckets_ms: LATENCY_BUCKETS_MS })).toMatchObject({
+    expect(
+      describeTotals({ totals: { ...totals, p95_ms: 30_000, p50_ms: null }, latency_buckets_ms: LATENCY_BUCKETS_MS }),
+    ).toMatchObject({
       p50: "—",
       p95: "over 30 s",
     });
@@ -79,13 +98,26 @@ describe.each(combos)("usage reports from the rollups (%s, %s limits)", (db, lim
     const batches: UsageEventInput[][] = [
       [
         event(a.id, { latencyMs: 3 }),
-        event(a.id, { route: "/v1/llm/chat", status: 200, latencyMs: 800, provider: "openai", promptTokens: 10, completionTokens: 5 }),
+        event(a.id, {
+          route: "/v1/llm/chat",
+          status: 200,
+          latencyMs: 800,
+          provider: "openai",
+          promptTokens: 10,
+          completionTokens: 5,
+        }),
         event(b.id, { status: 429, latencyMs: 1 }),
         event(other.id),
       ],
       [
         event(a.id, { route: "/v1/llm/chat", status: 502, latencyMs: 40, provider: "openai", promptTokens: 1 }),
-        event(a.id, { route: "/v1/llm/chat", latencyMs: 30, provider: "anthropic", promptTokens: 7, completionTokens: 3 }),
+        event(a.id, {
+          route: "/v1/llm/chat",
+          latencyMs: 30,
+          provider: "anthropic",
+          promptTokens: 7,
+          completionTokens: 3,
+        }),
         event(b.id, { status: 404, at: yesterday }),
       ],
     ];
@@ -103,7 +135,14 @@ describe.each(combos)("usage reports from the rollups (%s, %s limits)", (db, lim
     const mine = await usageReport(gw.rt.db, { owner: userId }, NOW);
     expect(mine.daily).toHaveLength(30);
     // The 429 is rate limited, not also a client error: the classes add up to the requests.
-    expect(mine.daily.at(-1)).toMatchObject({ day: "2026-03-15", requests: 5, ok: 3, client: 0, server: 1, limited: 1 });
+    expect(mine.daily.at(-1)).toMatchObject({
+      day: "2026-03-15",
+      requests: 5,
+      ok: 3,
+      client: 0,
+      server: 1,
+      limited: 1,
+    });
     // The charts stack STATUS_CLASSES: their bars reach each row's total, in every chart.
     for (const c of [mine.totals, ...mine.daily, ...mine.areas, ...mine.keys]) {
       expect(STATUS_CLASSES.reduce((n, s) => n + c[s.dataKey], 0)).toBe(c.requests);
@@ -135,7 +174,13 @@ describe.each(combos)("usage reports from the rollups (%s, %s limits)", (db, lim
     await gw.rt.db.prisma.apiKey.update({ where: { id }, data: { userId } });
     for (let i = 0; i < 3; i++) await gw.request("/v1/key", { headers: { "X-API-Key": key } });
     const first = await quotaNow(gw.rt, userId);
-    expect(first).toEqual([expect.objectContaining({ id, day: expect.objectContaining({ limit: 50, remaining: 47 }), minute: { limit: 100, remaining: 97 } })]);
+    expect(first).toEqual([
+      expect.objectContaining({
+        id,
+        day: expect.objectContaining({ limit: 50, remaining: 47 }),
+        minute: { limit: 100, remaining: 97 },
+      }),
+    ]);
     expect(await quotaNow(gw.rt, userId)).toEqual(first);
   });
 });
@@ -144,6 +189,7 @@ describe("usageQuery", () => {
   it("takes a key id and refuses text the database cannot store (NUL, lone surrogate) or that no id has", () => {
     expect(usageQuery.safeParse({ key: "key_0123abcd" }).success).toBe(true);
     expect(usageQuery.safeParse({}).success).toBe(true);
-    for (const key of ["a\u0000b", "key_\ud800", "", "key id", "x".repeat(101)]) expect(usageQuery.safeParse({ key }).success).toBe(false);
+    for (const key of ["a\u0000b", "key_\ud800", "", "key id", "x".repeat(101)])
+      expect(usageQuery.safeParse({ key }).success).toBe(false);
   });
 });

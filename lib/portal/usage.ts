@@ -6,7 +6,12 @@ import type { Runtime } from "../gateway/runtime.ts";
 import { failedRequests } from "./usage-summary.ts";
 
 /** The usage routes' query: `key` is one of the ids we issue (`key_` + hex), nothing the database could refuse. */
-export const usageQuery = z.object({ key: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/).optional() });
+export const usageQuery = z.object({
+  key: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/)
+    .optional(),
+});
 
 export const REPORT_DAYS = 30;
 
@@ -20,13 +25,18 @@ export type UsageReport = {
   daily: Array<Counts & { day: string; p50_ms: number | null; p95_ms: number | null }>;
   areas: Array<Counts & { area: string }>;
   providers: Array<{ provider: string; requests: number; prompt_tokens: number; completion_tokens: number }>;
-  keys: Array<Counts & { id: string; name: string; prefix: string; owner: string | null; kind: string; error_rate: number }>;
+  keys: Array<
+    Counts & { id: string; name: string; prefix: string; owner: string | null; kind: string; error_rate: number }
+  >;
   latency_buckets_ms: readonly number[];
 };
 
 const zero = (): Counts => ({ requests: 0, ok: 0, client: 0, server: 0, limited: 0 });
 
-function add(target: Counts, row: { requests: number; status2xx: number; status4xx: number; status5xx: number; status429: number }) {
+function add(
+  target: Counts,
+  row: { requests: number; status2xx: number; status4xx: number; status5xx: number; status429: number },
+) {
   target.requests += row.requests;
   target.ok += row.status2xx;
   // The rollups count a 429 in status4xx and again in status429; counted once here, as rate limited.
@@ -40,7 +50,14 @@ function addHist(target: number[], hist: number[]) {
 }
 
 // Routes whose first path segment is not their area's name.
-const AREA_OF_SEGMENT: Record<string, string> = { key: "account", usage: "account", capabilities: "status", chat: "llm", embeddings: "llm", models: "llm" };
+const AREA_OF_SEGMENT: Record<string, string> = {
+  key: "account",
+  usage: "account",
+  capabilities: "status",
+  chat: "llm",
+  embeddings: "llm",
+  models: "llm",
+};
 
 /** `/v1/llm/chat` → `llm`: the spec area a route belongs to (scopes use the same names). */
 export function routeArea(route: string): string {
@@ -75,7 +92,8 @@ export async function usageReport(db: Database, { owner, keyId }: ReportScope, n
   ]);
 
   const days = new Map<string, Counts & { hist: number[] }>();
-  for (let d = new Date(fromDate); d <= now; d.setUTCDate(d.getUTCDate() + 1)) days.set(d.toISOString().slice(0, 10), { ...zero(), hist: [] });
+  for (let d = new Date(fromDate); d <= now; d.setUTCDate(d.getUTCDate() + 1))
+    days.set(d.toISOString().slice(0, 10), { ...zero(), hist: [] });
   const areas = new Map<string, Counts>();
   const perKey = new Map<string, Counts>();
   const totals = zero();
@@ -98,7 +116,12 @@ export async function usageReport(db: Database, { owner, keyId }: ReportScope, n
   }
   const providers = new Map<string, UsageReport["providers"][number]>();
   for (const p of providerRows) {
-    const entry = providers.get(p.provider) ?? { provider: p.provider, requests: 0, prompt_tokens: 0, completion_tokens: 0 };
+    const entry = providers.get(p.provider) ?? {
+      provider: p.provider,
+      requests: 0,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+    };
     entry.requests += p.requests;
     entry.prompt_tokens += Number(p.promptTokens);
     entry.completion_tokens += Number(p.completionTokens);
@@ -109,13 +132,28 @@ export async function usageReport(db: Database, { owner, keyId }: ReportScope, n
     from,
     to,
     totals: { ...totals, tokens, p50_ms: latencyPercentile(hist, 0.5), p95_ms: latencyPercentile(hist, 0.95) },
-    daily: [...days].map(([day, { hist: h, ...c }]) => ({ day, ...c, p50_ms: latencyPercentile(h, 0.5), p95_ms: latencyPercentile(h, 0.95) })),
+    daily: [...days].map(([day, { hist: h, ...c }]) => ({
+      day,
+      ...c,
+      p50_ms: latencyPercentile(h, 0.5),
+      p95_ms: latencyPercentile(h, 0.95),
+    })),
     areas: [...areas].map(([area, c]) => ({ area, ...c })).sort((a, b) => b.requests - a.requests),
-    providers: [...providers.values()].sort((a, b) => b.prompt_tokens + b.completion_tokens - (a.prompt_tokens + a.completion_tokens)),
+    providers: [...providers.values()].sort(
+      (a, b) => b.prompt_tokens + b.completion_tokens - (a.prompt_tokens + a.completion_tokens),
+    ),
     keys: keys
       .map((k) => {
         const c = perKey.get(k.id) ?? zero();
-        return { id: k.id, name: k.name, prefix: k.prefix, owner: k.user?.email ?? null, kind: k.kind, ...c, error_rate: c.requests ? failedRequests(c) / c.requests : 0 };
+        return {
+          id: k.id,
+          name: k.name,
+          prefix: k.prefix,
+          owner: k.user?.email ?? null,
+          kind: k.kind,
+          ...c,
+          error_rate: c.requests ? failedRequests(c) / c.requests : 0,
+        };
       })
       .filter((k) => k.requests > 0 || owner !== undefined)
       .sort((a, b) => b.requests - a.requests),
@@ -133,7 +171,10 @@ export type QuotaNow = {
 
 /** What each of a user's usable keys has left today and this minute, from the limiter (live, not the database). */
 export async function quotaNow(rt: Runtime, owner: string, now = Date.now()): Promise<QuotaNow[]> {
-  const rows = await rt.db.prisma.apiKey.findMany({ where: { userId: owner, status: "active" }, orderBy: { createdAt: "asc" } });
+  const rows = await rt.db.prisma.apiKey.findMany({
+    where: { userId: owner, status: "active" },
+    orderBy: { createdAt: "asc" },
+  });
   const usable = rows.filter((r) => r.expiresAt === null || r.expiresAt.getTime() > now);
   return Promise.all(
     usable.map(async (row) => {

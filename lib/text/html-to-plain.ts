@@ -2,7 +2,14 @@ import sanitizeHtml from "sanitize-html";
 
 const PARAGRAPH_END = /<\/(p|div|h[1-6]|blockquote|pre|table|ul|ol)>/gi;
 const LINE_END = /<\/(li|tr)>|<br\s*\/?>/gi;
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&nbsp;": " " };
+const ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#39;": "'",
+  "&nbsp;": " ",
+};
 
 /** Visible text of an HTML fragment: blocks become paragraphs, <br> and list items new lines, entities decoded. */
 export function htmlToPlain(html: string): string {

@@ -3,7 +3,8 @@ import { forbiddenAddressReason, forbiddenHostnameReason } from "./address-polic
 
 describe("forbiddenAddressReason", () => {
   it("lets ordinary public unicast addresses through", () => {
-    for (const a of ["8.8.8.8", "1.1.1.1", "93.184.216.34", "2606:4700:4700::1111"]) expect(forbiddenAddressReason(a), a).toBeNull();
+    for (const a of ["8.8.8.8", "1.1.1.1", "93.184.216.34", "2606:4700:4700::1111"])
+      expect(forbiddenAddressReason(a), a).toBeNull();
   });
 
   it("names the range of every address that is not public unicast", () => {
@@ -33,7 +34,15 @@ describe("forbiddenAddressReason", () => {
 
 describe("forbiddenHostnameReason", () => {
   it("refuses local and metadata names in any case, with or without a trailing dot", () => {
-    for (const h of ["localhost", "LOCALHOST.", "api.localhost", "metadata.google.internal", "metadata", "nas.local", "x.home.arpa"]) {
+    for (const h of [
+      "localhost",
+      "LOCALHOST.",
+      "api.localhost",
+      "metadata.google.internal",
+      "metadata",
+      "nas.local",
+      "x.home.arpa",
+    ]) {
       expect(forbiddenHostnameReason(h), h).not.toBeNull();
     }
     expect(forbiddenHostnameReason("example.com")).toBeNull();

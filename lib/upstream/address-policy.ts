@@ -1,7 +1,13 @@
 import ipaddr from "ipaddr.js";
 
 // Names that reach the host itself or a cloud's instance metadata, whatever DNS says.
-const FORBIDDEN_NAMES = new Set(["localhost", "metadata", "metadata.google.internal", "instance-data", "instance-data.ec2.internal"]);
+const FORBIDDEN_NAMES = new Set([
+  "localhost",
+  "metadata",
+  "metadata.google.internal",
+  "instance-data",
+  "instance-data.ec2.internal",
+]);
 const FORBIDDEN_SUFFIXES = [".localhost", ".internal", ".local", ".localdomain", ".home.arpa"];
 
 /**

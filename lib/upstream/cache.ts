@@ -8,7 +8,11 @@ export interface UpstreamCache {
 }
 
 export class MemoryUpstreamCache implements UpstreamCache {
-  private readonly lru = new LRUCache<string, string>({ max: 10_000, maxSize: 64 * 1024 * 1024, sizeCalculation: (v) => v.length || 1 });
+  private readonly lru = new LRUCache<string, string>({
+    max: 10_000,
+    maxSize: 64 * 1024 * 1024,
+    sizeCalculation: (v) => v.length || 1,
+  });
 
   async get(key: string) {
     return this.lru.get(key);

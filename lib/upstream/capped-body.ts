@@ -12,7 +12,8 @@ export function upstreamMaxBytes(env: Record<string, string | undefined> = proce
   return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_UPSTREAM_MAX_BYTES;
 }
 
-export const tooLarge = (service: string, maxBytes: number) => new GatewayError(502, `${service} sent a response larger than ${maxBytes} bytes`);
+export const tooLarge = (service: string, maxBytes: number) =>
+  new GatewayError(502, `${service} sent a response larger than ${maxBytes} bytes`);
 
 /**
  * Reads an upstream body as it streams in and stops at maxBytes (502 naming the service), so a hostile
@@ -42,7 +43,8 @@ export async function readCappedBody(res: Response, service: string, maxBytes = 
     }
   } catch (err) {
     if (err instanceof GatewayError) throw err;
-    if ((err as Error).name === "TimeoutError") throw new GatewayError(504, `${service} did not finish its answer in time`);
+    if ((err as Error).name === "TimeoutError")
+      throw new GatewayError(504, `${service} did not finish its answer in time`);
     throw new GatewayError(502, `${service} connection failed while reading the response`);
   }
   return Buffer.concat(chunks, size);

@@ -41,11 +41,14 @@ describe("UpstreamClient against a loopback service", () => {
   });
   afterAll(() => server?.close());
 
-  const client = (extra: Partial<ConstructorParameters<typeof UpstreamClient>[0]> = {}) => new UpstreamClient({ name: "demo", origin, ...extra });
+  const client = (extra: Partial<ConstructorParameters<typeof UpstreamClient>[0]> = {}) =>
+    new UpstreamClient({ name: "demo", origin, ...extra });
 
   it("caches answers and coalesces identical in-flight lookups: one upstream hit for many calls", async () => {
     const c = client();
-    const results = await Promise.all(Array.from({ length: 10 }, () => c.get<{ q: string }>({ path: "/ok", query: { q: "x" } })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => c.get<{ q: string }>({ path: "/ok", query: { q: "x" } })),
+    );
     expect(new Set(results.map((r) => r.q))).toEqual(new Set(["x"]));
     await c.get({ path: "/ok", query: { q: "x" } });
     expect(hits.get("/ok")).toBe(1);
@@ -82,7 +85,10 @@ describe("UpstreamClient against a loopback service", () => {
     const c = client({ cacheTtlMs: 0, retries: 0, breaker: { failures: 2, cooldownMs: 10_000 } });
     const before = hits.get("/down") ?? 0;
     for (let i = 0; i < 2; i++) await expect(c.get({ path: "/down" })).rejects.toMatchObject({ status: 502 });
-    await expect(c.get({ path: "/down" })).rejects.toMatchObject({ status: 503, message: expect.stringMatching(/temporarily unavailable/) });
+    await expect(c.get({ path: "/down" })).rejects.toMatchObject({
+      status: 503,
+      message: expect.stringMatching(/temporarily unavailable/),
+    });
     expect(hits.get("/down")).toBe(before + 2);
   });
 
@@ -99,7 +105,9 @@ describe("UpstreamClient against a loopback service", () => {
 
 describe("hasDotSegment", () => {
   it("finds '.' and '..' segments, plain or percent-encoded, and nothing else", () => {
-    for (const path of ["/repos/../user", "/repos/./x", "/repos/%2e%2E/user", "/a/%2e", ".."]) expect(hasDotSegment(path), path).toBe(true);
-    for (const path of ["/repos/honojs/hono.js", "/repos/a..b/c", "/web/2020id_/https://example.com/", "/search?q=.."]) expect(hasDotSegment(path), path).toBe(false);
+    for (const path of ["/repos/../user", "/repos/./x", "/repos/%2e%2E/user", "/a/%2e", ".."])
+      expect(hasDotSegment(path), path).toBe(true);
+    for (const path of ["/repos/honojs/hono.js", "/repos/a..b/c", "/web/2020id_/https://example.com/", "/search?q=.."])
+      expect(hasDotSegment(path), path).toBe(false);
   });
 });

@@ -51,9 +51,11 @@ export class UpstreamClient {
   }
 
   url(req: UpstreamRequest): string {
-    if (hasDotSegment(req.path)) throw new GatewayError(400, `${this.options.name}: an id must not contain '.' or '..' path segments`);
+    if (hasDotSegment(req.path))
+      throw new GatewayError(400, `${this.options.name}: an id must not contain '.' or '..' path segments`);
     const url = new URL(req.path, `${upstreamOrigin(this.options.name, req.origin ?? this.options.origin)}/`);
-    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== "") url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(req.query ?? {}))
+      if (v !== undefined && v !== "") url.searchParams.set(k, String(v));
     return url.toString();
   }
 
@@ -62,14 +64,21 @@ export class UpstreamClient {
    * and mapped like a GET.
    */
   async post<T>(req: UpstreamRequest & { body: unknown }): Promise<T> {
-    const body = await this.fetchWithRetries(this.url(req), { "content-type": "application/json", ...req.headers }, { method: "POST", body: JSON.stringify(req.body) }, 0);
+    const body = await this.fetchWithRetries(
+      this.url(req),
+      { "content-type": "application/json", ...req.headers },
+      { method: "POST", body: JSON.stringify(req.body) },
+      0,
+    );
     return (req.responseType === "text" ? body : parseJson(body, this.options.name)) as T;
   }
 
   async get<T>(req: UpstreamRequest): Promise<T> {
     const url = this.url(req);
     const type = req.responseType ?? "json";
-    const cacheKey = createHash("sha256").update(`${this.options.name}\u0000${type}\u0000${url}\u0000${JSON.stringify(req.headers ?? {})}`).digest("hex");
+    const cacheKey = createHash("sha256")
+      .update(`${this.options.name}\u0000${type}\u0000${url}\u0000${JSON.stringify(req.headers ?? {})}`)
+      .digest("hex");
     const ttl = this.options.cacheTtlMs ?? 60_000;
     if (ttl > 0) {
       const cached = await this.cache.get(cacheKey);
@@ -87,10 +96,17 @@ export class UpstreamClient {
     return work;
   }
 
-  private async fetchWithRetries(url: string, headers: Record<string, string> = {}, init: RequestInit = {}, retryLimit?: number): Promise<string> {
+  private async fetchWithRetries(
+    url: string,
+    headers: Record<string, string> = {},
+    init: RequestInit = {},
+    retryLimit?: number,
+  ): Promise<string> {
     const name = this.options.name;
     if (Date.now() < this.breaker.openUntil) {
-      throw new GatewayError(503, `${name} is temporarily unavailable after repeated failures; try again shortly`, { "Retry-After": String(Math.ceil((this.breaker.openUntil - Date.now()) / 1000)) });
+      throw new GatewayError(503, `${name} is temporarily unavailable after repeated failures; try again shortly`, {
+        "Retry-After": String(Math.ceil((this.breaker.openUntil - Date.now()) / 1000)),
+      });
     }
     const retries = retryLimit ?? this.options.retries ?? 2;
     const timeoutMs = this.options.timeoutMs ?? 10_000;
@@ -99,9 +115,21 @@ export class UpstreamClient {
       let res: Response;
       try {
         this.hits += 1;
-        res = await fetch(url, { ...init, headers: { "user-agent": USER_AGENT, accept: "application/json, application/xml;q=0.9, */*;q=0.8", ...headers }, signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+        res = await fetch(url, {
+          ...init,
+          headers: {
+            "user-agent": USER_AGENT,
+            accept: "application/json, application/xml;q=0.9, */*;q=0.8",
+            ...headers,
+          },
+          signal: AbortSignal.timeout(timeoutMs),
+          redirect: "follow",
+        });
       } catch (err) {
-        last = (err as Error).name === "TimeoutError" ? new GatewayError(504, `${name} did not answer within ${timeoutMs / 1000} s`) : new GatewayError(502, `${name} could not be reached`);
+        last =
+          (err as Error).name === "TimeoutError"
+            ? new GatewayError(504, `${name} did not answer within ${timeoutMs / 1000} s`)
+            : new GatewayError(502, `${name} could not be reached`);
         if (attempt < retries) await sleep(backoff(attempt));
         continue;
       }
@@ -115,7 +143,8 @@ export class UpstreamClient {
       const failure = await upstreamFailure(name, res);
       if (res.status !== 429 && res.status < 500) throw failure;
       last = failure;
-      if (attempt < retries) await sleep(Math.min(5_000, retryAfterMs(res.headers.get("retry-after")) ?? backoff(attempt)));
+      if (attempt < retries)
+        await sleep(Math.min(5_000, retryAfterMs(res.headers.get("retry-after")) ?? backoff(attempt)));
     }
     this.breaker.failures += 1;
     const breaker = this.options.breaker ?? { failures: 5, cooldownMs: 30_000 };

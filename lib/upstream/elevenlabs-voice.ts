@@ -19,5 +19,8 @@ export function voiceIdFor(voices: HostedVoice[], wanted: string): string {
   if (byName) return byName.id;
   const some = voices.slice(0, 5).map((v) => `${v.name} (${v.id})`);
   const hint = some.length ? `; for example ${some.join(", ")}` : "";
-  throw new GatewayError(400, `elevenlabs has no voice '${wanted}': give a voice id or name from /v1/utils/voices?provider=elevenlabs${hint}`);
+  throw new GatewayError(
+    400,
+    `elevenlabs has no voice '${wanted}': give a voice id or name from /v1/utils/voices?provider=elevenlabs${hint}`,
+  );
 }

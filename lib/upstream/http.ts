@@ -4,7 +4,12 @@ import { readCappedText, readTextPrefix } from "./capped-body.ts";
 export const USER_AGENT = "UnifiedAPIGateway/1.0 (+https://github.com/unified-api-gateway)";
 
 /** Calls a third-party API; network failures and timeouts become 502/504 naming the service. */
-export async function callUpstream(service: string, url: string, init: RequestInit = {}, timeoutMs = 10_000): Promise<Response> {
+export async function callUpstream(
+  service: string,
+  url: string,
+  init: RequestInit = {},
+  timeoutMs = 10_000,
+): Promise<Response> {
   try {
     return await fetch(url, {
       ...init,
@@ -12,7 +17,8 @@ export async function callUpstream(service: string, url: string, init: RequestIn
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {
-    if ((err as Error).name === "TimeoutError") throw new GatewayError(504, `${service} did not answer within ${timeoutMs / 1000} s`);
+    if ((err as Error).name === "TimeoutError")
+      throw new GatewayError(504, `${service} did not answer within ${timeoutMs / 1000} s`);
     throw new GatewayError(502, `${service} could not be reached`);
   }
 }
@@ -21,12 +27,22 @@ export async function callUpstream(service: string, url: string, init: RequestIn
  * What an upstream's HTTP status means to our caller: its credential problems and outages are ours
  * (502), its rate limit is a temporary 503 carrying its Retry-After, its other 4xx are the caller's (400).
  */
-export function upstreamStatusError(service: string, status: number, retryAfter: string | null | undefined, detail: string): GatewayError {
+export function upstreamStatusError(
+  service: string,
+  status: number,
+  retryAfter: string | null | undefined,
+  detail: string,
+): GatewayError {
   if (status === 401 || status === 403) return new GatewayError(502, `${service} rejected the gateway's credentials`);
   if (status === 429) {
-    return new GatewayError(503, `${service} is rate limiting the gateway; try again later`, retryAfter ? { "Retry-After": retryAfter } : {});
+    return new GatewayError(
+      503,
+      `${service} is rate limiting the gateway; try again later`,
+      retryAfter ? { "Retry-After": retryAfter } : {},
+    );
   }
-  if (status >= 400 && status < 500) return new GatewayError(400, `${service} refused the request (${status}): ${detail}`);
+  if (status >= 400 && status < 500)
+    return new GatewayError(400, `${service} refused the request (${status}): ${detail}`);
   return new GatewayError(502, `${service} failed (${status})`);
 }
 
@@ -36,7 +52,12 @@ export async function upstreamFailure(service: string, res: Response): Promise<G
   return upstreamStatusError(service, res.status, res.headers.get("retry-after"), detail);
 }
 
-export async function upstreamJson<T>(service: string, url: string, init: RequestInit = {}, timeoutMs = 10_000): Promise<T> {
+export async function upstreamJson<T>(
+  service: string,
+  url: string,
+  init: RequestInit = {},
+  timeoutMs = 10_000,
+): Promise<T> {
   const res = await callUpstream(service, url, init, timeoutMs);
   if (!res.ok) throw await upstreamFailure(service, res);
   const text = await readCappedText(res, service);

@@ -23,22 +23,39 @@ describe("pinnedRequest", () => {
   afterAll(() => new Promise((r) => server.close(r)));
 
   it("connects to the given address whatever the name, keeping the name in Host", async () => {
-    const res = await pinnedRequest(new URL(`http://runner.test:${port}/api/delete`), { address: "127.0.0.1", family: 4 }, { method: "DELETE", body: "{}", timeoutMs: 2000 });
+    const res = await pinnedRequest(
+      new URL(`http://runner.test:${port}/api/delete`),
+      { address: "127.0.0.1", family: 4 },
+      { method: "DELETE", body: "{}", timeoutMs: 2000 },
+    );
     expect(await res.json()).toEqual({ ok: true });
     expect(seen.at(-1)).toEqual({ host: `runner.test:${port}`, method: "DELETE", body: "{}" });
   });
 
   it("does not follow redirects, and answers 502 when the address refuses", async () => {
-    const res = await pinnedRequest(new URL(`http://runner.test:${port}/redirect`), { address: "127.0.0.1", family: 4 }, { timeoutMs: 2000 });
+    const res = await pinnedRequest(
+      new URL(`http://runner.test:${port}/redirect`),
+      { address: "127.0.0.1", family: 4 },
+      { timeoutMs: 2000 },
+    );
     expect(res.status).toBe(302);
     await res.body?.cancel();
-    const closed = pinnedRequest(new URL("http://runner.test:1/"), { address: "127.0.0.1", family: 4 }, { timeoutMs: 2000 });
+    const closed = pinnedRequest(
+      new URL("http://runner.test:1/"),
+      { address: "127.0.0.1", family: 4 },
+      { timeoutMs: 2000 },
+    );
     await expect(closed).rejects.toMatchObject({ status: 502 });
   });
 
   it("resolves a name once, an IP literal as itself, and a failed lookup as 502", async () => {
     expect(await resolveOnce("[::1]")).toEqual({ address: "::1", family: 6 });
-    expect(await resolveOnce("a.test", async () => [{ address: "192.0.2.1", family: 4 }])).toEqual({ address: "192.0.2.1", family: 4 });
-    await expect(resolveOnce("a.test", async () => Promise.reject(new Error("NXDOMAIN")))).rejects.toMatchObject({ status: 502 });
+    expect(await resolveOnce("a.test", async () => [{ address: "192.0.2.1", family: 4 }])).toEqual({
+      address: "192.0.2.1",
+      family: 4,
+    });
+    await expect(resolveOnce("a.test", async () => Promise.reject(new Error("NXDOMAIN")))).rejects.toMatchObject({
+      status: 502,
+    });
   });
 });

@@ -35,7 +35,9 @@ export async function resolveOnce(hostname: string, resolve: Resolver = defaultR
  */
 export function pinnedRequest(url: URL, target: Resolved, init: PinnedInit): Promise<Response> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(init.timeoutMs)]) : AbortSignal.timeout(init.timeoutMs);
+  const signal = init.signal
+    ? AbortSignal.any([init.signal, AbortSignal.timeout(init.timeoutMs)])
+    : AbortSignal.timeout(init.timeoutMs);
   const request = url.protocol === "https:" ? https.request : http.request;
   return new Promise((resolve, reject) => {
     // No socket error code in the message: on a private network it would tell open ports from closed ones.
@@ -50,7 +52,10 @@ export function pinnedRequest(url: URL, target: Resolved, init: PinnedInit): Pro
         port: url.port || (url.protocol === "https:" ? 443 : 80),
         path: `${url.pathname}${url.search}`,
         method: init.method ?? "GET",
-        headers: { ...init.headers, ...(init.body !== undefined ? { "content-length": String(Buffer.byteLength(init.body)) } : {}) },
+        headers: {
+          ...init.headers,
+          ...(init.body !== undefined ? { "content-length": String(Buffer.byteLength(init.body)) } : {}),
+        },
         lookup: (_hostname, opts, callback) => {
           if ((opts as { all?: boolean }).all) (callback as (e: null, a: Resolved[]) => void)(null, [target]);
           else callback(null, target.address, target.family);

@@ -21,12 +21,36 @@ export type SafeFetchOptions = {
   extraCa?: string;
 };
 
-export type SafeResponse = { status: number; headers: Record<string, string>; body: Buffer; url: string; redirects: number };
+export type SafeResponse = {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  url: string;
+  redirects: number;
+};
 
 export const defaultResolve: Resolver = async (hostname) =>
-  (await dns.lookup(hostname, { all: true, verbatim: true })).map((r) => ({ address: r.address, family: r.family === 6 ? 6 : 4 }));
+  (await dns.lookup(hostname, { all: true, verbatim: true })).map((r) => ({
+    address: r.address,
+    family: r.family === 6 ? 6 : 4,
+  }));
 
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "set-cookie", "set-cookie2", "content-length", "alt-svc", "strict-transport-security"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "set-cookie",
+  "set-cookie2",
+  "content-length",
+  "alt-svc",
+  "strict-transport-security",
+]);
 
 /** Parses a user's URL: HTTPS only, no credentials in it. 400 otherwise. */
 export function parseUserUrl(raw: string | undefined): URL {
@@ -83,19 +107,25 @@ export async function safeFetch(raw: string | undefined, options: SafeFetchOptio
     const res = await requestPinned(url, target, options);
     const location = res.status >= 300 && res.status < 400 ? res.headers.location : undefined;
     if (!location) return { ...res, url: url.toString(), redirects: hop };
-    if (hop >= options.maxRedirects) throw new GatewayError(502, `upstream redirected more than ${options.maxRedirects} times`);
+    if (hop >= options.maxRedirects)
+      throw new GatewayError(502, `upstream redirected more than ${options.maxRedirects} times`);
     let next: URL;
     try {
       next = new URL(location, url);
     } catch {
       throw new GatewayError(502, "upstream sent an invalid redirect");
     }
-    if (next.protocol !== "https:") throw new GatewayError(403, `url not allowed: redirect to a non-HTTPS URL (${next.protocol})`);
+    if (next.protocol !== "https:")
+      throw new GatewayError(403, `url not allowed: redirect to a non-HTTPS URL (${next.protocol})`);
     url = next;
   }
 }
 
-function requestPinned(url: URL, target: Resolved, options: SafeFetchOptions): Promise<Omit<SafeResponse, "url" | "redirects">> {
+function requestPinned(
+  url: URL,
+  target: Resolved,
+  options: SafeFetchOptions,
+): Promise<Omit<SafeResponse, "url" | "redirects">> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   return new Promise((resolve, reject) => {
     let req: ReturnType<typeof https.request>;
@@ -109,7 +139,10 @@ function requestPinned(url: URL, target: Resolved, options: SafeFetchOptions): P
           headers: { "user-agent": options.userAgent, accept: "*/*", "accept-encoding": "identity" },
           // The only address this request may use is the one checked above: no second lookup.
           lookup: (_hostname, opts, callback) => {
-            if ((opts as { all?: boolean }).all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: target.address, family: target.family }]);
+            if ((opts as { all?: boolean }).all)
+              (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
+                { address: target.address, family: target.family },
+              ]);
             else callback(null, target.address, target.family);
           },
           servername: net.isIP(host) ? undefined : host,
@@ -153,7 +186,9 @@ function requestPinned(url: URL, target: Resolved, options: SafeFetchOptions): P
       req.destroy();
       reject(new GatewayError(504, `upstream did not answer within ${options.timeoutMs / 1000} s`));
     });
-    req.on("error", (err) => reject(new GatewayError(502, `upstream request failed: ${(err as NodeJS.ErrnoException).code ?? err.message}`)));
+    req.on("error", (err) =>
+      reject(new GatewayError(502, `upstream request failed: ${(err as NodeJS.ErrnoException).code ?? err.message}`)),
+    );
     req.end();
   });
 }

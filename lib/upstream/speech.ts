@@ -23,7 +23,8 @@ export function elevenlabsConfigured(): boolean {
 
 /** OpenAI's speech endpoint (POST /v1/audio/speech), MP3 out; the voice is checked before any call. */
 export async function openaiSpeech(text: string, voice = "alloy", model = "tts-1", speed = 1): Promise<Buffer> {
-  if (!(OPENAI_VOICES as readonly string[]).includes(voice)) throw new GatewayError(400, `voice must be one of ${OPENAI_VOICES.join(", ")} for openai`);
+  if (!(OPENAI_VOICES as readonly string[]).includes(voice))
+    throw new GatewayError(400, `voice must be one of ${OPENAI_VOICES.join(", ")} for openai`);
   const key = requireCredential("openai speech", "OPENAI_API_KEY");
   const res = await callUpstream(
     "openai",
@@ -40,7 +41,11 @@ export async function openaiSpeech(text: string, voice = "alloy", model = "tts-1
 
 /** ElevenLabs text to speech (POST /v1/text-to-speech/{voice_id}), MP3 out; `voice` is an id or a name from the account's voices. */
 export async function elevenlabsSpeech(text: string, voice: string | undefined): Promise<Buffer> {
-  if (!voice) throw new GatewayError(400, "voice (an ElevenLabs voice id or name) is required for elevenlabs; see /v1/utils/voices?provider=elevenlabs");
+  if (!voice)
+    throw new GatewayError(
+      400,
+      "voice (an ElevenLabs voice id or name) is required for elevenlabs; see /v1/utils/voices?provider=elevenlabs",
+    );
   const key = requireCredential("elevenlabs speech", "ELEVENLABS_API_KEY");
   const voiceId = looksLikeVoiceId(voice) ? voice : voiceIdFor(await cachedElevenlabsVoices(), voice);
   const res = await callUpstream(

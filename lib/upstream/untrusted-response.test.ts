@@ -1,7 +1,12 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { errorResponse } from "../gateway/errors.ts";
-import { keptPageHeaders, keptUpstreamHeaders, refuseServiceWorkerScript, untrustedContent } from "./untrusted-response.ts";
+import {
+  keptPageHeaders,
+  keptUpstreamHeaders,
+  refuseServiceWorkerScript,
+  untrustedContent,
+} from "./untrusted-response.ts";
 
 describe("untrusted upstream responses", () => {
   it("keeps only the headers needed to read and cache a body", () => {
@@ -20,7 +25,12 @@ describe("untrusted upstream responses", () => {
   });
 
   it("gives a screenshot's page its CORS answers too, but nothing a browser would obey", () => {
-    const kept = keptPageHeaders({ "content-type": "font/woff2", "access-control-allow-origin": "*", "service-worker-allowed": "/", refresh: "0" });
+    const kept = keptPageHeaders({
+      "content-type": "font/woff2",
+      "access-control-allow-origin": "*",
+      "service-worker-allowed": "/",
+      refresh: "0",
+    });
     expect(kept).toEqual({ "content-type": "font/woff2", "access-control-allow-origin": "*" });
   });
 

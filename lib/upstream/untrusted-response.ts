@@ -14,13 +14,25 @@ export const UNTRUSTED_RESPONSE_HEADERS: Readonly<Record<string, string>> = Obje
 });
 
 /** The only upstream headers passed on: what a client needs to read and cache the body, nothing it would obey. */
-const KEPT_UPSTREAM_HEADERS = new Set(["content-type", "content-length", "cache-control", "etag", "last-modified", "content-language"]);
+const KEPT_UPSTREAM_HEADERS = new Set([
+  "content-type",
+  "content-length",
+  "cache-control",
+  "etag",
+  "last-modified",
+  "content-language",
+]);
 
 /**
  * A screenshot's page renders in its own origin inside a throwaway browser context, so it also keeps
  * the CORS answers its web fonts and cross-origin fetches need to render as they would for a visitor.
  */
-const KEPT_PAGE_HEADERS = new Set([...KEPT_UPSTREAM_HEADERS, "access-control-allow-origin", "access-control-allow-credentials", "access-control-expose-headers"]);
+const KEPT_PAGE_HEADERS = new Set([
+  ...KEPT_UPSTREAM_HEADERS,
+  "access-control-allow-origin",
+  "access-control-allow-credentials",
+  "access-control-expose-headers",
+]);
 
 function pick(headers: Readonly<Record<string, string>>, allowed: ReadonlySet<string>): Record<string, string> {
   const kept: Record<string, string> = {};
@@ -32,10 +44,12 @@ function pick(headers: Readonly<Record<string, string>>, allowed: ReadonlySet<st
 }
 
 /** An upstream's headers reduced to the allowlist (names lower-cased). */
-export const keptUpstreamHeaders = (headers: Readonly<Record<string, string>>): Record<string, string> => pick(headers, KEPT_UPSTREAM_HEADERS);
+export const keptUpstreamHeaders = (headers: Readonly<Record<string, string>>): Record<string, string> =>
+  pick(headers, KEPT_UPSTREAM_HEADERS);
 
 /** The headers a screenshot's page is given: the allowlist plus CORS, never ones a browser would obey (Link, Refresh, Service-Worker-Allowed). */
-export const keptPageHeaders = (headers: Readonly<Record<string, string>>): Record<string, string> => pick(headers, KEPT_PAGE_HEADERS);
+export const keptPageHeaders = (headers: Readonly<Record<string, string>>): Record<string, string> =>
+  pick(headers, KEPT_PAGE_HEADERS);
 
 /**
  * Browsers fetch a service worker's script with `Service-Worker: script`; a worker registered from

@@ -20,12 +20,14 @@ export const HEAVY_TASKS = {
     (await import("../api/utils/pdf-extract.ts")).extractPdf(asBuffer(a.pdf), a.pages, a.includeMetadata),
   pdfRender: async (a: DocumentRequest) => (await import("../api/documents/render-pdf.ts")).renderPdf(a),
   docxRender: async (a: DocumentRequest) => (await import("../api/documents/render-docx.ts")).renderDocx(a),
-  espeak: async (a: { text: string; lang: string; speed: number }) => (await import("../api/utils/speech/espeak.ts")).espeakMp3(a.text, a.lang, a.speed),
+  espeak: async (a: { text: string; lang: string; speed: number }) =>
+    (await import("../api/utils/speech/espeak.ts")).espeakMp3(a.text, a.lang, a.speed),
   dataConvert: async (a: { data: unknown; from: DataFormat; to: DataFormat; pretty: boolean }) =>
     (await import("../api/utils/data-convert.ts")).convertData(a.data, a.from, a.to, a.pretty),
   formatConvert: async (a: { content: string; from: TextFormat; to: TextFormat }) =>
     (await import("../api/utils/format-convert.ts")).convertFormat(a.content, a.from, a.to),
-  keywords: async (a: { text: string; topK: number }) => (await import("../api/utils/keywords.ts")).extractKeywords(a.text, a.topK),
+  keywords: async (a: { text: string; topK: number }) =>
+    (await import("../api/utils/keywords.ts")).extractKeywords(a.text, a.topK),
 };
 
 export type HeavyTasks = typeof HEAVY_TASKS;

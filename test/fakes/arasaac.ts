@@ -28,11 +28,19 @@ const pictogram = (id: number, keywords: Keyword[], categories: string[] = []) =
   created: "2008-03-12T00:00:00.000Z",
   lastUpdated: "2024-05-20T10:00:00.000Z",
 });
-const kw = (keyword: string, plural?: string, type = 2): Keyword => ({ keyword, ...(plural ? { plural } : {}), type, hasLocution: true });
+const kw = (keyword: string, plural?: string, type = 2): Keyword => ({
+  keyword,
+  ...(plural ? { plural } : {}),
+  type,
+  hasLocution: true,
+});
 
 const PICTOGRAMS: Record<string, Record<string, ReturnType<typeof pictogram>[]>> = {
   en: {
-    dog: [pictogram(2517, [kw("puppy", "puppies")], ["animal"]), pictogram(7202, [kw("dog", "dogs")], ["animal", "pet"])],
+    dog: [
+      pictogram(2517, [kw("puppy", "puppies")], ["animal"]),
+      pictogram(7202, [kw("dog", "dogs")], ["animal", "pet"]),
+    ],
     want: [pictogram(5441, [kw("want", undefined, 3)])],
     i: [pictogram(6632, [kw("I", undefined, 5), kw("me", undefined, 5)])],
     "ice cream": [pictogram(2400, [kw("ice cream", "ice creams")], ["food"])],

@@ -1,7 +1,11 @@
 import { Hono } from "hono";
 import { listen } from "../support/listen.ts";
 
-export type FakeGemini = { url: string; requests: Array<{ path: string; body: Record<string, unknown> }>; close(): Promise<void> };
+export type FakeGemini = {
+  url: string;
+  requests: Array<{ path: string; body: Record<string, unknown> }>;
+  close(): Promise<void>;
+};
 
 // A 1×1 PNG, as Gemini returns charts inline.
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
@@ -12,7 +16,8 @@ export async function startFakeGemini(key: string): Promise<FakeGemini> {
   const polls = new Map<string, number>();
   const app = new Hono();
   app.use(async (c, next) => {
-    if (c.req.header("x-goog-api-key") !== key) return c.json({ error: { code: 403, message: "API key not valid.", status: "PERMISSION_DENIED" } }, 403);
+    if (c.req.header("x-goog-api-key") !== key)
+      return c.json({ error: { code: 403, message: "API key not valid.", status: "PERMISSION_DENIED" } }, 403);
     await next();
   });
   app.post("/v1beta/models/:call", async (c) => {
@@ -25,7 +30,10 @@ export async function startFakeGemini(key: string): Promise<FakeGemini> {
       const { durationSeconds, aspectRatio } = body.parameters ?? {};
       const durations = model.startsWith("veo-2") ? [5, 6, 7, 8] : [4, 6, 8];
       if (!durations.includes(durationSeconds) || !["16:9", "9:16"].includes(aspectRatio)) {
-        return c.json({ error: { code: 400, message: `Unsupported parameters for ${model}.`, status: "INVALID_ARGUMENT" } }, 400);
+        return c.json(
+          { error: { code: 400, message: `Unsupported parameters for ${model}.`, status: "INVALID_ARGUMENT" } },
+          400,
+        );
       }
       return c.json({ name: `operations/${model}-op1` });
     }
@@ -56,7 +64,11 @@ export async function startFakeGemini(key: string): Promise<FakeGemini> {
           content: { role: "model", parts: [{ text: "Paris hosted the 2024 Olympics." }] },
           groundingMetadata: {
             webSearchQueries: ["2024 olympics host city"],
-            groundingChunks: [{ web: { uri: "https://example.org/olympics", title: "example.org" } }, { web: { uri: "https://example.org/olympics", title: "example.org" } }, { web: { uri: "https://news.example/paris", title: "news.example" } }],
+            groundingChunks: [
+              { web: { uri: "https://example.org/olympics", title: "example.org" } },
+              { web: { uri: "https://example.org/olympics", title: "example.org" } },
+              { web: { uri: "https://news.example/paris", title: "news.example" } },
+            ],
           },
         },
       ],
@@ -68,7 +80,13 @@ export async function startFakeGemini(key: string): Promise<FakeGemini> {
     const n = (polls.get(op) ?? 0) + 1;
     polls.set(op, n);
     if (n < 2) return c.json({ name: `operations/${op}`, done: false });
-    return c.json({ name: `operations/${op}`, done: true, response: { generateVideoResponse: { generatedSamples: [{ video: { uri: `https://videos.example/${op}.mp4` } }] } } });
+    return c.json({
+      name: `operations/${op}`,
+      done: true,
+      response: {
+        generateVideoResponse: { generatedSamples: [{ video: { uri: `https://videos.example/${op}.mp4` } }] },
+      },
+    });
   });
   const { url, close } = await listen(app.fetch);
   return { url, requests, close };

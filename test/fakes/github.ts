@@ -1,7 +1,12 @@
 import { Hono } from "hono";
 import { listen } from "../support/listen.ts";
 
-export type FakeGitHubAccount = { id: number; login: string; email: string | null; emails: Array<{ email: string; primary: boolean; verified: boolean }> };
+export type FakeGitHubAccount = {
+  id: number;
+  login: string;
+  email: string | null;
+  emails: Array<{ email: string; primary: boolean; verified: boolean }>;
+};
 
 export type FakeGitHub = { url: string; hits: string[]; close(): Promise<void> };
 
@@ -25,7 +30,13 @@ export async function startFakeGitHub(accounts: Record<string, FakeGitHubAccount
   app.get("/user", (c) => {
     const a = account(c.req.header("authorization"));
     if (!a) return c.json({ message: "Bad credentials" }, 401);
-    return c.json({ id: a.id, login: a.login, name: null, email: a.email, avatar_url: `https://avatars.example.test/${a.id}` });
+    return c.json({
+      id: a.id,
+      login: a.login,
+      name: null,
+      email: a.email,
+      avatar_url: `https://avatars.example.test/${a.id}`,
+    });
   });
   app.get("/user/emails", (c) => {
     const a = account(c.req.header("authorization"));

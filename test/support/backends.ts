@@ -8,7 +8,10 @@ export type DatabaseBackend = "pglite" | "postgres";
 export type LimitBackend = "memory" | "redis";
 
 /** The embedded defaults always; PostgreSQL and Redis as well when their URLs are set (CI sets both). */
-export const databaseBackends: DatabaseBackend[] = ["pglite", ...(process.env.DATABASE_URL ? (["postgres"] as const) : [])];
+export const databaseBackends: DatabaseBackend[] = [
+  "pglite",
+  ...(process.env.DATABASE_URL ? (["postgres"] as const) : []),
+];
 export const limitBackends: LimitBackend[] = ["memory", ...(process.env.REDIS_URL ? (["redis"] as const) : [])];
 
 export function tempDir(label = "gw"): string {

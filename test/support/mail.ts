@@ -12,7 +12,9 @@ export type TestSmtp = {
 
 // Enough of quoted-printable for test assertions: soft line breaks and =XX escapes.
 function decodeQuotedPrintable(raw: string): string {
-  return raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /** An SMTP server on loopback that accepts every message and keeps it, for sign-in and notification tests. */
@@ -27,7 +29,11 @@ export async function startTestSmtp(): Promise<TestSmtp> {
       let raw = "";
       stream.on("data", (d: Buffer) => (raw += d.toString("utf8")));
       stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw, text: decodeQuotedPrintable(raw) });
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          raw,
+          text: decodeQuotedPrintable(raw),
+        });
         for (const wake of waiters) wake();
         callback();
       });

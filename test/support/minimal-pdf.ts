@@ -12,8 +12,14 @@ export function minimalPdf(text: string, repeat = 1): Buffer {
   const objects = [
     Buffer.from("<< /Type /Catalog /Pages 2 0 R >>"),
     Buffer.from("<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),
-    Buffer.from("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>"),
-    Buffer.concat([Buffer.from(`<< /Length ${content.length}${filter} >>\nstream\n`), content, Buffer.from("\nendstream")]),
+    Buffer.from(
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    ),
+    Buffer.concat([
+      Buffer.from(`<< /Length ${content.length}${filter} >>\nstream\n`),
+      content,
+      Buffer.from("\nendstream"),
+    ]),
     Buffer.from("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"),
   ];
   const parts = [Buffer.from("%PDF-1.4\n")];

@@ -30,7 +30,9 @@ export function jailNetwork(): NetworkJail {
         ...first,
         lookup: (host: string, opts: object, cb: LookupCallback) =>
           lookup(host, opts, (err, address, family) => {
-            const outside = (Array.isArray(address) ? address.map((a) => a.address) : [address]).filter((a) => !LOOPBACK.test(a));
+            const outside = (Array.isArray(address) ? address.map((a) => a.address) : [address]).filter(
+              (a) => !LOOPBACK.test(a),
+            );
             if (!err && outside.length) {
               dialled.push(...outside);
               return cb(new Error(`test network jail: ${outside.join(", ")} refused`), address, family);

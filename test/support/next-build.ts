@@ -7,10 +7,14 @@ import fs from "node:fs";
  */
 export function ensureNextBuild(): void {
   if (fs.existsSync(".next/BUILD_ID")) return;
-  const result = spawnSync("flock", [".next-build.lock", "sh", "-c", "[ -f .next/BUILD_ID ] || npx --no-install next build"], {
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const result = spawnSync(
+    "flock",
+    [".next-build.lock", "sh", "-c", "[ -f .next/BUILD_ID ] || npx --no-install next build"],
+    {
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    },
+  );
   if (result.status !== 0) throw new Error("next build failed");
 }
 

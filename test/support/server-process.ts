@@ -19,7 +19,14 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 export async function startServerProcess(env: Record<string, string>, entry = "server.ts"): Promise<ServerProcess> {
   const proc = spawn(process.execPath, ["--import", "tsx", entry], {
     // The listening line is how the port is learnt, so logging stays at info whatever env says.
-    env: { ...inheritedEnv(), PORT: "0", NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env, LOG_LEVEL: "info" },
+    env: {
+      ...inheritedEnv(),
+      PORT: "0",
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...env,
+      LOG_LEVEL: "info",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -55,7 +62,10 @@ export async function startServerProcess(env: Record<string, string>, entry = "s
 }
 
 /** Runs the documented CLI, `npm run --silent keys -- ...`, and returns its stdout lines parsed. */
-export async function runKeysCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; lines: unknown[]; stderr: string }> {
+export async function runKeysCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; lines: unknown[]; stderr: string }> {
   const proc = spawn("npm", ["run", "--silent", "keys", "--", ...args], {
     env: { ...inheritedEnv(), LOG_LEVEL: "silent", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -6,7 +6,11 @@ export const metadata: Metadata = { title: "Chat console · Unified API Gateway"
 
 export default function ChatPage() {
   return (
-    <ConsoleShell path="/console/chat" title="Chat console" intro="Talk to any configured language model through the gateway; replies stream as they are written.">
+    <ConsoleShell
+      path="/console/chat"
+      title="Chat console"
+      intro="Talk to any configured language model through the gateway; replies stream as they are written."
+    >
       <ChatConsole />
     </ConsoleShell>
   );

@@ -6,7 +6,11 @@ export const metadata: Metadata = { title: "DataVis console · Unified API Gatew
 
 export default function DatavisPage() {
   return (
-    <ConsoleShell path="/console/datavis" title="DataVis console" intro="Browse the gallery of Vega-Lite charts by category, draw each over its dataset and look at the rows behind it.">
+    <ConsoleShell
+      path="/console/datavis"
+      title="DataVis console"
+      intro="Browse the gallery of Vega-Lite charts by category, draw each over its dataset and look at the rows behind it."
+    >
       <DatavisConsole />
     </ConsoleShell>
   );

@@ -8,7 +8,8 @@ import { ErrorState } from "../error-state";
 import { stripToPng } from "./export";
 
 const MAX_ALTERNATES = 8;
-const field = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
+const field =
+  "rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
 
 function symbolLabel(s: AacSymbol): string {
   return `${s.keyword} (${s.source}${s.license ? `, ${s.license}` : ""})`;
@@ -24,7 +25,12 @@ export function AacConsole() {
 
   const build = useMutation({
     mutationFn: async (body: { sentence: string; sources: string }) =>
-      AacSentence.parse(await v1Json<unknown>("/v1/aac/sentence", { method: "POST", body: JSON.stringify({ ...body, language: "en" }) })),
+      AacSentence.parse(
+        await v1Json<unknown>("/v1/aac/sentence", {
+          method: "POST",
+          body: JSON.stringify({ ...body, language: "en" }),
+        }),
+      ),
     onSuccess: (result) => {
       setChoice(result.words.map(() => 0));
       setDownload(null);
@@ -64,7 +70,13 @@ export function AacConsole() {
       >
         <label className="flex flex-1 flex-col gap-1 text-sm font-medium">
           Sentence
-          <input className={field} value={sentence} maxLength={500} onChange={(e) => setSentence(e.target.value)} placeholder="I want to eat an apple" />
+          <input
+            className={field}
+            value={sentence}
+            maxLength={500}
+            onChange={(e) => setSentence(e.target.value)}
+            placeholder="I want to eat an apple"
+          />
         </label>
         <label className="flex flex-col gap-1 text-sm font-medium">
           Symbols from
@@ -76,7 +88,11 @@ export function AacConsole() {
             ))}
           </select>
         </label>
-        <button type="submit" disabled={build.isPending} className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={build.isPending}
+          className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
+        >
           {build.isPending ? "Building…" : "Build"}
         </button>
       </form>
@@ -94,13 +110,23 @@ export function AacConsole() {
               Pictogram strip
             </h2>
             <p className="text-sm text-slate-700 dark:text-slate-300">
-              {build.data.statistics.matched} of {build.data.statistics.total_words} words have a symbol ({build.data.statistics.coverage}%)
+              {build.data.statistics.matched} of {build.data.statistics.total_words} words have a symbol (
+              {build.data.statistics.coverage}%)
             </p>
             <div className="flex gap-2">
-              <button type="button" onClick={() => void exportPng()} disabled={exporting} className="rounded-lg border border-slate-400 px-3 py-2 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+              <button
+                type="button"
+                onClick={() => void exportPng()}
+                disabled={exporting}
+                className="rounded-lg border border-slate-400 px-3 py-2 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+              >
                 {exporting ? "Drawing…" : "Export PNG"}
               </button>
-              <button type="button" onClick={() => window.print()} className="rounded-lg border border-slate-400 px-3 py-2 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+              <button
+                type="button"
+                onClick={() => window.print()}
+                className="rounded-lg border border-slate-400 px-3 py-2 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+              >
                 Print or save as PDF
               </button>
             </div>
@@ -114,7 +140,10 @@ export function AacConsole() {
           )}
           <ol aria-label="Pictograms" className="flex flex-wrap gap-3" data-testid="strip">
             {cards.map((c, i) => (
-              <li key={i} className="flex w-32 flex-col items-center rounded-xl border-2 border-slate-400 bg-white p-2 text-slate-900 break-inside-avoid">
+              <li
+                key={i}
+                className="flex w-32 flex-col items-center rounded-xl border-2 border-slate-400 bg-white p-2 text-slate-900 break-inside-avoid"
+              >
                 {c.symbol ? (
                   // eslint-disable-next-line @next/next/no-img-element -- symbols are SVGs from the API or the library's host, shown as they are
                   <img src={c.symbol.icon_url} alt={c.symbol.keyword} className="h-24 w-24 object-contain" />

@@ -40,5 +40,7 @@ export async function stripToPng(cards: StripCard[]): Promise<Blob> {
     ctx.textAlign = "center";
     ctx.fillText(card.word, box.x + box.size / 2, box.labelY, box.size - 8);
   });
-  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the browser could not encode the PNG"))), "image/png"));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("the browser could not encode the PNG"))), "image/png"),
+  );
 }

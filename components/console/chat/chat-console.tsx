@@ -10,7 +10,8 @@ type Model = { id: string; provider: string; tiers: string[]; default: boolean }
 type Message = { role: "user" | "assistant"; content: string };
 type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 
-const field = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
+const field =
+  "rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
 
 export function ChatConsole() {
   const models = useQuery({ queryKey: ["llm-models"], queryFn: () => v1Json<{ models: Model[] }>("/v1/llm/models") });
@@ -20,7 +21,12 @@ export function ChatConsole() {
   const [messages, setMessages] = useState<Message[]>([]);
   const [draft, setDraft] = useState("");
   const [partial, setPartial] = useState<string | null>(null);
-  const [finished, setFinished] = useState<{ model?: string; provider?: string; usage?: Usage; stopped?: boolean } | null>(null);
+  const [finished, setFinished] = useState<{
+    model?: string;
+    provider?: string;
+    usage?: Usage;
+    stopped?: boolean;
+  } | null>(null);
   const abort = useRef<AbortController | null>(null);
 
   const chosenProvider = provider || providers[0] || "";
@@ -46,7 +52,8 @@ export function ChatConsole() {
         for await (const data of sseData(res.body!)) {
           const event = toChatEvent(data);
           if (event?.type === "delta") setPartial((text += event.content));
-          else if (event?.type === "done") setFinished({ model: event.model, provider: event.provider, usage: event.usage });
+          else if (event?.type === "done")
+            setFinished({ model: event.model, provider: event.provider, usage: event.usage });
           else if (event?.type === "error") throw new Error(event.message);
         }
       } catch (err) {
@@ -73,7 +80,11 @@ export function ChatConsole() {
   if (models.isError) return <ErrorState error={models.error} what="Chat" />;
   if (providers.length === 0) {
     return (
-      <div role="alert" data-error-kind="not-configured" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+      <div
+        role="alert"
+        data-error-kind="not-configured"
+        className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+      >
         No language-model provider is configured on this server (set a provider key such as XAI_API_KEY).
       </div>
     );
@@ -125,13 +136,23 @@ export function ChatConsole() {
       <section aria-label="Conversation" className="flex min-h-96 flex-col gap-4">
         <ol className="flex flex-1 flex-col gap-3" aria-live="polite">
           {messages.map((m, i) => (
-            <li key={i} className={m.role === "user" ? "self-end rounded-xl bg-indigo-700 px-4 py-2 text-white" : "rounded-xl bg-slate-100 px-4 py-2 whitespace-pre-wrap dark:bg-slate-800"}>
+            <li
+              key={i}
+              className={
+                m.role === "user"
+                  ? "self-end rounded-xl bg-indigo-700 px-4 py-2 text-white"
+                  : "rounded-xl bg-slate-100 px-4 py-2 whitespace-pre-wrap dark:bg-slate-800"
+              }
+            >
               <span className="sr-only">{m.role === "user" ? "You:" : "Assistant:"} </span>
               {m.content}
             </li>
           ))}
           {partial !== null && (
-            <li data-testid="streaming" className="rounded-xl bg-slate-100 px-4 py-2 whitespace-pre-wrap dark:bg-slate-800">
+            <li
+              data-testid="streaming"
+              className="rounded-xl bg-slate-100 px-4 py-2 whitespace-pre-wrap dark:bg-slate-800"
+            >
               <span className="sr-only">Assistant (writing): </span>
               {partial || <span className="animate-pulse">…</span>}
             </li>
@@ -168,11 +189,19 @@ export function ChatConsole() {
             />
           </label>
           {send.isPending ? (
-            <button type="button" onClick={() => abort.current?.abort()} className="rounded-lg bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-600">
+            <button
+              type="button"
+              onClick={() => abort.current?.abort()}
+              className="rounded-lg bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-600"
+            >
               Stop
             </button>
           ) : (
-            <button type="submit" disabled={!draft.trim()} className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
+            <button
+              type="submit"
+              disabled={!draft.trim()}
+              className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
+            >
               Send
             </button>
           )}

@@ -16,11 +16,15 @@ function Chart({ vis }: { vis: Visualization }) {
     queryFn: async () => {
       if (!source) return [];
       if ("values" in source) return source.values as Record<string, unknown>[];
-      if (!source.url.startsWith("/v1/")) throw new Error(`this chart reads data from outside the gateway (${source.url})`);
+      if (!source.url.startsWith("/v1/"))
+        throw new Error(`this chart reads data from outside the gateway (${source.url})`);
       return rowsOf(await v1Json<unknown>(source.url), source.property);
     },
   });
-  const spec = useMemo(() => (rows.data && source ? withValues(vis.spec, rows.data) : vis.spec), [rows.data, source, vis.spec]);
+  const spec = useMemo(
+    () => (rows.data && source ? withValues(vis.spec, rows.data) : vis.spec),
+    [rows.data, source, vis.spec],
+  );
   const columns = useMemo(() => columnsOf(rows.data ?? []), [rows.data]);
 
   return (
@@ -36,7 +40,8 @@ function Chart({ vis }: { vis: Visualization }) {
       {rows.isSuccess && rows.data.length > 0 && (
         <details className="rounded-lg border border-slate-300 p-3 dark:border-slate-700">
           <summary className="cursor-pointer font-medium">
-            View data ({rows.data.length.toLocaleString("en")} rows{rows.data.length > TABLE_ROWS ? `, first ${TABLE_ROWS} shown` : ""})
+            View data ({rows.data.length.toLocaleString("en")} rows
+            {rows.data.length > TABLE_ROWS ? `, first ${TABLE_ROWS} shown` : ""})
           </summary>
           {/* Focusable, so keyboard users can scroll the table too. */}
           <div className="mt-3 max-h-96 overflow-auto" tabIndex={0} role="region" aria-label={`Data of ${vis.title}`}>
@@ -55,7 +60,11 @@ function Chart({ vis }: { vis: Visualization }) {
                   <tr key={i} className="border-t border-slate-200 dark:border-slate-800">
                     {columns.map((c) => (
                       <td key={c} className="px-2 py-1">
-                        {row[c] === null || row[c] === undefined ? "" : typeof row[c] === "object" ? JSON.stringify(row[c]) : String(row[c])}
+                        {row[c] === null || row[c] === undefined
+                          ? ""
+                          : typeof row[c] === "object"
+                            ? JSON.stringify(row[c])
+                            : String(row[c])}
                       </td>
                     ))}
                   </tr>
@@ -67,7 +76,9 @@ function Chart({ vis }: { vis: Visualization }) {
       )}
       <details className="rounded-lg border border-slate-300 p-3 dark:border-slate-700">
         <summary className="cursor-pointer font-medium">Vega-Lite spec</summary>
-        <pre className="mt-3 max-h-96 overflow-auto text-xs" tabIndex={0} aria-label={`Vega-Lite spec of ${vis.title}`}>{JSON.stringify(vis.spec, null, 2)}</pre>
+        <pre className="mt-3 max-h-96 overflow-auto text-xs" tabIndex={0} aria-label={`Vega-Lite spec of ${vis.title}`}>
+          {JSON.stringify(vis.spec, null, 2)}
+        </pre>
       </details>
     </article>
   );
@@ -77,7 +88,10 @@ export function DatavisConsole() {
   const [category, setCategory] = useState("");
   const [selected, setSelected] = useState<string | null>(null);
   // The full list once: categories come from its counts, and filtering happens here without refetching.
-  const list = useQuery({ queryKey: ["datavis-list"], queryFn: async () => VisList.parse(await v1Json<unknown>("/v1/datavis/list")) });
+  const list = useQuery({
+    queryKey: ["datavis-list"],
+    queryFn: async () => VisList.parse(await v1Json<unknown>("/v1/datavis/list")),
+  });
 
   if (list.isPending) return <Loading label="Loading visualizations…" />;
   if (list.isError) return <ErrorState error={list.error} what="DataVis" />;

@@ -10,7 +10,11 @@ export function VegaChart({ spec, title }: { spec: Record<string, unknown>; titl
     let finalize: (() => void) | undefined;
     let cancelled = false;
     void import("vega-embed")
-      .then(({ default: embed }) => (ref.current && !cancelled ? embed(ref.current, spec as never, { actions: false, renderer: "svg", ast: false }) : null))
+      .then(({ default: embed }) =>
+        ref.current && !cancelled
+          ? embed(ref.current, spec as never, { actions: false, renderer: "svg", ast: false })
+          : null,
+      )
       .then((result) => {
         if (cancelled) result?.finalize();
         else finalize = result?.finalize;
@@ -28,7 +32,13 @@ export function VegaChart({ spec, title }: { spec: Record<string, unknown>; titl
           This chart could not be drawn: {error}
         </p>
       )}
-      <div ref={ref} role="figure" aria-label={title} data-testid="vega-chart" className="w-full overflow-x-auto rounded-lg bg-white p-2 text-slate-900" />
+      <div
+        ref={ref}
+        role="figure"
+        aria-label={title}
+        data-testid="vega-chart"
+        className="w-full overflow-x-auto rounded-lg bg-white p-2 text-slate-900"
+      />
     </>
   );
 }

@@ -8,10 +8,15 @@ import { parseStory, startNode, Story } from "@/lib/console/story.ts";
 import { ErrorState, Loading } from "../error-state";
 
 // React Flow measures the DOM: it renders in the browser only, after the shell.
-const StoryGraph = dynamic(() => import("./story-graph").then((m) => m.StoryGraph), { ssr: false, loading: () => <Loading label="Drawing the graph…" /> });
+const StoryGraph = dynamic(() => import("./story-graph").then((m) => m.StoryGraph), {
+  ssr: false,
+  loading: () => <Loading label="Drawing the graph…" />,
+});
 
-const field = "rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
-const button = "rounded-lg border border-slate-400 px-3 py-2 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800";
+const field =
+  "rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
+const button =
+  "rounded-lg border border-slate-400 px-3 py-2 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800";
 
 const EXAMPLE: Story = {
   title: "The locked door",
@@ -32,8 +37,15 @@ function Reader({ story, current, onMove }: { story: Story; current: string; onM
   const node = story.nodes.find((n) => n.id === current)!;
   const choices = story.connections.filter((c) => c.from === current);
   return (
-    <section aria-labelledby="reader-heading" className="rounded-xl border border-slate-300 p-4 dark:border-slate-700" data-testid="reader">
-      <h3 id="reader-heading" className="text-sm font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-300">
+    <section
+      aria-labelledby="reader-heading"
+      className="rounded-xl border border-slate-300 p-4 dark:border-slate-700"
+      data-testid="reader"
+    >
+      <h3
+        id="reader-heading"
+        className="text-sm font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-300"
+      >
         Reader · {node.type === "ending" ? "an ending" : `at “${node.id}”`}
       </h3>
       <p className="mt-2 text-lg" aria-live="polite">
@@ -41,11 +53,18 @@ function Reader({ story, current, onMove }: { story: Story; current: string; onM
       </p>
       <div className="mt-4 flex flex-wrap gap-2">
         {choices.map((c, i) => (
-          <button key={i} type="button" onClick={() => onMove(c.to)} className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600">
+          <button
+            key={i}
+            type="button"
+            onClick={() => onMove(c.to)}
+            className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600"
+          >
             {c.label || `Go to ${c.to}`}
           </button>
         ))}
-        {choices.length === 0 && <p className="font-semibold">{node.type === "ending" ? "The end." : "No way on from here."}</p>}
+        {choices.length === 0 && (
+          <p className="font-semibold">{node.type === "ending" ? "The end." : "No way on from here."}</p>
+        )}
         {current !== startNode(story) && (
           <button type="button" onClick={() => onMove(startNode(story))} className={button}>
             Start over
@@ -70,13 +89,21 @@ export function StoryConsole() {
   };
 
   const generate = useMutation({
-    mutationFn: async () => Story.parse(await v1Json<unknown>("/v1/generate/story", { method: "POST", body: JSON.stringify({ description: description.trim(), complexity }) })),
+    mutationFn: async () =>
+      Story.parse(
+        await v1Json<unknown>("/v1/generate/story", {
+          method: "POST",
+          body: JSON.stringify({ description: description.trim(), complexity }),
+        }),
+      ),
     onSuccess: (s) => {
       setPasted(JSON.stringify(s, null, 2));
       show(s);
     },
   });
-  const unavailable = generate.error instanceof ApiError && (generate.error.kind === "not-available" || generate.error.kind === "not-configured");
+  const unavailable =
+    generate.error instanceof ApiError &&
+    (generate.error.kind === "not-available" || generate.error.kind === "not-configured");
 
   return (
     <div className="flex flex-col gap-6">
@@ -94,21 +121,38 @@ export function StoryConsole() {
           </h2>
           <label className="flex flex-col gap-1 text-sm font-medium">
             What is it about?
-            <textarea className={`${field} min-h-24`} value={description} maxLength={2000} onChange={(e) => setDescription(e.target.value)} />
+            <textarea
+              className={`${field} min-h-24`}
+              value={description}
+              maxLength={2000}
+              onChange={(e) => setDescription(e.target.value)}
+            />
           </label>
           <label className="flex flex-col gap-1 text-sm font-medium">
             Size
-            <select className={field} value={complexity} onChange={(e) => setComplexity(e.target.value as typeof complexity)}>
+            <select
+              className={field}
+              value={complexity}
+              onChange={(e) => setComplexity(e.target.value as typeof complexity)}
+            >
               <option value="simple">Simple (5–8 nodes)</option>
               <option value="medium">Medium (10–15 nodes)</option>
               <option value="complex">Complex (20+ nodes, several endings)</option>
             </select>
           </label>
-          <button type="submit" disabled={!description.trim() || generate.isPending} className="self-start rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600 disabled:opacity-50">
+          <button
+            type="submit"
+            disabled={!description.trim() || generate.isPending}
+            className="self-start rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
+          >
             {generate.isPending ? "Generating…" : "Generate"}
           </button>
           {unavailable ? (
-            <p role="alert" data-error-kind="not-available" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+            <p
+              role="alert"
+              data-error-kind="not-available"
+              className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+            >
               Story generation is not available on this server. Paste a story as JSON instead.
             </p>
           ) : (
@@ -131,10 +175,18 @@ export function StoryConsole() {
           </h2>
           <label className="flex flex-col gap-1 text-sm font-medium">
             Story JSON: {"{title, nodes: [{id, text, type}], connections: [{from, to, label}]}"}
-            <textarea className={`${field} min-h-40 font-mono text-xs`} value={pasted} spellCheck={false} onChange={(e) => setPasted(e.target.value)} />
+            <textarea
+              className={`${field} min-h-40 font-mono text-xs`}
+              value={pasted}
+              spellCheck={false}
+              onChange={(e) => setPasted(e.target.value)}
+            />
           </label>
           <div className="flex gap-2">
-            <button type="submit" className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600">
+            <button
+              type="submit"
+              className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600"
+            >
               Show graph
             </button>
             <button type="button" className={button} onClick={() => setPasted(JSON.stringify(EXAMPLE, null, 2))}>
@@ -157,7 +209,8 @@ export function StoryConsole() {
             {story.title}
           </h2>
           <p className="text-sm text-slate-700 dark:text-slate-300">
-            {story.nodes.length} nodes · {story.connections.length} connections · {story.nodes.filter((n) => n.type === "ending").length} endings. Click a node to read from there.
+            {story.nodes.length} nodes · {story.connections.length} connections ·{" "}
+            {story.nodes.filter((n) => n.type === "ending").length} endings. Click a node to read from there.
           </p>
           <Reader story={story} current={current} onMove={setCurrent} />
           <StoryGraph story={story} current={current} onSelect={setCurrent} />

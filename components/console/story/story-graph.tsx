@@ -12,7 +12,15 @@ const TYPE_STYLE = {
 };
 
 /** The story as a graph laid out by dagre; clicking a node moves the reader there. */
-export function StoryGraph({ story, current, onSelect }: { story: Story; current: string; onSelect: (id: string) => void }) {
+export function StoryGraph({
+  story,
+  current,
+  onSelect,
+}: {
+  story: Story;
+  current: string;
+  onSelect: (id: string) => void;
+}) {
   const positions = useMemo(() => layoutStory(story), [story]);
   const nodes = useMemo<Node[]>(
     () =>
@@ -49,8 +57,18 @@ export function StoryGraph({ story, current, onSelect }: { story: Story; current
     [story],
   );
   return (
-    <div className="h-[32rem] w-full rounded-xl border border-slate-300 bg-slate-50 dark:border-slate-700" data-testid="story-graph">
-      <ReactFlow nodes={nodes} edges={edges} onNodeClick={(_, node) => onSelect(node.id)} fitView nodesConnectable={false} proOptions={{ hideAttribution: false }}>
+    <div
+      className="h-[32rem] w-full rounded-xl border border-slate-300 bg-slate-50 dark:border-slate-700"
+      data-testid="story-graph"
+    >
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        onNodeClick={(_, node) => onSelect(node.id)}
+        fitView
+        nodesConnectable={false}
+        proOptions={{ hideAttribution: false }}
+      >
         <Background />
         <Controls showInteractive={false} />
       </ReactFlow>

@@ -53,7 +53,13 @@ describe("rankPictograms", () => {
       [1, "kennel", 0.3],
       [3, "dogs", 0.3],
     ]);
-    expect(ranked[0]).toMatchObject({ icon_url: pictogramImageUrl(2), url: "https://static.arasaac.org/pictograms/2/2_300.png", source: "arasaac", author: "Sergio Palao", license: "CC BY-NC-SA 4.0" });
+    expect(ranked[0]).toMatchObject({
+      icon_url: pictogramImageUrl(2),
+      url: "https://static.arasaac.org/pictograms/2/2_300.png",
+      source: "arasaac",
+      author: "Sergio Palao",
+      license: "CC BY-NC-SA 4.0",
+    });
   });
 });
 
@@ -71,7 +77,9 @@ describe("findPictograms", () => {
 
   it("calls the real path with the locale and caches normalised answers, misses included", async () => {
     const cache = new MemoryUpstreamCache();
-    expect(await findPictograms(cache, "ice cream", "en")).toEqual([{ id: 2400, keywords: ["ice cream", "ice creams"] }]);
+    expect(await findPictograms(cache, "ice cream", "en")).toEqual([
+      { id: 2400, keywords: ["ice cream", "ice creams"] },
+    ]);
     expect(await findPictograms(cache, "nothing here", "fr")).toEqual([]);
     await findPictograms(cache, "Ice Cream!", "en");
     await findPictograms(cache, "nothing here", "fr");
@@ -92,6 +100,9 @@ describe("findPictograms", () => {
   });
 
   it("turns ARASAAC refusing the search (its 400) into a 502: the caller's query was valid", async () => {
-    await expect(findPictograms(new MemoryUpstreamCache(), "refuse", "en")).rejects.toMatchObject({ status: 502, message: expect.stringContaining("arasaac") });
+    await expect(findPictograms(new MemoryUpstreamCache(), "refuse", "en")).rejects.toMatchObject({
+      status: 502,
+      message: expect.stringContaining("arasaac"),
+    });
   });
 });

@@ -7,14 +7,50 @@ import type { AacSymbol } from "./search.ts";
 
 /** Locales ARASAAC publishes keywords in (its /api/pictograms/{locale}/… paths). */
 export const ARASAAC_LANGUAGES = [
-  "an", "ar", "bg", "br", "ca", "de", "el", "en", "es", "et", "eu", "fa", "fr", "gl", "he", "hr", "hu", "it",
-  "ko", "lt", "lv", "mk", "nl", "pl", "pt", "ro", "ru", "sk", "sq", "sr", "sv", "uk", "val", "zh",
+  "an",
+  "ar",
+  "bg",
+  "br",
+  "ca",
+  "de",
+  "el",
+  "en",
+  "es",
+  "et",
+  "eu",
+  "fa",
+  "fr",
+  "gl",
+  "he",
+  "hr",
+  "hu",
+  "it",
+  "ko",
+  "lt",
+  "lv",
+  "mk",
+  "nl",
+  "pl",
+  "pt",
+  "ro",
+  "ru",
+  "sk",
+  "sq",
+  "sr",
+  "sv",
+  "uk",
+  "val",
+  "zh",
 ] as const;
 export type ArasaacLanguage = (typeof ARASAAC_LANGUAGES)[number];
 
 // Tags whose ARASAAC locale is not their primary subtag: ARASAAC names Brazilian Portuguese "br"
 // and Valencian "val".
-const LOCALE_ALIASES: Record<string, ArasaacLanguage> = { "pt-br": "br", "ca-valencia": "val", "ca-es-valencia": "val" };
+const LOCALE_ALIASES: Record<string, ArasaacLanguage> = {
+  "pt-br": "br",
+  "ca-valencia": "val",
+  "ca-es-valencia": "val",
+};
 
 /**
  * The ARASAAC locale a client's language tag means, or undefined: case and "_" do not matter, and a
@@ -34,7 +70,13 @@ export const ARASAAC_ATTRIBUTION =
 // The client's own GET cache is off: we cache the normalised pictograms instead, which also keeps
 // ARASAAC's 404 ("nothing matches") from reaching the upstream again for an hour. One retry with a
 // 5 s timeout: a hung ARASAAC costs a caller about 10 s before the 504, not the 24 s of 3 × 8 s.
-export const ARASAAC_UPSTREAM: UpstreamOptions = { name: "arasaac", origin: "https://api.arasaac.org", cacheTtlMs: 0, timeoutMs: 5_000, retries: 1 };
+export const ARASAAC_UPSTREAM: UpstreamOptions = {
+  name: "arasaac",
+  origin: "https://api.arasaac.org",
+  cacheTtlMs: 0,
+  timeoutMs: 5_000,
+  retries: 1,
+};
 const CACHE_TTL_MS = 60 * 60_000;
 const IMAGE_ORIGIN = "https://static.arasaac.org";
 
@@ -67,7 +109,12 @@ export function normalisePictograms(body: unknown): ArasaacPictogram[] {
     if (typeof p?._id !== "number" || !Number.isSafeInteger(p._id) || p._id < 1 || seen.has(p._id)) return [];
     seen.add(p._id);
     const words = (p.keywords ?? []).filter((k) => typeof k?.keyword === "string" && k.keyword.trim());
-    const keywords = [...new Set([...words.map((k) => String(k.keyword).trim()), ...words.flatMap((k) => (typeof k.plural === "string" && k.plural.trim() ? [k.plural.trim()] : []))])];
+    const keywords = [
+      ...new Set([
+        ...words.map((k) => String(k.keyword).trim()),
+        ...words.flatMap((k) => (typeof k.plural === "string" && k.plural.trim() ? [k.plural.trim()] : [])),
+      ]),
+    ];
     return [{ id: p._id, keywords }];
   });
 }
@@ -78,7 +125,11 @@ export function normalisePictograms(body: unknown): ArasaacPictogram[] {
  * any other 4xx is a 502 too: the caller's query was already valid, so ARASAAC refusing it is an
  * upstream failure, not the caller's bad request.
  */
-export async function findPictograms(cache: UpstreamCache, text: string, language: ArasaacLanguage): Promise<ArasaacPictogram[]> {
+export async function findPictograms(
+  cache: UpstreamCache,
+  text: string,
+  language: ArasaacLanguage,
+): Promise<ArasaacPictogram[]> {
   // Nothing but punctuation names no pictogram; ARASAAC is not asked.
   if (!normaliseKeyword(text)) return [];
   // Lower case without punctuation but with accents is both what ARASAAC is asked and the cache key:
@@ -89,7 +140,9 @@ export async function findPictograms(cache: UpstreamCache, text: string, languag
   if (hit !== undefined) return JSON.parse(hit) as ArasaacPictogram[];
   let pictograms: ArasaacPictogram[];
   try {
-    pictograms = normalisePictograms(await clientFor(cache).get<unknown>({ path: `/api/pictograms/${language}/search/${encodeURIComponent(query)}` }));
+    pictograms = normalisePictograms(
+      await clientFor(cache).get<unknown>({ path: `/api/pictograms/${language}/search/${encodeURIComponent(query)}` }),
+    );
   } catch (err) {
     if (!(err instanceof GatewayError) || err.status >= 500) throw err;
     if (err.status !== 404) throw new GatewayError(502, err.message);

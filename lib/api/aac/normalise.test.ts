@@ -20,7 +20,15 @@ describe("normaliseKeyword", () => {
 
 describe("tokenise", () => {
   it("splits a sentence into lower-cased words without punctuation", () => {
-    expect(tokenise("I want ice-cream, please!  Don't STOP.")).toEqual(["i", "want", "ice", "cream", "please", "don't", "stop"]);
+    expect(tokenise("I want ice-cream, please!  Don't STOP.")).toEqual([
+      "i",
+      "want",
+      "ice",
+      "cream",
+      "please",
+      "don't",
+      "stop",
+    ]);
     expect(tokenise("Good morning, 2 dogs")).toEqual(["good", "morning", "2", "dogs"]);
     expect(tokenise(" ... ")).toEqual([]);
   });

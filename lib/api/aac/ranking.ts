@@ -76,7 +76,8 @@ export function scoreKeywords(query: string, keywords: readonly string[]): Keywo
   const better = (m: KeywordMatch) => {
     if (!best || m.score > best.score) best = m;
   };
-  if (key.length >= MIN_PREFIX_LENGTH) for (const k of normal) if (k.key.startsWith(key)) better({ keyword: k.raw, score: prefixScore(key, k.key) });
+  if (key.length >= MIN_PREFIX_LENGTH)
+    for (const k of normal) if (k.key.startsWith(key)) better({ keyword: k.raw, score: prefixScore(key, k.key) });
   if (!best && key.length >= MIN_FUZZY_LENGTH) {
     const limit = maxEdits(key.length);
     for (const k of normal) {

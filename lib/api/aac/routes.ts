@@ -5,19 +5,46 @@ import { GatewayError } from "../../gateway/errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
-import { ARASAAC_ATTRIBUTION, ARASAAC_LANGUAGES, arasaacLocale, findPictograms, rankPictograms, type ArasaacLanguage } from "./arasaac.ts";
+import {
+  ARASAAC_ATTRIBUTION,
+  ARASAAC_LANGUAGES,
+  arasaacLocale,
+  findPictograms,
+  rankPictograms,
+  type ArasaacLanguage,
+} from "./arasaac.ts";
 import { searchSymbols, searchSymbolsJson, symbolIndex, type AacSymbol } from "./search.ts";
 import { buildSentence, parseSources, SYMBOL_SOURCES, type SymbolSource } from "./sentence.ts";
 import { LOCAL_SOURCES } from "./symbols.ts";
 
 const MAX_LIMIT = 20;
-const Query = z.string().trim().min(1).max(200).openapi({ description: "Word or phrase to find symbols for", example: "dog" });
-const Limit = z.coerce.number().int().min(1).max(MAX_LIMIT).default(10).openapi({ description: `Results to return, 1 to ${MAX_LIMIT}` });
+const Query = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .openapi({ description: "Word or phrase to find symbols for", example: "dog" });
+const Limit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_LIMIT)
+  .default(10)
+  .openapi({ description: `Results to return, 1 to ${MAX_LIMIT}` });
 // "ES", "es-ES" and "pt-BR" name ARASAAC locales too; an empty value means the default.
 const Language = z
-  .preprocess((v) => (typeof v === "string" ? (v.trim() === "" ? undefined : (arasaacLocale(v) ?? v)) : v), z.enum(ARASAAC_LANGUAGES).default("en"))
-  .openapi({ description: "Keyword language for ARASAAC (local symbols are English); a region is ignored (es-ES → es), pt-BR → br" });
-const SourceList = z.string().max(100).openapi({ description: "Comma list of local, arasaac (pictolib is an alias of arasaac)", example: "local,arasaac" });
+  .preprocess(
+    (v) => (typeof v === "string" ? (v.trim() === "" ? undefined : (arasaacLocale(v) ?? v)) : v),
+    z.enum(ARASAAC_LANGUAGES).default("en"),
+  )
+  .openapi({
+    description:
+      "Keyword language for ARASAAC (local symbols are English); a region is ignored (es-ES → es), pt-BR → br",
+  });
+const SourceList = z
+  .string()
+  .max(100)
+  .openapi({ description: "Comma list of local, arasaac (pictolib is an alias of arasaac)", example: "local,arasaac" });
 
 const AacSymbolSchema = z
   .object({
@@ -25,7 +52,9 @@ const AacSymbolSchema = z
     word: z.string().openapi({ description: "The symbol's name" }),
     keyword: z.string().openapi({ description: "The keyword the query matched" }),
     keywords: z.array(z.string()),
-    icon_url: z.string().openapi({ description: "Relative path for local symbols (served by this host), absolute URL for ARASAAC" }),
+    icon_url: z
+      .string()
+      .openapi({ description: "Relative path for local symbols (served by this host), absolute URL for ARASAAC" }),
     url: z.string(),
     source: z.string().openapi({ description: "mulberry, openmoji or arasaac" }),
     license: z.string(),
@@ -79,10 +108,17 @@ const arasaacRoute = (path: string, summary: string) =>
     summary,
     tags: ["AAC"],
     request: { query: z.object({ q: Query, limit: Limit, language: Language }) },
-    responses: { 200: jsonResponse(ArasaacResponse, "ARASAAC pictograms, best first, absolute image URLs"), ...keyedErrors, ...upstreamErrors },
+    responses: {
+      200: jsonResponse(ArasaacResponse, "ARASAAC pictograms, best first, absolute image URLs"),
+      ...keyedErrors,
+      ...upstreamErrors,
+    },
   });
 const arasaac = arasaacRoute("/v1/aac/symbols/arasaac", "Search ARASAAC pictograms (CC BY-NC-SA 4.0)");
-const pictolib = arasaacRoute("/v1/aac/symbols/pictolib", "Search ARASAAC pictograms (the spec's pictolib name for /v1/aac/symbols/arasaac)");
+const pictolib = arasaacRoute(
+  "/v1/aac/symbols/pictolib",
+  "Search ARASAAC pictograms (the spec's pictolib name for /v1/aac/symbols/arasaac)",
+);
 
 export const LocalResponse = z.object({
   query: z.string(),
@@ -101,7 +137,10 @@ const local = gatewayRoute("key", "aac", {
     query: z.object({
       q: Query,
       limit: Limit,
-      set: z.enum(["all", ...LOCAL_SOURCES]).default("all").openapi({ description: "Only Mulberry or only OpenMoji symbols" }),
+      set: z
+        .enum(["all", ...LOCAL_SOURCES])
+        .default("all")
+        .openapi({ description: "Only Mulberry or only OpenMoji symbols" }),
     }),
   },
   responses: {
@@ -112,10 +151,28 @@ const local = gatewayRoute("key", "aac", {
 
 const SentenceBody = z
   .object({
-    text: z.string().trim().min(1).max(1000).optional().openapi({ description: "Form A: the text to turn into symbols" }),
-    symbol_set: z.enum(["arasaac", "pictolib", "local"]).default("arasaac").openapi({ description: "Form A: where symbols come from (pictolib = arasaac)" }),
-    sentence: z.string().trim().min(1).max(1000).optional().openapi({ description: "Form B: the sentence to turn into symbols" }),
-    sources: z.union([SourceList, z.array(z.string().max(20)).max(3)]).optional().openapi({ description: "Form B: local (default), arasaac/pictolib, or both" }),
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .optional()
+      .openapi({ description: "Form A: the text to turn into symbols" }),
+    symbol_set: z
+      .enum(["arasaac", "pictolib", "local"])
+      .default("arasaac")
+      .openapi({ description: "Form A: where symbols come from (pictolib = arasaac)" }),
+    sentence: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .optional()
+      .openapi({ description: "Form B: the sentence to turn into symbols" }),
+    sources: z
+      .union([SourceList, z.array(z.string().max(20)).max(3)])
+      .optional()
+      .openapi({ description: "Form B: local (default), arasaac/pictolib, or both" }),
     language: Language,
   })
   .openapi("AacSentenceRequest", { description: "Form A carries text, Form B carries sentence" });
@@ -130,14 +187,21 @@ const sentence = gatewayRoute("key", "aac", {
   responses: {
     200: jsonResponse(
       z.union([
-        z.object({ symbols: z.array(z.object({ id: z.number().int(), url: z.string(), word: z.string() })) }).openapi("AacSentenceFormA"),
+        z
+          .object({ symbols: z.array(z.object({ id: z.number().int(), url: z.string(), word: z.string() })) })
+          .openapi("AacSentenceFormA"),
         z
           .object({
             sentence: z.string(),
             sources: z.array(z.enum(SYMBOL_SOURCES)),
             language: z.string(),
             words: z.array(SentenceWordSchema),
-            statistics: z.object({ total_words: z.number().int(), matched: z.number().int(), unmatched: z.number().int(), coverage: z.number() }),
+            statistics: z.object({
+              total_words: z.number().int(),
+              matched: z.number().int(),
+              unmatched: z.number().int(),
+              coverage: z.number(),
+            }),
           })
           .openapi("AacSentenceResult"),
       ]),
@@ -148,7 +212,8 @@ const sentence = gatewayRoute("key", "aac", {
   },
 });
 
-const arasaacLookup = (cache: UpstreamCache, language: ArasaacLanguage) => async (word: string) => rankPictograms(word, await findPictograms(cache, word, language));
+const arasaacLookup = (cache: UpstreamCache, language: ArasaacLanguage) => async (word: string) =>
+  rankPictograms(word, await findPictograms(cache, word, language));
 
 /**
  * Sends JSON text already in the route's documented shape as that route's typed response. Local
@@ -157,7 +222,10 @@ const arasaacLookup = (cache: UpstreamCache, language: ArasaacLanguage) => async
  */
 function preSerialised<T>(c: Context, text: string): TypedResponse<T, 200, "json"> {
   // Content-Length is what metering counts as bytes out when c.json was not used.
-  return c.body(text, 200, { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(text)) }) as unknown as TypedResponse<T, 200, "json">;
+  return c.body(text, 200, {
+    "Content-Type": "application/json",
+    "Content-Length": String(Buffer.byteLength(text)),
+  }) as unknown as TypedResponse<T, 200, "json">;
 }
 
 /** Local and ARASAAC results in one list: by score, local first among equals (a stable sort). */
@@ -171,10 +239,15 @@ export function registerAacRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const sources = parseSources(list, "local");
     if (sources.length === 1 && sources[0] === "local") {
       const { json, total } = searchSymbolsJson(q, { limit });
-      return preSerialised<z.infer<typeof SearchResponse>>(c, `{"query":${JSON.stringify(q)},"results":${json},"total":${total},"sources":["local"],"metadata":${JSON.stringify({ limit, language })}}`);
+      return preSerialised<z.infer<typeof SearchResponse>>(
+        c,
+        `{"query":${JSON.stringify(q)},"results":${json},"total":${total},"sources":["local"],"metadata":${JSON.stringify({ limit, language })}}`,
+      );
     }
     const local = sources.includes("local") ? searchSymbols(q, { limit }) : { results: [], total: 0 };
-    const remote = sources.includes("arasaac") ? rankPictograms(q, await findPictograms(c.var.runtime.upstreamCache, q, language)) : [];
+    const remote = sources.includes("arasaac")
+      ? rankPictograms(q, await findPictograms(c.var.runtime.upstreamCache, q, language))
+      : [];
     return c.json(
       {
         query: q,
@@ -191,7 +264,16 @@ export function registerAacRoutes(app: OpenAPIHono<GatewayEnv>): void {
     app.openapi(route, async (c) => {
       const { q, limit, language } = c.req.valid("query");
       const ranked = rankPictograms(q, await findPictograms(c.var.runtime.upstreamCache, q, language));
-      return c.json({ query: q, results: ranked.slice(0, limit), total: ranked.length, source: "arasaac" as const, metadata: { attribution: ARASAAC_ATTRIBUTION, language, limit } }, 200);
+      return c.json(
+        {
+          query: q,
+          results: ranked.slice(0, limit),
+          total: ranked.length,
+          source: "arasaac" as const,
+          metadata: { attribution: ARASAAC_ATTRIBUTION, language, limit },
+        },
+        200,
+      );
     });
   }
 
@@ -199,17 +281,23 @@ export function registerAacRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const { q, limit, set } = c.req.valid("query");
     const { json, total } = searchSymbolsJson(q, { limit, ...(set === "all" ? {} : { sets: [set] }) });
     const metadata = JSON.stringify({ limit, set, symbols_indexed: symbolIndex().symbols.length });
-    return preSerialised<z.infer<typeof LocalResponse>>(c, `{"query":${JSON.stringify(q)},"results":${json},"total":${total},"source":"local","metadata":${metadata}}`);
+    return preSerialised<z.infer<typeof LocalResponse>>(
+      c,
+      `{"query":${JSON.stringify(q)},"results":${json},"total":${total},"source":"local","metadata":${metadata}}`,
+    );
   });
 
   app.openapi(sentence, async (c) => {
     const body = c.req.valid("json");
     const lookups = { index: symbolIndex(), arasaac: arasaacLookup(c.var.runtime.upstreamCache, body.language) };
-    if (body.text !== undefined && body.sentence !== undefined) throw new GatewayError(400, "send either text (Form A) or sentence (Form B), not both");
+    if (body.text !== undefined && body.sentence !== undefined)
+      throw new GatewayError(400, "send either text (Form A) or sentence (Form B), not both");
     if (body.text !== undefined) {
       const set: SymbolSource = body.symbol_set === "local" ? "local" : "arasaac";
       const result = await buildSentence(body.text, [set], body.language, lookups);
-      const symbols = result.words.flatMap((w) => (w.symbols[0] ? [{ id: w.symbols[0].id, url: w.symbols[0].url, word: w.word }] : []));
+      const symbols = result.words.flatMap((w) =>
+        w.symbols[0] ? [{ id: w.symbols[0].id, url: w.symbols[0].url, word: w.word }] : [],
+      );
       return c.json({ symbols }, 200);
     }
     if (body.sentence === undefined) throw new GatewayError(400, "send text (Form A) or sentence (Form B)");

@@ -1,10 +1,23 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildSymbolIndex, rankSymbols, resultsJson, searchSymbols, searchSymbolsJson, symbolIndex, toResult } from "./search.ts";
+import {
+  buildSymbolIndex,
+  rankSymbols,
+  resultsJson,
+  searchSymbols,
+  searchSymbolsJson,
+  symbolIndex,
+  toResult,
+} from "./search.ts";
 import type { LocalSymbolRecord } from "./symbols.ts";
 
-const symbol = (id: number, source: LocalSymbolRecord["source"], keywords: string[], synonyms: string[] = []): LocalSymbolRecord => ({
+const symbol = (
+  id: number,
+  source: LocalSymbolRecord["source"],
+  keywords: string[],
+  synonyms: string[] = [],
+): LocalSymbolRecord => ({
   id,
   source,
   name: keywords[0]!,
@@ -29,7 +42,11 @@ const index = buildSymbolIndex([
 ]);
 
 const rank = (q: string, options = {}) =>
-  rankSymbols(index, q, options).hits.map((h) => ({ id: index.symbols[h.symbol]!.id, keyword: h.keyword, score: h.score }));
+  rankSymbols(index, q, options).hits.map((h) => ({
+    id: index.symbols[h.symbol]!.id,
+    keyword: h.keyword,
+    score: h.score,
+  }));
 
 describe("rankSymbols: the documented tiers", () => {
   it("scores an exact keyword 1.0, Mulberry before OpenMoji on a tie, then related symbols by synonym", () => {
@@ -109,7 +126,9 @@ describe("the shipped local symbol set", () => {
 
   it("serves every symbol's icon from public/", () => {
     expect(shipped.symbols.length).toBeGreaterThan(2000);
-    const missing = shipped.bases.filter((b) => !b.icon_url.startsWith("/aac/") || !existsSync(path.join(process.cwd(), "public", b.icon_url)));
+    const missing = shipped.bases.filter(
+      (b) => !b.icon_url.startsWith("/aac/") || !existsSync(path.join(process.cwd(), "public", b.icon_url)),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -125,14 +144,27 @@ describe("the shipped local symbol set", () => {
   });
 
   it("keeps the OpenMoji subset under 10 MB", () => {
-    const bytes = shipped.bases.filter((b) => b.source === "openmoji").reduce((sum, b) => sum + statSync(path.join(process.cwd(), "public", b.icon_url)).size, 0);
+    const bytes = shipped.bases
+      .filter((b) => b.source === "openmoji")
+      .reduce((sum, b) => sum + statSync(path.join(process.cwd(), "public", b.icon_url)).size, 0);
     expect(bytes).toBeLessThan(10 * 1024 * 1024);
   });
 
   it("finds everyday words and phrases", () => {
     const top = (q: string) => searchSymbols(q, { limit: 1 }).results[0];
-    expect(top("dogs")).toMatchObject({ word: "dog", source: "mulberry", score: 0.9, icon_url: "/aac/mulberry/dog.svg", url: "/aac/mulberry/dog.svg" });
-    expect(top("thank you")).toMatchObject({ source: "openmoji", keyword: "thank you", score: 1, icon_url: "/aac/openmoji/1F64F.svg" });
+    expect(top("dogs")).toMatchObject({
+      word: "dog",
+      source: "mulberry",
+      score: 0.9,
+      icon_url: "/aac/mulberry/dog.svg",
+      url: "/aac/mulberry/dog.svg",
+    });
+    expect(top("thank you")).toMatchObject({
+      source: "openmoji",
+      keyword: "thank you",
+      score: 1,
+      icon_url: "/aac/openmoji/1F64F.svg",
+    });
     expect(top("pizza")).toMatchObject({ keyword: "pizza", score: 1 });
   });
 

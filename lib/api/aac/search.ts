@@ -1,6 +1,14 @@
 import { distance } from "fastest-levenshtein";
 import { normaliseKeyword } from "./normalise.ts";
-import { fuzzyScore, lemmaForms, maxEdits, MIN_FUZZY_LENGTH, MIN_PREFIX_LENGTH, prefixScore, SCORES } from "./ranking.ts";
+import {
+  fuzzyScore,
+  lemmaForms,
+  maxEdits,
+  MIN_FUZZY_LENGTH,
+  MIN_PREFIX_LENGTH,
+  prefixScore,
+  SCORES,
+} from "./ranking.ts";
 import { LOCAL_LICENCES, readLocalSymbols, type LocalSource, type LocalSymbolRecord } from "./symbols.ts";
 
 /** An AAC symbol result (SPEC "AAC symbol result") carrying the Form A record fields too. */
@@ -94,7 +102,9 @@ export function buildSymbolIndex(records: LocalSymbolRecord[]): SymbolIndex {
   const sorted = [...exact.keys()].sort();
   const grouped = new Map<number, string[]>();
   for (const k of sorted) push(grouped, k.length, k);
-  const byLength = new Map([...grouped].map(([len, keywords]) => [len, { keywords, letters: Int32Array.from(keywords, letterSet) }]));
+  const byLength = new Map(
+    [...grouped].map(([len, keywords]) => [len, { keywords, letters: Int32Array.from(keywords, letterSet) }]),
+  );
   const bases = symbols.map((s): Base => {
     const licence = LOCAL_LICENCES[s.source];
     const fields = {
@@ -111,7 +121,19 @@ export function buildSymbolIndex(records: LocalSymbolRecord[]): SymbolIndex {
     return { ...fields, json: JSON.stringify(fields).slice(1, -1) };
   });
   const longestPhrase = Math.max(1, ...[...phrases].map((p) => p.split(" ").length));
-  return { symbols, bases, exact, lemma, synonyms, sorted, byLength, phrases, longestPhrase, scores: new Float64Array(symbols.length), matched: new Array<string>(symbols.length) };
+  return {
+    symbols,
+    bases,
+    exact,
+    lemma,
+    synonyms,
+    sorted,
+    byLength,
+    phrases,
+    longestPhrase,
+    scores: new Float64Array(symbols.length),
+    matched: new Array<string>(symbols.length),
+  };
 }
 
 let shared: SymbolIndex | undefined;
@@ -170,7 +192,11 @@ function firstAtLeast(sorted: string[], key: string): number {
  * Every local symbol the query matches, best first (score, then the index's stable order). Runs
  * synchronously over a scratch score array owned by the index, so no per-query maps are built.
  */
-export function rankSymbols(index: SymbolIndex, query: string, options: RankOptions = {}): { hits: Ranked[]; total: number } {
+export function rankSymbols(
+  index: SymbolIndex,
+  query: string,
+  options: RankOptions = {},
+): { hits: Ranked[]; total: number } {
   const { key, forms } = analyse(query);
   if (!key) return { hits: [], total: 0 };
   const { scores, matched, symbols } = index;
@@ -188,7 +214,8 @@ export function rankSymbols(index: SymbolIndex, query: string, options: RankOpti
   for (const s of index.exact.get(key) ?? []) offer(s, key, SCORES.exact);
   for (const form of [key, ...forms]) {
     if (form !== key) for (const s of index.exact.get(form) ?? []) offer(s, form, SCORES.lemma);
-    for (const hit of index.lemma.get(form) ?? []) if (hit.keyword !== key) offer(hit.symbol, hit.keyword, SCORES.lemma);
+    for (const hit of index.lemma.get(form) ?? [])
+      if (hit.keyword !== key) offer(hit.symbol, hit.keyword, SCORES.lemma);
   }
   for (const form of [key, ...forms]) for (const s of index.synonyms.get(form) ?? []) offer(s, form, SCORES.synonym);
   if (options.tiers !== "word") {
@@ -248,7 +275,19 @@ function topByScore(touched: number[], scores: Float64Array, limit: number): num
 /** A ranked match as the API returns it. */
 export function toResult(index: SymbolIndex, hit: Ranked): AacSymbol {
   const b = index.bases[hit.symbol]!;
-  return { id: b.id, word: b.word, keyword: hit.keyword, keywords: b.keywords, icon_url: b.icon_url, url: b.url, source: b.source, license: b.license, score: hit.score, author: b.author, attribution: b.attribution };
+  return {
+    id: b.id,
+    word: b.word,
+    keyword: hit.keyword,
+    keywords: b.keywords,
+    icon_url: b.icon_url,
+    url: b.url,
+    source: b.source,
+    license: b.license,
+    score: hit.score,
+    author: b.author,
+    attribution: b.attribution,
+  };
 }
 
 /**

@@ -45,9 +45,20 @@ describe("segmentSentence", () => {
   const isPhrase = phraseMatcher(index);
 
   it("joins the longest known phrase at each position, greedily", () => {
-    expect(segmentSentence(["thank", "you", "i", "want", "ice", "cream"], isPhrase, index.longestPhrase)).toEqual(["thank you", "i", "want", "ice cream"]);
-    expect(segmentSentence(["good", "morning", "good", "dog"], isPhrase, index.longestPhrase)).toEqual(["good morning", "good", "dog"]);
-    expect(segmentSentence(["face", "with", "tears", "of", "joy"], isPhrase, index.longestPhrase)).toEqual(["face with tears of joy"]);
+    expect(segmentSentence(["thank", "you", "i", "want", "ice", "cream"], isPhrase, index.longestPhrase)).toEqual([
+      "thank you",
+      "i",
+      "want",
+      "ice cream",
+    ]);
+    expect(segmentSentence(["good", "morning", "good", "dog"], isPhrase, index.longestPhrase)).toEqual([
+      "good morning",
+      "good",
+      "dog",
+    ]);
+    expect(segmentSentence(["face", "with", "tears", "of", "joy"], isPhrase, index.longestPhrase)).toEqual([
+      "face with tears of joy",
+    ]);
   });
 
   it("recognises a phrase by its lemma and leaves unknown runs as single words", () => {
@@ -114,6 +125,8 @@ describe("buildSentence", () => {
 
   it("refuses a sentence without words or with too many", async () => {
     await expect(buildSentence("?!", ["local"], "en", { index, arasaac: async () => [] })).rejects.toThrow(/no words/);
-    await expect(buildSentence("a ".repeat(61), ["local"], "en", { index, arasaac: async () => [] })).rejects.toThrow(/at most 60/);
+    await expect(buildSentence("a ".repeat(61), ["local"], "en", { index, arasaac: async () => [] })).rejects.toThrow(
+      /at most 60/,
+    );
   });
 });

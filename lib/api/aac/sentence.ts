@@ -9,12 +9,15 @@ export type SymbolSource = (typeof SYMBOL_SOURCES)[number];
 
 /** "local,pictolib" or ["local", "arasaac"] → ["local", "arasaac"]; unknown names are a 400. */
 export function parseSources(value: string | string[] | undefined, fallback: SymbolSource): SymbolSource[] {
-  const names = (Array.isArray(value) ? value : (value ?? "").split(",")).map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const names = (Array.isArray(value) ? value : (value ?? "").split(","))
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (names.length === 0) return [fallback];
   const chosen = new Set<SymbolSource>();
   for (const name of names) {
     const source = name === "pictolib" ? "arasaac" : name;
-    if (!(SYMBOL_SOURCES as readonly string[]).includes(source)) throw new GatewayError(400, `unknown source '${name}'; use local, arasaac or pictolib`);
+    if (!(SYMBOL_SOURCES as readonly string[]).includes(source))
+      throw new GatewayError(400, `unknown source '${name}'; use local, arasaac or pictolib`);
     chosen.add(source as SymbolSource);
   }
   return SYMBOL_SOURCES.filter((s) => chosen.has(s));
@@ -48,7 +51,7 @@ function concurrencyLimit(max: number) {
  */
 export function segmentSentence(tokens: string[], isPhrase: (phrase: string) => boolean, longest: number): string[] {
   const segments: string[] = [];
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     let taken = 1;
     for (let len = Math.min(longest, tokens.length - i); len >= 2; len--) {
       if (isPhrase(tokens.slice(i, i + len).join(" "))) {
@@ -95,10 +98,16 @@ function localSymbols(index: SymbolIndex, word: string): AacSymbol[] {
  * look every distinct word up once per source, and report coverage. A phrase no source has a
  * symbol for is shown word by word instead.
  */
-export async function buildSentence(sentence: string, sources: SymbolSource[], language: string, lookups: SentenceLookups): Promise<SentenceResult> {
+export async function buildSentence(
+  sentence: string,
+  sources: SymbolSource[],
+  language: string,
+  lookups: SentenceLookups,
+): Promise<SentenceResult> {
   const tokens = tokenise(sentence);
   if (tokens.length === 0) throw new GatewayError(400, "sentence has no words");
-  if (tokens.length > MAX_SENTENCE_WORDS) throw new GatewayError(400, `sentence has ${tokens.length} words; at most ${MAX_SENTENCE_WORDS} are allowed`);
+  if (tokens.length > MAX_SENTENCE_WORDS)
+    throw new GatewayError(400, `sentence has ${tokens.length} words; at most ${MAX_SENTENCE_WORDS} are allowed`);
   const { index } = lookups;
   const segments = segmentSentence(tokens, phraseMatcher(index), index.longestPhrase);
   const upstream = new Map<string, Promise<AacSymbol[]>>();
@@ -107,7 +116,9 @@ export async function buildSentence(sentence: string, sources: SymbolSource[], l
     let pending = upstream.get(word);
     if (!pending) {
       // Only whole-word matches (exact or lemma) make sense on a board; ARASAAC's text search is looser.
-      pending = limit(() => lookups.arasaac(word)).then((all) => all.filter((s) => s.score >= SCORES.lemma).slice(0, SYMBOLS_PER_WORD));
+      pending = limit(() => lookups.arasaac(word)).then((all) =>
+        all.filter((s) => s.score >= SCORES.lemma).slice(0, SYMBOLS_PER_WORD),
+      );
       upstream.set(word, pending);
     }
     return pending;
@@ -123,10 +134,12 @@ export async function buildSentence(sentence: string, sources: SymbolSource[], l
       segments.map(async (segment): Promise<SentenceWord[]> => {
         const symbols = await symbolsFor(segment);
         if (symbols.length === 0 && segment.includes(" ")) {
-          return Promise.all(segment.split(" ").map(async (word) => {
-            const each = await symbolsFor(word);
-            return { word, matched: each.length > 0, symbols: each };
-          }));
+          return Promise.all(
+            segment.split(" ").map(async (word) => {
+              const each = await symbolsFor(word);
+              return { word, matched: each.length > 0, symbols: each };
+            }),
+          );
         }
         return [{ word: segment, matched: symbols.length > 0, symbols }];
       }),
@@ -138,6 +151,11 @@ export async function buildSentence(sentence: string, sources: SymbolSource[], l
     sources,
     language,
     words,
-    statistics: { total_words: words.length, matched, unmatched: words.length - matched, coverage: Math.round((matched / words.length) * 1000) / 10 },
+    statistics: {
+      total_words: words.length,
+      matched,
+      unmatched: words.length - matched,
+      coverage: Math.round((matched / words.length) * 1000) / 10,
+    },
   };
 }

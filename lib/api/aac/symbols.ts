@@ -24,11 +24,13 @@ export type LocalSource = (typeof LOCAL_SOURCES)[number];
 export const LOCAL_LICENCES: Record<LocalSource, { license: string; attribution: (author: string) => string }> = {
   mulberry: {
     license: "CC BY-SA 4.0",
-    attribution: () => "Mulberry Symbols © 2018–2026 Steve Lee (https://mulberrysymbols.org), licensed under CC BY-SA 4.0.",
+    attribution: () =>
+      "Mulberry Symbols © 2018–2026 Steve Lee (https://mulberrysymbols.org), licensed under CC BY-SA 4.0.",
   },
   openmoji: {
     license: "CC BY-SA 4.0",
-    attribution: (author) => `Emoji designed by OpenMoji (https://openmoji.org/), ${author} – the open-source emoji and icon project. License: CC BY-SA 4.0.`,
+    attribution: (author) =>
+      `Emoji designed by OpenMoji (https://openmoji.org/), ${author} – the open-source emoji and icon project. License: CC BY-SA 4.0.`,
   },
 };
 

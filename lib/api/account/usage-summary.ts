@@ -34,7 +34,9 @@ type Row = {
 export async function usageSummary(db: Database, keyId: string, pending: UsageEventInput[], now = new Date()) {
   const today = now.toISOString().slice(0, 10);
   const monthStart = `${today.slice(0, 7)}-01`;
-  const stored = await db.prisma.usageDaily.findMany({ where: { keyId, day: { gte: new Date(`${monthStart}T00:00:00Z`) } } });
+  const stored = await db.prisma.usageDaily.findMany({
+    where: { keyId, day: { gte: new Date(`${monthStart}T00:00:00Z`) } },
+  });
   const rows: Row[] = [
     ...stored.map((r) => ({
       day: r.day.toISOString().slice(0, 10),

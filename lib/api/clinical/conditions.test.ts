@@ -2,14 +2,28 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CATEGORIES, ICD10_CM, ICD11_MMS, SECTIONS, findCondition, listConditions, loadConditionFolder, parseConditionDocument } from "./conditions.ts";
+import {
+  CATEGORIES,
+  ICD10_CM,
+  ICD11_MMS,
+  SECTIONS,
+  findCondition,
+  listConditions,
+  loadConditionFolder,
+  parseConditionDocument,
+} from "./conditions.ts";
 
 const EXPECTED_COUNT = 51;
 const DIR = path.join(process.cwd(), "lib", "api", "clinical", "data", "conditions");
 
-const doc = (front: string, body = Object.values(SECTIONS).map((h) => `## ${h}\n\nText for ${h}.`).join("\n\n")) =>
-  `---\n${front}\n---\n\n# Name\n\n${body}\n`;
-const FRONT = "id: 1\nslug: test-condition\nname: Test condition\ncategory: developmental\nicd10: F80.0\nicd11: 6A01.0\naac_strategies:\n  - Signs";
+const doc = (
+  front: string,
+  body = Object.values(SECTIONS)
+    .map((h) => `## ${h}\n\nText for ${h}.`)
+    .join("\n\n"),
+) => `---\n${front}\n---\n\n# Name\n\n${body}\n`;
+const FRONT =
+  "id: 1\nslug: test-condition\nname: Test condition\ncategory: developmental\nicd10: F80.0\nicd11: 6A01.0\naac_strategies:\n  - Signs";
 
 describe("the shipped condition documents", () => {
   const conditions = listConditions();
@@ -22,7 +36,10 @@ describe("the shipped condition documents", () => {
   it("have unique slugs that match their file names, and unique names", () => {
     expect(new Set(conditions.map((c) => c.slug)).size).toBe(EXPECTED_COUNT);
     expect(new Set(conditions.map((c) => c.name.toLowerCase())).size).toBe(EXPECTED_COUNT);
-    const files = fs.readdirSync(DIR).filter((f) => f.endsWith(".md")).sort();
+    const files = fs
+      .readdirSync(DIR)
+      .filter((f) => f.endsWith(".md"))
+      .sort();
     expect(conditions.map((c) => `${c.slug}.md`).sort()).toEqual(files);
   });
 
@@ -57,7 +74,8 @@ describe("the shipped condition documents", () => {
     expect(findCondition("DOWN-SYNDROME")?.slug).toBe("down-syndrome");
     expect(findCondition("1")?.slug).toBe("autism-spectrum-disorder");
     expect(findCondition(String(EXPECTED_COUNT))).toBeDefined();
-    for (const unknown of ["0", String(EXPECTED_COUNT + 1), "01x", "nope", ""]) expect(findCondition(unknown)).toBeUndefined();
+    for (const unknown of ["0", String(EXPECTED_COUNT + 1), "01x", "nope", ""])
+      expect(findCondition(unknown)).toBeUndefined();
   });
 });
 

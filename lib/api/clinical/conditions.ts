@@ -3,7 +3,15 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 
-export const CATEGORIES = ["developmental", "acquired", "progressive", "fluency", "voice", "sensory", "structural"] as const;
+export const CATEGORIES = [
+  "developmental",
+  "acquired",
+  "progressive",
+  "fluency",
+  "voice",
+  "sensory",
+  "structural",
+] as const;
 export type Category = (typeof CATEGORIES)[number];
 
 /** Shown with every condition: the content informs, it does not diagnose. */
@@ -52,7 +60,8 @@ export function parseConditionDocument(text: string, file: string): Condition {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n([\s\S]*)$/.exec(text);
   if (!match) throw new Error(`${file}: no YAML front matter`);
   const parsed = FrontMatter.safeParse(parseYaml(match[1]!));
-  if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(`${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   const markdown = match[2]!.trim();
   const byHeading = new Map<string, string>();
   for (const part of markdown.split(/^## /m).slice(1)) {
@@ -72,7 +81,9 @@ export function parseConditionDocument(text: string, file: string): Condition {
 /** Parses every document in a folder, in numeric id order, and checks ids and slugs are unique. */
 export function loadConditionFolder(dir: string): Condition[] {
   const files = fs.readdirSync(/*turbopackIgnore: true*/ dir).filter((f) => f.endsWith(".md"));
-  const conditions = files.map((f) => parseConditionDocument(fs.readFileSync(/*turbopackIgnore: true*/ path.join(dir, f), "utf8"), f));
+  const conditions = files.map((f) =>
+    parseConditionDocument(fs.readFileSync(/*turbopackIgnore: true*/ path.join(dir, f), "utf8"), f),
+  );
   conditions.sort((a, b) => a.id - b.id);
   const seen = new Set<string>();
   for (const c of conditions) {

@@ -1,11 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { findCondition, listConditions } from "./conditions.ts";
-import { conditionHtml, conditionPageUrl, contentRecord, contentStats, matchConditionNames } from "./content-service.ts";
+import {
+  conditionHtml,
+  conditionPageUrl,
+  contentRecord,
+  contentStats,
+  matchConditionNames,
+} from "./content-service.ts";
 
 describe("content service records", () => {
   it("point at the portal page of the condition", () => {
     const down = findCondition("down-syndrome")!;
-    expect(contentRecord(down)).toEqual({ slug: "down-syndrome", name: "Down syndrome", has_html: true, url: "/clinical/down-syndrome" });
+    expect(contentRecord(down)).toEqual({
+      slug: "down-syndrome",
+      name: "Down syndrome",
+      has_html: true,
+      url: "/clinical/down-syndrome",
+    });
     expect(conditionPageUrl("x")).toBe("/clinical/x");
   });
 

@@ -23,7 +23,12 @@ export function conditionHtml(condition: Condition): string {
 }
 
 export function contentRecord(condition: Condition): ContentRecord {
-  return { slug: condition.slug, name: condition.name, has_html: conditionHtml(condition) !== "", url: conditionPageUrl(condition.slug) };
+  return {
+    slug: condition.slug,
+    name: condition.name,
+    has_html: conditionHtml(condition) !== "",
+    url: conditionPageUrl(condition.slug),
+  };
 }
 
 const words = (text: string) => (text.match(/[\p{L}\p{N}]+/gu) ?? []).map(stem);

@@ -10,7 +10,11 @@ import { conditionSearchIndex, searchConditions } from "./search.ts";
 
 const CONTENT_PATHS = ["/api/conditions", "/api/conditions/*", "/api/search", "/api/stats"] as const;
 
-const ConditionId = z.string().min(1).max(100).openapi({ param: { name: "condition_id", in: "path" }, example: "autism-spectrum-disorder" });
+const ConditionId = z
+  .string()
+  .min(1)
+  .max(100)
+  .openapi({ param: { name: "condition_id", in: "path" }, example: "autism-spectrum-disorder" });
 const Category = z.enum(CATEGORIES);
 
 const ConditionDetail = z
@@ -26,7 +30,10 @@ const ConditionDetail = z
     aac_strategies_text: z.string(),
     treatments: z.string(),
     icd10: z.string().openapi({ description: "ICD-10-CM code" }),
-    icd11: z.string().nullable().openapi({ description: "ICD-11 MMS code; null where ICD-11 codes the condition only by its cause" }),
+    icd11: z
+      .string()
+      .nullable()
+      .openapi({ description: "ICD-11 MMS code; null where ICD-11 codes the condition only by its cause" }),
     codes: z.string(),
     markdown: z.string(),
     url: z.string(),
@@ -39,7 +46,9 @@ const ContentRecordSchema = z
   .openapi("ClinicalContentRecord");
 const ContentError = z.object({ success: z.literal(false), error: z.string() }).openapi("ClinicalContentError");
 const contentErrors = (...statuses: Array<400 | 404>) =>
-  Object.fromEntries(statuses.map((s) => [s, jsonResponse(ContentError, s === 400 ? "Invalid parameters" : "Unknown condition")]));
+  Object.fromEntries(
+    statuses.map((s) => [s, jsonResponse(ContentError, s === 400 ? "Invalid parameters" : "Unknown condition")]),
+  );
 
 const index = gatewayRoute("optional", "clinical", {
   method: "get",
@@ -49,7 +58,14 @@ const index = gatewayRoute("optional", "clinical", {
   tags: ["Clinical"],
   responses: {
     200: jsonResponse(
-      z.object({ name: z.string(), description: z.string(), conditions_count: z.number().int(), categories: z.array(Category), endpoints: z.record(z.string(), z.string()), disclaimer: z.string() }),
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        conditions_count: z.number().int(),
+        categories: z.array(Category),
+        endpoints: z.record(z.string(), z.string()),
+        disclaimer: z.string(),
+      }),
       "Name, number of conditions and endpoints",
     ),
     ...keyedErrors,
@@ -62,7 +78,10 @@ const list = gatewayRoute("key", "clinical", {
   summary: "Every condition: slug, name and category",
   tags: ["Clinical"],
   responses: {
-    200: jsonResponse(z.object({ conditions: z.array(z.object({ category: Category, id: z.string(), name: z.string() })) }), "The conditions, by numeric id"),
+    200: jsonResponse(
+      z.object({ conditions: z.array(z.object({ category: Category, id: z.string(), name: z.string() })) }),
+      "The conditions, by numeric id",
+    ),
     ...keyedErrors,
   },
 });
@@ -97,7 +116,9 @@ const search = gatewayRoute("key", "clinical", {
       z.object({
         query: z.string(),
         count: z.number().int(),
-        results: z.array(z.object({ id: z.string(), name: z.string(), category: Category, score: z.number(), snippet: z.string() })),
+        results: z.array(
+          z.object({ id: z.string(), name: z.string(), category: Category, score: z.number(), snippet: z.string() }),
+        ),
       }),
       "Matching conditions, best first",
     ),
@@ -111,7 +132,10 @@ const contentList = gatewayRoute("none", "clinical", {
   summary: "Content service: every condition with its page URL",
   tags: ["Clinical content service"],
   responses: {
-    200: jsonResponse(z.object({ success: z.literal(true), count: z.number().int(), conditions: z.array(ContentRecordSchema) }), "All conditions"),
+    200: jsonResponse(
+      z.object({ success: z.literal(true), count: z.number().int(), conditions: z.array(ContentRecordSchema) }),
+      "All conditions",
+    ),
   },
 });
 
@@ -120,12 +144,26 @@ const contentDetail = gatewayRoute("none", "clinical", {
   path: "/api/conditions/{slug}",
   summary: "Content service: one condition with its Markdown",
   tags: ["Clinical content service"],
-  request: { params: z.object({ slug: z.string().min(1).max(100).openapi({ param: { name: "slug", in: "path" }, example: "down-syndrome" }) }) },
+  request: {
+    params: z.object({
+      slug: z
+        .string()
+        .min(1)
+        .max(100)
+        .openapi({ param: { name: "slug", in: "path" }, example: "down-syndrome" }),
+    }),
+  },
   responses: {
     200: jsonResponse(
       z.object({
         success: z.literal(true),
-        condition: ContentRecordSchema.extend({ id: z.number().int(), category: Category, icd10: z.string(), icd11: z.string().nullable(), markdown: z.string() }),
+        condition: ContentRecordSchema.extend({
+          id: z.number().int(),
+          category: Category,
+          icd10: z.string(),
+          icd11: z.string().nullable(),
+          markdown: z.string(),
+        }),
       }),
       "The condition",
     ),
@@ -141,7 +179,12 @@ const contentSearch = gatewayRoute("none", "clinical", {
   request: { query: z.object({ q: z.string().trim().min(1).max(200) }) },
   responses: {
     200: jsonResponse(
-      z.object({ success: z.literal(true), query: z.string(), count: z.number().int(), results: z.array(ContentRecordSchema) }),
+      z.object({
+        success: z.literal(true),
+        query: z.string(),
+        count: z.number().int(),
+        results: z.array(ContentRecordSchema),
+      }),
       "Conditions whose name matches",
     ),
     ...contentErrors(400),
@@ -155,7 +198,14 @@ const contentStatsRoute = gatewayRoute("none", "clinical", {
   tags: ["Clinical content service"],
   responses: {
     200: jsonResponse(
-      z.object({ success: z.literal(true), stats: z.object({ total_conditions: z.number().int(), html_ready: z.number().int(), markdown_only: z.number().int() }) }),
+      z.object({
+        success: z.literal(true),
+        stats: z.object({
+          total_conditions: z.number().int(),
+          html_ready: z.number().int(),
+          markdown_only: z.number().int(),
+        }),
+      }),
       "Counts",
     ),
   },
@@ -206,7 +256,8 @@ export function registerClinicalRoutes(app: OpenAPIHono<GatewayEnv>): void {
     c.json(
       {
         name: "Clinical reference",
-        description: "Communication-related conditions a speech-language or AAC clinician meets, with AAC strategies and ICD-10-CM / ICD-11 codes.",
+        description:
+          "Communication-related conditions a speech-language or AAC clinician meets, with AAC strategies and ICD-10-CM / ICD-11 codes.",
         conditions_count: listConditions().length,
         categories: [...CATEGORIES],
         endpoints: {
@@ -221,7 +272,9 @@ export function registerClinicalRoutes(app: OpenAPIHono<GatewayEnv>): void {
     ),
   );
 
-  app.openapi(list, (c) => c.json({ conditions: listConditions().map((x) => ({ category: x.category, id: x.slug, name: x.name })) }, 200));
+  app.openapi(list, (c) =>
+    c.json({ conditions: listConditions().map((x) => ({ category: x.category, id: x.slug, name: x.name })) }, 200),
+  );
 
   app.openapi(detail, (c) => c.json(toDetail(mustFind(c.req.valid("param").condition_id)), 200));
 
@@ -241,7 +294,14 @@ export function registerClinicalRoutes(app: OpenAPIHono<GatewayEnv>): void {
     return c.json(
       {
         success: true as const,
-        condition: { ...contentRecord(condition), id: condition.id, category: condition.category, icd10: condition.icd10, icd11: condition.icd11, markdown: condition.markdown },
+        condition: {
+          ...contentRecord(condition),
+          id: condition.id,
+          category: condition.category,
+          icd10: condition.icd10,
+          icd11: condition.icd11,
+          markdown: condition.markdown,
+        },
       },
       200,
     );

@@ -3,8 +3,20 @@ import { SECTIONS, listConditions, type Condition } from "./conditions.ts";
 import { buildSearchIndex, buildSnippet, conditionSearchIndex, searchConditions, stem, tokenise } from "./search.ts";
 
 function condition(id: number, name: string, text: string): Condition {
-  const sections = Object.fromEntries(Object.keys(SECTIONS).map((k) => [k, k === "overview" ? text : "Filler words about care."])) as Condition["sections"];
-  return { id, slug: name.toLowerCase().replace(/\W+/g, "-"), name, category: "acquired", icd10: "R47.01", icd11: null, aac_strategies: ["x"], sections, markdown: "" };
+  const sections = Object.fromEntries(
+    Object.keys(SECTIONS).map((k) => [k, k === "overview" ? text : "Filler words about care."]),
+  ) as Condition["sections"];
+  return {
+    id,
+    slug: name.toLowerCase().replace(/\W+/g, "-"),
+    name,
+    category: "acquired",
+    icd10: "R47.01",
+    icd11: null,
+    aac_strategies: ["x"],
+    sections,
+    markdown: "",
+  };
 }
 
 describe("tokenise and stem", () => {

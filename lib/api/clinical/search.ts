@@ -73,7 +73,8 @@ export function buildSearchIndex(conditions: readonly Condition[]): SearchIndex 
   for (const d of docs) {
     for (const term of new Set([...d.name.tf.keys(), ...d.body.tf.keys()])) df.set(term, (df.get(term) ?? 0) + 1);
   }
-  const avg = (pick: (d: IndexedCondition) => number) => docs.reduce((n, d) => n + pick(d), 0) / Math.max(docs.length, 1);
+  const avg = (pick: (d: IndexedCondition) => number) =>
+    docs.reduce((n, d) => n + pick(d), 0) / Math.max(docs.length, 1);
   return { docs, df, avgName: avg((d) => d.name.length), avgBody: avg((d) => d.body.length) };
 }
 

@@ -3,7 +3,15 @@ import { collocationsOf } from "./collocations.ts";
 import { buildIndex } from "./inverted-index.ts";
 import type { CorpusDocument } from "./sources.ts";
 
-const doc = (id: string, text: string): CorpusDocument => ({ id, title: id, author: null, year: 2000, register: "r", genre: "g", text });
+const doc = (id: string, text: string): CorpusDocument => ({
+  id,
+  title: id,
+  author: null,
+  year: 2000,
+  register: "r",
+  genre: "g",
+  text,
+});
 // N = 8 tokens; the node "fast" occurs 3 times (positions 0, 3, 6); f(car) = 2, f(red) = f(old) = f(new) = 1.
 const index = buildIndex([doc("one", "fast car red fast car old fast new")]);
 const options = { window: 1, position: "all" as const, minFreq: 1, limit: 20 };
@@ -25,7 +33,10 @@ describe("collocationsOf", () => {
   it("counts one side only when asked, halving the expected count", () => {
     // Right of "fast": car, car, new. S = 1: E(car) = 0.75, E(new) = 0.375; equal MI, so the more frequent first.
     const right = collocationsOf(index, "fast", { ...options, position: "right" }).collocates;
-    expect(right.map((c) => [c.word, c.frequency])).toEqual([["car", 2], ["new", 1]]);
+    expect(right.map((c) => [c.word, c.frequency])).toEqual([
+      ["car", 2],
+      ["new", 1],
+    ]);
     expect(right[0]!.mi).toBeCloseTo(Math.log2(2 / 0.75), 4);
     expect(right[0]!.t_score).toBeCloseTo((2 - 0.75) / Math.sqrt(2), 4);
     expect(right[1]!.mi).toBeCloseTo(Math.log2(1 / 0.375), 4);
@@ -44,6 +55,10 @@ describe("collocationsOf", () => {
   it("keeps windows inside the node's document and leaves the node out of its own collocates", () => {
     const two = buildIndex([doc("a", "alpha beta"), doc("b", "gamma gamma alpha"), doc("c", "delta")]);
     expect(collocationsOf(two, "gamma", { ...options, window: 3 }).collocates.map((c) => c.word)).toEqual(["alpha"]);
-    expect(collocationsOf(two, "alpha", { ...options, window: 3 }).collocates.map((c) => c.word).sort()).toEqual(["beta", "gamma"]);
+    expect(
+      collocationsOf(two, "alpha", { ...options, window: 3 })
+        .collocates.map((c) => c.word)
+        .sort(),
+    ).toEqual(["beta", "gamma"]);
   });
 });

@@ -18,7 +18,17 @@ function tinySource(name: CorpusName): CorpusSource {
     inputFiles: () => [file],
     readDocuments: () => {
       reads++;
-      return [{ id: name, title: name, author: null, year: 1900, register: "r", genre: "g", text: fs.readFileSync(file, "utf8") }];
+      return [
+        {
+          id: name,
+          title: name,
+          author: null,
+          year: 1900,
+          register: "r",
+          genre: "g",
+          text: fs.readFileSync(file, "utf8"),
+        },
+      ];
     },
   };
 }
@@ -26,12 +36,14 @@ function tinySource(name: CorpusName): CorpusSource {
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "corpus-library-"));
   reads = 0;
-  for (const name of CORPUS_NAMES) fs.writeFileSync(path.join(dir, `${name}.txt`), "the quick brown fox jumps over the lazy dog");
+  for (const name of CORPUS_NAMES)
+    fs.writeFileSync(path.join(dir, `${name}.txt`), "the quick brown fox jumps over the lazy dog");
   sources = Object.fromEntries(CORPUS_NAMES.map((n) => [n, tinySource(n)])) as Record<CorpusName, CorpusSource>;
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const library = (events: IndexEvent[] = []) => new CorpusLibrary(path.join(dir, "data"), (e) => events.push(e), sources);
+const library = (events: IndexEvent[] = []) =>
+  new CorpusLibrary(path.join(dir, "data"), (e) => events.push(e), sources);
 const search = (index: Parameters<typeof searchCorpus>[0]) => searchCorpus(index, "the", { context: 2, limit: 10 });
 
 describe("CorpusLibrary", () => {
@@ -60,10 +72,24 @@ describe("CorpusLibrary", () => {
 
   it("lets other work run while it builds a large corpus", async () => {
     const file = path.join(dir, "coca.txt");
-    sources.coca = { ...sources.coca, readDocuments: () => Array.from({ length: 40 }, (_, i) => ({ id: `d${i}`, title: `d${i}`, author: null, year: 1900, register: "r", genre: "g", text: fs.readFileSync(file, "utf8") })) };
+    sources.coca = {
+      ...sources.coca,
+      readDocuments: () =>
+        Array.from({ length: 40 }, (_, i) => ({
+          id: `d${i}`,
+          title: `d${i}`,
+          author: null,
+          year: 1900,
+          register: "r",
+          genre: "g",
+          text: fs.readFileSync(file, "utf8"),
+        })),
+    };
     let otherWorkRan = false;
     let ranBeforeBuilt: boolean | undefined;
-    const pending = new CorpusLibrary(path.join(dir, "data"), () => (ranBeforeBuilt = otherWorkRan), sources).index("coca");
+    const pending = new CorpusLibrary(path.join(dir, "data"), () => (ranBeforeBuilt = otherWorkRan), sources).index(
+      "coca",
+    );
     setImmediate(() => (otherWorkRan = true));
     expect((await pending).docs).toHaveLength(40);
     expect(ranBeforeBuilt).toBe(true);
@@ -77,7 +103,11 @@ describe("CorpusLibrary", () => {
     expect(reads).toBe(2);
     expect(library().indexFile("early_modern")).not.toBe(old);
     expect(fs.existsSync(old)).toBe(false);
-    expect(searchCorpus(index, "lovely", { context: 1, limit: 1 }).results[0]).toMatchObject({ left: "more", word: "lovely", right: "and" });
+    expect(searchCorpus(index, "lovely", { context: 1, limit: 1 }).results[0]).toMatchObject({
+      left: "more",
+      word: "lovely",
+      right: "and",
+    });
   });
 
   it("rebuilds over a damaged index file instead of trusting it", async () => {

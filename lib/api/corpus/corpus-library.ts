@@ -59,7 +59,9 @@ export class CorpusLibrary {
     const open = this.open.get(name);
     if (!open) {
       try {
-        return JSON.parse(fs.readFileSync(/*turbopackIgnore: true*/ statsFile(this.indexFile(name)), "utf8")) as CorpusStats;
+        return JSON.parse(
+          fs.readFileSync(/*turbopackIgnore: true*/ statsFile(this.indexFile(name)), "utf8"),
+        ) as CorpusStats;
       } catch {
         // No stats yet: building the index writes them.
       }
@@ -99,14 +101,24 @@ export class CorpusLibrary {
       // A read-only or full data directory costs a rebuild per process, not the corpus.
       error = err instanceof Error ? err.message : String(err);
     }
-    this.onEvent({ corpus: source.name, action: "built", ms: performance.now() - began, file, ...(error ? { error } : {}) });
+    this.onEvent({
+      corpus: source.name,
+      action: "built",
+      ms: performance.now() - began,
+      file,
+      ...(error ? { error } : {}),
+    });
     return index;
   }
 }
 
 const statsFile = (indexFile: string) => indexFile.replace(/\.bin$/, ".json");
 
-const statsOf = (index: CorpusIndex): CorpusStats => ({ tokens: index.tokens.length, documents: index.docs.length, vocabulary: index.vocabulary.length });
+const statsOf = (index: CorpusIndex): CorpusStats => ({
+  tokens: index.tokens.length,
+  documents: index.docs.length,
+  vocabulary: index.vocabulary.length,
+});
 
 /** A hash of what the index is made from: every input file's path, size and modification time. */
 export function fingerprint(source: CorpusSource): string {
@@ -144,6 +156,7 @@ function writeAtomically(file: string, bytes: Uint8Array): void {
 function removeStale(dir: string, corpus: CorpusName, keep: string): void {
   for (const name of fs.readdirSync(/*turbopackIgnore: true*/ dir)) {
     const file = path.join(dir, name);
-    if (file !== keep && file !== statsFile(keep) && name.startsWith(`${corpus}-`) && /\.(bin|json)$/.test(name)) fs.rmSync(/*turbopackIgnore: true*/ file, { force: true });
+    if (file !== keep && file !== statsFile(keep) && name.startsWith(`${corpus}-`) && /\.(bin|json)$/.test(name))
+      fs.rmSync(/*turbopackIgnore: true*/ file, { force: true });
   }
 }

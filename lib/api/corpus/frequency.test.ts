@@ -3,7 +3,15 @@ import { combineProfiles, frequencyOf, perMillion } from "./frequency.ts";
 import { buildIndex } from "./inverted-index.ts";
 import type { CorpusDocument } from "./sources.ts";
 
-const doc = (id: string, year: number, register: string, text: string): CorpusDocument => ({ id, title: id, author: null, year, register, genre: register, text });
+const doc = (id: string, year: number, register: string, text: string): CorpusDocument => ({
+  id,
+  title: id,
+  author: null,
+  year,
+  register,
+  genre: register,
+  text,
+});
 const index = buildIndex([
   doc("a", 1961, "press", "the war and the peace"),
   doc("b", 1965, "fiction", "war war war"),

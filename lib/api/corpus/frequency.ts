@@ -32,8 +32,12 @@ export function frequencyProfile(index: CorpusIndex, matches: Matches): Frequenc
     count: matches.total,
     tokens: index.tokens.length,
     per_million: perMillion(matches.total, index.tokens.length),
-    by_decade: [...decades].map(([decade, share]) => ({ decade, ...withRate(share) })).sort((a, b) => a.decade - b.decade),
-    by_register: [...registers].map(([register, share]) => ({ register, ...withRate(share) })).sort((a, b) => b.count - a.count || a.register.localeCompare(b.register)),
+    by_decade: [...decades]
+      .map(([decade, share]) => ({ decade, ...withRate(share) }))
+      .sort((a, b) => a.decade - b.decade),
+    by_register: [...registers]
+      .map(([register, share]) => ({ register, ...withRate(share) }))
+      .sort((a, b) => b.count - a.count || a.register.localeCompare(b.register)),
   };
 }
 
@@ -51,8 +55,12 @@ export function combineProfiles(profiles: FrequencyProfile[]): FrequencyProfile 
     count,
     tokens,
     per_million: perMillion(count, tokens),
-    by_decade: [...decades].map(([decade, share]) => ({ decade, ...withRate(share) })).sort((a, b) => a.decade - b.decade),
-    by_register: [...registers].map(([register, share]) => ({ register, ...withRate(share) })).sort((a, b) => b.count - a.count || a.register.localeCompare(b.register)),
+    by_decade: [...decades]
+      .map(([decade, share]) => ({ decade, ...withRate(share) }))
+      .sort((a, b) => a.decade - b.decade),
+    by_register: [...registers]
+      .map(([register, share]) => ({ register, ...withRate(share) }))
+      .sort((a, b) => b.count - a.count || a.register.localeCompare(b.register)),
   };
 }
 
@@ -63,9 +71,15 @@ function add<K>(groups: Map<K, Share>, key: K, count: number, tokens: number): v
   groups.set(key, share);
 }
 
-const withRate = (s: Share): Share => ({ count: s.count, tokens: s.tokens, per_million: perMillion(s.count, s.tokens) });
+const withRate = (s: Share): Share => ({
+  count: s.count,
+  tokens: s.tokens,
+  per_million: perMillion(s.count, s.tokens),
+});
 
-export const perMillion = (count: number, tokens: number) => (tokens === 0 ? 0 : Math.round((count / tokens) * 1e6 * 100) / 100);
+export const perMillion = (count: number, tokens: number) =>
+  tokens === 0 ? 0 : Math.round((count / tokens) * 1e6 * 100) / 100;
 
 /** The frequency profile of a word (or wildcard or phrase) in one index. */
-export const frequencyOf = (index: CorpusIndex, word: string): FrequencyProfile => frequencyProfile(index, findMatches(index, parseQuery(word)));
+export const frequencyOf = (index: CorpusIndex, word: string): FrequencyProfile =>
+  frequencyProfile(index, findMatches(index, parseQuery(word)));

@@ -1,10 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { buildIndex, deserialiseIndex, documentAt, positionsOf, serialiseIndex, textBetween, wordFrequency, wordId } from "./inverted-index.ts";
+import {
+  buildIndex,
+  deserialiseIndex,
+  documentAt,
+  positionsOf,
+  serialiseIndex,
+  textBetween,
+  wordFrequency,
+  wordId,
+} from "./inverted-index.ts";
 import { searchCorpus } from "./search.ts";
 import type { CorpusDocument } from "./sources.ts";
 
-const doc = (id: string, text: string, year = 1961, register = "press"): CorpusDocument => ({ id, title: `Title ${id}`, author: null, year, register, genre: register, text });
-const docs = [doc("a", "The cat sat. The CAT ran!", 1961), doc("b", "Hwæt! Wē Gār-Dena þrym — the cat’s end.", 1000, "verse"), doc("c", "the end", 1999)];
+const doc = (id: string, text: string, year = 1961, register = "press"): CorpusDocument => ({
+  id,
+  title: `Title ${id}`,
+  author: null,
+  year,
+  register,
+  genre: register,
+  text,
+});
+const docs = [
+  doc("a", "The cat sat. The CAT ran!", 1961),
+  doc("b", "Hwæt! Wē Gār-Dena þrym — the cat’s end.", 1000, "verse"),
+  doc("c", "the end", 1999),
+];
 
 describe("buildIndex", () => {
   const index = buildIndex(docs);
@@ -19,7 +40,11 @@ describe("buildIndex", () => {
 
   it("keeps each document's token range and metadata, decade included", () => {
     expect([...index.docStarts]).toEqual([0, 6, 14, 16]);
-    expect(index.docs.map((d) => [d.id, d.decade, d.tokens])).toEqual([["a", 1960, 6], ["b", 1000, 8], ["c", 1990, 2]]);
+    expect(index.docs.map((d) => [d.id, d.decade, d.tokens])).toEqual([
+      ["a", 1960, 6],
+      ["b", 1000, 8],
+      ["c", 1990, 2],
+    ]);
     expect([0, 5, 6, 13, 14, 15].map((p) => documentAt(index, p))).toEqual([0, 0, 1, 1, 2, 2]);
   });
 
@@ -36,9 +61,12 @@ describe("the index file", () => {
     const loaded = deserialiseIndex(serialiseIndex(built));
     expect(loaded.vocabulary).toEqual(built.vocabulary);
     expect(loaded.docs).toEqual(built.docs);
-    for (const key of ["tokens", "starts", "lengths", "postingStarts", "postings", "docStarts"] as const) expect([...loaded[key]]).toEqual([...built[key]]);
+    for (const key of ["tokens", "starts", "lengths", "postingStarts", "postings", "docStarts"] as const)
+      expect([...loaded[key]]).toEqual([...built[key]]);
     for (const q of ["the", "cat*", "the cat", "þrym", "the * end"]) {
-      expect(searchCorpus(loaded, q, { context: 3, limit: 10 })).toEqual(searchCorpus(built, q, { context: 3, limit: 10 }));
+      expect(searchCorpus(loaded, q, { context: 3, limit: 10 })).toEqual(
+        searchCorpus(built, q, { context: 3, limit: 10 }),
+      );
     }
   });
 

@@ -96,7 +96,16 @@ export class IndexBuilder {
     this.texts.push(bytes, DOCUMENT_SEPARATOR);
     this.textBytes += bytes.length + DOCUMENT_SEPARATOR.length;
     const year = doc.year;
-    this.docs.push({ id: doc.id, title: doc.title, author: doc.author, year, decade: Math.floor(year / 10) * 10, register: doc.register, genre: doc.genre, tokens: this.n - this.docStarts.at(-1)! });
+    this.docs.push({
+      id: doc.id,
+      title: doc.title,
+      author: doc.author,
+      year,
+      decade: Math.floor(year / 10) * 10,
+      register: doc.register,
+      genre: doc.genre,
+      tokens: this.n - this.docStarts.at(-1)!,
+    });
     this.docStarts.push(this.n);
   }
 
@@ -166,10 +175,12 @@ function grow16(a: Uint16Array, size: number): Uint16Array<ArrayBuffer> {
 export const tokenCount = (index: CorpusIndex): number => index.tokens.length;
 
 /** How often word id w occurs. */
-export const wordFrequency = (index: CorpusIndex, w: number): number => index.postingStarts[w + 1]! - index.postingStarts[w]!;
+export const wordFrequency = (index: CorpusIndex, w: number): number =>
+  index.postingStarts[w + 1]! - index.postingStarts[w]!;
 
 /** The positions of word id w, ascending (a view, not a copy). */
-export const positionsOf = (index: CorpusIndex, w: number): Uint32Array => index.postings.subarray(index.postingStarts[w], index.postingStarts[w + 1]);
+export const positionsOf = (index: CorpusIndex, w: number): Uint32Array =>
+  index.postings.subarray(index.postingStarts[w], index.postingStarts[w + 1]);
 
 /** The id of a folded word, or -1. */
 export function wordId(index: CorpusIndex, word: string): number {
@@ -239,7 +250,10 @@ export function deserialiseIndex(file: Uint8Array): CorpusIndex {
   if (decoder.decode(bytes.subarray(0, MAGIC.length)) !== MAGIC) throw new Error("not a corpus index file");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = view.getUint32(MAGIC.length, true);
-  const header = JSON.parse(decoder.decode(bytes.subarray(MAGIC.length + 4, MAGIC.length + 4 + headerLength))) as Pick<CorpusIndex, "vocabulary" | "docs">;
+  const header = JSON.parse(decoder.decode(bytes.subarray(MAGIC.length + 4, MAGIC.length + 4 + headerLength))) as Pick<
+    CorpusIndex,
+    "vocabulary" | "docs"
+  >;
   const n = header.docs.reduce((sum, d) => sum + d.tokens, 0);
   const v = header.vocabulary.length;
   let offset = align(MAGIC.length + 4 + headerLength);
@@ -256,8 +270,19 @@ export function deserialiseIndex(file: Uint8Array): CorpusIndex {
   const lengths = new Uint16Array(bytes.buffer, bytes.byteOffset + offset, n);
   offset = align(offset + n * 2);
   const text = bytes.subarray(offset);
-  if (postingStarts[v] !== n || docStarts[header.docs.length] !== n) throw new Error("corpus index file is inconsistent");
-  return { vocabulary: header.vocabulary, docs: header.docs, tokens, starts, lengths, postingStarts, postings, docStarts, text };
+  if (postingStarts[v] !== n || docStarts[header.docs.length] !== n)
+    throw new Error("corpus index file is inconsistent");
+  return {
+    vocabulary: header.vocabulary,
+    docs: header.docs,
+    tokens,
+    starts,
+    lengths,
+    postingStarts,
+    postings,
+    docStarts,
+    text,
+  };
 }
 
 function sections(index: CorpusIndex) {

@@ -3,7 +3,15 @@ import { buildIndex, textBetween, wordId } from "./inverted-index.ts";
 import { expandPattern, findMatches, parseQuery } from "./query.ts";
 import type { CorpusDocument } from "./sources.ts";
 
-const doc = (id: string, text: string): CorpusDocument => ({ id, title: id, author: null, year: 2000, register: "r", genre: "g", text });
+const doc = (id: string, text: string): CorpusDocument => ({
+  id,
+  title: id,
+  author: null,
+  year: 2000,
+  register: "r",
+  genre: "g",
+  text,
+});
 const index = buildIndex([
   doc("one", "Love is patient. The lover loved the lovely glove; the love of the game."),
   doc("two", "The kindness of the state. Darkness fell on the end of the"),
@@ -17,8 +25,16 @@ const spans = (q: string, limit?: number) => {
 
 describe("parseQuery", () => {
   it("reads words, wildcard patterns and lone stars, folding case", () => {
-    expect(parseQuery("The * OF lov*")).toEqual([{ kind: "word", word: "the" }, { kind: "any" }, { kind: "word", word: "of" }, { kind: "pattern", pattern: "lov*" }]);
-    expect(parseQuery("ice-cream")).toEqual([{ kind: "word", word: "ice" }, { kind: "word", word: "cream" }]);
+    expect(parseQuery("The * OF lov*")).toEqual([
+      { kind: "word", word: "the" },
+      { kind: "any" },
+      { kind: "word", word: "of" },
+      { kind: "pattern", pattern: "lov*" },
+    ]);
+    expect(parseQuery("ice-cream")).toEqual([
+      { kind: "word", word: "ice" },
+      { kind: "word", word: "cream" },
+    ]);
     expect(parseQuery("**ness")).toEqual([{ kind: "pattern", pattern: "*ness" }]);
   });
 
@@ -40,8 +56,16 @@ describe("expandPattern", () => {
 
   it("counts every word a pattern matches, however many (totals were once those of the 500 most frequent only)", () => {
     // 700 distinct words starting with "w", each once, then 300 of them again.
-    const name = (i: number) => "w" + [...i.toString(26).padStart(2, "0")].map((d) => String.fromCharCode(97 + parseInt(d, 26))).join("");
-    const many = buildIndex([doc("many", Array.from({ length: 700 }, (_, i) => name(i)).join(" ") + " and " + Array.from({ length: 300 }, (_, i) => name(i)).join(" "))]);
+    const name = (i: number) =>
+      "w" + [...i.toString(26).padStart(2, "0")].map((d) => String.fromCharCode(97 + parseInt(d, 26))).join("");
+    const many = buildIndex([
+      doc(
+        "many",
+        Array.from({ length: 700 }, (_, i) => name(i)).join(" ") +
+          " and " +
+          Array.from({ length: 300 }, (_, i) => name(i)).join(" "),
+      ),
+    ]);
     expect(expandPattern(many, "w*")).toHaveLength(700);
     const single = findMatches(many, parseQuery("w*"), 3);
     expect(single.total).toBe(1000);

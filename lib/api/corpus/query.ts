@@ -18,11 +18,13 @@ export function parseQuery(q: string): QueryTerm[] {
   for (const raw of q.trim().split(/\s+/).filter(Boolean)) {
     if (/^\*+$/.test(raw)) terms.push({ kind: "any" });
     else if (raw.includes("*")) {
-      if (!PATTERN.test(raw)) throw new GatewayError(400, `wildcard term '${raw}' may hold only letters, apostrophes and *`);
+      if (!PATTERN.test(raw))
+        throw new GatewayError(400, `wildcard term '${raw}' may hold only letters, apostrophes and *`);
       terms.push({ kind: "pattern", pattern: normaliseWord(raw).replace(/\*+/g, "*") });
     } else terms.push(...tokenise(raw).map((t) => ({ kind: "word" as const, word: t.norm })));
   }
-  if (!terms.some((t) => t.kind !== "any")) throw new GatewayError(400, "the query needs at least one word (letters, optionally with * wildcards)");
+  if (!terms.some((t) => t.kind !== "any"))
+    throw new GatewayError(400, "the query needs at least one word (letters, optionally with * wildcards)");
   if (terms.length > MAX_QUERY_TERMS) throw new GatewayError(400, `a query may have at most ${MAX_QUERY_TERMS} words`);
   return terms;
 }
@@ -109,7 +111,10 @@ export function findMatches(index: CorpusIndex, terms: QueryTerm[], limit = Infi
   }
   resolved.forEach((ids, i) => {
     if (i === anchor || !ids) return;
-    count = ids.length === 1 ? keepWhereEquals(index.tokens, candidates, count, i, ids[0]!) : keepWhereIn(index, candidates, count, i, ids);
+    count =
+      ids.length === 1
+        ? keepWhereEquals(index.tokens, candidates, count, i, ids[0]!)
+        : keepWhereIn(index, candidates, count, i, ids);
   });
   count = keepWithinDocuments(index.docStarts, candidates, count, span);
   return { starts: candidates.slice(0, Math.min(count, limit)), total: count, span };

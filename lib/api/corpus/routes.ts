@@ -17,7 +17,9 @@ const Term = z.string().trim().min(1).max(200);
 // Not z.coerce: it turns null into 0 too, so the OpenAPI generator documents a min-0 parameter as nullable.
 const numberFromQuery = (v: unknown) => (v === "" ? undefined : typeof v === "string" ? Number(v) : v);
 const int = (min: number, max: number, def: number, description: string) =>
-  z.preprocess(numberFromQuery, z.number().int().min(min).max(max).default(def)).openapi({ description: `${description}; empty means the default` });
+  z
+    .preprocess(numberFromQuery, z.number().int().min(min).max(max).default(def))
+    .openapi({ description: `${description}; empty means the default` });
 
 const libraries = new WeakMap<Runtime, CorpusLibrary>();
 /** One library per gateway runtime, so its index cache lives in that runtime's data directory. */
@@ -35,8 +37,10 @@ function libraryOf(rt: Runtime): CorpusLibrary {
 }
 
 const ENDPOINTS = {
-  search: "GET /v1/corpus/search?q=lov*&corpus=coca&context=5&limit=100 — concordance (KWIC); * wildcards, phrases such as \"the * of\"",
-  collocations: "GET /v1/corpus/collocations?word=strong&window=4&position=all&min_freq=3&limit=20 — collocates by mutual information, with t-scores",
+  search:
+    'GET /v1/corpus/search?q=lov*&corpus=coca&context=5&limit=100 — concordance (KWIC); * wildcards, phrases such as "the * of"',
+  collocations:
+    "GET /v1/corpus/collocations?word=strong&window=4&position=all&min_freq=3&limit=20 — collocates by mutual information, with t-scores",
   frequency: "GET /v1/corpus/frequency?word=thou&corpus=all — frequency per million, by decade, register and corpus",
 };
 
@@ -52,7 +56,9 @@ const indexRoute = gatewayRoute("optional", "corpus", {
       z.object({
         name: z.string(),
         description: z.string(),
-        corpora: z.array(z.object({ name: Corpus, description: z.string(), tokens: z.number().int(), documents: z.number().int() })),
+        corpora: z.array(
+          z.object({ name: Corpus, description: z.string(), tokens: z.number().int(), documents: z.number().int() }),
+        ),
         endpoints: z.record(z.string(), z.string()),
       }),
       "Corpora",
@@ -62,7 +68,14 @@ const indexRoute = gatewayRoute("optional", "corpus", {
 });
 
 const KwicLineSchema = z
-  .object({ left: z.string(), word: z.string(), right: z.string(), source: z.string(), document: z.string(), year: z.number().int() })
+  .object({
+    left: z.string(),
+    word: z.string(),
+    right: z.string(),
+    source: z.string(),
+    document: z.string(),
+    year: z.number().int(),
+  })
   .openapi("CorpusConcordanceLine");
 
 const searchRoute = gatewayRoute("key", "corpus", {
@@ -72,7 +85,10 @@ const searchRoute = gatewayRoute("key", "corpus", {
   tags,
   request: {
     query: z.object({
-      q: blankAsAbsent(Term.optional()).openapi({ description: "Words to find; * matches any letters (lov*, *ness) or, alone, any one word (the * of). Required unless query is given" }),
+      q: blankAsAbsent(Term.optional()).openapi({
+        description:
+          "Words to find; * matches any letters (lov*, *ness) or, alone, any one word (the * of). Required unless query is given",
+      }),
       query: blankAsAbsent(Term.optional()).openapi({ description: "Alias of q" }),
       corpus: blankAsAbsent(Corpus.default("coca")),
       context: int(0, MAX_CONTEXT, 5, "Words of context on each side"),
@@ -80,7 +96,10 @@ const searchRoute = gatewayRoute("key", "corpus", {
     }),
   },
   responses: {
-    200: jsonResponse(z.object({ corpus: Corpus, query: z.string(), total: z.number().int(), results: z.array(KwicLineSchema) }), "The first matches in corpus order and the count of all"),
+    200: jsonResponse(
+      z.object({ corpus: Corpus, query: z.string(), total: z.number().int(), results: z.array(KwicLineSchema) }),
+      "The first matches in corpus order and the count of all",
+    ),
     ...keyedErrors,
   },
 });
@@ -93,11 +112,17 @@ const collocationsRoute = gatewayRoute("key", "corpus", {
   request: {
     query: z.object({
       word: Term,
-      corpus: blankAsAbsent(Corpus.optional()).openapi({ description: "Which corpus (default coca). Sending it makes the request Form B, whose default limit is 10" }),
+      corpus: blankAsAbsent(Corpus.optional()).openapi({
+        description: "Which corpus (default coca). Sending it makes the request Form B, whose default limit is 10",
+      }),
       window: int(1, 10, 4, "Words on each side counted as near"),
-      position: blankAsAbsent(z.enum(POSITIONS).default("all")).openapi({ description: "Count words on the left, the right, or both" }),
+      position: blankAsAbsent(z.enum(POSITIONS).default("all")).openapi({
+        description: "Count words on the left, the right, or both",
+      }),
       min_freq: int(1, 100_000, 3, "Least co-occurrence count a collocate needs"),
-      limit: z.preprocess(numberFromQuery, z.number().int().min(1).max(200).optional()).openapi({ description: "Collocates to return: default 20 (Form A), 10 (Form B, when corpus is sent)" }),
+      limit: z
+        .preprocess(numberFromQuery, z.number().int().min(1).max(200).optional())
+        .openapi({ description: "Collocates to return: default 20 (Form A), 10 (Form B, when corpus is sent)" }),
     }),
   },
   responses: {
@@ -111,7 +136,9 @@ const collocationsRoute = gatewayRoute("key", "corpus", {
         limit: z.number().int(),
         node_frequency: z.number().int(),
         candidates: z.number().int(),
-        collocates: z.array(z.object({ word: z.string(), frequency: z.number().int(), mi: z.number(), t_score: z.number() })),
+        collocates: z.array(
+          z.object({ word: z.string(), frequency: z.number().int(), mi: z.number(), t_score: z.number() }),
+        ),
       }),
       "Collocates sorted by MI, highest first",
     ),
@@ -125,7 +152,14 @@ const frequencyRoute = gatewayRoute("key", "corpus", {
   path: "/v1/corpus/frequency",
   summary: "How often a word occurs, by decade, register and corpus",
   tags,
-  request: { query: z.object({ word: Term, corpus: blankAsAbsent(z.enum([...CORPUS_NAMES, "all"]).default("all")).openapi({ description: "One corpus or all" }) }) },
+  request: {
+    query: z.object({
+      word: Term,
+      corpus: blankAsAbsent(z.enum([...CORPUS_NAMES, "all"]).default("all")).openapi({
+        description: "One corpus or all",
+      }),
+    }),
+  },
   responses: {
     200: jsonResponse(
       z.object({
@@ -157,7 +191,8 @@ export function registerCorpusRoutes(app: OpenAPIHono<GatewayEnv>): void {
     return c.json(
       {
         name: "Corpus",
-        description: "Concordance, collocations and frequency over four English corpora: modern American English (coca, a stand-in for COCA) and Old, Middle and Early Modern English.",
+        description:
+          "Concordance, collocations and frequency over four English corpora: modern American English (coca, a stand-in for COCA) and Old, Middle and Early Modern English.",
         corpora,
         endpoints: ENDPOINTS,
       },
@@ -179,14 +214,27 @@ export function registerCorpusRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const corpus = named ?? "coca";
     const limit = asked ?? (named ? 10 : 20);
     const index = await libraryOf(c.var.runtime).index(corpus);
-    return c.json({ word, corpus, window, position, min_freq, limit, ...collocationsOf(index, word, { window, position, minFreq: min_freq, limit }) }, 200);
+    return c.json(
+      {
+        word,
+        corpus,
+        window,
+        position,
+        min_freq,
+        limit,
+        ...collocationsOf(index, word, { window, position, minFreq: min_freq, limit }),
+      },
+      200,
+    );
   });
 
   app.openapi(frequencyRoute, async (c) => {
     const { word, corpus } = c.req.valid("query");
     const library = libraryOf(c.var.runtime);
     const names: CorpusName[] = corpus === "all" ? [...CORPUS_NAMES] : [corpus];
-    const profiles = await Promise.all(names.map(async (name) => ({ name, profile: frequencyOf(await library.index(name), word) })));
+    const profiles = await Promise.all(
+      names.map(async (name) => ({ name, profile: frequencyOf(await library.index(name), word) })),
+    );
     const combined = combineProfiles(profiles.map((p) => p.profile));
     return c.json(
       {
@@ -198,7 +246,12 @@ export function registerCorpusRoutes(app: OpenAPIHono<GatewayEnv>): void {
         per_million: combined.per_million,
         by_decade: combined.by_decade,
         by_register: combined.by_register,
-        by_corpus: profiles.map(({ name, profile }) => ({ corpus: name, count: profile.count, tokens: profile.tokens, per_million: perMillion(profile.count, profile.tokens) })),
+        by_corpus: profiles.map(({ name, profile }) => ({
+          corpus: name,
+          count: profile.count,
+          tokens: profile.tokens,
+          per_million: perMillion(profile.count, profile.tokens),
+        })),
       },
       200,
     );

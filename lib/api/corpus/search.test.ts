@@ -2,7 +2,17 @@ import { describe, expect, it } from "vitest";
 import { buildIndex } from "./inverted-index.ts";
 import { MAX_LIMIT, searchCorpus } from "./search.ts";
 
-const index = buildIndex([{ id: "d", title: "D", author: null, year: 1900, register: "r", genre: "g", text: "of the sea ".repeat(MAX_LIMIT + 10) }]);
+const index = buildIndex([
+  {
+    id: "d",
+    title: "D",
+    author: null,
+    year: 1900,
+    register: "r",
+    genre: "g",
+    text: "of the sea ".repeat(MAX_LIMIT + 10),
+  },
+]);
 
 describe("searchCorpus", () => {
   it("returns `limit` lines and the total of all matches, for words, phrases and wildcards alike", () => {

@@ -25,7 +25,11 @@ function matchesFor(index: CorpusIndex, q: string): Matches {
  * A concordance: the first `limit` matches of `q` (words, `*` wildcards, phrases) in corpus order as
  * KWIC lines with `context` words each side, and the number of all matches.
  */
-export function searchCorpus(index: CorpusIndex, q: string, options: { context: number; limit: number }): { results: KwicLine[]; total: number } {
+export function searchCorpus(
+  index: CorpusIndex,
+  q: string,
+  options: { context: number; limit: number },
+): { results: KwicLine[]; total: number } {
   const matches = matchesFor(index, q);
   const page = { ...matches, starts: matches.starts.subarray(0, options.limit) };
   return { results: buildKwicLines(index, page, options.context), total: matches.total };

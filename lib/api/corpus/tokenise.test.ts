@@ -19,12 +19,24 @@ describe("tokenise", () => {
   });
 
   it("treats Old English letters and accented letters as letters", () => {
-    expect(words("Hwæt! Wē Gār-Dena in ġēardagum, þēodcyninga þrym")).toEqual(["hwæt", "wē", "gār", "dena", "in", "ġēardagum", "þēodcyninga", "þrym"]);
+    expect(words("Hwæt! Wē Gār-Dena in ġēardagum, þēodcyninga þrym")).toEqual([
+      "hwæt",
+      "wē",
+      "gār",
+      "dena",
+      "in",
+      "ġēardagum",
+      "þēodcyninga",
+      "þrym",
+    ]);
   });
 
   it("counts every shipped document exactly as documents.json's words column does", () => {
     const dir = path.join(import.meta.dirname, "data");
-    const docs = JSON.parse(fs.readFileSync(path.join(dir, "documents.json"), "utf8")) as { file: string; words: number }[];
+    const docs = JSON.parse(fs.readFileSync(path.join(dir, "documents.json"), "utf8")) as {
+      file: string;
+      words: number;
+    }[];
     expect(docs).toHaveLength(144);
     const mismatched = docs.filter((d) => tokenise(fs.readFileSync(path.join(dir, d.file), "utf8")).length !== d.words);
     expect(mismatched.map((d) => d.file)).toEqual([]);

@@ -42,7 +42,8 @@ describe("color-name-list", () => {
     nearestColorName({ r: 1, g: 2, b: 3 });
     const random = seeded(12);
     const started = performance.now();
-    for (let i = 0; i < 10_000; i++) nearestColorName({ r: Math.floor(random() * 256), g: Math.floor(random() * 256), b: Math.floor(random() * 256) });
+    for (let i = 0; i < 10_000; i++)
+      nearestColorName({ r: Math.floor(random() * 256), g: Math.floor(random() * 256), b: Math.floor(random() * 256) });
     const ms = performance.now() - started;
     console.log(`nearest colour name: ${((ms * 1000) / 10_000).toFixed(1)} µs per lookup`);
     expect(ms).toBeLessThan(1000);

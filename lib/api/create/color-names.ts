@@ -4,7 +4,9 @@ import { hexToRgb, rgbToLab, type Rgb } from "./color-space.ts";
 
 /** One entry of color-name-list (MIT, David Aerne): a name and its #rrggbb. */
 export type ColorName = { name: string; hex: string };
-export type NearestName = ColorName & { /** CIE76 ΔE (Euclidean distance in Lab); 0 for an exact match. */ distance: number };
+export type NearestName = ColorName & {
+  /** CIE76 ΔE (Euclidean distance in Lab); 0 for an exact match. */ distance: number;
+};
 
 // The package's `colornames.min.json` maps "rrggbb" → name (31,881 names, 0.75 MB). Read from
 // node_modules at run time rather than imported, so Next does not bundle 0.75 MB into the route.
@@ -15,9 +17,9 @@ let tree: LabTree | undefined;
 
 /** Every named colour, loaded on first use and kept for the life of the process (immutable). */
 export function colorNames(): readonly ColorName[] {
-  names ??= Object.entries(JSON.parse(fs.readFileSync(/*turbopackIgnore: true*/ LIST_FILE, "utf8")) as Record<string, string>).map(
-    ([hex, name]) => ({ name, hex: `#${hex.toLowerCase()}` }),
-  );
+  names ??= Object.entries(
+    JSON.parse(fs.readFileSync(/*turbopackIgnore: true*/ LIST_FILE, "utf8")) as Record<string, string>,
+  ).map(([hex, name]) => ({ name, hex: `#${hex.toLowerCase()}` }));
   return names;
 }
 
@@ -89,7 +91,13 @@ export class LabTree {
     }
   }
 
-  private search(q: readonly number[], lo: number, hi: number, axis: number, best: { index: number; distanceSquared: number }): void {
+  private search(
+    q: readonly number[],
+    lo: number,
+    hi: number,
+    axis: number,
+    best: { index: number; distanceSquared: number },
+  ): void {
     if (lo >= hi) return;
     const mid = (lo + hi) >> 1;
     const id = this.ids[mid]!;
@@ -103,7 +111,16 @@ export class LabTree {
     }
     const diff = q[axis]! - this.coord(id, axis);
     const next = (axis + 1) % 3;
-    const [near, far] = diff < 0 ? [[lo, mid], [mid + 1, hi]] : [[mid + 1, hi], [lo, mid]];
+    const [near, far] =
+      diff < 0
+        ? [
+            [lo, mid],
+            [mid + 1, hi],
+          ]
+        : [
+            [mid + 1, hi],
+            [lo, mid],
+          ];
     this.search(q, near[0]!, near[1]!, next, best);
     // The other side can only hold a closer point if the splitting plane is nearer than the best.
     if (diff * diff < best.distanceSquared) this.search(q, far[0]!, far[1]!, next, best);

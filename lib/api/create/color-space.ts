@@ -42,7 +42,8 @@ export function hslToRgb({ h, s, l }: Hsl): Rgb {
   const c = (1 - Math.abs(2 * L - 1)) * S;
   const hp = normaliseHue(h) / 60;
   const x = c * (1 - Math.abs((hp % 2) - 1));
-  const [r1, g1, b1] = hp < 1 ? [c, x, 0] : hp < 2 ? [x, c, 0] : hp < 3 ? [0, c, x] : hp < 4 ? [0, x, c] : hp < 5 ? [x, 0, c] : [c, 0, x];
+  const [r1, g1, b1] =
+    hp < 1 ? [c, x, 0] : hp < 2 ? [x, c, 0] : hp < 3 ? [0, c, x] : hp < 4 ? [0, x, c] : hp < 5 ? [x, 0, c] : [c, 0, x];
   const m = L - c / 2;
   const channel = (v: number) => Math.round(clamp((v + m) * 255, 0, 255));
   return { r: channel(r1), g: channel(g1), b: channel(b1) };

@@ -40,7 +40,12 @@ export function textSet(name: TextSetName): readonly TextItem[] {
 export function jokeSet(name: JokeSetName): readonly JokeItem[] {
   let items = cache.get(name) as readonly JokeItem[] | undefined;
   if (!items) {
-    items = JokeFile.parse(readDataFile(name)).map(({ setup, punchline }, i) => ({ id: i + 1, setup, punchline, text: `${setup} ${punchline}` }));
+    items = JokeFile.parse(readDataFile(name)).map(({ setup, punchline }, i) => ({
+      id: i + 1,
+      setup,
+      punchline,
+      text: `${setup} ${punchline}`,
+    }));
     cache.set(name, items);
   }
   return items;

@@ -36,7 +36,8 @@ export function echo(raw: string, max = 40): string {
 }
 
 export function requireGenerator(name: string): GeneratorName {
-  if (!isGenerator(name)) throw new GatewayError(404, `unknown generator '${echo(name)}'; generators are ${GENERATORS.join(", ")}`);
+  if (!isGenerator(name))
+    throw new GatewayError(404, `unknown generator '${echo(name)}'; generators are ${GENERATORS.join(", ")}`);
   return name;
 }
 

@@ -3,7 +3,7 @@ import { hexToRgb, hslToRgb } from "./color-space.ts";
 import { buildPalette, harmonyHsl, PALETTE_SCHEMES, pickScheme, randomBase } from "./palettes.ts";
 
 const base = { h: 200, s: 70, l: 50 };
-const hueGap = (a: number, b: number) => ((b - a) % 360 + 360) % 360;
+const hueGap = (a: number, b: number) => (((b - a) % 360) + 360) % 360;
 
 describe("harmonyHsl", () => {
   it("puts each scheme's hues where colour theory does", () => {
@@ -24,7 +24,14 @@ describe("harmonyHsl", () => {
 
   it("repeats hues in lighter and darker tiers when the palette is bigger than the harmony", () => {
     const six = harmonyHsl("complementary", base, 6);
-    expect(six.map((c) => [c.h, c.l])).toEqual([[200, 50], [20, 50], [200, 65], [20, 65], [200, 35], [20, 35]]);
+    expect(six.map((c) => [c.h, c.l])).toEqual([
+      [200, 50],
+      [20, 50],
+      [200, 65],
+      [20, 65],
+      [200, 35],
+      [20, 35],
+    ]);
   });
 
   it("spreads monochromatic lightness from dark to light on the base hue and saturation", () => {
@@ -50,7 +57,9 @@ describe("buildPalette", () => {
           expect(hexToRgb(c.hex)).toEqual(c.rgb);
           const back = hslToRgb(c.hsl);
           // hsl is rounded to whole degrees and percent, so it can be a few units off per channel.
-          expect(Math.max(Math.abs(back.r - c.rgb.r), Math.abs(back.g - c.rgb.g), Math.abs(back.b - c.rgb.b))).toBeLessThanOrEqual(4);
+          expect(
+            Math.max(Math.abs(back.r - c.rgb.r), Math.abs(back.g - c.rgb.g), Math.abs(back.b - c.rgb.b)),
+          ).toBeLessThanOrEqual(4);
           expect(c.name.length).toBeGreaterThan(0);
           expect(c.name_hex).toMatch(/^#[0-9a-f]{6}$/);
         }

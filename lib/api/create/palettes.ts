@@ -2,7 +2,14 @@ import { nearestColorName } from "./color-names.ts";
 import { clamp, describeRgb, hslToRgb, normaliseHue, type ColorValue, type Hsl } from "./color-space.ts";
 import { randomIndex, type RandomSource } from "./shuffle-bag.ts";
 
-export const PALETTE_SCHEMES = ["complementary", "analogous", "triadic", "split-complementary", "tetradic", "monochromatic"] as const;
+export const PALETTE_SCHEMES = [
+  "complementary",
+  "analogous",
+  "triadic",
+  "split-complementary",
+  "tetradic",
+  "monochromatic",
+] as const;
 export type PaletteScheme = (typeof PALETTE_SCHEMES)[number];
 
 export const PALETTE_SIZE = { min: 2, max: 10, default: 5 } as const;

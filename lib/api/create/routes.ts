@@ -9,12 +9,21 @@ import { PALETTE_SCHEMES, PALETTE_SIZE } from "./palettes.ts";
 const tags = ["Generators"];
 
 const Rgb = z.object({ r: z.number().int(), g: z.number().int(), b: z.number().int() });
-const Hsl = z.object({ h: z.number().int().describe("degrees, 0–359"), s: z.number().int().describe("percent"), l: z.number().int().describe("percent") });
+const Hsl = z.object({
+  h: z.number().int().describe("degrees, 0–359"),
+  s: z.number().int().describe("percent"),
+  l: z.number().int().describe("percent"),
+});
 const colorValue = { hex: z.string().openapi({ example: "#336699" }), rgb: Rgb, hsl: Hsl };
 
 const TextItem = z.object({ id: z.number().int(), text: z.string() }).openapi("GeneratorText");
 const JokeItem = z
-  .object({ id: z.number().int(), setup: z.string(), punchline: z.string(), text: z.string().describe("setup and punchline as one line") })
+  .object({
+    id: z.number().int(),
+    setup: z.string(),
+    punchline: z.string(),
+    text: z.string().describe("setup and punchline as one line"),
+  })
   .openapi("GeneratorJoke");
 const NamedColor = z.object({ name: z.string(), ...colorValue }).openapi("NamedColor");
 const Swatch = z.object({
@@ -22,12 +31,15 @@ const Swatch = z.object({
   name: z.string().describe("the nearest name in color-name-list"),
   name_hex: z.string().describe("that name's own colour, which is rarely exactly this one"),
 });
-const Palette = z.object({ scheme: z.enum(PALETTE_SCHEMES), base: z.string(), colors: z.array(Swatch) }).openapi("Palette");
+const Palette = z
+  .object({ scheme: z.enum(PALETTE_SCHEMES), base: z.string(), colors: z.array(Swatch) })
+  .openapi("Palette");
 
 const ItemA = z.union([JokeItem, TextItem, NamedColor]);
 const ItemB = z.union([JokeItem, TextItem, Palette]);
 const one = <T extends z.ZodType>(item: T) => z.object({ generator: z.enum(GENERATORS), item });
-const many = <T extends z.ZodType>(item: T) => z.object({ generator: z.enum(GENERATORS), count: z.number().int(), items: z.array(item) });
+const many = <T extends z.ZodType>(item: T) =>
+  z.object({ generator: z.enum(GENERATORS), count: z.number().int(), items: z.array(item) });
 
 const GeneratorParam = z.string().openapi({
   param: { name: "generator", in: "path" },
@@ -36,12 +48,18 @@ const GeneratorParam = z.string().openapi({
 });
 // The count is checked in the handler, after the generator: an unknown generator is 404 and
 // dadjokes on Form A is 400 whatever the count says.
-const CountParam = z.string().openapi({ param: { name: "count", in: "path" }, description: "a whole number", example: "3" });
+const CountParam = z
+  .string()
+  .openapi({ param: { name: "count", in: "path" }, description: "a whole number", example: "3" });
 const countIn = (max: number) => z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(max));
 
 const PaletteQuery = z.object({
-  scheme: blankAsAbsent(z.enum(PALETTE_SCHEMES).optional()).describe("colors only: the harmony; omitted = a random scheme per palette"),
-  size: blankAsAbsent(z.coerce.number().int().min(PALETTE_SIZE.min).max(PALETTE_SIZE.max).default(PALETTE_SIZE.default)).describe("colors only: colours per palette"),
+  scheme: blankAsAbsent(z.enum(PALETTE_SCHEMES).optional()).describe(
+    "colors only: the harmony; omitted = a random scheme per palette",
+  ),
+  size: blankAsAbsent(
+    z.coerce.number().int().min(PALETTE_SIZE.min).max(PALETTE_SIZE.max).default(PALETTE_SIZE.default),
+  ).describe("colors only: colours per palette"),
 });
 
 const notFound = { 404: jsonResponse(ErrorSchema, "Unknown generator") };
@@ -59,7 +77,12 @@ const indexAt = (path: "/v1/create" | "/v1/generators", summary: string) =>
         z.object({
           generators: z.record(
             z.string(),
-            z.object({ description: z.string(), count: z.number().int(), supports_multiple: z.boolean(), endpoints: z.array(z.string()) }),
+            z.object({
+              description: z.string(),
+              count: z.number().int(),
+              supports_multiple: z.boolean(),
+              endpoints: z.array(z.string()),
+            }),
           ),
         }),
         "Every generator with its size and endpoints",
@@ -77,7 +100,11 @@ const randomA = gatewayRoute("key", "create", {
   summary: "One item from a generator (colors: one named colour)",
   tags,
   request: { params: z.object({ generator: GeneratorParam }) },
-  responses: { 200: jsonResponse(one(ItemA), "The next item of the generator's shuffle bag"), ...keyedErrors, ...notFound },
+  responses: {
+    200: jsonResponse(one(ItemA), "The next item of the generator's shuffle bag"),
+    ...keyedErrors,
+    ...notFound,
+  },
 });
 
 const multipleA = gatewayRoute("key", "create", {
@@ -109,7 +136,8 @@ const multipleB = gatewayRoute("key", "create", {
 
 function parseCount(raw: string, max: number): number {
   const parsed = countIn(max).safeParse(raw);
-  if (!parsed.success) throw new GatewayError(400, `invalid count '${echo(raw)}': it must be a whole number from 1 to ${max}`);
+  if (!parsed.success)
+    throw new GatewayError(400, `invalid count '${echo(raw)}': it must be a whole number from 1 to ${max}`);
   return parsed.data;
 }
 
@@ -129,7 +157,10 @@ export function registerGeneratorRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const params = c.req.valid("param");
     const generator = requireGenerator(params.generator);
     if (generator === "dadjokes") {
-      throw new GatewayError(400, "dadjokes does not support multiple here: use /v1/create/dadjokes/random, or /v1/generators/dadjokes/multiple/{count}");
+      throw new GatewayError(
+        400,
+        "dadjokes does not support multiple here: use /v1/create/dadjokes/random, or /v1/generators/dadjokes/multiple/{count}",
+      );
     }
     const count = parseCount(params.count, MULTIPLE_MAX.A);
     return c.json({ generator, count, items: bags.drawMany(generator, count) }, 200);

@@ -46,8 +46,18 @@ describe("ShuffleBag", () => {
   });
 
   it("is not a fixed order: different seeds give different sequences", () => {
-    const a = range(20).map(((bag) => () => bag.next())(new ShuffleBag(range(20), seeded(7))));
-    const b = range(20).map(((bag) => () => bag.next())(new ShuffleBag(range(20), seeded(8))));
+    const a = range(20).map(
+      (
+        (bag) => () =>
+          bag.next()
+      )(new ShuffleBag(range(20), seeded(7))),
+    );
+    const b = range(20).map(
+      (
+        (bag) => () =>
+          bag.next()
+      )(new ShuffleBag(range(20), seeded(8))),
+    );
     expect(a).not.toEqual(b);
   });
 

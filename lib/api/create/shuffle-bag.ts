@@ -42,7 +42,8 @@ export class ShuffleBag<T> {
    * item repeat one already taken for this request, and such a draw is put back and redrawn.
    */
   take(count: number): T[] {
-    if (count > this.items.length) throw new RangeError(`cannot take ${count} distinct items from a bag of ${this.items.length}`);
+    if (count > this.items.length)
+      throw new RangeError(`cannot take ${count} distinct items from a bag of ${this.items.length}`);
     const taken = new Set<number>();
     while (taken.size < count) {
       const index = this.drawPosition();

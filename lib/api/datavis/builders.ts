@@ -23,8 +23,16 @@ export const t = (field: string, extra: Channel = {}): Channel => ({ field, type
  * Horizontal bars of the `top` categories ranked by an aggregate of `value` (or by row count);
  * `before` are transforms (filters, calculations) applied to the rows first.
  */
-export function topBars(category: string, value: string | null, op: "sum" | "mean" | "count", top: number, titles: { category: string; value: string }, before: unknown[] = []): VegaLiteSpec {
-  const measure = value === null || op === "count" ? { op: "count", as: "measure" } : { op, field: value, as: "measure" };
+export function topBars(
+  category: string,
+  value: string | null,
+  op: "sum" | "mean" | "count",
+  top: number,
+  titles: { category: string; value: string },
+  before: unknown[] = [],
+): VegaLiteSpec {
+  const measure =
+    value === null || op === "count" ? { op: "count", as: "measure" } : { op, field: value, as: "measure" };
   return {
     transform: [
       ...before,
@@ -44,23 +52,47 @@ export function topBars(category: string, value: string | null, op: "sum" | "mea
 export function histogram(field: string, title: string, maxbins = 30, color?: Channel): VegaLiteSpec {
   return {
     mark: "bar",
-    encoding: { x: q(field, { bin: { maxbins }, title }), y: { aggregate: "count", type: "quantitative", title: "Count" }, ...(color ? { color } : {}) },
+    encoding: {
+      x: q(field, { bin: { maxbins }, title }),
+      y: { aggregate: "count", type: "quantitative", title: "Count" },
+      ...(color ? { color } : {}),
+    },
   };
 }
 
-export function boxplot(category: string, value: string, titles: { category: string; value: string }, scale?: Channel): VegaLiteSpec {
+export function boxplot(
+  category: string,
+  value: string,
+  titles: { category: string; value: string },
+  scale?: Channel,
+): VegaLiteSpec {
   return {
     mark: { type: "boxplot", extent: 1.5 },
-    encoding: { x: n(category, { title: titles.category }), y: q(value, { title: titles.value, ...(scale ? { scale } : {}) }), color: n(category, { legend: null }) },
+    encoding: {
+      x: n(category, { title: titles.category }),
+      y: q(value, { title: titles.value, ...(scale ? { scale } : {}) }),
+      color: n(category, { legend: null }),
+    },
   };
 }
 
 export function scatter(x: Channel, y: Channel, more: Channel = {}, transform: unknown[] = []): VegaLiteSpec {
-  return { ...(transform.length ? { transform } : {}), mark: { type: "point", filled: true, opacity: 0.7 }, encoding: { x, y, ...more } };
+  return {
+    ...(transform.length ? { transform } : {}),
+    mark: { type: "point", filled: true, opacity: 0.7 },
+    encoding: { x, y, ...more },
+  };
 }
 
 /** Points at longitude/latitude on a projection (no base map: the points draw the shape). */
-export function pointMap(lon: string, lat: string, projection: string, more: Channel = {}, mark: Record<string, unknown> = { type: "circle", size: 12, opacity: 0.6 }, transform: unknown[] = []): VegaLiteSpec {
+export function pointMap(
+  lon: string,
+  lat: string,
+  projection: string,
+  more: Channel = {},
+  mark: Record<string, unknown> = { type: "circle", size: 12, opacity: 0.6 },
+  transform: unknown[] = [],
+): VegaLiteSpec {
   return {
     ...(transform.length ? { transform } : {}),
     projection: { type: projection },
@@ -70,11 +102,24 @@ export function pointMap(lon: string, lat: string, projection: string, more: Cha
 }
 
 /** A scatter with a fitted line (regression or loess) drawn over it. */
-export function scatterWithFit(x: string, y: string, titles: { x: string; y: string }, method: "regression" | "loess", xExtra: Channel = {}): VegaLiteSpec {
+export function scatterWithFit(
+  x: string,
+  y: string,
+  titles: { x: string; y: string },
+  method: "regression" | "loess",
+  xExtra: Channel = {},
+): VegaLiteSpec {
   return {
     layer: [
-      { mark: { type: "point", filled: true, opacity: 0.5 }, encoding: { x: q(x, { title: titles.x, scale: { zero: false }, ...xExtra }), y: q(y, { title: titles.y }) } },
-      { transform: [{ [method]: y, on: x }], mark: { type: "line", color: "firebrick", strokeWidth: 2 }, encoding: { x: q(x), y: q(y) } },
+      {
+        mark: { type: "point", filled: true, opacity: 0.5 },
+        encoding: { x: q(x, { title: titles.x, scale: { zero: false }, ...xExtra }), y: q(y, { title: titles.y }) },
+      },
+      {
+        transform: [{ [method]: y, on: x }],
+        mark: { type: "line", color: "firebrick", strokeWidth: 2 },
+        encoding: { x: q(x), y: q(y) },
+      },
     ],
   };
 }

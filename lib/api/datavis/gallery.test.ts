@@ -48,7 +48,11 @@ function countDataItems(node: SceneNode): number {
 async function renderSvg(vis: Visualization, messages: string[]): Promise<{ svg: string; items: number }> {
   const logger = collectingLogger(messages);
   const compiled = vl.compile(vis.spec as unknown as vl.TopLevelSpec, { logger: logger as never });
-  const view = new vega.View(vega.parse(compiled.spec), { renderer: "none", loader: troveLoader(), logger: logger as never });
+  const view = new vega.View(vega.parse(compiled.spec), {
+    renderer: "none",
+    loader: troveLoader(),
+    logger: logger as never,
+  });
   const svg = await view.toSVG();
   const items = countDataItems((view.scenegraph() as unknown as { root: SceneNode }).root);
   view.finalize();
@@ -90,7 +94,11 @@ describe("datavis gallery", () => {
       expect(() => findDataset(category!, id!), v.name).not.toThrow();
       expect(v.description.length, v.name).toBeGreaterThan(20);
     }
-    for (const c of VIS_CATEGORIES) expect(VISUALIZATIONS.some((v) => v.category === c), c).toBe(true);
+    for (const c of VIS_CATEGORIES)
+      expect(
+        VISUALIZATIONS.some((v) => v.category === c),
+        c,
+      ).toBe(true);
   });
 
   it("filters by category and counts every category, zeros included", () => {
@@ -98,7 +106,10 @@ describe("datavis gallery", () => {
     expect(maps.length).toBeGreaterThan(0);
     expect(maps.every((v) => v.category === "geographic")).toBe(true);
     expect(visualizationsIn()).toHaveLength(VISUALIZATIONS.length);
-    expect(countByCategory(maps)).toEqual({ ...Object.fromEntries(VIS_CATEGORIES.map((c) => [c, 0])), geographic: maps.length });
+    expect(countByCategory(maps)).toEqual({
+      ...Object.fromEntries(VIS_CATEGORIES.map((c) => [c, 0])),
+      geographic: maps.length,
+    });
     expect(Object.values(countByCategory()).reduce((a, b) => a + b, 0)).toBe(VISUALIZATIONS.length);
   });
 
@@ -111,13 +122,16 @@ describe("datavis gallery", () => {
     }
   });
 
-  it.each(VISUALIZATIONS.map((v) => [v.name, v] as const))("renders %s to an SVG with marks and no warnings", async (_name, vis) => {
-    const messages: string[] = [];
-    const { svg, items } = await renderSvg(vis, messages);
-    expect(messages).toEqual([]);
-    expect(svg.startsWith("<svg")).toBe(true);
-    expect(svg).toContain("role-mark");
-    // A chart whose filters or fields matched nothing still draws axes; it must draw data too.
-    expect(items).toBeGreaterThanOrEqual(2);
-  });
+  it.each(VISUALIZATIONS.map((v) => [v.name, v] as const))(
+    "renders %s to an SVG with marks and no warnings",
+    async (_name, vis) => {
+      const messages: string[] = [];
+      const { svg, items } = await renderSvg(vis, messages);
+      expect(messages).toEqual([]);
+      expect(svg.startsWith("<svg")).toBe(true);
+      expect(svg).toContain("role-mark");
+      // A chart whose filters or fields matched nothing still draws axes; it must draw data too.
+      expect(items).toBeGreaterThanOrEqual(2);
+    },
+  );
 });

@@ -1,6 +1,11 @@
 import net from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startFakeCoinGecko, startFakeUsgs, startFakeWaqi, type FakeUpstream } from "../../../test/fakes/datavis-upstreams.ts";
+import {
+  startFakeCoinGecko,
+  startFakeUsgs,
+  startFakeWaqi,
+  type FakeUpstream,
+} from "../../../test/fakes/datavis-upstreams.ts";
 import { MemoryUpstreamCache } from "../../upstream/cache.ts";
 import { FRESH_MS, fetchLive, liveSnapshot } from "./live.ts";
 
@@ -14,7 +19,11 @@ describe("fetchLive", () => {
   const saved = { ...process.env };
   beforeAll(async () => {
     [usgs, coingecko, waqi] = await Promise.all([startFakeUsgs(), startFakeCoinGecko(), startFakeWaqi()]);
-    Object.assign(process.env, { UPSTREAM_USGS_URL: usgs.url, UPSTREAM_FINANCE_URL: coingecko.url, UPSTREAM_WAQI_URL: waqi.url });
+    Object.assign(process.env, {
+      UPSTREAM_USGS_URL: usgs.url,
+      UPSTREAM_FINANCE_URL: coingecko.url,
+      UPSTREAM_WAQI_URL: waqi.url,
+    });
   });
   afterAll(async () => {
     process.env = saved;
@@ -30,24 +39,42 @@ describe("fetchLive", () => {
 
   it("fetches the USGS day feed, then serves it from cache for 5 minutes, then asks again", async () => {
     const first = await fetchLive("earthquake", cache, now);
-    expect(first).toMatchObject({ source: "earthquake", stale: false, cached: false, snapshot: false, fetched_at: new Date(clock).toISOString() });
+    expect(first).toMatchObject({
+      source: "earthquake",
+      stale: false,
+      cached: false,
+      snapshot: false,
+      fetched_at: new Date(clock).toISOString(),
+    });
     expect((first.data as { features: unknown[] }).features).toHaveLength(2);
     expect(usgs.hits).toEqual(["/earthquakes/feed/v1.0/summary/all_day.geojson"]);
     clock += FRESH_MS - 1;
     expect(await fetchLive("earthquake", cache, now)).toMatchObject({ stale: false, cached: true });
     expect(usgs.hits).toHaveLength(1);
     clock += 2;
-    expect(await fetchLive("earthquake", cache, now)).toMatchObject({ stale: false, cached: false, fetched_at: new Date(clock).toISOString() });
+    expect(await fetchLive("earthquake", cache, now)).toMatchObject({
+      stale: false,
+      cached: false,
+      fetched_at: new Date(clock).toISOString(),
+    });
     expect(usgs.hits).toHaveLength(2);
   });
 
   it("serves the last good answer, marked stale, when the upstream fails after it expired", async () => {
     const good = await fetchLive("crypto", cache, now);
-    expect(coingecko.hits[0]).toBe("/api/v3/coins/markets?vs_currency=usd&order=market_cap_desc&per_page=20&page=1&price_change_percentage=24h");
+    expect(coingecko.hits[0]).toBe(
+      "/api/v3/coins/markets?vs_currency=usd&order=market_cap_desc&per_page=20&page=1&price_change_percentage=24h",
+    );
     clock += FRESH_MS + 1;
     coingecko.setStatus(500);
     const stale = await fetchLive("crypto", cache, now);
-    expect(stale).toMatchObject({ stale: true, cached: true, snapshot: false, fetched_at: good.fetched_at, data: good.data });
+    expect(stale).toMatchObject({
+      stale: true,
+      cached: true,
+      snapshot: false,
+      fetched_at: good.fetched_at,
+      data: good.data,
+    });
     expect(stale.note).toMatch(/last good answer/);
   });
 
@@ -78,26 +105,30 @@ describe("fetchLive", () => {
     expect(refused.note).toMatch(/status 'error'/);
   });
 
-  it("falls back within about 8 s when the upstream accepts the connection and never answers", { timeout: 30_000 }, async () => {
-    const sockets: net.Socket[] = [];
-    const hanging = net.createServer((socket) => void sockets.push(socket));
-    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
-    process.env.UPSTREAM_FINANCE_URL = `http://127.0.0.1:${(hanging.address() as net.AddressInfo).port}`;
-    try {
-      const started = performance.now();
-      const answer = await fetchLive("crypto", cache, now);
-      const elapsed = performance.now() - started;
-      expect(answer).toMatchObject({ stale: true, snapshot: true });
-      expect(answer.note).toMatch(/did not answer within 4 s/);
-      // Two attempts of 4 s; the client's defaults (three of 8 s) took 24 s, past most clients' patience.
-      expect(elapsed).toBeLessThan(12_000);
-      expect(sockets.length).toBe(2);
-    } finally {
-      process.env.UPSTREAM_FINANCE_URL = coingecko.url;
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => hanging.close(resolve));
-    }
-  });
+  it(
+    "falls back within about 8 s when the upstream accepts the connection and never answers",
+    { timeout: 30_000 },
+    async () => {
+      const sockets: net.Socket[] = [];
+      const hanging = net.createServer((socket) => void sockets.push(socket));
+      await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+      process.env.UPSTREAM_FINANCE_URL = `http://127.0.0.1:${(hanging.address() as net.AddressInfo).port}`;
+      try {
+        const started = performance.now();
+        const answer = await fetchLive("crypto", cache, now);
+        const elapsed = performance.now() - started;
+        expect(answer).toMatchObject({ stale: true, snapshot: true });
+        expect(answer.note).toMatch(/did not answer within 4 s/);
+        // Two attempts of 4 s; the client's defaults (three of 8 s) took 24 s, past most clients' patience.
+        expect(elapsed).toBeLessThan(12_000);
+        expect(sockets.length).toBe(2);
+      } finally {
+        process.env.UPSTREAM_FINANCE_URL = coingecko.url;
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => hanging.close(resolve));
+      }
+    },
+  );
 
   it("ships snapshots shaped like each upstream's answer", () => {
     expect(Array.isArray(liveSnapshot("crypto"))).toBe(true);

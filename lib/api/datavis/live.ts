@@ -36,7 +36,8 @@ const SOURCES: Record<LiveSourceName, LiveSource> = {
     upstream: { name: "usgs", origin: "https://earthquake.usgs.gov", ...LIVE_CALL },
     request: () => ({ path: "/earthquakes/feed/v1.0/summary/all_day.geojson" }),
     check: (body) => {
-      if ((body as { type?: unknown }).type !== "FeatureCollection") throw new GatewayError(502, "usgs answered with something that is not a GeoJSON FeatureCollection");
+      if ((body as { type?: unknown }).type !== "FeatureCollection")
+        throw new GatewayError(502, "usgs answered with something that is not a GeoJSON FeatureCollection");
     },
     snapshotNote: "shipped snapshot: one real day of the USGS feed from February 2018",
   },
@@ -44,11 +45,16 @@ const SOURCES: Record<LiveSourceName, LiveSource> = {
     name: "crypto",
     description: "The 20 largest cryptocurrencies by market cap from CoinGecko /api/v3/coins/markets (USD)",
     upstream: { name: "finance", origin: "https://api.coingecko.com", ...LIVE_CALL },
-    request: () => ({ path: "/api/v3/coins/markets", query: { vs_currency: "usd", order: "market_cap_desc", per_page: 20, page: 1, price_change_percentage: "24h" } }),
+    request: () => ({
+      path: "/api/v3/coins/markets",
+      query: { vs_currency: "usd", order: "market_cap_desc", per_page: 20, page: 1, price_change_percentage: "24h" },
+    }),
     check: (body) => {
-      if (!Array.isArray(body)) throw new GatewayError(502, "finance answered with something that is not a list of coins");
+      if (!Array.isArray(body))
+        throw new GatewayError(502, "finance answered with something that is not a list of coins");
     },
-    snapshotNote: "shipped snapshot: illustrative prices in CoinGecko's format (November 2025 orders of magnitude), not market data",
+    snapshotNote:
+      "shipped snapshot: illustrative prices in CoinGecko's format (November 2025 orders of magnitude), not market data",
   },
   airquality: {
     name: "airquality",
@@ -102,8 +108,18 @@ export function liveSnapshot(name: LiveSourceName): unknown {
   return snapshots.get(name);
 }
 
-export function describeLiveSources(): Array<{ name: LiveSourceName; description: string; upstream: string; credential: string | null }> {
-  return LIVE_SOURCES.map((name) => ({ name, description: SOURCES[name].description, upstream: SOURCES[name].upstream.name, credential: SOURCES[name].credential ?? null }));
+export function describeLiveSources(): Array<{
+  name: LiveSourceName;
+  description: string;
+  upstream: string;
+  credential: string | null;
+}> {
+  return LIVE_SOURCES.map((name) => ({
+    name,
+    description: SOURCES[name].description,
+    upstream: SOURCES[name].upstream.name,
+    credential: SOURCES[name].credential ?? null,
+  }));
 }
 
 /**
@@ -111,24 +127,56 @@ export function describeLiveSources(): Array<{ name: LiveSourceName; description
  * or its credential is missing — the last good answer, or else the shipped snapshot, marked stale.
  * A chart keeps working whatever the upstream does; `stale` and `note` say what the caller got.
  */
-export async function fetchLive(name: LiveSourceName, cache: UpstreamCache, now: () => number = Date.now, env: Record<string, string | undefined> = process.env): Promise<LiveAnswer> {
+export async function fetchLive(
+  name: LiveSourceName,
+  cache: UpstreamCache,
+  now: () => number = Date.now,
+  env: Record<string, string | undefined> = process.env,
+): Promise<LiveAnswer> {
   const source = SOURCES[name];
   const client = clientFor(source);
   const credential = source.credential ? env[source.credential]?.trim() || undefined : undefined;
   const request = source.request(credential);
   const publicUrl = client.url({ ...request, query: { ...request.query, token: undefined } });
-  const base = { source: name, description: source.description, upstream: { name: source.upstream.name, url: publicUrl } };
+  const base = {
+    source: name,
+    description: source.description,
+    upstream: { name: source.upstream.name, url: publicUrl },
+  };
   const key = `datavis:live:${name}`;
   const raw = await cache.get(key);
   const kept = raw === undefined ? undefined : (JSON.parse(raw) as Kept);
 
   if (kept && now() - kept.fetched_at < FRESH_MS) {
-    return { ...base, stale: false, cached: true, snapshot: false, fetched_at: new Date(kept.fetched_at).toISOString(), data: kept.data };
+    return {
+      ...base,
+      stale: false,
+      cached: true,
+      snapshot: false,
+      fetched_at: new Date(kept.fetched_at).toISOString(),
+      data: kept.data,
+    };
   }
   const fallback = (reason: string): LiveAnswer =>
     kept
-      ? { ...base, stale: true, cached: true, snapshot: false, fetched_at: new Date(kept.fetched_at).toISOString(), note: `${reason}; serving the last good answer`, data: kept.data }
-      : { ...base, stale: true, cached: false, snapshot: true, fetched_at: null, note: `${reason}; serving the ${source.snapshotNote}`, data: liveSnapshot(name) };
+      ? {
+          ...base,
+          stale: true,
+          cached: true,
+          snapshot: false,
+          fetched_at: new Date(kept.fetched_at).toISOString(),
+          note: `${reason}; serving the last good answer`,
+          data: kept.data,
+        }
+      : {
+          ...base,
+          stale: true,
+          cached: false,
+          snapshot: true,
+          fetched_at: null,
+          note: `${reason}; serving the ${source.snapshotNote}`,
+          data: liveSnapshot(name),
+        };
 
   if (source.credential && !credential) return fallback(`${source.credential} is not set`);
   try {
@@ -136,7 +184,14 @@ export async function fetchLive(name: LiveSourceName, cache: UpstreamCache, now:
     source.check?.(data);
     const fetchedAt = now();
     await cache.set(key, JSON.stringify({ fetched_at: fetchedAt, data } satisfies Kept), KEEP_MS);
-    return { ...base, stale: false, cached: false, snapshot: false, fetched_at: new Date(fetchedAt).toISOString(), data };
+    return {
+      ...base,
+      stale: false,
+      cached: false,
+      snapshot: false,
+      fetched_at: new Date(fetchedAt).toISOString(),
+      data,
+    };
   } catch (err) {
     return fallback(err instanceof GatewayError ? err.message : `${source.upstream.name} failed`);
   }

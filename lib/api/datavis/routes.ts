@@ -18,7 +18,9 @@ const VisualizationSchema = z
     category: z.enum(VIS_CATEGORIES),
     description: z.string(),
     dataset: z.string().openapi({ description: "the trove dataset the chart reads, as category/id" }),
-    spec: z.record(z.string(), z.unknown()).openapi({ description: "Vega-Lite v6 spec; its data URL is the trove endpoint, relative to the gateway" }),
+    spec: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: "Vega-Lite v6 spec; its data URL is the trove endpoint, relative to the gateway" }),
   })
   .openapi("Visualization");
 
@@ -29,7 +31,15 @@ const IndexSchema = z
     total_visualizations: z.number().int(),
     data_sources: z.object({
       trove: z.object({ description: z.string(), datasets_used: z.number().int(), path: z.string() }),
-      live: z.array(z.object({ name: z.string(), description: z.string(), upstream: z.string(), credential: z.string().nullable(), path: z.string() })),
+      live: z.array(
+        z.object({
+          name: z.string(),
+          description: z.string(),
+          upstream: z.string(),
+          credential: z.string().nullable(),
+          path: z.string(),
+        }),
+      ),
     }),
     endpoints: z.array(z.object({ method: z.string(), path: z.string(), description: z.string() })),
   })
@@ -45,18 +55,28 @@ const LiveSchema = z
     snapshot: z.boolean(),
     fetched_at: z.string().nullable(),
     note: z.string().optional(),
-    data: z.unknown().openapi({ description: "the upstream's own JSON (USGS GeoJSON, CoinGecko coins/markets, WAQI map/bounds)" }),
+    data: z
+      .unknown()
+      .openapi({ description: "the upstream's own JSON (USGS GeoJSON, CoinGecko coins/markets, WAQI map/bounds)" }),
   })
   .openapi("DatavisLiveData");
 
 // The messages name the value and the choices, so "400 unknown datavis source" reads as such.
 const LiveSource = z
-  .enum(LIVE_SOURCES, { error: (issue) => `unknown datavis source '${String(issue.input)}'; expected one of ${LIVE_SOURCES.join(", ")}` })
+  .enum(LIVE_SOURCES, {
+    error: (issue) => `unknown datavis source '${String(issue.input)}'; expected one of ${LIVE_SOURCES.join(", ")}`,
+  })
   .openapi({ description: "earthquake (USGS), crypto (CoinGecko) or airquality (WAQI)" });
 
 // An empty filter (`?category=`, what a form with nothing chosen sends) means no filter.
-const CategoryFilter = blankAsAbsent(z.enum(VIS_CATEGORIES, { error: (issue) => `unknown visualization category '${String(issue.input)}'; expected one of ${VIS_CATEGORIES.join(", ")}` }).optional())
-  .openapi({ description: "only this category; empty means all; an unknown one is a 400" });
+const CategoryFilter = blankAsAbsent(
+  z
+    .enum(VIS_CATEGORIES, {
+      error: (issue) =>
+        `unknown visualization category '${String(issue.input)}'; expected one of ${VIS_CATEGORIES.join(", ")}`,
+    })
+    .optional(),
+).openapi({ description: "only this category; empty means all; an unknown one is a 400" });
 
 const index = gatewayRoute("optional", "datavis", {
   method: "get",
@@ -74,7 +94,14 @@ const categories = gatewayRoute("key", "datavis", {
   tags,
   responses: {
     200: jsonResponse(
-      z.object({ total_categories: z.number().int(), total_visualizations: z.number().int(), categories: z.array(z.object({ name: z.enum(VIS_CATEGORIES), count: z.number().int(), description: z.string() })), by_category: CategoryCounts }),
+      z.object({
+        total_categories: z.number().int(),
+        total_visualizations: z.number().int(),
+        categories: z.array(
+          z.object({ name: z.enum(VIS_CATEGORIES), count: z.number().int(), description: z.string() }),
+        ),
+        by_category: CategoryCounts,
+      }),
       "Every category with how many visualizations it holds",
     ),
     ...keyedErrors,
@@ -88,7 +115,15 @@ const list = gatewayRoute("key", "datavis", {
   tags,
   request: { query: z.object({ category: CategoryFilter }) },
   responses: {
-    200: jsonResponse(z.object({ total: z.number().int(), category: z.string().nullable(), visualizations: z.array(VisualizationSchema), by_category: CategoryCounts }), "The visualizations, with counts per category of those returned"),
+    200: jsonResponse(
+      z.object({
+        total: z.number().int(),
+        category: z.string().nullable(),
+        visualizations: z.array(VisualizationSchema),
+        by_category: CategoryCounts,
+      }),
+      "The visualizations, with counts per category of those returned",
+    ),
     ...keyedErrors,
   },
 });
@@ -96,17 +131,29 @@ const list = gatewayRoute("key", "datavis", {
 const proxy = gatewayRoute("key", "datavis", {
   method: "get",
   path: "/v1/datavis/proxy/{source}",
-  summary: "Live data for charts (earthquakes, crypto prices, air quality), cached 5 minutes, stale fallback when the upstream fails",
+  summary:
+    "Live data for charts (earthquakes, crypto prices, air quality), cached 5 minutes, stale fallback when the upstream fails",
   tags,
   request: { params: z.object({ source: LiveSource }) },
-  responses: { 200: jsonResponse(LiveSchema, "Live, cached, last good or snapshot data; stale says which"), ...keyedErrors },
+  responses: {
+    200: jsonResponse(LiveSchema, "Live, cached, last good or snapshot data; stale says which"),
+    ...keyedErrors,
+  },
 });
 
 const ENDPOINTS = [
   { method: "GET", path: "/v1/datavis/", description: "this index (key optional)" },
   { method: "GET", path: "/v1/datavis/categories", description: "categories with counts" },
-  { method: "GET", path: "/v1/datavis/list?category=", description: "visualizations with their Vega-Lite specs; category filters (400 if unknown)" },
-  { method: "GET", path: "/v1/datavis/proxy/{source}", description: `live data for ${LIVE_SOURCES.join(", ")}; cached 5 minutes; stale: true when it is the last good answer or the shipped snapshot` },
+  {
+    method: "GET",
+    path: "/v1/datavis/list?category=",
+    description: "visualizations with their Vega-Lite specs; category filters (400 if unknown)",
+  },
+  {
+    method: "GET",
+    path: "/v1/datavis/proxy/{source}",
+    description: `live data for ${LIVE_SOURCES.join(", ")}; cached 5 minutes; stale: true when it is the last good answer or the shipped snapshot`,
+  },
 ];
 
 export function registerDatavisRoutes(app: OpenAPIHono<GatewayEnv>): void {
@@ -119,7 +166,11 @@ export function registerDatavisRoutes(app: OpenAPIHono<GatewayEnv>): void {
         description: `A gallery of ${VISUALIZATIONS.length} Vega-Lite visualizations over the Data Trove's open datasets, plus live data proxies for charts.`,
         total_visualizations: VISUALIZATIONS.length,
         data_sources: {
-          trove: { description: `Data Trove: ${troveCatalogue().entries.length} open datasets; specs load them from the trove endpoint`, datasets_used: used.size, path: "/v1/trove/" },
+          trove: {
+            description: `Data Trove: ${troveCatalogue().entries.length} open datasets; specs load them from the trove endpoint`,
+            datasets_used: used.size,
+            path: "/v1/trove/",
+          },
           live: describeLiveSources().map((s) => ({ ...s, path: `/v1/datavis/proxy/${s.name}` })),
         },
         endpoints: ENDPOINTS,
@@ -134,7 +185,11 @@ export function registerDatavisRoutes(app: OpenAPIHono<GatewayEnv>): void {
       {
         total_categories: VIS_CATEGORIES.length,
         total_visualizations: VISUALIZATIONS.length,
-        categories: VIS_CATEGORIES.map((name) => ({ name, count: counts[name], description: CATEGORY_DESCRIPTIONS[name] })),
+        categories: VIS_CATEGORIES.map((name) => ({
+          name,
+          count: counts[name],
+          description: CATEGORY_DESCRIPTIONS[name],
+        })),
         by_category: counts,
       },
       200,
@@ -144,7 +199,15 @@ export function registerDatavisRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(list, (c) => {
     const { category } = c.req.valid("query");
     const visualizations = visualizationsIn(category);
-    return c.json({ total: visualizations.length, category: category ?? null, visualizations, by_category: countByCategory(visualizations) }, 200);
+    return c.json(
+      {
+        total: visualizations.length,
+        category: category ?? null,
+        visualizations,
+        by_category: countByCategory(visualizations),
+      },
+      200,
+    );
   });
 
   app.openapi(proxy, async (c) => {

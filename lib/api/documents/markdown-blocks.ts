@@ -25,13 +25,24 @@ function blocksOf(tokens: Token[]): Block[] {
   for (const token of tokens) {
     switch (token.type) {
       case "heading":
-        blocks.push({ kind: "heading", level: (token as Tokens.Heading).depth, spans: spansOf((token as Tokens.Heading).tokens) });
+        blocks.push({
+          kind: "heading",
+          level: (token as Tokens.Heading).depth,
+          spans: spansOf((token as Tokens.Heading).tokens),
+        });
         break;
       case "paragraph":
         blocks.push({ kind: "paragraph", spans: spansOf((token as Tokens.Paragraph).tokens) });
         break;
       case "text":
-        blocks.push({ kind: "paragraph", spans: spansOf((token as Tokens.Text).tokens ?? [{ type: "text", raw: token.raw, text: (token as Tokens.Text).text } as Tokens.Text]) });
+        blocks.push({
+          kind: "paragraph",
+          spans: spansOf(
+            (token as Tokens.Text).tokens ?? [
+              { type: "text", raw: token.raw, text: (token as Tokens.Text).text } as Tokens.Text,
+            ],
+          ),
+        });
         break;
       case "list":
         blocks.push({ kind: "list", items: listItems(token as Tokens.List, 0) });
@@ -46,7 +57,11 @@ function blocksOf(tokens: Token[]): Block[] {
         break;
       case "table": {
         const t = token as Tokens.Table;
-        blocks.push({ kind: "table", header: t.header.map((c) => spansOf(c.tokens)), rows: t.rows.map((r) => r.map((c) => spansOf(c.tokens))) });
+        blocks.push({
+          kind: "table",
+          header: t.header.map((c) => spansOf(c.tokens)),
+          rows: t.rows.map((r) => r.map((c) => spansOf(c.tokens))),
+        });
         break;
       }
       case "hr":
@@ -59,7 +74,10 @@ function blocksOf(tokens: Token[]): Block[] {
   return blocks;
 }
 
-function listItems(list: Tokens.List, depth: number): Array<{ depth: number; ordered: boolean; index: number; spans: Span[] }> {
+function listItems(
+  list: Tokens.List,
+  depth: number,
+): Array<{ depth: number; ordered: boolean; index: number; spans: Span[] }> {
   const start = typeof list.start === "number" ? list.start : 1;
   return list.items.flatMap((item, i) => {
     const own: Span[] = [];

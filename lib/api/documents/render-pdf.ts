@@ -35,7 +35,11 @@ export function renderPdf(req: DocumentRequest): Promise<Buffer> {
       const bottom = doc.page.margins.bottom;
       doc.page.margins.bottom = 0;
       doc.font("Helvetica").fontSize(9).fillColor("#666666");
-      doc.text(`Page ${i + 1} of ${range.count}`, 64, doc.page.height - 48, { width: doc.page.width - 128, align: "center", lineBreak: false });
+      doc.text(`Page ${i + 1} of ${range.count}`, 64, doc.page.height - 48, {
+        width: doc.page.width - 128,
+        align: "center",
+        lineBreak: false,
+      });
       doc.page.margins.bottom = bottom;
     }
   }
@@ -52,9 +56,17 @@ function writeTitle(doc: Doc, req: DocumentRequest) {
     doc.moveDown();
     return;
   }
-  doc.font("Helvetica-Bold").fontSize(template.titleStyle === "cover" ? 26 : 22).fillColor("black").text(req.title);
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(template.titleStyle === "cover" ? 26 : 22)
+    .fillColor("black")
+    .text(req.title);
   if (template.dated) {
-    doc.font("Helvetica").fontSize(BODY_SIZE).fillColor("#555555").text(`Report — ${formatDate(req.date)}`);
+    doc
+      .font("Helvetica")
+      .fontSize(BODY_SIZE)
+      .fillColor("#555555")
+      .text(`Report — ${formatDate(req.date)}`);
     rule(doc);
   }
   doc.moveDown();
@@ -81,13 +93,21 @@ function writeBlock(doc: Doc, block: Block) {
         const indent = left + 14 * (item.depth + 1);
         const marker = item.ordered ? `${item.index}.` : "•";
         const y = doc.y;
-        doc.font("Helvetica").fontSize(BODY_SIZE).fillColor("black").text(marker, indent - 12, y, { width: 14, lineBreak: false });
+        doc
+          .font("Helvetica")
+          .fontSize(BODY_SIZE)
+          .fillColor("black")
+          .text(marker, indent - 12, y, { width: 14, lineBreak: false });
         writeSpans(doc, item.spans, { x: indent + 4, y });
       }
       doc.moveDown(0.6);
       break;
     case "code":
-      doc.font("Courier").fontSize(9.5).fillColor("#111111").text(block.text, left + 12, doc.y, { lineGap: 1 });
+      doc
+        .font("Courier")
+        .fontSize(9.5)
+        .fillColor("#111111")
+        .text(block.text, left + 12, doc.y, { lineGap: 1 });
       doc.moveDown(0.6);
       break;
     case "table":
@@ -106,8 +126,17 @@ function writeSpans(doc: Doc, spans: Span[], o: SpanOptions) {
   const runs = spans.length ? spans : [{ text: "" }];
   const width = doc.page.width - doc.page.margins.right - o.x;
   runs.forEach((span, i) => {
-    doc.font(fontFor(span, o)).fontSize(o.size ?? BODY_SIZE).fillColor(span.link ? LINK_COLOUR : (o.colour ?? "black"));
-    const options = { continued: i < runs.length - 1, link: span.link ?? null, underline: Boolean(span.link), strike: Boolean(span.strike), width };
+    doc
+      .font(fontFor(span, o))
+      .fontSize(o.size ?? BODY_SIZE)
+      .fillColor(span.link ? LINK_COLOUR : (o.colour ?? "black"));
+    const options = {
+      continued: i < runs.length - 1,
+      link: span.link ?? null,
+      underline: Boolean(span.link),
+      strike: Boolean(span.strike),
+      width,
+    };
     if (i === 0) doc.text(span.text, o.x, o.y ?? doc.y, options);
     else doc.text(span.text, options);
   });
@@ -117,7 +146,13 @@ function fontFor(span: Span, o: SpanOptions): string {
   if (span.code) return "Courier";
   const bold = span.bold || o.bold;
   const italic = span.italic || o.italic;
-  return bold && italic ? "Helvetica-BoldOblique" : bold ? "Helvetica-Bold" : italic ? "Helvetica-Oblique" : "Helvetica";
+  return bold && italic
+    ? "Helvetica-BoldOblique"
+    : bold
+      ? "Helvetica-Bold"
+      : italic
+        ? "Helvetica-Oblique"
+        : "Helvetica";
 }
 
 function writeTable(doc: Doc, header: Span[][], rows: Span[][][]) {
@@ -133,7 +168,11 @@ function writeTable(doc: Doc, header: Span[][], rows: Span[][][]) {
     if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage();
     const y = doc.y;
     texts.forEach((t, i) => {
-      doc.rect(left + i * cell, y, cell, height).strokeColor("#999999").lineWidth(0.5).stroke();
+      doc
+        .rect(left + i * cell, y, cell, height)
+        .strokeColor("#999999")
+        .lineWidth(0.5)
+        .stroke();
       doc.fillColor("black").text(t, left + i * cell + pad, y + pad, { width: cell - 2 * pad });
     });
     doc.x = left;
@@ -145,7 +184,12 @@ function writeTable(doc: Doc, header: Span[][], rows: Span[][][]) {
 
 function rule(doc: Doc) {
   const y = doc.y + 4;
-  doc.moveTo(doc.page.margins.left, y).lineTo(doc.page.width - doc.page.margins.right, y).strokeColor("#cccccc").lineWidth(1).stroke();
+  doc
+    .moveTo(doc.page.margins.left, y)
+    .lineTo(doc.page.width - doc.page.margins.right, y)
+    .strokeColor("#cccccc")
+    .lineWidth(1)
+    .stroke();
   doc.y = y + 8;
   doc.x = doc.page.margins.left;
 }

@@ -4,11 +4,22 @@ import { gatewayRoute } from "../../gateway/route.ts";
 import { poolErrors, runOnPool } from "../../gateway/worker-pool.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { renderMarkdown } from "./render-markdown.ts";
-import { CONTENT_TYPES, contentDisposition, DOCUMENT_FORMATS, TEMPLATE_NAMES, TEMPLATES, type DocumentRequest } from "./templates.ts";
+import {
+  CONTENT_TYPES,
+  contentDisposition,
+  DOCUMENT_FORMATS,
+  TEMPLATE_NAMES,
+  TEMPLATES,
+  type DocumentRequest,
+} from "./templates.ts";
 
 const GenerateBody = z.object({
   title: z.string().trim().min(1).max(300),
-  content: z.string().min(1).max(500_000).openapi({ description: "Markdown (GFM: headings, lists, tables, code, links, emphasis)" }),
+  content: z
+    .string()
+    .min(1)
+    .max(500_000)
+    .openapi({ description: "Markdown (GFM: headings, lists, tables, code, links, emphasis)" }),
   format: z.enum(DOCUMENT_FORMATS).default("pdf"),
   template: z.enum(TEMPLATE_NAMES as [string, ...string[]]).default("default"),
 });
@@ -20,7 +31,10 @@ const formats = gatewayRoute("key", "documents", {
   tags: ["Documents"],
   responses: {
     200: jsonResponse(
-      z.object({ formats: z.array(z.enum(DOCUMENT_FORMATS)), templates: z.record(z.string(), z.object({ description: z.string() })) }),
+      z.object({
+        formats: z.array(z.enum(DOCUMENT_FORMATS)),
+        templates: z.record(z.string(), z.object({ description: z.string() })),
+      }),
       "What /v1/documents/generate can produce",
     ),
     ...keyedErrors,
@@ -50,13 +64,21 @@ const generate = gatewayRoute("key", "documents", {
 export function registerDocumentRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(formats, (c) =>
     c.json(
-      { formats: [...DOCUMENT_FORMATS], templates: Object.fromEntries(TEMPLATE_NAMES.map((n) => [n, { description: TEMPLATES[n].description }])) },
+      {
+        formats: [...DOCUMENT_FORMATS],
+        templates: Object.fromEntries(TEMPLATE_NAMES.map((n) => [n, { description: TEMPLATES[n].description }])),
+      },
       200,
     ),
   );
   app.openapi(generate, async (c) => {
     const body = c.req.valid("json");
-    const req: DocumentRequest = { title: body.title, content: body.content, template: body.template as DocumentRequest["template"], date: new Date() };
+    const req: DocumentRequest = {
+      title: body.title,
+      content: body.content,
+      template: body.template as DocumentRequest["template"],
+      date: new Date(),
+    };
     const data =
       body.format === "pdf"
         ? await runOnPool(c.var.runtime, "pdfRender", req, "document")

@@ -3,7 +3,9 @@ import { contentDisposition } from "./templates.ts";
 
 describe("contentDisposition", () => {
   it("keeps the exact title in filename* and an ASCII fallback", () => {
-    expect(contentDisposition("Quarterly report é", "pdf")).toBe(`attachment; filename="Quarterly-report-e.pdf"; filename*=UTF-8''Quarterly%20report%20%C3%A9.pdf`);
+    expect(contentDisposition("Quarterly report é", "pdf")).toBe(
+      `attachment; filename="Quarterly-report-e.pdf"; filename*=UTF-8''Quarterly%20report%20%C3%A9.pdf`,
+    );
   });
 
   it("never throws on a lone surrogate, nor cuts an emoji in half at the length cap", () => {

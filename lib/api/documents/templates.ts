@@ -5,9 +5,24 @@ export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
 
 /** Named layouts: what goes above the content and whether pages are numbered. */
 export const TEMPLATES = {
-  default: { description: "Title as a heading, then the content", titleStyle: "heading", dated: false, pageNumbers: false },
-  report: { description: "Large title, a dated 'Report' line and a rule; numbered pages", titleStyle: "cover", dated: true, pageNumbers: true },
-  letter: { description: "Date at the top right, the title as a bold 'Re:' subject line", titleStyle: "subject", dated: true, pageNumbers: false },
+  default: {
+    description: "Title as a heading, then the content",
+    titleStyle: "heading",
+    dated: false,
+    pageNumbers: false,
+  },
+  report: {
+    description: "Large title, a dated 'Report' line and a rule; numbered pages",
+    titleStyle: "cover",
+    dated: true,
+    pageNumbers: true,
+  },
+  letter: {
+    description: "Date at the top right, the title as a bold 'Re:' subject line",
+    titleStyle: "subject",
+    dated: true,
+    pageNumbers: false,
+  },
 } as const;
 export type TemplateName = keyof typeof TEMPLATES;
 export const TEMPLATE_NAMES = Object.keys(TEMPLATES) as TemplateName[];
@@ -26,12 +41,13 @@ export type DocumentRequest = { title: string; content: string; template: Templa
  * Cut by code point and made well-formed first: encodeURIComponent throws on a lone surrogate.
  */
 export function contentDisposition(title: string, format: DocumentFormat): string {
-  const ascii = title
-    .normalize("NFKD")
-    .replace(/[^\w\s-]+/g, "")
-    .trim()
-    .replace(/\s+/g, "-")
-    .slice(0, 80) || "document";
+  const ascii =
+    title
+      .normalize("NFKD")
+      .replace(/[^\w\s-]+/g, "")
+      .trim()
+      .replace(/\s+/g, "-")
+      .slice(0, 80) || "document";
   const ext = EXTENSIONS[format];
   return `attachment; filename="${ascii}.${ext}"; filename*=UTF-8''${encodeURIComponent(`${toSafeText(Array.from(title).slice(0, 120).join(""))}.${ext}`)}`;
 }

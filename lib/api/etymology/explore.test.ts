@@ -3,7 +3,15 @@ import { exploreWord, inferPartOfSpeech, MAX_LINKED_WORDS } from "./explore.ts";
 import type { EtymologyRecord } from "./lineage.ts";
 import { indexRecords } from "./store.ts";
 
-const legend = { "AS.": "Anglo-Saxon (Old English)", "OE.": "Old English (Middle English in Webster 1913 usage)", "L.": "Latin", "LL.": "Late Latin", "F.": "French", "G.": "German", "E.": "English" };
+const legend = {
+  "AS.": "Anglo-Saxon (Old English)",
+  "OE.": "Old English (Middle English in Webster 1913 usage)",
+  "L.": "Latin",
+  "LL.": "Late Latin",
+  "F.": "French",
+  "G.": "German",
+  "E.": "English",
+};
 const rec = (word: string, over: Partial<EtymologyRecord> = {}): EtymologyRecord => ({
   word,
   headword: word[0]!.toUpperCase() + word.slice(1),
@@ -21,12 +29,26 @@ const records = [
     pos: ["adjective", "noun"],
     definitions: ["Old; that happened in former times."],
     etymology: "OE. auncien, F. ancien, LL. antianus, fr. L. ante before. See {Ante}.",
-    lineage: [{ lang: "OE.", form: "auncien" }, { lang: "F.", form: "ancien" }, { lang: "LL.", form: "antianus" }, { lang: "L.", form: "ante", gloss: "before" }],
+    lineage: [
+      { lang: "OE.", form: "auncien" },
+      { lang: "F.", form: "ancien" },
+      { lang: "LL.", form: "antianus" },
+      { lang: "L.", form: "ante", gloss: "before" },
+    ],
   }),
   rec("ante", { etymology: "L. ante." }),
-  rec("antique", { etymology: "F. antique, L. antiquus, fr. ante." , lineage: [{ lang: "L.", form: "ante" }] }),
+  rec("antique", { etymology: "F. antique, L. antiquus, fr. ante.", lineage: [{ lang: "L.", form: "ante" }] }),
   rec("ensign", { etymology: "Cf. {Ancient} a flag." }),
-  rec("water", { pos: ["noun", "verb"], definitions: ["The fluid.", "To wet or supply with water.", "(Bot.) To irrigate."], etymology: "AS. wæter; akin to G. wasser. √137. Cf. {Wet}.", lineage: [{ lang: "AS.", form: "wæter" }], cognates: [{ lang: "G.", form: "wasser" }, { lang: "E.", form: "wet" }] }),
+  rec("water", {
+    pos: ["noun", "verb"],
+    definitions: ["The fluid.", "To wet or supply with water.", "(Bot.) To irrigate."],
+    etymology: "AS. wæter; akin to G. wasser. √137. Cf. {Wet}.",
+    lineage: [{ lang: "AS.", form: "wæter" }],
+    cognates: [
+      { lang: "G.", form: "wasser" },
+      { lang: "E.", form: "wet" },
+    ],
+  }),
   rec("wet", { etymology: "AS. wǣt. √137." }),
   rec("vaseline", { etymology: "G. wasser + Gr. elaion.", lineage: [{ lang: "G.", form: "wasser" }] }),
   ...Array.from({ length: 30 }, (_, i) => rec(`watery${i}`, { etymology: "See {Water}. √137." })),
@@ -74,7 +96,7 @@ describe("exploreWord", () => {
     expect(e.related.slice(1).every((r) => r.relation === "cited_by")).toBe(true);
   });
 
-  it("tags verb senses (\"To …\") as verbs and the others with the first other part of speech", () => {
+  it('tags verb senses ("To …") as verbs and the others with the first other part of speech', () => {
     expect(exploreWord(store, "water")!.definitions.map((d) => d.part_of_speech)).toEqual(["noun", "verb", "verb"]);
     expect(inferPartOfSpeech("To run.", ["noun"])).toBe("noun");
     expect(inferPartOfSpeech("Anything.", ["verb"])).toBe("verb");

@@ -3,7 +3,13 @@ import { parseEtymology, type EtymologyRecord, type EtymonItem } from "./lineage
 import { ancestorKey, type EtymologyStore } from "./store.ts";
 
 /** A form with its language spelled out: `{lang: "AS.", language: "Anglo-Saxon (Old English)", …}`. */
-export type Etymon = EtymonItem & { language: string; family: string; branch: string; era: number | null; period?: string };
+export type Etymon = EtymonItem & {
+  language: string;
+  family: string;
+  branch: string;
+  era: number | null;
+  period?: string;
+};
 
 export type Definition = { definition: string; part_of_speech: string | null };
 
@@ -40,7 +46,14 @@ export const MAX_LINKED_WORDS = 20;
 
 export function expandEtymon(item: EtymonItem, legend: LanguageLegend): Etymon {
   const info = describeLanguage(item.lang, legend);
-  return { ...item, language: info.name, family: info.family, branch: info.branch, era: info.era, ...(info.period ? { period: info.period } : {}) };
+  return {
+    ...item,
+    language: info.name,
+    family: info.family,
+    branch: info.branch,
+    era: info.era,
+    ...(info.period ? { period: info.period } : {}),
+  };
 }
 
 /**
@@ -73,7 +86,12 @@ function citedHeadword(store: EtymologyStore, cited: string): string | null {
  * Related words, capped at MAX_LINKED_WORDS: the words this etymology cites, then headwords whose
  * etymology cites this word, then headwords descended from one of this word's ancestor forms.
  */
-export function relatedWords(store: EtymologyStore, record: EtymologyRecord, cites: string[], lineage: EtymonItem[]): RelatedWord[] {
+export function relatedWords(
+  store: EtymologyStore,
+  record: EtymologyRecord,
+  cites: string[],
+  lineage: EtymonItem[],
+): RelatedWord[] {
   const out: RelatedWord[] = [];
   const seen = new Set([record.word]);
   const add = (entry: RelatedWord) => {
@@ -85,7 +103,8 @@ export function relatedWords(store: EtymologyStore, record: EtymologyRecord, cit
     const word = citedHeadword(store, cited);
     if (word) add({ word, relation: "cites" });
   }
-  for (const word of linked(store, store.citedBy.get(record.word) ?? [], record.word)) add({ word, relation: "cited_by" });
+  for (const word of linked(store, store.citedBy.get(record.word) ?? [], record.word))
+    add({ word, relation: "cited_by" });
   // Nearest ancestors first: sharing the Old English form says more than sharing a Sanskrit root.
   for (const item of [...lineage].reverse()) {
     for (const word of linked(store, store.byAncestor.get(ancestorKey(item.lang, item.form)) ?? [], record.word)) {
@@ -99,7 +118,12 @@ export function relatedWords(store: EtymologyStore, record: EtymologyRecord, cit
  * English cognates, capped at MAX_LINKED_WORDS: headwords whose lineage holds one of this word's
  * sister-language forms first (a direct link), then headwords sharing a Webster root number (√).
  */
-export function cognateHeadwords(store: EtymologyStore, record: EtymologyRecord, cognates: EtymonItem[], roots: string[]): CognateHeadword[] {
+export function cognateHeadwords(
+  store: EtymologyStore,
+  record: EtymologyRecord,
+  cognates: EtymonItem[],
+  roots: string[],
+): CognateHeadword[] {
   const out: CognateHeadword[] = [];
   const seen = new Set([record.word]);
   const add = (words: string[], relation: CognateHeadword["relation"], via: string) => {
@@ -109,7 +133,12 @@ export function cognateHeadwords(store: EtymologyStore, record: EtymologyRecord,
       out.push({ word, relation, via });
     }
   };
-  for (const item of cognates) add(linked(store, store.byAncestor.get(ancestorKey(item.lang, item.form)) ?? [], record.word), "from_cognate_form", `${item.lang} ${item.form}`);
+  for (const item of cognates)
+    add(
+      linked(store, store.byAncestor.get(ancestorKey(item.lang, item.form)) ?? [], record.word),
+      "from_cognate_form",
+      `${item.lang} ${item.form}`,
+    );
   for (const root of roots) add(linked(store, store.byRoot.get(root) ?? [], record.word), "shares_root", `√${root}`);
   return out;
 }
@@ -125,10 +154,16 @@ export function exploreWord(store: EtymologyStore, word: string): Exploration | 
     headword: record.headword,
     pronunciation: record.pronunciation,
     parts_of_speech: record.pos,
-    definitions: record.definitions.map((definition) => ({ definition, part_of_speech: inferPartOfSpeech(definition, record.pos) })),
+    definitions: record.definitions.map((definition) => ({
+      definition,
+      part_of_speech: inferPartOfSpeech(definition, record.pos),
+    })),
     etymology: record.etymology,
     lineage: parsed.lineage.map((item) => expandEtymon(item, store.legend)),
-    cognates: { forms: parsed.cognates.map((item) => expandEtymon(item, store.legend)), headwords: cognateHeadwords(store, record, parsed.cognates, parsed.roots) },
+    cognates: {
+      forms: parsed.cognates.map((item) => expandEtymon(item, store.legend)),
+      headwords: cognateHeadwords(store, record, parsed.cognates, parsed.roots),
+    },
     related: relatedWords(store, record, parsed.cites, parsed.lineage),
     roots: parsed.roots,
   };

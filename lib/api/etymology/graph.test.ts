@@ -1,17 +1,56 @@
 import { describe, expect, it } from "vitest";
 import { exploreWord } from "./explore.ts";
-import { ADJ_TYPES, buildEtymologyGraph, escapeMermaidLabel, orderNodes, renderGraph, toMatrix, toMermaid, toNetwork, type EtymologyGraph } from "./graph.ts";
+import {
+  ADJ_TYPES,
+  buildEtymologyGraph,
+  escapeMermaidLabel,
+  orderNodes,
+  renderGraph,
+  toMatrix,
+  toMermaid,
+  toNetwork,
+  type EtymologyGraph,
+} from "./graph.ts";
 import type { EtymologyRecord } from "./lineage.ts";
 import { indexRecords } from "./store.ts";
 
-const legend = { "AS.": "Anglo-Saxon (Old English)", "OE.": "Old English (Middle English in Webster 1913 usage)", "L.": "Latin", "Gr.": "Greek", "Skr.": "Sanskrit", "G.": "German", "Goth.": "Gothic", "E.": "English" };
-const rec = (word: string, over: Partial<EtymologyRecord> = {}): EtymologyRecord => ({ word, headword: word, pronunciation: null, pos: ["noun"], definitions: [], etymology: null, lineage: [], cognates: [], ...over });
+const legend = {
+  "AS.": "Anglo-Saxon (Old English)",
+  "OE.": "Old English (Middle English in Webster 1913 usage)",
+  "L.": "Latin",
+  "Gr.": "Greek",
+  "Skr.": "Sanskrit",
+  "G.": "German",
+  "Goth.": "Gothic",
+  "E.": "English",
+};
+const rec = (word: string, over: Partial<EtymologyRecord> = {}): EtymologyRecord => ({
+  word,
+  headword: word,
+  pronunciation: null,
+  pos: ["noun"],
+  definitions: [],
+  etymology: null,
+  lineage: [],
+  cognates: [],
+  ...over,
+});
 const store = indexRecords(
   [
     rec("father", {
-      etymology: 'OE. fader, AS. fæder; akin to G. vater, Goth. fadar, L. pater, Gr. path`r, Skr. pitr. √75. Cf. {Paternal}.',
-      lineage: [{ lang: "OE.", form: "fader" }, { lang: "AS.", form: "fæder" }],
-      cognates: [{ lang: "G.", form: "vater" }, { lang: "Goth.", form: "fadar" }, { lang: "L.", form: "pater" }, { lang: "Gr.", form: "πατηρ", translit: "pathr" }, { lang: "Skr.", form: "pitr" }],
+      etymology:
+        "OE. fader, AS. fæder; akin to G. vater, Goth. fadar, L. pater, Gr. path`r, Skr. pitr. √75. Cf. {Paternal}.",
+      lineage: [
+        { lang: "OE.", form: "fader" },
+        { lang: "AS.", form: "fæder" },
+      ],
+      cognates: [
+        { lang: "G.", form: "vater" },
+        { lang: "Goth.", form: "fadar" },
+        { lang: "L.", form: "pater" },
+        { lang: "Gr.", form: "πατηρ", translit: "pathr" },
+        { lang: "Skr.", form: "pitr" },
+      ],
     }),
     rec("paternal", { etymology: "L. paternus, fr. pater.", lineage: [{ lang: "L.", form: "paternus" }] }),
     rec("food", { etymology: "AS. fōda. √75." }),
@@ -52,10 +91,20 @@ describe("buildEtymologyGraph", () => {
   it("hangs the sister forms on the oldest lineage form and links related words", () => {
     const faeder = byLabel(graph, "fæder");
     expect(graph.edges.filter((e) => e.relation === "cognate_of").every((e) => e.source === faeder)).toBe(true);
-    expect(graph.nodes.filter((n) => n.type === "cognate").map((n) => n.label)).toEqual(["vater", "fadar", "pater", "πατηρ", "pitr"]);
+    expect(graph.nodes.filter((n) => n.type === "cognate").map((n) => n.label)).toEqual([
+      "vater",
+      "fadar",
+      "pater",
+      "πατηρ",
+      "pitr",
+    ]);
     expect(graph.edges).toContainEqual({ source: "n0", target: byLabel(graph, "food"), relation: "shares_root" });
     expect(graph.nodes.find((n) => n.label === "padre")!.type).toBe("cognate_word");
-    expect(graph.edges).toContainEqual({ source: byLabel(graph, "pater"), target: byLabel(graph, "padre"), relation: "ancestor_of" });
+    expect(graph.edges).toContainEqual({
+      source: byLabel(graph, "pater"),
+      target: byLabel(graph, "padre"),
+      relation: "ancestor_of",
+    });
     expect(graph.edges).toContainEqual({ source: "n0", target: byLabel(graph, "paternal"), relation: "cites" });
     expect(graph.edges).toContainEqual({ source: byLabel(graph, "padre"), target: "n0", relation: "cites" });
     expect(graph.edges).toContainEqual({ source: faeder, target: byLabel(graph, "fatherly"), relation: "ancestor_of" });
@@ -81,7 +130,14 @@ describe("orderNodes", () => {
   it("linguistic: West Germanic first, then the other branches, each group contiguous", () => {
     expect(order("linguistic")).toEqual([
       // West Germanic, by era; German (c. 1500) ties with English and keeps its build position.
-      "AS. fæder", "OE. fader", "E. father", "G. vater", "E. padre", "E. food", "E. paternal", "E. fatherly",
+      "AS. fæder",
+      "OE. fader",
+      "E. father",
+      "G. vater",
+      "E. padre",
+      "E. food",
+      "E. paternal",
+      "E. fatherly",
       "Goth. fadar",
       "L. pater",
       "Gr. πατηρ",
@@ -95,18 +151,30 @@ describe("orderNodes", () => {
     expect(nodes.map((n) => n.label)).toEqual([
       "father",
       // one hop: the nearest ancestor, then cognate words, then related words
-      "fader", "padre", "food", "paternal",
+      "fader",
+      "padre",
+      "food",
+      "paternal",
       // two hops: the Old English form, and Latin pater through padre
-      "fæder", "pater",
+      "fæder",
+      "pater",
       // three hops: the other sister forms, and a word descended from the shared ancestor form
-      "vater", "fadar", "πατηρ", "pitr",
+      "vater",
+      "fadar",
+      "πατηρ",
+      "pitr",
       "fatherly",
     ]);
   });
 
   it("every ordering is a permutation of the same nodes", () => {
     const ids = graph.nodes.map((n) => n.id).sort();
-    for (const adj of ADJ_TYPES) expect(orderNodes(graph, adj).map((n) => n.id).sort()).toEqual(ids);
+    for (const adj of ADJ_TYPES)
+      expect(
+        orderNodes(graph, adj)
+          .map((n) => n.id)
+          .sort(),
+      ).toEqual(ids);
   });
 });
 
@@ -123,7 +191,9 @@ describe("views", () => {
       expect(mermaid.edges).toEqual(network.edges);
       const fromMatrix = matrix.matrix.flatMap((row, i) => row.flatMap((v, j) => (v ? [`${ids[i]}>${ids[j]}`] : [])));
       expect(fromMatrix.sort()).toEqual([...new Set(network.edges.map((e) => `${e.source}>${e.target}`))].sort());
-      expect(matrix.matrix.every((row) => row.length === ids.length && row.every((v) => v === 0 || v === 1))).toBe(true);
+      expect(matrix.matrix.every((row) => row.length === ids.length && row.every((v) => v === 0 || v === 1))).toBe(
+        true,
+      );
     }
   });
 
@@ -138,19 +208,42 @@ describe("views", () => {
   });
 
   it("escapes quotes, brackets and pipes in labels", () => {
-    expect(escapeMermaidLabel('a "b" [c] (d) {e} | <f> #g')).toBe("a #quot;b#quot; #91;c#93; #40;d#41; #123;e#125; #124; #lt;f#gt; #35;g");
-    const tricky = buildEtymologyGraph({ ...exploreWord(store, "father")!, lineage: [{ lang: "L.", form: 'x"]y', language: "Latin", family: "Indo-European", branch: "Italic", era: -75 }] }, legend);
+    expect(escapeMermaidLabel('a "b" [c] (d) {e} | <f> #g')).toBe(
+      "a #quot;b#quot; #91;c#93; #40;d#41; #123;e#125; #124; #lt;f#gt; #35;g",
+    );
+    const tricky = buildEtymologyGraph(
+      {
+        ...exploreWord(store, "father")!,
+        lineage: [{ lang: "L.", form: 'x"]y', language: "Latin", family: "Indo-European", branch: "Italic", era: -75 }],
+      },
+      legend,
+    );
     expect(() => parseMermaid(toMermaid(tricky, "semantic"))).not.toThrow();
   });
 
   it("renderGraph tags each view with its viz_type and adj_type", () => {
-    expect(renderGraph(graph, "network", "semantic")).toEqual({ viz_type: "network", adj_type: "semantic", ...toNetwork(graph, "semantic") });
-    expect(renderGraph(graph, "matrix", "linguistic")).toEqual({ viz_type: "matrix", adj_type: "linguistic", ...toMatrix(graph, "linguistic") });
-    expect(renderGraph(graph, "mermaid", "temporal")).toEqual({ viz_type: "mermaid", adj_type: "temporal", mermaid: toMermaid(graph, "temporal") });
+    expect(renderGraph(graph, "network", "semantic")).toEqual({
+      viz_type: "network",
+      adj_type: "semantic",
+      ...toNetwork(graph, "semantic"),
+    });
+    expect(renderGraph(graph, "matrix", "linguistic")).toEqual({
+      viz_type: "matrix",
+      adj_type: "linguistic",
+      ...toMatrix(graph, "linguistic"),
+    });
+    expect(renderGraph(graph, "mermaid", "temporal")).toEqual({
+      viz_type: "mermaid",
+      adj_type: "temporal",
+      mermaid: toMermaid(graph, "temporal"),
+    });
   });
 
   it("a word with no etymology is a one-node graph", () => {
-    const lone = buildEtymologyGraph({ ...exploreWord(store, "food")!, cognates: { forms: [], headwords: [] }, related: [] }, legend);
+    const lone = buildEtymologyGraph(
+      { ...exploreWord(store, "food")!, cognates: { forms: [], headwords: [] }, related: [] },
+      legend,
+    );
     expect(toMatrix(lone, "temporal")).toEqual({ labels: ["food (English)"], ids: ["n0"], matrix: [[0]] });
     expect(toMermaid(lone, "semantic")).toBe('flowchart LR\n    n0["food #40;English#41;"]');
   });

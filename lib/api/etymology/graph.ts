@@ -43,12 +43,27 @@ export function buildEtymologyGraph(exploration: Exploration, legend: LanguageLe
   const edgeKeys = new Set<string>();
   const english = describeLanguage(ENGLISH, legend);
 
-  const node = (key: string, label: string, type: NodeType, lang: Omit<Etymon, "form" | "gloss" | "translit">): string => {
+  const node = (
+    key: string,
+    label: string,
+    type: NodeType,
+    lang: Omit<Etymon, "form" | "gloss" | "translit">,
+  ): string => {
     const existing = ids.get(key);
     if (existing) return existing;
     const id = `n${nodes.length}`;
     ids.set(key, id);
-    nodes.push({ id, label, language: lang.language, lang: lang.lang, type, family: lang.family, branch: lang.branch, era: lang.era, ...(lang.period ? { period: lang.period } : {}) });
+    nodes.push({
+      id,
+      label,
+      language: lang.language,
+      lang: lang.lang,
+      type,
+      family: lang.family,
+      branch: lang.branch,
+      era: lang.era,
+      ...(lang.period ? { period: lang.period } : {}),
+    });
     return id;
   };
   const edge = (source: string, target: string, relation: Relation) => {
@@ -57,7 +72,14 @@ export function buildEtymologyGraph(exploration: Exploration, legend: LanguageLe
     edgeKeys.add(key);
     edges.push({ source, target, relation });
   };
-  const englishLang = { lang: english.lang, language: english.name, family: english.family, branch: english.branch, era: english.era, ...(english.period ? { period: english.period } : {}) };
+  const englishLang = {
+    lang: english.lang,
+    language: english.name,
+    family: english.family,
+    branch: english.branch,
+    era: english.era,
+    ...(english.period ? { period: english.period } : {}),
+  };
   const word = (w: string, type: NodeType) => node(wordKey(w), w, type, englishLang);
 
   const head = word(exploration.word, "headword");
@@ -65,7 +87,12 @@ export function buildEtymologyGraph(exploration: Exploration, legend: LanguageLe
   const ancestorIds = new Map(exploration.lineage.map((item, i) => [`${item.lang} ${item.form}`, chain[i]!]));
   chain.forEach((id, i) => edge(id, chain[i + 1] ?? head, "ancestor_of"));
   const anchor = chain[0] ?? head;
-  const sisters = new Map(exploration.cognates.forms.map((item) => [`${item.lang} ${item.form}`, node(formKey(item.lang, item.form), item.form, "cognate", item)]));
+  const sisters = new Map(
+    exploration.cognates.forms.map((item) => [
+      `${item.lang} ${item.form}`,
+      node(formKey(item.lang, item.form), item.form, "cognate", item),
+    ]),
+  );
   for (const sister of sisters.values()) edge(anchor, sister, "cognate_of");
   for (const cognate of exploration.cognates.headwords) {
     const other = word(cognate.word, "cognate_word");
@@ -81,7 +108,17 @@ export function buildEtymologyGraph(exploration: Exploration, legend: LanguageLe
   return { nodes, edges };
 }
 
-const BRANCH_ORDER = ["Germanic (West)", "Germanic", "Italic", "Hellenic", "Celtic", "Balto-Slavic", "Indo-Iranian", "Armenian", "Albanian"];
+const BRANCH_ORDER = [
+  "Germanic (West)",
+  "Germanic",
+  "Italic",
+  "Hellenic",
+  "Celtic",
+  "Balto-Slavic",
+  "Indo-Iranian",
+  "Armenian",
+  "Albanian",
+];
 const rankOf = (list: readonly string[], value: string) => {
   const i = list.findIndex((entry) => value.startsWith(entry));
   return i === -1 ? list.length : i;
@@ -133,7 +170,9 @@ export function orderNodes(graph: EtymologyGraph, adjType: AdjType): GraphNode[]
   }
   const dist = distances(graph);
   const hops = (n: GraphNode) => dist.get(n.id) ?? Number.POSITIVE_INFINITY;
-  return nodes.sort((a, b) => hops(a) - hops(b) || NODE_TYPES.indexOf(a.type) - NODE_TYPES.indexOf(b.type) || tie(a, b));
+  return nodes.sort(
+    (a, b) => hops(a) - hops(b) || NODE_TYPES.indexOf(a.type) - NODE_TYPES.indexOf(b.type) || tie(a, b),
+  );
 }
 
 export type NetworkView = { nodes: GraphNode[]; edges: GraphEdge[] };
@@ -154,14 +193,27 @@ export function toMatrix(graph: EtymologyGraph, adjType: AdjType): MatrixView {
 
 /** Mermaid labels are quoted; entity codes keep quotes, brackets, pipes and angle brackets literal. */
 export function escapeMermaidLabel(text: string): string {
-  const entities: Record<string, string> = { "#": "#35;", '"': "#quot;", "[": "#91;", "]": "#93;", "(": "#40;", ")": "#41;", "{": "#123;", "}": "#125;", "|": "#124;", "<": "#lt;", ">": "#gt;" };
+  const entities: Record<string, string> = {
+    "#": "#35;",
+    '"': "#quot;",
+    "[": "#91;",
+    "]": "#93;",
+    "(": "#40;",
+    ")": "#41;",
+    "{": "#123;",
+    "}": "#125;",
+    "|": "#124;",
+    "<": "#lt;",
+    ">": "#gt;",
+  };
   return text.replace(/\s+/g, " ").replace(/[#"[\](){}|<>]/g, (ch) => entities[ch]!);
 }
 
 /** A Mermaid flowchart, left to right: one declaration per node (in the adj_type order), then the edges. */
 export function toMermaid(graph: EtymologyGraph, adjType: AdjType): string {
   const lines = ["flowchart LR"];
-  for (const n of orderNodes(graph, adjType)) lines.push(`    ${n.id}["${escapeMermaidLabel(`${n.label} (${n.language})`)}"]`);
+  for (const n of orderNodes(graph, adjType))
+    lines.push(`    ${n.id}["${escapeMermaidLabel(`${n.label} (${n.language})`)}"]`);
   for (const e of graph.edges) lines.push(`    ${e.source} -->|${e.relation}| ${e.target}`);
   return lines.join("\n");
 }

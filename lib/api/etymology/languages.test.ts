@@ -7,7 +7,13 @@ const legend = JSON.parse(fs.readFileSync(LEGEND_PATH, "utf8")) as LanguageLegen
 
 describe("describeLanguage", () => {
   it("expands GCIDE abbreviations to the legend's names", () => {
-    expect(describeLanguage("AS.", legend)).toMatchObject({ lang: "AS.", name: "Anglo-Saxon (Old English)", family: "Indo-European", branch: "Germanic (West)", period: "c. 450–1150" });
+    expect(describeLanguage("AS.", legend)).toMatchObject({
+      lang: "AS.",
+      name: "Anglo-Saxon (Old English)",
+      family: "Indo-European",
+      branch: "Germanic (West)",
+      period: "c. 450–1150",
+    });
     expect(describeLanguage("Skr.", legend).name).toBe("Sanskrit");
     expect(describeLanguage("Gr.", legend).name).toBe("Greek");
     expect(describeLanguage("Gk.", legend).name).toBe("Greek");
@@ -34,7 +40,13 @@ describe("describeLanguage", () => {
   });
 
   it("passes an abbreviation the legend lacks through, with no era", () => {
-    expect(describeLanguage("Xyz.", legend)).toEqual({ lang: "Xyz.", name: "Xyz.", family: "Unknown", branch: "Unknown", era: null });
+    expect(describeLanguage("Xyz.", legend)).toEqual({
+      lang: "Xyz.",
+      name: "Xyz.",
+      family: "Unknown",
+      branch: "Unknown",
+      era: null,
+    });
     expect(describeLanguage("Icel", legend).name).toBe("Icelandic (Old Norse)");
   });
 });

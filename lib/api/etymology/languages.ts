@@ -18,7 +18,12 @@ type Profile = { family: string; branch: string; start: number; end: number | nu
 
 const IE = "Indo-European";
 const AA = "Afroasiatic";
-const p = (family: string, branch: string, start: number, end: number | null): Profile => ({ family, branch, start, end });
+const p = (family: string, branch: string, start: number, end: number | null): Profile => ({
+  family,
+  branch,
+  start,
+  end,
+});
 
 /*
  * One profile per language name in the legend. Dates are rough attestation windows, enough to put
@@ -127,7 +132,23 @@ const PROFILES: Record<string, Profile> = {
 };
 
 /** Families in the order the linguistic grouping lists them: English's own family first. */
-export const FAMILY_ORDER = [IE, AA, "Uralic", "Turkic", "Dravidian", "Sino-Tibetan", "Japonic", "Austronesian", "Uto-Aztecan", "Quechuan", "Tupian", "Indigenous American", "African", "Language isolate", "Unknown"];
+export const FAMILY_ORDER = [
+  IE,
+  AA,
+  "Uralic",
+  "Turkic",
+  "Dravidian",
+  "Sino-Tibetan",
+  "Japonic",
+  "Austronesian",
+  "Uto-Aztecan",
+  "Quechuan",
+  "Tupian",
+  "Indigenous American",
+  "African",
+  "Language isolate",
+  "Unknown",
+];
 
 /** The abbreviation the headword itself is given: modern English. */
 export const ENGLISH = "E.";
@@ -142,7 +163,14 @@ export function describeLanguage(lang: string, legend: LanguageLegend): Language
   const profile = PROFILES[name];
   if (!profile) return { lang, name, family: "Unknown", branch: "Unknown", era: null };
   const end = profile.end === null ? "present" : year(profile.end);
-  return { lang, name, family: profile.family, branch: profile.branch, era: profile.start, period: `c. ${year(profile.start)}–${end}` };
+  return {
+    lang,
+    name,
+    family: profile.family,
+    branch: profile.branch,
+    era: profile.start,
+    period: `c. ${year(profile.start)}–${end}`,
+  };
 }
 
 /** Legend names the profile table does not cover (a test keeps this empty for the shipped legend). */

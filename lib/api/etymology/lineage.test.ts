@@ -1,7 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { parseCrossReferences, parseEtymology, parseRoots, repairItems, type EtymologyRecord } from "./lineage.ts";
 
-const legend = { "AS.": "Anglo-Saxon (Old English)", "OE.": "Old English", "F.": "French", "LL.": "Late Latin", "L.": "Latin", "Icel.": "Icelandic", "Sw.": "Swedish", "Dan.": "Danish", "It.": "Italian", "Sp.": "Spanish", "Goth.": "Gothic", "E.": "English", "Gr.": "Greek" };
+const legend = {
+  "AS.": "Anglo-Saxon (Old English)",
+  "OE.": "Old English",
+  "F.": "French",
+  "LL.": "Late Latin",
+  "L.": "Latin",
+  "Icel.": "Icelandic",
+  "Sw.": "Swedish",
+  "Dan.": "Danish",
+  "It.": "Italian",
+  "Sp.": "Spanish",
+  "Goth.": "Gothic",
+  "E.": "English",
+  "Gr.": "Greek",
+};
 
 const record = (over: Partial<EtymologyRecord>): EtymologyRecord => ({
   word: "w",
@@ -30,7 +44,12 @@ describe("parseEtymology", () => {
       }),
       legend,
     );
-    expect(parsed.lineage.map((i) => `${i.lang} ${i.form}`)).toEqual(["L. ante", "LL. antianus", "F. ancien", "OE. auncien"]);
+    expect(parsed.lineage.map((i) => `${i.lang} ${i.form}`)).toEqual([
+      "L. ante",
+      "LL. antianus",
+      "F. ancien",
+      "OE. auncien",
+    ]);
     expect(parsed.lineage[0]!.gloss).toBe("before");
     expect(parsed.cites).toEqual(["ante-"]);
   });
@@ -40,8 +59,15 @@ describe("parseEtymology", () => {
       record({
         word: "love",
         etymology: "OE. love, AS. lufe; akin to E. lief, L. lubet. See {Lief}.",
-        lineage: [{ lang: "OE.", form: "love" }, { lang: "AS.", form: "?" }],
-        cognates: [{ lang: "E.", form: "lief" }, { lang: "L.", form: "lubet" }, { lang: "Gr.", form: "? ?" }],
+        lineage: [
+          { lang: "OE.", form: "love" },
+          { lang: "AS.", form: "?" },
+        ],
+        cognates: [
+          { lang: "E.", form: "lief" },
+          { lang: "L.", form: "lubet" },
+          { lang: "Gr.", form: "? ?" },
+        ],
       }),
       legend,
     );
@@ -68,7 +94,7 @@ describe("repairItems", () => {
     ]);
   });
 
-  it("gives a connective's place to the form after it (\"It. or Sp. calma\")", () => {
+  it('gives a connective\'s place to the form after it ("It. or Sp. calma")', () => {
     expect(repairItems([{ lang: "It.", form: "or", gloss: "Sp. calma (" }], legend)).toEqual([
       { lang: "It.", form: "calma" },
       { lang: "Sp.", form: "calma" },
@@ -93,7 +119,12 @@ describe("parseRoots and parseCrossReferences", () => {
   });
 
   it("reads cross-references once each, lower-cased", () => {
-    expect(parseCrossReferences("Cf. {Dropsy}, {Hydra}, {Otter}, 4th {Core}, {Dropsy}.")).toEqual(["dropsy", "hydra", "otter", "core"]);
+    expect(parseCrossReferences("Cf. {Dropsy}, {Hydra}, {Otter}, 4th {Core}, {Dropsy}.")).toEqual([
+      "dropsy",
+      "hydra",
+      "otter",
+      "core",
+    ]);
     expect(parseCrossReferences(null)).toEqual([]);
   });
 });

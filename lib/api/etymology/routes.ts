@@ -9,7 +9,8 @@ import { findHeadword } from "./lookup.ts";
 import { etymologyStore, type EtymologyStore } from "./store.ts";
 
 const tags = ["Etymology"];
-const SOURCE = "GCIDE 0.48 (GNU Collaborative International Dictionary of English; Debian dict-gcide 0.48.5+nmu2), derived from Webster's Revised Unabridged Dictionary (1913) and WordNet";
+const SOURCE =
+  "GCIDE 0.48 (GNU Collaborative International Dictionary of English; Debian dict-gcide 0.48.5+nmu2), derived from Webster's Revised Unabridged Dictionary (1913) and WordNet";
 const LICENCE = "GNU General Public License, version 2 or later (the data only; shipped as a separate data file)";
 const unavailable = { 502: jsonResponse(ErrorSchema, "The etymology data could not be loaded") };
 
@@ -53,13 +54,21 @@ const NodeSchema = z
     period: z.string().optional(),
   })
   .openapi("EtymologyGraphNode");
-const EdgeSchema = z.object({ source: z.string(), target: z.string(), relation: z.enum(RELATIONS) }).openapi("EtymologyGraphEdge");
+const EdgeSchema = z
+  .object({ source: z.string(), target: z.string(), relation: z.enum(RELATIONS) })
+  .openapi("EtymologyGraphEdge");
 const graphBase = { adj_type: z.enum(ADJ_TYPES) };
 const GraphSchema = z
   .discriminatedUnion("viz_type", [
     z.object({ viz_type: z.literal("network"), ...graphBase, nodes: z.array(NodeSchema), edges: z.array(EdgeSchema) }),
     z.object({ viz_type: z.literal("mermaid"), ...graphBase, mermaid: z.string() }),
-    z.object({ viz_type: z.literal("matrix"), ...graphBase, labels: z.array(z.string()), ids: z.array(z.string()), matrix: z.array(z.array(z.number().int())) }),
+    z.object({
+      viz_type: z.literal("matrix"),
+      ...graphBase,
+      labels: z.array(z.string()),
+      ids: z.array(z.string()),
+      matrix: z.array(z.array(z.number().int())),
+    }),
   ])
   .openapi("EtymologyGraph");
 
@@ -75,8 +84,19 @@ const ExploreSchema = z
     etymology: z.string().nullable(),
     lineage_order: z.literal("oldest_first"),
     lineage: z.array(EtymonSchema),
-    cognates: z.object({ forms: z.array(EtymonSchema), headwords: z.array(z.object({ word: z.string(), relation: z.enum(["from_cognate_form", "shares_root"]), via: z.string() })) }),
-    related: z.array(z.object({ word: z.string(), relation: z.enum(["cites", "cited_by", "shares_ancestor"]), via: z.string().optional() })),
+    cognates: z.object({
+      forms: z.array(EtymonSchema),
+      headwords: z.array(
+        z.object({ word: z.string(), relation: z.enum(["from_cognate_form", "shares_root"]), via: z.string() }),
+      ),
+    }),
+    related: z.array(
+      z.object({
+        word: z.string(),
+        relation: z.enum(["cites", "cited_by", "shares_ancestor"]),
+        via: z.string().optional(),
+      }),
+    ),
     roots: z.array(z.string()),
     graph: GraphSchema,
   })
@@ -88,7 +108,10 @@ const index = gatewayRoute("optional", "etymology", {
   summary: "What the etymology service offers",
   tags,
   // Optional-key route: a key that is sent is checked and limited, so 401/403/429 can answer here too.
-  responses: { 200: jsonResponse(IndexSchema, "Service description, headword count, data source and licence"), ...keyedErrors },
+  responses: {
+    200: jsonResponse(IndexSchema, "Service description, headword count, data source and licence"),
+    ...keyedErrors,
+  },
 });
 
 const explore = gatewayRoute("key", "etymology", {
@@ -97,10 +120,21 @@ const explore = gatewayRoute("key", "etymology", {
   summary: "A word's definitions, pronunciation, lineage, cognates, related words and graph",
   tags,
   request: {
-    params: z.object({ word: z.string().trim().min(1).max(64).openapi({ description: "an English word; case and surrounding spaces are ignored, inflections fall back to their lemma", example: "water" }) }),
+    params: z.object({
+      word: z.string().trim().min(1).max(64).openapi({
+        description: "an English word; case and surrounding spaces are ignored, inflections fall back to their lemma",
+        example: "water",
+      }),
+    }),
     query: z.object({
-      viz_type: z.enum(VIZ_TYPES).default("network").openapi({ description: "graph form: network (nodes/edges), mermaid (flowchart text), matrix (adjacency)" }),
-      adj_type: z.enum(ADJ_TYPES).default("temporal").openapi({ description: "node order: temporal (oldest language first), linguistic (by family/branch), semantic (by distance from the word)" }),
+      viz_type: z
+        .enum(VIZ_TYPES)
+        .default("network")
+        .openapi({ description: "graph form: network (nodes/edges), mermaid (flowchart text), matrix (adjacency)" }),
+      adj_type: z.enum(ADJ_TYPES).default("temporal").openapi({
+        description:
+          "node order: temporal (oldest language first), linguistic (by family/branch), semantic (by distance from the word)",
+      }),
     }),
   },
   responses: {
@@ -116,7 +150,13 @@ const health = gatewayRoute("none", "etymology", {
   path: "/v1/etymology/health",
   summary: "Whether the etymology data is loaded",
   tags,
-  responses: { 200: jsonResponse(z.object({ status: z.literal("ok"), headwords: z.number().int() }).openapi("EtymologyHealth"), "Data loaded"), ...unavailable },
+  responses: {
+    200: jsonResponse(
+      z.object({ status: z.literal("ok"), headwords: z.number().int() }).openapi("EtymologyHealth"),
+      "Data loaded",
+    ),
+    ...unavailable,
+  },
 });
 
 /** The index still answers when the data is broken; it then says so instead of counting headwords. */
@@ -134,7 +174,8 @@ export function registerEtymologyRoutes(app: OpenAPIHono<GatewayEnv>): void {
     return c.json(
       {
         name: "Etymology",
-        description: "Word origins from GCIDE (Webster 1913): definitions, pronunciation, the chain of ancestor forms, cognates in sister languages, related English words, and graph data for visualising them.",
+        description:
+          "Word origins from GCIDE (Webster 1913): definitions, pronunciation, the chain of ancestor forms, cognates in sister languages, related English words, and graph data for visualising them.",
         features: [
           "definitions with part of speech",
           "pronunciation (Webster respelling)",
@@ -146,7 +187,8 @@ export function registerEtymologyRoutes(app: OpenAPIHono<GatewayEnv>): void {
         ],
         endpoints: {
           "GET /v1/etymology/": "this description (key optional)",
-          "GET /v1/etymology/explore/{word}": "a word's etymology; viz_type=network|mermaid|matrix, adj_type=temporal|linguistic|semantic",
+          "GET /v1/etymology/explore/{word}":
+            "a word's etymology; viz_type=network|mermaid|matrix, adj_type=temporal|linguistic|semantic",
           "GET /v1/etymology/health": "200 when the data is loaded, 502 when not (no key)",
         },
         headwords: store ? store.records.length : null,
@@ -166,7 +208,10 @@ export function registerEtymologyRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const found = match ? exploreWord(store, match.word) : null;
     if (!match || !found) throw new GatewayError(404, `unknown word '${word}'`);
     const graph = renderGraph(buildEtymologyGraph(found, store.legend), viz_type, adj_type);
-    return c.json({ query: word, ...found, matched: match.matched, lineage_order: "oldest_first" as const, graph }, 200);
+    return c.json(
+      { query: word, ...found, matched: match.matched, lineage_order: "oldest_first" as const, graph },
+      200,
+    );
   });
 
   app.openapi(health, (c) => c.json({ status: "ok" as const, headwords: etymologyStore().records.length }, 200));

@@ -34,18 +34,28 @@ describe("loadEtymologyStore", () => {
   });
 
   it("says the file is missing", () => {
-    expect(() => loadEtymologyStore(path.join(dir, "nope.json.gz"))).toThrow("etymology data could not be loaded (file missing)");
+    expect(() => loadEtymologyStore(path.join(dir, "nope.json.gz"))).toThrow(
+      "etymology data could not be loaded (file missing)",
+    );
   });
 
   it("says the file is corrupt when it is not gzip or not JSON", () => {
     expect(() => loadEtymologyStore(write("plain.json.gz", "[]"))).toThrow("file unreadable or corrupt");
-    expect(() => loadEtymologyStore(write("truncated.json.gz", zlib.gzipSync('[{"word":')))).toThrow("file unreadable or corrupt");
+    expect(() => loadEtymologyStore(write("truncated.json.gz", zlib.gzipSync('[{"word":')))).toThrow(
+      "file unreadable or corrupt",
+    );
   });
 
   it("rejects JSON that is not an array of headword records", () => {
-    expect(() => loadEtymologyStore(write("object.json.gz", zlib.gzipSync("{}")))).toThrow("not an array of headword records");
-    expect(() => loadEtymologyStore(write("empty.json.gz", zlib.gzipSync("[]")))).toThrow("not an array of headword records");
-    expect(() => loadEtymologyStore(write("bad-record.json.gz", zlib.gzipSync('[{"word": 1}]')))).toThrow("not an array of headword records");
+    expect(() => loadEtymologyStore(write("object.json.gz", zlib.gzipSync("{}")))).toThrow(
+      "not an array of headword records",
+    );
+    expect(() => loadEtymologyStore(write("empty.json.gz", zlib.gzipSync("[]")))).toThrow(
+      "not an array of headword records",
+    );
+    expect(() => loadEtymologyStore(write("bad-record.json.gz", zlib.gzipSync('[{"word": 1}]')))).toThrow(
+      "not an array of headword records",
+    );
   });
 });
 

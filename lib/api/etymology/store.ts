@@ -37,12 +37,26 @@ function push(map: Map<string, number[]>, key: string, rank: number): void {
 function isRecord(value: unknown): value is EtymologyRecord {
   if (typeof value !== "object" || value === null) return false;
   const r = value as Record<string, unknown>;
-  return typeof r.word === "string" && typeof r.headword === "string" && Array.isArray(r.definitions) && Array.isArray(r.pos) && Array.isArray(r.lineage) && Array.isArray(r.cognates);
+  return (
+    typeof r.word === "string" &&
+    typeof r.headword === "string" &&
+    Array.isArray(r.definitions) &&
+    Array.isArray(r.pos) &&
+    Array.isArray(r.lineage) &&
+    Array.isArray(r.cognates)
+  );
 }
 
 /** Builds the indexes over records already read; exported so tests can index a handful of records. */
 export function indexRecords(records: EtymologyRecord[], legend: LanguageLegend): EtymologyStore {
-  const store: EtymologyStore = { records, legend, byWord: new Map(), byRoot: new Map(), citedBy: new Map(), byAncestor: new Map() };
+  const store: EtymologyStore = {
+    records,
+    legend,
+    byWord: new Map(),
+    byRoot: new Map(),
+    citedBy: new Map(),
+    byAncestor: new Map(),
+  };
   records.forEach((record, rank) => {
     // Homographs are merged upstream, so the first record of a word is the only one.
     if (!store.byWord.has(record.word)) store.byWord.set(record.word, rank);

@@ -15,7 +15,9 @@ describe("the shipped linguistics data", () => {
     const ms = performance.now() - started;
     gc?.();
     const heapMb = (process.memoryUsage().heapUsed - before) / 1e6;
-    console.log(`linguistics cold load: ${Math.round(ms)} ms, heap +${heapMb.toFixed(1)} MB${gc ? "" : " (without --expose-gc: includes garbage)"}`);
+    console.log(
+      `linguistics cold load: ${Math.round(ms)} ms, heap +${heapMb.toFixed(1)} MB${gc ? "" : " (without --expose-gc: includes garbage)"}`,
+    );
     expect((await linguistics()).glottolog).toBe(data.glottolog);
 
     expect(coverage(data)).toEqual({
@@ -38,8 +40,12 @@ describe("the shipped linguistics data", () => {
     expect([...regions].sort()).toEqual([...MACROAREAS]);
     const statuses = new Set(glottolog.languages.map((l) => l.endangerment).filter(Boolean));
     expect([...statuses].sort()).toEqual([...STATUSES].sort());
-    expect(phoible.segments.every((s) => s.manner === null || (MANNERS as readonly string[]).includes(s.manner))).toBe(true);
-    expect(phoible.segments.every((s) => s.place === null || (PLACES as readonly string[]).includes(s.place))).toBe(true);
+    expect(phoible.segments.every((s) => s.manner === null || (MANNERS as readonly string[]).includes(s.manner))).toBe(
+      true,
+    );
+    expect(phoible.segments.every((s) => s.place === null || (PLACES as readonly string[]).includes(s.place))).toBe(
+      true,
+    );
   });
 
   it("agrees with itself: segment counts add up to the rows, and WALS categories to SOURCE.md's split", async () => {

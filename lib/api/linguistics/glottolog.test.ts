@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { buildLanguageIndex, classifyLanguageCode, filterLanguages, listLanguages, type Language } from "./glottolog.ts";
+import {
+  buildLanguageIndex,
+  classifyLanguageCode,
+  filterLanguages,
+  listLanguages,
+  type Language,
+} from "./glottolog.ts";
 
 function language(overrides: Partial<Language> & Pick<Language, "glottocode" | "name">): Language {
   return {
@@ -21,12 +27,60 @@ function language(overrides: Partial<Language> & Pick<Language, "glottocode" | "
 
 const ie = { family_id: "indo1319", family: "Indo-European" };
 const LANGUAGES: Language[] = [
-  language({ glottocode: "stan1295", iso639_3: "deu", name: "German", ...ie, classification: ["Indo-European", "Germanic"], macroarea: "Eurasia", endangerment: "not endangered" }),
-  language({ glottocode: "stan1293", iso639_3: "eng", name: "English", ...ie, classification: ["Indo-European", "Germanic"], macroarea: "Eurasia", endangerment: "not endangered" }),
-  language({ glottocode: "goth1244", iso639_3: "got", name: "Gothic", ...ie, classification: ["Indo-European", "Germanic"], macroarea: "Eurasia", endangerment: "extinct" }),
-  language({ glottocode: "lati1261", iso639_3: "lat", name: "Latin", ...ie, classification: ["Indo-European", "Italic"], macroarea: "Eurasia", endangerment: "extinct" }),
-  language({ glottocode: "basq1248", iso639_3: "eus", name: "Basque", is_isolate: true, macroarea: "Eurasia", endangerment: "threatened" }),
-  language({ glottocode: "nyan1308", iso639_3: "nya", name: "Nyanja", family_id: "atla1278", family: "Atlantic-Congo", classification: ["Atlantic-Congo"], macroarea: "Africa", endangerment: "not endangered" }),
+  language({
+    glottocode: "stan1295",
+    iso639_3: "deu",
+    name: "German",
+    ...ie,
+    classification: ["Indo-European", "Germanic"],
+    macroarea: "Eurasia",
+    endangerment: "not endangered",
+  }),
+  language({
+    glottocode: "stan1293",
+    iso639_3: "eng",
+    name: "English",
+    ...ie,
+    classification: ["Indo-European", "Germanic"],
+    macroarea: "Eurasia",
+    endangerment: "not endangered",
+  }),
+  language({
+    glottocode: "goth1244",
+    iso639_3: "got",
+    name: "Gothic",
+    ...ie,
+    classification: ["Indo-European", "Germanic"],
+    macroarea: "Eurasia",
+    endangerment: "extinct",
+  }),
+  language({
+    glottocode: "lati1261",
+    iso639_3: "lat",
+    name: "Latin",
+    ...ie,
+    classification: ["Indo-European", "Italic"],
+    macroarea: "Eurasia",
+    endangerment: "extinct",
+  }),
+  language({
+    glottocode: "basq1248",
+    iso639_3: "eus",
+    name: "Basque",
+    is_isolate: true,
+    macroarea: "Eurasia",
+    endangerment: "threatened",
+  }),
+  language({
+    glottocode: "nyan1308",
+    iso639_3: "nya",
+    name: "Nyanja",
+    family_id: "atla1278",
+    family: "Atlantic-Congo",
+    classification: ["Atlantic-Congo"],
+    macroarea: "Africa",
+    endangerment: "not endangered",
+  }),
   language({ glottocode: "ainu1252", name: "Ainu", macroarea: "Eurasia", endangerment: "nearly extinct" }),
   language({ glottocode: "arem1234", name: "Äre", macroarea: "Papunesia" }),
 ];
@@ -35,7 +89,16 @@ describe("buildLanguageIndex", () => {
   const index = buildLanguageIndex(LANGUAGES);
 
   it("sorts by folded name and indexes by ISO code and glottocode", () => {
-    expect(index.languages.map((l) => l.name)).toEqual(["Ainu", "Äre", "Basque", "English", "German", "Gothic", "Latin", "Nyanja"]);
+    expect(index.languages.map((l) => l.name)).toEqual([
+      "Ainu",
+      "Äre",
+      "Basque",
+      "English",
+      "German",
+      "Gothic",
+      "Latin",
+      "Nyanja",
+    ]);
     expect(index.byIso.get("eng")?.name).toBe("English");
     expect(index.byIso.size).toBe(6);
     expect(index.byGlottocode.get("ainu1252")?.name).toBe("Ainu");
@@ -83,7 +146,16 @@ describe("filterLanguages", () => {
     const page = listLanguages(index, { family: "Indo-European" }, { offset: 1, limit: 2 });
     expect(page.total).toBe(4);
     expect(page.languages.map((l) => l.name)).toEqual(["German", "Gothic"]);
-    expect(page.languages[0]).toEqual({ iso: "deu", glottocode: "stan1295", name: "German", family: "Indo-European", region: "Eurasia", status: "not endangered", latitude: null, longitude: null });
+    expect(page.languages[0]).toEqual({
+      iso: "deu",
+      glottocode: "stan1295",
+      name: "German",
+      family: "Indo-European",
+      region: "Eurasia",
+      status: "not endangered",
+      latitude: null,
+      longitude: null,
+    });
     expect(listLanguages(index, {}, { offset: 100, limit: 5 })).toEqual({ total: 8, languages: [] });
   });
 });

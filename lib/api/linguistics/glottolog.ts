@@ -32,7 +32,10 @@ export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
 /** "North_America", "north-america" and "North America" name the same macroarea (likewise statuses). */
 export function normaliseLabel(value: string): string {
-  return value.trim().toLowerCase().replace(/[\s_-]+/g, " ");
+  return value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, " ");
 }
 
 export type LanguageIndex = {
@@ -57,7 +60,9 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 /** Builds every index once; the records themselves are kept only once, shared by all indexes. */
 export function buildLanguageIndex(records: Language[]): LanguageIndex {
   const keyed = records.map((language) => ({ language, folded: foldText(language.name) }));
-  keyed.sort((a, b) => (a.folded < b.folded ? -1 : a.folded > b.folded ? 1 : a.language.glottocode < b.language.glottocode ? -1 : 1));
+  keyed.sort((a, b) =>
+    a.folded < b.folded ? -1 : a.folded > b.folded ? 1 : a.language.glottocode < b.language.glottocode ? -1 : 1,
+  );
   const index: LanguageIndex = {
     languages: keyed.map((k) => k.language),
     foldedNames: keyed.map((k) => k.folded),
@@ -78,7 +83,8 @@ export function buildLanguageIndex(records: Language[]): LanguageIndex {
     if (language.family) familyKeys.add(foldText(language.family));
     for (const group of language.classification) familyKeys.add(foldText(group));
     for (const key of familyKeys) push(index.byFamily, key, language);
-    if (language.macroarea && regions.has(language.macroarea)) push(index.byRegion, language.macroarea as Macroarea, language);
+    if (language.macroarea && regions.has(language.macroarea))
+      push(index.byRegion, language.macroarea as Macroarea, language);
     if (language.endangerment && statuses.has(language.endangerment)) {
       push(index.byStatus, language.endangerment as Status, language);
       if (endangered.has(language.endangerment)) push(index.byStatus, "endangered", language);
@@ -133,5 +139,8 @@ export function summariseLanguage(language: Language) {
 /** One page of the filtered list; `total` counts every match, not just the page. */
 export function listLanguages(index: LanguageIndex, filters: LanguageFilters, page: { offset: number; limit: number }) {
   const matches = filterLanguages(index, filters);
-  return { total: matches.length, languages: matches.slice(page.offset, page.offset + page.limit).map(summariseLanguage) };
+  return {
+    total: matches.length,
+    languages: matches.slice(page.offset, page.offset + page.limit).map(summariseLanguage),
+  };
 }

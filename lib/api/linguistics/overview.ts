@@ -37,10 +37,26 @@ export const SOURCES = [
 
 export const ENDPOINTS = [
   { method: "GET", path: "/v1/linguistics/", description: "This overview: coverage, endpoints, sources" },
-  { method: "GET", path: "/v1/linguistics/languages", description: "Languages, filtered by family, region (macroarea) and status (endangerment), paged" },
-  { method: "GET", path: "/v1/linguistics/languages/{code}", description: "One language by ISO 639-3 code or glottocode, with WALS features and PHOIBLE inventory" },
-  { method: "GET", path: "/v1/linguistics/phonemes", description: "Phonemes across inventories, or one language's, by type, manner and place" },
-  { method: "GET", path: "/v1/linguistics/features", description: "WALS features with value distributions, or one language's values" },
+  {
+    method: "GET",
+    path: "/v1/linguistics/languages",
+    description: "Languages, filtered by family, region (macroarea) and status (endangerment), paged",
+  },
+  {
+    method: "GET",
+    path: "/v1/linguistics/languages/{code}",
+    description: "One language by ISO 639-3 code or glottocode, with WALS features and PHOIBLE inventory",
+  },
+  {
+    method: "GET",
+    path: "/v1/linguistics/phonemes",
+    description: "Phonemes across inventories, or one language's, by type, manner and place",
+  },
+  {
+    method: "GET",
+    path: "/v1/linguistics/features",
+    description: "WALS features with value distributions, or one language's values",
+  },
   { method: "GET", path: "/v1/linguistics/search", description: "Search languages, phonemes and features" },
 ];
 

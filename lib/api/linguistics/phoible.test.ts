@@ -12,16 +12,62 @@ import {
 } from "./phoible.ts";
 
 function inventory(inventory_id: number, iso639_3: string, glottocode: string): InventoryRecord {
-  return { inventory_id, glottocode, iso639_3, language_name: iso639_3, source: "test", source_refs: [], url: null, count_phonemes: 0, count_consonants: 0, count_vowels: 0, count_tones: 0 };
+  return {
+    inventory_id,
+    glottocode,
+    iso639_3,
+    language_name: iso639_3,
+    source: "test",
+    source_refs: [],
+    url: null,
+    count_phonemes: 0,
+    count_consonants: 0,
+    count_vowels: 0,
+    count_tones: 0,
+  };
 }
-const consonant = (segment: string, manner: string, place: string, voiced: boolean): Omit<PhonemeRow, "inventory_id" | "marginal"> => ({
-  segment, segment_class: "consonant", manner, place, voiced, airstream: "pulmonic", height: null, backness: null, rounded: null,
+const consonant = (
+  segment: string,
+  manner: string,
+  place: string,
+  voiced: boolean,
+): Omit<PhonemeRow, "inventory_id" | "marginal"> => ({
+  segment,
+  segment_class: "consonant",
+  manner,
+  place,
+  voiced,
+  airstream: "pulmonic",
+  height: null,
+  backness: null,
+  rounded: null,
 });
-const vowel = (segment: string, height: string, backness: string, rounded: boolean): Omit<PhonemeRow, "inventory_id" | "marginal"> => ({
-  segment, segment_class: "vowel", manner: null, place: null, voiced: null, airstream: null, height, backness, rounded,
+const vowel = (
+  segment: string,
+  height: string,
+  backness: string,
+  rounded: boolean,
+): Omit<PhonemeRow, "inventory_id" | "marginal"> => ({
+  segment,
+  segment_class: "vowel",
+  manner: null,
+  place: null,
+  voiced: null,
+  airstream: null,
+  height,
+  backness,
+  rounded,
 });
 const tone = (segment: string): Omit<PhonemeRow, "inventory_id" | "marginal"> => ({
-  segment, segment_class: "tone", manner: null, place: null, voiced: null, airstream: null, height: null, backness: null, rounded: null,
+  segment,
+  segment_class: "tone",
+  manner: null,
+  place: null,
+  voiced: null,
+  airstream: null,
+  height: null,
+  backness: null,
+  rounded: null,
 });
 const P = consonant("p", "stop", "bilabial", false);
 const K = consonant("k", "stop", "velar", false);
@@ -33,9 +79,17 @@ const H = tone("˥");
 // Inventories 1 and 2 are two descriptions of one language (aaa); 3 is another language's.
 const INVENTORIES = [inventory(3, "ccc", "cccc1234"), inventory(1, "aaa", "aaaa1234"), inventory(2, "aaa", "aaaa1235")];
 const ROWS: [number, Omit<PhonemeRow, "inventory_id" | "marginal">, boolean][] = [
-  [1, P, false], [1, K, false], [1, I, false], [1, A, false],
-  [3, P, false], [3, NG, true], [3, A, false], [3, H, false],
-  [2, P, false], [2, K, true], [2, A, false],
+  [1, P, false],
+  [1, K, false],
+  [1, I, false],
+  [1, A, false],
+  [3, P, false],
+  [3, NG, true],
+  [3, A, false],
+  [3, H, false],
+  [2, P, false],
+  [2, K, true],
+  [2, A, false],
 ];
 
 function build() {
@@ -56,15 +110,27 @@ describe("createPhonemeIndexBuilder", () => {
 
   it("counts inventories and distinct languages per segment, most widespread first", () => {
     // a and p are in all three inventories (three glottocodes); ties go by symbol.
-    expect(index.segments.slice(0, 2).map((s) => [s.segment, s.inventories, s.languages])).toEqual([["a", 3, 3], ["p", 3, 3]]);
+    expect(index.segments.slice(0, 2).map((s) => [s.segment, s.inventories, s.languages])).toEqual([
+      ["a", 3, 3],
+      ["p", 3, 3],
+    ]);
     const counts = index.segments.map((s) => s.inventories);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
-    expect(index.segments.find((s) => s.segment === "k")).toMatchObject({ inventories: 2, languages: 2, label: "voiceless velar stop" });
+    expect(index.segments.find((s) => s.segment === "k")).toMatchObject({
+      inventories: 2,
+      languages: 2,
+      label: "voiceless velar stop",
+    });
     expect(index.segments.find((s) => s.segment === "i")?.label).toBe("close front unrounded vowel");
   });
 
   it("indexes segments by type, manner and place, and inventories by ISO code and glottocode", () => {
-    expect(index.byType.get("vowel")?.map((s) => s.segment).sort()).toEqual(["a", "i"]);
+    expect(
+      index.byType
+        .get("vowel")
+        ?.map((s) => s.segment)
+        .sort(),
+    ).toEqual(["a", "i"]);
     expect(index.byManner.get("stop")?.map((s) => s.segment)).toEqual(["p", "k"]);
     expect(index.byPlace.get("velar")?.map((s) => s.segment)).toEqual(["k", "ŋ"]);
     expect(index.byIso.get("aaa")).toEqual([0, 1]);
@@ -101,14 +167,29 @@ describe("phoneme queries", () => {
       ["a", 2, false],
       ["i", 1, false],
     ]);
-    expect(languageSegments(index, [1], { manner: "stop" }).map((m) => [m.segment.segment, m.marginal])).toEqual([["p", false], ["k", true]]);
+    expect(languageSegments(index, [1], { manner: "stop" }).map((m) => [m.segment.segment, m.marginal])).toEqual([
+      ["p", false],
+      ["k", true],
+    ]);
   });
 
   it("describes an inventory grouped into consonants, vowels and tones", () => {
-    expect(describeInventory(index, 2)).toMatchObject({ inventory_id: 3, consonants: ["p", "ŋ"], vowels: ["a"], tones: ["˥"], marginal: ["ŋ"] });
+    expect(describeInventory(index, 2)).toMatchObject({
+      inventory_id: 3,
+      consonants: ["p", "ŋ"],
+      vowels: ["a"],
+      tones: ["˥"],
+      marginal: ["ŋ"],
+    });
   });
 
   it("shapes a segment with its frequency across inventories", () => {
-    expect(segmentRecord(index.segments[1]!, 3)).toMatchObject({ segment: "p", inventories: 3, languages: 3, frequency: 1, description: "voiceless bilabial stop" });
+    expect(segmentRecord(index.segments[1]!, 3)).toMatchObject({
+      segment: "p",
+      inventories: 3,
+      languages: 3,
+      frequency: 1,
+      description: "voiceless bilabial stop",
+    });
   });
 });

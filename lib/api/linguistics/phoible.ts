@@ -5,17 +5,47 @@ export type SegmentType = (typeof SEGMENT_TYPES)[number];
 
 /** The derived consonant manners in the shipped PHOIBLE table (see data/SOURCE.md). */
 export const MANNERS = [
-  "stop", "fricative", "affricate", "nasal", "trill", "tap", "approximant", "lateral approximant", "lateral fricative",
-  "lateral affricate", "lateral stop", "click", "prenasalized stop", "prenasalized affricate", "prenasalized fricative",
-  "prenasalized nasal", "prenasalized tap", "prenasalized trill", "prenasalized approximant",
-  "prenasalized lateral approximant", "prenasalized lateral stop", "prenasalized lateral affricate",
+  "stop",
+  "fricative",
+  "affricate",
+  "nasal",
+  "trill",
+  "tap",
+  "approximant",
+  "lateral approximant",
+  "lateral fricative",
+  "lateral affricate",
+  "lateral stop",
+  "click",
+  "prenasalized stop",
+  "prenasalized affricate",
+  "prenasalized fricative",
+  "prenasalized nasal",
+  "prenasalized tap",
+  "prenasalized trill",
+  "prenasalized approximant",
+  "prenasalized lateral approximant",
+  "prenasalized lateral stop",
+  "prenasalized lateral affricate",
   "prenasalized lateral fricative",
 ] as const;
 export type Manner = (typeof MANNERS)[number];
 
 export const PLACES = [
-  "bilabial", "labiodental", "linguolabial", "dental", "alveolar", "postalveolar", "retroflex", "alveolo-palatal",
-  "palatal", "velar", "labial-velar", "uvular", "pharyngeal", "glottal",
+  "bilabial",
+  "labiodental",
+  "linguolabial",
+  "dental",
+  "alveolar",
+  "postalveolar",
+  "retroflex",
+  "alveolo-palatal",
+  "palatal",
+  "velar",
+  "labial-velar",
+  "uvular",
+  "pharyngeal",
+  "glottal",
 ] as const;
 export type Place = (typeof PLACES)[number];
 
@@ -187,7 +217,9 @@ export function createPhonemeIndexBuilder(inventories: InventoryRecord[]) {
         label: foldText(segmentLabel(row)),
       }));
       // Rows refer to segments by id; reorder the ids so id order is also "most widespread first".
-      const order = byId.map((_, id) => id).sort((a, b) => byId[b]!.inventories - byId[a]!.inventories || (byId[a]!.segment < byId[b]!.segment ? -1 : 1));
+      const order = byId
+        .map((_, id) => id)
+        .sort((a, b) => byId[b]!.inventories - byId[a]!.inventories || (byId[a]!.segment < byId[b]!.segment ? -1 : 1));
       const newId = new Uint16Array(order.length);
       order.forEach((oldId, i) => (newId[oldId] = i));
       for (let r = 0; r < segmentsByRow.length; r++) segmentsByRow[r] = newId[segmentsByRow[r]!]!;
@@ -225,7 +257,10 @@ export function phonemeRowCount(index: PhonemeIndex): number {
 }
 
 /** Positions of the inventories of a language, found by its ISO code or its glottocode, in inventory-id order. */
-export function inventoriesOf(index: PhonemeIndex, language: { iso639_3: string | null; glottocode: string | null }): number[] {
+export function inventoriesOf(
+  index: PhonemeIndex,
+  language: { iso639_3: string | null; glottocode: string | null },
+): number[] {
   const found = new Set<number>([
     ...(language.iso639_3 ? (index.byIso.get(language.iso639_3) ?? []) : []),
     ...(language.glottocode ? (index.byGlottocode.get(language.glottocode) ?? []) : []),
@@ -258,7 +293,12 @@ export function describeInventory(index: PhonemeIndex, position: number) {
     source_refs: inv.source_refs,
     url: inv.url,
     language_name: inv.language_name,
-    counts: { phonemes: inv.count_phonemes, consonants: inv.count_consonants, vowels: inv.count_vowels, tones: inv.count_tones },
+    counts: {
+      phonemes: inv.count_phonemes,
+      consonants: inv.count_consonants,
+      vowels: inv.count_vowels,
+      tones: inv.count_tones,
+    },
     consonants: grouped.consonant,
     vowels: grouped.vowel,
     tones: grouped.tone,
@@ -310,7 +350,10 @@ export function languageSegments(index: PhonemeIndex, positions: number[], filte
   }
   const typeOrder: Record<SegmentType, number> = { consonant: 0, vowel: 1, tone: 2 };
   return [...found.values()].sort(
-    (a, b) => typeOrder[a.segment.type] - typeOrder[b.segment.type] || b.inventories - a.inventories || b.segment.inventories - a.segment.inventories,
+    (a, b) =>
+      typeOrder[a.segment.type] - typeOrder[b.segment.type] ||
+      b.inventories - a.inventories ||
+      b.segment.inventories - a.segment.inventories,
   );
 }
 

@@ -7,9 +7,25 @@ import { listLanguages, MACROAREAS, normaliseLabel, STATUS_FILTERS, summariseLan
 import { languageProfile, resolveLanguage } from "./language-profile.ts";
 import { coverage, ENDPOINTS, SOURCES } from "./overview.ts";
 import { resolvePaging } from "./paging.ts";
-import { filterSegments, inventoriesOf, languageSegments, MANNERS, PLACES, SEGMENT_TYPES, segmentRecord } from "./phoible.ts";
+import {
+  filterSegments,
+  inventoriesOf,
+  languageSegments,
+  MANNERS,
+  PLACES,
+  SEGMENT_TYPES,
+  segmentRecord,
+} from "./phoible.ts";
 import { SEARCH_TYPES, searchFeatures, searchLanguages, searchPhonemes, type SearchType } from "./search.ts";
-import { datapointRecord, FEATURE_CATEGORIES, filterParameters, findFeature, languageDatapoints, parameterRecord, walsLanguagesOf } from "./wals.ts";
+import {
+  datapointRecord,
+  FEATURE_CATEGORIES,
+  filterParameters,
+  findFeature,
+  languageDatapoints,
+  parameterRecord,
+  walsLanguagesOf,
+} from "./wals.ts";
 
 const tags = ["Linguistics"];
 const MAX_LANGUAGES_PAGE = 1000;
@@ -23,17 +39,33 @@ function label<const T extends readonly [string, ...string[]]>(values: T) {
 }
 const count = (max: number) => z.coerce.number().int().min(1).max(max);
 const offset = z.coerce.number().int().min(0).max(1_000_000);
-const languageCode = z.string().trim().min(1).max(64).openapi({ description: "ISO 639-3 code (e.g. eng) or glottocode (e.g. stan1293)" });
+const languageCode = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .openapi({ description: "ISO 639-3 code (e.g. eng) or glottocode (e.g. stan1293)" });
 const notFound = { 404: jsonResponse(ErrorSchema, "Unknown language, feature or inventory") };
 
 // ---- response schemas
 
-const Source = z.object({ name: z.string(), version: z.string(), provides: z.string(), license: z.string(), license_url: z.string(), url: z.string(), citation: z.string() });
+const Source = z.object({
+  name: z.string(),
+  version: z.string(),
+  provides: z.string(),
+  license: z.string(),
+  license_url: z.string(),
+  url: z.string(),
+  citation: z.string(),
+});
 const Overview = z.object({
   name: z.string(),
   description: z.string(),
   coverage: z.object({
-    languages: z.number().int().openapi({ description: "Glottolog languoids of level language (with or without an ISO code)" }),
+    languages: z
+      .number()
+      .int()
+      .openapi({ description: "Glottolog languoids of level language (with or without an ISO code)" }),
     languages_with_iso639_3: z.number().int(),
     phonemes: z.number().int().openapi({ description: "PHOIBLE phoneme records: one per phoneme per inventory" }),
     phoneme_inventories: z.number().int(),
@@ -65,9 +97,21 @@ const LanguageList = z.object({
   per_page: z.number().int().optional().openapi({ description: "Form B only" }),
   languages: z.array(LanguageSummary),
 });
-const FeatureValue = z.object({ code: z.string(), number: z.number().int(), name: z.string(), description: z.string().nullable() });
+const FeatureValue = z.object({
+  code: z.string(),
+  number: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+});
 const Datapoint = z
-  .object({ parameter_id: z.string(), name: z.string(), category: z.string(), area: z.string(), value: FeatureValue, wals_code: z.string() })
+  .object({
+    parameter_id: z.string(),
+    name: z.string(),
+    category: z.string(),
+    area: z.string(),
+    value: FeatureValue,
+    wals_code: z.string(),
+  })
   .openapi("WalsDatapoint");
 const Parameter = z
   .object({
@@ -89,7 +133,12 @@ const Inventory = z.object({
   source_refs: z.array(z.string()),
   url: z.string().nullable(),
   language_name: z.string(),
-  counts: z.object({ phonemes: z.number().int(), consonants: z.number().int(), vowels: z.number().int(), tones: z.number().int() }),
+  counts: z.object({
+    phonemes: z.number().int(),
+    consonants: z.number().int(),
+    vowels: z.number().int(),
+    tones: z.number().int(),
+  }),
   consonants: z.array(z.string()),
   vowels: z.array(z.string()),
   tones: z.array(z.string()),
@@ -107,10 +156,24 @@ const LanguageDetail = LanguageSummary.omit({ region: true, status: true })
     status: z.string().nullable(),
     status_source: z.string().nullable(),
     glottocode: z.string().nullable(),
-    wals_languages: z.array(z.object({ wals_code: z.string(), name: z.string(), family: z.string().nullable(), genus: z.string().nullable() })),
+    wals_languages: z.array(
+      z.object({
+        wals_code: z.string(),
+        name: z.string(),
+        family: z.string().nullable(),
+        genus: z.string().nullable(),
+      }),
+    ),
     wals_features: z.array(Datapoint),
     phoneme_inventory: Inventory.nullable(),
-    phoneme_inventories: z.array(z.object({ inventory_id: z.number().int(), source: z.string(), language_name: z.string(), count_phonemes: z.number().int() })),
+    phoneme_inventories: z.array(
+      z.object({
+        inventory_id: z.number().int(),
+        source: z.string(),
+        language_name: z.string(),
+        count_phonemes: z.number().int(),
+      }),
+    ),
   })
   .openapi("LinguisticsLanguageDetail");
 const Phoneme = z
@@ -128,8 +191,15 @@ const Phoneme = z
     inventories: z.number().int().openapi({ description: "PHOIBLE inventories (all languages) containing it" }),
     languages: z.number().int().openapi({ description: "Distinct languages (glottocodes) with it in an inventory" }),
     frequency: z.number().openapi({ description: "Share of all inventories containing it" }),
-    language_inventories: z.number().int().optional().openapi({ description: "With language: how many of that language's inventories list it" }),
-    marginal: z.boolean().optional().openapi({ description: "With language: marginal in every inventory of that language that lists it" }),
+    language_inventories: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "With language: how many of that language's inventories list it" }),
+    marginal: z
+      .boolean()
+      .optional()
+      .openapi({ description: "With language: marginal in every inventory of that language that lists it" }),
   })
   .openapi("Phoneme");
 const LanguageRefSchema = z.object({ iso: z.string().nullable(), glottocode: z.string().nullable(), name: z.string() });
@@ -137,26 +207,47 @@ const PhonemeList = z.object({
   total: z.number().int(),
   limit: z.number().int(),
   offset: z.number().int(),
-  language: LanguageRefSchema.extend({ inventories: z.array(z.object({ inventory_id: z.number().int(), source: z.string() })) }).optional(),
+  language: LanguageRefSchema.extend({
+    inventories: z.array(z.object({ inventory_id: z.number().int(), source: z.string() })),
+  }).optional(),
   phonemes: z.array(Phoneme),
 });
 const FeatureList = z.union([
   z.object({ total: z.number().int(), features: z.array(Parameter) }),
-  z.object({ language: LanguageRefSchema.extend({ wals_codes: z.array(z.string()) }), total: z.number().int(), features: z.array(Datapoint) }),
+  z.object({
+    language: LanguageRefSchema.extend({ wals_codes: z.array(z.string()) }),
+    total: z.number().int(),
+    features: z.array(Datapoint),
+  }),
 ]);
 const Match = z.object({ match: z.enum(["exact", "prefix", "substring"]) });
 const SearchResults = z.object({
   query: z.string(),
   type: z.enum([...SEARCH_TYPES, "all"]),
   limit: z.number().int(),
-  totals: z.object({ languages: z.number().int().optional(), phonemes: z.number().int().optional(), features: z.number().int().optional() }),
-  results: z.object({
-    languages: z.array(LanguageSummary.extend(Match.shape)).optional(),
-    phonemes: z.array(Phoneme.omit({ language_inventories: true, marginal: true }).extend(Match.shape)).optional(),
-    features: z.array(
-      z.object({ id: z.string(), name: z.string(), chapter: z.number().int(), area: z.string(), category: z.string(), url: z.string() }).extend(Match.shape),
-    ),
-  }).partial(),
+  totals: z.object({
+    languages: z.number().int().optional(),
+    phonemes: z.number().int().optional(),
+    features: z.number().int().optional(),
+  }),
+  results: z
+    .object({
+      languages: z.array(LanguageSummary.extend(Match.shape)).optional(),
+      phonemes: z.array(Phoneme.omit({ language_inventories: true, marginal: true }).extend(Match.shape)).optional(),
+      features: z.array(
+        z
+          .object({
+            id: z.string(),
+            name: z.string(),
+            chapter: z.number().int(),
+            area: z.string(),
+            category: z.string(),
+            url: z.string(),
+          })
+          .extend(Match.shape),
+      ),
+    })
+    .partial(),
 });
 
 // ---- routes
@@ -179,9 +270,14 @@ const languages = gatewayRoute("key", "linguistics", {
   tags,
   request: {
     query: z.object({
-      family: blankAsAbsent(z.string().trim().min(1).max(100).optional()).openapi({ description: "Family or subgroup name (case and diacritics ignored) or family glottocode" }),
+      family: blankAsAbsent(z.string().trim().min(1).max(100).optional()).openapi({
+        description: "Family or subgroup name (case and diacritics ignored) or family glottocode",
+      }),
       region: blankAsAbsent(label(MACROAREAS).optional()).openapi({ description: "Glottolog macroarea" }),
-      status: blankAsAbsent(label(STATUS_FILTERS).optional()).openapi({ description: "Endangerment status (Glottolog AES level), or endangered for threatened, shifting, moribund or nearly extinct" }),
+      status: blankAsAbsent(label(STATUS_FILTERS).optional()).openapi({
+        description:
+          "Endangerment status (Glottolog AES level), or endangered for threatened, shifting, moribund or nearly extinct",
+      }),
       limit: blankAsAbsent(count(MAX_LANGUAGES_PAGE).optional()),
       offset: blankAsAbsent(offset.optional()),
       page: blankAsAbsent(count(1_000_000).optional()),
@@ -197,7 +293,11 @@ const language = gatewayRoute("key", "linguistics", {
   tags,
   request: {
     params: z.object({ code: languageCode }),
-    query: z.object({ inventory: blankAsAbsent(z.coerce.number().int().min(1).optional()).openapi({ description: "PHOIBLE inventory id to show in full instead of the default" }) }),
+    query: z.object({
+      inventory: blankAsAbsent(z.coerce.number().int().min(1).optional()).openapi({
+        description: "PHOIBLE inventory id to show in full instead of the default",
+      }),
+    }),
   },
   responses: { 200: jsonResponse(LanguageDetail, "The language"), ...keyedErrors, ...notFound },
 });
@@ -226,8 +326,12 @@ const features = gatewayRoute("key", "linguistics", {
   request: {
     query: z.object({
       language: blankAsAbsent(languageCode.optional()),
-      feature: blankAsAbsent(z.string().trim().min(1).max(8).optional()).openapi({ description: "WALS feature id, e.g. 1A" }),
-      category: blankAsAbsent(label(FEATURE_CATEGORIES).optional()).openapi({ description: "WALS areas grouped: see docs/notes/linguistics.md" }),
+      feature: blankAsAbsent(z.string().trim().min(1).max(8).optional()).openapi({
+        description: "WALS feature id, e.g. 1A",
+      }),
+      category: blankAsAbsent(label(FEATURE_CATEGORIES).optional()).openapi({
+        description: "WALS areas grouped: see docs/notes/linguistics.md",
+      }),
     }),
   },
   responses: { 200: jsonResponse(FeatureList, "Features, or the language's values"), ...keyedErrors, ...notFound },
@@ -254,7 +358,8 @@ export function registerLinguisticsRoutes(app: OpenAPIHono<GatewayEnv>): void {
     return c.json(
       {
         name: "Linguistics",
-        description: "Languages (Glottolog), typological features (WALS) and phoneme inventories (PHOIBLE), served from shipped data.",
+        description:
+          "Languages (Glottolog), typological features (WALS) and phoneme inventories (PHOIBLE), served from shipped data.",
         coverage: coverage(data),
         endpoints: ENDPOINTS,
         sources: SOURCES,
@@ -268,7 +373,10 @@ export function registerLinguisticsRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const paging = resolvePaging(pagingInput);
     const page = listLanguages(await glottolog(), { family, region, status }, paging);
     const pageFields = paging.form === "B" ? { page: paging.page, per_page: paging.per_page } : {};
-    return c.json({ total: page.total, limit: paging.limit, offset: paging.offset, ...pageFields, languages: page.languages }, 200);
+    return c.json(
+      { total: page.total, limit: paging.limit, offset: paging.offset, ...pageFields, languages: page.languages },
+      200,
+    );
   });
 
   app.openapi(language, async (c) => {
@@ -284,7 +392,15 @@ export function registerLinguisticsRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const inventoryCount = p.inventories.length;
     if (code === undefined) {
       const matches = filterSegments(p, filters);
-      return c.json({ total: matches.length, limit, offset: skip, phonemes: matches.slice(skip, skip + limit).map((s) => segmentRecord(s, inventoryCount)) }, 200);
+      return c.json(
+        {
+          total: matches.length,
+          limit,
+          offset: skip,
+          phonemes: matches.slice(skip, skip + limit).map((s) => segmentRecord(s, inventoryCount)),
+        },
+        200,
+      );
     }
     const ref = resolveLanguage({ glottolog: g, phoible: p }, code);
     const positions = inventoriesOf(p, ref);
@@ -298,9 +414,16 @@ export function registerLinguisticsRoutes(app: OpenAPIHono<GatewayEnv>): void {
           iso: ref.iso639_3,
           glottocode: ref.glottocode,
           name: ref.name,
-          inventories: positions.map((i) => ({ inventory_id: p.inventories[i]!.inventory_id, source: p.inventories[i]!.source })),
+          inventories: positions.map((i) => ({
+            inventory_id: p.inventories[i]!.inventory_id,
+            source: p.inventories[i]!.source,
+          })),
         },
-        phonemes: matches.slice(skip, skip + limit).map((m) => ({ ...segmentRecord(m.segment, inventoryCount), language_inventories: m.inventories, marginal: m.marginal })),
+        phonemes: matches.slice(skip, skip + limit).map((m) => ({
+          ...segmentRecord(m.segment, inventoryCount),
+          language_inventories: m.inventories,
+          marginal: m.marginal,
+        })),
       },
       200,
     );
@@ -319,7 +442,12 @@ export function registerLinguisticsRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const values = languageDatapoints(w, walsLanguages, filters);
     return c.json(
       {
-        language: { iso: ref.iso639_3, glottocode: ref.glottocode, name: ref.name, wals_codes: walsLanguages.map((l) => l.wals_code) },
+        language: {
+          iso: ref.iso639_3,
+          glottocode: ref.glottocode,
+          name: ref.name,
+          wals_codes: walsLanguages.map((l) => l.wals_code),
+        },
         total: values.length,
         features: values.map(datapointRecord),
       },
@@ -340,12 +468,23 @@ export function registerLinguisticsRoutes(app: OpenAPIHono<GatewayEnv>): void {
       const p = await phoible();
       const found = searchPhonemes(p, q, limit);
       body.totals.phonemes = found.total;
-      body.results.phonemes = found.items.map(({ item, match }) => ({ ...segmentRecord(item, p.inventories.length), match }));
+      body.results.phonemes = found.items.map(({ item, match }) => ({
+        ...segmentRecord(item, p.inventories.length),
+        match,
+      }));
     }
     if (wanted("features")) {
       const found = searchFeatures(await wals(), q, limit);
       body.totals.features = found.total;
-      body.results.features = found.items.map(({ item, match }) => ({ id: item.id, name: item.name, chapter: item.chapter, area: item.area, category: item.category, url: item.url, match }));
+      body.results.features = found.items.map(({ item, match }) => ({
+        id: item.id,
+        name: item.name,
+        chapter: item.chapter,
+        area: item.area,
+        category: item.category,
+        url: item.url,
+        match,
+      }));
     }
     return c.json(body, 200);
   });

@@ -78,7 +78,10 @@ export function searchFeatures(index: WalsIndex, query: string, limit: number): 
   const hits: number[] = [];
   index.parameters.forEach((parameter, position) => {
     const idHit = parameter.folded.id === q ? "exact" : null;
-    const match = bestTier(idHit, bestTier(matchTier(parameter.folded.name, q), matchTier(parameter.folded.chapter, q)));
+    const match = bestTier(
+      idHit,
+      bestTier(matchTier(parameter.folded.name, q), matchTier(parameter.folded.chapter, q)),
+    );
     if (match) hits.push(hitKey(match, 0, position));
   });
   return rank(index.parameters, hits, limit);

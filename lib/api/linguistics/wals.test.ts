@@ -14,7 +14,14 @@ import {
 
 function parameter(id: string, chapter: number, area: string, codes: string[]): WalsParameterRecord {
   return {
-    id, name: `Feature ${id}`, chapter, chapter_title: `Chapter ${chapter}`, authors: "A. Author", area, url: `https://wals.info/feature/${id}`, datapoints: 0,
+    id,
+    name: `Feature ${id}`,
+    chapter,
+    chapter_title: `Chapter ${chapter}`,
+    authors: "A. Author",
+    area,
+    url: `https://wals.info/feature/${id}`,
+    datapoints: 0,
     values: codes.map((name, i) => ({ code: `${id}-${i + 1}`, number: i + 1, name, description: null })),
   };
 }
@@ -23,19 +30,40 @@ const PARAMETERS = [
   parameter("1A", 1, "Phonology", ["Small", "Large"]),
   parameter("26A", 26, "Morphology", ["Little affixation", "Suffixing"]),
 ];
-const language = (wals_code: string, iso639_3: string | null, glottocode: string | null): WalsLanguage => ({ wals_code, name: wals_code, glottocode, iso639_3, family: null, genus: null, macroarea: null });
-const LANGUAGES = [language("eng", "eng", "stan1293"), language("jpn", "jpn", "nucl1643"), language("alb", "sqi", null), language("ger", "deu", "stan1295"), language("gsw", "deu", "stan1295")];
+const language = (wals_code: string, iso639_3: string | null, glottocode: string | null): WalsLanguage => ({
+  wals_code,
+  name: wals_code,
+  glottocode,
+  iso639_3,
+  family: null,
+  genus: null,
+  macroarea: null,
+});
+const LANGUAGES = [
+  language("eng", "eng", "stan1293"),
+  language("jpn", "jpn", "nucl1643"),
+  language("alb", "sqi", null),
+  language("ger", "deu", "stan1295"),
+  language("gsw", "deu", "stan1295"),
+];
 const DATAPOINTS: [string, string, string][] = [
-  ["eng", "81A", "81A-2"], ["eng", "1A", "1A-2"],
-  ["jpn", "81A", "81A-1"], ["jpn", "26A", "26A-2"],
-  ["ger", "81A", "81A-1"], ["gsw", "1A", "1A-1"],
+  ["eng", "81A", "81A-2"],
+  ["eng", "1A", "1A-2"],
+  ["jpn", "81A", "81A-1"],
+  ["jpn", "26A", "26A-2"],
+  ["ger", "81A", "81A-1"],
+  ["gsw", "1A", "1A-1"],
 ];
 
 describe("buildWalsIndex", () => {
   const index = buildWalsIndex(PARAMETERS, LANGUAGES, DATAPOINTS);
 
   it("orders parameters by chapter, maps areas to categories, and counts values", () => {
-    expect(index.parameters.map((p) => [p.id, p.category])).toEqual([["1A", "phonology"], ["26A", "morphology"], ["81A", "syntax"]]);
+    expect(index.parameters.map((p) => [p.id, p.category])).toEqual([
+      ["1A", "phonology"],
+      ["26A", "morphology"],
+      ["81A", "syntax"],
+    ]);
     expect(index.parameterById.get("81A")?.counts).toEqual([2, 1]);
     expect(index.datapointCount).toBe(6);
   });
@@ -52,7 +80,9 @@ describe("buildWalsIndex", () => {
   });
 
   it("maps every WALS area to one category", () => {
-    expect(new Set(Object.values(CATEGORY_OF_AREA))).toEqual(new Set(["phonology", "morphology", "syntax", "lexicon", "other"]));
+    expect(new Set(Object.values(CATEGORY_OF_AREA))).toEqual(
+      new Set(["phonology", "morphology", "syntax", "lexicon", "other"]),
+    );
   });
 });
 
@@ -70,7 +100,9 @@ describe("WALS queries", () => {
   it("finds a feature by id, 400 for a malformed id and 404 for an unknown one", () => {
     expect(findFeature(index, "81a").id).toBe("81A");
     expect(() => findFeature(index, "word order")).toThrow(expect.objectContaining({ status: 400 }));
-    expect(() => findFeature(index, "99Z")).toThrow(expect.objectContaining({ status: 404, message: "unknown WALS feature '99Z'" }));
+    expect(() => findFeature(index, "99Z")).toThrow(
+      expect.objectContaining({ status: 404, message: "unknown WALS feature '99Z'" }),
+    );
   });
 
   it("filters parameters by feature and category", () => {
@@ -80,20 +112,31 @@ describe("WALS queries", () => {
   });
 
   it("joins WALS languages on glottocode or ISO code", () => {
-    expect(walsLanguagesOf(index, { glottocode: "stan1295", iso639_3: "deu" }).map((l) => l.wals_code)).toEqual(["ger", "gsw"]);
-    expect(walsLanguagesOf(index, { glottocode: "alba1267", iso639_3: "sqi" }).map((l) => l.wals_code)).toEqual(["alb"]);
+    expect(walsLanguagesOf(index, { glottocode: "stan1295", iso639_3: "deu" }).map((l) => l.wals_code)).toEqual([
+      "ger",
+      "gsw",
+    ]);
+    expect(walsLanguagesOf(index, { glottocode: "alba1267", iso639_3: "sqi" }).map((l) => l.wals_code)).toEqual([
+      "alb",
+    ]);
     expect(walsLanguagesOf(index, { glottocode: null, iso639_3: "zzz" })).toEqual([]);
   });
 
   it("lists a language's values over all its WALS doculects, filtered", () => {
     const german = walsLanguagesOf(index, { glottocode: "stan1295", iso639_3: "deu" });
-    expect(languageDatapoints(index, german, {}).map((d) => [d.wals_code, d.parameter.id, d.value.name])).toEqual([["gsw", "1A", "Small"], ["ger", "81A", "SOV"]]);
+    expect(languageDatapoints(index, german, {}).map((d) => [d.wals_code, d.parameter.id, d.value.name])).toEqual([
+      ["gsw", "1A", "Small"],
+      ["ger", "81A", "SOV"],
+    ]);
     expect(languageDatapoints(index, german, { category: "phonology" }).map((d) => d.wals_code)).toEqual(["gsw"]);
   });
 
   it("shapes a parameter with its value distribution", () => {
     const record = parameterRecord(index.parameterById.get("81A")!);
     expect(record.languages).toBe(3);
-    expect(record.values.map((v) => [v.name, v.count, v.share])).toEqual([["SOV", 2, 0.6667], ["SVO", 1, 0.3333]]);
+    expect(record.values.map((v) => [v.name, v.count, v.share])).toEqual([
+      ["SOV", 2, 0.6667],
+      ["SVO", 1, 0.3333],
+    ]);
   });
 });

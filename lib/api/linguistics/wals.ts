@@ -112,7 +112,8 @@ export function buildWalsIndex(
     .sort(featureOrder);
   const parameterById = new Map(parameters.map((p) => [p.id, p]));
   const valueByCode = new Map<string, { parameter: WalsParameter; position: number }>();
-  for (const parameter of parameters) parameter.values.forEach((v, position) => valueByCode.set(v.code, { parameter, position }));
+  for (const parameter of parameters)
+    parameter.values.forEach((v, position) => valueByCode.set(v.code, { parameter, position }));
 
   const languages = languageRecords.map((l) => ({
     wals_code: l.wals_code,
@@ -139,10 +140,14 @@ export function buildWalsIndex(
   }
   for (const [walsCode, parameterId, valueCode] of datapoints) {
     const found = valueByCode.get(valueCode);
-    if (!found || found.parameter.id !== parameterId) throw new Error(`WALS datapoint ${walsCode}/${parameterId} has unknown value '${valueCode}'`);
+    if (!found || found.parameter.id !== parameterId)
+      throw new Error(`WALS datapoint ${walsCode}/${parameterId} has unknown value '${valueCode}'`);
     if (!index.byWalsCode.has(walsCode)) throw new Error(`WALS datapoint names unknown language '${walsCode}'`);
     found.parameter.counts[found.position]! += 1;
-    push(index.valuesByLanguage, walsCode, { parameter: found.parameter, value: found.parameter.values[found.position]! });
+    push(index.valuesByLanguage, walsCode, {
+      parameter: found.parameter,
+      value: found.parameter.values[found.position]!,
+    });
     index.datapointCount += 1;
   }
   for (const values of index.valuesByLanguage.values()) values.sort((a, b) => featureOrder(a.parameter, b.parameter));
@@ -165,7 +170,10 @@ export function findFeature(index: WalsIndex, text: string): WalsParameter {
 }
 
 /** The WALS languages standing for one Glottolog language: joined on glottocode, or else on ISO 639-3. */
-export function walsLanguagesOf(index: WalsIndex, language: { glottocode: string | null; iso639_3: string | null }): WalsLanguage[] {
+export function walsLanguagesOf(
+  index: WalsIndex,
+  language: { glottocode: string | null; iso639_3: string | null },
+): WalsLanguage[] {
   const found = new Set<WalsLanguage>([
     ...(language.glottocode ? (index.byGlottocode.get(language.glottocode) ?? []) : []),
     ...(language.iso639_3 ? (index.byIso.get(language.iso639_3) ?? []) : []),
@@ -176,7 +184,10 @@ export function walsLanguagesOf(index: WalsIndex, language: { glottocode: string
 export type FeatureFilters = { feature?: WalsParameter; category?: FeatureCategory };
 
 function keep(parameter: WalsParameter, filters: FeatureFilters): boolean {
-  return (!filters.feature || parameter === filters.feature) && (!filters.category || parameter.category === filters.category);
+  return (
+    (!filters.feature || parameter === filters.feature) &&
+    (!filters.category || parameter.category === filters.category)
+  );
 }
 
 export function filterParameters(index: WalsIndex, filters: FeatureFilters): WalsParameter[] {
@@ -225,7 +236,12 @@ export function datapointRecord(datapoint: Datapoint & { wals_code: string }) {
     name: datapoint.parameter.name,
     category: datapoint.parameter.category,
     area: datapoint.parameter.area,
-    value: { code: datapoint.value.code, number: datapoint.value.number, name: datapoint.value.name, description: datapoint.value.description },
+    value: {
+      code: datapoint.value.code,
+      number: datapoint.value.number,
+      name: datapoint.value.name,
+      description: datapoint.value.description,
+    },
     wals_code: datapoint.wals_code,
   };
 }

@@ -46,7 +46,12 @@ export function describeBatch(task: Task) {
     status: batchStatus(task),
     provider: input.provider ?? null,
     model: input.model ?? null,
-    request_counts: { total: input.requests.length, succeeded, errored: results.length - succeeded, processing: input.requests.length - results.length },
+    request_counts: {
+      total: input.requests.length,
+      succeeded,
+      errored: results.length - succeeded,
+      processing: input.requests.length - results.length,
+    },
     progress: task.progress,
     created_at: task.createdAt.toISOString(),
     completed_at: task.completedAt?.toISOString() ?? null,
@@ -86,33 +91,61 @@ async function batchItemsToday(rt: Runtime, keyId: string, now: number): Promise
  */
 export async function createBatch(rt: Runtime, keyId: string, input: BatchInput): Promise<Task> {
   const now = Date.now();
-  const refused = batchQuotaError(await batchItemsToday(rt, keyId, now), input.requests.length, rt.config.jobs.batchItemsPerDay, now);
+  const refused = batchQuotaError(
+    await batchItemsToday(rt, keyId, now),
+    input.requests.length,
+    rt.config.jobs.batchItemsPerDay,
+    now,
+  );
   if (refused) throw refused;
-  return rt.runner.submit(keyId, () => rt.tasks.create(BATCH_KIND, keyId, input), async (task, ctx) => {
-    const results: BatchItemResult[] = new Array(input.requests.length);
-    let done = 0;
-    let next = 0;
-    const worker = async () => {
-      while (next < input.requests.length && !ctx.signal.aborted) {
-        const i = next++;
-        const item = input.requests[i]!;
-        const started = performance.now();
-        try {
-          const r = await completeChat({ messages: item.messages, provider: input.provider, model: input.model, max_tokens: input.max_tokens }, ctx.signal);
-          results[i] = { custom_id: item.custom_id, status: "succeeded", content: r.content, model: r.model, usage: r.usage };
-          rt.meter.record({
-            keyId, requestId: `${task.id}:${item.custom_id}`, method: "JOB", route: "/v1/llm/batch#item", status: 200,
-            latencyMs: performance.now() - started, bytesIn: 0, bytesOut: r.content.length, provider: r.provider, model: r.model,
-            promptTokens: r.usage.prompt_tokens, completionTokens: r.usage.completion_tokens, at: new Date(),
-          });
-        } catch (err) {
-          results[i] = { custom_id: item.custom_id, status: "errored", error: (err as Error).message };
+  return rt.runner.submit(
+    keyId,
+    () => rt.tasks.create(BATCH_KIND, keyId, input),
+    async (task, ctx) => {
+      const results: BatchItemResult[] = new Array(input.requests.length);
+      let done = 0;
+      let next = 0;
+      const worker = async () => {
+        while (next < input.requests.length && !ctx.signal.aborted) {
+          const i = next++;
+          const item = input.requests[i]!;
+          const started = performance.now();
+          try {
+            const r = await completeChat(
+              { messages: item.messages, provider: input.provider, model: input.model, max_tokens: input.max_tokens },
+              ctx.signal,
+            );
+            results[i] = {
+              custom_id: item.custom_id,
+              status: "succeeded",
+              content: r.content,
+              model: r.model,
+              usage: r.usage,
+            };
+            rt.meter.record({
+              keyId,
+              requestId: `${task.id}:${item.custom_id}`,
+              method: "JOB",
+              route: "/v1/llm/batch#item",
+              status: 200,
+              latencyMs: performance.now() - started,
+              bytesIn: 0,
+              bytesOut: r.content.length,
+              provider: r.provider,
+              model: r.model,
+              promptTokens: r.usage.prompt_tokens,
+              completionTokens: r.usage.completion_tokens,
+              at: new Date(),
+            });
+          } catch (err) {
+            results[i] = { custom_id: item.custom_id, status: "errored", error: (err as Error).message };
+          }
+          done += 1;
+          await ctx.progress(done / input.requests.length);
         }
-        done += 1;
-        await ctx.progress(done / input.requests.length);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(ITEM_CONCURRENCY, input.requests.length) }, worker));
-    return { results };
-  });
+      };
+      await Promise.all(Array.from({ length: Math.min(ITEM_CONCURRENCY, input.requests.length) }, worker));
+      return { results };
+    },
+  );
 }

@@ -39,28 +39,42 @@ type Resolved = {
 function resolveChat(req: ChatRequest): Resolved {
   const entry = configuredProvider(req.provider ?? DEFAULT_PROVIDER);
   const modelId = req.model ?? entry.defaultModel;
-  const thinkingFields = (["effort", "extended_thinking", "thinking", "inference_geo"] as const).filter((f) => req[f] !== undefined);
+  const thinkingFields = (["effort", "extended_thinking", "thinking", "inference_geo"] as const).filter(
+    (f) => req[f] !== undefined,
+  );
   if (thinkingFields.length && !entry.thinking) {
-    throw new GatewayError(400, `${thinkingFields.join(", ")} ${thinkingFields.length > 1 ? "are" : "is"} only supported by anthropic, not ${entry.name}`);
+    throw new GatewayError(
+      400,
+      `${thinkingFields.join(", ")} ${thinkingFields.length > 1 ? "are" : "is"} only supported by anthropic, not ${entry.name}`,
+    );
   }
   const anthropic: Record<string, unknown> = {};
   if (req.effort) anthropic.effort = req.effort;
   if (req.inference_geo) anthropic.inferenceGeo = req.inference_geo;
   if (req.thinking?.type === "adaptive") anthropic.thinking = { type: "adaptive" };
-  else if (req.thinking?.type === "enabled") anthropic.thinking = { type: "enabled", budgetTokens: req.thinking.budget_tokens };
+  else if (req.thinking?.type === "enabled")
+    anthropic.thinking = { type: "enabled", budgetTokens: req.thinking.budget_tokens };
   else if (req.extended_thinking) anthropic.thinking = { type: "enabled", budgetTokens: 4096 };
 
-  const system = req.messages.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
+  const system = req.messages
+    .filter((m) => m.role === "system")
+    .map((m) => m.content)
+    .join("\n\n");
   const messages = req.messages.filter((m) => m.role !== "system");
   if (messages.length === 0) throw new GatewayError(400, "messages needs at least one user or assistant message");
   return { entry, modelId, system, messages, anthropic };
 }
 
-const withTimeout = (signal?: AbortSignal) => (signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS));
+const withTimeout = (signal?: AbortSignal) =>
+  signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS);
 
 type Prepared = { entry: ProviderEntry; modelId: string; options: Parameters<typeof generateText>[0] };
 
-function sdkOptions({ entry, modelId, system, messages, anthropic }: Resolved, req: ChatRequest, signal?: AbortSignal): Prepared {
+function sdkOptions(
+  { entry, modelId, system, messages, anthropic }: Resolved,
+  req: ChatRequest,
+  signal?: AbortSignal,
+): Prepared {
   return {
     entry,
     modelId,
@@ -95,7 +109,10 @@ const RETRYABLE = new Set([502, 503, 504]);
  * Tries the request's provider, then each `fallback` provider in order (with its own default model),
  * while the failure is the provider's. The last failure is the caller's error.
  */
-export async function withFallback<T extends object>(req: ChatRequest, attempt: (req: ChatRequest) => Promise<T>): Promise<T & { fallback_from?: string[] }> {
+export async function withFallback<T extends object>(
+  req: ChatRequest,
+  attempt: (req: ChatRequest) => Promise<T>,
+): Promise<T & { fallback_from?: string[] }> {
   const chain = [req.provider ?? DEFAULT_PROVIDER, ...(req.fallback ?? [])];
   const failed: string[] = [];
   for (const [i, provider] of chain.entries()) {
@@ -115,14 +132,20 @@ export async function completeChat(req: ChatRequest, signal?: AbortSignal): Prom
   const { entry, modelId, options } = prepareChat(req, signal);
   try {
     const result = await generateText(options);
-    return { content: result.text, model: result.response?.modelId || modelId, provider: entry.name, usage: usageOf(result.usage) };
+    return {
+      content: result.text,
+      model: result.response?.modelId || modelId,
+      provider: entry.name,
+      usage: usageOf(result.usage),
+    };
   } catch (err) {
     throw providerError(entry.name, err);
   }
 }
 
 /** What a provider's stream yields to the gateway, however it was read. A stream ends with `finish` or throws. */
-export type ChatPart = { type: "text"; text: string } | { type: "model"; id: string } | { type: "finish"; usage: Usage };
+export type ChatPart =
+  { type: "text"; text: string } | { type: "model"; id: string } | { type: "finish"; usage: Usage };
 
 /** The AI SDK's stream as parts, for providers whose wire the gateway does not read itself. */
 async function* sdkParts(p: Prepared): AsyncGenerator<ChatPart> {
@@ -187,7 +210,17 @@ export async function streamChat(
   let first: IteratorResult<ChatPart>;
   try {
     parts = relaysStream(entry)
-      ? await relayChat(entry, { modelId: model, system: resolved.system, messages: resolved.messages, maxTokens: req.max_tokens, temperature: req.temperature }, withTimeout(chatSignal))
+      ? await relayChat(
+          entry,
+          {
+            modelId: model,
+            system: resolved.system,
+            messages: resolved.messages,
+            maxTokens: req.max_tokens,
+            temperature: req.temperature,
+          },
+          withTimeout(chatSignal),
+        )
       : sdkParts(sdkOptions(resolved, req, chatSignal));
     while (!(first = await parts.next()).done && first.value.type === "model") model = first.value.id;
   } catch (err) {

@@ -10,12 +10,21 @@ import { runnerJson, type Runner } from "./ollama.ts";
 
 export const EMBEDDING_PROVIDERS = ["openai", "ollama"] as const;
 export type EmbeddingProvider = (typeof EMBEDDING_PROVIDERS)[number];
-export const DEFAULT_EMBEDDING_MODELS: Record<EmbeddingProvider, string> = { openai: "text-embedding-3-small", ollama: "nomic-embed-text" };
+export const DEFAULT_EMBEDDING_MODELS: Record<EmbeddingProvider, string> = {
+  openai: "text-embedding-3-small",
+  ollama: "nomic-embed-text",
+};
 
 export type Embedded = { embeddings: number[][]; model: string; provider: EmbeddingProvider; tokens: number };
 
 /** Embeds texts with OpenAI (through the AI SDK) or a local Ollama (its /api/embed). */
-export async function embedTexts(texts: string[], provider: EmbeddingProvider = "openai", model?: string, signal?: AbortSignal, ollamaRunner?: Runner): Promise<Embedded> {
+export async function embedTexts(
+  texts: string[],
+  provider: EmbeddingProvider = "openai",
+  model?: string,
+  signal?: AbortSignal,
+  ollamaRunner?: Runner,
+): Promise<Embedded> {
   const modelId = model ?? DEFAULT_EMBEDDING_MODELS[provider];
   if (provider === "ollama") {
     const body = await runnerJson<{ embeddings?: number[][]; model?: string; prompt_eval_count?: number }>(
@@ -24,7 +33,12 @@ export async function embedTexts(texts: string[], provider: EmbeddingProvider = 
       { method: "POST", body: JSON.stringify({ model: modelId, input: texts }), signal },
       60_000,
     );
-    return { embeddings: body.embeddings ?? [], model: body.model ?? modelId, provider, tokens: body.prompt_eval_count ?? 0 };
+    return {
+      embeddings: body.embeddings ?? [],
+      model: body.model ?? modelId,
+      provider,
+      tokens: body.prompt_eval_count ?? 0,
+    };
   }
   const entry = configuredProvider("openai");
   const openai = createOpenAI({
@@ -33,7 +47,12 @@ export async function embedTexts(texts: string[], provider: EmbeddingProvider = 
     fetch: cappedFetch("openai"),
   });
   try {
-    const result = await embedMany({ model: openai.embedding(modelId), values: texts, maxRetries: 0, abortSignal: signal });
+    const result = await embedMany({
+      model: openai.embedding(modelId),
+      values: texts,
+      maxRetries: 0,
+      abortSignal: signal,
+    });
     return { embeddings: result.embeddings, model: modelId, provider, tokens: result.usage?.tokens ?? 0 };
   } catch (err) {
     throw providerError("openai", err);
@@ -41,7 +60,8 @@ export async function embedTexts(texts: string[], provider: EmbeddingProvider = 
 }
 
 export function cosine(a: number[], b: number[]): number {
-  if (a.length !== b.length || a.length === 0) throw new GatewayError(502, "the provider returned embeddings of different sizes");
+  if (a.length !== b.length || a.length === 0)
+    throw new GatewayError(502, "the provider returned embeddings of different sizes");
   let dot = 0;
   let na = 0;
   let nb = 0;

@@ -5,7 +5,8 @@ import { upstreamStatusError } from "../../upstream/http.ts";
 /** What a provider's failure means to our caller: never a 500, never the provider's credentials. */
 export function providerError(provider: string, err: unknown): GatewayError {
   // The AI SDK wraps what its fetch threw (our body cap's 502, say) as the cause of its own error.
-  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) if (e instanceof GatewayError) return e;
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
+    if (e instanceof GatewayError) return e;
   if (APICallError.isInstance(err)) {
     const status = err.statusCode;
     if (!status) return new GatewayError(502, `${provider} could not be reached`);

@@ -5,11 +5,28 @@ import { gatewayRoute } from "../../gateway/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
 import { embedTexts } from "./embeddings.ts";
 import { untilStreamEnds } from "../../gateway/stream-end.ts";
-import { addHost, assertMayChangeModels, deleteModel, hostStatus, installedModels, listHosts, pullModel, resolveHost, runningModels } from "./ollama.ts";
+import {
+  addHost,
+  assertMayChangeModels,
+  deleteModel,
+  hostStatus,
+  installedModels,
+  listHosts,
+  pullModel,
+  resolveHost,
+  runningModels,
+} from "./ollama.ts";
 
-const HostQuery = z.object({ host: z.string().optional().openapi({ description: "A registered host URL; default the operator's" }) });
+const HostQuery = z.object({
+  host: z.string().optional().openapi({ description: "A registered host URL; default the operator's" }),
+});
 const runnerErrors = { 502: jsonResponse(ErrorSchema, "The runner could not be reached or failed") };
-const HostSchema = z.object({ url: z.string(), name: z.string().nullable(), default: z.boolean(), status: z.enum(["online", "offline"]) });
+const HostSchema = z.object({
+  url: z.string(),
+  name: z.string().nullable(),
+  default: z.boolean(),
+  status: z.enum(["online", "offline"]),
+});
 const tags = ["Local model runner"];
 
 const embed = gatewayRoute("key", "llm", {
@@ -17,8 +34,15 @@ const embed = gatewayRoute("key", "llm", {
   path: "/v1/llm/ollama/embed",
   summary: "Embed a text on the local runner",
   tags,
-  request: { query: HostQuery, ...jsonRequest(z.object({ text: z.string().min(1).max(100_000), model: z.string().max(200).optional() })) },
-  responses: { 200: jsonResponse(z.object({ embedding: z.array(z.number()), model: z.string() }), "The embedding"), ...keyedErrors, ...runnerErrors },
+  request: {
+    query: HostQuery,
+    ...jsonRequest(z.object({ text: z.string().min(1).max(100_000), model: z.string().max(200).optional() })),
+  },
+  responses: {
+    200: jsonResponse(z.object({ embedding: z.array(z.number()), model: z.string() }), "The embedding"),
+    ...keyedErrors,
+    ...runnerErrors,
+  },
 });
 const hosts = gatewayRoute("key", "llm", {
   method: "get",
@@ -41,7 +65,14 @@ const models = gatewayRoute("key", "llm", {
   summary: "Models installed on the runner",
   tags,
   request: { query: HostQuery },
-  responses: { 200: jsonResponse(z.object({ host: z.string(), models: z.array(z.record(z.string(), z.unknown())) }), "Installed models"), ...keyedErrors, ...runnerErrors },
+  responses: {
+    200: jsonResponse(
+      z.object({ host: z.string(), models: z.array(z.record(z.string(), z.unknown())) }),
+      "Installed models",
+    ),
+    ...keyedErrors,
+    ...runnerErrors,
+  },
 });
 const pull = gatewayRoute("key", "llm", {
   method: "post",
@@ -49,7 +80,14 @@ const pull = gatewayRoute("key", "llm", {
   summary: "Pull a model onto the runner, streaming progress",
   tags,
   request: { query: HostQuery, ...jsonRequest(z.object({ model: z.string().min(1).max(200) })) },
-  responses: { 200: { description: "text/event-stream of {status, total, completed, percent}, ending with {done, success}", content: { "text/event-stream": { schema: z.string() } } }, ...keyedErrors, ...runnerErrors },
+  responses: {
+    200: {
+      description: "text/event-stream of {status, total, completed, percent}, ending with {done, success}",
+      content: { "text/event-stream": { schema: z.string() } },
+    },
+    ...keyedErrors,
+    ...runnerErrors,
+  },
 });
 const remove = gatewayRoute("key", "llm", {
   method: "delete",
@@ -57,7 +95,12 @@ const remove = gatewayRoute("key", "llm", {
   summary: "Delete a model from the runner",
   tags,
   request: { params: z.object({ model_name: z.string().min(1).max(200) }), query: HostQuery },
-  responses: { 200: jsonResponse(z.object({ deleted: z.string() }), "Deleted"), ...keyedErrors, 404: jsonResponse(ErrorSchema, "Not installed"), ...runnerErrors },
+  responses: {
+    200: jsonResponse(z.object({ deleted: z.string() }), "Deleted"),
+    ...keyedErrors,
+    404: jsonResponse(ErrorSchema, "Not installed"),
+    ...runnerErrors,
+  },
 });
 const running = gatewayRoute("key", "llm", {
   method: "get",
@@ -65,7 +108,14 @@ const running = gatewayRoute("key", "llm", {
   summary: "Models loaded in the runner's memory now",
   tags,
   request: { query: HostQuery },
-  responses: { 200: jsonResponse(z.object({ host: z.string(), models: z.array(z.record(z.string(), z.unknown())) }), "Loaded models"), ...keyedErrors, ...runnerErrors },
+  responses: {
+    200: jsonResponse(
+      z.object({ host: z.string(), models: z.array(z.record(z.string(), z.unknown())) }),
+      "Loaded models",
+    ),
+    ...keyedErrors,
+    ...runnerErrors,
+  },
 });
 
 export function registerOllamaRoutes(app: OpenAPIHono<GatewayEnv>): void {
@@ -75,7 +125,8 @@ export function registerOllamaRoutes(app: OpenAPIHono<GatewayEnv>): void {
   };
   const keyId = (c: { var: GatewayEnv["Variables"] }) => keyOf(c).id;
   // The ?host= a call names, checked for this key (or the operator's default).
-  const hostFor = (c: { var: GatewayEnv["Variables"]; req: { query(name: string): string | undefined } }) => resolveHost(c.var.runtime, keyId(c), c.req.query("host"));
+  const hostFor = (c: { var: GatewayEnv["Variables"]; req: { query(name: string): string | undefined } }) =>
+    resolveHost(c.var.runtime, keyId(c), c.req.query("host"));
   app.openapi(embed, async (c) => {
     const body = c.req.valid("json");
     // A registered host is checked by resolveHost, and the shared embedding path connects to that address.
@@ -104,7 +155,10 @@ export function registerOllamaRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const { body, ended } = untilStreamEnds(await pullModel(runner, c.req.valid("json").model, c.req.raw.signal));
     // The pull holds its concurrency slot until the stream ends, however long the download takes.
     c.set("streamDone", ended);
-    return new Response(body, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } }) as never;
+    return new Response(body, {
+      status: 200,
+      headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
+    }) as never;
   });
   app.openapi(remove, async (c) => {
     const runner = await hostFor(c);

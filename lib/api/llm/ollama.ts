@@ -28,7 +28,8 @@ export function normaliseHostUrl(raw: string): string {
     throw new GatewayError(400, "url is not a valid absolute URL");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new GatewayError(400, "url must use http or https");
-  if (url.username || url.password || url.pathname.replace(/\/+$/, "") !== "" || url.search) throw new GatewayError(400, "url must be an origin such as http://gpu-box:11434, without path or credentials");
+  if (url.username || url.password || url.pathname.replace(/\/+$/, "") !== "" || url.search)
+    throw new GatewayError(400, "url must be an origin such as http://gpu-box:11434, without path or credentials");
   return url.origin;
 }
 
@@ -42,7 +43,13 @@ export type Runner = { url: string; default: boolean; address?: Resolved };
 async function checkUserHost(rt: Runtime, url: string): Promise<Resolved> {
   const parsed = new URL(url);
   if (rt.config.ollamaAllowPrivateHosts) return resolveOnce(parsed.hostname, rt.resolveHost);
-  return checkDestination(parsed, { maxBytes: 0, timeoutMs: 0, maxRedirects: 0, userAgent: "", resolve: rt.resolveHost });
+  return checkDestination(parsed, {
+    maxBytes: 0,
+    timeoutMs: 0,
+    maxRedirects: 0,
+    userAgent: "",
+    resolve: rt.resolveHost,
+  });
 }
 
 /** A registered host, resolved and checked once: every request of this call connects to that address. */
@@ -83,7 +90,8 @@ export async function resolveHost(rt: Runtime, keyId: string, requested?: string
   if (!requested) return { url: defaultHost().url, default: true };
   const url = normaliseHostUrl(requested);
   const host = (await listHosts(rt, keyId)).find((h) => h.url === url);
-  if (!host) throw new GatewayError(403, `host ${url} is not registered for this key; add it with POST /v1/llm/ollama/hosts`);
+  if (!host)
+    throw new GatewayError(403, `host ${url} is not registered for this key; add it with POST /v1/llm/ollama/hosts`);
   return host.default ? { url, default: true } : pinnedRunner(rt, url);
 }
 
@@ -97,23 +105,37 @@ async function reachesOperatorRunner(rt: Runtime, runner: Runner): Promise<boole
   if (!runner.address) return true;
   const operator = new URL(defaultHost().url);
   const host = operator.hostname.replace(/^\[|\]$/g, "");
-  const addresses = net.isIP(host) ? [host] : (await (rt.resolveHost ?? defaultResolve)(host).catch(() => [])).map((a) => a.address);
+  const addresses = net.isIP(host)
+    ? [host]
+    : (await (rt.resolveHost ?? defaultResolve)(host).catch(() => [])).map((a) => a.address);
   // Unresolvable: the operator's runner cannot be told apart from this host, so keep both read-only.
   if (addresses.length === 0) return true;
-  return isOperatorRunner({ address: runner.address.address, port: portOf(new URL(runner.url)) }, { addresses, port: portOf(operator) });
+  return isOperatorRunner(
+    { address: runner.address.address, port: portOf(new URL(runner.url)) },
+    { addresses, port: portOf(operator) },
+  );
 }
 
 /** Pulling and deleting change what every key sees on the operator's runner: only operator keys may. */
 export async function assertMayChangeModels(rt: Runtime, key: KeyRecord, runner: Runner): Promise<void> {
   if (key.scopes.includes(RUNNER_ADMIN_SCOPE)) return;
   if (runner.default || (await reachesOperatorRunner(rt, runner))) {
-    throw new GatewayError(403, `the operator's runner is read-only to API keys (pull and delete need the '${RUNNER_ADMIN_SCOPE}' scope); register your own host with POST /v1/llm/ollama/hosts`);
+    throw new GatewayError(
+      403,
+      `the operator's runner is read-only to API keys (pull and delete need the '${RUNNER_ADMIN_SCOPE}' scope); register your own host with POST /v1/llm/ollama/hosts`,
+    );
   }
 }
 
-async function runnerFetch(runner: Runner, path: string, init: { method?: string; body?: string; signal?: AbortSignal }, timeoutMs: number): Promise<Response> {
+async function runnerFetch(
+  runner: Runner,
+  path: string,
+  init: { method?: string; body?: string; signal?: AbortSignal },
+  timeoutMs: number,
+): Promise<Response> {
   const headers = { "content-type": "application/json", "user-agent": USER_AGENT };
-  if (!runner.address) return callUpstream("ollama", `${runner.url}${path}`, { ...init, headers, redirect: "error" }, timeoutMs);
+  if (!runner.address)
+    return callUpstream("ollama", `${runner.url}${path}`, { ...init, headers, redirect: "error" }, timeoutMs);
   return pinnedRequest(new URL(path, runner.url), runner.address, { ...init, headers, timeoutMs });
 }
 
@@ -121,10 +143,20 @@ async function runnerFetch(runner: Runner, path: string, init: { method?: string
 async function runnerFailure(runner: Runner, res: Response): Promise<GatewayError> {
   if (!runner.address) return upstreamFailure("ollama", res);
   await res.body?.cancel().catch(() => {});
-  return upstreamStatusError("ollama", res.status, res.headers.get("retry-after"), "a registered host's answer is not shown");
+  return upstreamStatusError(
+    "ollama",
+    res.status,
+    res.headers.get("retry-after"),
+    "a registered host's answer is not shown",
+  );
 }
 
-export async function runnerJson<T>(runner: Runner, path: string, init: { method?: string; body?: string; signal?: AbortSignal } = {}, timeoutMs = 10_000): Promise<T> {
+export async function runnerJson<T>(
+  runner: Runner,
+  path: string,
+  init: { method?: string; body?: string; signal?: AbortSignal } = {},
+  timeoutMs = 10_000,
+): Promise<T> {
   const res = await runnerFetch(runner, path, init, timeoutMs);
   if (!res.ok) throw await runnerFailure(runner, res);
   const text = await readCappedText(res, "ollama");
@@ -135,9 +167,23 @@ export async function runnerJson<T>(runner: Runner, path: string, init: { method
   }
 }
 
-export type RunnerModel = { name: string; size: number | null; modified_at: string | null; family: string | null; parameter_size: string | null; quantization: string | null };
+export type RunnerModel = {
+  name: string;
+  size: number | null;
+  modified_at: string | null;
+  family: string | null;
+  parameter_size: string | null;
+  quantization: string | null;
+};
 
-type TagsBody = { models?: Array<{ name: string; size?: number; modified_at?: string; details?: { family?: string; parameter_size?: string; quantization_level?: string } }> };
+type TagsBody = {
+  models?: Array<{
+    name: string;
+    size?: number;
+    modified_at?: string;
+    details?: { family?: string; parameter_size?: string; quantization_level?: string };
+  }>;
+};
 
 export async function installedModels(runner: Runner): Promise<RunnerModel[]> {
   const body = await runnerJson<TagsBody>(runner, "/api/tags");
@@ -154,8 +200,15 @@ export async function installedModels(runner: Runner): Promise<RunnerModel[]> {
 type RunningModel = { name: string; size: number | null; size_vram: number | null; expires_at: string | null };
 
 export async function runningModels(runner: Runner): Promise<RunningModel[]> {
-  const body = await runnerJson<{ models?: Array<{ name: string; size?: number; size_vram?: number; expires_at?: string }> }>(runner, "/api/ps");
-  return (body.models ?? []).map((m) => ({ name: m.name, size: m.size ?? null, size_vram: m.size_vram ?? null, expires_at: m.expires_at ?? null }));
+  const body = await runnerJson<{
+    models?: Array<{ name: string; size?: number; size_vram?: number; expires_at?: string }>;
+  }>(runner, "/api/ps");
+  return (body.models ?? []).map((m) => ({
+    name: m.name,
+    size: m.size ?? null,
+    size_vram: m.size_vram ?? null,
+    expires_at: m.expires_at ?? null,
+  }));
 }
 
 export async function deleteModel(runner: Runner, model: string): Promise<void> {
@@ -171,8 +224,17 @@ export async function deleteModel(runner: Runner, model: string): Promise<void> 
 const MAX_PROGRESS_LINE = 64 * 1024;
 
 /** Pulls a model, turning Ollama's NDJSON progress into server-sent events ending with {done: true}. */
-export async function pullModel(runner: Runner, model: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-  const res = await runnerFetch(runner, "/api/pull", { method: "POST", body: JSON.stringify({ model, stream: true }), signal }, 60 * 60_000);
+export async function pullModel(
+  runner: Runner,
+  model: string,
+  signal?: AbortSignal,
+): Promise<ReadableStream<Uint8Array>> {
+  const res = await runnerFetch(
+    runner,
+    "/api/pull",
+    { method: "POST", body: JSON.stringify({ model, stream: true }), signal },
+    60 * 60_000,
+  );
   if (!res.ok || !res.body) throw await runnerFailure(runner, res);
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
@@ -185,13 +247,19 @@ export async function pullModel(runner: Runner, model: string, signal?: AbortSig
         const lines = buffered.split("\n");
         buffered = lines.pop() ?? "";
         // A progress line is a few hundred bytes; one that never ends is not Ollama, and must not grow without bound.
-        if (buffered.length > MAX_PROGRESS_LINE) throw new GatewayError(502, "ollama sent a progress line longer than 64 KiB");
+        if (buffered.length > MAX_PROGRESS_LINE)
+          throw new GatewayError(502, "ollama sent a progress line longer than 64 KiB");
         for (const line of lines) {
           if (!line.trim()) continue;
           const p = JSON.parse(line) as { status?: string; total?: number; completed?: number; error?: string };
           if (p.status === "success") ok = true;
-          const percent = p.total && p.completed !== undefined ? Math.round((p.completed / p.total) * 1000) / 10 : undefined;
-          controller.enqueue(encoder.encode(`data: ${JSON.stringify({ status: p.status ?? null, error: p.error, total: p.total, completed: p.completed, percent })}\n\n`));
+          const percent =
+            p.total && p.completed !== undefined ? Math.round((p.completed / p.total) * 1000) / 10 : undefined;
+          controller.enqueue(
+            encoder.encode(
+              `data: ${JSON.stringify({ status: p.status ?? null, error: p.error, total: p.total, completed: p.completed, percent })}\n\n`,
+            ),
+          );
         }
       },
       flush(controller) {

@@ -7,7 +7,13 @@ import { providerError } from "./errors.ts";
 import { providerApiKey, providerBaseURL } from "./models.ts";
 import { createChunkDecoder, type DecodedPart } from "./sse-relay.ts";
 
-export type RelayRequest = { modelId: string; system: string; messages: ChatMessage[]; maxTokens?: number; temperature?: number };
+export type RelayRequest = {
+  modelId: string;
+  system: string;
+  messages: ChatMessage[];
+  maxTokens?: number;
+  temperature?: number;
+};
 
 /** Providers whose streams the gateway reads itself: those speaking OpenAI's Chat Completions. */
 export function relaysStream(entry: ProviderEntry): boolean {
@@ -60,12 +66,20 @@ async function refusalDetail(res: Response): Promise<string> {
  * request, every chunk validated, several layers of web streams) was most of the gateway's CPU and
  * memory per stream. A refusal is thrown here as the gateway error it means, before any output.
  */
-export async function relayChat(entry: ProviderEntry, r: RelayRequest, signal: AbortSignal): Promise<AsyncGenerator<ChatPart>> {
+export async function relayChat(
+  entry: ProviderEntry,
+  r: RelayRequest,
+  signal: AbortSignal,
+): Promise<AsyncGenerator<ChatPart>> {
   let res: Response;
   try {
     res = await fetch(`${providerBaseURL(entry)}/chat/completions`, {
       method: "POST",
-      headers: { authorization: `Bearer ${providerApiKey(entry)}`, "content-type": "application/json", "user-agent": USER_AGENT },
+      headers: {
+        authorization: `Bearer ${providerApiKey(entry)}`,
+        "content-type": "application/json",
+        "user-agent": USER_AGENT,
+      },
       body: JSON.stringify(chatCompletionsBody(entry, r)),
       signal,
     });
@@ -74,7 +88,8 @@ export async function relayChat(entry: ProviderEntry, r: RelayRequest, signal: A
     if (name === "TimeoutError" || name === "AbortError") throw providerError(entry.name, err);
     throw new GatewayError(502, `${entry.name} could not be reached`);
   }
-  if (!res.ok || !res.body) throw upstreamStatusError(entry.name, res.status, res.headers.get("retry-after"), await refusalDetail(res));
+  if (!res.ok || !res.body)
+    throw upstreamStatusError(entry.name, res.status, res.headers.get("retry-after"), await refusalDetail(res));
   return relayParts(res.body, entry.name);
 }
 
@@ -91,7 +106,11 @@ function* settle(decoded: DecodedPart[]): Generator<ChatPart> {
  * like every upstream body). Leaving early (a failure, or the caller returning) cancels the body,
  * which aborts the upstream request.
  */
-export async function* relayParts(body: ReadableStream<Uint8Array>, service = "upstream", maxBytes = upstreamMaxBytes()): AsyncGenerator<ChatPart> {
+export async function* relayParts(
+  body: ReadableStream<Uint8Array>,
+  service = "upstream",
+  maxBytes = upstreamMaxBytes(),
+): AsyncGenerator<ChatPart> {
   const decoded: DecodedPart[] = [];
   const decoder = createChunkDecoder((part) => decoded.push(part));
   const text = new TextDecoder();

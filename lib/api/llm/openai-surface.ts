@@ -14,7 +14,8 @@ import { EMBEDDING_PROVIDERS, embedTexts, type EmbeddingProvider } from "./embed
  */
 export function splitModel(model: string): { provider: string; model: string } {
   const slash = model.indexOf("/");
-  if (slash > 0 && CHAT_PROVIDER_NAMES.includes(model.slice(0, slash))) return { provider: model.slice(0, slash), model: model.slice(slash + 1) };
+  if (slash > 0 && CHAT_PROVIDER_NAMES.includes(model.slice(0, slash)))
+    return { provider: model.slice(0, slash), model: model.slice(slash + 1) };
   const owner = PROVIDERS.find((p) => p.defaultModel === model || Object.values(p.tiers).includes(model));
   return { provider: owner?.name ?? DEFAULT_PROVIDER, model };
 }
@@ -41,7 +42,13 @@ const chatCompletions = gatewayRoute("key", "llm", {
   tags: ["OpenAI-compatible"],
   request: jsonRequest(ChatCompletionBody),
   responses: {
-    200: { description: "chat.completion, or chat.completion.chunk events ending with [DONE]", content: { "application/json": { schema: z.record(z.string(), z.unknown()) }, "text/event-stream": { schema: z.string() } } },
+    200: {
+      description: "chat.completion, or chat.completion.chunk events ending with [DONE]",
+      content: {
+        "application/json": { schema: z.record(z.string(), z.unknown()) },
+        "text/event-stream": { schema: z.string() },
+      },
+    },
     ...keyedErrors,
   },
 });
@@ -51,7 +58,13 @@ const embeddings = gatewayRoute("key", "llm", {
   path: "/v1/embeddings",
   summary: "OpenAI-compatible embeddings (model as openai/… or ollama/…)",
   tags: ["OpenAI-compatible"],
-  request: jsonRequest(z.object({ model: z.string().min(1), input: z.union([z.string(), z.array(z.string()).min(1).max(2048)]), encoding_format: z.enum(["float", "base64"]).default("float") })),
+  request: jsonRequest(
+    z.object({
+      model: z.string().min(1),
+      input: z.union([z.string(), z.array(z.string()).min(1).max(2048)]),
+      encoding_format: z.enum(["float", "base64"]).default("float"),
+    }),
+  ),
   responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "An OpenAI embedding list"), ...keyedErrors },
 });
 
@@ -63,38 +76,63 @@ const models = gatewayRoute("key", "llm", {
   responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "An OpenAI model list"), ...keyedErrors },
 });
 
-const text = (content: z.infer<typeof OpenAIMessage>["content"]) => (typeof content === "string" ? content : content.map((p) => p.text).join(""));
+const text = (content: z.infer<typeof OpenAIMessage>["content"]) =>
+  typeof content === "string" ? content : content.map((p) => p.text).join("");
 
 export function registerOpenAISurface(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(chatCompletions, async (c) => {
     const body = c.req.valid("json");
     const { provider, model } = splitModel(body.model);
-    const messages = body.messages.map((m) => ({ role: m.role === "developer" ? ("system" as const) : m.role, content: text(m.content) }));
-    const req = { messages, provider, model, max_tokens: body.max_completion_tokens ?? body.max_tokens, temperature: body.temperature };
+    const messages = body.messages.map((m) => ({
+      role: m.role === "developer" ? ("system" as const) : m.role,
+      content: text(m.content),
+    }));
+    const req = {
+      messages,
+      provider,
+      model,
+      max_tokens: body.max_completion_tokens ?? body.max_tokens,
+      temperature: body.temperature,
+    };
     const id = `chatcmpl-${c.var.requestId.replace(/[^\w]/g, "")}`;
     const created = Math.floor(Date.now() / 1000);
     const name = `${provider}/${model}`;
     if (!body.stream) {
       const r = await completeChat(req, c.req.raw.signal);
-      c.set("usage", { provider, model: r.model, promptTokens: r.usage.prompt_tokens, completionTokens: r.usage.completion_tokens });
+      c.set("usage", {
+        provider,
+        model: r.model,
+        promptTokens: r.usage.prompt_tokens,
+        completionTokens: r.usage.completion_tokens,
+      });
       return c.json(
         {
           id,
           object: "chat.completion",
           created,
           model: name,
-          choices: [{ index: 0, message: { role: "assistant", content: r.content }, finish_reason: "stop", logprobs: null }],
+          choices: [
+            { index: 0, message: { role: "assistant", content: r.content }, finish_reason: "stop", logprobs: null },
+          ],
           usage: r.usage,
         },
         200,
       );
     }
-    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ id, object: "chat.completion.chunk", created, model: name, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
+    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model: name,
+      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+    });
     const format: StreamFormat = {
       delta: (content) => chunk({ content }, null),
       done: ({ usage }) => [
         chunk({}, "stop"),
-        ...(body.stream_options?.include_usage ? [{ id, object: "chat.completion.chunk", created, model: name, choices: [], usage }] : []),
+        ...(body.stream_options?.include_usage
+          ? [{ id, object: "chat.completion.chunk", created, model: name, choices: [], usage }]
+          : []),
       ],
       error: (message) => ({ error: { message, type: "upstream_error" } }),
       trailer: "[DONE]",
@@ -102,16 +140,28 @@ export function registerOpenAISurface(app: OpenAPIHono<GatewayEnv>): void {
     const { body: stream, finished } = await streamChat(req, c.req.raw.signal, format);
     c.set(
       "streamDone",
-      finished.then((o) => c.set("usage", { provider, model: o.model, promptTokens: o.usage.prompt_tokens, completionTokens: o.usage.completion_tokens, bytesOut: o.bytes })),
+      finished.then((o) =>
+        c.set("usage", {
+          provider,
+          model: o.model,
+          promptTokens: o.usage.prompt_tokens,
+          completionTokens: o.usage.completion_tokens,
+          bytesOut: o.bytes,
+        }),
+      ),
     );
-    return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } }) as never;
+    return new Response(stream, {
+      status: 200,
+      headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
+    }) as never;
   });
 
   app.openapi(embeddings, async (c) => {
     const body = c.req.valid("json");
     const slash = body.model.indexOf("/");
     const provider = (slash > 0 ? body.model.slice(0, slash) : "openai") as EmbeddingProvider;
-    if (!EMBEDDING_PROVIDERS.includes(provider)) throw new GatewayError(400, `embeddings come from ${EMBEDDING_PROVIDERS.join(" or ")}, not ${provider}`);
+    if (!EMBEDDING_PROVIDERS.includes(provider))
+      throw new GatewayError(400, `embeddings come from ${EMBEDDING_PROVIDERS.join(" or ")}, not ${provider}`);
     const model = slash > 0 ? body.model.slice(slash + 1) : body.model;
     const inputs = Array.isArray(body.input) ? body.input : [body.input];
     const r = await embedTexts(inputs, provider, model, c.req.raw.signal);
@@ -123,7 +173,10 @@ export function registerOpenAISurface(app: OpenAPIHono<GatewayEnv>): void {
         data: r.embeddings.map((embedding, index) => ({
           object: "embedding",
           index,
-          embedding: body.encoding_format === "base64" ? Buffer.from(new Float32Array(embedding).buffer).toString("base64") : embedding,
+          embedding:
+            body.encoding_format === "base64"
+              ? Buffer.from(new Float32Array(embedding).buffer).toString("base64")
+              : embedding,
         })),
         model: `${provider}/${r.model}`,
         usage: { prompt_tokens: r.tokens, total_tokens: r.tokens },
@@ -134,7 +187,12 @@ export function registerOpenAISurface(app: OpenAPIHono<GatewayEnv>): void {
 
   app.openapi(models, (c) => {
     const data = PROVIDERS.filter((p) => isConfigured(p)).flatMap((p) =>
-      [...new Set([p.defaultModel, ...Object.values(p.tiers)])].map((m) => ({ id: `${p.name}/${m}`, object: "model", created: 0, owned_by: p.name })),
+      [...new Set([p.defaultModel, ...Object.values(p.tiers)])].map((m) => ({
+        id: `${p.name}/${m}`,
+        object: "model",
+        created: 0,
+        owned_by: p.name,
+      })),
     );
     return c.json({ object: "list", data }, 200);
   });

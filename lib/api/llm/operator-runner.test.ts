@@ -33,6 +33,8 @@ describe("isOperatorRunner", () => {
   it("leaves other hosts and other ports alone", () => {
     expect(isOperatorRunner({ address: "127.0.0.1", port: 11435 }, loopbackRunner, local)).toBe(false);
     expect(isOperatorRunner({ address: "10.0.0.7", port: 11434 }, loopbackRunner, local)).toBe(false);
-    expect(isOperatorRunner({ address: "203.0.113.9", port: 11434 }, { addresses: ["203.0.113.5"], port: 11434 }, local)).toBe(false);
+    expect(
+      isOperatorRunner({ address: "203.0.113.9", port: 11434 }, { addresses: ["203.0.113.5"], port: 11434 }, local),
+    ).toBe(false);
   });
 });

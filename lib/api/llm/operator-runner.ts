@@ -19,7 +19,9 @@ function localMachine(interfaceAddresses: readonly string[]): net.BlockList {
 let thisMachine: net.BlockList | undefined;
 /** Built once: the interfaces a gateway runs with do not change under it in practice. */
 export function thisMachineAddresses(): net.BlockList {
-  thisMachine ??= localMachine(Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address.replace(/%.*$/, ""))));
+  thisMachine ??= localMachine(
+    Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address.replace(/%.*$/, ""))),
+  );
   return thisMachine;
 }
 
@@ -29,7 +31,11 @@ export function thisMachineAddresses(): net.BlockList {
  * runner is on this machine, any other address of this machine on the same port. Such a host must
  * stay read-only to keys, like the operator's runner itself.
  */
-export function isOperatorRunner(candidate: Endpoint, operator: { addresses: readonly string[]; port: number }, local = thisMachineAddresses()): boolean {
+export function isOperatorRunner(
+  candidate: Endpoint,
+  operator: { addresses: readonly string[]; port: number },
+  local = thisMachineAddresses(),
+): boolean {
   if (candidate.port !== operator.port || !net.isIP(candidate.address)) return false;
   const same = new net.BlockList();
   for (const address of operator.addresses) if (net.isIP(address)) same.addAddress(address, family(address));

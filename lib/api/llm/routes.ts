@@ -28,16 +28,29 @@ const ChatBody = z.object({
   effort: z.enum(["low", "medium", "high"]).optional().openapi({ description: "anthropic only" }),
   extended_thinking: z.boolean().optional().openapi({ description: "anthropic only" }),
   thinking: z
-    .union([z.object({ type: z.literal("adaptive") }), z.object({ type: z.literal("enabled"), budget_tokens: z.number().int().min(1024) })])
+    .union([
+      z.object({ type: z.literal("adaptive") }),
+      z.object({ type: z.literal("enabled"), budget_tokens: z.number().int().min(1024) }),
+    ])
     .optional()
     .openapi({ description: "anthropic only" }),
   inference_geo: z.literal("us").optional().openapi({ description: "anthropic only; US routing at 1.1x pricing" }),
-  fallback: z.array(z.string()).max(5).optional().openapi({ description: "Providers tried in order when the provider fails (5xx, 429, timeout)" }),
+  fallback: z
+    .array(z.string())
+    .max(5)
+    .optional()
+    .openapi({ description: "Providers tried in order when the provider fails (5xx, 429, timeout)" }),
 });
 
-const UsageSchema = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }).openapi("Usage");
-const Completion = z.object({ content: z.string(), model: z.string(), provider: z.string(), usage: UsageSchema }).openapi("CompletionResponse");
-const SelectionSchema = z.object({ provider: z.string(), model: z.string(), tier: Budget, configured: z.boolean(), reason: z.string() }).openapi("ModelSelection");
+const UsageSchema = z
+  .object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() })
+  .openapi("Usage");
+const Completion = z
+  .object({ content: z.string(), model: z.string(), provider: z.string(), usage: UsageSchema })
+  .openapi("CompletionResponse");
+const SelectionSchema = z
+  .object({ provider: z.string(), model: z.string(), tier: Budget, configured: z.boolean(), reason: z.string() })
+  .openapi("ModelSelection");
 const providerErrors = {
   502: jsonResponse(ErrorSchema, "The provider failed or rejected the gateway's credentials"),
   503: jsonResponse(ErrorSchema, "The provider is not configured, or is rate limiting the gateway"),
@@ -51,7 +64,10 @@ const chat = gatewayRoute("key", "llm", {
   tags: ["LLM"],
   request: { query: z.object({ stream: z.enum(["true", "false"]).optional() }), ...jsonRequest(ChatBody) },
   responses: {
-    200: { description: "The completion, or text/event-stream of {content} deltas ending with {done: true}", content: { "application/json": { schema: Completion }, "text/event-stream": { schema: z.string() } } },
+    200: {
+      description: "The completion, or text/event-stream of {content} deltas ending with {done: true}",
+      content: { "application/json": { schema: Completion }, "text/event-stream": { schema: z.string() } },
+    },
     ...keyedErrors,
     ...providerErrors,
   },
@@ -64,7 +80,14 @@ const models = gatewayRoute("key", "llm", {
   tags: ["LLM"],
   request: { query: z.object({ provider: z.string().optional() }) },
   responses: {
-    200: jsonResponse(z.object({ models: z.array(z.object({ id: z.string(), provider: z.string(), tiers: z.array(Budget), default: z.boolean() })) }), "Models"),
+    200: jsonResponse(
+      z.object({
+        models: z.array(
+          z.object({ id: z.string(), provider: z.string(), tiers: z.array(Budget), default: z.boolean() }),
+        ),
+      }),
+      "Models",
+    ),
     ...keyedErrors,
   },
 });
@@ -90,13 +113,32 @@ const smartChat = gatewayRoute("key", "llm", {
   path: "/v1/llm/smart-chat",
   summary: "Chat with the model tiered-select picks for the budget",
   tags: ["LLM"],
-  request: jsonRequest(z.object({ messages: z.array(Message).min(1).max(500), budget: Budget.default("balanced"), max_tokens: z.number().int().min(1).max(200_000).optional() })),
-  responses: { 200: jsonResponse(Completion.extend({ selection: SelectionSchema }), "The completion and the selection behind it"), ...keyedErrors, ...providerErrors },
+  request: jsonRequest(
+    z.object({
+      messages: z.array(Message).min(1).max(500),
+      budget: Budget.default("balanced"),
+      max_tokens: z.number().int().min(1).max(200_000).optional(),
+    }),
+  ),
+  responses: {
+    200: jsonResponse(Completion.extend({ selection: SelectionSchema }), "The completion and the selection behind it"),
+    ...keyedErrors,
+    ...providerErrors,
+  },
 });
 
 const EmbedProvider = z.enum(EMBEDDING_PROVIDERS).default("openai");
-const EmbeddingSchema = z.object({ embedding: z.array(z.number()), dimensions: z.number().int(), model: z.string() }).openapi("Embedding");
-const EmbeddingsSchema = z.object({ embeddings: z.array(z.array(z.number())), count: z.number().int(), dimensions: z.number().int(), model: z.string() }).openapi("Embeddings");
+const EmbeddingSchema = z
+  .object({ embedding: z.array(z.number()), dimensions: z.number().int(), model: z.string() })
+  .openapi("Embedding");
+const EmbeddingsSchema = z
+  .object({
+    embeddings: z.array(z.array(z.number())),
+    count: z.number().int(),
+    dimensions: z.number().int(),
+    model: z.string(),
+  })
+  .openapi("Embeddings");
 const Text = z.string().min(1).max(100_000);
 
 const embed = gatewayRoute("key", "llm", {
@@ -104,8 +146,18 @@ const embed = gatewayRoute("key", "llm", {
   path: "/v1/llm/embed",
   summary: "Embed a text (or, Form B, an array of texts)",
   tags: ["LLM"],
-  request: jsonRequest(z.object({ text: z.union([Text, z.array(Text).min(1).max(2048)]), provider: EmbedProvider, model: z.string().max(200).optional() })),
-  responses: { 200: jsonResponse(z.union([EmbeddingSchema, EmbeddingsSchema]), "One embedding, or one per text"), ...keyedErrors, ...providerErrors },
+  request: jsonRequest(
+    z.object({
+      text: z.union([Text, z.array(Text).min(1).max(2048)]),
+      provider: EmbedProvider,
+      model: z.string().max(200).optional(),
+    }),
+  ),
+  responses: {
+    200: jsonResponse(z.union([EmbeddingSchema, EmbeddingsSchema]), "One embedding, or one per text"),
+    ...keyedErrors,
+    ...providerErrors,
+  },
 });
 
 const embedBatch = gatewayRoute("key", "llm", {
@@ -113,8 +165,14 @@ const embedBatch = gatewayRoute("key", "llm", {
   path: "/v1/llm/embed-batch",
   summary: "Embed many texts",
   tags: ["LLM"],
-  request: jsonRequest(z.object({ texts: z.array(Text).min(1).max(2048), provider: EmbedProvider, model: z.string().max(200).optional() })),
-  responses: { 200: jsonResponse(EmbeddingsSchema, "One embedding per text, in order"), ...keyedErrors, ...providerErrors },
+  request: jsonRequest(
+    z.object({ texts: z.array(Text).min(1).max(2048), provider: EmbedProvider, model: z.string().max(200).optional() }),
+  ),
+  responses: {
+    200: jsonResponse(EmbeddingsSchema, "One embedding per text, in order"),
+    ...keyedErrors,
+    ...providerErrors,
+  },
 });
 
 const similarity = gatewayRoute("key", "llm", {
@@ -122,9 +180,19 @@ const similarity = gatewayRoute("key", "llm", {
   path: "/v1/llm/similarity",
   summary: "Semantic similarity of two texts (cosine of their embeddings, floored at 0)",
   tags: ["LLM"],
-  request: jsonRequest(z.object({ text1: Text, text2: Text, provider: EmbedProvider, model: z.string().max(200).optional() })),
+  request: jsonRequest(
+    z.object({ text1: Text, text2: Text, provider: EmbedProvider, model: z.string().max(200).optional() }),
+  ),
   responses: {
-    200: jsonResponse(z.object({ similarity: z.number().min(0).max(1), text1_tokens: z.number().int(), text2_tokens: z.number().int(), model: z.string() }), "Similarity in 0..1"),
+    200: jsonResponse(
+      z.object({
+        similarity: z.number().min(0).max(1),
+        text1_tokens: z.number().int(),
+        text2_tokens: z.number().int(),
+        model: z.string(),
+      }),
+      "Similarity in 0..1",
+    ),
     ...keyedErrors,
     ...providerErrors,
   },
@@ -160,11 +228,21 @@ const imagesGenerate = gatewayRoute("key", "llm", {
       provider: z.literal("openai").default("openai"),
       model: z.string().max(100).default("dall-e-3"),
       quality: z.enum(["standard", "hd"]).default("standard"),
-      size: z.enum(["256x256", "512x512", "1024x1024", "1792x1024", "1024x1792", "1536x1024", "1024x1536"]).default("1024x1024"),
+      size: z
+        .enum(["256x256", "512x512", "1024x1024", "1792x1024", "1024x1792", "1536x1024", "1024x1536"])
+        .default("1024x1024"),
     }),
   ),
   responses: {
-    200: jsonResponse(z.object({ url: z.string().nullable(), b64_json: z.string().nullable(), model: z.string(), revised_prompt: z.string().nullable() }), "The image"),
+    200: jsonResponse(
+      z.object({
+        url: z.string().nullable(),
+        b64_json: z.string().nullable(),
+        model: z.string(),
+        revised_prompt: z.string().nullable(),
+      }),
+      "The image",
+    ),
     ...keyedErrors,
     ...providerErrors,
   },
@@ -179,12 +257,23 @@ const speech = gatewayRoute("key", "llm", {
     z.object({
       text: z.string().min(1).max(4096),
       model: z.string().max(100).optional().openapi({ description: "Form A, default tts-1" }),
-      voice: z.string().max(100).optional().openapi({ description: "openai: alloy … shimmer; elevenlabs: a voice id or name" }),
+      voice: z
+        .string()
+        .max(100)
+        .optional()
+        .openapi({ description: "openai: alloy … shimmer; elevenlabs: a voice id or name" }),
       speed: z.number().min(0.25).max(4).default(1),
-      provider: z.enum(["openai", "elevenlabs"]).optional().openapi({ description: "Form B; default elevenlabs when Form B" }),
+      provider: z
+        .enum(["openai", "elevenlabs"])
+        .optional()
+        .openapi({ description: "Form B; default elevenlabs when Form B" }),
     }),
   ),
-  responses: { 200: { description: "MP3 audio", content: { "audio/mpeg": { schema: z.string().openapi({ format: "binary" }) } } }, ...keyedErrors, ...providerErrors },
+  responses: {
+    200: { description: "MP3 audio", content: { "audio/mpeg": { schema: z.string().openapi({ format: "binary" }) } } },
+    ...keyedErrors,
+    ...providerErrors,
+  },
 });
 
 const transcribeRoute = gatewayRoute("key", "llm", {
@@ -198,7 +287,10 @@ const transcribeRoute = gatewayRoute("key", "llm", {
         "multipart/form-data": {
           schema: z.object({
             file: z.any().openapi({ type: "string", format: "binary", description: TRANSCRIBE_FORMATS.join(", ") }),
-            language: z.string().regex(/^[a-z]{2}$/, "language must be an ISO 639-1 code").optional(),
+            language: z
+              .string()
+              .regex(/^[a-z]{2}$/, "language must be an ISO 639-1 code")
+              .optional(),
             prompt: z.string().max(2000).optional(),
           }),
         },
@@ -207,7 +299,10 @@ const transcribeRoute = gatewayRoute("key", "llm", {
     },
   },
   responses: {
-    200: jsonResponse(z.object({ text: z.string(), language: z.string().nullable(), duration: z.number().nullable() }), "The transcript"),
+    200: jsonResponse(
+      z.object({ text: z.string(), language: z.string().nullable(), duration: z.number().nullable() }),
+      "The transcript",
+    ),
     ...keyedErrors,
     ...providerErrors,
   },
@@ -229,7 +324,12 @@ const BatchSchema = z
     status: z.string(),
     provider: z.string().nullable(),
     model: z.string().nullable(),
-    request_counts: z.object({ total: z.number().int(), succeeded: z.number().int(), errored: z.number().int(), processing: z.number().int() }),
+    request_counts: z.object({
+      total: z.number().int(),
+      succeeded: z.number().int(),
+      errored: z.number().int(),
+      processing: z.number().int(),
+    }),
     progress: z.number(),
     created_at: z.string(),
     completed_at: z.string().nullable(),
@@ -253,7 +353,10 @@ const batchList = gatewayRoute("key", "llm", {
   summary: "This key's batches, newest first",
   tags: ["LLM"],
   request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }) },
-  responses: { 200: jsonResponse(z.object({ batches: z.array(BatchSchema), count: z.number().int() }), "Batches"), ...keyedErrors },
+  responses: {
+    200: jsonResponse(z.object({ batches: z.array(BatchSchema), count: z.number().int() }), "Batches"),
+    ...keyedErrors,
+  },
 });
 const batchGet = gatewayRoute("key", "llm", {
   method: "get",
@@ -261,7 +364,11 @@ const batchGet = gatewayRoute("key", "llm", {
   summary: "A batch's status",
   tags: ["LLM"],
   request: { params: z.object({ batch_id: z.string().min(1).max(100) }) },
-  responses: { 200: jsonResponse(BatchSchema, "The batch"), ...keyedErrors, 404: jsonResponse(ErrorSchema, "No such batch for this key") },
+  responses: {
+    200: jsonResponse(BatchSchema, "The batch"),
+    ...keyedErrors,
+    404: jsonResponse(ErrorSchema, "No such batch for this key"),
+  },
 });
 const batchResults = gatewayRoute("key", "llm", {
   method: "get",
@@ -270,7 +377,14 @@ const batchResults = gatewayRoute("key", "llm", {
   tags: ["LLM"],
   request: { params: z.object({ batch_id: z.string().min(1).max(100) }) },
   responses: {
-    200: jsonResponse(z.object({ id: z.string(), status: z.literal("processing_complete"), results: z.array(z.record(z.string(), z.unknown())) }), "Results"),
+    200: jsonResponse(
+      z.object({
+        id: z.string(),
+        status: z.literal("processing_complete"),
+        results: z.array(z.record(z.string(), z.unknown())),
+      }),
+      "Results",
+    ),
     ...keyedErrors,
     404: jsonResponse(ErrorSchema, "No such batch for this key"),
     409: jsonResponse(ErrorSchema, "Not finished yet: the message gives the status"),
@@ -294,7 +408,12 @@ const grounded = gatewayRoute("key", "llm", {
   ),
   responses: {
     200: jsonResponse(
-      z.object({ content: z.string(), grounding_sources: z.array(z.object({ title: z.string(), uri: z.string() })), search_queries: z.array(z.string()), model: z.string() }),
+      z.object({
+        content: z.string(),
+        grounding_sources: z.array(z.object({ title: z.string(), uri: z.string() })),
+        search_queries: z.array(z.string()),
+        model: z.string(),
+      }),
       "The grounded answer",
     ),
     ...keyedErrors,
@@ -307,9 +426,20 @@ const codeExecute = gatewayRoute("key", "llm", {
   path: "/v1/llm/code-execute",
   summary: "Let Gemini write and run code for a task",
   tags: ["LLM"],
-  request: jsonRequest(z.object({ prompt: z.string().min(1).max(50_000), model: z.string().max(200).default(GROUNDING_MODEL_DEFAULT) })),
+  request: jsonRequest(
+    z.object({ prompt: z.string().min(1).max(50_000), model: z.string().max(200).default(GROUNDING_MODEL_DEFAULT) }),
+  ),
   responses: {
-    200: jsonResponse(z.object({ code: z.string(), output: z.string(), chart: z.string().nullable(), content: z.string(), model: z.string() }), "Code, output, and a PNG chart when one was drawn"),
+    200: jsonResponse(
+      z.object({
+        code: z.string(),
+        output: z.string(),
+        chart: z.string().nullable(),
+        content: z.string(),
+        model: z.string(),
+      }),
+      "Code, output, and a PNG chart when one was drawn",
+    ),
     ...keyedErrors,
     ...providerErrors,
   },
@@ -323,7 +453,11 @@ const VideoTask = z.object({
   error: z.string().nullable().optional(),
   model: z.string().optional(),
   aspect_ratio: z.string().optional(),
-  duration_seconds: z.number().int().optional().openapi({ description: "The length Veo was asked for, after mapping the requested duration" }),
+  duration_seconds: z
+    .number()
+    .int()
+    .optional()
+    .openapi({ description: "The length Veo was asked for, after mapping the requested duration" }),
 });
 const videoGenerate = gatewayRoute("key", "llm", {
   method: "post",
@@ -333,8 +467,18 @@ const videoGenerate = gatewayRoute("key", "llm", {
   request: jsonRequest(
     z.object({
       prompt: z.string().min(1).max(5000),
-      aspect_ratio: z.string().max(20).default("16:9").openapi({ description: "16:9 (default) or 9:16; Veo makes no 1:1" }),
-      duration: z.number().int().min(1).max(60).default(5).openapi({ description: "Seconds: 5 (default) or 10, made as 6 and 8 by Veo 3; or Veo 3's own 4, 6, 8" }),
+      aspect_ratio: z
+        .string()
+        .max(20)
+        .default("16:9")
+        .openapi({ description: "16:9 (default) or 9:16; Veo makes no 1:1" }),
+      duration: z
+        .number()
+        .int()
+        .min(1)
+        .max(60)
+        .default(5)
+        .openapi({ description: "Seconds: 5 (default) or 10, made as 6 and 8 by Veo 3; or Veo 3's own 4, 6, 8" }),
     }),
   ),
   responses: { 202: jsonResponse(VideoTask, "Accepted: pending"), ...keyedErrors, ...providerErrors },
@@ -345,7 +489,11 @@ const videoStatus = gatewayRoute("key", "llm", {
   summary: "A video task's status, and the video URL when done",
   tags: ["LLM"],
   request: { params: z.object({ task_id: z.string().min(1).max(100) }) },
-  responses: { 200: jsonResponse(VideoTask, "Status"), ...keyedErrors, 404: jsonResponse(ErrorSchema, "No such task for this key") },
+  responses: {
+    200: jsonResponse(VideoTask, "Status"),
+    ...keyedErrors,
+    404: jsonResponse(ErrorSchema, "No such task for this key"),
+  },
 });
 
 export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
@@ -353,14 +501,27 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const body = c.req.valid("json");
     const messages = body.messages ?? [{ role: "user" as const, content: body.prompt! }];
     const r = await groundedChat(messages, body.model, body.dynamic_threshold);
-    c.set("usage", { provider: "gemini", model: r.model, promptTokens: r.promptTokens, completionTokens: r.completionTokens });
-    return c.json({ content: r.content, grounding_sources: r.grounding_sources, search_queries: r.search_queries, model: r.model }, 200);
+    c.set("usage", {
+      provider: "gemini",
+      model: r.model,
+      promptTokens: r.promptTokens,
+      completionTokens: r.completionTokens,
+    });
+    return c.json(
+      { content: r.content, grounding_sources: r.grounding_sources, search_queries: r.search_queries, model: r.model },
+      200,
+    );
   });
 
   app.openapi(codeExecute, async (c) => {
     const body = c.req.valid("json");
     const r = await executeCode(body.prompt, body.model);
-    c.set("usage", { provider: "gemini", model: r.model, promptTokens: r.promptTokens, completionTokens: r.completionTokens });
+    c.set("usage", {
+      provider: "gemini",
+      model: r.model,
+      promptTokens: r.promptTokens,
+      completionTokens: r.completionTokens,
+    });
     return c.json({ code: r.code, output: r.output, chart: r.chart, content: r.content, model: r.model }, 200);
   });
 
@@ -397,14 +558,26 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
       throw new Error("video generation did not finish within 30 minutes");
     });
     c.set("usage", { provider: "gemini", model: video.model });
-    return c.json({ task_id: task.id, status: "pending", model: video.model, aspect_ratio: video.aspectRatio, duration_seconds: video.durationSeconds }, 202);
+    return c.json(
+      {
+        task_id: task.id,
+        status: "pending",
+        model: video.model,
+        aspect_ratio: video.aspectRatio,
+        duration_seconds: video.durationSeconds,
+      },
+      202,
+    );
   });
 
   app.openapi(videoStatus, async (c) => {
     const task = await c.var.runtime.tasks.getForOwner(c.req.valid("param").task_id, c.var.key!.id);
     if (!task || task.kind !== VIDEO_KIND) throw new GatewayError(404, "no such video task for this key");
     const result = task.result as { video_url?: string | null } | null;
-    return c.json({ task_id: task.id, status: task.status, video_url: result?.video_url ?? null, error: task.error }, 200);
+    return c.json(
+      { task_id: task.id, status: task.status, video_url: result?.video_url ?? null, error: task.error },
+      200,
+    );
   });
 
   const ownBatch = async (c: { var: GatewayEnv["Variables"] }, id: string) => {
@@ -429,7 +602,8 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(batchResults, async (c) => {
     const task = await ownBatch(c, c.req.valid("param").batch_id);
     const status = describeBatch(task).status;
-    if (status !== "processing_complete") throw new GatewayError(409, `batch is ${status}; results are ready when it is processing_complete`);
+    if (status !== "processing_complete")
+      throw new GatewayError(409, `batch is ${status}; results are ready when it is processing_complete`);
     const results = ((task.result as { results?: BatchItemResult[] }).results ?? []) as BatchItemResult[];
     return c.json({ id: task.id, status: "processing_complete" as const, results }, 200);
   });
@@ -445,7 +619,10 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const body = c.req.valid("json");
     // Form B names a provider (elevenlabs unless openai); Form A is OpenAI with its voices.
     const provider = body.provider ?? "openai";
-    const audio = provider === "elevenlabs" ? await elevenlabsSpeech(body.text, body.voice) : await openaiSpeech(body.text, body.voice, body.model ?? "tts-1", body.speed);
+    const audio =
+      provider === "elevenlabs"
+        ? await elevenlabsSpeech(body.text, body.voice)
+        : await openaiSpeech(body.text, body.voice, body.model ?? "tts-1", body.speed);
     c.set("usage", { provider, model: provider === "openai" ? (body.model ?? "tts-1") : "eleven_multilingual_v2" });
     return c.body(new Uint8Array(audio), 200, { "Content-Type": "audio/mpeg", "Content-Length": String(audio.length) });
   });
@@ -465,7 +642,11 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const result = await embedTexts(texts, body.provider, body.model, c.req.raw.signal);
     c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.tokens });
     const dimensions = result.embeddings[0]?.length ?? 0;
-    if (Array.isArray(body.text)) return c.json({ embeddings: result.embeddings, count: result.embeddings.length, dimensions, model: result.model }, 200);
+    if (Array.isArray(body.text))
+      return c.json(
+        { embeddings: result.embeddings, count: result.embeddings.length, dimensions, model: result.model },
+        200,
+      );
     return c.json({ embedding: result.embeddings[0]!, dimensions, model: result.model }, 200);
   });
 
@@ -473,22 +654,51 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const body = c.req.valid("json");
     const result = await embedTexts(body.texts, body.provider, body.model, c.req.raw.signal);
     c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.tokens });
-    return c.json({ embeddings: result.embeddings, count: result.embeddings.length, dimensions: result.embeddings[0]?.length ?? 0, model: result.model }, 200);
+    return c.json(
+      {
+        embeddings: result.embeddings,
+        count: result.embeddings.length,
+        dimensions: result.embeddings[0]?.length ?? 0,
+        model: result.model,
+      },
+      200,
+    );
   });
 
   app.openapi(similarity, async (c) => {
     const body = c.req.valid("json");
     // Embedded one by one so each text's token count is known.
-    const [a, b] = await Promise.all([body.text1, body.text2].map((t) => embedTexts([t], body.provider, body.model, c.req.raw.signal)));
+    const [a, b] = await Promise.all(
+      [body.text1, body.text2].map((t) => embedTexts([t], body.provider, body.model, c.req.raw.signal)),
+    );
     c.set("usage", { provider: a!.provider, model: a!.model, promptTokens: a!.tokens + b!.tokens });
     const score = Math.max(0, Math.min(1, cosine(a!.embeddings[0]!, b!.embeddings[0]!)));
-    return c.json({ similarity: Math.round(score * 10_000) / 10_000, text1_tokens: a!.tokens, text2_tokens: b!.tokens, model: a!.model }, 200);
+    return c.json(
+      {
+        similarity: Math.round(score * 10_000) / 10_000,
+        text1_tokens: a!.tokens,
+        text2_tokens: b!.tokens,
+        model: a!.model,
+      },
+      200,
+    );
   });
 
   app.openapi(vision, async (c) => {
     const body = c.req.valid("json");
-    const result = await describeImage((body.image ?? body.image_url)!, body.prompt, body.provider, body.model, c.req.raw.signal);
-    c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.usage.prompt_tokens, completionTokens: result.usage.completion_tokens });
+    const result = await describeImage(
+      (body.image ?? body.image_url)!,
+      body.prompt,
+      body.provider,
+      body.model,
+      c.req.raw.signal,
+    );
+    c.set("usage", {
+      provider: result.provider,
+      model: result.model,
+      promptTokens: result.usage.prompt_tokens,
+      completionTokens: result.usage.completion_tokens,
+    });
     return c.json(result, 200);
   });
 
@@ -498,7 +708,12 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const req: ChatRequest = body;
     if (!(body.stream || streamQuery === "true")) {
       const result = await withFallback(req, (r) => completeChat(r, c.req.raw.signal));
-      c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.usage.prompt_tokens, completionTokens: result.usage.completion_tokens });
+      c.set("usage", {
+        provider: result.provider,
+        model: result.model,
+        promptTokens: result.usage.prompt_tokens,
+        completionTokens: result.usage.completion_tokens,
+      });
       return c.json(result, 200);
     }
     // A stream falls back only before its first token: after that the client already has output.
@@ -506,15 +721,29 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
     c.set(
       "streamDone",
       finished.then((o) => {
-        c.set("usage", { provider: o.provider, model: o.model, promptTokens: o.usage.prompt_tokens, completionTokens: o.usage.completion_tokens, bytesOut: o.bytes });
+        c.set("usage", {
+          provider: o.provider,
+          model: o.model,
+          promptTokens: o.usage.prompt_tokens,
+          completionTokens: o.usage.completion_tokens,
+          bytesOut: o.bytes,
+        });
       }),
     );
-    return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" } }) as never;
+    return new Response(stream, {
+      status: 200,
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache",
+        "x-accel-buffering": "no",
+      },
+    }) as never;
   });
 
   app.openapi(models, (c) => {
     const { provider } = c.req.valid("query");
-    if (provider && !PROVIDERS.some((p) => p.name === provider)) throw new GatewayError(400, `unknown provider '${provider}'`);
+    if (provider && !PROVIDERS.some((p) => p.name === provider))
+      throw new GatewayError(400, `unknown provider '${provider}'`);
     const list = PROVIDERS.filter((p) => isConfigured(p) && (!provider || p.name === provider)).flatMap((p) => {
       const ids = [...new Set([p.defaultModel, ...Object.values(p.tiers)])];
       return ids.map((id) => ({
@@ -534,10 +763,19 @@ export function registerLlmRoutes(app: OpenAPIHono<GatewayEnv>): void {
 
   app.openapi(smartChat, async (c) => {
     const body = c.req.valid("json");
-    const lastUser = [...body.messages].reverse().find((m) => m.role === "user")?.content ?? body.messages.at(-1)!.content;
+    const lastUser =
+      [...body.messages].reverse().find((m) => m.role === "user")?.content ?? body.messages.at(-1)!.content;
     const selection = selectModel(lastUser, body.budget);
-    const result = await completeChat({ messages: body.messages, provider: selection.provider, model: selection.model, max_tokens: body.max_tokens }, c.req.raw.signal);
-    c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.usage.prompt_tokens, completionTokens: result.usage.completion_tokens });
+    const result = await completeChat(
+      { messages: body.messages, provider: selection.provider, model: selection.model, max_tokens: body.max_tokens },
+      c.req.raw.signal,
+    );
+    c.set("usage", {
+      provider: result.provider,
+      model: result.model,
+      promptTokens: result.usage.prompt_tokens,
+      completionTokens: result.usage.completion_tokens,
+    });
     return c.json({ ...result, selection }, 200);
   });
 }

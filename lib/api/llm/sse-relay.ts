@@ -20,7 +20,8 @@ function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   let text = "";
-  for (const part of content as Array<{ type?: unknown; text?: unknown }>) if (part?.type === "text" && typeof part.text === "string") text += part.text;
+  for (const part of content as Array<{ type?: unknown; text?: unknown }>)
+    if (part?.type === "text" && typeof part.text === "string") text += part.text;
   return text;
 }
 
@@ -50,8 +51,10 @@ export function createChunkDecoder(emit: (part: DecodedPart) => void): { feed(te
     } catch {
       chunk = null;
     }
-    if (typeof chunk !== "object" || chunk === null) return fail(`sent an event that is not a JSON object: ${data.slice(0, 100)}`);
-    if (chunk.error) return fail(typeof chunk.error === "string" ? chunk.error : String(chunk.error.message ?? "error event"));
+    if (typeof chunk !== "object" || chunk === null)
+      return fail(`sent an event that is not a JSON object: ${data.slice(0, 100)}`);
+    if (chunk.error)
+      return fail(typeof chunk.error === "string" ? chunk.error : String(chunk.error.message ?? "error event"));
     if (!modelSeen && typeof chunk.model === "string") {
       modelSeen = true;
       emit({ type: "model", id: chunk.model });
@@ -63,7 +66,8 @@ export function createChunkDecoder(emit: (part: DecodedPart) => void): { feed(te
     const choice = chunk.choices?.[0];
     if (!choice) return;
     if (choice.finish_reason != null) finishReason = true;
-    const text = contentText(choice.delta?.content) + (typeof choice.delta?.refusal === "string" ? choice.delta.refusal : "");
+    const text =
+      contentText(choice.delta?.content) + (typeof choice.delta?.refusal === "string" ? choice.delta.refusal : "");
     if (text) emit({ type: "text", text });
   };
   const parser = createParser({
@@ -80,7 +84,10 @@ export function createChunkDecoder(emit: (part: DecodedPart) => void): { feed(te
     end() {
       if (failed) return;
       if (!finishReason) return fail("ended the stream without a finish reason");
-      emit({ type: "finish", usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } });
+      emit({
+        type: "finish",
+        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+      });
     },
   };
 }

@@ -1,5 +1,12 @@
 import { GatewayError } from "../../gateway/errors.ts";
-import { CHAT_PROVIDER_NAMES, isConfigured, PROVIDERS, providerEntry, TIER_PREFERENCE, type Tier } from "../../upstream/llm-catalogue.ts";
+import {
+  CHAT_PROVIDER_NAMES,
+  isConfigured,
+  PROVIDERS,
+  providerEntry,
+  TIER_PREFERENCE,
+  type Tier,
+} from "../../upstream/llm-catalogue.ts";
 
 export type Selection = { provider: string; model: string; tier: Tier; configured: boolean; reason: string };
 
@@ -13,7 +20,8 @@ export function selectModel(task: string, budget: Tier = "balanced", provider?: 
   if (!task.trim()) throw new GatewayError(400, "task must not be empty");
   if (provider) {
     const entry = providerEntry(provider);
-    if (!entry) throw new GatewayError(400, `unknown provider '${provider}': use one of ${CHAT_PROVIDER_NAMES.join(", ")}`);
+    if (!entry)
+      throw new GatewayError(400, `unknown provider '${provider}': use one of ${CHAT_PROVIDER_NAMES.join(", ")}`);
     return {
       provider,
       model: entry.tiers[budget],

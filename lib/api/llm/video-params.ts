@@ -12,7 +12,8 @@ export const SPEC_DURATIONS = [5, 10] as const;
 
 export type VideoParameters = { model: string; aspectRatio: string; durationSeconds: number };
 
-const list = (values: readonly (string | number)[]) => (values.length > 1 ? `${values.slice(0, -1).join(", ")} or ${values.at(-1)}` : String(values[0]));
+const list = (values: readonly (string | number)[]) =>
+  values.length > 1 ? `${values.slice(0, -1).join(", ")} or ${values.at(-1)}` : String(values[0]);
 
 /**
  * The parameters Veo is sent. A duration the model makes goes as is; the spec's 5 and 10 become the
@@ -24,7 +25,10 @@ export function videoParameters(aspectRatio: string, duration: number, model = V
   const makes = VEO_MODELS[model];
   if (!makes) throw new GatewayError(400, `unknown video model '${model}': use ${list(Object.keys(VEO_MODELS))}`);
   if (!makes.aspectRatios.includes(aspectRatio)) {
-    throw new GatewayError(400, `aspect_ratio '${aspectRatio}' is not one ${model} makes: use ${list(makes.aspectRatios)}`);
+    throw new GatewayError(
+      400,
+      `aspect_ratio '${aspectRatio}' is not one ${model} makes: use ${list(makes.aspectRatios)}`,
+    );
   }
   if (makes.durations.includes(duration)) return { model, aspectRatio, durationSeconds: duration };
   if ((SPEC_DURATIONS as readonly number[]).includes(duration)) {
@@ -32,5 +36,8 @@ export function videoParameters(aspectRatio: string, duration: number, model = V
     return { model, aspectRatio, durationSeconds };
   }
   const allowed = [...new Set([...makes.durations, ...SPEC_DURATIONS])].sort((a, b) => a - b);
-  throw new GatewayError(400, `duration ${duration} is not available: use ${list(allowed)} seconds (${model} makes ${list(makes.durations)}; 5 and 10 are mapped onto those)`);
+  throw new GatewayError(
+    400,
+    `duration ${duration} is not available: use ${list(allowed)} seconds (${model} makes ${list(makes.durations)}; 5 and 10 are mapped onto those)`,
+  );
 }

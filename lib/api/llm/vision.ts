@@ -25,15 +25,37 @@ export function imageInput(image: string): { image: URL } | { image: Uint8Array;
   return { image: new Uint8Array(bytes), mediaType: type };
 }
 
-export async function describeImage(image: string, prompt: string, provider = "openai", model?: string, signal?: AbortSignal): Promise<CompletionResponse> {
+export async function describeImage(
+  image: string,
+  prompt: string,
+  provider = "openai",
+  model?: string,
+  signal?: AbortSignal,
+): Promise<CompletionResponse> {
   const input = imageInput(image);
-  const { entry, modelId, options } = prepareChat({ messages: [{ role: "user", content: prompt }], provider, model }, signal);
+  const { entry, modelId, options } = prepareChat(
+    { messages: [{ role: "user", content: prompt }], provider, model },
+    signal,
+  );
   try {
     const result = await generateText({
       ...options,
-      messages: [{ role: "user", content: [{ type: "text", text: prompt }, { type: "image", ...input }] }],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: prompt },
+            { type: "image", ...input },
+          ],
+        },
+      ],
     } as Parameters<typeof generateText>[0]);
-    return { content: result.text, model: result.response?.modelId || modelId, provider: entry.name, usage: usageOf(result.usage) };
+    return {
+      content: result.text,
+      model: result.response?.modelId || modelId,
+      provider: entry.name,
+      usage: usageOf(result.usage),
+    };
   } catch (err) {
     throw providerError(entry.name, err);
   }

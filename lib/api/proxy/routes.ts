@@ -7,20 +7,31 @@ import { gatewayRoute } from "../../gateway/route.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
 import { ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/schemas.ts";
 import { safeFetch } from "../../upstream/safe-fetch.ts";
-import { keptUpstreamHeaders, refuseServiceWorkerScript, UNTRUSTED_RESPONSE_HEADERS } from "../../upstream/untrusted-response.ts";
+import {
+  keptUpstreamHeaders,
+  refuseServiceWorkerScript,
+  UNTRUSTED_RESPONSE_HEADERS,
+} from "../../upstream/untrusted-response.ts";
 
 const USER_AGENT = "UnifiedAPIGateway/1.0 (fetch proxy)";
 
 const errors = {
   400: jsonResponse(ErrorSchema, "url missing, malformed or not HTTPS"),
-  403: jsonResponse(ErrorSchema, "The host is private, loopback, link-local or otherwise not public, or the request is a service worker script fetch"),
+  403: jsonResponse(
+    ErrorSchema,
+    "The host is private, loopback, link-local or otherwise not public, or the request is a service worker script fetch",
+  ),
   429: jsonResponse(RateLimitErrorSchema, "Too many proxy requests from this client address"),
   502: jsonResponse(ErrorSchema, "The upstream request failed, redirected too often or sent too much"),
-  503: jsonResponse(ErrorSchema, "The instance is already making PROXY_MAX_CONCURRENT fetches; Retry-After says when to try again"),
+  503: jsonResponse(
+    ErrorSchema,
+    "The instance is already making PROXY_MAX_CONCURRENT fetches; Retry-After says when to try again",
+  ),
   504: jsonResponse(ErrorSchema, "The upstream did not answer in time"),
 };
 const upstream = {
-  description: "The upstream response, with its status and content type; only content-type, content-length, cache-control, etag, last-modified " +
+  description:
+    "The upstream response, with its status and content type; only content-type, content-length, cache-control, etag, last-modified " +
     "and content-language are passed on, and every answer is sandboxed (Content-Security-Policy: sandbox, nosniff)",
   content: { "*/*": { schema: z.string().openapi({ format: "binary" }) } },
 };
@@ -54,7 +65,11 @@ function takeFetchSlot(rt: Runtime): () => void {
   let counter = inFlight.get(rt);
   if (!counter) inFlight.set(rt, (counter = { active: 0 }));
   if (counter.active >= rt.config.proxy.maxConcurrent) {
-    throw new GatewayError(503, `the proxy is at its limit of ${rt.config.proxy.maxConcurrent} fetches at once; try again shortly`, { "Retry-After": "1" });
+    throw new GatewayError(
+      503,
+      `the proxy is at its limit of ${rt.config.proxy.maxConcurrent} fetches at once; try again shortly`,
+      { "Retry-After": "1" },
+    );
   }
   counter.active += 1;
   const held = counter;
@@ -101,7 +116,7 @@ export function registerProxyRoutes(app: OpenAPIHono<GatewayEnv>): void {
     let bodyUrl: string | undefined;
     if (!c.req.valid("query").url && c.req.header("content-type")?.includes("application/json")) {
       const body = (await c.req.json().catch(() => {
-        throw new GatewayError(400, "body must be JSON like {\"url\": \"https://...\"}");
+        throw new GatewayError(400, 'body must be JSON like {"url": "https://..."}');
       })) as { url?: unknown };
       bodyUrl = typeof body?.url === "string" ? body.url : undefined;
     }

@@ -14,7 +14,10 @@ describe("Chromium launch for screenshots", () => {
   it("uses the sandbox where it launches", async () => {
     const tries: boolean[] = [];
     const warnings: string[] = [];
-    const launch = sandboxFallbackLauncher(async (sandbox) => (tries.push(sandbox), `browser(${sandbox})`), (m) => warnings.push(m));
+    const launch = sandboxFallbackLauncher(
+      async (sandbox) => (tries.push(sandbox), `browser(${sandbox})`),
+      (m) => warnings.push(m),
+    );
     expect(await launch()).toBe("browser(true)");
     expect(tries).toEqual([true]);
     expect(warnings).toEqual([]);

@@ -21,7 +21,10 @@ export function chromiumArgs(sandbox: boolean): string[] {
  * one (running as root, or no user namespaces) the launch fails; then it launches without, once, and
  * says so in the log. The outcome is remembered so later relaunches do not pay for the failed try.
  */
-export function sandboxFallbackLauncher<B>(launch: (sandbox: boolean) => Promise<B>, warn: (message: string, err: unknown) => void): () => Promise<B> {
+export function sandboxFallbackLauncher<B>(
+  launch: (sandbox: boolean) => Promise<B>,
+  warn: (message: string, err: unknown) => void,
+): () => Promise<B> {
   let sandboxWorks: boolean | undefined;
   return async () => {
     if (sandboxWorks === false) return launch(false);
@@ -32,7 +35,10 @@ export function sandboxFallbackLauncher<B>(launch: (sandbox: boolean) => Promise
     } catch (err) {
       if (sandboxWorks) throw err;
       sandboxWorks = false;
-      warn("screenshots: Chromium's sandbox is unavailable here (running as root or without user namespaces); running it with --no-sandbox", err);
+      warn(
+        "screenshots: Chromium's sandbox is unavailable here (running as root or without user namespaces); running it with --no-sandbox",
+        err,
+      );
       return launch(false);
     }
   };

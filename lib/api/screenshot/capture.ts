@@ -12,7 +12,6 @@ export type CaptureResult = { png: Buffer; width: number; height: number };
 
 export type CaptureSettings = { chromiumPath: string; concurrency: number; queue: number; timeoutMs: number };
 
-
 /**
  * Website screenshots in one shared Chromium with a bounded number of concurrent pages and a bounded
  * queue (503 past it). Every request a page makes is fetched by the gateway itself through
@@ -31,7 +30,13 @@ export class ScreenshotService {
     warn: (message: string, err: unknown) => void = () => {},
   ) {
     this.launchBrowser = sandboxFallbackLauncher(
-      (sandbox) => chromium.launch({ executablePath: settings.chromiumPath, headless: true, chromiumSandbox: sandbox, args: chromiumArgs(sandbox) }),
+      (sandbox) =>
+        chromium.launch({
+          executablePath: settings.chromiumPath,
+          headless: true,
+          chromiumSandbox: sandbox,
+          args: chromiumArgs(sandbox),
+        }),
       warn,
     );
   }
@@ -43,7 +48,10 @@ export class ScreenshotService {
     let context: BrowserContext | undefined;
     const deadline = this.settings.timeoutMs + req.extraWaitMs;
     const timer = new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new GatewayError(504, `screenshot did not finish within ${Math.round(deadline / 1000)} s`)), deadline).unref(),
+      setTimeout(
+        () => reject(new GatewayError(504, `screenshot did not finish within ${Math.round(deadline / 1000)} s`)),
+        deadline,
+      ).unref(),
     );
     try {
       const work = (async () => {
@@ -58,11 +66,15 @@ export class ScreenshotService {
             acceptDownloads: false,
           });
           await context.route("**/*", (route) => this.fulfil(route));
-          await context.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: "websockets are not allowed in screenshots" }));
+          await context.routeWebSocket(/.*/, (ws) =>
+            ws.close({ code: 1008, reason: "websockets are not allowed in screenshots" }),
+          );
           const page = await context.newPage();
-          const response = await page.goto(req.url, { waitUntil: req.wait, timeout: this.settings.timeoutMs }).catch((err: Error) => {
-            throw new GatewayError(502, `page could not be loaded: ${err.message.split("\n")[0]}`);
-          });
+          const response = await page
+            .goto(req.url, { waitUntil: req.wait, timeout: this.settings.timeoutMs })
+            .catch((err: Error) => {
+              throw new GatewayError(502, `page could not be loaded: ${err.message.split("\n")[0]}`);
+            });
           if (!response) throw new GatewayError(502, "page could not be loaded");
           if (req.extraWaitMs) await page.waitForTimeout(req.extraWaitMs);
           let png: Buffer;
@@ -94,7 +106,10 @@ export class ScreenshotService {
 
   private launch(): Promise<Browser> {
     if (!fs.existsSync(this.settings.chromiumPath)) {
-      throw new GatewayError(503, `screenshots are not available: Chromium not found at ${this.settings.chromiumPath} (set CHROMIUM_PATH)`);
+      throw new GatewayError(
+        503,
+        `screenshots are not available: Chromium not found at ${this.settings.chromiumPath} (set CHROMIUM_PATH)`,
+      );
     }
     this.browser ??= this.launchBrowser();
     this.browser.catch(() => (this.browser = undefined));

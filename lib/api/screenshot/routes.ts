@@ -12,17 +12,34 @@ const CaptureBody = z.object({
   full_page: z.boolean().optional().openapi({ description: "Form A" }),
   width: z.number().int().min(200).max(3840).optional().openapi({ description: "Form A, default 1280" }),
   height: z.number().int().min(200).max(2160).optional().openapi({ description: "Form A, default 800" }),
-  presets: z.array(z.enum(PRESET_NAMES as [PresetName, ...PresetName[]])).min(1).max(PRESET_NAMES.length).optional().openapi({ description: "Form B; default all social presets" }),
+  presets: z
+    .array(z.enum(PRESET_NAMES as [PresetName, ...PresetName[]]))
+    .min(1)
+    .max(PRESET_NAMES.length)
+    .optional()
+    .openapi({ description: "Form B; default all social presets" }),
   waitStrategy: z.enum(["networkidle", "load", "domcontentloaded", "commit"]).optional(),
   customSelector: z.string().min(1).max(500).optional(),
   extraWaitMs: z.number().int().min(0).max(30_000).optional(),
 });
 
-const FormAResult = z.object({ format: z.literal("png"), width: z.number().int(), height: z.number().int(), screenshot: z.string() });
+const FormAResult = z.object({
+  format: z.literal("png"),
+  width: z.number().int(),
+  height: z.number().int(),
+  screenshot: z.string(),
+});
 const FormBResult = z.object({
   url: z.string(),
   screenshots: z.array(
-    z.object({ preset: z.string(), label: z.string(), width: z.number().int(), height: z.number().int(), mimeType: z.literal("image/png"), imageData: z.string() }),
+    z.object({
+      preset: z.string(),
+      label: z.string(),
+      width: z.number().int(),
+      height: z.number().int(),
+      mimeType: z.literal("image/png"),
+      imageData: z.string(),
+    }),
   ),
 });
 
@@ -71,7 +88,11 @@ export function registerScreenshotRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(capture, async (c) => {
     const body = c.req.valid("json");
     const service = serviceFor(c.var.runtime);
-    const formB = body.presets !== undefined || body.waitStrategy !== undefined || body.customSelector !== undefined || body.extraWaitMs !== undefined;
+    const formB =
+      body.presets !== undefined ||
+      body.waitStrategy !== undefined ||
+      body.customSelector !== undefined ||
+      body.extraWaitMs !== undefined;
     if (!formB) {
       const [shot] = await service.capture({
         url: body.url,
@@ -79,12 +100,20 @@ export function registerScreenshotRoutes(app: OpenAPIHono<GatewayEnv>): void {
         wait: "load",
         extraWaitMs: 0,
       });
-      return c.json({ format: "png" as const, width: shot!.width, height: shot!.height, screenshot: shot!.png.toString("base64") }, 200);
+      return c.json(
+        { format: "png" as const, width: shot!.width, height: shot!.height, screenshot: shot!.png.toString("base64") },
+        200,
+      );
     }
     const presets = body.presets ?? SOCIAL_PRESETS;
     const shots = await service.capture({
       url: body.url,
-      shots: presets.map((name) => ({ width: PRESETS[name].width, height: PRESETS[name].height, scale: PRESETS[name].scale, fullPage: false })),
+      shots: presets.map((name) => ({
+        width: PRESETS[name].width,
+        height: PRESETS[name].height,
+        scale: PRESETS[name].scale,
+        fullPage: false,
+      })),
       wait: (body.waitStrategy ?? "networkidle") as WaitStrategy,
       selector: body.customSelector,
       extraWaitMs: body.extraWaitMs ?? 0,

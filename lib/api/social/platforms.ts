@@ -41,7 +41,11 @@ export async function searchBluesky(query: string, limit: number): Promise<Netwo
     return {
       id: p.uri,
       platform: "bluesky",
-      author: { handle: p.author.handle, name: p.author.displayName || null, url: `https://bsky.app/profile/${p.author.handle}` },
+      author: {
+        handle: p.author.handle,
+        name: p.author.displayName || null,
+        url: `https://bsky.app/profile/${p.author.handle}`,
+      },
       text: p.record.text ?? "",
       url: `https://bsky.app/profile/${p.author.handle}/post/${rkey}`,
       created_at: new Date(p.record.createdAt ?? p.indexedAt ?? 0).toISOString(),
@@ -86,7 +90,9 @@ export async function searchMastodon(query: string, limit: number): Promise<Netw
     url.searchParams.set("q", query);
     url.searchParams.set("type", "statuses");
     url.searchParams.set("limit", String(Math.min(limit, 40)));
-    const body = await upstreamJson<{ statuses?: MastodonStatus[] }>("mastodon", url.toString(), { headers: { authorization: `Bearer ${token}` } });
+    const body = await upstreamJson<{ statuses?: MastodonStatus[] }>("mastodon", url.toString(), {
+      headers: { authorization: `Bearer ${token}` },
+    });
     return { posts: (body.statuses ?? []).map(toPost), via: "search (MASTODON_ACCESS_TOKEN)" };
   }
   const [tag, ...more] = mastodonTags(query);
@@ -96,11 +102,29 @@ export async function searchMastodon(query: string, limit: number): Promise<Netw
   url.searchParams.set("limit", String(Math.min(limit, 40)));
   const statuses = await upstreamJson<MastodonStatus[]>("mastodon", url.toString());
   const tags = [tag, ...more].map((t) => `#${t}`).join(" ");
-  return { posts: (Array.isArray(statuses) ? statuses : []).map(toPost), via: `hashtag timeline ${tags} (anonymous; set MASTODON_ACCESS_TOKEN for full-text search)` };
+  return {
+    posts: (Array.isArray(statuses) ? statuses : []).map(toPost),
+    via: `hashtag timeline ${tags} (anonymous; set MASTODON_ACCESS_TOKEN for full-text search)`,
+  };
 }
 
 type RedditListing = {
-  data?: { children?: Array<{ data: { id: string; name: string; title: string; selftext?: string; author: string; permalink: string; created_utc: number; score?: number; num_comments?: number; num_crossposts?: number } }> };
+  data?: {
+    children?: Array<{
+      data: {
+        id: string;
+        name: string;
+        title: string;
+        selftext?: string;
+        author: string;
+        permalink: string;
+        created_utc: number;
+        score?: number;
+        num_comments?: number;
+        num_crossposts?: number;
+      };
+    }>;
+  };
 };
 
 /** Reddit's public listing search: GET /search.json. */

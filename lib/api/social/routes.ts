@@ -42,7 +42,9 @@ const search = gatewayRoute("key", "social", {
             status: z.enum(["ok", "error"]),
             count: z.number().int(),
             error: z.string().optional(),
-            via: z.string().optional().openapi({ description: "Mastodon: the endpoint used (search with MASTODON_ACCESS_TOKEN, else hashtag timeline)" }),
+            via: z.string().optional().openapi({
+              description: "Mastodon: the endpoint used (search with MASTODON_ACCESS_TOKEN, else hashtag timeline)",
+            }),
           }),
         ),
       }),

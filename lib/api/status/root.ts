@@ -18,7 +18,11 @@ export function rootDocument(config: Config, requestOrigin: string) {
       health: "/health",
     },
     authentication: {
-      methods: ["X-API-Key: <API_KEY> header (recommended)", "Authorization: Bearer <API_KEY>", "api_key=<API_KEY> query parameter"],
+      methods: [
+        "X-API-Key: <API_KEY> header (recommended)",
+        "Authorization: Bearer <API_KEY>",
+        "api_key=<API_KEY> query parameter",
+      ],
       rate_limit: `${day.toLocaleString("en-US")} requests per day per key (resets at midnight UTC), ${minute} per minute (rolling), ${concurrency} concurrent`,
     },
   };

@@ -41,7 +41,10 @@ const health = gatewayRoute("none", "status", {
   summary: "Liveness",
   tags: ["Status"],
   responses: {
-    200: jsonResponse(z.object({ status: z.literal("ok"), version: z.string() }).openapi("Health"), "The service is up"),
+    200: jsonResponse(
+      z.object({ status: z.literal("ok"), version: z.string() }).openapi("Health"),
+      "The service is up",
+    ),
   },
 });
 
@@ -64,9 +67,7 @@ export function registerStatusRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(root, index);
   app.openapi(apiRoot, index);
   app.openapi(health, (c) => c.json({ status: "ok" as const, version: API_VERSION }, 200));
-  app.openapi(capabilities, (c) =>
-    c.json({ endpoints: countEndpoints(app), providers: configuredProviders() }, 200),
-  );
+  app.openapi(capabilities, (c) => c.json({ endpoints: countEndpoints(app), providers: configuredProviders() }, 200));
 }
 
 /** Endpoints are the distinct method + path pairs in the route table. */

@@ -4,7 +4,23 @@ import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../gateway/errors.ts";
 import { buildTroveIndex, findDataset, listCategory, troveCatalogue, TROVE_DIR } from "./catalogue.ts";
 
-const CATEGORIES = ["accessibility", "attention", "cultural", "environmental", "geographic", "healthcare", "linguistic", "quirky", "wild", "urban", "economic_billionaires", "economic_boards", "economic_housing", "retail", "cms"];
+const CATEGORIES = [
+  "accessibility",
+  "attention",
+  "cultural",
+  "environmental",
+  "geographic",
+  "healthcare",
+  "linguistic",
+  "quirky",
+  "wild",
+  "urban",
+  "economic_billionaires",
+  "economic_boards",
+  "economic_housing",
+  "retail",
+  "cms",
+];
 
 describe("trove catalogue", () => {
   const { entries } = troveCatalogue();
@@ -40,7 +56,13 @@ describe("trove catalogue", () => {
   it("finds datasets by catalogue name only; anything else is a 404", () => {
     expect(findDataset("wild", "palmer-penguins").format).toBe("json");
     expect(listCategory("cms").map((d) => d.id)).toContain("us-births-cdc-1994-2003");
-    for (const [cat, id] of [["wild", "palmer-penguins.json"], ["wild", "../catalogue"], ["nope", "palmer-penguins"], ["wild", "constructor"], ["__proto__", "x"]] as const) {
+    for (const [cat, id] of [
+      ["wild", "palmer-penguins.json"],
+      ["wild", "../catalogue"],
+      ["nope", "palmer-penguins"],
+      ["wild", "constructor"],
+      ["__proto__", "x"],
+    ] as const) {
       const thrown = (() => {
         try {
           findDataset(cat, id);

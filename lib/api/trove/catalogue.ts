@@ -37,7 +37,9 @@ let loaded: { entries: DatasetEntry[]; byCategory: Map<string, DatasetEntry[]> }
 /** The catalogue, read once on first use and grouped by category in file order. */
 export function troveCatalogue(): { entries: DatasetEntry[]; byCategory: Map<string, DatasetEntry[]> } {
   if (!loaded) {
-    const entries = JSON.parse(fs.readFileSync(/*turbopackIgnore: true*/ path.join(TROVE_DIR, "catalogue.json"), "utf8")) as DatasetEntry[];
+    const entries = JSON.parse(
+      fs.readFileSync(/*turbopackIgnore: true*/ path.join(TROVE_DIR, "catalogue.json"), "utf8"),
+    ) as DatasetEntry[];
     const byCategory = new Map<string, DatasetEntry[]>();
     for (const entry of entries) byCategory.set(entry.category, [...(byCategory.get(entry.category) ?? []), entry]);
     loaded = { entries, byCategory };
@@ -49,15 +51,21 @@ export function buildTroveIndex(): TroveIndex {
   const { entries, byCategory } = troveCatalogue();
   const categories: TroveIndex["categories"] = {};
   for (const [name, datasets] of byCategory) {
-    categories[name] = { dataset_count: datasets.length, datasets: datasets.map((d) => d.id), path: `/v1/trove/${name}` };
+    categories[name] = {
+      dataset_count: datasets.length,
+      datasets: datasets.map((d) => d.id),
+      path: `/v1/trove/${name}`,
+    };
   }
   return {
     name: "Data Trove",
-    description: "Open datasets shipped with the gateway (vega-datasets, CIA World Factbook, world-countries, stdlib datasets and more), each with its licence and source, served as JSON rows.",
+    description:
+      "Open datasets shipped with the gateway (vega-datasets, CIA World Factbook, world-countries, stdlib datasets and more), each with its licence and source, served as JSON rows.",
     total_categories: byCategory.size,
     total_datasets: entries.length,
     categories,
-    usage: "GET /v1/trove/{category} lists a category's datasets; GET /v1/trove/{category}/{dataset}?limit=100&offset=0 returns rows as JSON (CSV files are converted). No key is needed.",
+    usage:
+      "GET /v1/trove/{category} lists a category's datasets; GET /v1/trove/{category}/{dataset}?limit=100&offset=0 returns rows as JSON (CSV files are converted). No key is needed.",
   };
 }
 

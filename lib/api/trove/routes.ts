@@ -18,7 +18,10 @@ const IndexSchema = z
     description: z.string(),
     total_categories: z.number().int(),
     total_datasets: z.number().int(),
-    categories: z.record(z.string(), z.object({ dataset_count: z.number().int(), datasets: z.array(z.string()), path: z.string() })),
+    categories: z.record(
+      z.string(),
+      z.object({ dataset_count: z.number().int(), datasets: z.array(z.string()), path: z.string() }),
+    ),
     usage: z.string(),
   })
   .openapi("TroveIndex");
@@ -28,7 +31,16 @@ const CategorySchema = z
     category: z.string(),
     total: z.number().int(),
     datasets: z.array(
-      z.object({ id: z.string(), title: z.string(), description: z.string(), format: z.enum(["csv", "json"]), size: z.number().int().openapi({ description: "file size in bytes" }), rows: z.number().int(), licence: z.string(), path: z.string() }),
+      z.object({
+        id: z.string(),
+        title: z.string(),
+        description: z.string(),
+        format: z.enum(["csv", "json"]),
+        size: z.number().int().openapi({ description: "file size in bytes" }),
+        rows: z.number().int(),
+        licence: z.string(),
+        path: z.string(),
+      }),
     ),
   })
   .openapi("TroveCategory");
@@ -71,36 +83,61 @@ const category = gatewayRoute("none", "trove", {
   summary: "The datasets of one category, with file sizes",
   tags,
   request: { params: z.object({ category: Category }) },
-  responses: { 200: jsonResponse(CategorySchema, "The category's datasets"), ...badRequest, 404: jsonResponse(ErrorSchema, "Unknown category") },
+  responses: {
+    200: jsonResponse(CategorySchema, "The category's datasets"),
+    ...badRequest,
+    404: jsonResponse(ErrorSchema, "Unknown category"),
+  },
 });
 
-const dataset = gatewayRoute("none", "trove", {
-  method: "get",
-  path: "/v1/trove/{category}/{dataset}",
-  summary: "Rows of one dataset as JSON (CSV files are converted, values typed)",
-  tags,
-  request: {
-    params: z.object({ category: Category, dataset: z.string().min(1).max(100).openapi({ description: "dataset id, without file extension" }) }),
-    query: z.object({
-      limit: blankAsAbsent(z.coerce.number().int().min(1).max(MAX_ROWS_PER_PAGE).default(100)).openapi({ description: `rows to return (1–${MAX_ROWS_PER_PAGE}, default 100; empty means the default)` }),
-      offset: blankAsAbsent(z.coerce.number().int().min(0).default(0)).openapi({ description: "rows to skip (default 0)" }),
-    }),
+const dataset = gatewayRoute(
+  "none",
+  "trove",
+  {
+    method: "get",
+    path: "/v1/trove/{category}/{dataset}",
+    summary: "Rows of one dataset as JSON (CSV files are converted, values typed)",
+    tags,
+    request: {
+      params: z.object({
+        category: Category,
+        dataset: z.string().min(1).max(100).openapi({ description: "dataset id, without file extension" }),
+      }),
+      query: z.object({
+        limit: blankAsAbsent(z.coerce.number().int().min(1).max(MAX_ROWS_PER_PAGE).default(100)).openapi({
+          description: `rows to return (1–${MAX_ROWS_PER_PAGE}, default 100; empty means the default)`,
+        }),
+        offset: blankAsAbsent(z.coerce.number().int().min(0).default(0)).openapi({
+          description: "rows to skip (default 0)",
+        }),
+      }),
+    },
+    responses: {
+      200: jsonResponse(DatasetSchema, "One page of rows with the dataset's licence and source"),
+      ...badRequest,
+      404: jsonResponse(ErrorSchema, "Unknown category or dataset"),
+      429: jsonResponse(RateLimitErrorSchema, "Too many requests from this client address"),
+    },
+    // A page is up to 50,000 rows (~5 MB of JSON, ~100 ms of the event loop): real work, unlike the listings.
   },
-  responses: {
-    200: jsonResponse(DatasetSchema, "One page of rows with the dataset's licence and source"),
-    ...badRequest,
-    404: jsonResponse(ErrorSchema, "Unknown category or dataset"),
-    429: jsonResponse(RateLimitErrorSchema, "Too many requests from this client address"),
-  },
-  // A page is up to 50,000 rows (~5 MB of JSON, ~100 ms of the event loop): real work, unlike the listings.
-}, { limitKeyless: true });
+  { limitKeyless: true },
+);
 
 export function registerTroveRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(index, (c) => c.json(buildTroveIndex(), 200));
 
   app.openapi(category, (c) => {
     const { category: name } = c.req.valid("param");
-    const datasets = listCategory(name).map((d) => ({ id: d.id, title: d.title, description: d.description, format: d.format, size: d.size, rows: d.rows, licence: d.licence, path: `/v1/trove/${d.category}/${d.id}` }));
+    const datasets = listCategory(name).map((d) => ({
+      id: d.id,
+      title: d.title,
+      description: d.description,
+      format: d.format,
+      size: d.size,
+      rows: d.rows,
+      licence: d.licence,
+      path: `/v1/trove/${d.category}/${d.id}`,
+    }));
     return c.json({ category: name, total: datasets.length, datasets }, 200);
   });
 
@@ -119,7 +156,13 @@ export function registerTroveRoutes(app: OpenAPIHono<GatewayEnv>): void {
         limit,
         offset,
         data: page.data,
-        metadata: { description: entry.description, licence: entry.licence, source: entry.source, fields: entry.fields, size: entry.size },
+        metadata: {
+          description: entry.description,
+          licence: entry.licence,
+          source: entry.source,
+          fields: entry.fields,
+          size: entry.size,
+        },
       },
       200,
     );

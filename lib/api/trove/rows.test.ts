@@ -11,7 +11,9 @@ describe("trove rows", () => {
   });
 
   it("types a CSV column as a whole, so codes keep their leading zeros and letters", () => {
-    expect(parseDatasetText("zip,hex,word,n,flag\n00501,1F600,true,1e3,TRUE\n90210,26E9,abandon,-0.5,false\n", "csv")).toEqual([
+    expect(
+      parseDatasetText("zip,hex,word,n,flag\n00501,1F600,true,1e3,TRUE\n90210,26E9,abandon,-0.5,false\n", "csv"),
+    ).toEqual([
       { zip: "00501", hex: "1F600", word: "true", n: 1000, flag: true },
       { zip: "90210", hex: "26E9", word: "abandon", n: -0.5, flag: false },
     ]);
@@ -22,12 +24,14 @@ describe("trove rows", () => {
     for (const entry of troveCatalogue().entries) {
       const seen = new Map<string, Set<string>>();
       for (const row of datasetRows(entry)) {
-        for (const [field, value] of Object.entries(row)) if (value !== null) seen.set(field, (seen.get(field) ?? new Set()).add(typeof value));
+        for (const [field, value] of Object.entries(row))
+          if (value !== null) seen.set(field, (seen.get(field) ?? new Set()).add(typeof value));
       }
       for (const { name, type } of entry.fields) {
         const types = [...(seen.get(name) ?? [])];
         const expected = types.length === 1 ? types[0] : "string";
-        if (type !== expected || (entry.format === "csv" && types.length > 1)) mismatches.add(`${entry.id}.${name}: declared ${type}, holds ${types.join("/") || "only nulls"}`);
+        if (type !== expected || (entry.format === "csv" && types.length > 1))
+          mismatches.add(`${entry.id}.${name}: declared ${type}, holds ${types.join("/") || "only nulls"}`);
       }
     }
     expect([...mismatches]).toEqual([]);
@@ -59,7 +63,9 @@ describe("trove rows", () => {
     for (const entry of troveCatalogue().entries) {
       const rows = datasetRows(entry);
       expect(rows.length, entry.id).toBe(entry.rows);
-      expect(Object.keys(rows[0]!), entry.id).toEqual(expect.arrayContaining(entry.fields.slice(0, 3).map((f) => f.name)));
+      expect(Object.keys(rows[0]!), entry.id).toEqual(
+        expect.arrayContaining(entry.fields.slice(0, 3).map((f) => f.name)),
+      );
     }
   });
 
@@ -69,9 +75,14 @@ describe("trove rows", () => {
   });
 
   it("scales Factbook amounts by their own unit, not a later year's", () => {
-    const rows = datasetRows(findDataset("economic_billionaires", "stock-market-value")) as Array<{ country: string; market_value_usd: number }>;
+    const rows = datasetRows(findDataset("economic_billionaires", "stock-market-value")) as Array<{
+      country: string;
+      market_value_usd: number;
+    }>;
     const largest = [...rows].sort((a, b) => b.market_value_usd - a.market_value_usd)[0]!;
-    expect(largest).toEqual(expect.objectContaining({ country: "United States", market_value_usd: 18_670_000_000_000 }));
+    expect(largest).toEqual(
+      expect.objectContaining({ country: "United States", market_value_usd: 18_670_000_000_000 }),
+    );
     expect(rows.find((r) => r.country === "Spain")!.market_value_usd).toBe(995_100_000_000);
   });
 });

@@ -8,7 +8,10 @@ export type Row = Record<string, unknown>;
 
 // Parsed rows take a few times their file size in memory: keep only recently used datasets, up to
 // 20 MB of source files, so the largest ones do not stay resident in the shared process forever.
-const parsed = new LRUCache<string, Row[]>({ maxSize: 20 * 1024 * 1024, sizeCalculation: (_rows, key) => Number(key.split("\u0000")[1]) || 1 });
+const parsed = new LRUCache<string, Row[]>({
+  maxSize: 20 * 1024 * 1024,
+  sizeCalculation: (_rows, key) => Number(key.split("\u0000")[1]) || 1,
+});
 
 // A decimal number as written by a person or a spreadsheet; a leading zero ("00501") marks a code.
 const NUMBER = /^[-+]?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?$|^[-+]?0?\.\d+([eE][-+]?\d+)?$/;
@@ -32,7 +35,8 @@ function typeCsv(records: Record<string, string>[], columns: string[]): Row[] {
     const row: Row = {};
     for (const [column, raw] of Object.entries(record)) {
       const type = types.get(column) ?? "string";
-      row[column] = raw === "" ? null : type === "number" ? Number(raw) : type === "boolean" ? raw.toLowerCase() === "true" : raw;
+      row[column] =
+        raw === "" ? null : type === "number" ? Number(raw) : type === "boolean" ? raw.toLowerCase() === "true" : raw;
     }
     return row;
   });
@@ -54,7 +58,10 @@ export function datasetRows(entry: DatasetEntry): Row[] {
   const key = `${entry.file}\u0000${entry.size}`;
   let rows = parsed.get(key);
   if (!rows) {
-    rows = parseDatasetText(fs.readFileSync(/*turbopackIgnore: true*/ path.join(TROVE_DIR, entry.file), "utf8"), entry.format);
+    rows = parseDatasetText(
+      fs.readFileSync(/*turbopackIgnore: true*/ path.join(TROVE_DIR, entry.file), "utf8"),
+      entry.format,
+    );
     parsed.set(key, rows);
   }
   return rows;

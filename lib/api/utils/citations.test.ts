@@ -14,7 +14,9 @@ describe("formatCitation", () => {
     expect(formatCitation(turing, "apa").citation).toBe(
       "Turing, A. (1936). On computable numbers, with an application to the Entscheidungsproblem. Proceedings of the London Mathematical Society. https://doi.org/10.1112/plms/s2-42.1.230",
     );
-    expect(formatCitation(turing, "mla").citation).toMatch(/^Turing, Alan\. “On Computable Numbers, with an Application to the Entscheidungsproblem\.” Proceedings/);
+    expect(formatCitation(turing, "mla").citation).toMatch(
+      /^Turing, Alan\. “On Computable Numbers, with an Application to the Entscheidungsproblem\.” Proceedings/,
+    );
     expect(formatCitation(turing, "chicago").citation).toMatch(/^Turing, Alan\. 1936\. “On Computable Numbers/);
     expect(formatCitation(turing, "harvard").citation).toMatch(/^Turing, A\. \(1936\) ‘On computable numbers/);
   });
@@ -31,9 +33,22 @@ describe("formatCitation", () => {
   });
 
   it("reads Form A's single author string and a web page", () => {
-    const item = toCsl({ title: "Web Accessibility", author: "Tim Berners-Lee and Jane Doe", year: "2020", url: "https://w3.org/wai" });
+    const item = toCsl({
+      title: "Web Accessibility",
+      author: "Tim Berners-Lee and Jane Doe",
+      year: "2020",
+      url: "https://w3.org/wai",
+    });
     expect(item.type).toBe("webpage");
-    expect(item.author).toEqual([{ given: "Tim", family: "Berners-Lee" }, { given: "Jane", family: "Doe" }]);
-    expect(formatCitation({ title: "Web Accessibility", author: "Tim Berners-Lee", year: 2020, url: "https://w3.org/wai" }, "apa").citation).toContain("https://w3.org/wai");
+    expect(item.author).toEqual([
+      { given: "Tim", family: "Berners-Lee" },
+      { given: "Jane", family: "Doe" },
+    ]);
+    expect(
+      formatCitation(
+        { title: "Web Accessibility", author: "Tim Berners-Lee", year: 2020, url: "https://w3.org/wai" },
+        "apa",
+      ).citation,
+    ).toContain("https://w3.org/wai");
   });
 });

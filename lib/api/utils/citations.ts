@@ -10,7 +10,14 @@ export type CitationStyle = (typeof CITATION_STYLES)[number];
 
 /** Form A's source and Form B's citation, as the spec gives them. */
 export type SourceA = { title: string; author?: string; year?: number | string; url?: string };
-export type SourceB = { title: string; authors?: string[]; year?: number | string; journal?: string; doi?: string; url?: string };
+export type SourceB = {
+  title: string;
+  authors?: string[];
+  year?: number | string;
+  journal?: string;
+  doi?: string;
+  url?: string;
+};
 
 const CSL_DIR = path.join(process.cwd(), "lib", "api", "utils", "data", "csl");
 // Style name → the shipped CSL file (CitationStyles.org, CC BY-SA 3.0) and the locale it is written for.
@@ -26,7 +33,10 @@ function registerStyles(): void {
   if (registered) return;
   const csl = plugins.config.get("@csl");
   for (const [name, style] of Object.entries(STYLES)) {
-    csl.styles.add(`gateway-${name}`, fs.readFileSync(/*turbopackIgnore: true*/ path.join(CSL_DIR, style.file), "utf8"));
+    csl.styles.add(
+      `gateway-${name}`,
+      fs.readFileSync(/*turbopackIgnore: true*/ path.join(CSL_DIR, style.file), "utf8"),
+    );
   }
   csl.locales.add("en-GB", fs.readFileSync(/*turbopackIgnore: true*/ path.join(CSL_DIR, "locales-en-GB.xml"), "utf8"));
   csl.locales.add("en-US", fs.readFileSync(/*turbopackIgnore: true*/ path.join(CSL_DIR, "locales-en-US.xml"), "utf8"));
@@ -35,7 +45,12 @@ function registerStyles(): void {
 
 /** One CSL-JSON item from either form; the item type follows from what the caller gave. */
 export function toCsl(source: SourceA | SourceB): Record<string, unknown> {
-  const authors = "authors" in source && source.authors ? source.authors : "author" in source && source.author ? splitAuthors(source.author) : [];
+  const authors =
+    "authors" in source && source.authors
+      ? source.authors
+      : "author" in source && source.author
+        ? splitAuthors(source.author)
+        : [];
   const journal = "journal" in source ? source.journal : undefined;
   const doi = "doi" in source ? source.doi : undefined;
   const year = source.year === undefined ? undefined : Number(source.year);

@@ -20,9 +20,15 @@ describe("convertData", () => {
 
   it("reads CSV with a header row and typed values, and writes it back", () => {
     const csv = "name,age\nAda,36\nAlan,41\n";
-    expect(parseData(csv, "csv")).toEqual([{ name: "Ada", age: 36 }, { name: "Alan", age: 41 }]);
+    expect(parseData(csv, "csv")).toEqual([
+      { name: "Ada", age: 36 },
+      { name: "Alan", age: 41 },
+    ]);
     expect(convertData(csv, "csv", "csv")).toBe("name,age\nAda,36\nAlan,41");
-    expect(YAML.parse(convertData(csv, "csv", "yaml"))).toEqual([{ name: "Ada", age: 36 }, { name: "Alan", age: 41 }]);
+    expect(YAML.parse(convertData(csv, "csv", "yaml"))).toEqual([
+      { name: "Ada", age: 36 },
+      { name: "Alan", age: 41 },
+    ]);
   });
 
   it("converts XML with attributes both ways", () => {
@@ -40,7 +46,13 @@ describe("convertData", () => {
   });
 
   it("reports unparsable input as a 400 naming the format", () => {
-    for (const [text, format] of [["{oops", "json"], ["a: [", "yaml"], ["a = ", "toml"], ["<a><b></a>", "xml"], ['a,b\n"x,1', "csv"]] as const) {
+    for (const [text, format] of [
+      ["{oops", "json"],
+      ["a: [", "yaml"],
+      ["a = ", "toml"],
+      ["<a><b></a>", "xml"],
+      ['a,b\n"x,1', "csv"],
+    ] as const) {
       try {
         parseData(text, format);
         expect.unreachable(`${format} should fail`);

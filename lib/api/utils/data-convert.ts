@@ -20,9 +20,16 @@ export function assertNestingAllowed(value: unknown): void {
   if (nestsDeeperThan(value, MAX_DEPTH)) throw tooDeep();
 }
 
-const XML_READ = { ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: true, parseAttributeValue: true, maxNestedTags: MAX_DEPTH };
+const XML_READ = {
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  parseTagValue: true,
+  parseAttributeValue: true,
+  maxNestedTags: MAX_DEPTH,
+};
 
-const tooDeep = () => new GatewayError(400, `data is nested too deeply: at most ${MAX_DEPTH} levels of arrays and objects`);
+const tooDeep = () =>
+  new GatewayError(400, `data is nested too deeply: at most ${MAX_DEPTH} levels of arrays and objects`);
 
 /** The parsers' own depth refusals (and YAML's stack overflow, which it reports as a parse error). */
 const DEPTH_FAILURE = /Maximum call stack size exceeded|Maximum nested tags exceeded|excessively nested/;
@@ -43,7 +50,11 @@ export function parseData(text: string, format: DataFormat): unknown {
         return new XMLParser(XML_READ).parse(text);
       }
       case "csv": {
-        const parsed = Papa.parse<Record<string, unknown>>(text.trim(), { header: true, dynamicTyping: true, skipEmptyLines: true });
+        const parsed = Papa.parse<Record<string, unknown>>(text.trim(), {
+          header: true,
+          dynamicTyping: true,
+          skipEmptyLines: true,
+        });
         const fatal = parsed.errors.find((e) => e.type !== "Delimiter");
         if (fatal) throw new Error(`${fatal.message} (row ${(fatal.row ?? 0) + 1})`);
         return parsed.data;
@@ -63,15 +74,24 @@ export function serialiseData(value: unknown, format: DataFormat, pretty: boolea
     case "yaml":
       return YAML.stringify(value, { indent: 2 });
     case "toml":
-      if (!isRecord(value)) throw new GatewayError(400, "cannot convert to toml: TOML needs a table (an object) at the top level");
+      if (!isRecord(value))
+        throw new GatewayError(400, "cannot convert to toml: TOML needs a table (an object) at the top level");
       try {
         return stringifyToml(value);
       } catch (err) {
         throw new GatewayError(400, `cannot convert to toml: ${(err as Error).message}`);
       }
     case "xml": {
-      const root = isRecord(value) && Object.keys(value).length === 1 ? value : { root: Array.isArray(value) ? { item: value } : value };
-      return new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "@_", format: pretty, suppressEmptyNode: true }).build(root);
+      const root =
+        isRecord(value) && Object.keys(value).length === 1
+          ? value
+          : { root: Array.isArray(value) ? { item: value } : value };
+      return new XMLBuilder({
+        ignoreAttributes: false,
+        attributeNamePrefix: "@_",
+        format: pretty,
+        suppressEmptyNode: true,
+      }).build(root);
     }
     case "csv":
       return Papa.unparse(csvRows(value), { newline: "\n" });
@@ -82,10 +102,17 @@ export function serialiseData(value: unknown, format: DataFormat, pretty: boolea
 function csvRows(value: unknown): Record<string, unknown>[] {
   const rows = Array.isArray(value) ? value : [value];
   return rows.map((row, i) => {
-    if (!isRecord(row)) throw new GatewayError(400, `cannot convert to csv: row ${i + 1} is not an object; CSV needs an array of flat records`);
+    if (!isRecord(row))
+      throw new GatewayError(
+        400,
+        `cannot convert to csv: row ${i + 1} is not an object; CSV needs an array of flat records`,
+      );
     for (const [field, v] of Object.entries(row)) {
       if (v !== null && typeof v === "object") {
-        throw new GatewayError(400, `cannot convert to csv: field '${field}' in row ${i + 1} is nested; CSV needs flat records`);
+        throw new GatewayError(
+          400,
+          `cannot convert to csv: field '${field}' in row ${i + 1} is nested; CSV needs flat records`,
+        );
       }
     }
     return row;

@@ -21,7 +21,8 @@ describe("convertFormat", () => {
   });
 
   it("strips scripts, handlers and javascript: links from every HTML result", () => {
-    const hostile = '<p onclick="steal()">hi<script>alert(1)</script></p><a href="javascript:alert(1)">x</a><img src=x onerror=alert(1)>';
+    const hostile =
+      '<p onclick="steal()">hi<script>alert(1)</script></p><a href="javascript:alert(1)">x</a><img src=x onerror=alert(1)>';
     const html = convertFormat(hostile, "html", "html");
     expect(html).not.toMatch(/script|onclick|onerror|javascript:/i);
     expect(convertFormat("<b>[x](javascript:alert(1))</b>", "markdown", "html")).not.toMatch(/javascript:/i);
@@ -29,7 +30,9 @@ describe("convertFormat", () => {
   });
 
   it("produces plain text with paragraph breaks and decoded entities", () => {
-    expect(convertFormat("<h1>A &amp; B</h1><p>one</p><p>two<br>three</p>", "html", "plain")).toBe("A & B\n\none\n\ntwo\nthree");
+    expect(convertFormat("<h1>A &amp; B</h1><p>one</p><p>two<br>three</p>", "html", "plain")).toBe(
+      "A & B\n\none\n\ntwo\nthree",
+    );
     expect(convertFormat(md, "markdown", "plain")).toContain("Some bold and a link.");
   });
 
@@ -40,12 +43,16 @@ describe("convertFormat", () => {
   it("refuses HTML nested deeper than MAX_HTML_DEPTH before turndown, counting only open elements", () => {
     const nested = (n: number) => "<div>".repeat(n) + "x" + "</div>".repeat(n);
     expect(convertFormat(nested(MAX_HTML_DEPTH), "html", "markdown")).toBe("x");
-    expect(() => convertFormat(nested(MAX_HTML_DEPTH + 1), "html", "markdown")).toThrow("content is nested too deeply to convert");
+    expect(() => convertFormat(nested(MAX_HTML_DEPTH + 1), "html", "markdown")).toThrow(
+      "content is nested too deeply to convert",
+    );
     expect(convertFormat(`<p>${"a<br>".repeat(2000)}</p>`, "html", "markdown")).toMatch(/^a {2}\na/);
     expect(convertFormat("<p>a</p>".repeat(2000), "html", "markdown")).toMatch(/^a\n\na/);
   });
 
   it("turns Markdown that overflows marked's stack into a 400", () => {
-    expect(() => convertFormat("> ".repeat(49_000) + "x", "markdown", "html")).toThrow("content is nested too deeply to convert");
+    expect(() => convertFormat("> ".repeat(49_000) + "x", "markdown", "html")).toThrow(
+      "content is nested too deeply to convert",
+    );
   });
 });

@@ -10,7 +10,13 @@ export type TextFormat = (typeof TEXT_FORMATS)[number];
 // What survives in HTML output: document structure and links, never scripts, styles or handlers.
 const SAFE_HTML: sanitizeHtml.IOptions = {
   allowedTags: [...sanitizeHtml.defaults.allowedTags, "img", "h1", "h2", "del", "s"],
-  allowedAttributes: { a: ["href", "title"], img: ["src", "alt", "title"], code: ["class"], th: ["align"], td: ["align"] },
+  allowedAttributes: {
+    a: ["href", "title"],
+    img: ["src", "alt", "title"],
+    code: ["class"],
+    th: ["align"],
+    td: ["align"],
+  },
   allowedSchemes: ["http", "https", "mailto"],
   allowedSchemesByTag: { img: ["http", "https", "data"] },
 };
@@ -31,7 +37,11 @@ const tooDeep = () => new GatewayError(400, "content is nested too deeply to con
 export function htmlToMarkdown(html: string): string {
   let depth = 0;
   let deepest = 0;
-  const safe = sanitizeHtml(html, { ...SAFE_HTML, onOpenTag: () => void (deepest = Math.max(deepest, ++depth)), onCloseTag: () => void depth-- });
+  const safe = sanitizeHtml(html, {
+    ...SAFE_HTML,
+    onOpenTag: () => void (deepest = Math.max(deepest, ++depth)),
+    onCloseTag: () => void depth--,
+  });
   if (deepest > MAX_HTML_DEPTH) throw tooDeep();
   const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   return turndown.turndown(safe).trim();
@@ -61,7 +71,8 @@ export function convertFormat(content: string, from: TextFormat, to: TextFormat)
 }
 
 function convert(content: string, from: TextFormat, to: TextFormat): string {
-  const html = from === "html" ? sanitise(content) : from === "markdown" ? markdownToHtml(content) : plainToHtml(content);
+  const html =
+    from === "html" ? sanitise(content) : from === "markdown" ? markdownToHtml(content) : plainToHtml(content);
   if (to === "html") return html;
   if (to === "plain") return from === "plain" ? content.trim() : htmlToPlain(html);
   return from === "markdown" ? content.trim() : htmlToMarkdown(html);

@@ -13,7 +13,12 @@ export const MAX_OUTPUT_PIXELS = 16_777_216;
 
 export type ImageResult = { image: string; format: ImageFormat; width: number; height: number; bytes: number };
 
-export type ResizeOptions = { width?: number; height?: number; maintainAspect: boolean; format: (typeof RESIZE_FORMATS)[number] };
+export type ResizeOptions = {
+  width?: number;
+  height?: number;
+  maintainAspect: boolean;
+  format: (typeof RESIZE_FORMATS)[number];
+};
 
 export async function resizeImage(input: Buffer, options: ResizeOptions): Promise<ImageResult> {
   if (!options.width && !options.height) throw new GatewayError(400, "give width, height, or both");
@@ -45,9 +50,13 @@ async function readMetadata(input: Buffer) {
     throw new GatewayError(400, "image is not a supported image (png, jpeg, webp, gif, avif, tiff, svg)");
   }
   // EXIF orientations 5–8 are turned a quarter by rotate(): the output's sides are swapped.
-  const [width, height] = (meta.orientation ?? 1) >= 5 ? [meta.height ?? 0, meta.width ?? 0] : [meta.width ?? 0, meta.height ?? 0];
+  const [width, height] =
+    (meta.orientation ?? 1) >= 5 ? [meta.height ?? 0, meta.width ?? 0] : [meta.width ?? 0, meta.height ?? 0];
   if (width * height > MAX_INPUT_PIXELS) {
-    throw new GatewayError(413, `image is too large: ${meta.width}x${meta.height} exceeds ${MAX_INPUT_PIXELS.toLocaleString("en-US")} pixels`);
+    throw new GatewayError(
+      413,
+      `image is too large: ${meta.width}x${meta.height} exceeds ${MAX_INPUT_PIXELS.toLocaleString("en-US")} pixels`,
+    );
   }
   return { width, height };
 }
@@ -86,7 +95,10 @@ async function encode(pipeline: Sharp, format: ImageFormat, quality: number): Pr
 }
 
 /** Width and height a resize produces: `inside` keeps the aspect ratio within the box, `fill` is the box. */
-export function resizedSize(source: { width: number; height: number }, options: Pick<ResizeOptions, "width" | "height" | "maintainAspect">): [number, number] {
+export function resizedSize(
+  source: { width: number; height: number },
+  options: Pick<ResizeOptions, "width" | "height" | "maintainAspect">,
+): [number, number] {
   const { width, height } = options;
   if (width && height && !options.maintainAspect) return [width, height];
   const scale = Math.min(width ? width / source.width : Infinity, height ? height / source.height : Infinity);

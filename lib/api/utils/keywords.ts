@@ -4,7 +4,24 @@ import lemmatize from "wink-lemmatizer";
 
 export type Keyword = { keyword: string; score: number; count: number };
 
-const STOP = new Set([...eng, "also", "may", "might", "must", "shall", "can", "could", "would", "should", "will", "just", "like", "use", "used", "using"]);
+const STOP = new Set([
+  ...eng,
+  "also",
+  "may",
+  "might",
+  "must",
+  "shall",
+  "can",
+  "could",
+  "would",
+  "should",
+  "will",
+  "just",
+  "like",
+  "use",
+  "used",
+  "using",
+]);
 const MAX_PHRASE_WORDS = 3;
 const WORD = /^[\p{L}\p{N}][\p{L}\p{N}'’-]*$/u;
 
@@ -31,7 +48,11 @@ function candidatePhrases(text: string): string[][] {
     for (const term of sentence.terms) {
       const word = (term.normal ?? "").replace(/^['’-]+|['’-]+$/g, "");
       const breaks =
-        !word || STOP.has(word) || !WORD.test(word) || /^\d+$/.test(word) || (term.tags ?? []).some((t) => BREAKING_TAGS.includes(t));
+        !word ||
+        STOP.has(word) ||
+        !WORD.test(word) ||
+        /^\d+$/.test(word) ||
+        (term.tags ?? []).some((t) => BREAKING_TAGS.includes(t));
       if (breaks) close();
       else {
         current.push(word);

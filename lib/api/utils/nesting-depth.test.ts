@@ -21,8 +21,18 @@ describe("nestsDeeperThan", () => {
   });
 
   it("walks 100,000 levels without overflowing the stack", () => {
-    expect(nestsDeeperThan(nested(100_000, (v) => ({ a: v })), 100)).toBe(true);
-    expect(nestsDeeperThan(nested(100, (v) => [v]), 100)).toBe(false);
+    expect(
+      nestsDeeperThan(
+        nested(100_000, (v) => ({ a: v })),
+        100,
+      ),
+    ).toBe(true);
+    expect(
+      nestsDeeperThan(
+        nested(100, (v) => [v]),
+        100,
+      ),
+    ).toBe(false);
   });
 });
 
@@ -36,8 +46,16 @@ describe("yamlDepthBound", () => {
   });
 
   it("ignores brackets in quotes and comments, so ordinary documents pass", () => {
-    expect(yamlDepthBound(`a: "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["\n`)).toBeLessThan(10);
-    expect(yamlDepthBound(`a: '{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{'\n`)).toBeLessThan(10);
+    expect(
+      yamlDepthBound(
+        `a: "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["\n`,
+      ),
+    ).toBeLessThan(10);
+    expect(
+      yamlDepthBound(
+        `a: '{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{'\n`,
+      ),
+    ).toBeLessThan(10);
     expect(yamlDepthBound(`# ${"[".repeat(200)}\nkey: value # ${"{".repeat(200)}\n`)).toBeLessThan(10);
     const nested = Array.from({ length: 30 }, (_, i) => `${"  ".repeat(i)}k${i}:`).join("\n") + " leaf";
     expect(yamlDepthBound(nested)).toBeLessThanOrEqual(100);

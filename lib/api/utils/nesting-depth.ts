@@ -62,7 +62,11 @@ export function yamlDepthBound(text: string): number {
       flow++;
     } else if ((ch === "]" || ch === "}") && flow > 0) {
       flow--;
-    } else if (flow === 0 && (ch === "-" || ch === "?" || ch === ":") && (next === " " || next === "\n" || next === "\t")) {
+    } else if (
+      flow === 0 &&
+      (ch === "-" || ch === "?" || ch === ":") &&
+      (next === " " || next === "\n" || next === "\t")
+    ) {
       indicators++;
     }
     max = Math.max(max, flow + 2 * (indents.length + indicators));

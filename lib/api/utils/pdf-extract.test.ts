@@ -4,7 +4,12 @@ import { pdfMetadata } from "./pdf-extract.ts";
 describe("pdfMetadata", () => {
   it("gives null for every field the file lacks, whatever pdf.js hands back for a missing XMP packet", () => {
     for (const xmp of [null, undefined, {}]) {
-      expect(pdfMetadata({ PDFFormatVersion: "1.4" }, xmp, 2)).toMatchObject({ title: null, author: null, page_count: 2, pdf_version: "1.4" });
+      expect(pdfMetadata({ PDFFormatVersion: "1.4" }, xmp, 2)).toMatchObject({
+        title: null,
+        author: null,
+        page_count: 2,
+        pdf_version: "1.4",
+      });
     }
   });
 

@@ -12,7 +12,11 @@ export type PdfExtraction = {
 };
 
 /** Text per page (1-indexed selection) and, on request, the document's metadata. */
-export async function extractPdf(data: Buffer, pages: number[] | undefined, includeMetadata: boolean): Promise<PdfExtraction> {
+export async function extractPdf(
+  data: Buffer,
+  pages: number[] | undefined,
+  includeMetadata: boolean,
+): Promise<PdfExtraction> {
   if (data.subarray(0, 5).toString("latin1") !== "%PDF-") throw new GatewayError(400, "pdf is not a PDF document");
   let doc;
   try {
@@ -26,9 +30,13 @@ export async function extractPdf(data: Buffer, pages: number[] | undefined, incl
     const count = doc.numPages;
     const wanted = pages ?? Array.from({ length: count }, (_, i) => i + 1);
     const outside = wanted.filter((p) => p < 1 || p > count);
-    if (outside.length) throw new GatewayError(400, `pages out of range: ${outside.join(", ")} (the document has ${count})`);
+    if (outside.length)
+      throw new GatewayError(400, `pages out of range: ${outside.join(", ")} (the document has ${count})`);
     if (wanted.length > MAX_PDF_PAGES) {
-      throw new GatewayError(413, `pdf has ${count} pages; at most ${MAX_PDF_PAGES} are read per request: choose them with pages`);
+      throw new GatewayError(
+        413,
+        `pdf has ${count} pages; at most ${MAX_PDF_PAGES} are read per request: choose them with pages`,
+      );
     }
     const selected: PdfExtraction["pages"] = [];
     for (const page of wanted) selected.push({ page, text: (await pageText(doc, page)).trim() });
@@ -59,7 +67,8 @@ type Xmp = { get(name: string): unknown };
 
 /** The metadata fields, each null when the file has no Info dictionary entry (or XMP value) for it. */
 export function pdfMetadata(info: Record<string, unknown>, xmp: unknown, pageCount: number): Record<string, unknown> {
-  const fromXmp = (name: string) => (typeof (xmp as Partial<Xmp> | null)?.get === "function" ? ((xmp as Xmp).get(name) ?? null) : null);
+  const fromXmp = (name: string) =>
+    typeof (xmp as Partial<Xmp> | null)?.get === "function" ? ((xmp as Xmp).get(name) ?? null) : null;
   return {
     title: info.Title ?? fromXmp("dc:title"),
     author: info.Author ?? null,

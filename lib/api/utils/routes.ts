@@ -10,13 +10,19 @@ import { TEXT_FORMATS } from "./format-convert.ts";
 import { CONVERT_FORMATS, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SIDE, RESIZE_FORMATS } from "./images.ts";
 import { MAX_PDF_PAGES } from "./pdf-extract.ts";
 
-const openErrors = { 400: jsonResponse(ErrorSchema, "Invalid parameters"), 429: jsonResponse(RateLimitErrorSchema, "Too many requests from this client address") };
+const openErrors = {
+  400: jsonResponse(ErrorSchema, "Invalid parameters"),
+  429: jsonResponse(RateLimitErrorSchema, "Too many requests from this client address"),
+};
 // Keyless routes take text up to this size: keywords cost ~2 s of CPU per 100 kB on one core.
 const MAX_TEXT = 100_000;
-const text = (field: string) => z.string().max(MAX_TEXT, `${field} is limited to ${MAX_TEXT.toLocaleString("en-US")} characters`);
+const text = (field: string) =>
+  z.string().max(MAX_TEXT, `${field} is limited to ${MAX_TEXT.toLocaleString("en-US")} characters`);
 
 const ConvertBody = z.object({
-  data: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).openapi({ description: "Text in source_format, or an already-parsed JSON value" }),
+  data: z
+    .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+    .openapi({ description: "Text in source_format, or an already-parsed JSON value" }),
   source_format: z.enum(DATA_FORMATS).default("json"),
   target_format: z.enum(DATA_FORMATS).default("yaml"),
   pretty: z.boolean().default(true),
@@ -34,7 +40,13 @@ const KeywordsBody = z.object({
 });
 
 const ImageResult = z
-  .object({ image: z.string(), format: z.enum(CONVERT_FORMATS), width: z.number().int(), height: z.number().int(), bytes: z.number().int() })
+  .object({
+    image: z.string(),
+    format: z.enum(CONVERT_FORMATS),
+    width: z.number().int(),
+    height: z.number().int(),
+    bytes: z.number().int(),
+  })
   .openapi("ImageResult");
 const side = z.number().int().min(1).max(MAX_OUTPUT_SIDE);
 
@@ -54,7 +66,12 @@ const ImageConvertBody = z.object({
 
 const PdfBody = z.object({
   pdf: z.string().openapi({ description: "Base64 PDF" }),
-  pages: z.array(z.number().int().min(1)).min(1).max(MAX_PDF_PAGES).optional().openapi({ description: `at most ${MAX_PDF_PAGES}` }),
+  pages: z
+    .array(z.number().int().min(1))
+    .min(1)
+    .max(MAX_PDF_PAGES)
+    .optional()
+    .openapi({ description: `at most ${MAX_PDF_PAGES}` }),
   include_metadata: z.boolean().default(false),
 });
 
@@ -62,7 +79,12 @@ const year = z.union([z.number().int(), z.string().regex(/^\d{1,4}$/)]);
 const CitationBody = z
   .object({
     source: z
-      .object({ title: z.string().min(1).max(2000), author: z.string().max(2000).optional(), year: year.optional(), url: z.string().url().optional() })
+      .object({
+        title: z.string().min(1).max(2000),
+        author: z.string().max(2000).optional(),
+        year: year.optional(),
+        url: z.string().url().optional(),
+      })
       .optional()
       .openapi({ description: "Form A" }),
     citation: z
@@ -78,23 +100,31 @@ const CitationBody = z
       .openapi({ description: "Form B" }),
     style: z.enum(CITATION_STYLES).default("apa"),
   })
-  .refine((b) => Boolean(b.source) !== Boolean(b.citation), { message: "give either source (Form A) or citation (Form B)", path: ["source"] });
+  .refine((b) => Boolean(b.source) !== Boolean(b.citation), {
+    message: "give either source (Form A) or citation (Form B)",
+    path: ["source"],
+  });
 
 const routes = {
-  citations: gatewayRoute("none", "utils", {
-    method: "post",
-    path: "/v1/utils/citations/format",
-    summary: "Format a citation in APA, MLA, Chicago, Harvard (CSL styles) or BibTeX",
-    tags: ["Utilities"],
-    request: jsonRequest(CitationBody),
-    responses: {
-      200: jsonResponse(
-        z.object({ citation: z.string(), html: z.string().nullable(), style: z.enum(CITATION_STYLES) }),
-        "The formatted reference as text and HTML (BibTeX: text only)",
-      ),
-      ...openErrors,
+  citations: gatewayRoute(
+    "none",
+    "utils",
+    {
+      method: "post",
+      path: "/v1/utils/citations/format",
+      summary: "Format a citation in APA, MLA, Chicago, Harvard (CSL styles) or BibTeX",
+      tags: ["Utilities"],
+      request: jsonRequest(CitationBody),
+      responses: {
+        200: jsonResponse(
+          z.object({ citation: z.string(), html: z.string().nullable(), style: z.enum(CITATION_STYLES) }),
+          "The formatted reference as text and HTML (BibTeX: text only)",
+        ),
+        ...openErrors,
+      },
     },
-  }, { limitKeyless: true }),
+    { limitKeyless: true },
+  ),
   convert: gatewayRoute("key", "utils", {
     method: "post",
     path: "/v1/utils/convert",
@@ -102,49 +132,69 @@ const routes = {
     tags: ["Utilities"],
     request: jsonRequest(ConvertBody),
     responses: {
-      200: jsonResponse(z.object({ result: z.string(), source_format: z.string(), target_format: z.string() }), "Converted text"),
+      200: jsonResponse(
+        z.object({ result: z.string(), source_format: z.string(), target_format: z.string() }),
+        "Converted text",
+      ),
       ...keyedErrors,
       ...poolErrors,
     },
   }),
-  format: gatewayRoute("none", "utils", {
-    method: "post",
-    path: "/v1/utils/format/convert",
-    summary: "Convert text between Markdown, HTML (sanitised) and plain text",
-    tags: ["Utilities"],
-    request: jsonRequest(FormatBody),
-    responses: {
-      200: jsonResponse(z.object({ result: z.string(), from_format: z.string(), to_format: z.string() }), "Converted text"),
-      ...openErrors,
-      ...poolErrors,
+  format: gatewayRoute(
+    "none",
+    "utils",
+    {
+      method: "post",
+      path: "/v1/utils/format/convert",
+      summary: "Convert text between Markdown, HTML (sanitised) and plain text",
+      tags: ["Utilities"],
+      request: jsonRequest(FormatBody),
+      responses: {
+        200: jsonResponse(
+          z.object({ result: z.string(), from_format: z.string(), to_format: z.string() }),
+          "Converted text",
+        ),
+        ...openErrors,
+        ...poolErrors,
+      },
     },
-  }, { limitKeyless: true }),
-  keywords: gatewayRoute("none", "utils", {
-    method: "post",
-    path: "/v1/utils/text/keywords",
-    summary: "Extract keywords and key phrases (RAKE over lemmas, stop words removed)",
-    tags: ["Utilities"],
-    request: jsonRequest(KeywordsBody),
-    responses: {
-      200: jsonResponse(
-        z.object({
-          keywords: z.array(z.object({ keyword: z.string(), score: z.number(), count: z.number().int() })),
-          count: z.number().int(),
-          algorithm: z.string(),
-        }),
-        "Keywords, best first, scores scaled to 0..1",
-      ),
-      ...openErrors,
-      ...poolErrors,
+    { limitKeyless: true },
+  ),
+  keywords: gatewayRoute(
+    "none",
+    "utils",
+    {
+      method: "post",
+      path: "/v1/utils/text/keywords",
+      summary: "Extract keywords and key phrases (RAKE over lemmas, stop words removed)",
+      tags: ["Utilities"],
+      request: jsonRequest(KeywordsBody),
+      responses: {
+        200: jsonResponse(
+          z.object({
+            keywords: z.array(z.object({ keyword: z.string(), score: z.number(), count: z.number().int() })),
+            count: z.number().int(),
+            algorithm: z.string(),
+          }),
+          "Keywords, best first, scores scaled to 0..1",
+        ),
+        ...openErrors,
+        ...poolErrors,
+      },
     },
-  }, { limitKeyless: true }),
+    { limitKeyless: true },
+  ),
   resize: gatewayRoute("key", "utils", {
     method: "post",
     path: "/v1/utils/images/resize",
     summary: "Resize an image",
     tags: ["Utilities"],
     request: jsonRequest(ResizeBody),
-    responses: { 200: jsonResponse(ImageResult, `The resized image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`), ...keyedErrors, ...poolErrors },
+    responses: {
+      200: jsonResponse(ImageResult, `The resized image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`),
+      ...keyedErrors,
+      ...poolErrors,
+    },
   }),
   imageConvert: gatewayRoute("key", "utils", {
     method: "post",
@@ -152,7 +202,11 @@ const routes = {
     summary: "Convert an image to png, jpeg, webp, gif or bmp",
     tags: ["Utilities"],
     request: jsonRequest(ImageConvertBody),
-    responses: { 200: jsonResponse(ImageResult, `The converted image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`), ...keyedErrors, ...poolErrors },
+    responses: {
+      200: jsonResponse(ImageResult, `The converted image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`),
+      ...keyedErrors,
+      ...poolErrors,
+    },
   }),
   pdf: gatewayRoute("key", "utils", {
     method: "post",
@@ -192,7 +246,12 @@ export function registerUtilsRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(routes.format, async (c) => {
     const body = c.req.valid("json");
     // On the pool: marked's emphasis rules are quadratic, so 100 kB of `_a**` costs ~45 s of CPU.
-    const result = await runOnPool(c.var.runtime, "formatConvert", { content: body.content, from: body.from_format, to: body.to_format }, "content");
+    const result = await runOnPool(
+      c.var.runtime,
+      "formatConvert",
+      { content: body.content, from: body.from_format, to: body.to_format },
+      "content",
+    );
     return c.json({ result, from_format: body.from_format, to_format: body.to_format }, 200);
   });
   app.openapi(routes.keywords, async (c) => {
@@ -202,8 +261,16 @@ export function registerUtilsRoutes(app: OpenAPIHono<GatewayEnv>): void {
   });
   app.openapi(routes.resize, async (c) => {
     const body = c.req.valid("json");
-    const options = { width: body.width, height: body.height, maintainAspect: body.maintain_aspect, format: body.format };
-    return c.json(await runOnPool(c.var.runtime, "imageResize", { image: decodeBase64(body.image, "image"), options }, "image"), 200);
+    const options = {
+      width: body.width,
+      height: body.height,
+      maintainAspect: body.maintain_aspect,
+      format: body.format,
+    };
+    return c.json(
+      await runOnPool(c.var.runtime, "imageResize", { image: decodeBase64(body.image, "image"), options }, "image"),
+      200,
+    );
   });
   app.openapi(routes.imageConvert, async (c) => {
     const body = c.req.valid("json");

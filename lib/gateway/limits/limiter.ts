@@ -67,7 +67,10 @@ export class Limiter {
 
   /** What remains of a key's minute and day windows now, without using any of it. */
   async remaining(keyId: string, limits: Limits): Promise<{ minute: WindowState; day: WindowState }> {
-    const [minute, day] = await Promise.all([this.store.peek(keyId, "minute", limits.minute), this.store.peek(keyId, "day", limits.day)]);
+    const [minute, day] = await Promise.all([
+      this.store.peek(keyId, "minute", limits.minute),
+      this.store.peek(keyId, "day", limits.day),
+    ]);
     return { minute, day };
   }
 

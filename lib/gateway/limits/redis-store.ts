@@ -84,7 +84,11 @@ export class RedisLimitStore implements LimitStore {
   }
 
   async acquire(keyId: string, max: number): Promise<{ ok: boolean; inUse: number }> {
-    const [ok, inUse] = await this.redis.eval<[number, number]>(ACQUIRE, [this.slotKey(keyId)], [max, SLOT_TTL_SECONDS]);
+    const [ok, inUse] = await this.redis.eval<[number, number]>(
+      ACQUIRE,
+      [this.slotKey(keyId)],
+      [max, SLOT_TTL_SECONDS],
+    );
     return { ok: ok === 1, inUse: Number(inUse) };
   }
 

@@ -19,7 +19,10 @@ async function handle(request: Request, context: RouteContext): Promise<Response
       .catch(() => null);
     // Without an address next-auth refuses the request itself; only link requests are counted.
     if (typeof email === "string" && email.trim()) {
-      const refusal = portal.signInLimiter.admit(email.slice(0, 320), request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown");
+      const refusal = portal.signInLimiter.admit(
+        email.slice(0, 320),
+        request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown",
+      );
       if (refusal) return refused(refusal, request.headers.get("accept"));
     }
   }
@@ -30,7 +33,10 @@ async function handle(request: Request, context: RouteContext): Promise<Response
 function refused({ message, retryAfterSeconds }: SignInRefusal, accept: string | null): Response {
   const headers = { "Retry-After": String(retryAfterSeconds), "Cache-Control": "no-store" };
   if (!prefersHtml(accept ?? undefined)) {
-    return Response.json({ error: { code: "rate_limit_exceeded", message, retry_after: retryAfterSeconds } }, { status: 429, headers });
+    return Response.json(
+      { error: { code: "rate_limit_exceeded", message, retry_after: retryAfterSeconds } },
+      { status: 429, headers },
+    );
   }
   const minutes = Math.ceil(retryAfterSeconds / 60);
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many sign-in links</title>

@@ -30,7 +30,11 @@ export function mp3Duration(mp3: Uint8Array): { frames: number; seconds: number 
     3: [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
     2: [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
   };
-  const RATES: Record<number, number[]> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] };
+  const RATES: Record<number, number[]> = {
+    3: [44100, 48000, 32000],
+    2: [22050, 24000, 16000],
+    0: [11025, 12000, 8000],
+  };
   let i = 0;
   let frames = 0;
   let seconds = 0;

@@ -4,7 +4,14 @@ import { gatewayRoute } from "../../../gateway/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/schemas.ts";
 import { poolErrors, runOnPool } from "../../../gateway/worker-pool.ts";
 import { espeakLanguages } from "./espeak.ts";
-import { elevenlabsConfigured, elevenlabsSpeech, elevenlabsVoices, OPENAI_VOICES, openaiConfigured, openaiSpeech } from "../../../upstream/speech.ts";
+import {
+  elevenlabsConfigured,
+  elevenlabsSpeech,
+  elevenlabsVoices,
+  OPENAI_VOICES,
+  openaiConfigured,
+  openaiSpeech,
+} from "../../../upstream/speech.ts";
 
 export const TTS_PROVIDERS = ["espeak", "openai", "elevenlabs"] as const;
 const MAX_CHARS = 5000;
@@ -12,12 +19,17 @@ const MAX_CHARS = 5000;
 const TtsBody = z.object({
   text: z.string().min(1).max(MAX_CHARS, `text is limited to ${MAX_CHARS} characters`),
   provider: z.enum(TTS_PROVIDERS).default("espeak"),
-  voice: z.string().max(100).optional().openapi({ description: "openai: alloy, echo, fable, onyx, nova, shimmer; elevenlabs: a voice id or name (see /v1/utils/voices)" }),
+  voice: z.string().max(100).optional().openapi({
+    description:
+      "openai: alloy, echo, fable, onyx, nova, shimmer; elevenlabs: a voice id or name (see /v1/utils/voices)",
+  }),
   lang: z.string().max(40).default("en").openapi({ description: "espeak only; see /v1/utils/languages" }),
   speed: z.number().min(0.25).max(4).default(1),
 });
 
-const unavailable = { 503: jsonResponse(z.object({ error: z.string() }), "The provider is not configured or is limiting us") };
+const unavailable = {
+  503: jsonResponse(z.object({ error: z.string() }), "The provider is not configured or is limiting us"),
+};
 
 const tts = gatewayRoute("key", "utils", {
   method: "post",
@@ -25,7 +37,12 @@ const tts = gatewayRoute("key", "utils", {
   summary: "Text to speech as MP3 (espeak offline by default; openai and elevenlabs when configured)",
   tags: ["Utilities"],
   request: jsonRequest(TtsBody),
-  responses: { 200: { description: "MP3 audio", content: { "audio/mpeg": { schema: z.string().openapi({ format: "binary" }) } } }, ...keyedErrors, ...poolErrors, ...unavailable },
+  responses: {
+    200: { description: "MP3 audio", content: { "audio/mpeg": { schema: z.string().openapi({ format: "binary" }) } } },
+    ...keyedErrors,
+    ...poolErrors,
+    ...unavailable,
+  },
 });
 
 const providers = gatewayRoute("key", "utils", {
@@ -33,7 +50,10 @@ const providers = gatewayRoute("key", "utils", {
   path: "/v1/utils/tts/providers",
   summary: "Speech providers: capabilities, character limits, voices, and whether each is configured",
   tags: ["Utilities"],
-  responses: { 200: jsonResponse(z.object({ providers: z.array(z.record(z.string(), z.unknown())) }), "Providers"), ...keyedErrors },
+  responses: {
+    200: jsonResponse(z.object({ providers: z.array(z.record(z.string(), z.unknown())) }), "Providers"),
+    ...keyedErrors,
+  },
 });
 
 const voices = gatewayRoute("key", "utils", {
@@ -42,7 +62,13 @@ const voices = gatewayRoute("key", "utils", {
   summary: "Voices by provider",
   tags: ["Utilities"],
   request: { query: z.object({ provider: z.enum([...TTS_PROVIDERS, "all"]).default("all") }) },
-  responses: { 200: jsonResponse(z.object({ voices: z.record(z.string(), z.unknown()) }), "Voices, or why a provider has none to show"), ...keyedErrors },
+  responses: {
+    200: jsonResponse(
+      z.object({ voices: z.record(z.string(), z.unknown()) }),
+      "Voices, or why a provider has none to show",
+    ),
+    ...keyedErrors,
+  },
 });
 
 const languages = gatewayRoute("key", "utils", {
@@ -52,7 +78,11 @@ const languages = gatewayRoute("key", "utils", {
   tags: ["Utilities"],
   responses: {
     200: jsonResponse(
-      z.object({ provider: z.literal("espeak"), count: z.number().int(), languages: z.array(z.object({ code: z.string(), name: z.string(), aliases: z.array(z.string()) })) }),
+      z.object({
+        provider: z.literal("espeak"),
+        count: z.number().int(),
+        languages: z.array(z.object({ code: z.string(), name: z.string(), aliases: z.array(z.string()) })),
+      }),
       "Codes to pass as lang",
     ),
     ...keyedErrors,
@@ -74,7 +104,13 @@ export function registerSpeechRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(tts, async (c) => {
     const body = c.req.valid("json");
     let audio: Uint8Array;
-    if (body.provider === "espeak") audio = await runOnPool(c.var.runtime, "espeak", { text: body.text, lang: body.lang, speed: body.speed }, "speech");
+    if (body.provider === "espeak")
+      audio = await runOnPool(
+        c.var.runtime,
+        "espeak",
+        { text: body.text, lang: body.lang, speed: body.speed },
+        "speech",
+      );
     else if (body.provider === "openai") audio = await openaiSpeech(body.text, body.voice, "tts-1", body.speed);
     else audio = await elevenlabsSpeech(body.text, body.voice);
     c.set("usage", { provider: body.provider });
@@ -86,9 +122,34 @@ export function registerSpeechRoutes(app: OpenAPIHono<GatewayEnv>): void {
     return c.json(
       {
         providers: [
-          { name: "espeak", configured: true, default: true, offline: true, character_limit: MAX_CHARS, formats: ["mp3"], languages: espeakCount, voices: "one per language (see /v1/utils/languages)" },
-          { name: "openai", configured: openaiConfigured(), offline: false, character_limit: MAX_CHARS, formats: ["mp3"], voices: [...OPENAI_VOICES], credential: "OPENAI_API_KEY" },
-          { name: "elevenlabs", configured: elevenlabsConfigured(), offline: false, character_limit: MAX_CHARS, formats: ["mp3"], voices: "voice ids or names from /v1/utils/voices?provider=elevenlabs", credential: "ELEVENLABS_API_KEY" },
+          {
+            name: "espeak",
+            configured: true,
+            default: true,
+            offline: true,
+            character_limit: MAX_CHARS,
+            formats: ["mp3"],
+            languages: espeakCount,
+            voices: "one per language (see /v1/utils/languages)",
+          },
+          {
+            name: "openai",
+            configured: openaiConfigured(),
+            offline: false,
+            character_limit: MAX_CHARS,
+            formats: ["mp3"],
+            voices: [...OPENAI_VOICES],
+            credential: "OPENAI_API_KEY",
+          },
+          {
+            name: "elevenlabs",
+            configured: elevenlabsConfigured(),
+            offline: false,
+            character_limit: MAX_CHARS,
+            formats: ["mp3"],
+            voices: "voice ids or names from /v1/utils/voices?provider=elevenlabs",
+            credential: "ELEVENLABS_API_KEY",
+          },
         ],
       },
       200,
