@@ -3,7 +3,7 @@
 // skipped. Exit status 1 when any source that could run failed.
 import { SOURCES } from "../lib/api/data/registry.ts";
 import { cachedSearch } from "../lib/api/data/source.ts";
-import { GatewayError } from "../lib/gateway/errors.ts";
+import { GatewayError } from "../lib/errors.ts";
 import { MemoryUpstreamCache } from "../lib/upstream/cache.ts";
 
 const QUERIES: Record<string, string> = {

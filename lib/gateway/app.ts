@@ -26,7 +26,7 @@ import { API_VERSION, registerStatusRoutes } from "../api/status/routes.ts";
 import { registerUtilsRoutes } from "../api/utils/routes.ts";
 import { registerSpeechRoutes } from "../api/utils/speech/routes.ts";
 import type { GatewayEnv } from "./context.ts";
-import { errorResponse, GatewayError } from "./errors.ts";
+import { errorResponse, GatewayError } from "../errors.ts";
 import type { Runtime } from "./runtime.ts";
 import { findUnsafeText } from "./safe-text.ts";
 import { secretMatcher } from "./secret-match.ts";

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { GatewayError } from "./errors.ts";
+import { GatewayError } from "../errors.ts";
 import { keyAllowsArea, type KeyRecord } from "./key-record.ts";
 import type { KeyStore } from "./key-store.ts";
 import type { SessionBridge } from "./session-bridge.ts";

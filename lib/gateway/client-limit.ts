@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { clientAddress } from "./client-address.ts";
 import type { GatewayEnv } from "./context.ts";
-import { RateLimitError } from "./errors.ts";
+import { RateLimitError } from "../errors.ts";
 import type { Admission } from "./limits/limiter.ts";
 
 export type ClientLimits = { minute: number; concurrency: number };

@@ -3,7 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { routePath } from "hono/route";
 import { authenticate, type AuthMode } from "./auth.ts";
 import type { GatewayEnv } from "./context.ts";
-import { RateLimitError } from "./errors.ts";
+import { RateLimitError } from "../errors.ts";
 import { effectiveLimits } from "./key-record.ts";
 
 /**

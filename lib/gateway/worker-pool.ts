@@ -1,7 +1,7 @@
 import path from "node:path";
 import { Piscina } from "piscina";
 import type { HeavyJob, HeavyOutcome, HeavyTasks } from "../workers/heavy-tasks.ts";
-import { GatewayError } from "./errors.ts";
+import { GatewayError } from "../errors.ts";
 import type { Runtime } from "./runtime.ts";
 import { ErrorSchema, jsonResponse } from "./schemas.ts";
 

@@ -3,7 +3,7 @@ import { backendEnv } from "../../test/support/backends.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase, type Database } from "../db/client.ts";
 import { applyMigrations } from "../db/migrate.ts";
-import { RateLimitError } from "../gateway/errors.ts";
+import { RateLimitError } from "../errors.ts";
 import { InProcessRunner, QUEUE_RETRY_AFTER_S } from "./runner.ts";
 import { TaskStore } from "./task-store.ts";
 

@@ -1,4 +1,4 @@
-import { RateLimitError } from "../gateway/errors.ts";
+import { RateLimitError } from "../errors.ts";
 import type { Task, TaskStore } from "./task-store.ts";
 
 export type TaskContext = {

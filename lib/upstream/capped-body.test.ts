@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GatewayError } from "../gateway/errors.ts";
+import { GatewayError } from "../errors.ts";
 import { cappedFetch, readCappedBody, readTextPrefix, upstreamMaxBytes } from "./capped-body.ts";
 
 const streamOf = (sizes: number[], onPull?: () => void) => {

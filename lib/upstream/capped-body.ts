@@ -1,4 +1,4 @@
-import { GatewayError } from "../gateway/errors.ts";
+import { GatewayError } from "../errors.ts";
 
 /** Default cap on one upstream body: room for a batch of base64 images, far below what would hurt the process. */
 export const DEFAULT_UPSTREAM_MAX_BYTES = 64 * 1024 * 1024;

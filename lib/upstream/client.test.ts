@@ -1,7 +1,7 @@
 import { listen, type Listening } from "../../test/support/listen.ts";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GatewayError } from "../gateway/errors.ts";
+import { GatewayError } from "../errors.ts";
 import { hasDotSegment, UpstreamClient } from "./client.ts";
 
 describe("UpstreamClient against a loopback service", () => {

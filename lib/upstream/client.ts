@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { GatewayError } from "../gateway/errors.ts";
+import { GatewayError } from "../errors.ts";
 import { MemoryUpstreamCache, type UpstreamCache } from "./cache.ts";
 import { readCappedText } from "./capped-body.ts";
 import { upstreamFailure, USER_AGENT } from "./http.ts";

@@ -1,4 +1,4 @@
-import { GatewayError } from "../gateway/errors.ts";
+import { GatewayError } from "../errors.ts";
 
 /** A third-party credential from the environment, or 503 naming the variable to set. */
 export function requireCredential(service: string, variable: string): string {

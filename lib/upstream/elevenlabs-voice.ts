@@ -1,4 +1,4 @@
-import { GatewayError } from "../gateway/errors.ts";
+import { GatewayError } from "../errors.ts";
 
 export type HostedVoice = { id: string; name: string };
 

@@ -1,4 +1,4 @@
-import { GatewayError } from "../gateway/errors.ts";
+import { GatewayError } from "../errors.ts";
 import { readCappedText, readTextPrefix } from "./capped-body.ts";
 
 export const USER_AGENT = "UnifiedAPIGateway/1.0 (+https://github.com/unified-api-gateway)";

@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { Readable } from "node:stream";
-import { GatewayError } from "../gateway/errors.ts";
+import { GatewayError } from "../errors.ts";
 import { defaultResolve, type Resolved, type Resolver } from "./safe-fetch.ts";
 
 export type PinnedInit = {

@@ -2,7 +2,7 @@ import dns from "node:dns/promises";
 import https from "node:https";
 import net from "node:net";
 import tls from "node:tls";
-import { GatewayError } from "../gateway/errors.ts";
+import { GatewayError } from "../errors.ts";
 import { forbiddenAddressReason, forbiddenHostnameReason } from "./address-policy.ts";
 
 export type Resolved = { address: string; family: 4 | 6 };

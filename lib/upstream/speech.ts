@@ -1,4 +1,4 @@
-import { GatewayError } from "../gateway/errors.ts";
+import { GatewayError } from "../errors.ts";
 import { readCappedBody } from "./capped-body.ts";
 import { requireCredential } from "./credentials.ts";
 import { looksLikeVoiceId, voiceIdFor, type HostedVoice } from "./elevenlabs-voice.ts";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { errorResponse } from "../gateway/errors.ts";
+import { errorResponse } from "../errors.ts";
 import {
   keptPageHeaders,
   keptUpstreamHeaders,

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { GatewayError } from "../gateway/errors.ts";
+import { GatewayError } from "../errors.ts";
 
 /**
  * Sent with every response that carries a third party's bytes. The API and the portal may share an

@@ -2,7 +2,7 @@ import type { DocumentRequest } from "../api/documents/templates.ts";
 import type { DataFormat } from "../api/utils/data-convert.ts";
 import type { TextFormat } from "../api/utils/format-convert.ts";
 import type { ImageFormat, ResizeOptions } from "../api/utils/images.ts";
-import { GatewayError } from "../gateway/errors.ts";
+import { GatewayError } from "../errors.ts";
 
 /** Buffers cross the thread boundary as plain Uint8Arrays; this views one as a Buffer without copying. */
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { MemoryUpstreamCache } from "../../upstream/cache.ts";
 import { startFakeArasaac, type FakeArasaac } from "../../../test/fakes/arasaac.ts";
 import { arasaacLocale, findPictograms, normalisePictograms, pictogramImageUrl, rankPictograms } from "./arasaac.ts";

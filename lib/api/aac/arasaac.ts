@@ -1,4 +1,4 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
 import { UpstreamClient, type UpstreamOptions } from "../../upstream/client.ts";
 import { lowerText, normaliseKeyword } from "./normalise.ts";

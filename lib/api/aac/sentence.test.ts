@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import type { AacSymbol } from "./search.ts";
 import { buildSymbolIndex } from "./search.ts";
 import { buildSentence, parseSources, phraseMatcher, segmentSentence } from "./sentence.ts";

@@ -1,4 +1,4 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { normaliseKeyword, tokenise } from "./normalise.ts";
 import { lemmaForms, SCORES } from "./ranking.ts";
 import { rankSymbols, toResult, type AacSymbol, type SymbolIndex } from "./search.ts";

@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { effectiveLimits } from "../../gateway/key-record.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import { jsonResponse, keyedErrors } from "../../gateway/schemas.ts";

@@ -1,4 +1,4 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { positionsOf, wordFrequency, wordId, type CorpusIndex } from "./inverted-index.ts";
 import { normaliseWord, tokenise } from "./tokenise.ts";
 

@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/context.ts";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
 import { blankAsAbsent, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";

@@ -1,4 +1,4 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { colorNames, type ColorName } from "./color-names.ts";
 import { describeRgb, hexToRgb, type ColorValue } from "./color-space.ts";
 import { jokeSet, textSet, type JokeItem, type TextItem } from "./data-sets.ts";

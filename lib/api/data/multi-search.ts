@@ -1,4 +1,4 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
 import { cachedSearch, type DataSource, type SearchRecord } from "./source.ts";
 

@@ -1,4 +1,4 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import type { DataSource } from "./source.ts";
 import { archive } from "./sources/archive/index.ts";
 import { arxiv } from "./sources/arxiv/index.ts";

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { blankAsAbsent } from "../../gateway/schemas.ts";
 
 /** The most results one search asks a source for (and returns), on every search route. */

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
 import { UpstreamClient, type UpstreamOptions, type UpstreamRequest } from "../../upstream/client.ts";
 

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { DEFAULT_DATA_PATH, etymologyDataPath, etymologyStore, loadEtymologyStore } from "./store.ts";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "etymology-store-"));

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import type { LanguageLegend } from "./languages.ts";
 import { parseEtymology, type EtymologyRecord } from "./lineage.ts";
 

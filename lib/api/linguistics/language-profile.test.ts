@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { buildLanguageIndex, type Language } from "./glottolog.ts";
 import { languageProfile, resolveLanguage } from "./language-profile.ts";
 import { createPhonemeIndexBuilder, type InventoryRecord } from "./phoible.ts";

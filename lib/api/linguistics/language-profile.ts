@@ -1,4 +1,4 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { classifyLanguageCode, type Language, type LanguageIndex } from "./glottolog.ts";
 import { describeInventory, inventoriesOf, type PhonemeIndex } from "./phoible.ts";
 import { datapointRecord, languageDatapoints, walsLanguagesOf, type WalsIndex } from "./wals.ts";

@@ -1,4 +1,4 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 
 /** Form A pages with limit/offset (default 50); Form B with page/per_page (default 100), as SPEC's defaults give. */
 export const FORM_A_DEFAULT_LIMIT = 50;

@@ -1,7 +1,8 @@
-import { RateLimitError } from "../../gateway/errors.ts";
+import { RateLimitError } from "../../errors.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
 import type { Task } from "../../jobs/task-store.ts";
-import { completeChat, type ChatMessage } from "./chat.ts";
+import type { ChatMessage } from "./chat-types.ts";
+import { completeChat } from "./chat.ts";
 
 export const BATCH_KIND = "llm.batch";
 /** Items of one batch in flight at once, so a batch never starves the instance's other work. */

@@ -1,11 +1,10 @@
 import { generateText, streamText, type ModelMessage } from "ai";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { DEFAULT_PROVIDER, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import { providerError } from "./errors.ts";
 import { configuredProvider, languageModel } from "./models.ts";
+import type { ChatMessage, ChatPart, Usage } from "./chat-types.ts";
 import { relayChat, relaysStream } from "./openai-stream.ts";
-
-export type ChatMessage = { role: "user" | "assistant" | "system"; content: string };
 
 export type ChatRequest = {
   messages: ChatMessage[];
@@ -21,7 +20,6 @@ export type ChatRequest = {
   fallback?: string[];
 };
 
-export type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 export type CompletionResponse = { content: string; model: string; provider: string; usage: Usage };
 
 const TIMEOUT_MS = 120_000;
@@ -142,10 +140,6 @@ export async function completeChat(req: ChatRequest, signal?: AbortSignal): Prom
     throw providerError(entry.name, err);
   }
 }
-
-/** What a provider's stream yields to the gateway, however it was read. A stream ends with `finish` or throws. */
-export type ChatPart =
-  { type: "text"; text: string } | { type: "model"; id: string } | { type: "finish"; usage: Usage };
 
 /** The AI SDK's stream as parts, for providers whose wire the gateway does not read itself. */
 async function* sdkParts(p: Prepared): AsyncGenerator<ChatPart> {

@@ -1,6 +1,6 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { embedMany } from "ai";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { cappedFetch } from "../../upstream/capped-body.ts";
 import { OLLAMA_DEFAULT_ORIGIN, providerEntry } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";

@@ -1,5 +1,5 @@
 import { APICallError } from "ai";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { upstreamStatusError } from "../../upstream/http.ts";
 
 /** What a provider's failure means to our caller: never a 500, never the provider's credentials. */

@@ -1,9 +1,9 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { toSafeText } from "../../gateway/safe-text.ts";
 import { upstreamJson } from "../../upstream/http.ts";
 import { providerEntry } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
-import type { ChatMessage } from "./chat.ts";
+import type { ChatMessage } from "./chat-types.ts";
 import { configuredProvider } from "./models.ts";
 
 export const GROUNDING_MODEL_DEFAULT = "gemini-2.5-flash";

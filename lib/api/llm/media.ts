@@ -1,4 +1,4 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { upstreamJson } from "../../upstream/http.ts";
 import { providerEntry } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";

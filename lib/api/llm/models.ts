@@ -2,7 +2,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { cappedFetch } from "../../upstream/capped-body.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
 import { CHAT_PROVIDER_NAMES, isConfigured, providerEntry, type ProviderEntry } from "../../upstream/llm-catalogue.ts";

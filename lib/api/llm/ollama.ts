@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import net from "node:net";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
 import type { KeyRecord, OPERATOR_SCOPES } from "../../gateway/key-record.ts";
 import { readCappedText } from "../../upstream/capped-body.ts";

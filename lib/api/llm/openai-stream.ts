@@ -1,8 +1,8 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import { readTextPrefix, tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import { upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
-import type { ChatMessage, ChatPart } from "./chat.ts";
+import type { ChatMessage, ChatPart } from "./chat-types.ts";
 import { providerError } from "./errors.ts";
 import { providerApiKey, providerBaseURL } from "./models.ts";
 import { createChunkDecoder, type DecodedPart } from "./sse-relay.ts";

@@ -1,5 +1,5 @@
 import { createParser } from "eventsource-parser";
-import type { ChatPart } from "./chat.ts";
+import type { ChatPart } from "./chat-types.ts";
 
 /** A decoded part, or the provider's failure (which the reader turns into a thrown error). */
 export type DecodedPart = ChatPart | { type: "error"; message: string };

@@ -1,4 +1,4 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import {
   CHAT_PROVIDER_NAMES,
   isConfigured,

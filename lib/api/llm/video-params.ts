@@ -1,4 +1,4 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { VIDEO_MODEL_DEFAULT } from "./gemini.ts";
 
 /** What each Veo model makes, as Google documents it (Vertex AI / Gemini API model pages). */

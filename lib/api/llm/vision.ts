@@ -1,5 +1,5 @@
 import { generateText } from "ai";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import type { CompletionResponse } from "./chat.ts";
 import { prepareChat, usageOf } from "./chat.ts";
 import { providerError } from "./errors.ts";

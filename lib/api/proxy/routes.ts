@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { GatewayEnv } from "../../gateway/context.ts";
 import { admitClient } from "../../gateway/client-limit.ts";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/route.ts";
 import type { Runtime } from "../../gateway/runtime.ts";
 import { ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/schemas.ts";

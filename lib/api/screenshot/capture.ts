@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Route } from "playwright-core";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { checkDestination, parseUserUrl, safeFetch, type SafeFetchOptions } from "../../upstream/safe-fetch.ts";
 import { keptPageHeaders } from "../../upstream/untrusted-response.ts";
 import { chromiumArgs, sandboxFallbackLauncher } from "./browser-launch.ts";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 
 /** Where the shipped datasets live (written by scripts/build-trove.mjs). */
 export const TROVE_DIR = path.join(process.cwd(), "lib", "api", "trove", "data");

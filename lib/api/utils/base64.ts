@@ -1,4 +1,4 @@
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 
 /** Bytes that `n` base64 characters (padding included) decode to. */
 function decodedLength(text: string): number {

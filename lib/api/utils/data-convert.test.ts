@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { convertData, parseData, type DataFormat } from "./data-convert.ts";
 
 const record = { name: "Ada", year: 1843, tags: ["math", "engines"], active: true };

@@ -2,7 +2,7 @@ import Papa from "papaparse";
 import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
 import YAML from "yaml";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { MAX_DEPTH, nestsDeeperThan, yamlDepthBound } from "./nesting-depth.ts";
 
 export const DATA_FORMATS = ["json", "yaml", "toml", "xml", "csv"] as const;

@@ -1,7 +1,7 @@
 import { marked } from "marked";
 import sanitizeHtml from "sanitize-html";
 import TurndownService from "turndown";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 import { htmlToPlain } from "../../text/html-to-plain.ts";
 
 export const TEXT_FORMATS = ["markdown", "html", "plain"] as const;

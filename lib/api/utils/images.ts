@@ -1,5 +1,5 @@
 import sharp, { type Sharp } from "sharp";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 
 export const RESIZE_FORMATS = ["png", "jpeg", "webp"] as const;
 export const CONVERT_FORMATS = ["png", "jpeg", "webp", "gif", "bmp"] as const;

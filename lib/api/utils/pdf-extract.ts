@@ -1,5 +1,5 @@
 import { getDocumentProxy, getMeta } from "unpdf";
-import { GatewayError } from "../../gateway/errors.ts";
+import { GatewayError } from "../../errors.ts";
 
 /** Pages read per request: pdf.js works page by page, and one request must not parse thousands of them. */
 export const MAX_PDF_PAGES = 100;

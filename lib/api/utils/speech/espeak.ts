@@ -1,5 +1,5 @@
 import ESpeakNg from "espeak-ng";
-import { GatewayError } from "../../../gateway/errors.ts";
+import { GatewayError } from "../../../errors.ts";
 import { wavToMp3 } from "./mp3.ts";
 
 export type EspeakLanguage = { code: string; name: string; aliases: string[] };

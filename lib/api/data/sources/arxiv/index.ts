@@ -1,5 +1,5 @@
 import { XMLParser } from "fast-xml-parser";
-import { GatewayError } from "../../../../gateway/errors.ts";
+import { GatewayError } from "../../../../errors.ts";
 import type { DataSource, SearchRecord, SourceContext } from "../../source.ts";
 
 type Entry = { id?: string; title?: string; summary?: string; published?: string; updated?: string; author?: { name?: string } | Array<{ name?: string }>; link?: unknown; "arxiv:primary_category"?: { "@_term"?: string } };

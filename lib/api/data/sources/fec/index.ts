@@ -1,4 +1,4 @@
-import { GatewayError } from "../../../../gateway/errors.ts";
+import { GatewayError } from "../../../../errors.ts";
 import type { DataSource, SearchRecord } from "../../source.ts";
 
 const apiKey = () => process.env.FEC_API_KEY?.trim() || "DEMO_KEY";

@@ -1,4 +1,4 @@
-import { GatewayError } from "../../../../gateway/errors.ts";
+import { GatewayError } from "../../../../errors.ts";
 import { requireCredential } from "../../../../upstream/credentials.ts";
 import type { DataSource, SearchRecord } from "../../source.ts";
 

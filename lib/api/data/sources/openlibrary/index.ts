@@ -1,4 +1,4 @@
-import { GatewayError } from "../../../../gateway/errors.ts";
+import { GatewayError } from "../../../../errors.ts";
 import type { DataSource, SearchRecord, SourceContext } from "../../source.ts";
 import { normaliseIsbn } from "./isbn.ts";
 

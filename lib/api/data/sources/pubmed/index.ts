@@ -1,5 +1,5 @@
 import { XMLParser } from "fast-xml-parser";
-import { GatewayError } from "../../../../gateway/errors.ts";
+import { GatewayError } from "../../../../errors.ts";
 import type { DataSource, SearchRecord, SourceContext } from "../../source.ts";
 
 const keyParam = () => process.env.NCBI_API_KEY?.trim() || undefined;
