@@ -468,10 +468,17 @@ describe("a job that outgrows the pool's memory limit", () => {
     });
 
   it("fails its own request with 413 naming the limit; the process and the next small job carry on", async () => {
-    const words = Array.from({ length: 16_000 }, (_, i) => `term${i.toString(36)}`).join(" ");
-    const res = await keywords(words.slice(0, 100_000));
+    // 4 MB of JSON becomes far more than 32 MB of objects and YAML nodes: over the limit on any run,
+    // where a job near the limit would pass or fail with the garbage collector's timing.
+    const { key } = await gw.key();
+    const rows = Array.from({ length: 150_000 }, (_, i) => ({ id: i, name: `row ${i}`, ok: i % 2 === 0 }));
+    const res = await gw.request("/v1/utils/convert", {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-API-Key": key },
+      body: JSON.stringify({ data: JSON.stringify(rows), source_format: "json", target_format: "yaml" }),
+    });
     expect(res.status).toBe(413);
-    expect((await res.json()).error).toBe("text needs more than the 32 MB of memory a job may use");
+    expect((await res.json()).error).toBe("data needs more than the 32 MB of memory a job may use");
     expect((await gw.request("/health")).status).toBe(200);
     const small = await keywords("Solar panels convert sunlight. Solar panels are cheap.");
     expect(small.status).toBe(200);
