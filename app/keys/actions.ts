@@ -11,10 +11,10 @@ import {
   requestKey,
   revokeKey,
   rotateKey,
-  SCOPE_AREAS,
   setKeyScopes,
   type CreatedKey,
 } from "@/lib/gateway/key-admin.ts";
+import { SCOPE_AREAS } from "@/lib/gateway/key-record.ts";
 import { getPortal } from "@/lib/portal/auth.ts";
 import { publishKeyChange } from "@/lib/portal/keys.ts";
 import { currentSession } from "@/lib/portal/session.ts";

@@ -6,8 +6,6 @@ import { isOperatorScope, OPERATOR_SCOPES, SCOPE_AREAS, toKeyRecord, type KeyRec
 import { generateKey } from "./keys.ts";
 import { isUnsafeText } from "./safe-text.ts";
 
-export { SCOPE_AREAS };
-
 /** A key change the rules refuse; the message is for whoever asked (portal user or operator). */
 export class KeyRuleError extends Error {
   override name = "KeyRuleError";

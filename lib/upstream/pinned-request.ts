@@ -3,7 +3,7 @@ import https from "node:https";
 import net from "node:net";
 import { Readable } from "node:stream";
 import { GatewayError } from "../errors.ts";
-import { defaultResolve, type Resolved, type Resolver } from "./safe-fetch.ts";
+import { defaultResolve, pinnedLookup, type Resolved, type Resolver } from "./safe-fetch.ts";
 
 export type PinnedInit = {
   method?: string;
@@ -56,10 +56,7 @@ export function pinnedRequest(url: URL, target: Resolved, init: PinnedInit): Pro
           ...init.headers,
           ...(init.body !== undefined ? { "content-length": String(Buffer.byteLength(init.body)) } : {}),
         },
-        lookup: (_hostname, opts, callback) => {
-          if ((opts as { all?: boolean }).all) (callback as (e: null, a: Resolved[]) => void)(null, [target]);
-          else callback(null, target.address, target.family);
-        },
+        lookup: pinnedLookup(target),
         servername: net.isIP(host) ? undefined : host,
         signal,
         agent: false,

@@ -52,6 +52,18 @@ const HOP_BY_HOP = new Set([
   "strict-transport-security",
 ]);
 
+/**
+ * A socket `lookup` that answers only `target`: the address a request was checked at is the one it
+ * connects to, with no second DNS answer in between (rebinding).
+ */
+export function pinnedLookup(target: Resolved): net.LookupFunction {
+  return (_hostname, opts, callback) => {
+    if (opts.all)
+      (callback as (e: null, a: Resolved[]) => void)(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+}
+
 /** Parses a user's URL: HTTPS only, no credentials in it. 400 otherwise. */
 export function parseUserUrl(raw: string | undefined): URL {
   if (!raw) throw new GatewayError(400, "url is required");
@@ -137,14 +149,7 @@ function requestPinned(
           path: `${url.pathname}${url.search}`,
           method: "GET",
           headers: { "user-agent": options.userAgent, accept: "*/*", "accept-encoding": "identity" },
-          // The only address this request may use is the one checked above: no second lookup.
-          lookup: (_hostname, opts, callback) => {
-            if ((opts as { all?: boolean }).all)
-              (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
-                { address: target.address, family: target.family },
-              ]);
-            else callback(null, target.address, target.family);
-          },
+          lookup: pinnedLookup(target),
           servername: net.isIP(host) ? undefined : host,
           ca: options.extraCa ? [...tls.rootCertificates, options.extraCa] : undefined,
           timeout: options.timeoutMs,
