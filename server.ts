@@ -2,9 +2,9 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { getRequestListener } from "@hono/node-server";
-import { getGateway } from "./lib/gateway/instance.ts";
-import { isGatewayRequest } from "./lib/gateway/front-door.ts";
-import { addressBucket, resolveClientAddress } from "./lib/gateway/trusted-proxies.ts";
+import { getGateway } from "./lib/instance.ts";
+import { isGatewayRequest } from "./lib/front-door.ts";
+import { addressBucket, resolveClientAddress } from "./lib/gateway/http/trusted-proxies.ts";
 import { CLIENT_ADDRESS_HEADER } from "./lib/portal/sign-in-limits.ts";
 
 /**

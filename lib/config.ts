@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { SCOPE_AREAS, type ConsolePolicy } from "./gateway/key-record.ts";
-import { parseTrustedProxies, type TrustedProxies } from "./gateway/trusted-proxies.ts";
+import { SCOPE_AREAS, type ConsolePolicy } from "./gateway/keys/record.ts";
+import { parseTrustedProxies, type TrustedProxies } from "./gateway/http/trusted-proxies.ts";
 
 const positiveInt = z.coerce.number().int().positive();
 

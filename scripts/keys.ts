@@ -7,9 +7,9 @@ import { loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/client.ts";
 import { DirectoryLockedError } from "../lib/db/directory-lock.ts";
 import { applyMigrations } from "../lib/db/migrate.ts";
-import { createKey, listKeys, revokeKey, type CreateKeyInput } from "../lib/gateway/key-admin.ts";
-import { redisKeyEvents } from "../lib/gateway/key-events.ts";
-import { OPERATOR_FILE, readOperatorEndpoint } from "../lib/gateway/operator.ts";
+import { createKey, listKeys, revokeKey, type CreateKeyInput } from "../lib/gateway/keys/admin.ts";
+import { redisKeyEvents } from "../lib/gateway/keys/events.ts";
+import { OPERATOR_FILE, readOperatorEndpoint } from "../lib/gateway/keys/operator.ts";
 
 const USAGE = `usage:
   keys create --name NAME [--email E] [--day N] [--minute N] [--concurrency N] [--scopes a,b] [--expires ISO-DATE]

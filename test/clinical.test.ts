@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isGatewayRequest } from "../lib/gateway/front-door.ts";
+import { isGatewayRequest } from "../lib/front-door.ts";
 import { backendEnv } from "./support/backends.ts";
 import { useGateway } from "./support/use-gateway.ts";
 import { startServerProcess, type ServerProcess } from "./support/server-process.ts";

@@ -1,6 +1,6 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokeKey } from "../lib/gateway/key-admin.ts";
+import { revokeKey } from "../lib/gateway/keys/admin.ts";
 import { databaseBackends, limitBackends } from "./support/backends.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { addProbeRoutes } from "./support/probe-routes.ts";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/client.ts";
-import { OPERATOR_FILE, readOperatorEndpoint } from "../lib/gateway/operator.ts";
+import { OPERATOR_FILE, readOperatorEndpoint } from "../lib/gateway/keys/operator.ts";
 import { backendEnv, databaseBackends } from "./support/backends.ts";
 import { runKeysCli, startServerProcess, type ServerProcess } from "./support/server-process.ts";
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../lib/config.ts";
-import { createApp, type GatewayApp } from "../lib/gateway/app.ts";
-import { createKey, revokeKey, rotateKey } from "../lib/gateway/key-admin.ts";
-import { toKeyRecord } from "../lib/gateway/key-record.ts";
-import { generateKey } from "../lib/gateway/keys.ts";
+import { createApp, type GatewayApp } from "../lib/gateway/http/app.ts";
+import { createKey, revokeKey, rotateKey } from "../lib/gateway/keys/admin.ts";
+import { toKeyRecord } from "../lib/gateway/keys/record.ts";
+import { generateKey } from "../lib/gateway/keys/secrets.ts";
 import { publishKeyChange } from "../lib/portal/keys.ts";
-import { createRuntime, type Runtime } from "../lib/gateway/runtime.ts";
+import { createRuntime, type Runtime } from "../lib/gateway/runtime/runtime.ts";
 import { databaseBackends, freshPostgres, limitBackends, tempDir } from "./support/backends.ts";
 import { addProbeRoutes } from "./support/probe-routes.ts";
 

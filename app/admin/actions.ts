@@ -2,8 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getGateway } from "@/lib/gateway/instance.ts";
-import { decideKeyRequest, revokeKey, setKeyLimits } from "@/lib/gateway/key-admin.ts";
+import { getGateway } from "@/lib/instance.ts";
+import { decideKeyRequest, revokeKey, setKeyLimits } from "@/lib/gateway/keys/admin.ts";
 import { getPortal } from "@/lib/portal/auth.ts";
 import { publishKeyChange } from "@/lib/portal/keys.ts";
 import { currentSession } from "@/lib/portal/session.ts";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { AdminLimitsForm, AdminRevokeForm, DecisionForm } from "@/components/portal/admin-forms";
 import { UsageDashboard } from "@/components/portal/usage-dashboard";
-import { getGateway } from "@/lib/gateway/instance.ts";
-import { listAudit, listKeys } from "@/lib/gateway/key-admin.ts";
+import { getGateway } from "@/lib/instance.ts";
+import { listAudit, listKeys } from "@/lib/gateway/keys/admin.ts";
 import { formatUtc, keyState } from "@/lib/portal/format.ts";
 import { requireOperator } from "@/lib/portal/session.ts";
 

@@ -1,4 +1,4 @@
-import { nextRouteHandlers } from "@/lib/gateway/next-route.ts";
+import { nextRouteHandlers } from "@/lib/next-route.ts";
 
 // `next dev` and serverless hosts reach the gateway here; `npm start` (server.ts) bypasses Next for these paths.
 export const runtime = "nodejs";

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getGateway } from "@/lib/gateway/instance.ts";
+import { getGateway } from "@/lib/instance.ts";
 import {
   keyRequestInput,
   KeyRuleError,
@@ -13,8 +13,8 @@ import {
   rotateKey,
   setKeyScopes,
   type CreatedKey,
-} from "@/lib/gateway/key-admin.ts";
-import { SCOPE_AREAS } from "@/lib/gateway/key-record.ts";
+} from "@/lib/gateway/keys/admin.ts";
+import { SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
 import { getPortal } from "@/lib/portal/auth.ts";
 import { publishKeyChange } from "@/lib/portal/keys.ts";
 import { currentSession } from "@/lib/portal/session.ts";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CollectKeyForm, RenameKeyForm, RevokeKeyForm, RotateKeyForm, ScopesForm } from "@/components/portal/key-forms";
-import { getGateway } from "@/lib/gateway/instance.ts";
-import { listKeys } from "@/lib/gateway/key-admin.ts";
-import { SCOPE_AREAS } from "@/lib/gateway/key-record.ts";
+import { getGateway } from "@/lib/instance.ts";
+import { listKeys } from "@/lib/gateway/keys/admin.ts";
+import { SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
 import { formatUtc, keyState } from "@/lib/portal/format.ts";
 import { requireSession } from "@/lib/portal/session.ts";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { UsageDashboard } from "@/components/portal/usage-dashboard";
-import { getGateway } from "@/lib/gateway/instance.ts";
-import { listKeys } from "@/lib/gateway/key-admin.ts";
+import { getGateway } from "@/lib/instance.ts";
+import { listKeys } from "@/lib/gateway/keys/admin.ts";
 import { requireSession } from "@/lib/portal/session.ts";
 
 export const metadata: Metadata = { title: "Your usage · Unified API Gateway" };

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client.ts";
 import type { Prisma } from "../db/generated/client.ts";
-import { toSafeText } from "../gateway/safe-text.ts";
+import { toSafeText } from "../gateway/http/safe-text.ts";
 
 export type TaskStatus = "pending" | "running" | "completed" | "failed" | "cancelled";
 export const FINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);

@@ -1,7 +1,7 @@
 import { PrismaAdapter } from "@next-auth/prisma-adapter";
 import type { AuthOptions } from "next-auth";
 import EmailProvider from "next-auth/providers/email";
-import { getGateway } from "../gateway/instance.ts";
+import { getGateway } from "../instance.ts";
 import { isOperatorEmail, loadPortalConfig, type PortalConfig } from "./config.ts";
 import { gitHubProvider, gitHubSignInAllowed } from "./github.ts";
 import { createMailer, deliverSignInLink, SIGN_IN_LINK_MAX_AGE_S, type Mailer } from "./mail.ts";

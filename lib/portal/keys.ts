@@ -1,5 +1,5 @@
-import type { Runtime } from "../gateway/runtime.ts";
-import type { KeyRecord } from "../gateway/key-record.ts";
+import type { Runtime } from "../gateway/runtime/runtime.ts";
+import type { KeyRecord } from "../gateway/keys/record.ts";
 
 /**
  * After the portal changes a key: this process's cache takes the new record now, and other

@@ -1,7 +1,7 @@
 import { getServerSession, type Session } from "next-auth";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { SESSION_COOKIES } from "../gateway/session-bridge.ts";
+import { SESSION_COOKIES } from "../gateway/keys/session-bridge.ts";
 import { getPortal } from "./auth.ts";
 
 /** The signed-in session, or null. */

@@ -2,13 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBackends, limitBackends } from "../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
 import { createTestSession } from "../../test/support/session.ts";
-import {
-  latencyBucket,
-  latencyPercentile,
-  LATENCY_BUCKETS_MS,
-  rollUp,
-  type UsageEventInput,
-} from "../gateway/metering.ts";
+import { latencyBucket, latencyPercentile, LATENCY_BUCKETS_MS, rollUp, type UsageEventInput } from "../usage/meter.ts";
 import { describeTotals, STATUS_CLASSES } from "./usage-summary.ts";
 import { quotaNow, routeArea, usageQuery, usageReport } from "./usage.ts";
 

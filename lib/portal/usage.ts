@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Database } from "../db/client.ts";
-import { effectiveLimits, toKeyRecord, withConsolePolicy } from "../gateway/key-record.ts";
-import { LATENCY_BUCKETS_MS, latencyPercentile } from "../gateway/metering.ts";
-import type { Runtime } from "../gateway/runtime.ts";
+import { effectiveLimits, toKeyRecord, withConsolePolicy } from "../gateway/keys/record.ts";
+import { LATENCY_BUCKETS_MS, latencyPercentile } from "../usage/meter.ts";
+import type { Runtime } from "../gateway/runtime/runtime.ts";
 import { failedRequests } from "./usage-summary.ts";
 
 /** The usage routes' query: `key` is one of the ids we issue (`key_` + hex), nothing the database could refuse. */

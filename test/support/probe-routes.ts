@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { GatewayApp } from "../../lib/gateway/app.ts";
-import { gatewayRoute } from "../../lib/gateway/route.ts";
-import { jsonRequest, jsonResponse } from "../../lib/gateway/schemas.ts";
+import type { GatewayApp } from "../../lib/gateway/http/app.ts";
+import { gatewayRoute } from "../../lib/gateway/http/route.ts";
+import { jsonRequest, jsonResponse } from "../../lib/gateway/http/schemas.ts";
 
 /**
  * Routes that exist only in tests, to drive the pipeline where no product route does yet:

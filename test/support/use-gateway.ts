@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import type { CreateKeyInput } from "../../lib/gateway/key-admin.ts";
+import type { CreateKeyInput } from "../../lib/gateway/keys/admin.ts";
 import { startTestGateway, type TestGateway } from "./gateway.ts";
 
 type Closable = { close(): unknown };

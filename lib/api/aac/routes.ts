@@ -1,9 +1,9 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, TypedResponse } from "hono";
-import type { GatewayEnv } from "../../gateway/context.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
 import {
   ARASAAC_ATTRIBUTION,

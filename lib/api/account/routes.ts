@@ -1,9 +1,9 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/context.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
-import { effectiveLimits } from "../../gateway/key-record.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { effectiveLimits } from "../../gateway/keys/record.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { usageSummary } from "./usage-summary.ts";
 
 const WindowSchema = z.object({ limit: z.number().int(), remaining: z.number().int(), reset: z.number().int() });

@@ -1,5 +1,5 @@
 import type { Database } from "../../db/client.ts";
-import { rollUp, type UsageEventInput } from "../../gateway/metering.ts";
+import { rollUp, type UsageEventInput } from "../../usage/meter.ts";
 
 export type UsageTotals = {
   requests: number;

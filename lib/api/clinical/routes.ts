@@ -1,9 +1,9 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { GatewayEnv } from "../../gateway/context.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { blankAsAbsent, ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { blankAsAbsent, ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { CATEGORIES, CLINICAL_DISCLAIMER, findCondition, listConditions, type Condition } from "./conditions.ts";
 import { contentRecord, contentStats, matchConditionNames } from "./content-service.ts";
 import { conditionSearchIndex, searchConditions } from "./search.ts";

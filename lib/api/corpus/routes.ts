@@ -1,9 +1,9 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/context.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import type { Runtime } from "../../gateway/runtime.ts";
-import { blankAsAbsent, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { blankAsAbsent, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { collocationsOf, POSITIONS } from "./collocations.ts";
 import { CorpusLibrary } from "./corpus-library.ts";
 import { combineProfiles, frequencyOf, perMillion } from "./frequency.ts";

@@ -1,4 +1,4 @@
-import type { Runtime } from "../../gateway/runtime.ts";
+import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import type { Task } from "../../jobs/task-store.ts";
 import { captures } from "./sources/archive/index.ts";
 import type { SourceContext } from "./source.ts";

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/context.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { multiSearch } from "./multi-search.ts";
 import { dataSource, SOURCES } from "./registry.ts";
 import { SearchQuery, searchCount, searchTerms } from "./search-query.ts";

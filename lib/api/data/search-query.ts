@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../errors.ts";
-import { blankAsAbsent } from "../../gateway/schemas.ts";
+import { blankAsAbsent } from "../../gateway/http/schemas.ts";
 
 /** The most results one search asks a source for (and returns), on every search route. */
 export const MAX_SEARCH_RESULTS = 100;

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/context.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { blankAsAbsent, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { blankAsAbsent, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { troveCatalogue } from "../trove/catalogue.ts";
 import { CATEGORY_DESCRIPTIONS, countByCategory, VIS_CATEGORIES, VISUALIZATIONS, visualizationsIn } from "./gallery.ts";
 import { untrustedContent } from "../../upstream/untrusted-response.ts";

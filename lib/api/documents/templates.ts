@@ -1,4 +1,4 @@
-import { toSafeText } from "../../gateway/safe-text.ts";
+import { toSafeText } from "../../gateway/http/safe-text.ts";
 
 export const DOCUMENT_FORMATS = ["pdf", "docx", "markdown"] as const;
 export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];

@@ -1,8 +1,8 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/context.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { exploreWord } from "./explore.ts";
 import { ADJ_TYPES, buildEtymologyGraph, NODE_TYPES, RELATIONS, renderGraph, VIZ_TYPES } from "./graph.ts";
 import { findHeadword } from "./lookup.ts";

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/context.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { blankAsAbsent, ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { blankAsAbsent, ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { glottolog, linguistics, phoible, wals } from "./dataset.ts";
 import { listLanguages, MACROAREAS, normaliseLabel, STATUS_FILTERS, summariseLanguage } from "./glottolog.ts";
 import { languageProfile, resolveLanguage } from "./language-profile.ts";

@@ -1,5 +1,5 @@
 import { RateLimitError } from "../../errors.ts";
-import type { Runtime } from "../../gateway/runtime.ts";
+import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import type { Task } from "../../jobs/task-store.ts";
 import type { ChatMessage } from "./chat-types.ts";
 import { completeChat } from "./chat.ts";

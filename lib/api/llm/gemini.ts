@@ -1,5 +1,5 @@
 import { GatewayError } from "../../errors.ts";
-import { toSafeText } from "../../gateway/safe-text.ts";
+import { toSafeText } from "../../gateway/http/safe-text.ts";
 import { upstreamJson } from "../../upstream/http.ts";
 import { providerEntry } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";

@@ -1,10 +1,10 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/context.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { embedTexts } from "./embeddings.ts";
-import { untilStreamEnds } from "../../gateway/stream-end.ts";
+import { untilStreamEnds } from "../../gateway/http/stream-end.ts";
 import {
   addHost,
   assertMayChangeModels,

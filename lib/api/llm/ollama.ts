@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import net from "node:net";
 import { GatewayError } from "../../errors.ts";
-import type { Runtime } from "../../gateway/runtime.ts";
-import type { KeyRecord, OPERATOR_SCOPES } from "../../gateway/key-record.ts";
+import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import type { KeyRecord, OPERATOR_SCOPES } from "../../gateway/keys/record.ts";
 import { readCappedText } from "../../upstream/capped-body.ts";
 import { callUpstream, upstreamFailure, upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
 import { OLLAMA_DEFAULT_ORIGIN } from "../../upstream/llm-catalogue.ts";

@@ -1,8 +1,8 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/context.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, isConfigured, PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { completeChat, streamChat, type StreamFormat } from "./chat.ts";
 import { EMBEDDING_PROVIDERS, embedTexts, type EmbeddingProvider } from "./embeddings.ts";

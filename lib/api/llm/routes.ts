@@ -1,8 +1,8 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/context.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { DEFAULT_PROVIDER, isConfigured, PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { completeChat, streamChat, withFallback, type ChatRequest } from "./chat.ts";
 import { cosine, EMBEDDING_PROVIDERS, embedTexts } from "./embeddings.ts";

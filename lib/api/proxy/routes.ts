@@ -1,11 +1,11 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { GatewayEnv } from "../../gateway/context.ts";
-import { admitClient } from "../../gateway/client-limit.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { admitClient } from "../../gateway/http/client-limit.ts";
 import { GatewayError } from "../../errors.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import type { Runtime } from "../../gateway/runtime.ts";
-import { ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/schemas.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/http/schemas.ts";
 import { safeFetch } from "../../upstream/safe-fetch.ts";
 import {
   keptUpstreamHeaders,

@@ -1,8 +1,8 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/context.ts";
-import type { Runtime } from "../../gateway/runtime.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/schemas.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { untrustedContent } from "../../upstream/untrusted-response.ts";
 import { ScreenshotService, type WaitStrategy } from "./capture.ts";
 import { PRESET_NAMES, PRESETS, SOCIAL_PRESETS, type PresetName } from "./presets.ts";

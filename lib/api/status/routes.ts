@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/context.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { jsonResponse } from "../../gateway/schemas.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { jsonResponse } from "../../gateway/http/schemas.ts";
 import { configuredProviders } from "../../upstream/providers.ts";
 import { rootDocument } from "./root.ts";
 

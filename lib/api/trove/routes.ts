@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/context.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { blankAsAbsent, ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/schemas.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { blankAsAbsent, ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/http/schemas.ts";
 import { buildTroveIndex, findDataset, listCategory } from "./catalogue.ts";
 import { datasetRows, pageRows } from "./rows.ts";
 

@@ -1,8 +1,14 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/context.ts";
-import { gatewayRoute } from "../../gateway/route.ts";
-import { poolErrors, runOnPool } from "../../gateway/worker-pool.ts";
-import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors, RateLimitErrorSchema } from "../../gateway/schemas.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { poolErrors, runOnPool } from "../../gateway/runtime/worker-pool.ts";
+import {
+  ErrorSchema,
+  jsonRequest,
+  jsonResponse,
+  keyedErrors,
+  RateLimitErrorSchema,
+} from "../../gateway/http/schemas.ts";
 import { decodeBase64 } from "./base64.ts";
 import { CITATION_STYLES, formatCitation } from "./citations.ts";
 import { assertNestingAllowed, DATA_FORMATS } from "./data-convert.ts";

@@ -1,8 +1,8 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../../gateway/context.ts";
-import { gatewayRoute } from "../../../gateway/route.ts";
-import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/schemas.ts";
-import { poolErrors, runOnPool } from "../../../gateway/worker-pool.ts";
+import type { GatewayEnv } from "../../../gateway/http/context.ts";
+import { gatewayRoute } from "../../../gateway/http/route.ts";
+import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { poolErrors, runOnPool } from "../../../gateway/runtime/worker-pool.ts";
 import { espeakLanguages } from "./espeak.ts";
 import {
   elevenlabsConfigured,

@@ -1,4 +1,4 @@
-import { getGateway } from "@/lib/gateway/instance.ts";
+import { getGateway } from "@/lib/instance.ts";
 import { currentSession } from "@/lib/portal/session.ts";
 import { usageQuery, usageReport } from "@/lib/portal/usage.ts";
 

@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { clientAddress } from "./client-address.ts";
 import type { GatewayEnv } from "./context.ts";
-import { RateLimitError } from "../errors.ts";
-import type { Admission } from "./limits/limiter.ts";
+import { RateLimitError } from "../../errors.ts";
+import type { Admission } from "../runtime/limits/limiter.ts";
 
 export type ClientLimits = { minute: number; concurrency: number };
 

@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
-import type { Database } from "../db/client.ts";
-import { toKeyRecord, withConsolePolicy, type ConsolePolicy, type KeyRecord } from "./key-record.ts";
-import { hashKey, looksLikeKey } from "./keys.ts";
+import type { Database } from "../../db/client.ts";
+import { toKeyRecord, withConsolePolicy, type ConsolePolicy, type KeyRecord } from "./record.ts";
+import { hashKey, looksLikeKey } from "./secrets.ts";
 
 export type KeyStoreOptions = {
   /** How often to read keys changed by other processes (revocations, new limits). */

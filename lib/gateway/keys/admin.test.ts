@@ -1,8 +1,8 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseBackends } from "../../test/support/backends.ts";
-import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
-import { createTestSession } from "../../test/support/session.ts";
+import { databaseBackends } from "../../../test/support/backends.ts";
+import { startTestGateway, type TestGateway } from "../../../test/support/gateway.ts";
+import { createTestSession } from "../../../test/support/session.ts";
 import { z } from "zod";
 import { operatorApp } from "./operator.ts";
 import {
@@ -19,8 +19,8 @@ import {
   rotateKey,
   setKeyLimits,
   setKeyScopes,
-} from "./key-admin.ts";
-import { toKeyRecord } from "./key-record.ts";
+} from "./admin.ts";
+import { toKeyRecord } from "./record.ts";
 
 const REQUEST = { name: "Thesis", intendedUse: "Collecting papers for my thesis", useType: "research" as const };
 

@@ -1,4 +1,4 @@
-import { RateLimitError } from "../../errors.ts";
+import { RateLimitError } from "../../../errors.ts";
 import { nearestExhaustion, rateLimitHeaders, type LimitStore, type WindowState } from "./windows.ts";
 
 export type Limits = { day: number; minute: number; concurrency: number };

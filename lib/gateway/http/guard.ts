@@ -3,8 +3,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { routePath } from "hono/route";
 import { authenticate, type AuthMode } from "./auth.ts";
 import type { GatewayEnv } from "./context.ts";
-import { RateLimitError } from "../errors.ts";
-import { effectiveLimits } from "./key-record.ts";
+import { RateLimitError } from "../../errors.ts";
+import { effectiveLimits } from "../keys/record.ts";
 
 /**
  * The keyed part of the pipeline for one route: auth → limits → (validation and handler) →

@@ -1,22 +1,22 @@
 import type { Logger } from "pino";
-import { MemoryUpstreamCache, RedisUpstreamCache, type UpstreamCache } from "../upstream/cache.ts";
-import type { Resolver } from "../upstream/safe-fetch.ts";
-import { loadConfig, type Config } from "../config.ts";
-import { openDatabase, type Database } from "../db/client.ts";
-import { applyMigrations } from "../db/migrate.ts";
-import { InProcessRunner } from "../jobs/runner.ts";
-import { TaskStore } from "../jobs/task-store.ts";
-import { localKeyEvents, redisKeyEvents, type KeyEvents } from "./key-events.ts";
-import { KeyStore } from "./key-store.ts";
+import { MemoryUpstreamCache, RedisUpstreamCache, type UpstreamCache } from "../../upstream/cache.ts";
+import type { Resolver } from "../../upstream/safe-fetch.ts";
+import { loadConfig, type Config } from "../../config.ts";
+import { openDatabase, type Database } from "../../db/client.ts";
+import { applyMigrations } from "../../db/migrate.ts";
+import { InProcessRunner } from "../../jobs/runner.ts";
+import { TaskStore } from "../../jobs/task-store.ts";
+import { localKeyEvents, redisKeyEvents, type KeyEvents } from "../keys/events.ts";
+import { KeyStore } from "../keys/store.ts";
 import { Limiter } from "./limits/limiter.ts";
 import { MemoryLimitStore } from "./limits/memory-store.ts";
 import { RedisLimitStore, scriptRedisFromIORedis, type ScriptRedis } from "./limits/redis-store.ts";
 import type { LimitStore } from "./limits/windows.ts";
 import { createLogger } from "./logger.ts";
-import { Meter } from "./metering.ts";
+import { Meter } from "../../usage/meter.ts";
 import { createMetrics, type GatewayMetrics } from "./metrics.ts";
 import { connectRedis } from "./redis.ts";
-import { SessionBridge } from "./session-bridge.ts";
+import { SessionBridge } from "../keys/session-bridge.ts";
 
 /** Everything one gateway process holds: one database handle, the key cache, limits, meter, jobs. */
 export type Runtime = {

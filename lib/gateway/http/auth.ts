@@ -1,8 +1,8 @@
 import type { Context } from "hono";
-import { GatewayError } from "../errors.ts";
-import { keyAllowsArea, type KeyRecord } from "./key-record.ts";
-import type { KeyStore } from "./key-store.ts";
-import type { SessionBridge } from "./session-bridge.ts";
+import { GatewayError } from "../../errors.ts";
+import { keyAllowsArea, type KeyRecord } from "../keys/record.ts";
+import type { KeyStore } from "../keys/store.ts";
+import type { SessionBridge } from "../keys/session-bridge.ts";
 
 /** K, O and N in the spec: key required, key optional, no authentication. */
 export type AuthMode = "key" | "optional" | "none";

@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { LRUCache } from "lru-cache";
-import type { Database } from "../db/client.ts";
-import { consoleKeyFor } from "./key-admin.ts";
-import type { KeyRecord } from "./key-record.ts";
-import type { KeyStore } from "./key-store.ts";
+import type { Database } from "../../db/client.ts";
+import { consoleKeyFor } from "./admin.ts";
+import type { KeyRecord } from "./record.ts";
+import type { KeyStore } from "./store.ts";
 
 /** next-auth's database-session cookie: the `__Secure-` name when the portal is served over HTTPS. */
 export const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"] as const;

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
-import type { KeyStore } from "./key-store.ts";
-import { connectRedis } from "./redis.ts";
+import type { KeyStore } from "./store.ts";
+import { connectRedis } from "../runtime/redis.ts";
 
 const CHANNEL = "gw:keys:changed";
 

@@ -4,11 +4,11 @@ import path from "node:path";
 import { serve, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { ZodError } from "zod";
-import { isProcessAlive } from "../db/directory-lock.ts";
-import { makePrivateDir } from "../private-dir.ts";
-import { createKey, KeyRuleError, listKeys, revokeKey } from "./key-admin.ts";
-import type { Runtime } from "./runtime.ts";
-import { isUnsafeText } from "./safe-text.ts";
+import { isProcessAlive } from "../../db/directory-lock.ts";
+import { makePrivateDir } from "../../private-dir.ts";
+import { createKey, KeyRuleError, listKeys, revokeKey } from "./admin.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { isUnsafeText } from "../http/safe-text.ts";
 
 export const OPERATOR_FILE = "operator.json";
 

@@ -1,6 +1,6 @@
-import type { Admission } from "./limits/limiter.ts";
-import type { KeyRecord } from "./key-record.ts";
-import type { Runtime } from "./runtime.ts";
+import type { Admission } from "../runtime/limits/limiter.ts";
+import type { KeyRecord } from "../keys/record.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 
 /** What a handler may report about the work it did, for metering (provider calls, tokens). */
 export type UsageDetail = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeBase62, generateKey, hashKey, looksLikeKey } from "./keys.ts";
+import { encodeBase62, generateKey, hashKey, looksLikeKey } from "./secrets.ts";
 
 describe("generateKey", () => {
   it("makes sk_ keys of 32 random bytes in base62 with a stored hash and display prefix", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keyAllowsArea, type KeyRecord } from "./key-record.ts";
+import { keyAllowsArea, type KeyRecord } from "./record.ts";
 
 const key = (scopes: string[]) => ({ scopes }) as KeyRecord;
 

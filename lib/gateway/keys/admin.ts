@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { Database } from "../db/client.ts";
-import type { Prisma } from "../db/generated/client.ts";
-import { isOperatorScope, OPERATOR_SCOPES, SCOPE_AREAS, toKeyRecord, type KeyRecord } from "./key-record.ts";
-import { generateKey } from "./keys.ts";
-import { isUnsafeText } from "./safe-text.ts";
+import type { Database } from "../../db/client.ts";
+import type { Prisma } from "../../db/generated/client.ts";
+import { isOperatorScope, OPERATOR_SCOPES, SCOPE_AREAS, toKeyRecord, type KeyRecord } from "./record.ts";
+import { generateKey } from "./secrets.ts";
+import { isUnsafeText } from "../http/safe-text.ts";
 
 /** A key change the rules refuse; the message is for whoever asked (portal user or operator). */
 export class KeyRuleError extends Error {

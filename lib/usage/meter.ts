@@ -1,5 +1,5 @@
 import type { Database } from "../db/client.ts";
-import { isUnsafeText, toSafeText } from "./safe-text.ts";
+import { isUnsafeText, toSafeText } from "../gateway/http/safe-text.ts";
 
 export type UsageEventInput = {
   keyId: string;

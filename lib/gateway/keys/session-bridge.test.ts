@@ -1,10 +1,10 @@
-import { listen, type Listening } from "../../test/support/listen.ts";
+import { listen, type Listening } from "../../../test/support/listen.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseBackends } from "../../test/support/backends.ts";
-import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
-import { createTestSession } from "../../test/support/session.ts";
-import { addProbeRoutes } from "../../test/support/probe-routes.ts";
-import { revokeKey, setKeyLimits } from "./key-admin.ts";
+import { databaseBackends } from "../../../test/support/backends.ts";
+import { startTestGateway, type TestGateway } from "../../../test/support/gateway.ts";
+import { createTestSession } from "../../../test/support/session.ts";
+import { addProbeRoutes } from "../../../test/support/probe-routes.ts";
+import { revokeKey, setKeyLimits } from "./admin.ts";
 
 const SAME_ORIGIN = { "Sec-Fetch-Site": "same-origin" };
 

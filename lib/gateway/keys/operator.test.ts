@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databaseBackends } from "../../test/support/backends.ts";
-import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
+import { databaseBackends } from "../../../test/support/backends.ts";
+import { startTestGateway, type TestGateway } from "../../../test/support/gateway.ts";
 import { OPERATOR_FILE, operatorApp, readOperatorEndpoint, startOperatorServer } from "./operator.ts";
 
 describe.each(databaseBackends)("the operator endpoint (%s)", (db) => {

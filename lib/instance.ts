@@ -1,6 +1,6 @@
-import { createApp, type GatewayApp } from "./app.ts";
-import { startOperatorServer } from "./operator.ts";
-import { getRuntime, type Runtime } from "./runtime.ts";
+import { createApp, type GatewayApp } from "./gateway/http/app.ts";
+import { startOperatorServer } from "./gateway/keys/operator.ts";
+import { getRuntime, type Runtime } from "./gateway/runtime/runtime.ts";
 
 export type Gateway = { rt: Runtime; app: GatewayApp; close(): Promise<void> };
 

@@ -3,7 +3,7 @@ import { backendEnv, databaseBackends } from "../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
-import { Meter, storableEvent, type UsageEventInput } from "./metering.ts";
+import { Meter, storableEvent, type UsageEventInput } from "./meter.ts";
 
 const event = (over: Partial<UsageEventInput> = {}): UsageEventInput => ({
   keyId: "key_1",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RateLimitError } from "../../errors.ts";
+import { RateLimitError } from "../../../errors.ts";
 import { Limiter } from "./limiter.ts";
 import { MemoryLimitStore } from "./memory-store.ts";
 import { nearestExhaustion } from "./windows.ts";

@@ -1,9 +1,9 @@
 import path from "node:path";
 import { Piscina } from "piscina";
-import type { HeavyJob, HeavyOutcome, HeavyTasks } from "../workers/heavy-tasks.ts";
-import { GatewayError } from "../errors.ts";
+import type { HeavyJob, HeavyOutcome, HeavyTasks } from "../../workers/heavy-tasks.ts";
+import { GatewayError } from "../../errors.ts";
 import type { Runtime } from "./runtime.ts";
-import { ErrorSchema, jsonResponse } from "./schemas.ts";
+import { ErrorSchema, jsonResponse } from "../http/schemas.ts";
 
 /** A Buffer comes back from a worker as a plain Uint8Array (structured clone keeps no subclass). */
 type Cloned<T> = T extends Buffer ? Uint8Array : T;

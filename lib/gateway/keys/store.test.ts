@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backendEnv, databaseBackends } from "../../test/support/backends.ts";
-import { loadConfig } from "../config.ts";
-import { openDatabase, type Database } from "../db/client.ts";
-import { applyMigrations } from "../db/migrate.ts";
-import { createKey, revokeKey } from "./key-admin.ts";
-import { redisKeyEvents } from "./key-events.ts";
-import { toKeyRecord, type KeyRecord } from "./key-record.ts";
-import { KeyStore } from "./key-store.ts";
-import { generateKey } from "./keys.ts";
+import { backendEnv, databaseBackends } from "../../../test/support/backends.ts";
+import { loadConfig } from "../../config.ts";
+import { openDatabase, type Database } from "../../db/client.ts";
+import { applyMigrations } from "../../db/migrate.ts";
+import { createKey, revokeKey } from "./admin.ts";
+import { redisKeyEvents } from "./events.ts";
+import { toKeyRecord, type KeyRecord } from "./record.ts";
+import { KeyStore } from "./store.ts";
+import { generateKey } from "./secrets.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -144,7 +144,7 @@ describe.each(databaseBackends)("KeyStore on %s", (backend) => {
 
   it("learns of a key created after it was looked up as unknown", async () => {
     const store = new KeyStore(db, { refreshMs: 100 });
-    const { generateKey } = await import("./keys.ts");
+    const { generateKey } = await import("./secrets.ts");
     const fresh = generateKey();
     expect(await store.resolve(fresh.key)).toBeNull();
     await db.prisma.apiKey.create({ data: { id: "key_late", name: "late", prefix: fresh.prefix, hash: fresh.hash } });
