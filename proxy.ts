@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { prefersHtml } from "@/lib/front-door.ts";
+import { prefersHtml } from "@/lib/prefers-html.ts";
 import { portalSecurityHeaders } from "@/lib/portal/security-headers.ts";
 
 /**

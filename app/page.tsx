@@ -20,6 +20,7 @@ export default function HomePage() {
         >
           OpenAPI description
         </a>
+        {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- /health is the API's JSON (the catch-all route), not a page */}
         <a
           className="rounded-lg border border-slate-300 px-4 py-2 font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900"
           href="/health"

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isGatewayRequest, prefersHtml } from "./front-door.ts";
+import { isGatewayRequest } from "./front-door.ts";
+import { prefersHtml } from "./prefers-html.ts";
 
 describe("isGatewayRequest", () => {
   it("sends API and status paths to the gateway", () => {

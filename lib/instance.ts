@@ -1,4 +1,5 @@
-import { createApp, type GatewayApp } from "./gateway/http/app.ts";
+import { createApp } from "./app.ts";
+import type { GatewayApp } from "./gateway/http/app.ts";
 import { startOperatorServer } from "./gateway/keys/operator.ts";
 import { getRuntime, type Runtime } from "./gateway/runtime/runtime.ts";
 

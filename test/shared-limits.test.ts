@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../lib/config.ts";
-import { createApp, type GatewayApp } from "../lib/gateway/http/app.ts";
+import { createApp } from "../lib/app.ts";
+import type { GatewayApp } from "../lib/gateway/http/app.ts";
 import { createKey, revokeKey, rotateKey } from "../lib/gateway/keys/admin.ts";
 import { toKeyRecord } from "../lib/gateway/keys/record.ts";
 import { generateKey } from "../lib/gateway/keys/secrets.ts";

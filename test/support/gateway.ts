@@ -1,5 +1,6 @@
 import { loadConfig } from "../../lib/config.ts";
-import { createApp, type GatewayApp } from "../../lib/gateway/http/app.ts";
+import { createApp } from "../../lib/app.ts";
+import type { GatewayApp } from "../../lib/gateway/http/app.ts";
 import { createKey, type CreateKeyInput } from "../../lib/gateway/keys/admin.ts";
 import { createRuntime, type Runtime } from "../../lib/gateway/runtime/runtime.ts";
 import { backendEnv, type DatabaseBackend, type LimitBackend } from "./backends.ts";

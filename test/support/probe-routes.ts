@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import type { GatewayApp } from "../../lib/gateway/http/app.ts";
+import { mountArea, type GatewayApp } from "../../lib/gateway/http/app.ts";
+import type { AreaApp } from "../../lib/gateway/http/area.ts";
 import { gatewayRoute } from "../../lib/gateway/http/route.ts";
 import { jsonRequest, jsonResponse } from "../../lib/gateway/http/schemas.ts";
 
@@ -8,9 +9,15 @@ import { jsonRequest, jsonResponse } from "../../lib/gateway/http/schemas.ts";
  * a validated JSON body, a slow handler (concurrency), a crash, optional-key routes (one limited per client without a key), another area.
  */
 export function addProbeRoutes(app: GatewayApp): void {
+  mountArea(app, { name: "probe-llm", scope: "llm", paths: [], routes: [echoRoute] });
+  mountArea(app, { name: "probe-utils", scope: "utils", paths: [], routes: [slowAndFailingRoutes] });
+  mountArea(app, { name: "probe-clinical", scope: "clinical", paths: [], routes: [optionalKeyRoutes] });
+}
+
+function echoRoute(app: AreaApp): void {
   const Echo = z.object({ name: z.string().min(1), count: z.number().int().min(1).max(10) });
   app.openapi(
-    gatewayRoute("key", "llm", {
+    gatewayRoute("key", {
       method: "post",
       path: "/v1/probe/echo",
       request: jsonRequest(Echo),
@@ -18,8 +25,11 @@ export function addProbeRoutes(app: GatewayApp): void {
     }),
     (c) => c.json(c.req.valid("json"), 200),
   );
+}
+
+function slowAndFailingRoutes(app: AreaApp): void {
   app.openapi(
-    gatewayRoute("key", "utils", {
+    gatewayRoute("key", {
       method: "get",
       path: "/v1/probe/slow",
       request: { query: z.object({ ms: z.coerce.number().int().min(0).max(5000).default(200) }) },
@@ -32,7 +42,7 @@ export function addProbeRoutes(app: GatewayApp): void {
     },
   );
   app.openapi(
-    gatewayRoute("key", "utils", {
+    gatewayRoute("key", {
       method: "get",
       path: "/v1/probe/boom",
       responses: { 200: jsonResponse(z.object({}), "never") },
@@ -41,8 +51,11 @@ export function addProbeRoutes(app: GatewayApp): void {
       throw new Error("database password is hunter2");
     },
   );
+}
+
+function optionalKeyRoutes(app: AreaApp): void {
   app.openapi(
-    gatewayRoute("optional", "clinical", {
+    gatewayRoute("optional", {
       method: "get",
       path: "/v1/probe/optional",
       responses: { 200: jsonResponse(z.object({ keyed: z.boolean() }), "whether a key was used") },
@@ -52,7 +65,6 @@ export function addProbeRoutes(app: GatewayApp): void {
   app.openapi(
     gatewayRoute(
       "optional",
-      "clinical",
       {
         method: "get",
         path: "/v1/probe/optional-work",

@@ -78,7 +78,7 @@ export const SearchResponse = z.object({
   metadata: z.object({ limit: z.number().int(), language: z.string(), attribution: z.string().optional() }),
 });
 
-const search = gatewayRoute("key", "aac", {
+const search = gatewayRoute("key", {
   method: "get",
   path: "/v1/aac/symbols/search",
   summary: "Search AAC symbols: local Mulberry and OpenMoji symbols, and/or ARASAAC pictograms",
@@ -102,7 +102,7 @@ const ArasaacResponse = z.object({
 });
 
 const arasaacRoute = (path: string, summary: string) =>
-  gatewayRoute("key", "aac", {
+  gatewayRoute("key", {
     method: "get",
     path,
     summary,
@@ -128,7 +128,7 @@ export const LocalResponse = z.object({
   metadata: z.object({ limit: z.number().int(), set: z.string(), symbols_indexed: z.number().int() }),
 });
 
-const local = gatewayRoute("key", "aac", {
+const local = gatewayRoute("key", {
   method: "get",
   path: "/v1/aac/symbols/local",
   summary: "Search the local symbol set only (Mulberry and OpenMoji SVGs served by this host)",
@@ -178,7 +178,7 @@ const SentenceBody = z
   .openapi("AacSentenceRequest", { description: "Form A carries text, Form B carries sentence" });
 
 const SentenceWordSchema = z.object({ word: z.string(), matched: z.boolean(), symbols: z.array(AacSymbolSchema) });
-const sentence = gatewayRoute("key", "aac", {
+const sentence = gatewayRoute("key", {
   method: "post",
   path: "/v1/aac/sentence",
   summary: "Turn a sentence into AAC symbols, word by word, joining known phrases such as 'thank you'",

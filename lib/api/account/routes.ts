@@ -47,7 +47,7 @@ const UsageSchema = z
   })
   .openapi("UsageSummary");
 
-const keyInfo = gatewayRoute("key", "account", {
+const keyInfo = gatewayRoute("key", {
   method: "get",
   path: "/v1/key",
   summary: "The calling key: prefix, name, scopes, limits and what remains in each window (from memory)",
@@ -55,7 +55,7 @@ const keyInfo = gatewayRoute("key", "account", {
   responses: { 200: jsonResponse(KeyInfoSchema, "The calling key"), ...keyedErrors },
 });
 
-const usage = gatewayRoute("key", "account", {
+const usage = gatewayRoute("key", {
   method: "get",
   path: "/v1/usage",
   summary: "The calling key's usage today and this month (UTC), overall and by route",

@@ -50,7 +50,7 @@ const contentErrors = (...statuses: Array<400 | 404>) =>
     statuses.map((s) => [s, jsonResponse(ContentError, s === 400 ? "Invalid parameters" : "Unknown condition")]),
   );
 
-const index = gatewayRoute("optional", "clinical", {
+const index = gatewayRoute("optional", {
   method: "get",
   // Registered without the slash: the app is non-strict, so /v1/clinical/ (SPEC) reaches it too.
   path: "/v1/clinical",
@@ -72,7 +72,7 @@ const index = gatewayRoute("optional", "clinical", {
   },
 });
 
-const list = gatewayRoute("key", "clinical", {
+const list = gatewayRoute("key", {
   method: "get",
   path: "/v1/clinical/conditions",
   summary: "Every condition: slug, name and category",
@@ -86,7 +86,7 @@ const list = gatewayRoute("key", "clinical", {
   },
 });
 
-const detail = gatewayRoute("key", "clinical", {
+const detail = gatewayRoute("key", {
   method: "get",
   path: "/v1/clinical/conditions/{condition_id}",
   summary: "One condition by slug or numeric id",
@@ -99,7 +99,7 @@ const detail = gatewayRoute("key", "clinical", {
   },
 });
 
-const search = gatewayRoute("key", "clinical", {
+const search = gatewayRoute("key", {
   method: "get",
   path: "/v1/clinical/search",
   summary: "Ranked full-text search over condition names and content (BM25, names boosted)",
@@ -126,7 +126,7 @@ const search = gatewayRoute("key", "clinical", {
   },
 });
 
-const contentList = gatewayRoute("none", "clinical", {
+const contentList = gatewayRoute("none", {
   method: "get",
   path: "/api/conditions",
   summary: "Content service: every condition with its page URL",
@@ -139,7 +139,7 @@ const contentList = gatewayRoute("none", "clinical", {
   },
 });
 
-const contentDetail = gatewayRoute("none", "clinical", {
+const contentDetail = gatewayRoute("none", {
   method: "get",
   path: "/api/conditions/{slug}",
   summary: "Content service: one condition with its Markdown",
@@ -171,7 +171,7 @@ const contentDetail = gatewayRoute("none", "clinical", {
   },
 });
 
-const contentSearch = gatewayRoute("none", "clinical", {
+const contentSearch = gatewayRoute("none", {
   method: "get",
   path: "/api/search",
   summary: "Content service: conditions whose name matches the query",
@@ -191,7 +191,7 @@ const contentSearch = gatewayRoute("none", "clinical", {
   },
 });
 
-const contentStatsRoute = gatewayRoute("none", "clinical", {
+const contentStatsRoute = gatewayRoute("none", {
   method: "get",
   path: "/api/stats",
   summary: "Content service: how many conditions have a rendered page",

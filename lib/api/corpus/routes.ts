@@ -44,7 +44,7 @@ const ENDPOINTS = {
   frequency: "GET /v1/corpus/frequency?word=thou&corpus=all — frequency per million, by decade, register and corpus",
 };
 
-const indexRoute = gatewayRoute("optional", "corpus", {
+const indexRoute = gatewayRoute("optional", {
   method: "get",
   // Registered without the slash: the app is non-strict, which strips a request's trailing slash before
   // matching, so this path answers both /v1/corpus/ (the spec's spelling) and /v1/corpus.
@@ -78,7 +78,7 @@ const KwicLineSchema = z
   })
   .openapi("CorpusConcordanceLine");
 
-const searchRoute = gatewayRoute("key", "corpus", {
+const searchRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/corpus/search",
   summary: "Concordance: every occurrence of a word, wildcard or phrase in context",
@@ -104,7 +104,7 @@ const searchRoute = gatewayRoute("key", "corpus", {
   },
 });
 
-const collocationsRoute = gatewayRoute("key", "corpus", {
+const collocationsRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/corpus/collocations",
   summary: "Collocates of a word, by mutual information",
@@ -147,7 +147,7 @@ const collocationsRoute = gatewayRoute("key", "corpus", {
 });
 
 const Share = { count: z.number().int(), tokens: z.number().int(), per_million: z.number() };
-const frequencyRoute = gatewayRoute("key", "corpus", {
+const frequencyRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/corpus/frequency",
   summary: "How often a word occurs, by decade, register and corpus",

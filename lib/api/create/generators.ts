@@ -82,10 +82,19 @@ export function describeGenerators(): Record<GeneratorName, GeneratorSummary> {
 
 export type PaletteOptions = { scheme?: PaletteScheme; size: number };
 
+const bagsByRuntime = new WeakMap<object, GeneratorBags>();
+
 /**
- * One shuffle bag per generator, created on first use. A gateway app holds one of these, so two
- * gateways in one process (tests do this) never share draws.
+ * The shuffle bags of one gateway (keyed by its runtime), shared by /v1/create and /v1/generators so
+ * neither form repeats what the other just drew; two gateways in one process (tests do this) never share draws.
  */
+export function generatorBags(runtime: object): GeneratorBags {
+  let bags = bagsByRuntime.get(runtime);
+  if (!bags) bagsByRuntime.set(runtime, (bags = new GeneratorBags()));
+  return bags;
+}
+
+/** One shuffle bag per generator, created on first use. */
 export class GeneratorBags {
   private readonly bags = new Map<GeneratorName, ShuffleBag<TextItem | JokeItem | ColorName>>();
   private lastPaletteBase = "";

@@ -40,7 +40,7 @@ const upstreamErrors = {
   504: jsonResponse(ErrorSchema, "The source did not answer in time"),
 };
 
-const sources = gatewayRoute("optional", "data", {
+const sources = gatewayRoute("optional", {
   method: "get",
   path: "/v1/data/sources",
   summary: "The data sources this gateway serves",
@@ -48,7 +48,7 @@ const sources = gatewayRoute("optional", "data", {
   responses: { 200: jsonResponse(z.object({ sources: z.array(z.string()), details: z.array(z.object({ name: z.string(), description: z.string() })) }), "Sources") },
 });
 
-const wikipediaSearch = gatewayRoute("key", "data", {
+const wikipediaSearch = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/wikipedia/search",
   summary: "Search Wikipedia (default 5 results)",
@@ -56,7 +56,7 @@ const wikipediaSearch = gatewayRoute("key", "data", {
   request: { query: SearchQuery },
   responses: { 200: jsonResponse(SearchResult, "Articles"), ...keyedErrors, ...upstreamErrors },
 });
-const wikipediaSummaryRoute = gatewayRoute("key", "data", {
+const wikipediaSummaryRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/wikipedia/summary/{title}",
   summary: "A Wikipedia page's summary",
@@ -64,7 +64,7 @@ const wikipediaSummaryRoute = gatewayRoute("key", "data", {
   request: { params: z.object({ title: z.string().min(1).max(300) }) },
   responses: { 200: jsonResponse(z.object({ title: z.string(), extract: z.string(), thumbnail: z.string().nullable(), description: z.string().nullable(), url: z.string() }), "Summary"), ...keyedErrors, ...upstreamErrors },
 });
-const openlibraryIsbn = gatewayRoute("key", "data", {
+const openlibraryIsbn = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/openlibrary/isbn/{isbn}",
   summary: "A book by ISBN-10 or ISBN-13",
@@ -72,7 +72,7 @@ const openlibraryIsbn = gatewayRoute("key", "data", {
   request: { params: z.object({ isbn: z.string().min(10).max(17) }) },
   responses: { 200: jsonResponse(z.object({ authors: z.array(z.string()), title: z.string(), year: z.number().int().nullable() }).passthrough(), "The book"), ...keyedErrors, ...upstreamErrors },
 });
-const openlibrarySearch = gatewayRoute("key", "data", {
+const openlibrarySearch = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/openlibrary/search",
   summary: "Search books (default 10 results)",
@@ -81,7 +81,7 @@ const openlibrarySearch = gatewayRoute("key", "data", {
   responses: { 200: jsonResponse(SearchResult, "Books"), ...keyedErrors, ...upstreamErrors },
 });
 const Location = z.object({ location: z.string().min(1).max(200) });
-const weatherCurrent = gatewayRoute("key", "data", {
+const weatherCurrent = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/weather/current",
   summary: "Current weather for a place name",
@@ -89,7 +89,7 @@ const weatherCurrent = gatewayRoute("key", "data", {
   request: { query: Location },
   responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "Conditions now"), ...keyedErrors, ...upstreamErrors },
 });
-const weatherForecastRoute = gatewayRoute("key", "data", {
+const weatherForecastRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/weather/forecast",
   summary: "Daily forecast for a place name",
@@ -101,7 +101,7 @@ const weatherForecastRoute = gatewayRoute("key", "data", {
     ...upstreamErrors,
   },
 });
-const crypto = gatewayRoute("key", "data", {
+const crypto = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/finance/crypto",
   summary: "Crypto prices in USD with 24 h change",
@@ -109,7 +109,7 @@ const crypto = gatewayRoute("key", "data", {
   request: { query: z.object({ symbol: z.string().min(1).max(300) }) },
   responses: { 200: jsonResponse(z.record(z.string(), z.object({ price: z.number().nullable(), change_24h: z.number().nullable() })), "Prices by symbol"), ...keyedErrors, ...upstreamErrors },
 });
-const fx = gatewayRoute("key", "data", {
+const fx = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/finance/fx",
   summary: "Currency exchange rates (ECB reference rates)",
@@ -117,7 +117,7 @@ const fx = gatewayRoute("key", "data", {
   request: { query: z.object({ base: z.string().default("USD"), symbols: z.string().max(300).optional() }) },
   responses: { 200: jsonResponse(z.object({ base: z.string(), date: z.string(), rates: z.record(z.string(), z.number()) }), "Rates"), ...keyedErrors, ...upstreamErrors },
 });
-const daily = gatewayRoute("key", "data", {
+const daily = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/finance/daily",
   summary: "Daily OHLCV prices for a stock symbol",
@@ -127,7 +127,7 @@ const daily = gatewayRoute("key", "data", {
 });
 
 const Any = z.record(z.string(), z.unknown());
-const apodRoute = gatewayRoute("key", "data", {
+const apodRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/nasa/apod",
   summary: "NASA's Astronomy Picture of the Day",
@@ -135,7 +135,7 @@ const apodRoute = gatewayRoute("key", "data", {
   request: { query: z.object({ date: z.string().optional().openapi({ description: "YYYY-MM-DD, default today" }) }) },
   responses: { 200: jsonResponse(z.object({ title: z.string(), explanation: z.string(), url: z.string() }).passthrough(), "The picture"), ...keyedErrors, ...upstreamErrors },
 });
-const marsRoute = gatewayRoute("key", "data", {
+const marsRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/nasa/mars-photos",
   summary: "Mars rover photos (latest sol by default)",
@@ -143,7 +143,7 @@ const marsRoute = gatewayRoute("key", "data", {
   request: { query: z.object({ rover: z.enum(ROVERS).default("curiosity"), sol: z.coerce.number().int().min(0).optional(), camera: z.string().max(20).optional() }) },
   responses: { 200: jsonResponse(z.object({ rover: z.string(), photos: z.array(z.object({ earth_date: z.string(), id: z.number().int(), img_src: z.string() }).passthrough()) }), "Photos"), ...keyedErrors, ...upstreamErrors },
 });
-const neoRoute = gatewayRoute("key", "data", {
+const neoRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/nasa/neo",
   summary: "Near-Earth objects approaching between two dates",
@@ -151,7 +151,7 @@ const neoRoute = gatewayRoute("key", "data", {
   request: { query: z.object({ start_date: z.string().optional(), end_date: z.string().optional() }) },
   responses: { 200: jsonResponse(Any, "Objects"), ...keyedErrors, ...upstreamErrors },
 });
-const repoRoute = gatewayRoute("key", "data", {
+const repoRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/github/repo/{owner}/{repo}",
   summary: "A GitHub repository",
@@ -159,7 +159,7 @@ const repoRoute = gatewayRoute("key", "data", {
   request: { params: z.object({ owner: z.string(), repo: z.string() }) },
   responses: { 200: jsonResponse(Any, "The repository"), ...keyedErrors, ...upstreamErrors },
 });
-const articleRoute = gatewayRoute("key", "data", {
+const articleRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/pubmed/article/{pmid}",
   summary: "A PubMed article's metadata and abstract",
@@ -168,7 +168,7 @@ const articleRoute = gatewayRoute("key", "data", {
   responses: { 200: jsonResponse(Any, "The article"), ...keyedErrors, ...upstreamErrors },
 });
 
-const snapshotRoute = gatewayRoute("key", "data", {
+const snapshotRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/archive/snapshot",
   summary: "The archived page closest to a time (default: the most recent)",
@@ -176,7 +176,7 @@ const snapshotRoute = gatewayRoute("key", "data", {
   request: { query: z.object({ url: z.string().min(1).max(2000), timestamp: z.string().optional().openapi({ description: "YYYYMMDDHHMMSS" }) }) },
   responses: { 200: jsonResponse(z.object({ content: z.string(), timestamp: z.string(), url: z.string() }).passthrough(), "The snapshot"), ...keyedErrors, ...upstreamErrors },
 });
-const populationRoute = gatewayRoute("key", "data", {
+const populationRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/census/population",
   summary: "US population by geography (ACS 5-year)",
@@ -191,7 +191,7 @@ const populationRoute = gatewayRoute("key", "data", {
   responses: { 200: jsonResponse(Any, "Population by area"), ...keyedErrors, ...upstreamErrors },
 });
 
-const channelRoute = gatewayRoute("key", "data", {
+const channelRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/youtube/channel/{channel_id}",
   summary: "A YouTube channel with its statistics",
@@ -199,7 +199,7 @@ const channelRoute = gatewayRoute("key", "data", {
   request: { params: z.object({ channel_id: z.string() }) },
   responses: { 200: jsonResponse(Any, "The channel"), ...keyedErrors, ...upstreamErrors },
 });
-const wolframRoute = gatewayRoute("key", "data", {
+const wolframRoute = gatewayRoute("key", {
   method: "post",
   path: "/v1/data/wolfram/query",
   summary: "Ask Wolfram|Alpha",
@@ -208,7 +208,7 @@ const wolframRoute = gatewayRoute("key", "data", {
   responses: { 200: jsonResponse(z.object({ result: z.string().nullable(), pods: z.array(z.record(z.string(), z.unknown())) }).passthrough(), "The answer and every pod"), ...keyedErrors, ...upstreamErrors },
 });
 
-const search = gatewayRoute("key", "data", {
+const search = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/{source}/search",
   summary: "Search one source (Form A: q, limit; Form B: query, max_results; default 10 results)",
@@ -219,7 +219,7 @@ const search = gatewayRoute("key", "data", {
   },
   responses: { 200: jsonResponse(SearchResult, "Results"), ...keyedErrors, ...upstreamErrors },
 });
-const get = gatewayRoute("key", "data", {
+const get = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/{source}/get/{item_id}",
   summary: "One item from a source by its id (preprint id, DOI, title, ISBN…)",
@@ -227,7 +227,7 @@ const get = gatewayRoute("key", "data", {
   request: { params: z.object({ source: z.string(), item_id: z.string().min(1).max(300) }) },
   responses: { 200: jsonResponse(z.object({ id: z.string(), result: z.unknown(), source: z.string() }), "The item"), ...keyedErrors, ...upstreamErrors },
 });
-const multi = gatewayRoute("key", "data", {
+const multi = gatewayRoute("key", {
   method: "post",
   path: "/v1/data/multi-search",
   summary: "Search several sources in parallel, each within its own time budget",

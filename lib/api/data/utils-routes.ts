@@ -22,7 +22,7 @@ const DATE = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD");
 const webSearchSource = { name: "websearch", upstream: WEBSEARCH_UPSTREAM };
 
 const routes = {
-  headlines: gatewayRoute("key", "utils", {
+  headlines: gatewayRoute("key", {
     method: "get",
     path: "/v1/utils/news/headlines",
     summary: "Top headlines",
@@ -30,7 +30,7 @@ const routes = {
     request: { query: z.object({ country: z.string().regex(/^[a-z]{2}$/i).default("us"), category: z.enum(["business", "technology", "science", "health", "sports", "entertainment", "general"]).optional(), q: z.string().max(300).optional(), page_size: z.coerce.number().int().min(1).max(100).default(20) }) },
     responses: { 200: jsonResponse(Any, "Articles"), ...keyedErrors, ...upstreamErrors },
   }),
-  newsSearch: gatewayRoute("key", "utils", {
+  newsSearch: gatewayRoute("key", {
     method: "get",
     path: "/v1/utils/news/search",
     summary: "Search news articles",
@@ -38,7 +38,7 @@ const routes = {
     request: { query: z.object({ q: z.string().min(1).max(500), from: DATE.optional(), to: DATE.optional(), sort_by: z.enum(["relevancy", "popularity", "publishedAt"]).default("publishedAt"), page_size: z.coerce.number().int().min(1).max(100).default(20) }) },
     responses: { 200: jsonResponse(Any, "Articles"), ...keyedErrors, ...upstreamErrors },
   }),
-  web: gatewayRoute("key", "utils", {
+  web: gatewayRoute("key", {
     method: "get",
     path: "/v1/utils/search",
     summary: "Web search: organic results with title, URL and snippet",
@@ -46,7 +46,7 @@ const routes = {
     request: { query: z.object({ q: z.string().min(1).max(500), num: z.coerce.number().int().min(1).max(100).default(10), gl: z.string().regex(/^[a-z]{2}$/i).optional() }) },
     responses: { 200: jsonResponse(Any, "Results"), ...keyedErrors, ...upstreamErrors },
   }),
-  books: gatewayRoute("key", "utils", {
+  books: gatewayRoute("key", {
     method: "get",
     path: "/v1/utils/books/search",
     summary: "Search books (Open Library)",
@@ -54,7 +54,7 @@ const routes = {
     request: { query: z.object({ q: z.string().min(1).max(300), limit: z.coerce.number().int().min(1).max(100).default(10) }) },
     responses: { 200: jsonResponse(Any, "Books"), ...keyedErrors, ...upstreamErrors },
   }),
-  isbn: gatewayRoute("key", "utils", {
+  isbn: gatewayRoute("key", {
     method: "get",
     path: "/v1/utils/books/isbn/{isbn}",
     summary: "A book by ISBN",
@@ -62,7 +62,7 @@ const routes = {
     request: { params: z.object({ isbn: z.string().min(10).max(17) }) },
     responses: { 200: jsonResponse(Any, "The book"), ...keyedErrors, 404: jsonResponse(ErrorSchema, "Unknown ISBN"), ...upstreamErrors },
   }),
-  wayback: gatewayRoute("key", "utils", {
+  wayback: gatewayRoute("key", {
     method: "get",
     path: "/v1/utils/archive/wayback",
     summary: "How often and when a URL was archived",
@@ -70,7 +70,7 @@ const routes = {
     request: { query: z.object({ url: z.string().url() }) },
     responses: { 200: jsonResponse(z.object({ url: z.string(), first: z.string().nullable(), last: z.string().nullable(), snapshot_count: z.number().int() }).passthrough(), "Summary"), ...keyedErrors, ...upstreamErrors },
   }),
-  archiveCreate: gatewayRoute("key", "utils", {
+  archiveCreate: gatewayRoute("key", {
     method: "post",
     path: "/v1/utils/archive/create",
     summary: "Ask the Wayback Machine to save a page (a background job)",
@@ -78,7 +78,7 @@ const routes = {
     request: jsonRequest(z.object({ url: z.string().url() })),
     responses: { 202: jsonResponse(z.object({ job_id: z.string(), status: z.string() }), "Accepted"), ...keyedErrors },
   }),
-  archiveJob: gatewayRoute("key", "utils", {
+  archiveJob: gatewayRoute("key", {
     method: "get",
     path: "/v1/utils/archive/jobs/{job_id}",
     summary: "An archive job's status and the snapshot URL when done",
@@ -86,7 +86,7 @@ const routes = {
     request: { params: z.object({ job_id: z.string().min(1).max(100) }) },
     responses: { 200: jsonResponse(z.object({ job_id: z.string(), status: z.string(), url: z.string(), snapshot_url: z.string().nullable(), error: z.string().nullable() }), "Job"), ...keyedErrors, 404: jsonResponse(ErrorSchema, "No such job for this key") },
   }),
-  external: gatewayRoute("key", "utils", {
+  external: gatewayRoute("key", {
     method: "get",
     path: "/v1/utils/external",
     summary: "Utilities that call third-party services, and whether each is configured",

@@ -78,7 +78,7 @@ const CategoryFilter = blankAsAbsent(
     .optional(),
 ).openapi({ description: "only this category; empty means all; an unknown one is a 400" });
 
-const index = gatewayRoute("optional", "datavis", {
+const index = gatewayRoute("optional", {
   method: "get",
   // Without the trailing slash: the app is non-strict, so /v1/datavis/ matches too.
   path: "/v1/datavis",
@@ -87,7 +87,7 @@ const index = gatewayRoute("optional", "datavis", {
   responses: { 200: jsonResponse(IndexSchema, "Data sources and endpoints") },
 });
 
-const categories = gatewayRoute("key", "datavis", {
+const categories = gatewayRoute("key", {
   method: "get",
   path: "/v1/datavis/categories",
   summary: "Visualization categories with counts",
@@ -108,7 +108,7 @@ const categories = gatewayRoute("key", "datavis", {
   },
 });
 
-const list = gatewayRoute("key", "datavis", {
+const list = gatewayRoute("key", {
   method: "get",
   path: "/v1/datavis/list",
   summary: "Visualizations (Vega-Lite specs over Data Trove datasets), optionally of one category",
@@ -128,7 +128,7 @@ const list = gatewayRoute("key", "datavis", {
   },
 });
 
-const proxy = gatewayRoute("key", "datavis", {
+const proxy = gatewayRoute("key", {
   method: "get",
   path: "/v1/datavis/proxy/{source}",
   summary:

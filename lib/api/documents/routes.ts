@@ -2,6 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { poolErrors, runOnPool } from "../../gateway/runtime/worker-pool.ts";
+import { docxRender, pdfRender } from "./pool-tasks.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { renderMarkdown } from "./render-markdown.ts";
 import {
@@ -24,7 +25,7 @@ const GenerateBody = z.object({
   template: z.enum(TEMPLATE_NAMES as [string, ...string[]]).default("default"),
 });
 
-const formats = gatewayRoute("key", "documents", {
+const formats = gatewayRoute("key", {
   method: "get",
   path: "/v1/documents/formats",
   summary: "Document formats and templates",
@@ -41,7 +42,7 @@ const formats = gatewayRoute("key", "documents", {
   },
 });
 
-const generate = gatewayRoute("key", "documents", {
+const generate = gatewayRoute("key", {
   method: "post",
   path: "/v1/documents/generate",
   summary: "Render Markdown to PDF, DOCX or Markdown",
@@ -81,10 +82,10 @@ export function registerDocumentRoutes(app: OpenAPIHono<GatewayEnv>): void {
     };
     const data =
       body.format === "pdf"
-        ? await runOnPool(c.var.runtime, "pdfRender", req, "document")
+        ? await runOnPool(c.var.runtime, pdfRender, req, "document")
         : body.format === "docx"
           ? // Also on the pool: marked's emphasis rules are quadratic (40 kB of `_a**` is ~8 s of CPU).
-            await runOnPool(c.var.runtime, "docxRender", req, "document")
+            await runOnPool(c.var.runtime, docxRender, req, "document")
           : Buffer.from(renderMarkdown(req));
     return c.body(new Uint8Array(data), 200, {
       "Content-Type": CONTENT_TYPES[body.format],

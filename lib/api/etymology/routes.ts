@@ -102,7 +102,7 @@ const ExploreSchema = z
   })
   .openapi("EtymologyExploration");
 
-const index = gatewayRoute("optional", "etymology", {
+const index = gatewayRoute("optional", {
   method: "get",
   path: "/v1/etymology",
   summary: "What the etymology service offers",
@@ -114,7 +114,7 @@ const index = gatewayRoute("optional", "etymology", {
   },
 });
 
-const explore = gatewayRoute("key", "etymology", {
+const explore = gatewayRoute("key", {
   method: "get",
   path: "/v1/etymology/explore/{word}",
   summary: "A word's definitions, pronunciation, lineage, cognates, related words and graph",
@@ -145,7 +145,7 @@ const explore = gatewayRoute("key", "etymology", {
   },
 });
 
-const health = gatewayRoute("none", "etymology", {
+const health = gatewayRoute("none", {
   method: "get",
   path: "/v1/etymology/health",
   summary: "Whether the etymology data is loaded",

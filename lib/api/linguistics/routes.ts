@@ -252,7 +252,7 @@ const SearchResults = z.object({
 
 // ---- routes
 
-const index = gatewayRoute("optional", "linguistics", {
+const index = gatewayRoute("optional", {
   method: "get",
   // The app is non-strict: it strips a trailing slash before matching, so this path also serves /v1/linguistics/.
   path: "/v1/linguistics",
@@ -261,7 +261,7 @@ const index = gatewayRoute("optional", "linguistics", {
   // Optional-key route: a key that is sent is checked and limited, so 401/403/429 can answer here too.
   responses: { 200: jsonResponse(Overview, "Overview"), ...keyedErrors },
 });
-const languages = gatewayRoute("key", "linguistics", {
+const languages = gatewayRoute("key", {
   method: "get",
   path: "/v1/linguistics/languages",
   summary: "Languages (Glottolog), filtered and paged",
@@ -286,7 +286,7 @@ const languages = gatewayRoute("key", "linguistics", {
   },
   responses: { 200: jsonResponse(LanguageList, "A page of languages"), ...keyedErrors },
 });
-const language = gatewayRoute("key", "linguistics", {
+const language = gatewayRoute("key", {
   method: "get",
   path: "/v1/linguistics/languages/{code}",
   summary: "One language with its WALS features and PHOIBLE phoneme inventory",
@@ -301,7 +301,7 @@ const language = gatewayRoute("key", "linguistics", {
   },
   responses: { 200: jsonResponse(LanguageDetail, "The language"), ...keyedErrors, ...notFound },
 });
-const phonemes = gatewayRoute("key", "linguistics", {
+const phonemes = gatewayRoute("key", {
   method: "get",
   path: "/v1/linguistics/phonemes",
   summary: "Phonemes (PHOIBLE): across all inventories, or one language's",
@@ -318,7 +318,7 @@ const phonemes = gatewayRoute("key", "linguistics", {
   },
   responses: { 200: jsonResponse(PhonemeList, "Phonemes, most widespread first"), ...keyedErrors, ...notFound },
 });
-const features = gatewayRoute("key", "linguistics", {
+const features = gatewayRoute("key", {
   method: "get",
   path: "/v1/linguistics/features",
   summary: "WALS features with value distributions, or one language's values",
@@ -336,7 +336,7 @@ const features = gatewayRoute("key", "linguistics", {
   },
   responses: { 200: jsonResponse(FeatureList, "Features, or the language's values"), ...keyedErrors, ...notFound },
 });
-const search = gatewayRoute("key", "linguistics", {
+const search = gatewayRoute("key", {
   method: "get",
   path: "/v1/linguistics/search",
   summary: "Search languages, phonemes and WALS features",

@@ -29,7 +29,7 @@ const HostSchema = z.object({
 });
 const tags = ["Local model runner"];
 
-const embed = gatewayRoute("key", "llm", {
+const embed = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/ollama/embed",
   summary: "Embed a text on the local runner",
@@ -44,14 +44,14 @@ const embed = gatewayRoute("key", "llm", {
     ...runnerErrors,
   },
 });
-const hosts = gatewayRoute("key", "llm", {
+const hosts = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/ollama/hosts",
   summary: "Runner hosts this key can use, with live status",
   tags,
   responses: { 200: jsonResponse(z.object({ hosts: z.array(HostSchema) }), "Hosts"), ...keyedErrors },
 });
-const addHostRoute = gatewayRoute("key", "llm", {
+const addHostRoute = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/ollama/hosts",
   summary: "Register a runner host for this key",
@@ -59,7 +59,7 @@ const addHostRoute = gatewayRoute("key", "llm", {
   request: jsonRequest(z.object({ url: z.string().min(1).max(500), name: z.string().max(100).optional() })),
   responses: { 201: jsonResponse(HostSchema, "The registered host"), ...keyedErrors },
 });
-const models = gatewayRoute("key", "llm", {
+const models = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/ollama/models",
   summary: "Models installed on the runner",
@@ -74,7 +74,7 @@ const models = gatewayRoute("key", "llm", {
     ...runnerErrors,
   },
 });
-const pull = gatewayRoute("key", "llm", {
+const pull = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/ollama/models/pull",
   summary: "Pull a model onto the runner, streaming progress",
@@ -89,7 +89,7 @@ const pull = gatewayRoute("key", "llm", {
     ...runnerErrors,
   },
 });
-const remove = gatewayRoute("key", "llm", {
+const remove = gatewayRoute("key", {
   method: "delete",
   path: "/v1/llm/ollama/models/{model_name}",
   summary: "Delete a model from the runner",
@@ -102,7 +102,7 @@ const remove = gatewayRoute("key", "llm", {
     ...runnerErrors,
   },
 });
-const running = gatewayRoute("key", "llm", {
+const running = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/ollama/running",
   summary: "Models loaded in the runner's memory now",

@@ -35,7 +35,7 @@ const ChatCompletionBody = z.object({
   temperature: z.number().min(0).max(2).optional(),
 });
 
-const chatCompletions = gatewayRoute("key", "llm", {
+const chatCompletions = gatewayRoute("key", {
   method: "post",
   path: "/v1/chat/completions",
   summary: "OpenAI-compatible Chat Completions (model as provider/model)",
@@ -53,7 +53,7 @@ const chatCompletions = gatewayRoute("key", "llm", {
   },
 });
 
-const embeddings = gatewayRoute("key", "llm", {
+const embeddings = gatewayRoute("key", {
   method: "post",
   path: "/v1/embeddings",
   summary: "OpenAI-compatible embeddings (model as openai/… or ollama/…)",
@@ -68,7 +68,7 @@ const embeddings = gatewayRoute("key", "llm", {
   responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "An OpenAI embedding list"), ...keyedErrors },
 });
 
-const models = gatewayRoute("key", "llm", {
+const models = gatewayRoute("key", {
   method: "get",
   path: "/v1/models",
   summary: "OpenAI-compatible model list of configured providers",

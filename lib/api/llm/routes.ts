@@ -57,7 +57,7 @@ const providerErrors = {
   504: jsonResponse(ErrorSchema, "The provider did not answer in time"),
 };
 
-const chat = gatewayRoute("key", "llm", {
+const chat = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/chat",
   summary: "Chat with a language model (stream with stream: true or ?stream=true)",
@@ -73,7 +73,7 @@ const chat = gatewayRoute("key", "llm", {
   },
 });
 
-const models = gatewayRoute("key", "llm", {
+const models = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/models",
   summary: "Models the gateway picks by default and per tier, for configured providers",
@@ -99,7 +99,7 @@ const TieredBody = z.object({
   provider: z.string().optional().openapi({ description: "Form B" }),
 });
 
-const tieredSelect = gatewayRoute("key", "llm", {
+const tieredSelect = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/tiered-select",
   summary: "Pick a provider and model for a task and budget (documented rule, no model call)",
@@ -108,7 +108,7 @@ const tieredSelect = gatewayRoute("key", "llm", {
   responses: { 200: jsonResponse(SelectionSchema, "The choice and why"), ...keyedErrors },
 });
 
-const smartChat = gatewayRoute("key", "llm", {
+const smartChat = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/smart-chat",
   summary: "Chat with the model tiered-select picks for the budget",
@@ -141,7 +141,7 @@ const EmbeddingsSchema = z
   .openapi("Embeddings");
 const Text = z.string().min(1).max(100_000);
 
-const embed = gatewayRoute("key", "llm", {
+const embed = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/embed",
   summary: "Embed a text (or, Form B, an array of texts)",
@@ -160,7 +160,7 @@ const embed = gatewayRoute("key", "llm", {
   },
 });
 
-const embedBatch = gatewayRoute("key", "llm", {
+const embedBatch = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/embed-batch",
   summary: "Embed many texts",
@@ -175,7 +175,7 @@ const embedBatch = gatewayRoute("key", "llm", {
   },
 });
 
-const similarity = gatewayRoute("key", "llm", {
+const similarity = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/similarity",
   summary: "Semantic similarity of two texts (cosine of their embeddings, floored at 0)",
@@ -198,7 +198,7 @@ const similarity = gatewayRoute("key", "llm", {
   },
 });
 
-const vision = gatewayRoute("key", "llm", {
+const vision = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/vision",
   summary: "Ask a vision model about an image (base64 or https URL)",
@@ -217,7 +217,7 @@ const vision = gatewayRoute("key", "llm", {
   responses: { 200: jsonResponse(Completion, "The model's answer"), ...keyedErrors, ...providerErrors },
 });
 
-const imagesGenerate = gatewayRoute("key", "llm", {
+const imagesGenerate = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/images/generate",
   summary: "Generate an image from a prompt",
@@ -248,7 +248,7 @@ const imagesGenerate = gatewayRoute("key", "llm", {
   },
 });
 
-const speech = gatewayRoute("key", "llm", {
+const speech = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/speech",
   summary: "Speech from text (Form A: OpenAI voices; Form B: provider elevenlabs or openai)",
@@ -276,7 +276,7 @@ const speech = gatewayRoute("key", "llm", {
   },
 });
 
-const transcribeRoute = gatewayRoute("key", "llm", {
+const transcribeRoute = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/transcribe",
   summary: "Transcribe audio (multipart: file, language, prompt)",
@@ -337,7 +337,7 @@ const BatchSchema = z
   })
   .openapi("Batch");
 const batchCreateConfig = (path: string) =>
-  gatewayRoute("key", "llm", {
+  gatewayRoute("key", {
     method: "post",
     path,
     summary: "Create a batch of chat requests, run in the background",
@@ -347,7 +347,7 @@ const batchCreateConfig = (path: string) =>
   });
 const batchCreate = batchCreateConfig("/v1/llm/batch");
 const batchCreateFormB = batchCreateConfig("/v1/llm/batch/create");
-const batchList = gatewayRoute("key", "llm", {
+const batchList = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/batch",
   summary: "This key's batches, newest first",
@@ -358,7 +358,7 @@ const batchList = gatewayRoute("key", "llm", {
     ...keyedErrors,
   },
 });
-const batchGet = gatewayRoute("key", "llm", {
+const batchGet = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/batch/{batch_id}",
   summary: "A batch's status",
@@ -370,7 +370,7 @@ const batchGet = gatewayRoute("key", "llm", {
     404: jsonResponse(ErrorSchema, "No such batch for this key"),
   },
 });
-const batchResults = gatewayRoute("key", "llm", {
+const batchResults = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/batch/{batch_id}/results",
   summary: "A finished batch's results, in request order",
@@ -391,7 +391,7 @@ const batchResults = gatewayRoute("key", "llm", {
   },
 });
 
-const grounded = gatewayRoute("key", "llm", {
+const grounded = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/grounded-chat",
   summary: "Gemini answer grounded in Google Search, with its sources and queries",
@@ -421,7 +421,7 @@ const grounded = gatewayRoute("key", "llm", {
   },
 });
 
-const codeExecute = gatewayRoute("key", "llm", {
+const codeExecute = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/code-execute",
   summary: "Let Gemini write and run code for a task",
@@ -459,7 +459,7 @@ const VideoTask = z.object({
     .optional()
     .openapi({ description: "The length Veo was asked for, after mapping the requested duration" }),
 });
-const videoGenerate = gatewayRoute("key", "llm", {
+const videoGenerate = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/video/generate",
   summary: "Start a video (Google Veo); poll GET /v1/llm/video/{task_id}",
@@ -483,7 +483,7 @@ const videoGenerate = gatewayRoute("key", "llm", {
   ),
   responses: { 202: jsonResponse(VideoTask, "Accepted: pending"), ...keyedErrors, ...providerErrors },
 });
-const videoStatus = gatewayRoute("key", "llm", {
+const videoStatus = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/video/{task_id}",
   summary: "A video task's status, and the video URL when done",

@@ -37,7 +37,7 @@ const upstream = {
 };
 const UrlQuery = z.object({ url: z.string().optional().openapi({ description: "HTTPS URL to fetch" }) });
 
-const getProxy = gatewayRoute("none", "proxy", {
+const getProxy = gatewayRoute("none", {
   method: "get",
   path: "/v1/proxy",
   summary: "Fetch a public HTTPS URL server-side",
@@ -46,7 +46,7 @@ const getProxy = gatewayRoute("none", "proxy", {
   responses: { 200: upstream, ...errors },
 });
 
-const postProxy = gatewayRoute("none", "proxy", {
+const postProxy = gatewayRoute("none", {
   method: "post",
   path: "/v1/proxy",
   summary: "Fetch a public HTTPS URL server-side (url in the query or the JSON body)",

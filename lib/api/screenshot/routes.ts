@@ -43,7 +43,7 @@ const FormBResult = z.object({
   ),
 });
 
-const capture = gatewayRoute("key", "screenshot", {
+const capture = gatewayRoute("key", {
   method: "post",
   path: "/v1/screenshot/capture",
   summary: "Screenshot a public HTTPS page (Form A: one size; Form B: social and device presets)",

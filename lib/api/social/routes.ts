@@ -23,7 +23,7 @@ const PostSchema = z
   })
   .openapi("SocialPost");
 
-const search = gatewayRoute("key", "social", {
+const search = gatewayRoute("key", {
   method: "post",
   path: "/v1/social/search",
   summary: "Search public posts on Bluesky, Mastodon and Reddit",

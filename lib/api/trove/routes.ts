@@ -68,7 +68,7 @@ const DatasetSchema = z
 const Category = z.string().min(1).max(64).openapi({ description: "category name, e.g. environmental" });
 const badRequest = { 400: jsonResponse(ErrorSchema, "Invalid parameters") };
 
-const index = gatewayRoute("optional", "trove", {
+const index = gatewayRoute("optional", {
   method: "get",
   // Registered without the trailing slash: the app is non-strict, so /v1/trove/ and /v1/trove both match.
   path: "/v1/trove",
@@ -77,7 +77,7 @@ const index = gatewayRoute("optional", "trove", {
   responses: { 200: jsonResponse(IndexSchema, "Every category with its dataset ids and counts") },
 });
 
-const category = gatewayRoute("none", "trove", {
+const category = gatewayRoute("none", {
   method: "get",
   path: "/v1/trove/{category}",
   summary: "The datasets of one category, with file sizes",
@@ -92,7 +92,6 @@ const category = gatewayRoute("none", "trove", {
 
 const dataset = gatewayRoute(
   "none",
-  "trove",
   {
     method: "get",
     path: "/v1/trove/{category}/{dataset}",

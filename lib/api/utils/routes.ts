@@ -2,6 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { poolErrors, runOnPool } from "../../gateway/runtime/worker-pool.ts";
+import * as pool from "./pool-tasks.ts";
 import {
   ErrorSchema,
   jsonRequest,
@@ -114,7 +115,6 @@ const CitationBody = z
 const routes = {
   citations: gatewayRoute(
     "none",
-    "utils",
     {
       method: "post",
       path: "/v1/utils/citations/format",
@@ -131,7 +131,7 @@ const routes = {
     },
     { limitKeyless: true },
   ),
-  convert: gatewayRoute("key", "utils", {
+  convert: gatewayRoute("key", {
     method: "post",
     path: "/v1/utils/convert",
     summary: "Convert data between JSON, YAML, TOML, XML and CSV",
@@ -148,7 +148,6 @@ const routes = {
   }),
   format: gatewayRoute(
     "none",
-    "utils",
     {
       method: "post",
       path: "/v1/utils/format/convert",
@@ -168,7 +167,6 @@ const routes = {
   ),
   keywords: gatewayRoute(
     "none",
-    "utils",
     {
       method: "post",
       path: "/v1/utils/text/keywords",
@@ -190,7 +188,7 @@ const routes = {
     },
     { limitKeyless: true },
   ),
-  resize: gatewayRoute("key", "utils", {
+  resize: gatewayRoute("key", {
     method: "post",
     path: "/v1/utils/images/resize",
     summary: "Resize an image",
@@ -202,7 +200,7 @@ const routes = {
       ...poolErrors,
     },
   }),
-  imageConvert: gatewayRoute("key", "utils", {
+  imageConvert: gatewayRoute("key", {
     method: "post",
     path: "/v1/utils/images/convert",
     summary: "Convert an image to png, jpeg, webp, gif or bmp",
@@ -214,7 +212,7 @@ const routes = {
       ...poolErrors,
     },
   }),
-  pdf: gatewayRoute("key", "utils", {
+  pdf: gatewayRoute("key", {
     method: "post",
     path: "/v1/utils/pdf/extract",
     summary: "Extract text from a PDF, per page",
@@ -246,7 +244,7 @@ export function registerUtilsRoutes(app: OpenAPIHono<GatewayEnv>): void {
     // On the pool: the YAML parser checks duplicate keys pairwise, so 300,000 keys (3 MB) cost ~15 minutes of CPU.
     assertNestingAllowed(body.data);
     const args = { data: body.data, from: body.source_format, to: body.target_format, pretty: body.pretty };
-    const result = await runOnPool(c.var.runtime, "dataConvert", args, "data");
+    const result = await runOnPool(c.var.runtime, pool.dataConvert, args, "data");
     return c.json({ result, source_format: body.source_format, target_format: body.target_format }, 200);
   });
   app.openapi(routes.format, async (c) => {
@@ -254,7 +252,7 @@ export function registerUtilsRoutes(app: OpenAPIHono<GatewayEnv>): void {
     // On the pool: marked's emphasis rules are quadratic, so 100 kB of `_a**` costs ~45 s of CPU.
     const result = await runOnPool(
       c.var.runtime,
-      "formatConvert",
+      pool.formatConvert,
       { content: body.content, from: body.from_format, to: body.to_format },
       "content",
     );
@@ -262,7 +260,7 @@ export function registerUtilsRoutes(app: OpenAPIHono<GatewayEnv>): void {
   });
   app.openapi(routes.keywords, async (c) => {
     const body = c.req.valid("json");
-    const keywords = await runOnPool(c.var.runtime, "keywords", { text: body.text, topK: body.top_k }, "text");
+    const keywords = await runOnPool(c.var.runtime, pool.keywords, { text: body.text, topK: body.top_k }, "text");
     return c.json({ keywords, count: keywords.length, algorithm: "rake" }, 200);
   });
   app.openapi(routes.resize, async (c) => {
@@ -274,18 +272,18 @@ export function registerUtilsRoutes(app: OpenAPIHono<GatewayEnv>): void {
       format: body.format,
     };
     return c.json(
-      await runOnPool(c.var.runtime, "imageResize", { image: decodeBase64(body.image, "image"), options }, "image"),
+      await runOnPool(c.var.runtime, pool.imageResize, { image: decodeBase64(body.image, "image"), options }, "image"),
       200,
     );
   });
   app.openapi(routes.imageConvert, async (c) => {
     const body = c.req.valid("json");
     const args = { image: decodeBase64(body.image, "image"), format: body.format, quality: body.quality };
-    return c.json(await runOnPool(c.var.runtime, "imageConvert", args, "image"), 200);
+    return c.json(await runOnPool(c.var.runtime, pool.imageConvert, args, "image"), 200);
   });
   app.openapi(routes.pdf, async (c) => {
     const body = c.req.valid("json");
     const args = { pdf: decodeBase64(body.pdf, "pdf"), pages: body.pages, includeMetadata: body.include_metadata };
-    return c.json(await runOnPool(c.var.runtime, "pdfExtract", args, "pdf"), 200);
+    return c.json(await runOnPool(c.var.runtime, pool.pdfExtract, args, "pdf"), 200);
   });
 }

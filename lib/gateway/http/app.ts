@@ -4,33 +4,11 @@ import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
-import { registerAacRoutes } from "../../api/aac/routes.ts";
-import { registerClinicalRoutes } from "../../api/clinical/routes.ts";
-import { registerCorpusRoutes } from "../../api/corpus/routes.ts";
-import { registerGeneratorRoutes } from "../../api/create/routes.ts";
-import { registerDatavisRoutes } from "../../api/datavis/routes.ts";
-import { registerEtymologyRoutes } from "../../api/etymology/routes.ts";
-import { registerLinguisticsRoutes } from "../../api/linguistics/routes.ts";
-import { registerTroveRoutes } from "../../api/trove/routes.ts";
-import { registerAccountRoutes } from "../../api/account/routes.ts";
-import { registerDataRoutes } from "../../api/data/routes.ts";
-import { registerDataUtilityRoutes } from "../../api/data/utils-routes.ts";
-import { registerDocumentRoutes } from "../../api/documents/routes.ts";
-import { registerOpenAISurface } from "../../api/llm/openai-surface.ts";
-import { registerOllamaRoutes } from "../../api/llm/ollama-routes.ts";
-import { registerLlmRoutes } from "../../api/llm/routes.ts";
-import { registerProxyRoutes } from "../../api/proxy/routes.ts";
-import { registerScreenshotRoutes } from "../../api/screenshot/routes.ts";
-import { registerSocialRoutes } from "../../api/social/routes.ts";
-import { API_VERSION, registerStatusRoutes } from "../../api/status/routes.ts";
-import { registerUtilsRoutes } from "../../api/utils/routes.ts";
-import { registerSpeechRoutes } from "../../api/utils/speech/routes.ts";
+import { createAreaApp, type Area, type GatewayInfo } from "./area.ts";
 import type { GatewayEnv } from "./context.ts";
-import { errorResponse, GatewayError } from "../../errors.ts";
+import { errorResponse } from "../../errors.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { findUnsafeText } from "./safe-text.ts";
-import { secretMatcher } from "../keys/secret-match.ts";
-import { describeUnsafeText, describeValidationError } from "./validation.ts";
+import { validationHook } from "./validation.ts";
 
 export type GatewayApp = OpenAPIHono<GatewayEnv>;
 
@@ -39,18 +17,8 @@ export type GatewayApp = OpenAPIHono<GatewayEnv>;
  * request id → runtime + observation → body cap → 405 check → routes (each keyed route carries
  * auth → limits → validation → handler → metering) → one error shaper.
  */
-export function createApp(rt: Runtime): GatewayApp {
-  const app = new OpenAPIHono<GatewayEnv>({
-    strict: false,
-    defaultHook: (result) => {
-      if (!result.success) throw new GatewayError(400, describeValidationError(result.error));
-      // Every route's input passes here, so this one rule keeps NULs and lone surrogates out of the
-      // database, headers and upstream URLs. Keys and fields the schema dropped are never checked.
-      const unsafe = findUnsafeText(result.data);
-      if (unsafe)
-        throw new GatewayError(400, describeUnsafeText(unsafe, result.target === "json" ? "body" : result.target));
-    },
-  });
+export function createGatewayApp(rt: Runtime, areas: readonly Area[]): GatewayApp {
+  const app = new OpenAPIHono<GatewayEnv>({ strict: false, defaultHook: validationHook });
 
   app.use(requestId({ headerName: "X-Request-Id" }));
   app.use(async function observe(c, next) {
@@ -97,28 +65,8 @@ export function createApp(rt: Runtime): GatewayApp {
     }),
   );
 
-  registerStatusRoutes(app);
-  registerAccountRoutes(app);
-  registerDataRoutes(app);
-  registerDataUtilityRoutes(app);
-  registerLlmRoutes(app);
-  registerOpenAISurface(app);
-  registerOllamaRoutes(app);
-  registerUtilsRoutes(app);
-  registerSpeechRoutes(app);
-  registerDocumentRoutes(app);
-  registerProxyRoutes(app);
-  registerScreenshotRoutes(app);
-  registerSocialRoutes(app);
-  registerAacRoutes(app);
-  registerClinicalRoutes(app);
-  registerCorpusRoutes(app);
-  registerGeneratorRoutes(app);
-  registerDatavisRoutes(app);
-  registerEtymologyRoutes(app);
-  registerLinguisticsRoutes(app);
-  registerTroveRoutes(app);
-  registerOperationalRoutes(app, rt);
+  registerSecuritySchemes(app);
+  for (const area of areas) mountArea(app, area);
 
   app.notFound((c) => c.json({ error: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((err, c) =>
@@ -135,7 +83,18 @@ function matchedRoute(c: Parameters<typeof routePath>[0]): string {
   return path === "/*" || path === "*" ? "unmatched" : path;
 }
 
-function registerOperationalRoutes(app: GatewayApp, rt: Runtime): void {
+/** Adds an area's routes to the app, each behind the guard for the area's scope. */
+export function mountArea(app: GatewayApp, area: Area): void {
+  const gateway: GatewayInfo = {
+    openApiDocument: (config) => app.getOpenAPI31Document({ openapi: "3.1.0", ...config }),
+    endpointCount: () => app.openAPIRegistry.definitions.filter((d) => d.type === "route").length,
+  };
+  const areaApp = createAreaApp(area);
+  for (const routes of area.routes) routes(areaApp, gateway);
+  app.route("/", areaApp);
+}
+
+function registerSecuritySchemes(app: GatewayApp): void {
   app.openAPIRegistry.registerComponent("securitySchemes", "apiKeyHeader", {
     type: "apiKey",
     in: "header",
@@ -146,30 +105,5 @@ function registerOperationalRoutes(app: GatewayApp, rt: Runtime): void {
     type: "apiKey",
     in: "query",
     name: "api_key",
-  });
-
-  let document: string | undefined;
-  app.get("/openapi.json", (c) => {
-    document ??= JSON.stringify(
-      app.getOpenAPI31Document({
-        openapi: "3.1.0",
-        info: {
-          title: "Unified API Gateway",
-          version: API_VERSION,
-          description:
-            "One API key for language models, research orchestration, data sources, reference data and utilities.",
-        },
-        servers: [{ url: rt.config.publicBaseUrl ?? "/" }],
-      }),
-    );
-    return c.body(document, 200, { "Content-Type": "application/json; charset=utf-8" });
-  });
-
-  const metricsAuthorized = rt.config.metricsToken ? secretMatcher(`Bearer ${rt.config.metricsToken}`) : undefined;
-  app.get("/metrics", async (c) => {
-    if (metricsAuthorized && !metricsAuthorized(c.req.header("authorization"))) {
-      throw new GatewayError(401, "metrics need 'Authorization: Bearer <METRICS_TOKEN>'");
-    }
-    return c.body(await rt.metrics.registry.metrics(), 200, { "Content-Type": rt.metrics.registry.contentType });
   });
 }

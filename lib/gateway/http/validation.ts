@@ -1,5 +1,20 @@
+import type { OpenAPIHonoOptions } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
-import { toSafeText, type UnsafeTextAt } from "./safe-text.ts";
+import { GatewayError } from "../../errors.ts";
+import type { GatewayEnv } from "./context.ts";
+import { findUnsafeText, toSafeText, type UnsafeTextAt } from "./safe-text.ts";
+
+/**
+ * Every route's input passes here: a zod failure is a 400 naming the fields, and this one rule keeps
+ * NULs and lone surrogates out of the database, headers and upstream URLs. Keys and fields the schema
+ * dropped are never checked.
+ */
+export const validationHook: NonNullable<OpenAPIHonoOptions<GatewayEnv>["defaultHook"]> = (result) => {
+  if (!result.success) throw new GatewayError(400, describeValidationError(result.error));
+  const unsafe = findUnsafeText(result.data);
+  if (unsafe)
+    throw new GatewayError(400, describeUnsafeText(unsafe, result.target === "json" ? "body" : result.target));
+};
 
 /** "invalid request: messages: expected array, received undefined; temperature: ..." — names every field. */
 export function describeValidationError(error: ZodError): string {

@@ -1,12 +1,21 @@
 import path from "node:path";
 import { Piscina } from "piscina";
-import type { HeavyJob, HeavyOutcome, HeavyTasks } from "../../workers/heavy-tasks.ts";
 import { GatewayError } from "../../errors.ts";
 import type { Runtime } from "./runtime.ts";
 import { ErrorSchema, jsonResponse } from "../http/schemas.ts";
 
 /** A Buffer comes back from a worker as a plain Uint8Array (structured clone keeps no subclass). */
 type Cloned<T> = T extends Buffer ? Uint8Array : T;
+
+/**
+ * A job the pool can run, by name, typed by its arguments and result. The area that owns the work
+ * declares it; lib/workers/heavy-tasks.ts implements it for the worker threads.
+ */
+export type PoolTask<Args, Result> = { readonly name: string; readonly types?: (args: Args) => Result };
+export const poolTask = <Args, Result>(name: string): PoolTask<Args, Result> => ({ name });
+
+/** What a job sends back: its value, or the user's error (a class does not survive the thread boundary). */
+export type PoolOutcome = { ok: true; value: unknown } | { ok: false; status: number; message: string };
 
 // Resolved from the project root, as the CSL styles are, so Next's bundling of the gateway leaves it alone.
 const WORKER_FILE = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "workers", "heavy-worker.mjs");
@@ -64,17 +73,17 @@ function ownedBuffers(args: object): ArrayBuffer[] {
  * that outgrows its memory (413) or its time (422) ends its own worker and request, never the process;
  * a full queue is a 503. `what` names the input in those messages ("image", "pdf").
  */
-export async function runOnPool<K extends HeavyJob["task"]>(
+export async function runOnPool<Args extends object, Result>(
   rt: Runtime,
-  task: K,
-  args: Parameters<HeavyTasks[K]>[0],
+  task: PoolTask<Args, Result>,
+  args: Args,
   what: string,
-): Promise<Cloned<Awaited<ReturnType<HeavyTasks[K]>>>> {
+): Promise<Cloned<Result>> {
   const { timeoutMs, memoryMb } = rt.config.workers;
-  let outcome: HeavyOutcome;
+  let outcome: PoolOutcome;
   try {
     outcome = await poolOf(rt).run(
-      { task, args },
+      { task: task.name, args },
       { signal: AbortSignal.timeout(timeoutMs), transferList: ownedBuffers(args) },
     );
   } catch (err) {
@@ -93,5 +102,5 @@ export async function runOnPool<K extends HeavyJob["task"]>(
     throw err;
   }
   if (!outcome.ok) throw new GatewayError(outcome.status as 400, outcome.message);
-  return outcome.value as Cloned<Awaited<ReturnType<HeavyTasks[K]>>>;
+  return outcome.value as Cloned<Result>;
 }

@@ -1,5 +1,5 @@
 import NextAuth from "next-auth";
-import { prefersHtml } from "@/lib/front-door.ts";
+import { prefersHtml } from "@/lib/prefers-html.ts";
 import { getPortal } from "@/lib/portal/auth.ts";
 import { CLIENT_ADDRESS_HEADER, type SignInRefusal } from "@/lib/portal/sign-in-limits.ts";
 

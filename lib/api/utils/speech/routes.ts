@@ -3,6 +3,7 @@ import type { GatewayEnv } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { poolErrors, runOnPool } from "../../../gateway/runtime/worker-pool.ts";
+import { espeak } from "../pool-tasks.ts";
 import { espeakLanguages } from "./espeak.ts";
 import {
   elevenlabsConfigured,
@@ -31,7 +32,7 @@ const unavailable = {
   503: jsonResponse(z.object({ error: z.string() }), "The provider is not configured or is limiting us"),
 };
 
-const tts = gatewayRoute("key", "utils", {
+const tts = gatewayRoute("key", {
   method: "post",
   path: "/v1/utils/tts",
   summary: "Text to speech as MP3 (espeak offline by default; openai and elevenlabs when configured)",
@@ -45,7 +46,7 @@ const tts = gatewayRoute("key", "utils", {
   },
 });
 
-const providers = gatewayRoute("key", "utils", {
+const providers = gatewayRoute("key", {
   method: "get",
   path: "/v1/utils/tts/providers",
   summary: "Speech providers: capabilities, character limits, voices, and whether each is configured",
@@ -56,7 +57,7 @@ const providers = gatewayRoute("key", "utils", {
   },
 });
 
-const voices = gatewayRoute("key", "utils", {
+const voices = gatewayRoute("key", {
   method: "get",
   path: "/v1/utils/voices",
   summary: "Voices by provider",
@@ -71,7 +72,7 @@ const voices = gatewayRoute("key", "utils", {
   },
 });
 
-const languages = gatewayRoute("key", "utils", {
+const languages = gatewayRoute("key", {
   method: "get",
   path: "/v1/utils/languages",
   summary: "Language codes espeak speaks",
@@ -105,12 +106,7 @@ export function registerSpeechRoutes(app: OpenAPIHono<GatewayEnv>): void {
     const body = c.req.valid("json");
     let audio: Uint8Array;
     if (body.provider === "espeak")
-      audio = await runOnPool(
-        c.var.runtime,
-        "espeak",
-        { text: body.text, lang: body.lang, speed: body.speed },
-        "speech",
-      );
+      audio = await runOnPool(c.var.runtime, espeak, { text: body.text, lang: body.lang, speed: body.speed }, "speech");
     else if (body.provider === "openai") audio = await openaiSpeech(body.text, body.voice, "tts-1", body.speed);
     else audio = await elevenlabsSpeech(body.text, body.voice);
     c.set("usage", { provider: body.provider });

@@ -1,0 +1,31 @@
+import { z } from "@hono/zod-openapi";
+import { defineArea, type AreaApp, type GatewayInfo } from "../../gateway/http/area.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { jsonResponse } from "../../gateway/http/schemas.ts";
+import { configuredProviders } from "../../upstream/providers.ts";
+
+const capabilities = gatewayRoute("none", {
+  method: "get",
+  path: "/v1/capabilities",
+  summary: "How many endpoints the gateway serves and which providers are usable now",
+  tags: ["Status"],
+  responses: {
+    200: jsonResponse(
+      z.object({ endpoints: z.number().int(), providers: z.array(z.string()) }).openapi("Capabilities"),
+      "Endpoint count from the route table; providers with credentials configured",
+    ),
+  },
+});
+
+function registerCapabilities(app: AreaApp, gateway: GatewayInfo): void {
+  app.openapi(capabilities, (c) =>
+    c.json({ endpoints: gateway.endpointCount(), providers: configuredProviders() }, 200),
+  );
+}
+
+export default defineArea({
+  name: "capabilities",
+  scope: "status",
+  paths: ["/v1/capabilities"],
+  routes: [registerCapabilities],
+});

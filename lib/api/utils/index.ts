@@ -1,0 +1,11 @@
+import { defineArea } from "../../gateway/http/area.ts";
+import { registerDataUtilityRoutes } from "../data/utils-routes.ts";
+import { registerUtilsRoutes } from "./routes.ts";
+import { registerSpeechRoutes } from "./speech/routes.ts";
+
+export default defineArea({
+  name: "utils",
+  scope: "utils",
+  paths: ["/v1/utils/*"],
+  routes: [registerDataUtilityRoutes, registerUtilsRoutes, registerSpeechRoutes],
+});

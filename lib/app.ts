@@ -1,0 +1,52 @@
+import aac from "./api/aac/index.ts";
+import account from "./api/account/index.ts";
+import capabilities from "./api/capabilities/index.ts";
+import clinical from "./api/clinical/index.ts";
+import corpus from "./api/corpus/index.ts";
+import create from "./api/create/index.ts";
+import data from "./api/data/index.ts";
+import datavis from "./api/datavis/index.ts";
+import documents from "./api/documents/index.ts";
+import generators from "./api/generators/index.ts";
+import etymology from "./api/etymology/index.ts";
+import linguistics from "./api/linguistics/index.ts";
+import llm from "./api/llm/index.ts";
+import proxy from "./api/proxy/index.ts";
+import screenshot from "./api/screenshot/index.ts";
+import social from "./api/social/index.ts";
+import status from "./api/status/index.ts";
+import trove from "./api/trove/index.ts";
+import utils from "./api/utils/index.ts";
+import type { Area } from "./gateway/http/area.ts";
+import { createGatewayApp, type GatewayApp } from "./gateway/http/app.ts";
+import type { Runtime } from "./gateway/runtime/runtime.ts";
+
+/**
+ * The composition root: every area of the API, mounted in this order. Imports run down from here
+ * (app → areas → gateway, upstream, db); the same list gives the front door its paths.
+ */
+export const AREAS: readonly Area[] = [
+  status,
+  capabilities,
+  account,
+  data,
+  llm,
+  utils,
+  documents,
+  proxy,
+  screenshot,
+  social,
+  aac,
+  clinical,
+  corpus,
+  create,
+  generators,
+  datavis,
+  etymology,
+  linguistics,
+  trove,
+];
+
+export function createApp(rt: Runtime): GatewayApp {
+  return createGatewayApp(rt, AREAS);
+}

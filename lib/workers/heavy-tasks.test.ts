@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import * as documents from "../api/documents/pool-tasks.ts";
+import * as utils from "../api/utils/pool-tasks.ts";
+import { HEAVY_TASKS, runHeavyTask } from "./heavy-tasks.ts";
+
+describe("heavy tasks", () => {
+  it("implements every task an area declares for the pool", () => {
+    const declared = [...Object.values(utils), ...Object.values(documents)].map((t) => t.name);
+    expect(declared.length).toBeGreaterThan(0);
+    for (const name of declared) expect(HEAVY_TASKS.has(name), name).toBe(true);
+  });
+
+  it("runs a task by name and returns a user's error as an outcome, not a throw", async () => {
+    await expect(
+      runHeavyTask({ task: "keywords", args: { text: "solar panels and solar power", topK: 1 } }),
+    ).resolves.toMatchObject({ ok: true, value: [{ keyword: expect.stringContaining("solar") }] });
+    const bad = await runHeavyTask({
+      task: "pdfExtract",
+      args: { pdf: new Uint8Array([1, 2, 3]), includeMetadata: false },
+    });
+    expect(bad).toEqual({ ok: false, status: 400, message: "pdf is not a PDF document" });
+  });
+});
