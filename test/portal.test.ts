@@ -49,6 +49,8 @@ describe("npm start's server: the portal through Next, the API straight to Hono"
   it("answers unknown portal pages from Next with 404", async () => {
     const res = await fetch(`${server.url}/no-such-page`, { headers: { accept: BROWSER_ACCEPT } });
     expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    expect(await res.text()).toMatch(/This page could not be found/);
   });
 });
 
