@@ -3,7 +3,17 @@ import prettier from "eslint-config-prettier/flat";
 import tseslint from "typescript-eslint";
 
 const config = [
-  { ignores: [".next/**", "node_modules/**", "lib/db/generated/**", "next-env.d.ts", "coverage/**"] },
+  {
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      "lib/db/generated/**",
+      "next-env.d.ts",
+      "coverage/**",
+      "playwright-report/**",
+      "test-results/**",
+    ],
+  },
   ...nextVitals,
   ...tseslint.configs.recommended,
   {

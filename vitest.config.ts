@@ -2,11 +2,14 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["lib/**/*.test.ts", "test/**/*.test.ts", "e2e/**/*.test.ts"],
+    // The browser tests in e2e/ are Playwright's (playwright.config.ts); `npm test` runs both.
+    include: ["lib/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 180_000,
     // Two cores: files run two at a time so server processes and PGlite do not starve each other.
     maxWorkers: 2,
+    // In CI a JSON report as well, read with Playwright's by scripts/test-summary.mjs for the closing line.
+    ...(process.env.CI ? { reporters: ["default", "json"], outputFile: { json: ".vitest-results.json" } } : {}),
   },
 });

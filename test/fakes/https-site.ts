@@ -4,6 +4,7 @@ import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { generate } from "selfsigned";
+import { listen } from "../support/listen.ts";
 
 export type FakeSite = { url: string; port: number; caFile: string; hits: string[]; close(): Promise<void> };
 
@@ -112,20 +113,8 @@ pc.createOffer().then((offer) => pc.setLocalDescription(offer));</script>`);
         return res.end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  return {
-    url: `https://127.0.0.1:${port}`,
-    port,
-    caFile: tlsPair.caFile,
-    hits,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, port, close } = await listen(server);
+  return { url, port, caFile: tlsPair.caFile, hits, close };
 }
 
 /** A TLS server that only counts connections: anything reaching it means a guard failed. */
@@ -136,17 +125,8 @@ export async function startSentinel(tlsPair: {
   let connections = 0;
   const server = https.createServer({ key: tlsPair.key, cert: tlsPair.cert }, (_req, res) => res.end("sentinel"));
   server.on("connection", () => (connections += 1));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  return {
-    port: typeof address === "object" && address ? address.port : 0,
-    connections: () => connections,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, close } = await listen(server);
+  return { port, connections: () => connections, close };
 }
 
 /** A UDP listener that only counts datagrams (a STUN server a page must not reach). */

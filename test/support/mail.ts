@@ -1,4 +1,5 @@
 import { SMTPServer } from "smtp-server";
+import { listen } from "./listen.ts";
 
 export type CapturedMail = { to: string[]; raw: string; text: string };
 
@@ -39,9 +40,8 @@ export async function startTestSmtp(): Promise<TestSmtp> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const address = server.server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
+  // SMTPServer.listen is its net.Server's; closing stays SMTPServer's own, which also ends open sessions.
+  const { port } = await listen(server.server);
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,

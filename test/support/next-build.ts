@@ -1,5 +1,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
+import { listen } from "./listen.ts";
 
 /**
  * Builds the portal once when no build exists (a fresh clone); tests of the portal need one. Several
@@ -19,12 +21,7 @@ export function ensureNextBuild(): void {
 }
 
 export async function freePort(): Promise<number> {
-  const net = await import("node:net");
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
+  const { port, close } = await listen(net.createServer());
+  await close();
+  return port;
 }

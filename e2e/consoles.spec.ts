@@ -1,12 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, test, type Cookie, type Page } from "@playwright/test";
 import { startFakeOpenAICompatible, type FakeLlm } from "../test/fakes/llm.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { launchChromium } from "./browser.ts";
 
 const SHOTS = path.join("test-results", "screenshots");
 const LCP_BUDGET_MS = 1_500;
@@ -44,7 +42,7 @@ async function largestContentfulPaint(page: Page): Promise<number> {
 }
 
 async function expectAccessible(page: Page, exclude: string[] = []): Promise<void> {
-  let axe = new AxeBuilder({ page: page as never });
+  let axe = new AxeBuilder({ page });
   for (const selector of exclude) axe = axe.exclude(selector);
   const { violations } = await axe.analyze();
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
@@ -60,20 +58,24 @@ function watchCspViolations(page: Page): string[] {
   return blocked;
 }
 
+/** A full-page screenshot kept in test-results/screenshots and attached to the HTML report. */
 async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await test.info().attach(name, { path: file, contentType: "image/png" });
 }
 
-describe("the consoles in real Chromium", () => {
+test.describe("the consoles in real Chromium", () => {
   let server: ServerProcess;
-  let browser: Browser;
-  let context: BrowserContext;
   let xai: FakeLlm;
   let slow: FakeLlm;
   let cleanup: () => Promise<void>;
+  /** The session cookies of the user beforeAll signed in; each test's own context starts with them. */
+  let session: Cookie[];
+  test.use({ viewport: { width: 1280, height: 900 } });
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ browser }) => {
     const b = await backendEnv("pglite");
     cleanup = b.cleanup;
     [xai, slow] = await Promise.all([
@@ -95,24 +97,26 @@ describe("the consoles in real Chromium", () => {
     const others = Object.fromEntries(
       ["OPENAI", "ANTHROPIC", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"].map((n) => [`${n}_API_KEY`, ""]),
     );
-    [server, browser] = await Promise.all([
-      startServerProcess({ ...b.env, ...others, ...providers }),
-      launchChromium(),
-    ]);
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    server = await startServerProcess({ ...b.env, ...others, ...providers });
+    const context = await browser.newContext();
     const page = await context.newPage();
     await signIn(page, server, "consoles@example.test");
-    await page.close();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
+    session = await context.cookies();
+    await context.close();
+  });
+  test.beforeEach(async ({ context }) => {
+    await context.addCookies(session);
+  });
+  test.afterAll(async () => {
     await server?.stop();
     await Promise.all([xai?.close(), slow?.close()]);
     await cleanup?.();
   });
 
-  it("/docs renders the operations of /openapi.json, keeps the pasted key in memory only, and is accessible and fast", async () => {
-    const page = await context.newPage();
+  test("/docs renders the operations of /openapi.json, keeps the pasted key in memory only, and is accessible and fast", async ({
+    page,
+    context,
+  }) => {
     const blocked = watchCspViolations(page);
     const errors: string[] = [];
     const elsewhere: string[] = [];
@@ -150,11 +154,9 @@ describe("the consoles in real Chromium", () => {
     expect(blocked).toEqual([]);
     // Nothing is fetched from another host (fonts, telemetry, Scalar's hosted services).
     expect(elsewhere).toEqual([]);
-    await page.close();
-  }, 120_000);
+  });
 
-  it("chat streams the fake model's reply through the gateway, and stop abandons a stream", async () => {
-    const page = await context.newPage();
+  test("chat streams the fake model's reply through the gateway, and stop abandons a stream", async ({ page }) => {
     const res = await page.goto(`${server.url}/console/chat`);
     expect(res?.status()).toBe(200);
     expect(await largestContentfulPaint(page)).toBeLessThanOrEqual(LCP_BUDGET_MS);
@@ -185,14 +187,14 @@ describe("the consoles in real Chromium", () => {
     await expect.poll(() => slow.abandoned(), { timeout: 5_000 }).toBe(1);
     // What arrived before the stop stays in the conversation.
     await expect(page.getByRole("listitem").last().textContent()).resolves.toMatch(/w0 w1 w2 w3/);
-    await page.close();
-  }, 120_000);
+  });
 
   // CANNED ANSWERS: these tests answer the consoles' /v1 calls in the browser with page.route, so the
   // consoles' own behaviour (category filter, alternates, PNG size, story reader) is checked against
   // exact, known data; the test after them runs the same consoles against the real APIs.
-  it("datavis lists visualizations by category and draws the chosen one as SVG (fake DataVis API)", async () => {
-    const page = await context.newPage();
+  test("datavis lists visualizations by category and draws the chosen one as SVG (fake DataVis API)", async ({
+    page,
+  }) => {
     const blocked = watchCspViolations(page);
     const rows = Array.from({ length: 30 }, (_, i) => ({ city: `City ${i}`, rain: (i * 7) % 23, month: (i % 12) + 1 }));
     const data = { url: "/v1/trove/environmental/rain?limit=50000", format: { type: "json", property: "data" } };
@@ -246,11 +248,11 @@ describe("the consoles in real Chromium", () => {
     await expectAccessible(page);
     await screenshot(page, "datavis");
     expect(blocked).toEqual([]);
-    await page.close();
-  }, 120_000);
+  });
 
-  it("the AAC builder shows a pictogram per word, switches alternates and exports a PNG (fake AAC API)", async () => {
-    const page = await context.newPage();
+  test("the AAC builder shows a pictogram per word, switches alternates and exports a PNG (fake AAC API)", async ({
+    page,
+  }) => {
     const svg = (colour: string) =>
       `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><circle cx="50" cy="50" r="40" fill="${colour}"/></svg>`;
     await page.route("**/aac/mulberry/*.svg", (route) =>
@@ -309,13 +311,11 @@ describe("the consoles in real Chromium", () => {
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([16 + 4 * 176, 16 + 196 + 16]);
     await expectAccessible(page);
     await screenshot(page, "aac");
-    await page.close();
-  }, 120_000);
+  });
 
   // The same two consoles against the gateway's own DataVis, Data Trove and AAC routes and the shipped
   // data: no canned answers, so a drift between the consoles and the APIs shows here.
-  it("datavis and AAC consoles work against the real DataVis, Trove and AAC APIs", async () => {
-    const page = await context.newPage();
+  test("datavis and AAC consoles work against the real DataVis, Trove and AAC APIs", async ({ page }) => {
     await page.goto(`${server.url}/console/datavis`);
     // Asked from the page, as the console asks: same origin, with the session.
     const first = await page.evaluate(async () => {
@@ -359,11 +359,11 @@ describe("the consoles in real Chromium", () => {
       expect(image.src).toMatch(/^\/aac\/(mulberry|openmoji)\/.+\.svg$/);
       expect(image.width).toBeGreaterThan(0);
     }
-    await page.close();
-  }, 120_000);
+  });
 
-  it("the story console says generation is unavailable on a 404, then graphs a pasted story and reads it to an ending (fake story API)", async () => {
-    const page = await context.newPage();
+  test("the story console says generation is unavailable on a 404, then graphs a pasted story and reads it to an ending (fake story API)", async ({
+    page,
+  }) => {
     await page.route("**/v1/generate/story", (route) => route.fulfill({ status: 404, json: { error: "Not found" } }));
     const res = await page.goto(`${server.url}/console/story`);
     expect(res?.status()).toBe(200);
@@ -393,11 +393,9 @@ describe("the consoles in real Chromium", () => {
       .fill('{"nodes":[{"id":"start","text":"x","type":"start"}],"connections":[{"from":"start","to":"gone"}]}');
     await page.getByRole("button", { name: "Show graph" }).click();
     await page.getByText('connections.0.to: connection to "gone" is not a node id').waitFor();
-    await page.close();
-  }, 120_000);
+  });
 
-  it("consoles show a 429's retry time and a 503's not-configured reason (fake answers)", async () => {
-    const page = await context.newPage();
+  test("consoles show a 429's retry time and a 503's not-configured reason (fake answers)", async ({ page }) => {
     await page.route("**/v1/datavis/list*", (route) =>
       route.fulfill({
         status: 429,
@@ -421,10 +419,9 @@ describe("the consoles in real Chromium", () => {
     await expect(page.locator('[data-error-kind="not-configured"]').textContent()).resolves.toBe(
       "Not configured on this server: the pictogram library is not configured",
     );
-    await page.close();
-  }, 120_000);
+  });
 
-  it("a signed-out visitor gets a sign-in link instead of a console", async () => {
+  test("a signed-out visitor gets a sign-in link instead of a console", async ({ browser }) => {
     const signedOut = await browser.newContext();
     const anonymous = await signedOut.newPage();
     await anonymous.goto(`${server.url}/console/chat`);

@@ -1,26 +1,22 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, test } from "@playwright/test";
 import { backendEnv } from "../test/support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { launchChromium } from "./browser.ts";
 
-describe("the portal home in real Chromium", () => {
+test.describe("the portal home in real Chromium", () => {
   let server: ServerProcess;
-  let browser: Browser;
   let cleanup: () => Promise<void>;
-  beforeAll(async () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+  test.beforeAll(async () => {
     const b = await backendEnv("pglite");
     cleanup = b.cleanup;
-    [server, browser] = await Promise.all([startServerProcess(b.env), launchChromium()]);
+    server = await startServerProcess(b.env);
   });
-  afterAll(async () => {
-    await browser?.close();
+  test.afterAll(async () => {
     await server?.stop();
     await cleanup?.();
   });
 
-  it("renders the product with its styles and links to the API description", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  test("renders the product with its styles and links to the API description", async ({ page }) => {
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     const res = await page.goto(`${server.url}/`, { waitUntil: "networkidle" });
