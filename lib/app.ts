@@ -1,16 +1,19 @@
 import aac from "./api/aac/index.ts";
 import account from "./api/account/index.ts";
 import capabilities from "./api/capabilities/index.ts";
+import chat from "./api/chat/index.ts";
 import clinical from "./api/clinical/index.ts";
 import corpus from "./api/corpus/index.ts";
 import create from "./api/create/index.ts";
 import data from "./api/data/index.ts";
 import datavis from "./api/datavis/index.ts";
 import documents from "./api/documents/index.ts";
+import embeddings from "./api/embeddings/index.ts";
 import generators from "./api/generators/index.ts";
 import etymology from "./api/etymology/index.ts";
 import linguistics from "./api/linguistics/index.ts";
 import llm from "./api/llm/index.ts";
+import models from "./api/models/index.ts";
 import proxy from "./api/proxy/index.ts";
 import screenshot from "./api/screenshot/index.ts";
 import social from "./api/social/index.ts";
@@ -31,6 +34,9 @@ export const AREAS: readonly Area[] = [
   account,
   data,
   llm,
+  chat,
+  embeddings,
+  models,
   utils,
   documents,
   proxy,

@@ -1,11 +1,23 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerOllamaRoutes } from "./ollama-routes.ts";
-import { registerOpenAISurface } from "./openai-surface.ts";
-import { registerLlmRoutes } from "./routes.ts";
+import { registerBatchRoutes } from "./routes/batch.ts";
+import { registerChatRoutes } from "./routes/chat.ts";
+import { registerEmbeddingRoutes } from "./routes/embeddings.ts";
+import { registerMediaRoutes } from "./routes/media.ts";
+import { registerModelRoutes } from "./routes/models.ts";
+import { registerOllamaRoutes } from "./routes/ollama.ts";
+import { registerVideoRoutes } from "./routes/video.ts";
 
 export default defineArea({
   name: "llm",
   scope: "llm",
-  paths: ["/v1/llm/*", "/v1/chat/*", "/v1/embeddings", "/v1/models"],
-  routes: [registerLlmRoutes, registerOpenAISurface, registerOllamaRoutes],
+  paths: ["/v1/llm/*"],
+  routes: [
+    registerChatRoutes,
+    registerModelRoutes,
+    registerEmbeddingRoutes,
+    registerMediaRoutes,
+    registerBatchRoutes,
+    registerVideoRoutes,
+    registerOllamaRoutes,
+  ],
 });

@@ -1,10 +1,11 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
-import { GatewayError } from "../../errors.ts";
-import { gatewayRoute } from "../../gateway/http/route.ts";
-import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
-import { embedTexts } from "./embeddings.ts";
-import { untilStreamEnds } from "../../gateway/http/stream-end.ts";
+import { z } from "@hono/zod-openapi";
+import type { AreaApp } from "../../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../../gateway/http/context.ts";
+import { GatewayError } from "../../../errors.ts";
+import { gatewayRoute } from "../../../gateway/http/route.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { embedTexts } from "../embeddings.ts";
+import { untilStreamEnds } from "../../../gateway/http/stream-end.ts";
 import {
   addHost,
   assertMayChangeModels,
@@ -15,7 +16,7 @@ import {
   pullModel,
   resolveHost,
   runningModels,
-} from "./ollama.ts";
+} from "../ollama.ts";
 
 const HostQuery = z.object({
   host: z.string().optional().openapi({ description: "A registered host URL; default the operator's" }),
@@ -118,7 +119,7 @@ const running = gatewayRoute("key", {
   },
 });
 
-export function registerOllamaRoutes(app: OpenAPIHono<GatewayEnv>): void {
+export function registerOllamaRoutes(app: AreaApp): void {
   const keyOf = (c: { var: GatewayEnv["Variables"] }) => {
     if (!c.var.key) throw new GatewayError(401, "missing API key");
     return c.var.key;

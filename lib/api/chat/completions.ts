@@ -1,18 +1,15 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
-import { GatewayError } from "../../errors.ts";
+import { z } from "@hono/zod-openapi";
+import type { AreaApp } from "../../gateway/http/area.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
-import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
-import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, isConfigured, PROVIDERS } from "../../upstream/llm-catalogue.ts";
-import { completeChat, streamChat, type StreamFormat } from "./chat.ts";
-import { EMBEDDING_PROVIDERS, embedTexts, type EmbeddingProvider } from "./embeddings.ts";
+import { jsonRequest, keyedErrors } from "../../gateway/http/schemas.ts";
+import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
+import { completeChat, streamChat, type StreamFormat } from "../llm/chat.ts";
 
 /**
- * An OpenAI-compatible surface on the same keys, limits and metering, so any OpenAI SDK can point
- * its base URL at the gateway. Models are named `provider/model` (a bare model id goes to the
+ * Models on the OpenAI-compatible surface are named `provider/model` (a bare model id goes to the
  * provider whose defaults list it, else to the default provider).
  */
-export function splitModel(model: string): { provider: string; model: string } {
+function splitModel(model: string): { provider: string; model: string } {
   const slash = model.indexOf("/");
   if (slash > 0 && CHAT_PROVIDER_NAMES.includes(model.slice(0, slash)))
     return { provider: model.slice(0, slash), model: model.slice(slash + 1) };
@@ -53,33 +50,10 @@ const chatCompletions = gatewayRoute("key", {
   },
 });
 
-const embeddings = gatewayRoute("key", {
-  method: "post",
-  path: "/v1/embeddings",
-  summary: "OpenAI-compatible embeddings (model as openai/… or ollama/…)",
-  tags: ["OpenAI-compatible"],
-  request: jsonRequest(
-    z.object({
-      model: z.string().min(1),
-      input: z.union([z.string(), z.array(z.string()).min(1).max(2048)]),
-      encoding_format: z.enum(["float", "base64"]).default("float"),
-    }),
-  ),
-  responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "An OpenAI embedding list"), ...keyedErrors },
-});
-
-const models = gatewayRoute("key", {
-  method: "get",
-  path: "/v1/models",
-  summary: "OpenAI-compatible model list of configured providers",
-  tags: ["OpenAI-compatible"],
-  responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "An OpenAI model list"), ...keyedErrors },
-});
-
 const text = (content: z.infer<typeof OpenAIMessage>["content"]) =>
   typeof content === "string" ? content : content.map((p) => p.text).join("");
 
-export function registerOpenAISurface(app: OpenAPIHono<GatewayEnv>): void {
+export function registerChatCompletions(app: AreaApp): void {
   app.openapi(chatCompletions, async (c) => {
     const body = c.req.valid("json");
     const { provider, model } = splitModel(body.model);
@@ -154,46 +128,5 @@ export function registerOpenAISurface(app: OpenAPIHono<GatewayEnv>): void {
       status: 200,
       headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
     }) as never;
-  });
-
-  app.openapi(embeddings, async (c) => {
-    const body = c.req.valid("json");
-    const slash = body.model.indexOf("/");
-    const provider = (slash > 0 ? body.model.slice(0, slash) : "openai") as EmbeddingProvider;
-    if (!EMBEDDING_PROVIDERS.includes(provider))
-      throw new GatewayError(400, `embeddings come from ${EMBEDDING_PROVIDERS.join(" or ")}, not ${provider}`);
-    const model = slash > 0 ? body.model.slice(slash + 1) : body.model;
-    const inputs = Array.isArray(body.input) ? body.input : [body.input];
-    const r = await embedTexts(inputs, provider, model, c.req.raw.signal);
-    c.set("usage", { provider, model: r.model, promptTokens: r.tokens });
-    return c.json(
-      {
-        object: "list",
-        // base64 is what the official SDKs ask for: little-endian float32, as OpenAI sends it.
-        data: r.embeddings.map((embedding, index) => ({
-          object: "embedding",
-          index,
-          embedding:
-            body.encoding_format === "base64"
-              ? Buffer.from(new Float32Array(embedding).buffer).toString("base64")
-              : embedding,
-        })),
-        model: `${provider}/${r.model}`,
-        usage: { prompt_tokens: r.tokens, total_tokens: r.tokens },
-      },
-      200,
-    );
-  });
-
-  app.openapi(models, (c) => {
-    const data = PROVIDERS.filter((p) => isConfigured(p)).flatMap((p) =>
-      [...new Set([p.defaultModel, ...Object.values(p.tiers)])].map((m) => ({
-        id: `${p.name}/${m}`,
-        object: "model",
-        created: 0,
-        owned_by: p.name,
-      })),
-    );
-    return c.json({ object: "list", data }, 200);
   });
 }

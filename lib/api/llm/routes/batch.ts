@@ -1,0 +1,124 @@
+import { z } from "@hono/zod-openapi";
+import { GatewayError } from "../../../errors.ts";
+import type { AreaApp } from "../../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../../gateway/http/context.ts";
+import { gatewayRoute } from "../../../gateway/http/route.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { DEFAULT_PROVIDER } from "../../../upstream/llm-catalogue.ts";
+import { BATCH_KIND, createBatch, describeBatch, type BatchItemResult } from "../batch.ts";
+import { configuredProvider as configuredProviderOrThrow } from "../models.ts";
+import { Message, providerErrors } from "./schemas.ts";
+
+const BatchBody = z.object({
+  requests: z
+    .array(z.object({ custom_id: z.string().min(1).max(64), messages: z.array(Message).min(1).max(100) }))
+    .min(1)
+    .max(1000)
+    .refine((r) => new Set(r.map((x) => x.custom_id)).size === r.length, "custom_id values must be unique"),
+  provider: z.string().optional(),
+  model: z.string().max(200).optional(),
+  max_tokens: z.number().int().min(1).max(200_000).default(1024),
+});
+const BatchSchema = z
+  .object({
+    id: z.string(),
+    status: z.string(),
+    provider: z.string().nullable(),
+    model: z.string().nullable(),
+    request_counts: z.object({
+      total: z.number().int(),
+      succeeded: z.number().int(),
+      errored: z.number().int(),
+      processing: z.number().int(),
+    }),
+    progress: z.number(),
+    created_at: z.string(),
+    completed_at: z.string().nullable(),
+    error: z.string().nullable(),
+  })
+  .openapi("Batch");
+const batchCreateConfig = (path: string) =>
+  gatewayRoute("key", {
+    method: "post",
+    path,
+    summary: "Create a batch of chat requests, run in the background",
+    tags: ["LLM"],
+    request: jsonRequest(BatchBody),
+    responses: { 201: jsonResponse(BatchSchema, "The batch, queued"), ...keyedErrors, ...providerErrors },
+  });
+const batchCreate = batchCreateConfig("/v1/llm/batch");
+const batchCreateFormB = batchCreateConfig("/v1/llm/batch/create");
+const batchList = gatewayRoute("key", {
+  method: "get",
+  path: "/v1/llm/batch",
+  summary: "This key's batches, newest first",
+  tags: ["LLM"],
+  request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }) },
+  responses: {
+    200: jsonResponse(z.object({ batches: z.array(BatchSchema), count: z.number().int() }), "Batches"),
+    ...keyedErrors,
+  },
+});
+const batchGet = gatewayRoute("key", {
+  method: "get",
+  path: "/v1/llm/batch/{batch_id}",
+  summary: "A batch's status",
+  tags: ["LLM"],
+  request: { params: z.object({ batch_id: z.string().min(1).max(100) }) },
+  responses: {
+    200: jsonResponse(BatchSchema, "The batch"),
+    ...keyedErrors,
+    404: jsonResponse(ErrorSchema, "No such batch for this key"),
+  },
+});
+const batchResults = gatewayRoute("key", {
+  method: "get",
+  path: "/v1/llm/batch/{batch_id}/results",
+  summary: "A finished batch's results, in request order",
+  tags: ["LLM"],
+  request: { params: z.object({ batch_id: z.string().min(1).max(100) }) },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        id: z.string(),
+        status: z.literal("processing_complete"),
+        results: z.array(z.record(z.string(), z.unknown())),
+      }),
+      "Results",
+    ),
+    ...keyedErrors,
+    404: jsonResponse(ErrorSchema, "No such batch for this key"),
+    409: jsonResponse(ErrorSchema, "Not finished yet: the message gives the status"),
+  },
+});
+
+/** Batches of chat requests, run in the background on the key's queue. */
+export function registerBatchRoutes(app: AreaApp): void {
+  const ownBatch = async (c: { var: GatewayEnv["Variables"] }, id: string) => {
+    const task = await c.var.runtime.tasks.getForOwner(id, c.var.key!.id);
+    if (!task || task.kind !== BATCH_KIND) throw new GatewayError(404, `no batch '${id}' for this key`);
+    return task;
+  };
+  for (const route of [batchCreate, batchCreateFormB]) {
+    app.openapi(route, async (c) => {
+      const body = c.req.valid("json");
+      // Checked now, so a batch for an unconfigured provider fails at once, not item by item.
+      configuredProviderOrThrow(body.provider ?? DEFAULT_PROVIDER);
+      const task = await createBatch(c.var.runtime, c.var.key!.id, body);
+      return c.json(describeBatch(task), 201);
+    });
+  }
+  app.openapi(batchList, async (c) => {
+    const tasks = await c.var.runtime.tasks.listForOwner(c.var.key!.id, BATCH_KIND, c.req.valid("query").limit);
+    return c.json({ batches: tasks.map(describeBatch), count: tasks.length }, 200);
+  });
+  app.openapi(batchGet, async (c) => c.json(describeBatch(await ownBatch(c, c.req.valid("param").batch_id)), 200));
+  app.openapi(batchResults, async (c) => {
+    const task = await ownBatch(c, c.req.valid("param").batch_id);
+    const status = describeBatch(task).status;
+    if (status !== "processing_complete")
+      throw new GatewayError(409, `batch is ${status}; results are ready when it is processing_complete`);
+    const results = ((task.result as { results?: BatchItemResult[] }).results ?? []) as BatchItemResult[];
+    return c.json({ id: task.id, status: "processing_complete" as const, results }, 200);
+  });
+}

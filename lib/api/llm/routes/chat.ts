@@ -1,0 +1,233 @@
+import { z } from "@hono/zod-openapi";
+import type { AreaApp } from "../../../gateway/http/area.ts";
+import { gatewayRoute } from "../../../gateway/http/route.ts";
+import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { completeChat, streamChat, withFallback, type ChatRequest } from "../chat.ts";
+import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT } from "../gemini.ts";
+import { selectModel } from "../tiers.ts";
+import { Budget, Completion, Message, providerErrors } from "./schemas.ts";
+
+const ChatBody = z.object({
+  messages: z.array(Message).min(1).max(500),
+  provider: z.string().optional().openapi({ description: "Default xai" }),
+  model: z.string().max(200).optional(),
+  max_tokens: z.number().int().min(1).max(200_000).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  stream: z.boolean().default(false),
+  effort: z.enum(["low", "medium", "high"]).optional().openapi({ description: "anthropic only" }),
+  extended_thinking: z.boolean().optional().openapi({ description: "anthropic only" }),
+  thinking: z
+    .union([
+      z.object({ type: z.literal("adaptive") }),
+      z.object({ type: z.literal("enabled"), budget_tokens: z.number().int().min(1024) }),
+    ])
+    .optional()
+    .openapi({ description: "anthropic only" }),
+  inference_geo: z.literal("us").optional().openapi({ description: "anthropic only; US routing at 1.1x pricing" }),
+  fallback: z
+    .array(z.string())
+    .max(5)
+    .optional()
+    .openapi({ description: "Providers tried in order when the provider fails (5xx, 429, timeout)" }),
+});
+
+const SelectionSchema = z
+  .object({ provider: z.string(), model: z.string(), tier: Budget, configured: z.boolean(), reason: z.string() })
+  .openapi("ModelSelection");
+
+const chat = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/llm/chat",
+  summary: "Chat with a language model (stream with stream: true or ?stream=true)",
+  tags: ["LLM"],
+  request: { query: z.object({ stream: z.enum(["true", "false"]).optional() }), ...jsonRequest(ChatBody) },
+  responses: {
+    200: {
+      description: "The completion, or text/event-stream of {content} deltas ending with {done: true}",
+      content: { "application/json": { schema: Completion }, "text/event-stream": { schema: z.string() } },
+    },
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const TieredBody = z.object({
+  task: z.string().min(1).max(20_000),
+  budget: Budget.optional(),
+  budget_tier: Budget.optional().openapi({ description: "Form B name for budget" }),
+  provider: z.string().optional().openapi({ description: "Form B" }),
+});
+
+const tieredSelect = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/llm/tiered-select",
+  summary: "Pick a provider and model for a task and budget (documented rule, no model call)",
+  tags: ["LLM"],
+  request: jsonRequest(TieredBody),
+  responses: { 200: jsonResponse(SelectionSchema, "The choice and why"), ...keyedErrors },
+});
+
+const smartChat = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/llm/smart-chat",
+  summary: "Chat with the model tiered-select picks for the budget",
+  tags: ["LLM"],
+  request: jsonRequest(
+    z.object({
+      messages: z.array(Message).min(1).max(500),
+      budget: Budget.default("balanced"),
+      max_tokens: z.number().int().min(1).max(200_000).optional(),
+    }),
+  ),
+  responses: {
+    200: jsonResponse(Completion.extend({ selection: SelectionSchema }), "The completion and the selection behind it"),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const grounded = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/llm/grounded-chat",
+  summary: "Gemini answer grounded in Google Search, with its sources and queries",
+  tags: ["LLM"],
+  request: jsonRequest(
+    z
+      .object({
+        messages: z.array(Message).min(1).max(500).optional(),
+        prompt: z.string().min(1).max(50_000).optional(),
+        model: z.string().max(200).default(GROUNDING_MODEL_DEFAULT),
+        dynamic_threshold: z.number().min(0).max(1).default(0.3),
+      })
+      .refine((b) => b.messages ?? b.prompt, { message: "messages or prompt is required", path: ["messages"] }),
+  ),
+  responses: {
+    200: jsonResponse(
+      z.object({
+        content: z.string(),
+        grounding_sources: z.array(z.object({ title: z.string(), uri: z.string() })),
+        search_queries: z.array(z.string()),
+        model: z.string(),
+      }),
+      "The grounded answer",
+    ),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const codeExecute = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/llm/code-execute",
+  summary: "Let Gemini write and run code for a task",
+  tags: ["LLM"],
+  request: jsonRequest(
+    z.object({ prompt: z.string().min(1).max(50_000), model: z.string().max(200).default(GROUNDING_MODEL_DEFAULT) }),
+  ),
+  responses: {
+    200: jsonResponse(
+      z.object({
+        code: z.string(),
+        output: z.string(),
+        chart: z.string().nullable(),
+        content: z.string(),
+        model: z.string(),
+      }),
+      "Code, output, and a PNG chart when one was drawn",
+    ),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+/** Chat: plain (with fallback and streaming), picked by budget, and Gemini's grounded and code-running answers. */
+export function registerChatRoutes(app: AreaApp): void {
+  app.openapi(chat, async (c) => {
+    const body = c.req.valid("json");
+    const { stream: streamQuery } = c.req.valid("query");
+    const req: ChatRequest = body;
+    if (!(body.stream || streamQuery === "true")) {
+      const result = await withFallback(req, (r) => completeChat(r, c.req.raw.signal));
+      c.set("usage", {
+        provider: result.provider,
+        model: result.model,
+        promptTokens: result.usage.prompt_tokens,
+        completionTokens: result.usage.completion_tokens,
+      });
+      return c.json(result, 200);
+    }
+    // A stream falls back only before its first token: after that the client already has output.
+    const { body: stream, finished } = await withFallback(req, (r) => streamChat(r, c.req.raw.signal));
+    c.set(
+      "streamDone",
+      finished.then((o) => {
+        c.set("usage", {
+          provider: o.provider,
+          model: o.model,
+          promptTokens: o.usage.prompt_tokens,
+          completionTokens: o.usage.completion_tokens,
+          bytesOut: o.bytes,
+        });
+      }),
+    );
+    return new Response(stream, {
+      status: 200,
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache",
+        "x-accel-buffering": "no",
+      },
+    }) as never;
+  });
+
+  app.openapi(tieredSelect, (c) => {
+    const body = c.req.valid("json");
+    return c.json(selectModel(body.task, body.budget_tier ?? body.budget ?? "balanced", body.provider), 200);
+  });
+
+  app.openapi(smartChat, async (c) => {
+    const body = c.req.valid("json");
+    const lastUser =
+      [...body.messages].reverse().find((m) => m.role === "user")?.content ?? body.messages.at(-1)!.content;
+    const selection = selectModel(lastUser, body.budget);
+    const result = await completeChat(
+      { messages: body.messages, provider: selection.provider, model: selection.model, max_tokens: body.max_tokens },
+      c.req.raw.signal,
+    );
+    c.set("usage", {
+      provider: result.provider,
+      model: result.model,
+      promptTokens: result.usage.prompt_tokens,
+      completionTokens: result.usage.completion_tokens,
+    });
+    return c.json({ ...result, selection }, 200);
+  });
+
+  app.openapi(grounded, async (c) => {
+    const body = c.req.valid("json");
+    const messages = body.messages ?? [{ role: "user" as const, content: body.prompt! }];
+    const r = await groundedChat(messages, body.model, body.dynamic_threshold);
+    c.set("usage", {
+      provider: "gemini",
+      model: r.model,
+      promptTokens: r.promptTokens,
+      completionTokens: r.completionTokens,
+    });
+    return c.json(
+      { content: r.content, grounding_sources: r.grounding_sources, search_queries: r.search_queries, model: r.model },
+      200,
+    );
+  });
+
+  app.openapi(codeExecute, async (c) => {
+    const body = c.req.valid("json");
+    const r = await executeCode(body.prompt, body.model);
+    c.set("usage", {
+      provider: "gemini",
+      model: r.model,
+      promptTokens: r.promptTokens,
+      completionTokens: r.completionTokens,
+    });
+    return c.json({ code: r.code, output: r.output, chart: r.chart, content: r.content, model: r.model }, 200);
+  });
+}

@@ -1,0 +1,128 @@
+import { z } from "@hono/zod-openapi";
+import type { AreaApp } from "../../../gateway/http/area.ts";
+import { gatewayRoute } from "../../../gateway/http/route.ts";
+import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { cosine, EMBEDDING_PROVIDERS, embedTexts } from "../embeddings.ts";
+import { providerErrors } from "./schemas.ts";
+
+const EmbedProvider = z.enum(EMBEDDING_PROVIDERS).default("openai");
+const EmbeddingSchema = z
+  .object({ embedding: z.array(z.number()), dimensions: z.number().int(), model: z.string() })
+  .openapi("Embedding");
+const EmbeddingsSchema = z
+  .object({
+    embeddings: z.array(z.array(z.number())),
+    count: z.number().int(),
+    dimensions: z.number().int(),
+    model: z.string(),
+  })
+  .openapi("Embeddings");
+const Text = z.string().min(1).max(100_000);
+
+const embed = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/llm/embed",
+  summary: "Embed a text (or, Form B, an array of texts)",
+  tags: ["LLM"],
+  request: jsonRequest(
+    z.object({
+      text: z.union([Text, z.array(Text).min(1).max(2048)]),
+      provider: EmbedProvider,
+      model: z.string().max(200).optional(),
+    }),
+  ),
+  responses: {
+    200: jsonResponse(z.union([EmbeddingSchema, EmbeddingsSchema]), "One embedding, or one per text"),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const embedBatch = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/llm/embed-batch",
+  summary: "Embed many texts",
+  tags: ["LLM"],
+  request: jsonRequest(
+    z.object({ texts: z.array(Text).min(1).max(2048), provider: EmbedProvider, model: z.string().max(200).optional() }),
+  ),
+  responses: {
+    200: jsonResponse(EmbeddingsSchema, "One embedding per text, in order"),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const similarity = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/llm/similarity",
+  summary: "Semantic similarity of two texts (cosine of their embeddings, floored at 0)",
+  tags: ["LLM"],
+  request: jsonRequest(
+    z.object({ text1: Text, text2: Text, provider: EmbedProvider, model: z.string().max(200).optional() }),
+  ),
+  responses: {
+    200: jsonResponse(
+      z.object({
+        similarity: z.number().min(0).max(1),
+        text1_tokens: z.number().int(),
+        text2_tokens: z.number().int(),
+        model: z.string(),
+      }),
+      "Similarity in 0..1",
+    ),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+/** Embeddings of one text or many, and the similarity of two. */
+export function registerEmbeddingRoutes(app: AreaApp): void {
+  app.openapi(embed, async (c) => {
+    const body = c.req.valid("json");
+    const texts = Array.isArray(body.text) ? body.text : [body.text];
+    const result = await embedTexts(texts, body.provider, body.model, c.req.raw.signal);
+    c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.tokens });
+    const dimensions = result.embeddings[0]?.length ?? 0;
+    if (Array.isArray(body.text))
+      return c.json(
+        { embeddings: result.embeddings, count: result.embeddings.length, dimensions, model: result.model },
+        200,
+      );
+    return c.json({ embedding: result.embeddings[0]!, dimensions, model: result.model }, 200);
+  });
+
+  app.openapi(embedBatch, async (c) => {
+    const body = c.req.valid("json");
+    const result = await embedTexts(body.texts, body.provider, body.model, c.req.raw.signal);
+    c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.tokens });
+    return c.json(
+      {
+        embeddings: result.embeddings,
+        count: result.embeddings.length,
+        dimensions: result.embeddings[0]?.length ?? 0,
+        model: result.model,
+      },
+      200,
+    );
+  });
+
+  app.openapi(similarity, async (c) => {
+    const body = c.req.valid("json");
+    // Embedded one by one so each text's token count is known.
+    const [a, b] = await Promise.all(
+      [body.text1, body.text2].map((t) => embedTexts([t], body.provider, body.model, c.req.raw.signal)),
+    );
+    c.set("usage", { provider: a!.provider, model: a!.model, promptTokens: a!.tokens + b!.tokens });
+    const score = Math.max(0, Math.min(1, cosine(a!.embeddings[0]!, b!.embeddings[0]!)));
+    return c.json(
+      {
+        similarity: Math.round(score * 10_000) / 10_000,
+        text1_tokens: a!.tokens,
+        text2_tokens: b!.tokens,
+        model: a!.model,
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,168 @@
+import { z } from "@hono/zod-openapi";
+import { GatewayError } from "../../../errors.ts";
+import type { AreaApp } from "../../../gateway/http/area.ts";
+import { gatewayRoute } from "../../../gateway/http/route.ts";
+import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { elevenlabsSpeech, openaiSpeech } from "../../../upstream/speech.ts";
+import { generateImage, transcribe, TRANSCRIBE_FORMATS } from "../media.ts";
+import { describeImage } from "../vision.ts";
+import { Completion, providerErrors } from "./schemas.ts";
+
+const vision = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/llm/vision",
+  summary: "Ask a vision model about an image (base64 or https URL)",
+  tags: ["LLM"],
+  request: jsonRequest(
+    z
+      .object({
+        image: z.string().min(1).optional(),
+        image_url: z.string().min(1).optional().openapi({ description: "alias of image" }),
+        prompt: z.string().min(1).max(20_000).default("Describe the image."),
+        provider: z.string().default("openai"),
+        model: z.string().max(200).optional(),
+      })
+      .refine((b) => b.image ?? b.image_url, { message: "image (or image_url) is required", path: ["image"] }),
+  ),
+  responses: { 200: jsonResponse(Completion, "The model's answer"), ...keyedErrors, ...providerErrors },
+});
+
+const imagesGenerate = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/llm/images/generate",
+  summary: "Generate an image from a prompt",
+  tags: ["LLM"],
+  request: jsonRequest(
+    z.object({
+      prompt: z.string().min(1).max(4000),
+      provider: z.literal("openai").default("openai"),
+      model: z.string().max(100).default("dall-e-3"),
+      quality: z.enum(["standard", "hd"]).default("standard"),
+      size: z
+        .enum(["256x256", "512x512", "1024x1024", "1792x1024", "1024x1792", "1536x1024", "1024x1536"])
+        .default("1024x1024"),
+    }),
+  ),
+  responses: {
+    200: jsonResponse(
+      z.object({
+        url: z.string().nullable(),
+        b64_json: z.string().nullable(),
+        model: z.string(),
+        revised_prompt: z.string().nullable(),
+      }),
+      "The image",
+    ),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const speech = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/llm/speech",
+  summary: "Speech from text (Form A: OpenAI voices; Form B: provider elevenlabs or openai)",
+  tags: ["LLM"],
+  request: jsonRequest(
+    z.object({
+      text: z.string().min(1).max(4096),
+      model: z.string().max(100).optional().openapi({ description: "Form A, default tts-1" }),
+      voice: z
+        .string()
+        .max(100)
+        .optional()
+        .openapi({ description: "openai: alloy … shimmer; elevenlabs: a voice id or name" }),
+      speed: z.number().min(0.25).max(4).default(1),
+      provider: z
+        .enum(["openai", "elevenlabs"])
+        .optional()
+        .openapi({ description: "Form B; default elevenlabs when Form B" }),
+    }),
+  ),
+  responses: {
+    200: { description: "MP3 audio", content: { "audio/mpeg": { schema: z.string().openapi({ format: "binary" }) } } },
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const transcribeRoute = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/llm/transcribe",
+  summary: "Transcribe audio (multipart: file, language, prompt)",
+  tags: ["LLM"],
+  request: {
+    body: {
+      content: {
+        "multipart/form-data": {
+          schema: z.object({
+            file: z.any().openapi({ type: "string", format: "binary", description: TRANSCRIBE_FORMATS.join(", ") }),
+            language: z
+              .string()
+              .regex(/^[a-z]{2}$/, "language must be an ISO 639-1 code")
+              .optional(),
+            prompt: z.string().max(2000).optional(),
+          }),
+        },
+      },
+      required: true,
+    },
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({ text: z.string(), language: z.string().nullable(), duration: z.number().nullable() }),
+      "The transcript",
+    ),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+/** Images in and out, speech in and out. */
+export function registerMediaRoutes(app: AreaApp): void {
+  app.openapi(vision, async (c) => {
+    const body = c.req.valid("json");
+    const result = await describeImage(
+      (body.image ?? body.image_url)!,
+      body.prompt,
+      body.provider,
+      body.model,
+      c.req.raw.signal,
+    );
+    c.set("usage", {
+      provider: result.provider,
+      model: result.model,
+      promptTokens: result.usage.prompt_tokens,
+      completionTokens: result.usage.completion_tokens,
+    });
+    return c.json(result, 200);
+  });
+
+  app.openapi(imagesGenerate, async (c) => {
+    const body = c.req.valid("json");
+    const image = await generateImage(body.prompt, body.model, body.quality, body.size);
+    c.set("usage", { provider: "openai", model: image.model });
+    return c.json(image, 200);
+  });
+
+  app.openapi(speech, async (c) => {
+    const body = c.req.valid("json");
+    // Form B names a provider (elevenlabs unless openai); Form A is OpenAI with its voices.
+    const provider = body.provider ?? "openai";
+    const audio =
+      provider === "elevenlabs"
+        ? await elevenlabsSpeech(body.text, body.voice)
+        : await openaiSpeech(body.text, body.voice, body.model ?? "tts-1", body.speed);
+    c.set("usage", { provider, model: provider === "openai" ? (body.model ?? "tts-1") : "eleven_multilingual_v2" });
+    return c.body(new Uint8Array(audio), 200, { "Content-Type": "audio/mpeg", "Content-Length": String(audio.length) });
+  });
+
+  app.openapi(transcribeRoute, async (c) => {
+    const form = c.req.valid("form");
+    const file = form.file as unknown;
+    if (!(file instanceof File)) throw new GatewayError(400, "file is required (multipart/form-data field 'file')");
+    const result = await transcribe(file, form.language, form.prompt);
+    c.set("usage", { provider: "openai", model: "whisper-1" });
+    return c.json(result, 200);
+  });
+}

@@ -1,0 +1,35 @@
+import { z } from "@hono/zod-openapi";
+import { defineArea, type AreaApp } from "../../gateway/http/area.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { isConfigured, PROVIDERS } from "../../upstream/llm-catalogue.ts";
+
+const models = gatewayRoute("key", {
+  method: "get",
+  path: "/v1/models",
+  summary: "OpenAI-compatible model list of configured providers",
+  tags: ["OpenAI-compatible"],
+  responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "An OpenAI model list"), ...keyedErrors },
+});
+
+function registerModels(app: AreaApp): void {
+  app.openapi(models, (c) => {
+    const data = PROVIDERS.filter((p) => isConfigured(p)).flatMap((p) =>
+      [...new Set([p.defaultModel, ...Object.values(p.tiers)])].map((m) => ({
+        id: `${p.name}/${m}`,
+        object: "model",
+        created: 0,
+        owned_by: p.name,
+      })),
+    );
+    return c.json({ object: "list", data }, 200);
+  });
+}
+
+/** The OpenAI-compatible model list (the OpenAI-compatible surface: see lib/api/chat), named `provider/model`. */
+export default defineArea({
+  name: "models",
+  scope: "llm",
+  paths: ["/v1/models"],
+  routes: [registerModels],
+});
