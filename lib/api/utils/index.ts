@@ -1,5 +1,5 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerDataUtilityRoutes } from "../data/utils-routes.ts";
+import { registerExternalUtilityRoutes } from "./external/routes.ts";
 import { registerUtilsRoutes } from "./routes.ts";
 import { registerSpeechRoutes } from "./speech/routes.ts";
 
@@ -7,5 +7,5 @@ export default defineArea({
   name: "utils",
   scope: "utils",
   paths: ["/v1/utils/*"],
-  routes: [registerDataUtilityRoutes, registerUtilsRoutes, registerSpeechRoutes],
+  routes: [registerExternalUtilityRoutes, registerUtilsRoutes, registerSpeechRoutes],
 });

@@ -1,0 +1,40 @@
+import { z } from "@hono/zod-openapi";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { ErrorSchema, jsonResponse } from "../../gateway/http/schemas.ts";
+import { SearchQuery, searchCount, searchTerms } from "./search-query.ts";
+import { cachedSearch, contextFor, type DataSource } from "./source.ts";
+
+// What the generic data routes (./routes.ts) and each source's own (./sources/<name>/routes.ts) share.
+export const tags = ["Data sources"];
+export const SearchRecordSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    url: z.string().nullable(),
+    summary: z.string().nullable(),
+    authors: z.array(z.string()).optional(),
+    published: z.string().nullable().optional(),
+    source: z.string(),
+    extra: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi("SearchRecord");
+export const SearchResult = z.object({ source: z.string(), query: z.string(), count: z.number().int(), results: z.array(SearchRecordSchema) });
+export const upstreamErrors = {
+  404: jsonResponse(ErrorSchema, "The source has no such item"),
+  502: jsonResponse(ErrorSchema, "The source failed"),
+  503: jsonResponse(ErrorSchema, "The source is rate limiting us or temporarily unavailable"),
+  504: jsonResponse(ErrorSchema, "The source did not answer in time"),
+};
+export const Any = z.record(z.string(), z.unknown());
+
+type RouteContext = { var: GatewayEnv["Variables"] };
+
+/** The source's context (its client) on this request's runtime. */
+export const sourceContext = (c: RouteContext, source: DataSource) => contextFor(source, c.var.runtime.upstreamCache);
+
+/** One source's search answer, in the shape every search route shares; the spec's default count differs by route. */
+export async function searchAnswer(c: RouteContext, source: DataSource, q: z.infer<typeof SearchQuery>, defaultCount: number) {
+  const terms = searchTerms(q);
+  const results = await cachedSearch(source, c.var.runtime.upstreamCache, terms, searchCount(q, defaultCount));
+  return { source: source.name, query: terms, count: results.length, results };
+}

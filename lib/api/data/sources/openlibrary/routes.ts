@@ -1,0 +1,29 @@
+import { z } from "@hono/zod-openapi";
+import type { AreaApp } from "../../../../gateway/http/area.ts";
+import { gatewayRoute } from "../../../../gateway/http/route.ts";
+import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
+import { SearchResult, searchAnswer, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
+import { SearchQuery } from "../../search-query.ts";
+import { bookByIsbn, openlibrary } from "./index.ts";
+
+const openlibraryIsbn = gatewayRoute("key", {
+  method: "get",
+  path: "/v1/data/openlibrary/isbn/{isbn}",
+  summary: "A book by ISBN-10 or ISBN-13",
+  tags,
+  request: { params: z.object({ isbn: z.string().min(10).max(17) }) },
+  responses: { 200: jsonResponse(z.object({ authors: z.array(z.string()), title: z.string(), year: z.number().int().nullable() }).passthrough(), "The book"), ...keyedErrors, ...upstreamErrors },
+});
+const openlibrarySearch = gatewayRoute("key", {
+  method: "get",
+  path: "/v1/data/openlibrary/search",
+  summary: "Search books (default 10 results)",
+  tags,
+  request: { query: SearchQuery },
+  responses: { 200: jsonResponse(SearchResult, "Books"), ...keyedErrors, ...upstreamErrors },
+});
+
+export function registerOpenlibraryRoutes(app: AreaApp): void {
+  app.openapi(openlibraryIsbn, async (c) => c.json(await bookByIsbn(sourceContext(c, openlibrary), c.req.valid("param").isbn), 200));
+  app.openapi(openlibrarySearch, async (c) => c.json(await searchAnswer(c, openlibrary, c.req.valid("query"), 10), 200));
+}
