@@ -2,13 +2,24 @@ import { GatewayError } from "../../errors.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
 import { cachedSearch, type DataSource, type SearchRecord } from "./source.ts";
 
-export type SourceOutcome = { status: "ok" | "error" | "timeout" | "unavailable"; count: number; ms: number; error?: string };
+export type SourceOutcome = {
+  status: "ok" | "error" | "timeout" | "unavailable";
+  count: number;
+  ms: number;
+  error?: string;
+};
 
 /**
  * Searches several sources at once. Each has its own time budget: a slow or failing source is
  * reported (timeout, error, unavailable) and never holds up or fails the others.
  */
-export async function multiSearch(sources: DataSource[], cache: UpstreamCache, query: string, limit: number, budgetMs: number) {
+export async function multiSearch(
+  sources: DataSource[],
+  cache: UpstreamCache,
+  query: string,
+  limit: number,
+  budgetMs: number,
+) {
   const results: Record<string, SearchRecord[]> = {};
   const status: Record<string, SourceOutcome> = {};
   await Promise.all(
@@ -30,7 +41,12 @@ export async function multiSearch(sources: DataSource[], cache: UpstreamCache, q
         const ms = Math.round(performance.now() - started);
         results[source.name] = [];
         const gateway = err instanceof GatewayError ? err : undefined;
-        status[source.name] = { status: gateway?.status === 503 ? "unavailable" : "error", count: 0, ms, error: gateway?.message ?? "search failed" };
+        status[source.name] = {
+          status: gateway?.status === 503 ? "unavailable" : "error",
+          count: 0,
+          ms,
+          error: gateway?.message ?? "search failed",
+        };
       } finally {
         clearTimeout(timer);
       }

@@ -19,13 +19,32 @@ import { wolfram } from "./sources/wolfram/index.ts";
 import { youtube } from "./sources/youtube/index.ts";
 
 /** The 17 sources of DESIGN.md, in its order. */
-export const SOURCES: DataSource[] = [arxiv, semanticScholar, pubmed, wikipedia, github, nasa, census, openlibrary, archive, youtube, wolfram, news, weather, finance, fec, mal, judiciary];
+export const SOURCES: DataSource[] = [
+  arxiv,
+  semanticScholar,
+  pubmed,
+  wikipedia,
+  github,
+  nasa,
+  census,
+  openlibrary,
+  archive,
+  youtube,
+  wolfram,
+  news,
+  weather,
+  finance,
+  fec,
+  mal,
+  judiciary,
+];
 
 /** Names the spec also accepts for a source. */
 const ALIASES: Record<string, string> = { noaa: "weather", wayback: "archive" };
 
 export function dataSource(name: string): DataSource {
   const source = SOURCES.find((s) => s.name === (ALIASES[name] ?? name));
-  if (!source) throw new GatewayError(400, `unknown data source '${name}': use one of ${SOURCES.map((s) => s.name).join(", ")}`);
+  if (!source)
+    throw new GatewayError(400, `unknown data source '${name}': use one of ${SOURCES.map((s) => s.name).join(", ")}`);
   return source;
 }

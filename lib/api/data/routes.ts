@@ -15,7 +15,15 @@ const sources = gatewayRoute("optional", {
   path: "/v1/data/sources",
   summary: "The data sources this gateway serves",
   tags,
-  responses: { 200: jsonResponse(z.object({ sources: z.array(z.string()), details: z.array(z.object({ name: z.string(), description: z.string() })) }), "Sources") },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        sources: z.array(z.string()),
+        details: z.array(z.object({ name: z.string(), description: z.string() })),
+      }),
+      "Sources",
+    ),
+  },
 });
 
 const search = gatewayRoute("key", {
@@ -35,7 +43,11 @@ const get = gatewayRoute("key", {
   summary: "One item from a source by its id (preprint id, DOI, title, ISBN…)",
   tags,
   request: { params: z.object({ source: z.string(), item_id: z.string().min(1).max(300) }) },
-  responses: { 200: jsonResponse(z.object({ id: z.string(), result: z.unknown(), source: z.string() }), "The item"), ...keyedErrors, ...upstreamErrors },
+  responses: {
+    200: jsonResponse(z.object({ id: z.string(), result: z.unknown(), source: z.string() }), "The item"),
+    ...keyedErrors,
+    ...upstreamErrors,
+  },
 });
 const multi = gatewayRoute("key", {
   method: "post",
@@ -43,14 +55,27 @@ const multi = gatewayRoute("key", {
   summary: "Search several sources in parallel, each within its own time budget",
   tags,
   request: jsonRequest(
-    z.object({ query: z.string().min(1).max(300), limit: z.number().int().min(1).max(50).default(5), sources: z.array(z.string()).min(1).max(20).optional(), budget_ms: z.number().int().min(100).max(30_000).default(5_000) }),
+    z.object({
+      query: z.string().min(1).max(300),
+      limit: z.number().int().min(1).max(50).default(5),
+      sources: z.array(z.string()).min(1).max(20).optional(),
+      budget_ms: z.number().int().min(100).max(30_000).default(5_000),
+    }),
   ),
   responses: {
     200: jsonResponse(
       z.object({
         query: z.string(),
         results: z.record(z.string(), z.array(SearchRecordSchema)),
-        status: z.record(z.string(), z.object({ status: z.enum(["ok", "error", "timeout", "unavailable"]), count: z.number().int(), ms: z.number().int(), error: z.string().optional() })),
+        status: z.record(
+          z.string(),
+          z.object({
+            status: z.enum(["ok", "error", "timeout", "unavailable"]),
+            count: z.number().int(),
+            ms: z.number().int(),
+            error: z.string().optional(),
+          }),
+        ),
       }),
       "Results grouped by source, with each source's outcome",
     ),
@@ -64,21 +89,40 @@ export function registerDataSourceList(app: AreaApp): void {
   // carry an archived page's HTML verbatim.
   app.use("/v1/data/*", untrustedContent());
 
-  app.openapi(sources, (c) => c.json({ sources: SOURCES.map((s) => s.name), details: SOURCES.map((s) => ({ name: s.name, description: s.description })) }, 200));
+  app.openapi(sources, (c) =>
+    c.json(
+      {
+        sources: SOURCES.map((s) => s.name),
+        details: SOURCES.map((s) => ({ name: s.name, description: s.description })),
+      },
+      200,
+    ),
+  );
 }
 
 /** Last in the area: the generic /{source}/… routes, after the specific endpoints that share their paths. */
 export function registerGenericDataRoutes(app: AreaApp): void {
-  app.openapi(search, async (c) => c.json(await searchAnswer(c, dataSource(c.req.valid("param").source), c.req.valid("query"), 10), 200));
+  app.openapi(search, async (c) =>
+    c.json(await searchAnswer(c, dataSource(c.req.valid("param").source), c.req.valid("query"), 10), 200),
+  );
   app.openapi(get, async (c) => {
     const { source: name, item_id } = c.req.valid("param");
     const source = dataSource(name);
-    return c.json({ id: item_id, result: await source.get(sourceContext(c, source), item_id), source: source.name }, 200);
+    return c.json(
+      { id: item_id, result: await source.get(sourceContext(c, source), item_id), source: source.name },
+      200,
+    );
   });
   app.openapi(multi, async (c) => {
     const body = c.req.valid("json");
     const chosen = body.sources ? body.sources.map(dataSource) : SOURCES;
-    const { results, status } = await multiSearch(chosen, c.var.runtime.upstreamCache, body.query, body.limit, body.budget_ms);
+    const { results, status } = await multiSearch(
+      chosen,
+      c.var.runtime.upstreamCache,
+      body.query,
+      body.limit,
+      body.budget_ms,
+    );
     return c.json({ query: body.query, results, status }, 200);
   });
 }

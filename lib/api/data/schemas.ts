@@ -18,7 +18,12 @@ export const SearchRecordSchema = z
     extra: z.record(z.string(), z.unknown()).optional(),
   })
   .openapi("SearchRecord");
-export const SearchResult = z.object({ source: z.string(), query: z.string(), count: z.number().int(), results: z.array(SearchRecordSchema) });
+export const SearchResult = z.object({
+  source: z.string(),
+  query: z.string(),
+  count: z.number().int(),
+  results: z.array(SearchRecordSchema),
+});
 export const upstreamErrors = {
   404: jsonResponse(ErrorSchema, "The source has no such item"),
   502: jsonResponse(ErrorSchema, "The source failed"),
@@ -33,7 +38,12 @@ type RouteContext = { var: GatewayEnv["Variables"] };
 export const sourceContext = (c: RouteContext, source: DataSource) => contextFor(source, c.var.runtime.upstreamCache);
 
 /** One source's search answer, in the shape every search route shares; the spec's default count differs by route. */
-export async function searchAnswer(c: RouteContext, source: DataSource, q: z.infer<typeof SearchQuery>, defaultCount: number) {
+export async function searchAnswer(
+  c: RouteContext,
+  source: DataSource,
+  q: z.infer<typeof SearchQuery>,
+  defaultCount: number,
+) {
   const terms = searchTerms(q);
   const results = await cachedSearch(source, c.var.runtime.upstreamCache, terms, searchCount(q, defaultCount));
   return { source: source.name, query: terms, count: results.length, results };

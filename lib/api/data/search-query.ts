@@ -8,7 +8,9 @@ export const MAX_SEARCH_RESULTS = 100;
 const text = (description: string) => blankAsAbsent(z.string().min(1).max(300).optional()).openapi({ description });
 // No schema default: a default here would always beat the other form's field (issue #19 item 1).
 const count = (description: string) =>
-  blankAsAbsent(z.coerce.number().int().min(1).max(MAX_SEARCH_RESULTS).optional()).openapi({ description: `${description} (1–${MAX_SEARCH_RESULTS})` });
+  blankAsAbsent(z.coerce.number().int().min(1).max(MAX_SEARCH_RESULTS).optional()).openapi({
+    description: `${description} (1–${MAX_SEARCH_RESULTS})`,
+  });
 
 /**
  * The query of every search route: Form A `q` + `limit`, Form B `query` + `max_results`, either

@@ -40,7 +40,12 @@ export function contextFor(source: Pick<DataSource, "name" | "upstream">, cache:
  * JSON.parse instead of re-reading and re-normalising the upstream body (measured 1.79x a keyed
  * no-op before). Same TTL as the source's upstream cache.
  */
-export async function cachedSearch(source: DataSource, cache: UpstreamCache, query: string, limit: number): Promise<SearchRecord[]> {
+export async function cachedSearch(
+  source: DataSource,
+  cache: UpstreamCache,
+  query: string,
+  limit: number,
+): Promise<SearchRecord[]> {
   const ttl = source.upstream.cacheTtlMs ?? 60_000;
   const key = `search:${source.name}:${limit}:${query}`;
   if (ttl > 0) {

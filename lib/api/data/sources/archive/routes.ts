@@ -10,8 +10,20 @@ const snapshotRoute = gatewayRoute("key", {
   path: "/v1/data/archive/snapshot",
   summary: "The archived page closest to a time (default: the most recent)",
   tags,
-  request: { query: z.object({ url: z.string().min(1).max(2000), timestamp: z.string().optional().openapi({ description: "YYYYMMDDHHMMSS" }) }) },
-  responses: { 200: jsonResponse(z.object({ content: z.string(), timestamp: z.string(), url: z.string() }).passthrough(), "The snapshot"), ...keyedErrors, ...upstreamErrors },
+  request: {
+    query: z.object({
+      url: z.string().min(1).max(2000),
+      timestamp: z.string().optional().openapi({ description: "YYYYMMDDHHMMSS" }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({ content: z.string(), timestamp: z.string(), url: z.string() }).passthrough(),
+      "The snapshot",
+    ),
+    ...keyedErrors,
+    ...upstreamErrors,
+  },
 });
 
 export function registerArchiveRoutes(app: AreaApp): void {

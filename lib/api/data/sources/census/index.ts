@@ -1,24 +1,39 @@
 import { GatewayError } from "../../../../errors.ts";
 import type { DataSource, SearchRecord, SourceContext } from "../../source.ts";
 
-export const GEOGRAPHIES = { state: "state:*", county: "county:*", tract: "tract:*", zcta: "zip code tabulation area:*" } as const;
+export const GEOGRAPHIES = {
+  state: "state:*",
+  county: "county:*",
+  tract: "tract:*",
+  zcta: "zip code tabulation area:*",
+} as const;
 export type Geography = keyof typeof GEOGRAPHIES;
 const key = () => process.env.CENSUS_API_KEY?.trim() || undefined;
 
 /** Total population (ACS 5-year, B01003_001E) for every area of one kind. */
 export async function population(ctx: SourceContext, geography: Geography, year: number, state?: string) {
-  if (geography === "tract" && !state) throw new GatewayError(400, "tract population needs state (a two-digit FIPS code)");
+  if (geography === "tract" && !state)
+    throw new GatewayError(400, "tract population needs state (a two-digit FIPS code)");
   if (state && !/^\d{2}$/.test(state)) throw new GatewayError(400, "state must be a two-digit FIPS code, e.g. 06");
   const rows = await ctx.client.get<string[][]>({
     path: `/data/${year}/acs/acs5`,
-    query: { get: "NAME,B01003_001E", for: GEOGRAPHIES[geography], in: state ? `state:${state}` : undefined, key: key() },
+    query: {
+      get: "NAME,B01003_001E",
+      for: GEOGRAPHIES[geography],
+      in: state ? `state:${state}` : undefined,
+      key: key(),
+    },
   });
   const [header, ...data] = Array.isArray(rows) ? rows : [];
   if (!header) throw new GatewayError(502, "census answered without a table");
   const nameAt = header.indexOf("NAME");
   const popAt = header.indexOf("B01003_001E");
   const codeColumns = header.map((h, i) => [h, i] as const).filter(([h]) => h !== "NAME" && h !== "B01003_001E");
-  const areas = data.map((r) => ({ name: r[nameAt] ?? "", population: Number(r[popAt]), fips: codeColumns.map(([, i]) => r[i]).join("") }));
+  const areas = data.map((r) => ({
+    name: r[nameAt] ?? "",
+    population: Number(r[popAt]),
+    fips: codeColumns.map(([, i]) => r[i]).join(""),
+  }));
   return { geography, year, dataset: "acs/acs5", variable: "B01003_001E", count: areas.length, areas };
 }
 
@@ -32,7 +47,14 @@ export const census: DataSource = {
     return areas
       .filter((a) => a.name.toLowerCase().includes(q))
       .slice(0, limit)
-      .map((a): SearchRecord => ({ id: a.fips, title: a.name, url: null, summary: `Population ${a.population.toLocaleString("en-US")} (ACS ${year})`, source: "census", extra: { population: a.population, year } }));
+      .map((a): SearchRecord => ({
+        id: a.fips,
+        title: a.name,
+        url: null,
+        summary: `Population ${a.population.toLocaleString("en-US")} (ACS ${year})`,
+        source: "census",
+        extra: { population: a.population, year },
+      }));
   },
   async get(ctx, id) {
     if (!/^\d{2}$/.test(id)) throw new GatewayError(400, "census get takes a state FIPS code, e.g. 06");

@@ -11,7 +11,14 @@ const crypto = gatewayRoute("key", {
   summary: "Crypto prices in USD with 24 h change",
   tags,
   request: { query: z.object({ symbol: z.string().min(1).max(300) }) },
-  responses: { 200: jsonResponse(z.record(z.string(), z.object({ price: z.number().nullable(), change_24h: z.number().nullable() })), "Prices by symbol"), ...keyedErrors, ...upstreamErrors },
+  responses: {
+    200: jsonResponse(
+      z.record(z.string(), z.object({ price: z.number().nullable(), change_24h: z.number().nullable() })),
+      "Prices by symbol",
+    ),
+    ...keyedErrors,
+    ...upstreamErrors,
+  },
 });
 const fx = gatewayRoute("key", {
   method: "get",
@@ -19,7 +26,14 @@ const fx = gatewayRoute("key", {
   summary: "Currency exchange rates (ECB reference rates)",
   tags,
   request: { query: z.object({ base: z.string().default("USD"), symbols: z.string().max(300).optional() }) },
-  responses: { 200: jsonResponse(z.object({ base: z.string(), date: z.string(), rates: z.record(z.string(), z.number()) }), "Rates"), ...keyedErrors, ...upstreamErrors },
+  responses: {
+    200: jsonResponse(
+      z.object({ base: z.string(), date: z.string(), rates: z.record(z.string(), z.number()) }),
+      "Rates",
+    ),
+    ...keyedErrors,
+    ...upstreamErrors,
+  },
 });
 const daily = gatewayRoute("key", {
   method: "get",
@@ -27,14 +41,25 @@ const daily = gatewayRoute("key", {
   summary: "Daily OHLCV prices for a stock symbol",
   tags,
   request: { query: z.object({ symbol: z.string().min(1).max(20) }) },
-  responses: { 200: jsonResponse(z.object({ symbol: z.string(), days: z.array(z.record(z.string(), z.unknown())) }), "Daily prices, newest first"), ...keyedErrors, ...upstreamErrors },
+  responses: {
+    200: jsonResponse(
+      z.object({ symbol: z.string(), days: z.array(z.record(z.string(), z.unknown())) }),
+      "Daily prices, newest first",
+    ),
+    ...keyedErrors,
+    ...upstreamErrors,
+  },
 });
 
 export function registerFinanceRoutes(app: AreaApp): void {
-  app.openapi(crypto, async (c) => c.json(await cryptoPrices(sourceContext(c, finance), c.req.valid("query").symbol.split(",")), 200));
+  app.openapi(crypto, async (c) =>
+    c.json(await cryptoPrices(sourceContext(c, finance), c.req.valid("query").symbol.split(",")), 200),
+  );
   app.openapi(fx, async (c) => {
     const q = c.req.valid("query");
     return c.json(await fxRates(sourceContext(c, finance), q.base, q.symbols?.split(",").filter(Boolean)), 200);
   });
-  app.openapi(daily, async (c) => c.json(await dailyPrices(sourceContext(c, finance), c.req.valid("query").symbol), 200));
+  app.openapi(daily, async (c) =>
+    c.json(await dailyPrices(sourceContext(c, finance), c.req.valid("query").symbol), 200),
+  );
 }

@@ -3,12 +3,31 @@ import type { DataSource, SearchRecord, SourceContext } from "../../source.ts";
 
 const headers = (): Record<string, string> => {
   const token = process.env.GITHUB_TOKEN?.trim();
-  return { accept: "application/vnd.github+json", "x-github-api-version": "2022-11-28", ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  return {
+    accept: "application/vnd.github+json",
+    "x-github-api-version": "2022-11-28",
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
 };
 // "." and ".." are not names: in the path they would walk up to other GitHub endpoints (/user) with our token.
 const NAME = /^(?!\.\.?$)[A-Za-z0-9_.-]{1,100}$/;
 
-type Repo = { full_name: string; html_url: string; description: string | null; stargazers_count: number; forks_count: number; open_issues_count: number; language: string | null; license?: { spdx_id?: string } | null; topics?: string[]; default_branch: string; pushed_at: string; created_at: string; owner: { login: string }; archived?: boolean };
+type Repo = {
+  full_name: string;
+  html_url: string;
+  description: string | null;
+  stargazers_count: number;
+  forks_count: number;
+  open_issues_count: number;
+  language: string | null;
+  license?: { spdx_id?: string } | null;
+  topics?: string[];
+  default_branch: string;
+  pushed_at: string;
+  created_at: string;
+  owner: { login: string };
+  archived?: boolean;
+};
 
 const repoView = (r: Repo) => ({
   full_name: r.full_name,
@@ -36,8 +55,21 @@ export const github: DataSource = {
   description: "GitHub: repository search and repository details (GITHUB_TOKEN raises the rate limit)",
   upstream: { name: "github", origin: "https://api.github.com", cacheTtlMs: 10 * 60_000 },
   async search(ctx, query, limit) {
-    const body = await ctx.client.get<{ items?: Repo[] }>({ path: "/search/repositories", query: { q: query, per_page: Math.min(limit, 100) }, headers: headers() });
-    return (body.items ?? []).map((r): SearchRecord => ({ id: r.full_name, title: r.full_name, url: r.html_url, summary: r.description, authors: [r.owner.login], published: r.created_at, source: "github", extra: { stars: r.stargazers_count, language: r.language } }));
+    const body = await ctx.client.get<{ items?: Repo[] }>({
+      path: "/search/repositories",
+      query: { q: query, per_page: Math.min(limit, 100) },
+      headers: headers(),
+    });
+    return (body.items ?? []).map((r): SearchRecord => ({
+      id: r.full_name,
+      title: r.full_name,
+      url: r.html_url,
+      summary: r.description,
+      authors: [r.owner.login],
+      published: r.created_at,
+      source: "github",
+      extra: { stars: r.stargazers_count, language: r.language },
+    }));
   },
   async get(ctx, id) {
     const [owner, repo, ...rest] = id.split("/");

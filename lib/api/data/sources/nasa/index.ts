@@ -8,8 +8,24 @@ export const ROVERS = ["curiosity", "opportunity", "spirit", "perseverance"] as 
 
 export async function apod(ctx: SourceContext, date?: string) {
   if (date && !DATE.test(date)) throw new GatewayError(400, "date must be YYYY-MM-DD");
-  const a = await ctx.client.get<{ title: string; explanation: string; url: string; hdurl?: string; media_type?: string; date: string; copyright?: string }>({ path: "/planetary/apod", query: { api_key: apiKey(), date } });
-  return { title: a.title, explanation: a.explanation, url: a.url, hdurl: a.hdurl ?? null, media_type: a.media_type ?? null, date: a.date, copyright: a.copyright?.trim() ?? null };
+  const a = await ctx.client.get<{
+    title: string;
+    explanation: string;
+    url: string;
+    hdurl?: string;
+    media_type?: string;
+    date: string;
+    copyright?: string;
+  }>({ path: "/planetary/apod", query: { api_key: apiKey(), date } });
+  return {
+    title: a.title,
+    explanation: a.explanation,
+    url: a.url,
+    hdurl: a.hdurl ?? null,
+    media_type: a.media_type ?? null,
+    date: a.date,
+    copyright: a.copyright?.trim() ?? null,
+  };
 }
 
 export async function marsPhotos(ctx: SourceContext, rover: string, sol?: number, camera?: string) {
@@ -19,14 +35,55 @@ export async function marsPhotos(ctx: SourceContext, rover: string, sol?: number
     path = `/mars-photos/api/v1/rovers/${rover}/photos`;
     query.sol = sol;
   }
-  const body = await ctx.client.get<{ photos?: Array<{ id: number; sol: number; img_src: string; earth_date: string; camera?: { name?: string; full_name?: string } }>; latest_photos?: Array<{ id: number; sol: number; img_src: string; earth_date: string; camera?: { name?: string; full_name?: string } }> }>({ path, query });
+  const body = await ctx.client.get<{
+    photos?: Array<{
+      id: number;
+      sol: number;
+      img_src: string;
+      earth_date: string;
+      camera?: { name?: string; full_name?: string };
+    }>;
+    latest_photos?: Array<{
+      id: number;
+      sol: number;
+      img_src: string;
+      earth_date: string;
+      camera?: { name?: string; full_name?: string };
+    }>;
+  }>({ path, query });
   const photos = body.photos ?? body.latest_photos ?? [];
-  return { rover, photos: photos.map((p) => ({ id: p.id, sol: p.sol, earth_date: p.earth_date, img_src: p.img_src, camera: p.camera?.name ?? null })) };
+  return {
+    rover,
+    photos: photos.map((p) => ({
+      id: p.id,
+      sol: p.sol,
+      earth_date: p.earth_date,
+      img_src: p.img_src,
+      camera: p.camera?.name ?? null,
+    })),
+  };
 }
 
 export async function nearEarthObjects(ctx: SourceContext, start?: string, end?: string) {
-  for (const d of [start, end]) if (d && !DATE.test(d)) throw new GatewayError(400, "start_date and end_date must be YYYY-MM-DD");
-  const body = await ctx.client.get<{ element_count?: number; near_earth_objects?: Record<string, Array<{ id: string; name: string; is_potentially_hazardous_asteroid?: boolean; estimated_diameter?: { meters?: { estimated_diameter_max?: number } }; close_approach_data?: Array<{ close_approach_date?: string; miss_distance?: { kilometers?: string }; relative_velocity?: { kilometers_per_hour?: string } }> }>> }>({
+  for (const d of [start, end])
+    if (d && !DATE.test(d)) throw new GatewayError(400, "start_date and end_date must be YYYY-MM-DD");
+  const body = await ctx.client.get<{
+    element_count?: number;
+    near_earth_objects?: Record<
+      string,
+      Array<{
+        id: string;
+        name: string;
+        is_potentially_hazardous_asteroid?: boolean;
+        estimated_diameter?: { meters?: { estimated_diameter_max?: number } };
+        close_approach_data?: Array<{
+          close_approach_date?: string;
+          miss_distance?: { kilometers?: string };
+          relative_velocity?: { kilometers_per_hour?: string };
+        }>;
+      }>
+    >;
+  }>({
     path: "/neo/rest/v1/feed",
     query: { api_key: apiKey(), start_date: start, end_date: end },
   });
@@ -46,14 +103,38 @@ export async function nearEarthObjects(ctx: SourceContext, start?: string, end?:
 
 export const nasa: DataSource = {
   name: "nasa",
-  description: "NASA: image and video library search, Astronomy Picture of the Day, Mars rover photos, near-Earth objects",
+  description:
+    "NASA: image and video library search, Astronomy Picture of the Day, Mars rover photos, near-Earth objects",
   upstream: { name: "nasa", origin: "https://api.nasa.gov", cacheTtlMs: 30 * 60_000 },
   async search(ctx, query, limit) {
-    const body = await ctx.client.get<{ collection?: { items?: Array<{ href?: string; data?: Array<{ nasa_id: string; title: string; description?: string; date_created?: string; media_type?: string }>; links?: Array<{ href: string }> }> } }>({ origin: IMAGES, path: "/search", query: { q: query, page_size: Math.max(limit, 1) } });
+    const body = await ctx.client.get<{
+      collection?: {
+        items?: Array<{
+          href?: string;
+          data?: Array<{
+            nasa_id: string;
+            title: string;
+            description?: string;
+            date_created?: string;
+            media_type?: string;
+          }>;
+          links?: Array<{ href: string }>;
+        }>;
+      };
+    }>({ origin: IMAGES, path: "/search", query: { q: query, page_size: Math.max(limit, 1) } });
     return (body.collection?.items ?? []).slice(0, limit).map((item): SearchRecord => {
       const d = item.data?.[0];
-      return { id: d?.nasa_id ?? "", title: d?.title ?? "", url: item.links?.[0]?.href ?? null, summary: d?.description ?? null, published: d?.date_created ?? null, source: "nasa", extra: { media_type: d?.media_type ?? null } };
+      return {
+        id: d?.nasa_id ?? "",
+        title: d?.title ?? "",
+        url: item.links?.[0]?.href ?? null,
+        summary: d?.description ?? null,
+        published: d?.date_created ?? null,
+        source: "nasa",
+        extra: { media_type: d?.media_type ?? null },
+      };
     });
   },
-  get: (ctx, id) => (DATE.test(id) ? apod(ctx, id) : Promise.reject(new GatewayError(400, "nasa get takes an APOD date (YYYY-MM-DD)"))),
+  get: (ctx, id) =>
+    DATE.test(id) ? apod(ctx, id) : Promise.reject(new GatewayError(400, "nasa get takes an APOD date (YYYY-MM-DD)")),
 };

@@ -11,15 +11,38 @@ const apodRoute = gatewayRoute("key", {
   summary: "NASA's Astronomy Picture of the Day",
   tags,
   request: { query: z.object({ date: z.string().optional().openapi({ description: "YYYY-MM-DD, default today" }) }) },
-  responses: { 200: jsonResponse(z.object({ title: z.string(), explanation: z.string(), url: z.string() }).passthrough(), "The picture"), ...keyedErrors, ...upstreamErrors },
+  responses: {
+    200: jsonResponse(
+      z.object({ title: z.string(), explanation: z.string(), url: z.string() }).passthrough(),
+      "The picture",
+    ),
+    ...keyedErrors,
+    ...upstreamErrors,
+  },
 });
 const marsRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/nasa/mars-photos",
   summary: "Mars rover photos (latest sol by default)",
   tags,
-  request: { query: z.object({ rover: z.enum(ROVERS).default("curiosity"), sol: z.coerce.number().int().min(0).optional(), camera: z.string().max(20).optional() }) },
-  responses: { 200: jsonResponse(z.object({ rover: z.string(), photos: z.array(z.object({ earth_date: z.string(), id: z.number().int(), img_src: z.string() }).passthrough()) }), "Photos"), ...keyedErrors, ...upstreamErrors },
+  request: {
+    query: z.object({
+      rover: z.enum(ROVERS).default("curiosity"),
+      sol: z.coerce.number().int().min(0).optional(),
+      camera: z.string().max(20).optional(),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        rover: z.string(),
+        photos: z.array(z.object({ earth_date: z.string(), id: z.number().int(), img_src: z.string() }).passthrough()),
+      }),
+      "Photos",
+    ),
+    ...keyedErrors,
+    ...upstreamErrors,
+  },
 });
 const neoRoute = gatewayRoute("key", {
   method: "get",

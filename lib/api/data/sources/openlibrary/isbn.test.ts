@@ -9,6 +9,7 @@ describe("normaliseIsbn", () => {
   });
 
   it("refuses wrong check digits, lengths and characters", () => {
-    for (const bad of ["0306406153", "9780306406158", "12345", "97803064061570", "abcdefghij"]) expect(normaliseIsbn(bad), bad).toBeNull();
+    for (const bad of ["0306406153", "9780306406158", "12345", "97803064061570", "abcdefghij"])
+      expect(normaliseIsbn(bad), bad).toBeNull();
   });
 });

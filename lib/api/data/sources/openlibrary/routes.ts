@@ -12,7 +12,14 @@ const openlibraryIsbn = gatewayRoute("key", {
   summary: "A book by ISBN-10 or ISBN-13",
   tags,
   request: { params: z.object({ isbn: z.string().min(10).max(17) }) },
-  responses: { 200: jsonResponse(z.object({ authors: z.array(z.string()), title: z.string(), year: z.number().int().nullable() }).passthrough(), "The book"), ...keyedErrors, ...upstreamErrors },
+  responses: {
+    200: jsonResponse(
+      z.object({ authors: z.array(z.string()), title: z.string(), year: z.number().int().nullable() }).passthrough(),
+      "The book",
+    ),
+    ...keyedErrors,
+    ...upstreamErrors,
+  },
 });
 const openlibrarySearch = gatewayRoute("key", {
   method: "get",
@@ -24,6 +31,10 @@ const openlibrarySearch = gatewayRoute("key", {
 });
 
 export function registerOpenlibraryRoutes(app: AreaApp): void {
-  app.openapi(openlibraryIsbn, async (c) => c.json(await bookByIsbn(sourceContext(c, openlibrary), c.req.valid("param").isbn), 200));
-  app.openapi(openlibrarySearch, async (c) => c.json(await searchAnswer(c, openlibrary, c.req.valid("query"), 10), 200));
+  app.openapi(openlibraryIsbn, async (c) =>
+    c.json(await bookByIsbn(sourceContext(c, openlibrary), c.req.valid("param").isbn), 200),
+  );
+  app.openapi(openlibrarySearch, async (c) =>
+    c.json(await searchAnswer(c, openlibrary, c.req.valid("query"), 10), 200),
+  );
 }

@@ -15,5 +15,7 @@ const articleRoute = gatewayRoute("key", {
 });
 
 export function registerPubmedRoutes(app: AreaApp): void {
-  app.openapi(articleRoute, async (c) => c.json(await pubmedArticle(sourceContext(c, pubmed), c.req.valid("param").pmid), 200));
+  app.openapi(articleRoute, async (c) =>
+    c.json(await pubmedArticle(sourceContext(c, pubmed), c.req.valid("param").pmid), 200),
+  );
 }

@@ -6,7 +6,18 @@ const headers = (): Record<string, string> => {
   return key ? { "x-api-key": key } : {};
 };
 
-type Paper = { paperId: string; title: string; url?: string; abstract?: string | null; authors?: Array<{ name: string }>; year?: number | null; venue?: string; citationCount?: number; externalIds?: Record<string, string>; openAccessPdf?: { url?: string } | null };
+type Paper = {
+  paperId: string;
+  title: string;
+  url?: string;
+  abstract?: string | null;
+  authors?: Array<{ name: string }>;
+  year?: number | null;
+  venue?: string;
+  citationCount?: number;
+  externalIds?: Record<string, string>;
+  openAccessPdf?: { url?: string } | null;
+};
 
 const record = (p: Paper): SearchRecord => ({
   id: p.paperId,
@@ -16,7 +27,12 @@ const record = (p: Paper): SearchRecord => ({
   authors: (p.authors ?? []).map((a) => a.name),
   published: p.year ? String(p.year) : null,
   source: "semantic_scholar",
-  extra: { venue: p.venue ?? null, citations: p.citationCount ?? null, doi: p.externalIds?.DOI ?? null, pdf: p.openAccessPdf?.url ?? null },
+  extra: {
+    venue: p.venue ?? null,
+    citations: p.citationCount ?? null,
+    doi: p.externalIds?.DOI ?? null,
+    pdf: p.openAccessPdf?.url ?? null,
+  },
 });
 
 export const semanticScholar: DataSource = {
@@ -24,12 +40,22 @@ export const semanticScholar: DataSource = {
   description: "Semantic Scholar papers (SEMANTIC_SCHOLAR_API_KEY optional); get by paper id, DOI:…, arXiv:… or PMID:…",
   upstream: { name: "semantic_scholar", origin: "https://api.semanticscholar.org", cacheTtlMs: 60 * 60_000 },
   async search(ctx, query, limit) {
-    const body = await ctx.client.get<{ data?: Paper[] }>({ path: "/graph/v1/paper/search", query: { query, limit: Math.min(limit, 100), fields: FIELDS }, headers: headers() });
+    const body = await ctx.client.get<{ data?: Paper[] }>({
+      path: "/graph/v1/paper/search",
+      query: { query, limit: Math.min(limit, 100), fields: FIELDS },
+      headers: headers(),
+    });
     return (body.data ?? []).map(record);
   },
   async get(ctx, id) {
     // A bare DOI is accepted as well as Semantic Scholar's prefixed forms.
     const paperId = /^10\.\d{4,9}\//.test(id) ? `DOI:${id}` : id;
-    return record(await ctx.client.get<Paper>({ path: `/graph/v1/paper/${encodeURIComponent(paperId)}`, query: { fields: FIELDS }, headers: headers() }));
+    return record(
+      await ctx.client.get<Paper>({
+        path: `/graph/v1/paper/${encodeURIComponent(paperId)}`,
+        query: { fields: FIELDS },
+        headers: headers(),
+      }),
+    );
   },
 };

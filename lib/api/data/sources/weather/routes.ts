@@ -12,7 +12,11 @@ const weatherCurrent = gatewayRoute("key", {
   summary: "Current weather for a place name",
   tags,
   request: { query: Location },
-  responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "Conditions now"), ...keyedErrors, ...upstreamErrors },
+  responses: {
+    200: jsonResponse(z.record(z.string(), z.unknown()), "Conditions now"),
+    ...keyedErrors,
+    ...upstreamErrors,
+  },
 });
 const weatherForecastRoute = gatewayRoute("key", {
   method: "get",
@@ -21,14 +25,30 @@ const weatherForecastRoute = gatewayRoute("key", {
   tags,
   request: { query: Location.extend({ days: z.coerce.number().int().min(1).max(16).default(3) }) },
   responses: {
-    200: jsonResponse(z.object({ location: z.string(), forecast: z.array(z.object({ date: z.string(), description: z.string(), high: z.number().nullable(), low: z.number().nullable(), precipitation: z.number().nullable() })) }), "Forecast"),
+    200: jsonResponse(
+      z.object({
+        location: z.string(),
+        forecast: z.array(
+          z.object({
+            date: z.string(),
+            description: z.string(),
+            high: z.number().nullable(),
+            low: z.number().nullable(),
+            precipitation: z.number().nullable(),
+          }),
+        ),
+      }),
+      "Forecast",
+    ),
     ...keyedErrors,
     ...upstreamErrors,
   },
 });
 
 export function registerWeatherRoutes(app: AreaApp): void {
-  app.openapi(weatherCurrent, async (c) => c.json(await currentWeather(sourceContext(c, weather), c.req.valid("query").location), 200));
+  app.openapi(weatherCurrent, async (c) =>
+    c.json(await currentWeather(sourceContext(c, weather), c.req.valid("query").location), 200),
+  );
   app.openapi(weatherForecastRoute, async (c) => {
     const q = c.req.valid("query");
     return c.json(await weatherForecast(sourceContext(c, weather), q.location, q.days), 200);

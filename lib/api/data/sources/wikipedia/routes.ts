@@ -20,10 +20,25 @@ const wikipediaSummaryRoute = gatewayRoute("key", {
   summary: "A Wikipedia page's summary",
   tags,
   request: { params: z.object({ title: z.string().min(1).max(300) }) },
-  responses: { 200: jsonResponse(z.object({ title: z.string(), extract: z.string(), thumbnail: z.string().nullable(), description: z.string().nullable(), url: z.string() }), "Summary"), ...keyedErrors, ...upstreamErrors },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        title: z.string(),
+        extract: z.string(),
+        thumbnail: z.string().nullable(),
+        description: z.string().nullable(),
+        url: z.string(),
+      }),
+      "Summary",
+    ),
+    ...keyedErrors,
+    ...upstreamErrors,
+  },
 });
 
 export function registerWikipediaRoutes(app: AreaApp): void {
   app.openapi(wikipediaSearch, async (c) => c.json(await searchAnswer(c, wikipedia, c.req.valid("query"), 5), 200));
-  app.openapi(wikipediaSummaryRoute, async (c) => c.json(await wikipediaSummary(sourceContext(c, wikipedia), c.req.valid("param").title), 200));
+  app.openapi(wikipediaSummaryRoute, async (c) =>
+    c.json(await wikipediaSummary(sourceContext(c, wikipedia), c.req.valid("param").title), 200),
+  );
 }

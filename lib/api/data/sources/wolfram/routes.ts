@@ -11,9 +11,18 @@ const wolframRoute = gatewayRoute("key", {
   summary: "Ask Wolfram|Alpha",
   tags,
   request: jsonRequest(z.object({ query: z.string().min(1).max(2000) })),
-  responses: { 200: jsonResponse(z.object({ result: z.string().nullable(), pods: z.array(z.record(z.string(), z.unknown())) }).passthrough(), "The answer and every pod"), ...keyedErrors, ...upstreamErrors },
+  responses: {
+    200: jsonResponse(
+      z.object({ result: z.string().nullable(), pods: z.array(z.record(z.string(), z.unknown())) }).passthrough(),
+      "The answer and every pod",
+    ),
+    ...keyedErrors,
+    ...upstreamErrors,
+  },
 });
 
 export function registerWolframRoutes(app: AreaApp): void {
-  app.openapi(wolframRoute, async (c) => c.json(await wolframQuery(sourceContext(c, wolfram), c.req.valid("json").query), 200));
+  app.openapi(wolframRoute, async (c) =>
+    c.json(await wolframQuery(sourceContext(c, wolfram), c.req.valid("json").query), 200),
+  );
 }

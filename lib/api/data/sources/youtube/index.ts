@@ -6,8 +6,15 @@ const key = () => requireCredential("youtube", "YOUTUBE_API_KEY");
 type Snippet = { title: string; description?: string; channelTitle?: string; publishedAt?: string; customUrl?: string };
 
 export async function channel(ctx: SourceContext, id: string) {
-  if (!/^UC[\w-]{22}$/.test(id)) throw new GatewayError(400, "channel_id must be a YouTube channel id (UC… , 24 characters)");
-  const body = await ctx.client.get<{ items?: Array<{ id: string; snippet: Snippet; statistics?: { subscriberCount?: string; videoCount?: string; viewCount?: string } }> }>({ path: "/youtube/v3/channels", query: { part: "snippet,statistics", id, key: key() } });
+  if (!/^UC[\w-]{22}$/.test(id))
+    throw new GatewayError(400, "channel_id must be a YouTube channel id (UC… , 24 characters)");
+  const body = await ctx.client.get<{
+    items?: Array<{
+      id: string;
+      snippet: Snippet;
+      statistics?: { subscriberCount?: string; videoCount?: string; viewCount?: string };
+    }>;
+  }>({ path: "/youtube/v3/channels", query: { part: "snippet,statistics", id, key: key() } });
   const c = body.items?.[0];
   if (!c) throw new GatewayError(404, `youtube has no channel ${id}`);
   return {
@@ -28,13 +35,36 @@ export const youtube: DataSource = {
   description: "YouTube Data API: video search, videos and channels (YOUTUBE_API_KEY)",
   upstream: { name: "youtube", origin: "https://www.googleapis.com", cacheTtlMs: 30 * 60_000 },
   async search(ctx, query, limit) {
-    const body = await ctx.client.get<{ items?: Array<{ id: { videoId?: string }; snippet: Snippet }> }>({ path: "/youtube/v3/search", query: { part: "snippet", q: query, type: "video", maxResults: Math.min(limit, 50), key: key() } });
-    return (body.items ?? []).filter((i) => i.id.videoId).map((i): SearchRecord => ({ id: i.id.videoId!, title: i.snippet.title, url: `https://www.youtube.com/watch?v=${i.id.videoId}`, summary: i.snippet.description ?? null, authors: i.snippet.channelTitle ? [i.snippet.channelTitle] : [], published: i.snippet.publishedAt ?? null, source: "youtube" }));
+    const body = await ctx.client.get<{ items?: Array<{ id: { videoId?: string }; snippet: Snippet }> }>({
+      path: "/youtube/v3/search",
+      query: { part: "snippet", q: query, type: "video", maxResults: Math.min(limit, 50), key: key() },
+    });
+    return (body.items ?? [])
+      .filter((i) => i.id.videoId)
+      .map((i): SearchRecord => ({
+        id: i.id.videoId!,
+        title: i.snippet.title,
+        url: `https://www.youtube.com/watch?v=${i.id.videoId}`,
+        summary: i.snippet.description ?? null,
+        authors: i.snippet.channelTitle ? [i.snippet.channelTitle] : [],
+        published: i.snippet.publishedAt ?? null,
+        source: "youtube",
+      }));
   },
   async get(ctx, id) {
-    const body = await ctx.client.get<{ items?: Array<{ id: string; snippet: Snippet; statistics?: Record<string, string> }> }>({ path: "/youtube/v3/videos", query: { part: "snippet,statistics", id, key: key() } });
+    const body = await ctx.client.get<{
+      items?: Array<{ id: string; snippet: Snippet; statistics?: Record<string, string> }>;
+    }>({ path: "/youtube/v3/videos", query: { part: "snippet,statistics", id, key: key() } });
     const v = body.items?.[0];
     if (!v) throw new GatewayError(404, `youtube has no video ${id}`);
-    return { id: v.id, title: v.snippet.title, description: v.snippet.description ?? "", channel: v.snippet.channelTitle ?? null, published_at: v.snippet.publishedAt ?? null, statistics: v.statistics ?? {}, url: `https://www.youtube.com/watch?v=${v.id}` };
+    return {
+      id: v.id,
+      title: v.snippet.title,
+      description: v.snippet.description ?? "",
+      channel: v.snippet.channelTitle ?? null,
+      published_at: v.snippet.publishedAt ?? null,
+      statistics: v.statistics ?? {},
+      url: `https://www.youtube.com/watch?v=${v.id}`,
+    };
   },
 };

@@ -15,5 +15,7 @@ const channelRoute = gatewayRoute("key", {
 });
 
 export function registerYoutubeRoutes(app: AreaApp): void {
-  app.openapi(channelRoute, async (c) => c.json(await channel(sourceContext(c, youtube), c.req.valid("param").channel_id), 200));
+  app.openapi(channelRoute, async (c) =>
+    c.json(await channel(sourceContext(c, youtube), c.req.valid("param").channel_id), 200),
+  );
 }
