@@ -92,16 +92,14 @@ export const finance: DataSource = {
     const body = await ctx.client.get<{
       coins?: Array<{ id: string; name: string; symbol: string; market_cap_rank?: number }>;
     }>({ path: "/api/v3/search", query: { query } });
-    return (body.coins ?? [])
-      .slice(0, limit)
-      .map((c): SearchRecord => ({
-        id: c.id,
-        title: `${c.name} (${c.symbol.toUpperCase()})`,
-        url: `https://www.coingecko.com/en/coins/${c.id}`,
-        summary: null,
-        source: "finance",
-        extra: { symbol: c.symbol, market_cap_rank: c.market_cap_rank ?? null },
-      }));
+    return (body.coins ?? []).slice(0, limit).map((c): SearchRecord => ({
+      id: c.id,
+      title: `${c.name} (${c.symbol.toUpperCase()})`,
+      url: `https://www.coingecko.com/en/coins/${c.id}`,
+      summary: null,
+      source: "finance",
+      extra: { symbol: c.symbol, market_cap_rank: c.market_cap_rank ?? null },
+    }));
   },
   get: async (ctx, id) => (await cryptoPrices(ctx, [id]))[id.toUpperCase()],
 };

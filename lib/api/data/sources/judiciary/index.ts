@@ -27,17 +27,15 @@ export const judiciary: DataSource = {
       query: { q: query, type: "o" },
       headers: headers(),
     });
-    return (body.results ?? [])
-      .slice(0, limit)
-      .map((h): SearchRecord => ({
-        id: String(h.cluster_id),
-        title: h.caseName,
-        url: `https://www.courtlistener.com${h.absolute_url}`,
-        summary: h.opinions?.[0]?.snippet?.trim() || null,
-        published: h.dateFiled ?? null,
-        source: "judiciary",
-        extra: { court: h.court ?? null, docket: h.docketNumber ?? null, citations: h.citation ?? [] },
-      }));
+    return (body.results ?? []).slice(0, limit).map((h): SearchRecord => ({
+      id: String(h.cluster_id),
+      title: h.caseName,
+      url: `https://www.courtlistener.com${h.absolute_url}`,
+      summary: h.opinions?.[0]?.snippet?.trim() || null,
+      published: h.dateFiled ?? null,
+      source: "judiciary",
+      extra: { court: h.court ?? null, docket: h.docketNumber ?? null, citations: h.citation ?? [] },
+    }));
   },
   async get(ctx, id) {
     if (!/^\d+$/.test(id)) throw new GatewayError(400, "judiciary get takes a numeric opinion cluster id");
