@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import { AdminLimitsForm, AdminRevokeForm, DecisionForm } from "@/components/portal/admin-forms";
+import { DataTable } from "@/components/portal/data-table";
+import { Section } from "@/components/portal/section";
 import { UsageDashboard } from "@/components/portal/usage-dashboard";
 import { getGateway } from "@/lib/instance.ts";
 import { listAudit, listKeys } from "@/lib/gateway/keys/admin.ts";
@@ -9,7 +11,6 @@ import { requireOperator } from "@/lib/portal/session.ts";
 export const metadata: Metadata = { title: "Operator · Unified API Gateway" };
 export const dynamic = "force-dynamic";
 
-const th = "px-3 py-2 text-left font-semibold";
 const td = "px-3 py-2 align-top";
 
 export default async function AdminPage() {
@@ -39,10 +40,7 @@ export default async function AdminPage() {
     <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-bold">Operator</h1>
 
-      <section aria-labelledby="queue" className="mt-8">
-        <h2 id="queue" className="text-xl font-semibold">
-          Key requests waiting ({pending.length})
-        </h2>
+      <Section id="queue" className="mt-8" title={<>Key requests waiting ({pending.length})</>}>
         {pending.length === 0 ? (
           <p className="mt-2 text-slate-700 dark:text-slate-300">Nothing to review.</p>
         ) : (
@@ -59,102 +57,76 @@ export default async function AdminPage() {
             ))}
           </ul>
         )}
-      </section>
+      </Section>
 
-      <section aria-labelledby="usage" className="mt-10">
-        <h2 id="usage" className="text-xl font-semibold">
-          Usage, all keys
-        </h2>
+      <Section id="usage" className="mt-10" title="Usage, all keys">
         <UsageDashboard
           endpoint="/api/portal/admin/usage"
           keys={keys.map((k) => ({ id: k.id, label: `${k.name} (${k.prefix}…, ${k.email ?? "no owner"})` }))}
           showKeys
         />
-      </section>
+      </Section>
 
-      <section aria-labelledby="all-keys" className="mt-10">
-        <h2 id="all-keys" className="text-xl font-semibold">
-          All keys ({keys.length})
-        </h2>
-        <div className="mt-3 overflow-x-auto rounded-xl border border-slate-300 dark:border-slate-700">
-          <table className="min-w-full text-sm">
-            <thead className="bg-slate-100 dark:bg-slate-900">
-              <tr>
-                <th className={th}>Key</th>
-                <th className={th}>Owner</th>
-                <th className={th}>State</th>
-                <th className={th}>Created</th>
-                <th className={th}>Last used</th>
-                <th className={th}>Limits (empty = default)</th>
-                <th className={th}>
-                  <span className="sr-only">Actions</span>
-                </th>
+      <Section id="all-keys" className="mt-10" title={<>All keys ({keys.length})</>}>
+        <DataTable
+          margin="mt-3"
+          headers={[
+            "Key",
+            "Owner",
+            "State",
+            "Created",
+            "Last used",
+            "Limits (empty = default)",
+            <span key="actions" className="sr-only">
+              Actions
+            </span>,
+          ]}
+        >
+          {keys.map((k) => {
+            const state = keyState(k);
+            return (
+              <tr key={k.id} className="border-t border-slate-200 dark:border-slate-800">
+                <td className={td}>
+                  {k.name} <code>{k.prefix}…</code>
+                  {k.kind === "console" ? " (console)" : ""}
+                </td>
+                <td className={td}>{k.email ?? "—"}</td>
+                <td className={td}>{state === "expiring" ? `expires ${formatUtc(k.expires_at)}` : state}</td>
+                <td className={td}>{formatUtc(k.created_at)}</td>
+                <td className={td}>{formatUtc(k.last_used_at)}</td>
+                <td className={td}>
+                  {state !== "revoked" && (
+                    <AdminLimitsForm id={k.id} name={`${k.name} (${k.prefix})`} limits={k.limits} />
+                  )}
+                </td>
+                <td className={td}>
+                  {state !== "revoked" && <AdminRevokeForm id={k.id} name={`${k.name} (${k.prefix})`} />}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => {
-                const state = keyState(k);
-                return (
-                  <tr key={k.id} className="border-t border-slate-200 dark:border-slate-800">
-                    <td className={td}>
-                      {k.name} <code>{k.prefix}…</code>
-                      {k.kind === "console" ? " (console)" : ""}
-                    </td>
-                    <td className={td}>{k.email ?? "—"}</td>
-                    <td className={td}>{state === "expiring" ? `expires ${formatUtc(k.expires_at)}` : state}</td>
-                    <td className={td}>{formatUtc(k.created_at)}</td>
-                    <td className={td}>{formatUtc(k.last_used_at)}</td>
-                    <td className={td}>
-                      {state !== "revoked" && (
-                        <AdminLimitsForm id={k.id} name={`${k.name} (${k.prefix})`} limits={k.limits} />
-                      )}
-                    </td>
-                    <td className={td}>
-                      {state !== "revoked" && <AdminRevokeForm id={k.id} name={`${k.name} (${k.prefix})`} />}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      </section>
+            );
+          })}
+        </DataTable>
+      </Section>
 
-      <section aria-labelledby="audit" className="mt-10">
-        <h2 id="audit" className="text-xl font-semibold">
-          Audit log (latest 100)
-        </h2>
-        <div className="mt-3 overflow-x-auto rounded-xl border border-slate-300 dark:border-slate-700">
-          <table className="min-w-full text-sm">
-            <thead className="bg-slate-100 dark:bg-slate-900">
-              <tr>
-                <th className={th}>When</th>
-                <th className={th}>Actor</th>
-                <th className={th}>Action</th>
-                <th className={th}>Target</th>
-                <th className={th}>Detail</th>
-              </tr>
-            </thead>
-            <tbody>
-              {audit.map((a) => (
-                <tr key={a.id} className="border-t border-slate-200 dark:border-slate-800">
-                  <td className={`${td} whitespace-nowrap`}>{formatUtc(a.at)}</td>
-                  <td className={td}>{a.actor}</td>
-                  <td className={td}>
-                    <code>{a.action}</code>
-                  </td>
-                  <td className={td}>
-                    <code>{a.target ?? "—"}</code>
-                  </td>
-                  <td className={td}>
-                    <code className="break-all">{a.detail ? JSON.stringify(a.detail) : ""}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <Section id="audit" className="mt-10" title="Audit log (latest 100)">
+        <DataTable margin="mt-3" headers={["When", "Actor", "Action", "Target", "Detail"]}>
+          {audit.map((a) => (
+            <tr key={a.id} className="border-t border-slate-200 dark:border-slate-800">
+              <td className={`${td} whitespace-nowrap`}>{formatUtc(a.at)}</td>
+              <td className={td}>{a.actor}</td>
+              <td className={td}>
+                <code>{a.action}</code>
+              </td>
+              <td className={td}>
+                <code>{a.target ?? "—"}</code>
+              </td>
+              <td className={td}>
+                <code className="break-all">{a.detail ? JSON.stringify(a.detail) : ""}</code>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      </Section>
     </main>
   );
 }

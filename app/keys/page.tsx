@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CollectKeyForm, RenameKeyForm, RevokeKeyForm, RotateKeyForm, ScopesForm } from "@/components/portal/key-forms";
+import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
 import { listKeys } from "@/lib/gateway/keys/admin.ts";
 import { SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
@@ -40,10 +41,7 @@ export default async function KeysPage() {
       </div>
 
       {open.length > 0 && (
-        <section aria-labelledby="requests" className="mt-8">
-          <h2 id="requests" className="text-xl font-semibold">
-            Requests
-          </h2>
+        <Section id="requests" className="mt-8" title="Requests">
           <ul className="mt-3 space-y-3">
             {open.map((r) => (
               <li key={r.id} className="rounded-xl border border-slate-300 p-4 dark:border-slate-700">
@@ -63,13 +61,10 @@ export default async function KeysPage() {
               </li>
             ))}
           </ul>
-        </section>
+        </Section>
       )}
 
-      <section aria-labelledby="keys" className="mt-8">
-        <h2 id="keys" className="text-xl font-semibold">
-          Keys
-        </h2>
+      <Section id="keys" className="mt-8" title="Keys">
         {keys.length === 0 ? (
           <p className="mt-3 text-slate-700 dark:text-slate-300">
             No keys yet.{" "}
@@ -145,7 +140,7 @@ export default async function KeysPage() {
             })}
           </ul>
         )}
-      </section>
+      </Section>
     </main>
   );
 }

@@ -1,28 +1,14 @@
 "use client";
 
 import { useActionState } from "react";
-import { decideRequest, revokeAnyKey, setLimits, type AdminActionState } from "@/app/admin/actions";
+import { decideRequest, revokeAnyKey, setLimits } from "@/app/admin/actions";
+import { ActionMessages } from "./action-messages";
 
 const button = "rounded-lg px-3 py-1.5 text-sm font-medium disabled:opacity-60";
 
-function Outcome({ state }: { state: AdminActionState }) {
-  return (
-    <>
-      <p role="status" className="text-sm">
-        {state.message}
-      </p>
-      {state.error && (
-        <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-          {state.error}
-        </p>
-      )}
-    </>
-  );
-}
-
 export function DecisionForm({ id, name }: { id: string; name: string }) {
   const [state, action, pending] = useActionState(decideRequest, {});
-  if (state.message) return <Outcome state={state} />;
+  if (state.message) return <ActionMessages state={state} />;
   return (
     <form action={action} className="mt-2 flex flex-wrap items-end gap-2">
       <input type="hidden" name="id" value={id} />
@@ -53,14 +39,14 @@ export function DecisionForm({ id, name }: { id: string; name: string }) {
       >
         Decline
       </button>
-      <Outcome state={state} />
+      <ActionMessages state={state} />
     </form>
   );
 }
 
 export function AdminRevokeForm({ id, name }: { id: string; name: string }) {
   const [state, action, pending] = useActionState(revokeAnyKey, {});
-  if (state.message) return <Outcome state={state} />;
+  if (state.message) return <ActionMessages state={state} />;
   return (
     <form
       action={action}
@@ -77,7 +63,7 @@ export function AdminRevokeForm({ id, name }: { id: string; name: string }) {
       >
         Revoke
       </button>
-      <Outcome state={state} />
+      <ActionMessages state={state} />
     </form>
   );
 }
@@ -122,7 +108,7 @@ export function AdminLimitsForm({ id, name, limits }: { id: string; name: string
       >
         Save
       </button>
-      <Outcome state={state} />
+      <ActionMessages state={state} />
     </form>
   );
 }

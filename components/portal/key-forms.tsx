@@ -10,6 +10,7 @@ import {
   submitKeyRequest,
   type KeyActionState,
 } from "@/app/keys/actions";
+import { ActionMessages } from "./action-messages";
 import { OneTimeKey } from "./one-time-key";
 
 const input =
@@ -21,14 +22,7 @@ const secondary =
 function Outcome({ state }: { state: KeyActionState }) {
   return (
     <>
-      <p role="status" className="mt-2 text-sm">
-        {state.message}
-      </p>
-      {state.error && (
-        <p role="alert" className="mt-2 text-sm font-medium text-red-700 dark:text-red-400">
-          {state.error}
-        </p>
-      )}
+      <ActionMessages state={state} margin="mt-2" />
       {state.created && (
         <OneTimeKey name={state.created.name} prefix={state.created.prefix} secret={state.created.key} />
       )}

@@ -16,6 +16,8 @@ import {
 import useSWR from "swr";
 import type { QuotaNow, UsageReport } from "@/lib/portal/usage";
 import { describeTotals, failedRequests, STATUS_CLASSES } from "@/lib/portal/usage-summary";
+import { DataTable } from "./data-table";
+import { Section } from "./section";
 
 type Payload = { report: UsageReport; quota?: QuotaNow[] };
 type KeyOption = { id: string; label: string };
@@ -31,6 +33,12 @@ const COLORS = {
   completion: "#4f46e5",
 };
 const axis = { stroke: "currentColor", tick: { fill: "currentColor", fontSize: 12 } };
+
+/** One bar per status class, stacked together as `stackId`. */
+const statusBars = (stackId: string) =>
+  STATUS_CLASSES.map((c) => (
+    <Bar key={c.dataKey} dataKey={c.dataKey} name={c.name} fill={COLORS[c.dataKey]} stackId={stackId} />
+  ));
 
 class FetchError extends Error {
   constructor(
@@ -145,10 +153,7 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
       </dl>
 
       {quota && quota.length > 0 && (
-        <section aria-labelledby="quota-now">
-          <h2 id="quota-now" className="text-xl font-semibold">
-            Left today (live)
-          </h2>
+        <Section id="quota-now" title="Left today (live)">
           <ul className="mt-2 space-y-2">
             {quota.map((q) => (
               <li key={q.id}>
@@ -170,7 +175,7 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
               </li>
             ))}
           </ul>
-        </section>
+        </Section>
       )}
 
       <div className="grid gap-6 lg:grid-cols-2">
@@ -181,9 +186,7 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
             <YAxis allowDecimals={false} {...axis} />
             <Tooltip />
             <Legend />
-            {STATUS_CLASSES.map((c) => (
-              <Bar key={c.dataKey} dataKey={c.dataKey} name={c.name} fill={COLORS[c.dataKey]} stackId="s" />
-            ))}
+            {statusBars("s")}
           </BarChart>
         </Chart>
         <Chart
@@ -210,9 +213,7 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
             <YAxis type="category" dataKey="area" width={90} {...axis} />
             <Tooltip />
             <Legend />
-            {STATUS_CLASSES.map((c) => (
-              <Bar key={c.dataKey} dataKey={c.dataKey} name={c.name} fill={COLORS[c.dataKey]} stackId="a" />
-            ))}
+            {statusBars("a")}
           </BarChart>
         </Chart>
         <Chart
@@ -236,46 +237,30 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
       </div>
 
       {showKeys && (
-        <section aria-labelledby="top-keys">
-          <h2 id="top-keys" className="text-xl font-semibold">
-            Keys by requests (30 days)
-          </h2>
-          <div className="mt-2 overflow-x-auto rounded-xl border border-slate-300 dark:border-slate-700">
-            <table className="min-w-full text-sm">
-              <thead className="bg-slate-100 dark:bg-slate-900">
-                <tr>
-                  {["Key", "Owner", "Requests", "4xx (not 429)", "5xx", "429", "Error rate"].map((h) => (
-                    <th key={h} className="px-3 py-2 text-left font-semibold">
-                      {h}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {report.keys.map((k) => (
-                  <tr key={k.id} className="border-t border-slate-200 dark:border-slate-800">
-                    <td className="px-3 py-2">
-                      {k.name} <code>{k.prefix}…</code>
-                    </td>
-                    <td className="px-3 py-2">{k.owner ?? "—"}</td>
-                    <td className="px-3 py-2">{k.requests.toLocaleString("en")}</td>
-                    <td className="px-3 py-2">{k.client}</td>
-                    <td className="px-3 py-2">{k.server}</td>
-                    <td className="px-3 py-2">{k.limited}</td>
-                    <td className="px-3 py-2">{pct(k.error_rate)}</td>
-                  </tr>
-                ))}
-                {report.keys.length === 0 && (
-                  <tr>
-                    <td colSpan={7} className="px-3 py-2">
-                      No requests in the last 30 days.
-                    </td>
-                  </tr>
-                )}
-              </tbody>
-            </table>
-          </div>
-        </section>
+        <Section id="top-keys" title="Keys by requests (30 days)">
+          <DataTable margin="mt-2" headers={["Key", "Owner", "Requests", "4xx (not 429)", "5xx", "429", "Error rate"]}>
+            {report.keys.map((k) => (
+              <tr key={k.id} className="border-t border-slate-200 dark:border-slate-800">
+                <td className="px-3 py-2">
+                  {k.name} <code>{k.prefix}…</code>
+                </td>
+                <td className="px-3 py-2">{k.owner ?? "—"}</td>
+                <td className="px-3 py-2">{k.requests.toLocaleString("en")}</td>
+                <td className="px-3 py-2">{k.client}</td>
+                <td className="px-3 py-2">{k.server}</td>
+                <td className="px-3 py-2">{k.limited}</td>
+                <td className="px-3 py-2">{pct(k.error_rate)}</td>
+              </tr>
+            ))}
+            {report.keys.length === 0 && (
+              <tr>
+                <td colSpan={7} className="px-3 py-2">
+                  No requests in the last 30 days.
+                </td>
+              </tr>
+            )}
+          </DataTable>
+        </Section>
       )}
     </>
   );

@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backendEnv } from "../../test/support/backends.ts";
-import { loadConfig } from "../config.ts";
-import { openDatabase, type Database } from "../db/client.ts";
-import { applyMigrations } from "../db/migrate.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useDatabase } from "../../test/support/use-database.ts";
 import { RateLimitError } from "../errors.ts";
 import { InProcessRunner, QUEUE_RETRY_AFTER_S } from "./runner.ts";
 import { TaskStore } from "./task-store.ts";
 
 describe("the job runner's fairness", () => {
-  let db: Database;
-  let cleanup: () => Promise<void>;
+  const t = useDatabase("pglite");
   let store: TaskStore;
-  beforeAll(async () => {
-    const env = await backendEnv("pglite");
-    cleanup = env.cleanup;
-    db = await openDatabase(loadConfig(env.env));
-    await applyMigrations(db);
-    store = new TaskStore(db);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await cleanup?.();
+  beforeAll(() => {
+    store = new TaskStore(t.db);
   });
 
   it("starts another key's first job right after the running one, not behind one key's 100 queued jobs", async () => {
@@ -56,7 +44,7 @@ describe("the job runner's fairness", () => {
     const waiting = await runner.submit("key_q", () => store.create("batch", "key_q"), hold);
     await runner.submit("key_q", () => store.create("batch", "key_q"), hold);
     expect(runner.queuedFor("key_q")).toBe(2);
-    const before = await db.prisma.task.count({ where: { ownerKeyId: "key_q" } });
+    const before = await t.db.prisma.task.count({ where: { ownerKeyId: "key_q" } });
     const refused = await runner.submit("key_q", () => store.create("batch", "key_q"), hold).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RateLimitError);
     expect(refused).toMatchObject({
@@ -65,7 +53,7 @@ describe("the job runner's fairness", () => {
       headers: { "Retry-After": String(QUEUE_RETRY_AFTER_S) },
     });
     expect((refused as Error).message).toMatch(/2 jobs waiting to start \(at most 2\)/);
-    expect(await db.prisma.task.count({ where: { ownerKeyId: "key_q" } })).toBe(before);
+    expect(await t.db.prisma.task.count({ where: { ownerKeyId: "key_q" } })).toBe(before);
     await expect(runner.submit("key_other", () => store.create("batch", "key_other"), hold)).resolves.toMatchObject({
       status: "pending",
     });

@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backendEnv, databaseBackends } from "../../test/support/backends.ts";
-import { loadConfig } from "../config.ts";
-import { openDatabase, type Database } from "../db/client.ts";
-import { applyMigrations } from "../db/migrate.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { databaseBackends } from "../../test/support/backends.ts";
+import { useDatabase } from "../../test/support/use-database.ts";
 import { InProcessRunner } from "./runner.ts";
 import { TaskStore } from "./task-store.ts";
 
 describe.each(databaseBackends)("tasks on %s", (backend) => {
-  let db: Database;
-  let cleanup: () => Promise<void>;
+  const t = useDatabase(backend);
   let store: TaskStore;
-  beforeAll(async () => {
-    const env = await backendEnv(backend);
-    cleanup = env.cleanup;
-    db = await openDatabase(loadConfig(env.env));
-    await applyMigrations(db);
-    store = new TaskStore(db);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await cleanup?.();
+  beforeAll(() => {
+    store = new TaskStore(t.db);
   });
 
   it("creates, updates and reads a task only for its owner", async () => {

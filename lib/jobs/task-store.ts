@@ -78,18 +78,7 @@ function json(value: unknown): Prisma.InputJsonValue | undefined {
   ) as Prisma.InputJsonValue;
 }
 
-function toTask(row: {
-  id: string;
-  kind: string;
-  ownerKeyId: string | null;
-  status: string;
-  progress: number;
-  input: unknown;
-  result: unknown;
-  error: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  completedAt: Date | null;
-}): Task {
+/** A task row as the database holds it: a Task whose status is any string. */
+function toTask(row: Omit<Task, "status"> & { status: string }): Task {
   return { ...row, status: row.status as TaskStatus };
 }

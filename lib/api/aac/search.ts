@@ -1,4 +1,5 @@
 import { distance } from "fastest-levenshtein";
+import { firstAtLeast } from "../../text/sorted-strings.ts";
 import { normaliseKeyword } from "./normalise.ts";
 import {
   fuzzyScore,
@@ -175,17 +176,6 @@ function analyse(query: string): Analysis {
     analysed.set(query, analysis);
   }
   return analysis;
-}
-
-function firstAtLeast(sorted: string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

@@ -49,6 +49,9 @@ const contentErrors = (...statuses: Array<400 | 404>) =>
   Object.fromEntries(
     statuses.map((s) => [s, jsonResponse(ContentError, s === 400 ? "Invalid parameters" : "Unknown condition")]),
   );
+/** The content service's own envelope for an answer, `{success: true, …}` (and contentErrors for errors). */
+const contentAnswer = <T extends z.ZodRawShape>(shape: T, description: string) =>
+  jsonResponse(z.object({ success: z.literal(true), ...shape }), description);
 
 const index = gatewayRoute("optional", {
   method: "get",
@@ -132,10 +135,7 @@ const contentList = gatewayRoute("none", {
   summary: "Content service: every condition with its page URL",
   tags: ["Clinical content service"],
   responses: {
-    200: jsonResponse(
-      z.object({ success: z.literal(true), count: z.number().int(), conditions: z.array(ContentRecordSchema) }),
-      "All conditions",
-    ),
+    200: contentAnswer({ count: z.number().int(), conditions: z.array(ContentRecordSchema) }, "All conditions"),
   },
 });
 
@@ -154,9 +154,8 @@ const contentDetail = gatewayRoute("none", {
     }),
   },
   responses: {
-    200: jsonResponse(
-      z.object({
-        success: z.literal(true),
+    200: contentAnswer(
+      {
         condition: ContentRecordSchema.extend({
           id: z.number().int(),
           category: Category,
@@ -164,7 +163,7 @@ const contentDetail = gatewayRoute("none", {
           icd11: z.string().nullable(),
           markdown: z.string(),
         }),
-      }),
+      },
       "The condition",
     ),
     ...contentErrors(404),
@@ -178,13 +177,8 @@ const contentSearch = gatewayRoute("none", {
   tags: ["Clinical content service"],
   request: { query: z.object({ q: z.string().trim().min(1).max(200) }) },
   responses: {
-    200: jsonResponse(
-      z.object({
-        success: z.literal(true),
-        query: z.string(),
-        count: z.number().int(),
-        results: z.array(ContentRecordSchema),
-      }),
+    200: contentAnswer(
+      { query: z.string(), count: z.number().int(), results: z.array(ContentRecordSchema) },
       "Conditions whose name matches",
     ),
     ...contentErrors(400),
@@ -197,15 +191,14 @@ const contentStatsRoute = gatewayRoute("none", {
   summary: "Content service: how many conditions have a rendered page",
   tags: ["Clinical content service"],
   responses: {
-    200: jsonResponse(
-      z.object({
-        success: z.literal(true),
+    200: contentAnswer(
+      {
         stats: z.object({
           total_conditions: z.number().int(),
           html_ready: z.number().int(),
           markdown_only: z.number().int(),
         }),
-      }),
+      },
       "Counts",
     ),
   },

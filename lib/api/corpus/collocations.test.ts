@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { collocationsOf } from "./collocations.ts";
 import { buildIndex } from "./inverted-index.ts";
-import type { CorpusDocument } from "./sources.ts";
+import { corpusDocument as doc } from "./test-fixtures.ts";
 
-const doc = (id: string, text: string): CorpusDocument => ({
-  id,
-  title: id,
-  author: null,
-  year: 2000,
-  register: "r",
-  genre: "g",
-  text,
-});
 // N = 8 tokens; the node "fast" occurs 3 times (positions 0, 3, 6); f(car) = 2, f(red) = f(old) = f(new) = 1.
 const index = buildIndex([doc("one", "fast car red fast car old fast new")]);
 const options = { window: 1, position: "all" as const, minFreq: 1, limit: 20 };

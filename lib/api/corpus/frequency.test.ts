@@ -1,17 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { combineProfiles, frequencyOf, perMillion } from "./frequency.ts";
 import { buildIndex } from "./inverted-index.ts";
-import type { CorpusDocument } from "./sources.ts";
+import { corpusDocument } from "./test-fixtures.ts";
 
-const doc = (id: string, year: number, register: string, text: string): CorpusDocument => ({
-  id,
-  title: id,
-  author: null,
-  year,
-  register,
-  genre: register,
-  text,
-});
+const doc = (id: string, year: number, register: string, text: string) =>
+  corpusDocument(id, text, { year, register, genre: register });
 const index = buildIndex([
   doc("a", 1961, "press", "the war and the peace"),
   doc("b", 1965, "fiction", "war war war"),

@@ -28,17 +28,7 @@ export function frequencyProfile(index: CorpusIndex, matches: Matches): Frequenc
     add(decades, doc.decade, perDoc[i]!, doc.tokens);
     add(registers, doc.register, perDoc[i]!, doc.tokens);
   });
-  return {
-    count: matches.total,
-    tokens: index.tokens.length,
-    per_million: perMillion(matches.total, index.tokens.length),
-    by_decade: [...decades]
-      .map(([decade, share]) => ({ decade, ...withRate(share) }))
-      .sort((a, b) => a.decade - b.decade),
-    by_register: [...registers]
-      .map(([register, share]) => ({ register, ...withRate(share) }))
-      .sort((a, b) => b.count - a.count || a.register.localeCompare(b.register)),
-  };
+  return profileOf(matches.total, index.tokens.length, decades, registers);
 }
 
 /** Profiles of several corpora as one: counts and tokens add up per decade and per register. */
@@ -51,6 +41,16 @@ export function combineProfiles(profiles: FrequencyProfile[]): FrequencyProfile 
   }
   const count = profiles.reduce((sum, p) => sum + p.count, 0);
   const tokens = profiles.reduce((sum, p) => sum + p.tokens, 0);
+  return profileOf(count, tokens, decades, registers);
+}
+
+/** A profile from its totals and per-group shares: rates added, decades in order, registers commonest first. */
+function profileOf(
+  count: number,
+  tokens: number,
+  decades: Map<number, Share>,
+  registers: Map<string, Share>,
+): FrequencyProfile {
   return {
     count,
     tokens,

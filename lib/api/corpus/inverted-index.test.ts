@@ -10,17 +10,10 @@ import {
   wordId,
 } from "./inverted-index.ts";
 import { searchCorpus } from "./search.ts";
-import type { CorpusDocument } from "./sources.ts";
+import { corpusDocument } from "./test-fixtures.ts";
 
-const doc = (id: string, text: string, year = 1961, register = "press"): CorpusDocument => ({
-  id,
-  title: `Title ${id}`,
-  author: null,
-  year,
-  register,
-  genre: register,
-  text,
-});
+const doc = (id: string, text: string, year = 1961, register = "press") =>
+  corpusDocument(id, text, { title: `Title ${id}`, year, register, genre: register });
 const docs = [
   doc("a", "The cat sat. The CAT ran!", 1961),
   doc("b", "Hwæt! Wē Gār-Dena þrym — the cat’s end.", 1000, "verse"),

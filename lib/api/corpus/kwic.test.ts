@@ -2,17 +2,9 @@ import { describe, expect, it } from "vitest";
 import { buildIndex } from "./inverted-index.ts";
 import { buildKwicLines } from "./kwic.ts";
 import { findMatches, parseQuery } from "./query.ts";
-import type { CorpusDocument } from "./sources.ts";
+import { corpusDocument } from "./test-fixtures.ts";
 
-const doc = (id: string, year: number, text: string): CorpusDocument => ({
-  id,
-  title: `The ${id}`,
-  author: null,
-  year,
-  register: "r",
-  genre: "g",
-  text,
-});
+const doc = (id: string, year: number, text: string) => corpusDocument(id, text, { title: `The ${id}`, year });
 const index = buildIndex([
   doc("first", 1600, "Alpha beta, gamma delta.\nEpsilon zeta"),
   doc("second", 1700, "eta   theta iota kappa"),

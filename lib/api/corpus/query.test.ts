@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { buildIndex, textBetween, wordId } from "./inverted-index.ts";
 import { expandPattern, findMatches, parseQuery } from "./query.ts";
-import type { CorpusDocument } from "./sources.ts";
+import { corpusDocument as doc } from "./test-fixtures.ts";
 
-const doc = (id: string, text: string): CorpusDocument => ({
-  id,
-  title: id,
-  author: null,
-  year: 2000,
-  register: "r",
-  genre: "g",
-  text,
-});
 const index = buildIndex([
   doc("one", "Love is patient. The lover loved the lovely glove; the love of the game."),
   doc("two", "The kindness of the state. Darkness fell on the end of the"),

@@ -1,4 +1,5 @@
 import { GatewayError } from "../../errors.ts";
+import { firstAtLeast } from "../../text/sorted-strings.ts";
 import { positionsOf, wordFrequency, wordId, type CorpusIndex } from "./inverted-index.ts";
 import { normaliseWord, tokenise } from "./tokenise.ts";
 
@@ -40,23 +41,12 @@ export function expandPattern(index: CorpusIndex, pattern: string): number[] {
   if (star === pattern.length - 1) {
     // A prefix: the vocabulary is sorted, so its words are one contiguous run.
     const prefix = pattern.slice(0, -1);
-    for (let i = lowerBound(v, prefix); i < v.length && v[i]!.startsWith(prefix); i++) ids.push(i);
+    for (let i = firstAtLeast(v, prefix); i < v.length && v[i]!.startsWith(prefix); i++) ids.push(i);
   } else {
     const re = new RegExp(`^${pattern.split("*").map(escapeRegExp).join(".*")}$`, "u");
     for (let i = 0; i < v.length; i++) if (re.test(v[i]!)) ids.push(i);
   }
   return ids;
-}
-
-function lowerBound(v: string[], s: string): number {
-  let lo = 0;
-  let hi = v.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (v[mid]! < s) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
-import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
 import { blankAsAbsent, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { collocationsOf, POSITIONS } from "./collocations.ts";
 import { CorpusLibrary } from "./corpus-library.ts";
@@ -21,20 +21,15 @@ const int = (min: number, max: number, def: number, description: string) =>
     .preprocess(numberFromQuery, z.number().int().min(min).max(max).default(def))
     .openapi({ description: `${description}; empty means the default` });
 
-const libraries = new WeakMap<Runtime, CorpusLibrary>();
 /** One library per gateway runtime, so its index cache lives in that runtime's data directory. */
-function libraryOf(rt: Runtime): CorpusLibrary {
-  let library = libraries.get(rt);
-  if (!library) {
-    library = new CorpusLibrary(rt.config.dataDir, (e) =>
+const libraryOf = perRuntime(
+  (rt) =>
+    new CorpusLibrary(rt.config.dataDir, (e) =>
       e.error
         ? rt.logger.warn({ corpus: e.corpus, file: e.file, err: e.error }, "corpus index built but not cached on disk")
         : rt.logger.info({ corpus: e.corpus, ms: Math.round(e.ms), file: e.file }, `corpus index ${e.action}`),
-    );
-    libraries.set(rt, library);
-  }
-  return library;
-}
+    ),
+);
 
 const ENDPOINTS = {
   search:

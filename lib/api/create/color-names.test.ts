@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { colorNames, LabTree, nearestColorName } from "./color-names.ts";
 import { hexToRgb, rgbToLab, type Rgb } from "./color-space.ts";
-
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from "./test-random.ts";
 
 describe("color-name-list", () => {
   it("loads every name with a well-formed, unique hex", () => {

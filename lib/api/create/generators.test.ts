@@ -2,16 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../errors.ts";
 import { hexToRgb } from "./color-space.ts";
 import { describeGenerators, echo, GENERATORS, GeneratorBags, requireGenerator } from "./generators.ts";
-
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from "./test-random.ts";
 
 describe("requireGenerator", () => {
   it("accepts the five generators and answers 404 for anything else", () => {

@@ -1,17 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { randomIndex, ShuffleBag, type RandomSource } from "./shuffle-bag.ts";
-
-// mulberry32: a tiny seeded generator, so every run of these tests sees the same sequence.
-function seeded(seed: number): RandomSource {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { randomIndex, ShuffleBag } from "./shuffle-bag.ts";
+import { seeded } from "./test-random.ts";
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 

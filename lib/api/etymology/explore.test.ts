@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { exploreWord, inferPartOfSpeech, MAX_LINKED_WORDS } from "./explore.ts";
-import type { EtymologyRecord } from "./lineage.ts";
 import { indexRecords } from "./store.ts";
+import { etymologyRecord as rec } from "./test-fixtures.ts";
 
 const legend = {
   "AS.": "Anglo-Saxon (Old English)",
@@ -12,17 +12,6 @@ const legend = {
   "G.": "German",
   "E.": "English",
 };
-const rec = (word: string, over: Partial<EtymologyRecord> = {}): EtymologyRecord => ({
-  word,
-  headword: word[0]!.toUpperCase() + word.slice(1),
-  pronunciation: null,
-  pos: ["noun"],
-  definitions: [],
-  etymology: null,
-  lineage: [],
-  cognates: [],
-  ...over,
-});
 
 const records = [
   rec("ancient", {

@@ -75,6 +75,18 @@ function linked(store: EtymologyStore, ranks: Iterable<number>, self: string): s
   return [...words];
 }
 
+/** Links to other headwords, one per word and never to `self`, that stop at MAX_LINKED_WORDS. */
+function linkList<T extends { word: string }>(self: string): { links: T[]; add: (link: T) => void } {
+  const links: T[] = [];
+  const seen = new Set([self]);
+  const add = (link: T) => {
+    if (seen.has(link.word) || links.length >= MAX_LINKED_WORDS) return;
+    seen.add(link.word);
+    links.push(link);
+  };
+  return { links, add };
+}
+
 /** A cited word as a headword: exact, else without the affix hyphen ("ante-" → "ante"). */
 function citedHeadword(store: EtymologyStore, cited: string): string | null {
   if (store.byWord.has(cited)) return cited;
@@ -92,13 +104,7 @@ export function relatedWords(
   cites: string[],
   lineage: EtymonItem[],
 ): RelatedWord[] {
-  const out: RelatedWord[] = [];
-  const seen = new Set([record.word]);
-  const add = (entry: RelatedWord) => {
-    if (seen.has(entry.word) || out.length >= MAX_LINKED_WORDS) return;
-    seen.add(entry.word);
-    out.push(entry);
-  };
+  const { links, add } = linkList<RelatedWord>(record.word);
   for (const cited of cites) {
     const word = citedHeadword(store, cited);
     if (word) add({ word, relation: "cites" });
@@ -111,7 +117,7 @@ export function relatedWords(
       add({ word, relation: "shares_ancestor", via: `${item.lang} ${item.form}` });
     }
   }
-  return out;
+  return links;
 }
 
 /**
@@ -124,23 +130,18 @@ export function cognateHeadwords(
   cognates: EtymonItem[],
   roots: string[],
 ): CognateHeadword[] {
-  const out: CognateHeadword[] = [];
-  const seen = new Set([record.word]);
-  const add = (words: string[], relation: CognateHeadword["relation"], via: string) => {
-    for (const word of words) {
-      if (seen.has(word) || out.length >= MAX_LINKED_WORDS) continue;
-      seen.add(word);
-      out.push({ word, relation, via });
-    }
+  const { links, add } = linkList<CognateHeadword>(record.word);
+  const addAll = (words: string[], relation: CognateHeadword["relation"], via: string) => {
+    for (const word of words) add({ word, relation, via });
   };
   for (const item of cognates)
-    add(
+    addAll(
       linked(store, store.byAncestor.get(ancestorKey(item.lang, item.form)) ?? [], record.word),
       "from_cognate_form",
       `${item.lang} ${item.form}`,
     );
-  for (const root of roots) add(linked(store, store.byRoot.get(root) ?? [], record.word), "shares_root", `√${root}`);
-  return out;
+  for (const root of roots) addAll(linked(store, store.byRoot.get(root) ?? [], record.word), "shares_root", `√${root}`);
+  return links;
 }
 
 /** Everything the explore endpoint says about one headword, before graph building. */

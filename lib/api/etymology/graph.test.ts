@@ -11,8 +11,8 @@ import {
   toNetwork,
   type EtymologyGraph,
 } from "./graph.ts";
-import type { EtymologyRecord } from "./lineage.ts";
 import { indexRecords } from "./store.ts";
+import { etymologyRecord as rec } from "./test-fixtures.ts";
 
 const legend = {
   "AS.": "Anglo-Saxon (Old English)",
@@ -24,17 +24,6 @@ const legend = {
   "Goth.": "Gothic",
   "E.": "English",
 };
-const rec = (word: string, over: Partial<EtymologyRecord> = {}): EtymologyRecord => ({
-  word,
-  headword: word,
-  pronunciation: null,
-  pos: ["noun"],
-  definitions: [],
-  etymology: null,
-  lineage: [],
-  cognates: [],
-  ...over,
-});
 const store = indexRecords(
   [
     rec("father", {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseCrossReferences, parseEtymology, parseRoots, repairItems, type EtymologyRecord } from "./lineage.ts";
+import { etymologyRecord } from "./test-fixtures.ts";
 
 const legend = {
   "AS.": "Anglo-Saxon (Old English)",
@@ -17,17 +18,7 @@ const legend = {
   "Gr.": "Greek",
 };
 
-const record = (over: Partial<EtymologyRecord>): EtymologyRecord => ({
-  word: "w",
-  headword: "W",
-  pronunciation: null,
-  pos: ["noun"],
-  definitions: [],
-  etymology: null,
-  lineage: [],
-  cognates: [],
-  ...over,
-});
+const record = (fields: Partial<EtymologyRecord>) => etymologyRecord("w", fields);
 
 describe("parseEtymology", () => {
   it("turns GCIDE's newest-first chain into oldest-first", () => {

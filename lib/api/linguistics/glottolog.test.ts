@@ -6,24 +6,7 @@ import {
   listLanguages,
   type Language,
 } from "./glottolog.ts";
-
-function language(overrides: Partial<Language> & Pick<Language, "glottocode" | "name">): Language {
-  return {
-    iso639_3: null,
-    family_id: null,
-    family: null,
-    is_isolate: false,
-    category: "Spoken L1 Language",
-    classification: [],
-    macroarea: null,
-    countries: [],
-    latitude: null,
-    longitude: null,
-    endangerment: null,
-    endangerment_source: null,
-    ...overrides,
-  };
-}
+import { language } from "./test-fixtures.ts";
 
 const ie = { family_id: "indo1319", family: "Indo-European" };
 const LANGUAGES: Language[] = [

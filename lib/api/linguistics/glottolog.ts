@@ -1,3 +1,4 @@
+import { push } from "./code-index.ts";
 import { foldText } from "./text-match.ts";
 
 /** One Glottolog languoid of level `language`, as shipped in data/languages.json. */
@@ -50,12 +51,6 @@ export type LanguageIndex = {
   byRegion: Map<Macroarea, Language[]>;
   byStatus: Map<StatusFilter, Language[]>;
 };
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
 
 /** Builds every index once; the records themselves are kept only once, shared by all indexes. */
 export function buildLanguageIndex(records: Language[]): LanguageIndex {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../errors.ts";
 import { buildLanguageIndex, type Language } from "./glottolog.ts";
 import { languageProfile, resolveLanguage } from "./language-profile.ts";
-import { createPhonemeIndexBuilder, type InventoryRecord } from "./phoible.ts";
+import { inventory as baseInventory, phonemeIndex, phoneme } from "./test-fixtures.ts";
 import { buildWalsIndex } from "./wals.ts";
 
 const english: Language = {
@@ -21,54 +21,30 @@ const english: Language = {
   endangerment: "not endangered",
   endangerment_source: "E29",
 };
-const inventory = (
-  inventory_id: number,
-  iso639_3: string,
-  glottocode: string,
-  language_name: string,
-): InventoryRecord => ({
-  inventory_id,
-  glottocode,
-  iso639_3,
-  language_name,
-  source: "spa",
-  source_refs: ["Ref1"],
-  url: null,
-  count_phonemes: 2,
-  count_consonants: 1,
-  count_vowels: 1,
-  count_tones: 0,
-});
+const inventory = (inventory_id: number, iso639_3: string, glottocode: string, language_name: string) =>
+  baseInventory(inventory_id, iso639_3, glottocode, {
+    language_name,
+    source: "spa",
+    source_refs: ["Ref1"],
+    count_phonemes: 2,
+    count_consonants: 1,
+    count_vowels: 1,
+  });
 
 function sources() {
   const glottolog = buildLanguageIndex([english]);
   // Inventory 7 is filed under a dialect's glottocode, 9 under English's own: 9 is the one shown.
-  const builder = createPhonemeIndexBuilder([
-    inventory(7, "eng", "dial1234", "English (dialect)"),
-    inventory(9, "eng", "stan1293", "English"),
-    inventory(11, "hrv", "croa1245", "Croatian"),
-  ]);
-  const row = {
-    manner: null,
-    place: null,
-    voiced: null,
-    airstream: null,
-    height: null,
-    backness: null,
-    rounded: null,
-    marginal: false,
-  };
-  for (const id of [7, 9, 11]) {
-    builder.add({
-      ...row,
-      inventory_id: id,
-      segment: "p",
-      segment_class: "consonant",
-      manner: "stop",
-      place: "bilabial",
-    });
-    builder.add({ ...row, inventory_id: id, segment: "a", segment_class: "vowel", height: "open" });
-  }
+  const phoible = phonemeIndex(
+    [
+      inventory(7, "eng", "dial1234", "English (dialect)"),
+      inventory(9, "eng", "stan1293", "English"),
+      inventory(11, "hrv", "croa1245", "Croatian"),
+    ],
+    [7, 9, 11].flatMap((id) => [
+      [id, phoneme("p", "consonant", { manner: "stop", place: "bilabial" }), false] as const,
+      [id, phoneme("a", "vowel", { height: "open" }), false] as const,
+    ]),
+  );
   const wals = buildWalsIndex(
     [
       {
@@ -105,7 +81,7 @@ function sources() {
     ],
     [["eng", "1A", "1A-3"]],
   );
-  return { glottolog, phoible: builder.build(), wals };
+  return { glottolog, phoible, wals };
 }
 
 describe("resolveLanguage", () => {

@@ -7,68 +7,9 @@ import {
   languageSegments,
   phonemeRowCount,
   segmentRecord,
-  type InventoryRecord,
-  type PhonemeRow,
 } from "./phoible.ts";
+import { consonant, inventory, phonemeIndex, tone, vowel, type Phoneme } from "./test-fixtures.ts";
 
-function inventory(inventory_id: number, iso639_3: string, glottocode: string): InventoryRecord {
-  return {
-    inventory_id,
-    glottocode,
-    iso639_3,
-    language_name: iso639_3,
-    source: "test",
-    source_refs: [],
-    url: null,
-    count_phonemes: 0,
-    count_consonants: 0,
-    count_vowels: 0,
-    count_tones: 0,
-  };
-}
-const consonant = (
-  segment: string,
-  manner: string,
-  place: string,
-  voiced: boolean,
-): Omit<PhonemeRow, "inventory_id" | "marginal"> => ({
-  segment,
-  segment_class: "consonant",
-  manner,
-  place,
-  voiced,
-  airstream: "pulmonic",
-  height: null,
-  backness: null,
-  rounded: null,
-});
-const vowel = (
-  segment: string,
-  height: string,
-  backness: string,
-  rounded: boolean,
-): Omit<PhonemeRow, "inventory_id" | "marginal"> => ({
-  segment,
-  segment_class: "vowel",
-  manner: null,
-  place: null,
-  voiced: null,
-  airstream: null,
-  height,
-  backness,
-  rounded,
-});
-const tone = (segment: string): Omit<PhonemeRow, "inventory_id" | "marginal"> => ({
-  segment,
-  segment_class: "tone",
-  manner: null,
-  place: null,
-  voiced: null,
-  airstream: null,
-  height: null,
-  backness: null,
-  rounded: null,
-});
 const P = consonant("p", "stop", "bilabial", false);
 const K = consonant("k", "stop", "velar", false);
 const NG = consonant("ŋ", "nasal", "velar", true);
@@ -78,7 +19,7 @@ const H = tone("˥");
 
 // Inventories 1 and 2 are two descriptions of one language (aaa); 3 is another language's.
 const INVENTORIES = [inventory(3, "ccc", "cccc1234"), inventory(1, "aaa", "aaaa1234"), inventory(2, "aaa", "aaaa1235")];
-const ROWS: [number, Omit<PhonemeRow, "inventory_id" | "marginal">, boolean][] = [
+const ROWS: [number, Phoneme, boolean][] = [
   [1, P, false],
   [1, K, false],
   [1, I, false],
@@ -92,11 +33,7 @@ const ROWS: [number, Omit<PhonemeRow, "inventory_id" | "marginal">, boolean][] =
   [2, A, false],
 ];
 
-function build() {
-  const builder = createPhonemeIndexBuilder(INVENTORIES);
-  for (const [inventory_id, row, marginal] of ROWS) builder.add({ ...row, inventory_id, marginal });
-  return builder.build();
-}
+const build = () => phonemeIndex(INVENTORIES, ROWS);
 
 describe("createPhonemeIndexBuilder", () => {
   const index = build();

@@ -1,3 +1,4 @@
+import { fileUnderCodes, filedUnderCodes, push, type LanguageCodes } from "./code-index.ts";
 import { foldText } from "./text-match.ts";
 
 export const SEGMENT_TYPES = ["consonant", "vowel", "tone"] as const;
@@ -125,12 +126,6 @@ function segmentLabel(row: PhonemeRow): string {
   return [voicing, row.place, airstream, row.manner ?? "consonant"].filter(Boolean).join(" ");
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
 /**
  * A CSV parser hands out slices of the whole file's text, and V8 keeps the whole text alive for as
  * long as any slice is; the few rows kept for good get their own copies.
@@ -237,10 +232,7 @@ export function createPhonemeIndexBuilder(inventories: InventoryRecord[]) {
         byManner: new Map(),
         byPlace: new Map(),
       };
-      sorted.forEach((inv, i) => {
-        if (inv.iso639_3) push(index.byIso, inv.iso639_3, i);
-        if (inv.glottocode) push(index.byGlottocode, inv.glottocode, i);
-      });
+      sorted.forEach((inv, i) => fileUnderCodes(index, inv, i));
       for (const segment of segments) {
         push(index.byType, segment.type, segment);
         if (segment.manner) push(index.byManner, segment.manner, segment);
@@ -257,15 +249,8 @@ export function phonemeRowCount(index: PhonemeIndex): number {
 }
 
 /** Positions of the inventories of a language, found by its ISO code or its glottocode, in inventory-id order. */
-export function inventoriesOf(
-  index: PhonemeIndex,
-  language: { iso639_3: string | null; glottocode: string | null },
-): number[] {
-  const found = new Set<number>([
-    ...(language.iso639_3 ? (index.byIso.get(language.iso639_3) ?? []) : []),
-    ...(language.glottocode ? (index.byGlottocode.get(language.glottocode) ?? []) : []),
-  ]);
-  return [...found].sort((a, b) => a - b);
+export function inventoriesOf(index: PhonemeIndex, language: LanguageCodes): number[] {
+  return filedUnderCodes(index, language).sort((a, b) => a - b);
 }
 
 export type InventoryPhoneme = { segment: Segment; marginal: boolean };

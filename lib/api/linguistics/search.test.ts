@@ -1,32 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { buildLanguageIndex, type Language } from "./glottolog.ts";
-import { createPhonemeIndexBuilder, type PhonemeRow } from "./phoible.ts";
+import { buildLanguageIndex } from "./glottolog.ts";
 import { searchFeatures, searchLanguages, searchPhonemes } from "./search.ts";
+import { consonant, inventory, language, phonemeIndex } from "./test-fixtures.ts";
 import { buildWalsIndex, type WalsParameterRecord } from "./wals.ts";
 
-const language = (name: string, iso639_3: string | null, glottocode: string): Language => ({
-  glottocode,
-  iso639_3,
-  name,
-  family_id: null,
-  family: null,
-  is_isolate: false,
-  category: "Spoken L1 Language",
-  classification: [],
-  macroarea: null,
-  countries: [],
-  latitude: null,
-  longitude: null,
-  endangerment: null,
-  endangerment_source: null,
-});
 const LANGUAGES = buildLanguageIndex([
-  language("Old English (ca. 450-1100)", "ang", "olde1238"),
-  language("English", "eng", "stan1293"),
-  language("Englishes Creole", null, "engl9999"),
-  language("Englisch Pidgin", "epd", "engl1234"),
-  language("Volapük", "vol", "vola1234"),
-  language("Engenni", "enn", "enge1239"),
+  language({ name: "Old English (ca. 450-1100)", iso639_3: "ang", glottocode: "olde1238" }),
+  language({ name: "English", iso639_3: "eng", glottocode: "stan1293" }),
+  language({ name: "Englishes Creole", glottocode: "engl9999" }),
+  language({ name: "Englisch Pidgin", iso639_3: "epd", glottocode: "engl1234" }),
+  language({ name: "Volapük", iso639_3: "vol", glottocode: "vola1234" }),
+  language({ name: "Engenni", iso639_3: "enn", glottocode: "enge1239" }),
 ]);
 
 describe("searchLanguages", () => {
@@ -55,47 +39,16 @@ describe("searchLanguages", () => {
 });
 
 describe("searchPhonemes", () => {
-  const builder = createPhonemeIndexBuilder(
-    [1, 2].map((id) => ({
-      inventory_id: id,
-      glottocode: null,
-      iso639_3: `l${id}x`,
-      language_name: "x",
-      source: "t",
-      source_refs: [],
-      url: null,
-      count_phonemes: 0,
-      count_consonants: 0,
-      count_vowels: 0,
-      count_tones: 0,
-    })),
+  const index = phonemeIndex(
+    [1, 2].map((id) => inventory(id, `l${id}x`, null, { language_name: "x", source: "t" })),
+    [
+      [1, consonant("n", "nasal", "alveolar", true), false],
+      [1, consonant("ŋ", "nasal", "velar", true), false],
+      [2, consonant("ŋ", "nasal", "velar", true), false],
+      [2, consonant("ŋʷ", "nasal", "labial-velar", true), false],
+      [1, consonant("k", "stop", "velar", false), false],
+    ],
   );
-  const c = (
-    segment: string,
-    manner: string,
-    place: string,
-    voiced: boolean,
-  ): Omit<PhonemeRow, "inventory_id" | "marginal"> => ({
-    segment,
-    segment_class: "consonant",
-    manner,
-    place,
-    voiced,
-    airstream: "pulmonic",
-    height: null,
-    backness: null,
-    rounded: null,
-  });
-  for (const [inv, row] of [
-    [1, c("n", "nasal", "alveolar", true)],
-    [1, c("ŋ", "nasal", "velar", true)],
-    [2, c("ŋ", "nasal", "velar", true)],
-    [2, c("ŋʷ", "nasal", "labial-velar", true)],
-    [1, c("k", "stop", "velar", false)],
-  ] as const) {
-    builder.add({ ...row, inventory_id: inv, marginal: false });
-  }
-  const index = builder.build();
 
   it("matches IPA symbols exactly, then as a prefix", () => {
     expect(searchPhonemes(index, "ŋ", 5).items.map((r) => [r.item.segment, r.match])).toEqual([

@@ -1,4 +1,5 @@
 import { GatewayError } from "../../errors.ts";
+import { fileUnderCodes, filedUnderCodes, push, type LanguageCodes } from "./code-index.ts";
 import { foldText } from "./text-match.ts";
 
 /**
@@ -71,12 +72,6 @@ export type WalsIndex = {
   datapointCount: number;
 };
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
 function featureOrder(a: { chapter: number; id: string }, b: { chapter: number; id: string }): number {
   return a.chapter - b.chapter || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
@@ -134,10 +129,7 @@ export function buildWalsIndex(
     valuesByLanguage: new Map(),
     datapointCount: 0,
   };
-  for (const language of languages) {
-    if (language.iso639_3) push(index.byIso, language.iso639_3, language);
-    if (language.glottocode) push(index.byGlottocode, language.glottocode, language);
-  }
+  for (const language of languages) fileUnderCodes(index, language, language);
   for (const [walsCode, parameterId, valueCode] of datapoints) {
     const found = valueByCode.get(valueCode);
     if (!found || found.parameter.id !== parameterId)
@@ -170,15 +162,8 @@ export function findFeature(index: WalsIndex, text: string): WalsParameter {
 }
 
 /** The WALS languages standing for one Glottolog language: joined on glottocode, or else on ISO 639-3. */
-export function walsLanguagesOf(
-  index: WalsIndex,
-  language: { glottocode: string | null; iso639_3: string | null },
-): WalsLanguage[] {
-  const found = new Set<WalsLanguage>([
-    ...(language.glottocode ? (index.byGlottocode.get(language.glottocode) ?? []) : []),
-    ...(language.iso639_3 ? (index.byIso.get(language.iso639_3) ?? []) : []),
-  ]);
-  return [...found].sort((a, b) => (a.wals_code < b.wals_code ? -1 : 1));
+export function walsLanguagesOf(index: WalsIndex, language: LanguageCodes): WalsLanguage[] {
+  return filedUnderCodes(index, language).sort((a, b) => (a.wals_code < b.wals_code ? -1 : 1));
 }
 
 export type FeatureFilters = { feature?: WalsParameter; category?: FeatureCategory };

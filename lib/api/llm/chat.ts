@@ -66,7 +66,7 @@ function resolveChat(req: ChatRequest): Resolved {
 const withTimeout = (signal?: AbortSignal) =>
   signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS);
 
-type Prepared = { entry: ProviderEntry; modelId: string; options: Parameters<typeof generateText>[0] };
+export type Prepared = { entry: ProviderEntry; modelId: string; options: Parameters<typeof generateText>[0] };
 
 function sdkOptions(
   { entry, modelId, system, messages, anthropic }: Resolved,
@@ -127,7 +127,11 @@ export async function withFallback<T extends object>(
 }
 
 export async function completeChat(req: ChatRequest, signal?: AbortSignal): Promise<CompletionResponse> {
-  const { entry, modelId, options } = prepareChat(req, signal);
+  return generateCompletion(prepareChat(req, signal));
+}
+
+/** One answer, not streamed, to a prepared request; a provider's failure becomes its GatewayError. */
+export async function generateCompletion({ entry, modelId, options }: Prepared): Promise<CompletionResponse> {
   try {
     const result = await generateText(options);
     return {

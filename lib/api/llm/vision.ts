@@ -1,8 +1,6 @@
-import { generateText } from "ai";
 import { GatewayError } from "../../errors.ts";
-import type { CompletionResponse } from "./chat.ts";
-import { prepareChat, usageOf } from "./chat.ts";
-import { providerError } from "./errors.ts";
+import type { CompletionResponse, Prepared } from "./chat.ts";
+import { generateCompletion, prepareChat } from "./chat.ts";
 
 const SIGNATURES: Array<[string, number[]]> = [
   ["image/png", [0x89, 0x50, 0x4e, 0x47]],
@@ -33,13 +31,11 @@ export async function describeImage(
   signal?: AbortSignal,
 ): Promise<CompletionResponse> {
   const input = imageInput(image);
-  const { entry, modelId, options } = prepareChat(
-    { messages: [{ role: "user", content: prompt }], provider, model },
-    signal,
-  );
-  try {
-    const result = await generateText({
-      ...options,
+  const prepared = prepareChat({ messages: [{ role: "user", content: prompt }], provider, model }, signal);
+  return generateCompletion({
+    ...prepared,
+    options: {
+      ...prepared.options,
       messages: [
         {
           role: "user",
@@ -49,14 +45,6 @@ export async function describeImage(
           ],
         },
       ],
-    } as Parameters<typeof generateText>[0]);
-    return {
-      content: result.text,
-      model: result.response?.modelId || modelId,
-      provider: entry.name,
-      usage: usageOf(result.usage),
-    };
-  } catch (err) {
-    throw providerError(entry.name, err);
-  }
+    } as Prepared["options"],
+  });
 }

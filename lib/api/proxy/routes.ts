@@ -4,6 +4,7 @@ import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { admitClient } from "../../gateway/http/client-limit.ts";
 import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
+import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/http/schemas.ts";
 import { safeFetch } from "../../upstream/safe-fetch.ts";
@@ -59,11 +60,10 @@ const postProxy = gatewayRoute("none", {
 });
 
 /** Upstream fetches in flight per runtime: the whole instance's cap, whatever the per-address limits allow. */
-const inFlight = new WeakMap<Runtime, { active: number }>();
+const inFlight = perRuntime(() => ({ active: 0 }));
 
 function takeFetchSlot(rt: Runtime): () => void {
-  let counter = inFlight.get(rt);
-  if (!counter) inFlight.set(rt, (counter = { active: 0 }));
+  const counter = inFlight(rt);
   if (counter.active >= rt.config.proxy.maxConcurrent) {
     throw new GatewayError(
       503,

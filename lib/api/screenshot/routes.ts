@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
-import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { untrustedContent } from "../../upstream/untrusted-response.ts";
@@ -58,30 +58,23 @@ const capture = gatewayRoute("key", {
   },
 });
 
-const services = new WeakMap<Runtime, ScreenshotService>();
-
-function serviceFor(rt: Runtime): ScreenshotService {
-  let service = services.get(rt);
-  if (!service) {
-    const created = new ScreenshotService(
-      rt.config.screenshot,
-      () => ({
-        maxBytes: rt.config.proxy.maxBytes,
-        timeoutMs: rt.config.proxy.timeoutMs,
-        maxRedirects: 5,
-        userAgent: "UnifiedAPIGateway/1.0 (screenshots)",
-        allowPrivate: rt.config.proxy.allowPrivate,
-        extraCa: rt.config.proxy.extraCa,
-        resolve: rt.resolveHost,
-      }),
-      (message, err) => rt.logger.warn({ err }, message),
-    );
-    rt.onClose(() => created.close());
-    services.set(rt, created);
-    service = created;
-  }
+const serviceFor = perRuntime((rt) => {
+  const service = new ScreenshotService(
+    rt.config.screenshot,
+    () => ({
+      maxBytes: rt.config.proxy.maxBytes,
+      timeoutMs: rt.config.proxy.timeoutMs,
+      maxRedirects: 5,
+      userAgent: "UnifiedAPIGateway/1.0 (screenshots)",
+      allowPrivate: rt.config.proxy.allowPrivate,
+      extraCa: rt.config.proxy.extraCa,
+      resolve: rt.resolveHost,
+    }),
+    (message, err) => rt.logger.warn({ err }, message),
+  );
+  rt.onClose(() => service.close());
   return service;
-}
+});
 
 export function registerScreenshotRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.use("/v1/screenshot/*", untrustedContent());

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backendEnv, databaseBackends } from "../../../test/support/backends.ts";
-import { loadConfig } from "../../config.ts";
-import { openDatabase, type Database } from "../../db/client.ts";
-import { applyMigrations } from "../../db/migrate.ts";
+import { describe, expect, it } from "vitest";
+import { databaseBackends } from "../../../test/support/backends.ts";
+import { useDatabase } from "../../../test/support/use-database.ts";
 import { createKey, revokeKey } from "./admin.ts";
 import { redisKeyEvents } from "./events.ts";
 import { toKeyRecord, type KeyRecord } from "./record.ts";
@@ -12,48 +10,37 @@ import { generateKey } from "./secrets.ts";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(databaseBackends)("KeyStore on %s", (backend) => {
-  let db: Database;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    const env = await backendEnv(backend);
-    cleanup = env.cleanup;
-    db = await openDatabase(loadConfig(env.env));
-    await applyMigrations(db);
-  });
-  afterAll(async () => {
-    await db?.close();
-    await cleanup?.();
-  });
+  const t = useDatabase(backend);
 
   it("reads a key from the database once and then answers from memory", async () => {
-    const { key, id } = await createKey(db, { name: "cached" }, "test");
-    const store = new KeyStore(db, { refreshMs: 1000 });
+    const { key, id } = await createKey(t.db, { name: "cached" }, "test");
+    const store = new KeyStore(t.db, { refreshMs: 1000 });
     expect((await store.resolve(key))?.id).toBe(id);
     // Deleting the row shows the second answer came from memory, not the database.
-    await db.prisma.apiKey.delete({ where: { id } });
+    await t.db.prisma.apiKey.delete({ where: { id } });
     expect((await store.resolve(key))?.id).toBe(id);
   });
 
   it("coalesces concurrent lookups of one key into one read", async () => {
-    const { key } = await createKey(db, { name: "coalesced" }, "test");
-    const store = new KeyStore(db, { refreshMs: 1000 });
+    const { key } = await createKey(t.db, { name: "coalesced" }, "test");
+    const store = new KeyStore(t.db, { refreshMs: 1000 });
     const results = await Promise.all(Array.from({ length: 20 }, () => store.resolve(key)));
     expect(new Set(results.map((r) => r?.id)).size).toBe(1);
   });
 
   it("answers unknown and malformed keys with null", async () => {
-    const store = new KeyStore(db, { refreshMs: 1000 });
+    const store = new KeyStore(t.db, { refreshMs: 1000 });
     expect(await store.resolve("not-a-key")).toBeNull();
     expect(await store.resolve(`sk_${"Z".repeat(43)}`)).toBeNull();
   });
 
   it("sees a revocation written by another process within one refresh interval", async () => {
-    const { key, id } = await createKey(db, { name: "revoked elsewhere" }, "test");
-    const store = new KeyStore(db, { refreshMs: 100 });
+    const { key, id } = await createKey(t.db, { name: "revoked elsewhere" }, "test");
+    const store = new KeyStore(t.db, { refreshMs: 100 });
     store.start();
     try {
       expect((await store.resolve(key))?.status).toBe("active");
-      await revokeKey(db, id, "test");
+      await revokeKey(t.db, id, "test");
       await new Promise((r) => setTimeout(r, 400));
       expect((await store.resolve(key))?.status).toBe("revoked");
     } finally {
@@ -62,11 +49,11 @@ describe.each(databaseBackends)("KeyStore on %s", (backend) => {
   });
 
   it("answers an unknown key from memory for a short while, so random keys cost no query each", async () => {
-    const store = new KeyStore(db, { refreshMs: 60_000, unknownTtlMs: 300 });
+    const store = new KeyStore(t.db, { refreshMs: 60_000, unknownTtlMs: 300 });
     const fresh = generateKey();
     expect(await store.resolve(fresh.key)).toBeNull();
     // The row appears with no notice: only the unknown entry's expiry lets the store see it.
-    await db.prisma.apiKey.create({
+    await t.db.prisma.apiKey.create({
       data: { id: `key_ttl_${Date.now()}`, name: "ttl", prefix: fresh.prefix, hash: fresh.hash },
     });
     expect(await store.resolve(fresh.key)).toBeNull();
@@ -75,19 +62,19 @@ describe.each(databaseBackends)("KeyStore on %s", (backend) => {
   });
 
   it("keeps unknown keys in their own bounded cache, so a flood of random keys cannot evict real ones", async () => {
-    const { key, id } = await createKey(db, { name: "flooded" }, "test");
-    const store = new KeyStore(db, { refreshMs: 60_000, unknownMax: 5 });
+    const { key, id } = await createKey(t.db, { name: "flooded" }, "test");
+    const store = new KeyStore(t.db, { refreshMs: 60_000, unknownMax: 5 });
     expect((await store.resolve(key))?.id).toBe(id);
     for (let i = 0; i < 50; i++) expect(await store.resolve(generateKey().key)).toBeNull();
-    await db.prisma.apiKey.delete({ where: { id } });
+    await t.db.prisma.apiKey.delete({ where: { id } });
     expect((await store.resolve(key))?.id).toBe(id);
   });
 
   it("works at once for a key created in this process after it was looked up as unknown", async () => {
-    const store = new KeyStore(db, { refreshMs: 60_000 });
+    const store = new KeyStore(t.db, { refreshMs: 60_000 });
     const fresh = generateKey();
     expect(await store.resolve(fresh.key)).toBeNull();
-    const row = await db.prisma.apiKey.create({
+    const row = await t.db.prisma.apiKey.create({
       data: { id: `key_here_${Date.now()}`, name: "here", prefix: fresh.prefix, hash: fresh.hash },
     });
     store.remember(toKeyRecord(row));
@@ -95,7 +82,7 @@ describe.each(databaseBackends)("KeyStore on %s", (backend) => {
   });
 
   it("lets a key remembered while its lookup was in flight win over that lookup's 'unknown'", async () => {
-    const store = new KeyStore(db, { refreshMs: 60_000 });
+    const store = new KeyStore(t.db, { refreshMs: 60_000 });
     const fresh = generateKey();
     const lookup = store.resolve(fresh.key);
     const record: KeyRecord = {
@@ -120,14 +107,14 @@ describe.each(databaseBackends)("KeyStore on %s", (backend) => {
 
   describe.runIf(process.env.REDIS_URL)("with the Redis key channel", () => {
     it("clears another instance's unknown entry when a key is created, without waiting for its poll", async () => {
-      const here = new KeyStore(db, { refreshMs: 60_000 });
-      const there = new KeyStore(db, { refreshMs: 60_000 });
+      const here = new KeyStore(t.db, { refreshMs: 60_000 });
+      const there = new KeyStore(t.db, { refreshMs: 60_000 });
       const url = process.env.REDIS_URL!;
       const events = await Promise.all([redisKeyEvents(url, here, () => {}), redisKeyEvents(url, there, () => {})]);
       try {
         const fresh = generateKey();
         expect(await there.resolve(fresh.key)).toBeNull();
-        const row = await db.prisma.apiKey.create({
+        const row = await t.db.prisma.apiKey.create({
           data: { id: `key_chan_${Date.now()}`, name: "announced", prefix: fresh.prefix, hash: fresh.hash },
         });
         here.remember(toKeyRecord(row));
@@ -143,11 +130,11 @@ describe.each(databaseBackends)("KeyStore on %s", (backend) => {
   });
 
   it("learns of a key created after it was looked up as unknown", async () => {
-    const store = new KeyStore(db, { refreshMs: 100 });
+    const store = new KeyStore(t.db, { refreshMs: 100 });
     const { generateKey } = await import("./secrets.ts");
     const fresh = generateKey();
     expect(await store.resolve(fresh.key)).toBeNull();
-    await db.prisma.apiKey.create({ data: { id: "key_late", name: "late", prefix: fresh.prefix, hash: fresh.hash } });
+    await t.db.prisma.apiKey.create({ data: { id: "key_late", name: "late", prefix: fresh.prefix, hash: fresh.hash } });
     await store.refresh();
     expect((await store.resolve(fresh.key))?.id).toBe("key_late");
   });

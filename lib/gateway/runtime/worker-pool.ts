@@ -1,6 +1,7 @@
 import path from "node:path";
 import { Piscina } from "piscina";
 import { GatewayError } from "../../errors.ts";
+import { perRuntime } from "./per-runtime.ts";
 import type { Runtime } from "./runtime.ts";
 import { ErrorSchema, jsonResponse } from "../http/schemas.ts";
 
@@ -27,14 +28,10 @@ export const poolErrors = {
   503: jsonResponse(ErrorSchema, "Too many heavy jobs queued; try again shortly"),
 };
 
-const pools = new WeakMap<Runtime, Piscina>();
-
 /** The runtime's pool: created on first use (most processes never render a PDF), closed with the runtime. */
-function poolOf(rt: Runtime): Piscina {
-  let pool = pools.get(rt);
-  if (pool) return pool;
+const poolOf = perRuntime((rt) => {
   const { threads, queue, memoryMb } = rt.config.workers;
-  pool = new Piscina({
+  const pool = new Piscina({
     filename: WORKER_FILE,
     minThreads: 0,
     maxThreads: threads,
@@ -48,11 +45,9 @@ function poolOf(rt: Runtime): Piscina {
       stackSizeMb: 4,
     },
   });
-  pools.set(rt, pool);
-  const closing = pool;
-  rt.onClose(() => closing.close({ force: true }));
+  rt.onClose(() => pool.close({ force: true }));
   return pool;
-}
+});
 
 /**
  * The byte arrays among a job's arguments that own their whole memory, moved to the worker instead of
