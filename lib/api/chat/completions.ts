@@ -4,6 +4,7 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, keyedErrors } from "../../gateway/http/schemas.ts";
 import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { completeChat, streamChat, type StreamFormat } from "../llm/chat.ts";
+import { meteredChatStream } from "../llm/stream-response.ts";
 
 /**
  * Models on the OpenAI-compatible surface are named `provider/model` (a bare model id goes to the
@@ -111,22 +112,6 @@ export function registerChatCompletions(app: AreaApp): void {
       error: (message) => ({ error: { message, type: "upstream_error" } }),
       trailer: "[DONE]",
     };
-    const { body: stream, finished } = await streamChat(req, c.req.raw.signal, format);
-    c.set(
-      "streamDone",
-      finished.then((o) =>
-        c.set("usage", {
-          provider,
-          model: o.model,
-          promptTokens: o.usage.prompt_tokens,
-          completionTokens: o.usage.completion_tokens,
-          bytesOut: o.bytes,
-        }),
-      ),
-    );
-    return new Response(stream, {
-      status: 200,
-      headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
-    }) as never;
+    return meteredChatStream(c, await streamChat(req, c.req.raw.signal, format)) as never;
   });
 }

@@ -6,6 +6,7 @@ import { completeChat, streamChat, withFallback, type ChatRequest } from "../cha
 import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT } from "../gemini.ts";
 import { selectModel } from "../tiers.ts";
 import { Budget, Completion, Message, providerErrors } from "./schemas.ts";
+import { meteredChatStream } from "../stream-response.ts";
 
 const ChatBody = z.object({
   messages: z.array(Message).min(1).max(500),
@@ -157,27 +158,7 @@ export function registerChatRoutes(app: AreaApp): void {
       return c.json(result, 200);
     }
     // A stream falls back only before its first token: after that the client already has output.
-    const { body: stream, finished } = await withFallback(req, (r) => streamChat(r, c.req.raw.signal));
-    c.set(
-      "streamDone",
-      finished.then((o) => {
-        c.set("usage", {
-          provider: o.provider,
-          model: o.model,
-          promptTokens: o.usage.prompt_tokens,
-          completionTokens: o.usage.completion_tokens,
-          bytesOut: o.bytes,
-        });
-      }),
-    );
-    return new Response(stream, {
-      status: 200,
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache",
-        "x-accel-buffering": "no",
-      },
-    }) as never;
+    return meteredChatStream(c, await withFallback(req, (r) => streamChat(r, c.req.raw.signal))) as never;
   });
 
   app.openapi(tieredSelect, (c) => {

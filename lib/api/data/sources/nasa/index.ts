@@ -28,6 +28,15 @@ export async function apod(ctx: SourceContext, date?: string) {
   };
 }
 
+/** One photo as the Mars rover photos API sends it, from a sol's list or the latest. */
+type MarsPhoto = {
+  id: number;
+  sol: number;
+  img_src: string;
+  earth_date: string;
+  camera?: { name?: string; full_name?: string };
+};
+
 export async function marsPhotos(ctx: SourceContext, rover: string, sol?: number, camera?: string) {
   const query: Record<string, string | number | undefined> = { api_key: apiKey(), camera: camera?.toLowerCase() };
   let path = `/mars-photos/api/v1/rovers/${rover}/latest_photos`;
@@ -35,22 +44,7 @@ export async function marsPhotos(ctx: SourceContext, rover: string, sol?: number
     path = `/mars-photos/api/v1/rovers/${rover}/photos`;
     query.sol = sol;
   }
-  const body = await ctx.client.get<{
-    photos?: Array<{
-      id: number;
-      sol: number;
-      img_src: string;
-      earth_date: string;
-      camera?: { name?: string; full_name?: string };
-    }>;
-    latest_photos?: Array<{
-      id: number;
-      sol: number;
-      img_src: string;
-      earth_date: string;
-      camera?: { name?: string; full_name?: string };
-    }>;
-  }>({ path, query });
+  const body = await ctx.client.get<{ photos?: MarsPhoto[]; latest_photos?: MarsPhoto[] }>({ path, query });
   const photos = body.photos ?? body.latest_photos ?? [];
   return {
     rover,

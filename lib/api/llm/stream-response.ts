@@ -1,0 +1,33 @@
+import type { Context } from "hono";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import type { StreamOutcome } from "./chat.ts";
+
+/**
+ * A chat stream as the response: metered (provider, model, tokens, bytes) when it ends, which is also
+ * when the guard releases the request's concurrency slot, and marked so that proxies do not buffer it.
+ */
+export function meteredChatStream(
+  c: Context<GatewayEnv>,
+  stream: { body: ReadableStream<Uint8Array>; finished: Promise<StreamOutcome> },
+): Response {
+  c.set(
+    "streamDone",
+    stream.finished.then((o) => {
+      c.set("usage", {
+        provider: o.provider,
+        model: o.model,
+        promptTokens: o.usage.prompt_tokens,
+        completionTokens: o.usage.completion_tokens,
+        bytesOut: o.bytes,
+      });
+    }),
+  );
+  return new Response(stream.body, {
+    status: 200,
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    },
+  });
+}
