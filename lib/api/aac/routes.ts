@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { Context, TypedResponse } from "hono";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
@@ -78,6 +78,27 @@ export const SearchResponse = z.object({
   metadata: z.object({ limit: z.number().int(), language: z.string(), attribution: z.string().optional() }),
 });
 
+const arasaacLookup = (cache: UpstreamCache, language: ArasaacLanguage) => async (word: string) =>
+  rankPictograms(word, await findPictograms(cache, word, language));
+
+/**
+ * Sends JSON text already in the route's documented shape as that route's typed response. Local
+ * pages are pre-serialised (see resultsJson in search.ts) because JSON.stringify of a page cost
+ * more than the search; test/aac.test.ts parses these bodies with the same zod schemas.
+ */
+function preSerialised<T>(c: Context, text: string): TypedResponse<T, 200, "json"> {
+  // Content-Length is what metering counts as bytes out when c.json was not used.
+  return c.body(text, 200, {
+    "Content-Type": "application/json",
+    "Content-Length": String(Buffer.byteLength(text)),
+  }) as unknown as TypedResponse<T, 200, "json">;
+}
+
+/** Local and ARASAAC results in one list: by score, local first among equals (a stable sort). */
+function mergeResults(local: AacSymbol[], remote: AacSymbol[], limit: number): AacSymbol[] {
+  return [...local, ...remote].sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
 const search = gatewayRoute("key", {
   method: "get",
   path: "/v1/aac/symbols/search",
@@ -92,6 +113,31 @@ const search = gatewayRoute("key", {
     ...upstreamErrors,
   },
 });
+const handleSearch: RouteHandler<typeof search, GatewayEnv> = async (c) => {
+  const { q, limit, sources: list, language } = c.req.valid("query");
+  const sources = parseSources(list, "local");
+  if (sources.length === 1 && sources[0] === "local") {
+    const { json, total } = searchSymbolsJson(q, { limit });
+    return preSerialised<z.infer<typeof SearchResponse>>(
+      c,
+      `{"query":${JSON.stringify(q)},"results":${json},"total":${total},"sources":["local"],"metadata":${JSON.stringify({ limit, language })}}`,
+    );
+  }
+  const local = sources.includes("local") ? searchSymbols(q, { limit }) : { results: [], total: 0 };
+  const remote = sources.includes("arasaac")
+    ? rankPictograms(q, await findPictograms(c.var.runtime.upstreamCache, q, language))
+    : [];
+  return c.json(
+    {
+      query: q,
+      results: mergeResults(local.results, remote, limit),
+      total: local.total + remote.length,
+      sources,
+      metadata: { limit, language, ...(sources.includes("arasaac") ? { attribution: ARASAAC_ATTRIBUTION } : {}) },
+    },
+    200,
+  );
+};
 
 const ArasaacResponse = z.object({
   query: z.string(),
@@ -119,6 +165,21 @@ const pictolib = arasaacRoute(
   "/v1/aac/symbols/pictolib",
   "Search ARASAAC pictograms (the spec's pictolib name for /v1/aac/symbols/arasaac)",
 );
+/** One handler for both names: pictolib is the spec's name for the ARASAAC search. */
+const handleArasaac: RouteHandler<typeof arasaac, GatewayEnv> = async (c) => {
+  const { q, limit, language } = c.req.valid("query");
+  const ranked = rankPictograms(q, await findPictograms(c.var.runtime.upstreamCache, q, language));
+  return c.json(
+    {
+      query: q,
+      results: ranked.slice(0, limit),
+      total: ranked.length,
+      source: "arasaac" as const,
+      metadata: { attribution: ARASAAC_ATTRIBUTION, language, limit },
+    },
+    200,
+  );
+};
 
 export const LocalResponse = z.object({
   query: z.string(),
@@ -148,6 +209,15 @@ const local = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
+const handleLocal: RouteHandler<typeof local, GatewayEnv> = (c) => {
+  const { q, limit, set } = c.req.valid("query");
+  const { json, total } = searchSymbolsJson(q, { limit, ...(set === "all" ? {} : { sets: [set] }) });
+  const metadata = JSON.stringify({ limit, set, symbols_indexed: symbolIndex().symbols.length });
+  return preSerialised<z.infer<typeof LocalResponse>>(
+    c,
+    `{"query":${JSON.stringify(q)},"results":${json},"total":${total},"source":"local","metadata":${metadata}}`,
+  );
+};
 
 const SentenceBody = z
   .object({
@@ -211,96 +281,27 @@ const sentence = gatewayRoute("key", {
     ...upstreamErrors,
   },
 });
-
-const arasaacLookup = (cache: UpstreamCache, language: ArasaacLanguage) => async (word: string) =>
-  rankPictograms(word, await findPictograms(cache, word, language));
-
-/**
- * Sends JSON text already in the route's documented shape as that route's typed response. Local
- * pages are pre-serialised (see resultsJson in search.ts) because JSON.stringify of a page cost
- * more than the search; test/aac.test.ts parses these bodies with the same zod schemas.
- */
-function preSerialised<T>(c: Context, text: string): TypedResponse<T, 200, "json"> {
-  // Content-Length is what metering counts as bytes out when c.json was not used.
-  return c.body(text, 200, {
-    "Content-Type": "application/json",
-    "Content-Length": String(Buffer.byteLength(text)),
-  }) as unknown as TypedResponse<T, 200, "json">;
-}
-
-/** Local and ARASAAC results in one list: by score, local first among equals (a stable sort). */
-function mergeResults(local: AacSymbol[], remote: AacSymbol[], limit: number): AacSymbol[] {
-  return [...local, ...remote].sort((a, b) => b.score - a.score).slice(0, limit);
-}
+const handleSentence: RouteHandler<typeof sentence, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const lookups = { index: symbolIndex(), arasaac: arasaacLookup(c.var.runtime.upstreamCache, body.language) };
+  if (body.text !== undefined && body.sentence !== undefined)
+    throw new GatewayError(400, "send either text (Form A) or sentence (Form B), not both");
+  if (body.text !== undefined) {
+    const set: SymbolSource = body.symbol_set === "local" ? "local" : "arasaac";
+    const result = await buildSentence(body.text, [set], body.language, lookups);
+    const symbols = result.words.flatMap((w) =>
+      w.symbols[0] ? [{ id: w.symbols[0].id, url: w.symbols[0].url, word: w.word }] : [],
+    );
+    return c.json({ symbols }, 200);
+  }
+  if (body.sentence === undefined) throw new GatewayError(400, "send text (Form A) or sentence (Form B)");
+  return c.json(await buildSentence(body.sentence, parseSources(body.sources, "local"), body.language, lookups), 200);
+};
 
 export function registerAacRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(search, async (c) => {
-    const { q, limit, sources: list, language } = c.req.valid("query");
-    const sources = parseSources(list, "local");
-    if (sources.length === 1 && sources[0] === "local") {
-      const { json, total } = searchSymbolsJson(q, { limit });
-      return preSerialised<z.infer<typeof SearchResponse>>(
-        c,
-        `{"query":${JSON.stringify(q)},"results":${json},"total":${total},"sources":["local"],"metadata":${JSON.stringify({ limit, language })}}`,
-      );
-    }
-    const local = sources.includes("local") ? searchSymbols(q, { limit }) : { results: [], total: 0 };
-    const remote = sources.includes("arasaac")
-      ? rankPictograms(q, await findPictograms(c.var.runtime.upstreamCache, q, language))
-      : [];
-    return c.json(
-      {
-        query: q,
-        results: mergeResults(local.results, remote, limit),
-        total: local.total + remote.length,
-        sources,
-        metadata: { limit, language, ...(sources.includes("arasaac") ? { attribution: ARASAAC_ATTRIBUTION } : {}) },
-      },
-      200,
-    );
-  });
-
-  for (const route of [arasaac, pictolib]) {
-    app.openapi(route, async (c) => {
-      const { q, limit, language } = c.req.valid("query");
-      const ranked = rankPictograms(q, await findPictograms(c.var.runtime.upstreamCache, q, language));
-      return c.json(
-        {
-          query: q,
-          results: ranked.slice(0, limit),
-          total: ranked.length,
-          source: "arasaac" as const,
-          metadata: { attribution: ARASAAC_ATTRIBUTION, language, limit },
-        },
-        200,
-      );
-    });
-  }
-
-  app.openapi(local, (c) => {
-    const { q, limit, set } = c.req.valid("query");
-    const { json, total } = searchSymbolsJson(q, { limit, ...(set === "all" ? {} : { sets: [set] }) });
-    const metadata = JSON.stringify({ limit, set, symbols_indexed: symbolIndex().symbols.length });
-    return preSerialised<z.infer<typeof LocalResponse>>(
-      c,
-      `{"query":${JSON.stringify(q)},"results":${json},"total":${total},"source":"local","metadata":${metadata}}`,
-    );
-  });
-
-  app.openapi(sentence, async (c) => {
-    const body = c.req.valid("json");
-    const lookups = { index: symbolIndex(), arasaac: arasaacLookup(c.var.runtime.upstreamCache, body.language) };
-    if (body.text !== undefined && body.sentence !== undefined)
-      throw new GatewayError(400, "send either text (Form A) or sentence (Form B), not both");
-    if (body.text !== undefined) {
-      const set: SymbolSource = body.symbol_set === "local" ? "local" : "arasaac";
-      const result = await buildSentence(body.text, [set], body.language, lookups);
-      const symbols = result.words.flatMap((w) =>
-        w.symbols[0] ? [{ id: w.symbols[0].id, url: w.symbols[0].url, word: w.word }] : [],
-      );
-      return c.json({ symbols }, 200);
-    }
-    if (body.sentence === undefined) throw new GatewayError(400, "send text (Form A) or sentence (Form B)");
-    return c.json(await buildSentence(body.sentence, parseSources(body.sources, "local"), body.language, lookups), 200);
-  });
+  app.openapi(search, handleSearch);
+  app.openapi(arasaac, handleArasaac);
+  app.openapi(pictolib, handleArasaac);
+  app.openapi(local, handleLocal);
+  app.openapi(sentence, handleSentence);
 }

@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
@@ -53,6 +53,33 @@ const contentErrors = (...statuses: Array<400 | 404>) =>
 const contentAnswer = <T extends z.ZodRawShape>(shape: T, description: string) =>
   jsonResponse(z.object({ success: z.literal(true), ...shape }), description);
 
+function toDetail(c: Condition) {
+  return {
+    id: c.slug,
+    numeric_id: c.id,
+    name: c.name,
+    category: c.category,
+    overview: c.sections.overview,
+    symptoms: c.sections.symptoms,
+    communication: c.sections.communication,
+    aac_strategies: c.aac_strategies,
+    aac_strategies_text: c.sections.aac,
+    treatments: c.sections.treatments,
+    icd10: c.icd10,
+    icd11: c.icd11,
+    codes: c.sections.codes,
+    markdown: c.markdown,
+    url: contentRecord(c).url,
+    disclaimer: CLINICAL_DISCLAIMER,
+  };
+}
+
+function mustFind(idOrSlug: string): Condition {
+  const condition = findCondition(idOrSlug);
+  if (!condition) throw new GatewayError(404, `unknown condition '${idOrSlug}'`);
+  return condition;
+}
+
 const index = gatewayRoute("optional", {
   method: "get",
   // Registered without the slash: the app is non-strict, so /v1/clinical/ (SPEC) reaches it too.
@@ -74,6 +101,24 @@ const index = gatewayRoute("optional", {
     ...keyedErrors,
   },
 });
+const handleIndex: RouteHandler<typeof index, GatewayEnv> = (c) =>
+  c.json(
+    {
+      name: "Clinical reference",
+      description:
+        "Communication-related conditions a speech-language or AAC clinician meets, with AAC strategies and ICD-10-CM / ICD-11 codes.",
+      conditions_count: listConditions().length,
+      categories: [...CATEGORIES],
+      endpoints: {
+        conditions: "/v1/clinical/conditions",
+        condition: "/v1/clinical/conditions/{condition_id}",
+        search: "/v1/clinical/search?q=",
+        content_service: "/api/conditions",
+      },
+      disclaimer: CLINICAL_DISCLAIMER,
+    },
+    200,
+  );
 
 const list = gatewayRoute("key", {
   method: "get",
@@ -88,6 +133,8 @@ const list = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
+const handleList: RouteHandler<typeof list, GatewayEnv> = (c) =>
+  c.json({ conditions: listConditions().map((x) => ({ category: x.category, id: x.slug, name: x.name })) }, 200);
 
 const detail = gatewayRoute("key", {
   method: "get",
@@ -101,6 +148,8 @@ const detail = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
+const handleDetail: RouteHandler<typeof detail, GatewayEnv> = (c) =>
+  c.json(toDetail(mustFind(c.req.valid("param").condition_id)), 200);
 
 const search = gatewayRoute("key", {
   method: "get",
@@ -128,6 +177,11 @@ const search = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
+const handleSearch: RouteHandler<typeof search, GatewayEnv> = (c) => {
+  const { q, limit } = c.req.valid("query");
+  const results = searchConditions(conditionSearchIndex(), q, limit);
+  return c.json({ query: q, count: results.length, results }, 200);
+};
 
 const contentList = gatewayRoute("none", {
   method: "get",
@@ -138,6 +192,10 @@ const contentList = gatewayRoute("none", {
     200: contentAnswer({ count: z.number().int(), conditions: z.array(ContentRecordSchema) }, "All conditions"),
   },
 });
+const handleContentList: RouteHandler<typeof contentList, GatewayEnv> = (c) => {
+  const conditions = listConditions().map(contentRecord);
+  return c.json({ success: true as const, count: conditions.length, conditions }, 200);
+};
 
 const contentDetail = gatewayRoute("none", {
   method: "get",
@@ -169,6 +227,23 @@ const contentDetail = gatewayRoute("none", {
     ...contentErrors(404),
   },
 });
+const handleContentDetail: RouteHandler<typeof contentDetail, GatewayEnv> = (c) => {
+  const condition = mustFind(c.req.valid("param").slug);
+  return c.json(
+    {
+      success: true as const,
+      condition: {
+        ...contentRecord(condition),
+        id: condition.id,
+        category: condition.category,
+        icd10: condition.icd10,
+        icd11: condition.icd11,
+        markdown: condition.markdown,
+      },
+    },
+    200,
+  );
+};
 
 const contentSearch = gatewayRoute("none", {
   method: "get",
@@ -184,6 +259,11 @@ const contentSearch = gatewayRoute("none", {
     ...contentErrors(400),
   },
 });
+const handleContentSearch: RouteHandler<typeof contentSearch, GatewayEnv> = (c) => {
+  const { q } = c.req.valid("query");
+  const results = matchConditionNames(listConditions(), q).map(contentRecord);
+  return c.json({ success: true as const, query: q, count: results.length, results }, 200);
+};
 
 const contentStatsRoute = gatewayRoute("none", {
   method: "get",
@@ -203,6 +283,8 @@ const contentStatsRoute = gatewayRoute("none", {
     ),
   },
 });
+const handleContentStats: RouteHandler<typeof contentStatsRoute, GatewayEnv> = (c) =>
+  c.json({ success: true as const, stats: contentStats() }, 200);
 
 /**
  * The content service answers errors in its own envelope, `{success: false, error}`. Errors are still
@@ -215,96 +297,15 @@ const contentServiceEnvelope: MiddlewareHandler<GatewayEnv> = async function con
   }
 };
 
-function toDetail(c: Condition) {
-  return {
-    id: c.slug,
-    numeric_id: c.id,
-    name: c.name,
-    category: c.category,
-    overview: c.sections.overview,
-    symptoms: c.sections.symptoms,
-    communication: c.sections.communication,
-    aac_strategies: c.aac_strategies,
-    aac_strategies_text: c.sections.aac,
-    treatments: c.sections.treatments,
-    icd10: c.icd10,
-    icd11: c.icd11,
-    codes: c.sections.codes,
-    markdown: c.markdown,
-    url: contentRecord(c).url,
-    disclaimer: CLINICAL_DISCLAIMER,
-  };
-}
-
-function mustFind(idOrSlug: string): Condition {
-  const condition = findCondition(idOrSlug);
-  if (!condition) throw new GatewayError(404, `unknown condition '${idOrSlug}'`);
-  return condition;
-}
-
 export function registerClinicalRoutes(app: OpenAPIHono<GatewayEnv>): void {
   for (const path of CONTENT_PATHS) app.use(path, contentServiceEnvelope);
 
-  app.openapi(index, (c) =>
-    c.json(
-      {
-        name: "Clinical reference",
-        description:
-          "Communication-related conditions a speech-language or AAC clinician meets, with AAC strategies and ICD-10-CM / ICD-11 codes.",
-        conditions_count: listConditions().length,
-        categories: [...CATEGORIES],
-        endpoints: {
-          conditions: "/v1/clinical/conditions",
-          condition: "/v1/clinical/conditions/{condition_id}",
-          search: "/v1/clinical/search?q=",
-          content_service: "/api/conditions",
-        },
-        disclaimer: CLINICAL_DISCLAIMER,
-      },
-      200,
-    ),
-  );
-
-  app.openapi(list, (c) =>
-    c.json({ conditions: listConditions().map((x) => ({ category: x.category, id: x.slug, name: x.name })) }, 200),
-  );
-
-  app.openapi(detail, (c) => c.json(toDetail(mustFind(c.req.valid("param").condition_id)), 200));
-
-  app.openapi(search, (c) => {
-    const { q, limit } = c.req.valid("query");
-    const results = searchConditions(conditionSearchIndex(), q, limit);
-    return c.json({ query: q, count: results.length, results }, 200);
-  });
-
-  app.openapi(contentList, (c) => {
-    const conditions = listConditions().map(contentRecord);
-    return c.json({ success: true as const, count: conditions.length, conditions }, 200);
-  });
-
-  app.openapi(contentDetail, (c) => {
-    const condition = mustFind(c.req.valid("param").slug);
-    return c.json(
-      {
-        success: true as const,
-        condition: {
-          ...contentRecord(condition),
-          id: condition.id,
-          category: condition.category,
-          icd10: condition.icd10,
-          icd11: condition.icd11,
-          markdown: condition.markdown,
-        },
-      },
-      200,
-    );
-  });
-
-  app.openapi(contentSearch, (c) => {
-    const { q } = c.req.valid("query");
-    const results = matchConditionNames(listConditions(), q).map(contentRecord);
-    return c.json({ success: true as const, query: q, count: results.length, results }, 200);
-  });
-
-  app.openapi(contentStatsRoute, (c) => c.json({ success: true as const, stats: contentStats() }, 200));
+  app.openapi(index, handleIndex);
+  app.openapi(list, handleList);
+  app.openapi(detail, handleDetail);
+  app.openapi(search, handleSearch);
+  app.openapi(contentList, handleContentList);
+  app.openapi(contentDetail, handleContentDetail);
+  app.openapi(contentSearch, handleContentSearch);
+  app.openapi(contentStatsRoute, handleContentStats);
 }

@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
@@ -61,6 +61,27 @@ const indexRoute = gatewayRoute("optional", {
     ...keyedErrors,
   },
 });
+const handleIndex: RouteHandler<typeof indexRoute, GatewayEnv> = async (c) => {
+  const library = libraryOf(c.var.runtime);
+  const corpora = await Promise.all(
+    CORPUS_NAMES.map(async (name) => {
+      const stats = await library.stats(name);
+      return { name, description: SOURCES[name].description, tokens: stats.tokens, documents: stats.documents };
+    }),
+  );
+  // A listing is usually followed by a search of the default corpus: start opening it (a build on a fresh data directory) now.
+  library.prepare("coca");
+  return c.json(
+    {
+      name: "Corpus",
+      description:
+        "Concordance, collocations and frequency over four English corpora: modern American English (coca, a stand-in for COCA) and Old, Middle and Early Modern English.",
+      corpora,
+      endpoints: ENDPOINTS,
+    },
+    200,
+  );
+};
 
 const KwicLineSchema = z
   .object({
@@ -98,6 +119,13 @@ const searchRoute = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
+const handleSearch: RouteHandler<typeof searchRoute, GatewayEnv> = async (c) => {
+  const { q, query, corpus, context, limit } = c.req.valid("query");
+  const term = q ?? query;
+  if (!term) throw new GatewayError(400, "q is required (the word, wildcard or phrase to find)");
+  const index = await libraryOf(c.var.runtime).index(corpus);
+  return c.json({ corpus, query: term, ...searchCorpus(index, term, { context, limit }) }, 200);
+};
 
 const collocationsRoute = gatewayRoute("key", {
   method: "get",
@@ -140,6 +168,25 @@ const collocationsRoute = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
+const handleCollocations: RouteHandler<typeof collocationsRoute, GatewayEnv> = async (c) => {
+  const { word, corpus: named, window, position, min_freq, limit: asked } = c.req.valid("query");
+  // The spec's only Form B parameter in this area is corpus; Form B's default limit is 10, Form A's 20.
+  const corpus = named ?? "coca";
+  const limit = asked ?? (named ? 10 : 20);
+  const index = await libraryOf(c.var.runtime).index(corpus);
+  return c.json(
+    {
+      word,
+      corpus,
+      window,
+      position,
+      min_freq,
+      limit,
+      ...collocationsOf(index, word, { window, position, minFreq: min_freq, limit }),
+    },
+    200,
+  );
+};
 
 const Share = { count: z.number().int(), tokens: z.number().int(), per_million: z.number() };
 const frequencyRoute = gatewayRoute("key", {
@@ -171,84 +218,38 @@ const frequencyRoute = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
+const handleFrequency: RouteHandler<typeof frequencyRoute, GatewayEnv> = async (c) => {
+  const { word, corpus } = c.req.valid("query");
+  const library = libraryOf(c.var.runtime);
+  const names: CorpusName[] = corpus === "all" ? [...CORPUS_NAMES] : [corpus];
+  const profiles = await Promise.all(
+    names.map(async (name) => ({ name, profile: frequencyOf(await library.index(name), word) })),
+  );
+  const combined = combineProfiles(profiles.map((p) => p.profile));
+  return c.json(
+    {
+      word,
+      corpus,
+      total: combined.count,
+      count: combined.count,
+      tokens: combined.tokens,
+      per_million: combined.per_million,
+      by_decade: combined.by_decade,
+      by_register: combined.by_register,
+      by_corpus: profiles.map(({ name, profile }) => ({
+        corpus: name,
+        count: profile.count,
+        tokens: profile.tokens,
+        per_million: perMillion(profile.count, profile.tokens),
+      })),
+    },
+    200,
+  );
+};
 
 export function registerCorpusRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(indexRoute, async (c) => {
-    const library = libraryOf(c.var.runtime);
-    const corpora = await Promise.all(
-      CORPUS_NAMES.map(async (name) => {
-        const stats = await library.stats(name);
-        return { name, description: SOURCES[name].description, tokens: stats.tokens, documents: stats.documents };
-      }),
-    );
-    // A listing is usually followed by a search of the default corpus: start opening it (a build on a fresh data directory) now.
-    library.prepare("coca");
-    return c.json(
-      {
-        name: "Corpus",
-        description:
-          "Concordance, collocations and frequency over four English corpora: modern American English (coca, a stand-in for COCA) and Old, Middle and Early Modern English.",
-        corpora,
-        endpoints: ENDPOINTS,
-      },
-      200,
-    );
-  });
-
-  app.openapi(searchRoute, async (c) => {
-    const { q, query, corpus, context, limit } = c.req.valid("query");
-    const term = q ?? query;
-    if (!term) throw new GatewayError(400, "q is required (the word, wildcard or phrase to find)");
-    const index = await libraryOf(c.var.runtime).index(corpus);
-    return c.json({ corpus, query: term, ...searchCorpus(index, term, { context, limit }) }, 200);
-  });
-
-  app.openapi(collocationsRoute, async (c) => {
-    const { word, corpus: named, window, position, min_freq, limit: asked } = c.req.valid("query");
-    // The spec's only Form B parameter in this area is corpus; Form B's default limit is 10, Form A's 20.
-    const corpus = named ?? "coca";
-    const limit = asked ?? (named ? 10 : 20);
-    const index = await libraryOf(c.var.runtime).index(corpus);
-    return c.json(
-      {
-        word,
-        corpus,
-        window,
-        position,
-        min_freq,
-        limit,
-        ...collocationsOf(index, word, { window, position, minFreq: min_freq, limit }),
-      },
-      200,
-    );
-  });
-
-  app.openapi(frequencyRoute, async (c) => {
-    const { word, corpus } = c.req.valid("query");
-    const library = libraryOf(c.var.runtime);
-    const names: CorpusName[] = corpus === "all" ? [...CORPUS_NAMES] : [corpus];
-    const profiles = await Promise.all(
-      names.map(async (name) => ({ name, profile: frequencyOf(await library.index(name), word) })),
-    );
-    const combined = combineProfiles(profiles.map((p) => p.profile));
-    return c.json(
-      {
-        word,
-        corpus,
-        total: combined.count,
-        count: combined.count,
-        tokens: combined.tokens,
-        per_million: combined.per_million,
-        by_decade: combined.by_decade,
-        by_register: combined.by_register,
-        by_corpus: profiles.map(({ name, profile }) => ({
-          corpus: name,
-          count: profile.count,
-          tokens: profile.tokens,
-          per_million: perMillion(profile.count, profile.tokens),
-        })),
-      },
-      200,
-    );
-  });
+  app.openapi(indexRoute, handleIndex);
+  app.openapi(searchRoute, handleSearch);
+  app.openapi(collocationsRoute, handleCollocations);
+  app.openapi(frequencyRoute, handleFrequency);
 }

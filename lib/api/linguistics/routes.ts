@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { blankAsAbsent, ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
@@ -261,6 +261,21 @@ const index = gatewayRoute("optional", {
   // Optional-key route: a key that is sent is checked and limited, so 401/403/429 can answer here too.
   responses: { 200: jsonResponse(Overview, "Overview"), ...keyedErrors },
 });
+const handleIndex: RouteHandler<typeof index, GatewayEnv> = async (c) => {
+  const data = await linguistics();
+  return c.json(
+    {
+      name: "Linguistics",
+      description:
+        "Languages (Glottolog), typological features (WALS) and phoneme inventories (PHOIBLE), served from shipped data.",
+      coverage: coverage(data),
+      endpoints: ENDPOINTS,
+      sources: SOURCES,
+    },
+    200,
+  );
+};
+
 const languages = gatewayRoute("key", {
   method: "get",
   path: "/v1/linguistics/languages",
@@ -286,6 +301,17 @@ const languages = gatewayRoute("key", {
   },
   responses: { 200: jsonResponse(LanguageList, "A page of languages"), ...keyedErrors },
 });
+const handleLanguages: RouteHandler<typeof languages, GatewayEnv> = async (c) => {
+  const { family, region, status, ...pagingInput } = c.req.valid("query");
+  const paging = resolvePaging(pagingInput);
+  const page = listLanguages(await glottolog(), { family, region, status }, paging);
+  const pageFields = paging.form === "B" ? { page: paging.page, per_page: paging.per_page } : {};
+  return c.json(
+    { total: page.total, limit: paging.limit, offset: paging.offset, ...pageFields, languages: page.languages },
+    200,
+  );
+};
+
 const language = gatewayRoute("key", {
   method: "get",
   path: "/v1/linguistics/languages/{code}",
@@ -301,6 +327,12 @@ const language = gatewayRoute("key", {
   },
   responses: { 200: jsonResponse(LanguageDetail, "The language"), ...keyedErrors, ...notFound },
 });
+const handleLanguage: RouteHandler<typeof language, GatewayEnv> = async (c) => {
+  const data = await linguistics();
+  const ref = resolveLanguage(data, c.req.valid("param").code);
+  return c.json(languageProfile(data, ref, { inventory: c.req.valid("query").inventory }), 200);
+};
+
 const phonemes = gatewayRoute("key", {
   method: "get",
   path: "/v1/linguistics/phonemes",
@@ -318,6 +350,50 @@ const phonemes = gatewayRoute("key", {
   },
   responses: { 200: jsonResponse(PhonemeList, "Phonemes, most widespread first"), ...keyedErrors, ...notFound },
 });
+const handlePhonemes: RouteHandler<typeof phonemes, GatewayEnv> = async (c) => {
+  const { language: code, type, manner, place, limit, offset: skip } = c.req.valid("query");
+  const [g, p] = await Promise.all([glottolog(), phoible()]);
+  const filters = { type, manner, place };
+  const inventoryCount = p.inventories.length;
+  if (code === undefined) {
+    const matches = filterSegments(p, filters);
+    return c.json(
+      {
+        total: matches.length,
+        limit,
+        offset: skip,
+        phonemes: matches.slice(skip, skip + limit).map((s) => segmentRecord(s, inventoryCount)),
+      },
+      200,
+    );
+  }
+  const ref = resolveLanguage({ glottolog: g, phoible: p }, code);
+  const positions = inventoriesOf(p, ref);
+  const matches = languageSegments(p, positions, filters);
+  return c.json(
+    {
+      total: matches.length,
+      limit,
+      offset: skip,
+      language: {
+        iso: ref.iso639_3,
+        glottocode: ref.glottocode,
+        name: ref.name,
+        inventories: positions.map((i) => ({
+          inventory_id: p.inventories[i]!.inventory_id,
+          source: p.inventories[i]!.source,
+        })),
+      },
+      phonemes: matches.slice(skip, skip + limit).map((m) => ({
+        ...segmentRecord(m.segment, inventoryCount),
+        language_inventories: m.inventories,
+        marginal: m.marginal,
+      })),
+    },
+    200,
+  );
+};
+
 const features = gatewayRoute("key", {
   method: "get",
   path: "/v1/linguistics/features",
@@ -336,6 +412,32 @@ const features = gatewayRoute("key", {
   },
   responses: { 200: jsonResponse(FeatureList, "Features, or the language's values"), ...keyedErrors, ...notFound },
 });
+const handleFeatures: RouteHandler<typeof features, GatewayEnv> = async (c) => {
+  const { language: code, feature, category } = c.req.valid("query");
+  const [g, w] = await Promise.all([glottolog(), wals()]);
+  const filters = { feature: feature === undefined ? undefined : findFeature(w, feature), category };
+  if (code === undefined) {
+    const found = filterParameters(w, filters);
+    return c.json({ total: found.length, features: found.map(parameterRecord) }, 200);
+  }
+  const ref = resolveLanguage({ glottolog: g, wals: w }, code);
+  const walsLanguages = walsLanguagesOf(w, ref);
+  const values = languageDatapoints(w, walsLanguages, filters);
+  return c.json(
+    {
+      language: {
+        iso: ref.iso639_3,
+        glottocode: ref.glottocode,
+        name: ref.name,
+        wals_codes: walsLanguages.map((l) => l.wals_code),
+      },
+      total: values.length,
+      features: values.map(datapointRecord),
+    },
+    200,
+  );
+};
+
 const search = gatewayRoute("key", {
   method: "get",
   path: "/v1/linguistics/search",
@@ -351,141 +453,45 @@ const search = gatewayRoute("key", {
   },
   responses: { 200: jsonResponse(SearchResults, "Results grouped by type"), ...keyedErrors },
 });
+const handleSearch: RouteHandler<typeof search, GatewayEnv> = async (c) => {
+  const { q, type, limit } = c.req.valid("query");
+  const wanted = (t: SearchType) => type === "all" || type === t;
+  const body: z.infer<typeof SearchResults> = { query: q, type, limit, totals: {}, results: {} };
+  if (wanted("languages")) {
+    const found = searchLanguages(await glottolog(), q, limit);
+    body.totals.languages = found.total;
+    body.results.languages = found.items.map(({ item, match }) => ({ ...summariseLanguage(item), match }));
+  }
+  if (wanted("phonemes")) {
+    const p = await phoible();
+    const found = searchPhonemes(p, q, limit);
+    body.totals.phonemes = found.total;
+    body.results.phonemes = found.items.map(({ item, match }) => ({
+      ...segmentRecord(item, p.inventories.length),
+      match,
+    }));
+  }
+  if (wanted("features")) {
+    const found = searchFeatures(await wals(), q, limit);
+    body.totals.features = found.total;
+    body.results.features = found.items.map(({ item, match }) => ({
+      id: item.id,
+      name: item.name,
+      chapter: item.chapter,
+      area: item.area,
+      category: item.category,
+      url: item.url,
+      match,
+    }));
+  }
+  return c.json(body, 200);
+};
 
 export function registerLinguisticsRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(index, async (c) => {
-    const data = await linguistics();
-    return c.json(
-      {
-        name: "Linguistics",
-        description:
-          "Languages (Glottolog), typological features (WALS) and phoneme inventories (PHOIBLE), served from shipped data.",
-        coverage: coverage(data),
-        endpoints: ENDPOINTS,
-        sources: SOURCES,
-      },
-      200,
-    );
-  });
-
-  app.openapi(languages, async (c) => {
-    const { family, region, status, ...pagingInput } = c.req.valid("query");
-    const paging = resolvePaging(pagingInput);
-    const page = listLanguages(await glottolog(), { family, region, status }, paging);
-    const pageFields = paging.form === "B" ? { page: paging.page, per_page: paging.per_page } : {};
-    return c.json(
-      { total: page.total, limit: paging.limit, offset: paging.offset, ...pageFields, languages: page.languages },
-      200,
-    );
-  });
-
-  app.openapi(language, async (c) => {
-    const data = await linguistics();
-    const ref = resolveLanguage(data, c.req.valid("param").code);
-    return c.json(languageProfile(data, ref, { inventory: c.req.valid("query").inventory }), 200);
-  });
-
-  app.openapi(phonemes, async (c) => {
-    const { language: code, type, manner, place, limit, offset: skip } = c.req.valid("query");
-    const [g, p] = await Promise.all([glottolog(), phoible()]);
-    const filters = { type, manner, place };
-    const inventoryCount = p.inventories.length;
-    if (code === undefined) {
-      const matches = filterSegments(p, filters);
-      return c.json(
-        {
-          total: matches.length,
-          limit,
-          offset: skip,
-          phonemes: matches.slice(skip, skip + limit).map((s) => segmentRecord(s, inventoryCount)),
-        },
-        200,
-      );
-    }
-    const ref = resolveLanguage({ glottolog: g, phoible: p }, code);
-    const positions = inventoriesOf(p, ref);
-    const matches = languageSegments(p, positions, filters);
-    return c.json(
-      {
-        total: matches.length,
-        limit,
-        offset: skip,
-        language: {
-          iso: ref.iso639_3,
-          glottocode: ref.glottocode,
-          name: ref.name,
-          inventories: positions.map((i) => ({
-            inventory_id: p.inventories[i]!.inventory_id,
-            source: p.inventories[i]!.source,
-          })),
-        },
-        phonemes: matches.slice(skip, skip + limit).map((m) => ({
-          ...segmentRecord(m.segment, inventoryCount),
-          language_inventories: m.inventories,
-          marginal: m.marginal,
-        })),
-      },
-      200,
-    );
-  });
-
-  app.openapi(features, async (c) => {
-    const { language: code, feature, category } = c.req.valid("query");
-    const [g, w] = await Promise.all([glottolog(), wals()]);
-    const filters = { feature: feature === undefined ? undefined : findFeature(w, feature), category };
-    if (code === undefined) {
-      const found = filterParameters(w, filters);
-      return c.json({ total: found.length, features: found.map(parameterRecord) }, 200);
-    }
-    const ref = resolveLanguage({ glottolog: g, wals: w }, code);
-    const walsLanguages = walsLanguagesOf(w, ref);
-    const values = languageDatapoints(w, walsLanguages, filters);
-    return c.json(
-      {
-        language: {
-          iso: ref.iso639_3,
-          glottocode: ref.glottocode,
-          name: ref.name,
-          wals_codes: walsLanguages.map((l) => l.wals_code),
-        },
-        total: values.length,
-        features: values.map(datapointRecord),
-      },
-      200,
-    );
-  });
-
-  app.openapi(search, async (c) => {
-    const { q, type, limit } = c.req.valid("query");
-    const wanted = (t: SearchType) => type === "all" || type === t;
-    const body: z.infer<typeof SearchResults> = { query: q, type, limit, totals: {}, results: {} };
-    if (wanted("languages")) {
-      const found = searchLanguages(await glottolog(), q, limit);
-      body.totals.languages = found.total;
-      body.results.languages = found.items.map(({ item, match }) => ({ ...summariseLanguage(item), match }));
-    }
-    if (wanted("phonemes")) {
-      const p = await phoible();
-      const found = searchPhonemes(p, q, limit);
-      body.totals.phonemes = found.total;
-      body.results.phonemes = found.items.map(({ item, match }) => ({
-        ...segmentRecord(item, p.inventories.length),
-        match,
-      }));
-    }
-    if (wanted("features")) {
-      const found = searchFeatures(await wals(), q, limit);
-      body.totals.features = found.total;
-      body.results.features = found.items.map(({ item, match }) => ({
-        id: item.id,
-        name: item.name,
-        chapter: item.chapter,
-        area: item.area,
-        category: item.category,
-        url: item.url,
-        match,
-      }));
-    }
-    return c.json(body, 200);
-  });
+  app.openapi(index, handleIndex);
+  app.openapi(languages, handleLanguages);
+  app.openapi(language, handleLanguage);
+  app.openapi(phonemes, handlePhonemes);
+  app.openapi(features, handleFeatures);
+  app.openapi(search, handleSearch);
 }
