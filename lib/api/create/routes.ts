@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import { GatewayError } from "../../errors.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
@@ -7,6 +7,8 @@ import { describeGenerators, generatorBags, MULTIPLE_MAX, requireGenerator } fro
 import { GeneratorParam, CountParam, indexAt, ItemA, many, notFound, one, parseCount, tags } from "./schemas.ts";
 
 const index = indexAt("/v1/create", "The content generators");
+
+const handleIndex: RouteHandler<typeof index, GatewayEnv> = (c) => c.json({ generators: describeGenerators() }, 200);
 
 const randomA = gatewayRoute("key", {
   method: "get",
@@ -21,6 +23,11 @@ const randomA = gatewayRoute("key", {
   },
 });
 
+const handleRandomA: RouteHandler<typeof randomA, GatewayEnv> = (c) => {
+  const generator = requireGenerator(c.req.valid("param").generator);
+  return c.json({ generator, item: generatorBags(c.get("runtime")).draw(generator) }, 200);
+};
+
 const multipleA = gatewayRoute("key", {
   method: "get",
   path: "/v1/create/{generator}/multiple/{count}",
@@ -30,24 +37,21 @@ const multipleA = gatewayRoute("key", {
   responses: { 200: jsonResponse(many(ItemA), "Distinct items"), ...keyedErrors, ...notFound },
 });
 
+const handleMultipleA: RouteHandler<typeof multipleA, GatewayEnv> = (c) => {
+  const params = c.req.valid("param");
+  const generator = requireGenerator(params.generator);
+  if (generator === "dadjokes") {
+    throw new GatewayError(
+      400,
+      "dadjokes does not support multiple here: use /v1/create/dadjokes/random, or /v1/generators/dadjokes/multiple/{count}",
+    );
+  }
+  const count = parseCount(params.count, MULTIPLE_MAX.A);
+  return c.json({ generator, count, items: generatorBags(c.get("runtime")).drawMany(generator, count) }, 200);
+};
+
 export function registerCreateRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(index, (c) => c.json({ generators: describeGenerators() }, 200));
-
-  app.openapi(randomA, (c) => {
-    const generator = requireGenerator(c.req.valid("param").generator);
-    return c.json({ generator, item: generatorBags(c.get("runtime")).draw(generator) }, 200);
-  });
-
-  app.openapi(multipleA, (c) => {
-    const params = c.req.valid("param");
-    const generator = requireGenerator(params.generator);
-    if (generator === "dadjokes") {
-      throw new GatewayError(
-        400,
-        "dadjokes does not support multiple here: use /v1/create/dadjokes/random, or /v1/generators/dadjokes/multiple/{count}",
-      );
-    }
-    const count = parseCount(params.count, MULTIPLE_MAX.A);
-    return c.json({ generator, count, items: generatorBags(c.get("runtime")).drawMany(generator, count) }, 200);
-  });
+  app.openapi(index, handleIndex);
+  app.openapi(randomA, handleRandomA);
+  app.openapi(multipleA, handleMultipleA);
 }

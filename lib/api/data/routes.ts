@@ -1,5 +1,6 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { untrustedContent } from "../../upstream/untrusted-response.ts";
@@ -26,6 +27,15 @@ const sources = gatewayRoute("optional", {
   },
 });
 
+const handleSources: RouteHandler<typeof sources, GatewayEnv> = (c) =>
+  c.json(
+    {
+      sources: SOURCES.map((s) => s.name),
+      details: SOURCES.map((s) => ({ name: s.name, description: s.description })),
+    },
+    200,
+  );
+
 const search = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/{source}/search",
@@ -37,6 +47,10 @@ const search = gatewayRoute("key", {
   },
   responses: { 200: jsonResponse(SearchResult, "Results"), ...keyedErrors, ...upstreamErrors },
 });
+
+const handleSearch: RouteHandler<typeof search, GatewayEnv> = async (c) =>
+  c.json(await searchAnswer(c, dataSource(c.req.valid("param").source), c.req.valid("query"), 10), 200);
+
 const get = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/{source}/get/{item_id}",
@@ -49,6 +63,13 @@ const get = gatewayRoute("key", {
     ...upstreamErrors,
   },
 });
+
+const handleGet: RouteHandler<typeof get, GatewayEnv> = async (c) => {
+  const { source: name, item_id } = c.req.valid("param");
+  const source = dataSource(name);
+  return c.json({ id: item_id, result: await source.get(sourceContext(c, source), item_id), source: source.name }, 200);
+};
+
 const multi = gatewayRoute("key", {
   method: "post",
   path: "/v1/data/multi-search",
@@ -83,46 +104,31 @@ const multi = gatewayRoute("key", {
   },
 });
 
+const handleMulti: RouteHandler<typeof multi, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const chosen = body.sources ? body.sources.map(dataSource) : SOURCES;
+  const { results, status } = await multiSearch(
+    chosen,
+    c.var.runtime.upstreamCache,
+    body.query,
+    body.limit,
+    body.budget_ms,
+  );
+  return c.json({ query: body.query, results, status }, 200);
+};
+
 /** First in the area: the middleware over every /v1/data answer, and the list of sources. */
 export function registerDataSourceList(app: AreaApp): void {
   // Every answer here is a third party's content, and archive snapshots (also reached as wayback/get)
   // carry an archived page's HTML verbatim.
   app.use("/v1/data/*", untrustedContent());
 
-  app.openapi(sources, (c) =>
-    c.json(
-      {
-        sources: SOURCES.map((s) => s.name),
-        details: SOURCES.map((s) => ({ name: s.name, description: s.description })),
-      },
-      200,
-    ),
-  );
+  app.openapi(sources, handleSources);
 }
 
 /** Last in the area: the generic /{source}/… routes, after the specific endpoints that share their paths. */
 export function registerGenericDataRoutes(app: AreaApp): void {
-  app.openapi(search, async (c) =>
-    c.json(await searchAnswer(c, dataSource(c.req.valid("param").source), c.req.valid("query"), 10), 200),
-  );
-  app.openapi(get, async (c) => {
-    const { source: name, item_id } = c.req.valid("param");
-    const source = dataSource(name);
-    return c.json(
-      { id: item_id, result: await source.get(sourceContext(c, source), item_id), source: source.name },
-      200,
-    );
-  });
-  app.openapi(multi, async (c) => {
-    const body = c.req.valid("json");
-    const chosen = body.sources ? body.sources.map(dataSource) : SOURCES;
-    const { results, status } = await multiSearch(
-      chosen,
-      c.var.runtime.upstreamCache,
-      body.query,
-      body.limit,
-      body.budget_ms,
-    );
-    return c.json({ query: body.query, results, status }, 200);
-  });
+  app.openapi(search, handleSearch);
+  app.openapi(get, handleGet);
+  app.openapi(multi, handleMulti);
 }

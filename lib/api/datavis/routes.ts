@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { blankAsAbsent, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
@@ -10,19 +10,6 @@ import { describeLiveSources, fetchLive, LIVE_SOURCES } from "./live.ts";
 const tags = ["DataVis"];
 
 const CategoryCounts = z.record(z.string(), z.number().int());
-
-const VisualizationSchema = z
-  .object({
-    name: z.string(),
-    title: z.string(),
-    category: z.enum(VIS_CATEGORIES),
-    description: z.string(),
-    dataset: z.string().openapi({ description: "the trove dataset the chart reads, as category/id" }),
-    spec: z
-      .record(z.string(), z.unknown())
-      .openapi({ description: "Vega-Lite v6 spec; its data URL is the trove endpoint, relative to the gateway" }),
-  })
-  .openapi("Visualization");
 
 const IndexSchema = z
   .object({
@@ -44,6 +31,146 @@ const IndexSchema = z
     endpoints: z.array(z.object({ method: z.string(), path: z.string(), description: z.string() })),
   })
   .openapi("DatavisIndex");
+
+const ENDPOINTS = [
+  { method: "GET", path: "/v1/datavis/", description: "this index (key optional)" },
+  { method: "GET", path: "/v1/datavis/categories", description: "categories with counts" },
+  {
+    method: "GET",
+    path: "/v1/datavis/list?category=",
+    description: "visualizations with their Vega-Lite specs; category filters (400 if unknown)",
+  },
+  {
+    method: "GET",
+    path: "/v1/datavis/proxy/{source}",
+    description: `live data for ${LIVE_SOURCES.join(", ")}; cached 5 minutes; stale: true when it is the last good answer or the shipped snapshot`,
+  },
+];
+
+const index = gatewayRoute("optional", {
+  method: "get",
+  // Without the trailing slash: the app is non-strict, so /v1/datavis/ matches too.
+  path: "/v1/datavis",
+  summary: "What the visualization gallery offers",
+  tags,
+  responses: { 200: jsonResponse(IndexSchema, "Data sources and endpoints") },
+});
+
+const handleIndex: RouteHandler<typeof index, GatewayEnv> = (c) => {
+  const used = new Set(VISUALIZATIONS.map((v) => v.dataset));
+  return c.json(
+    {
+      name: "DataVis",
+      description: `A gallery of ${VISUALIZATIONS.length} Vega-Lite visualizations over the Data Trove's open datasets, plus live data proxies for charts.`,
+      total_visualizations: VISUALIZATIONS.length,
+      data_sources: {
+        trove: {
+          description: `Data Trove: ${troveCatalogue().entries.length} open datasets; specs load them from the trove endpoint`,
+          datasets_used: used.size,
+          path: "/v1/trove/",
+        },
+        live: describeLiveSources().map((s) => ({ ...s, path: `/v1/datavis/proxy/${s.name}` })),
+      },
+      endpoints: ENDPOINTS,
+    },
+    200,
+  );
+};
+
+const categories = gatewayRoute("key", {
+  method: "get",
+  path: "/v1/datavis/categories",
+  summary: "Visualization categories with counts",
+  tags,
+  responses: {
+    200: jsonResponse(
+      z.object({
+        total_categories: z.number().int(),
+        total_visualizations: z.number().int(),
+        categories: z.array(
+          z.object({ name: z.enum(VIS_CATEGORIES), count: z.number().int(), description: z.string() }),
+        ),
+        by_category: CategoryCounts,
+      }),
+      "Every category with how many visualizations it holds",
+    ),
+    ...keyedErrors,
+  },
+});
+
+const handleCategories: RouteHandler<typeof categories, GatewayEnv> = (c) => {
+  const counts = countByCategory();
+  return c.json(
+    {
+      total_categories: VIS_CATEGORIES.length,
+      total_visualizations: VISUALIZATIONS.length,
+      categories: VIS_CATEGORIES.map((name) => ({
+        name,
+        count: counts[name],
+        description: CATEGORY_DESCRIPTIONS[name],
+      })),
+      by_category: counts,
+    },
+    200,
+  );
+};
+
+const VisualizationSchema = z
+  .object({
+    name: z.string(),
+    title: z.string(),
+    category: z.enum(VIS_CATEGORIES),
+    description: z.string(),
+    dataset: z.string().openapi({ description: "the trove dataset the chart reads, as category/id" }),
+    spec: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: "Vega-Lite v6 spec; its data URL is the trove endpoint, relative to the gateway" }),
+  })
+  .openapi("Visualization");
+
+// An empty filter (`?category=`, what a form with nothing chosen sends) means no filter.
+const CategoryFilter = blankAsAbsent(
+  z
+    .enum(VIS_CATEGORIES, {
+      error: (issue) =>
+        `unknown visualization category '${String(issue.input)}'; expected one of ${VIS_CATEGORIES.join(", ")}`,
+    })
+    .optional(),
+).openapi({ description: "only this category; empty means all; an unknown one is a 400" });
+
+const list = gatewayRoute("key", {
+  method: "get",
+  path: "/v1/datavis/list",
+  summary: "Visualizations (Vega-Lite specs over Data Trove datasets), optionally of one category",
+  tags,
+  request: { query: z.object({ category: CategoryFilter }) },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        total: z.number().int(),
+        category: z.string().nullable(),
+        visualizations: z.array(VisualizationSchema),
+        by_category: CategoryCounts,
+      }),
+      "The visualizations, with counts per category of those returned",
+    ),
+    ...keyedErrors,
+  },
+});
+
+const handleList: RouteHandler<typeof list, GatewayEnv> = (c) => {
+  const { category } = c.req.valid("query");
+  const visualizations = visualizationsIn(category);
+  return c.json(
+    {
+      total: visualizations.length,
+      category: category ?? null,
+      visualizations,
+      by_category: countByCategory(visualizations),
+    },
+    200,
+  );
+};
 
 const LiveSchema = z
   .object({
@@ -68,66 +195,6 @@ const LiveSource = z
   })
   .openapi({ description: "earthquake (USGS), crypto (CoinGecko) or airquality (WAQI)" });
 
-// An empty filter (`?category=`, what a form with nothing chosen sends) means no filter.
-const CategoryFilter = blankAsAbsent(
-  z
-    .enum(VIS_CATEGORIES, {
-      error: (issue) =>
-        `unknown visualization category '${String(issue.input)}'; expected one of ${VIS_CATEGORIES.join(", ")}`,
-    })
-    .optional(),
-).openapi({ description: "only this category; empty means all; an unknown one is a 400" });
-
-const index = gatewayRoute("optional", {
-  method: "get",
-  // Without the trailing slash: the app is non-strict, so /v1/datavis/ matches too.
-  path: "/v1/datavis",
-  summary: "What the visualization gallery offers",
-  tags,
-  responses: { 200: jsonResponse(IndexSchema, "Data sources and endpoints") },
-});
-
-const categories = gatewayRoute("key", {
-  method: "get",
-  path: "/v1/datavis/categories",
-  summary: "Visualization categories with counts",
-  tags,
-  responses: {
-    200: jsonResponse(
-      z.object({
-        total_categories: z.number().int(),
-        total_visualizations: z.number().int(),
-        categories: z.array(
-          z.object({ name: z.enum(VIS_CATEGORIES), count: z.number().int(), description: z.string() }),
-        ),
-        by_category: CategoryCounts,
-      }),
-      "Every category with how many visualizations it holds",
-    ),
-    ...keyedErrors,
-  },
-});
-
-const list = gatewayRoute("key", {
-  method: "get",
-  path: "/v1/datavis/list",
-  summary: "Visualizations (Vega-Lite specs over Data Trove datasets), optionally of one category",
-  tags,
-  request: { query: z.object({ category: CategoryFilter }) },
-  responses: {
-    200: jsonResponse(
-      z.object({
-        total: z.number().int(),
-        category: z.string().nullable(),
-        visualizations: z.array(VisualizationSchema),
-        by_category: CategoryCounts,
-      }),
-      "The visualizations, with counts per category of those returned",
-    ),
-    ...keyedErrors,
-  },
-});
-
 const proxy = gatewayRoute("key", {
   method: "get",
   path: "/v1/datavis/proxy/{source}",
@@ -141,77 +208,15 @@ const proxy = gatewayRoute("key", {
   },
 });
 
-const ENDPOINTS = [
-  { method: "GET", path: "/v1/datavis/", description: "this index (key optional)" },
-  { method: "GET", path: "/v1/datavis/categories", description: "categories with counts" },
-  {
-    method: "GET",
-    path: "/v1/datavis/list?category=",
-    description: "visualizations with their Vega-Lite specs; category filters (400 if unknown)",
-  },
-  {
-    method: "GET",
-    path: "/v1/datavis/proxy/{source}",
-    description: `live data for ${LIVE_SOURCES.join(", ")}; cached 5 minutes; stale: true when it is the last good answer or the shipped snapshot`,
-  },
-];
+const handleProxy: RouteHandler<typeof proxy, GatewayEnv> = async (c) => {
+  const { source } = c.req.valid("param");
+  return c.json(await fetchLive(source, c.var.runtime.upstreamCache), 200);
+};
 
 export function registerDatavisRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.use("/v1/datavis/proxy/*", untrustedContent());
-  app.openapi(index, (c) => {
-    const used = new Set(VISUALIZATIONS.map((v) => v.dataset));
-    return c.json(
-      {
-        name: "DataVis",
-        description: `A gallery of ${VISUALIZATIONS.length} Vega-Lite visualizations over the Data Trove's open datasets, plus live data proxies for charts.`,
-        total_visualizations: VISUALIZATIONS.length,
-        data_sources: {
-          trove: {
-            description: `Data Trove: ${troveCatalogue().entries.length} open datasets; specs load them from the trove endpoint`,
-            datasets_used: used.size,
-            path: "/v1/trove/",
-          },
-          live: describeLiveSources().map((s) => ({ ...s, path: `/v1/datavis/proxy/${s.name}` })),
-        },
-        endpoints: ENDPOINTS,
-      },
-      200,
-    );
-  });
-
-  app.openapi(categories, (c) => {
-    const counts = countByCategory();
-    return c.json(
-      {
-        total_categories: VIS_CATEGORIES.length,
-        total_visualizations: VISUALIZATIONS.length,
-        categories: VIS_CATEGORIES.map((name) => ({
-          name,
-          count: counts[name],
-          description: CATEGORY_DESCRIPTIONS[name],
-        })),
-        by_category: counts,
-      },
-      200,
-    );
-  });
-
-  app.openapi(list, (c) => {
-    const { category } = c.req.valid("query");
-    const visualizations = visualizationsIn(category);
-    return c.json(
-      {
-        total: visualizations.length,
-        category: category ?? null,
-        visualizations,
-        by_category: countByCategory(visualizations),
-      },
-      200,
-    );
-  });
-
-  app.openapi(proxy, async (c) => {
-    const { source } = c.req.valid("param");
-    return c.json(await fetchLive(source, c.var.runtime.upstreamCache), 200);
-  });
+  app.openapi(index, handleIndex);
+  app.openapi(categories, handleCategories);
+  app.openapi(list, handleList);
+  app.openapi(proxy, handleProxy);
 }

@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { poolErrors, runOnPool } from "../../gateway/runtime/worker-pool.ts";
@@ -13,17 +13,6 @@ import {
   TEMPLATES,
   type DocumentRequest,
 } from "./templates.ts";
-
-const GenerateBody = z.object({
-  title: z.string().trim().min(1).max(300),
-  content: z
-    .string()
-    .min(1)
-    .max(500_000)
-    .openapi({ description: "Markdown (GFM: headings, lists, tables, code, links, emphasis)" }),
-  format: z.enum(DOCUMENT_FORMATS).default("pdf"),
-  template: z.enum(TEMPLATE_NAMES as [string, ...string[]]).default("default"),
-});
 
 const formats = gatewayRoute("key", {
   method: "get",
@@ -40,6 +29,26 @@ const formats = gatewayRoute("key", {
     ),
     ...keyedErrors,
   },
+});
+
+const handleFormats: RouteHandler<typeof formats, GatewayEnv> = (c) =>
+  c.json(
+    {
+      formats: [...DOCUMENT_FORMATS],
+      templates: Object.fromEntries(TEMPLATE_NAMES.map((n) => [n, { description: TEMPLATES[n].description }])),
+    },
+    200,
+  );
+
+const GenerateBody = z.object({
+  title: z.string().trim().min(1).max(300),
+  content: z
+    .string()
+    .min(1)
+    .max(500_000)
+    .openapi({ description: "Markdown (GFM: headings, lists, tables, code, links, emphasis)" }),
+  format: z.enum(DOCUMENT_FORMATS).default("pdf"),
+  template: z.enum(TEMPLATE_NAMES as [string, ...string[]]).default("default"),
 });
 
 const generate = gatewayRoute("key", {
@@ -62,35 +71,29 @@ const generate = gatewayRoute("key", {
   },
 });
 
-export function registerDocumentRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(formats, (c) =>
-    c.json(
-      {
-        formats: [...DOCUMENT_FORMATS],
-        templates: Object.fromEntries(TEMPLATE_NAMES.map((n) => [n, { description: TEMPLATES[n].description }])),
-      },
-      200,
-    ),
-  );
-  app.openapi(generate, async (c) => {
-    const body = c.req.valid("json");
-    const req: DocumentRequest = {
-      title: body.title,
-      content: body.content,
-      template: body.template as DocumentRequest["template"],
-      date: new Date(),
-    };
-    const data =
-      body.format === "pdf"
-        ? await runOnPool(c.var.runtime, pdfRender, req, "document")
-        : body.format === "docx"
-          ? // Also on the pool: marked's emphasis rules are quadratic (40 kB of `_a**` is ~8 s of CPU).
-            await runOnPool(c.var.runtime, docxRender, req, "document")
-          : Buffer.from(renderMarkdown(req));
-    return c.body(new Uint8Array(data), 200, {
-      "Content-Type": CONTENT_TYPES[body.format],
-      "Content-Disposition": contentDisposition(body.title, body.format),
-      "Content-Length": String(data.length),
-    });
+const handleGenerate: RouteHandler<typeof generate, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const req: DocumentRequest = {
+    title: body.title,
+    content: body.content,
+    template: body.template as DocumentRequest["template"],
+    date: new Date(),
+  };
+  const data =
+    body.format === "pdf"
+      ? await runOnPool(c.var.runtime, pdfRender, req, "document")
+      : body.format === "docx"
+        ? // Also on the pool: marked's emphasis rules are quadratic (40 kB of `_a**` is ~8 s of CPU).
+          await runOnPool(c.var.runtime, docxRender, req, "document")
+        : Buffer.from(renderMarkdown(req));
+  return c.body(new Uint8Array(data), 200, {
+    "Content-Type": CONTENT_TYPES[body.format],
+    "Content-Disposition": contentDisposition(body.title, body.format),
+    "Content-Length": String(data.length),
   });
+};
+
+export function registerDocumentRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.openapi(formats, handleFormats);
+  app.openapi(generate, handleGenerate);
 }

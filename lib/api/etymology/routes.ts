@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
@@ -26,6 +26,58 @@ const IndexSchema = z
     licence: z.string(),
   })
   .openapi("EtymologyIndex");
+
+/** The index still answers when the data is broken; it then says so instead of counting headwords. */
+function storeOrNull(): EtymologyStore | null {
+  try {
+    return etymologyStore();
+  } catch {
+    return null;
+  }
+}
+
+const index = gatewayRoute("optional", {
+  method: "get",
+  path: "/v1/etymology",
+  summary: "What the etymology service offers",
+  tags,
+  // Optional-key route: a key that is sent is checked and limited, so 401/403/429 can answer here too.
+  responses: {
+    200: jsonResponse(IndexSchema, "Service description, headword count, data source and licence"),
+    ...keyedErrors,
+  },
+});
+
+const handleIndex: RouteHandler<typeof index, GatewayEnv> = (c) => {
+  const store = storeOrNull();
+  return c.json(
+    {
+      name: "Etymology",
+      description:
+        "Word origins from GCIDE (Webster 1913): definitions, pronunciation, the chain of ancestor forms, cognates in sister languages, related English words, and graph data for visualising them.",
+      features: [
+        "definitions with part of speech",
+        "pronunciation (Webster respelling)",
+        "lineage: ancestor forms, oldest first, with language names and approximate periods",
+        "cognates: sister-language forms and English words from the same root",
+        "related words: cross-references, words citing this one, words sharing an ancestor",
+        "graph data: network, mermaid or matrix; ordered temporally, linguistically or semantically",
+        "lemma fallback for inflected forms (running → run)",
+      ],
+      endpoints: {
+        "GET /v1/etymology/": "this description (key optional)",
+        "GET /v1/etymology/explore/{word}":
+          "a word's etymology; viz_type=network|mermaid|matrix, adj_type=temporal|linguistic|semantic",
+        "GET /v1/etymology/health": "200 when the data is loaded, 502 when not (no key)",
+      },
+      headwords: store ? store.records.length : null,
+      status: store ? ("ok" as const) : ("unavailable" as const),
+      source: SOURCE,
+      licence: LICENCE,
+    },
+    200,
+  );
+};
 
 const EtymonSchema = z
   .object({
@@ -102,18 +154,6 @@ const ExploreSchema = z
   })
   .openapi("EtymologyExploration");
 
-const index = gatewayRoute("optional", {
-  method: "get",
-  path: "/v1/etymology",
-  summary: "What the etymology service offers",
-  tags,
-  // Optional-key route: a key that is sent is checked and limited, so 401/403/429 can answer here too.
-  responses: {
-    200: jsonResponse(IndexSchema, "Service description, headword count, data source and licence"),
-    ...keyedErrors,
-  },
-});
-
 const explore = gatewayRoute("key", {
   method: "get",
   path: "/v1/etymology/explore/{word}",
@@ -145,6 +185,17 @@ const explore = gatewayRoute("key", {
   },
 });
 
+const handleExplore: RouteHandler<typeof explore, GatewayEnv> = (c) => {
+  const { word } = c.req.valid("param");
+  const { viz_type, adj_type } = c.req.valid("query");
+  const store = etymologyStore();
+  const match = findHeadword(word, (w) => store.byWord.has(w));
+  const found = match ? exploreWord(store, match.word) : null;
+  if (!match || !found) throw new GatewayError(404, `unknown word '${word}'`);
+  const graph = renderGraph(buildEtymologyGraph(found, store.legend), viz_type, adj_type);
+  return c.json({ query: word, ...found, matched: match.matched, lineage_order: "oldest_first" as const, graph }, 200);
+};
+
 const health = gatewayRoute("none", {
   method: "get",
   path: "/v1/etymology/health",
@@ -159,60 +210,11 @@ const health = gatewayRoute("none", {
   },
 });
 
-/** The index still answers when the data is broken; it then says so instead of counting headwords. */
-function storeOrNull(): EtymologyStore | null {
-  try {
-    return etymologyStore();
-  } catch {
-    return null;
-  }
-}
+const handleHealth: RouteHandler<typeof health, GatewayEnv> = (c) =>
+  c.json({ status: "ok" as const, headwords: etymologyStore().records.length }, 200);
 
 export function registerEtymologyRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(index, (c) => {
-    const store = storeOrNull();
-    return c.json(
-      {
-        name: "Etymology",
-        description:
-          "Word origins from GCIDE (Webster 1913): definitions, pronunciation, the chain of ancestor forms, cognates in sister languages, related English words, and graph data for visualising them.",
-        features: [
-          "definitions with part of speech",
-          "pronunciation (Webster respelling)",
-          "lineage: ancestor forms, oldest first, with language names and approximate periods",
-          "cognates: sister-language forms and English words from the same root",
-          "related words: cross-references, words citing this one, words sharing an ancestor",
-          "graph data: network, mermaid or matrix; ordered temporally, linguistically or semantically",
-          "lemma fallback for inflected forms (running → run)",
-        ],
-        endpoints: {
-          "GET /v1/etymology/": "this description (key optional)",
-          "GET /v1/etymology/explore/{word}":
-            "a word's etymology; viz_type=network|mermaid|matrix, adj_type=temporal|linguistic|semantic",
-          "GET /v1/etymology/health": "200 when the data is loaded, 502 when not (no key)",
-        },
-        headwords: store ? store.records.length : null,
-        status: store ? ("ok" as const) : ("unavailable" as const),
-        source: SOURCE,
-        licence: LICENCE,
-      },
-      200,
-    );
-  });
-
-  app.openapi(explore, (c) => {
-    const { word } = c.req.valid("param");
-    const { viz_type, adj_type } = c.req.valid("query");
-    const store = etymologyStore();
-    const match = findHeadword(word, (w) => store.byWord.has(w));
-    const found = match ? exploreWord(store, match.word) : null;
-    if (!match || !found) throw new GatewayError(404, `unknown word '${word}'`);
-    const graph = renderGraph(buildEtymologyGraph(found, store.legend), viz_type, adj_type);
-    return c.json(
-      { query: word, ...found, matched: match.matched, lineage_order: "oldest_first" as const, graph },
-      200,
-    );
-  });
-
-  app.openapi(health, (c) => c.json({ status: "ok" as const, headwords: etymologyStore().records.length }, 200));
+  app.openapi(index, handleIndex);
+  app.openapi(explore, handleExplore);
+  app.openapi(health, handleHealth);
 }

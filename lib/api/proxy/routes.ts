@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { admitClient } from "../../gateway/http/client-limit.ts";
@@ -15,49 +15,6 @@ import {
 } from "../../upstream/untrusted-response.ts";
 
 const USER_AGENT = "UnifiedAPIGateway/1.0 (fetch proxy)";
-
-const errors = {
-  400: jsonResponse(ErrorSchema, "url missing, malformed or not HTTPS"),
-  403: jsonResponse(
-    ErrorSchema,
-    "The host is private, loopback, link-local or otherwise not public, or the request is a service worker script fetch",
-  ),
-  429: jsonResponse(RateLimitErrorSchema, "Too many proxy requests from this client address"),
-  502: jsonResponse(ErrorSchema, "The upstream request failed, redirected too often or sent too much"),
-  503: jsonResponse(
-    ErrorSchema,
-    "The instance is already making PROXY_MAX_CONCURRENT fetches; Retry-After says when to try again",
-  ),
-  504: jsonResponse(ErrorSchema, "The upstream did not answer in time"),
-};
-const upstream = {
-  description:
-    "The upstream response, with its status and content type; only content-type, content-length, cache-control, etag, last-modified " +
-    "and content-language are passed on, and every answer is sandboxed (Content-Security-Policy: sandbox, nosniff)",
-  content: { "*/*": { schema: z.string().openapi({ format: "binary" }) } },
-};
-const UrlQuery = z.object({ url: z.string().optional().openapi({ description: "HTTPS URL to fetch" }) });
-
-const getProxy = gatewayRoute("none", {
-  method: "get",
-  path: "/v1/proxy",
-  summary: "Fetch a public HTTPS URL server-side",
-  tags: ["Proxy"],
-  request: { query: UrlQuery },
-  responses: { 200: upstream, ...errors },
-});
-
-const postProxy = gatewayRoute("none", {
-  method: "post",
-  path: "/v1/proxy",
-  summary: "Fetch a public HTTPS URL server-side (url in the query or the JSON body)",
-  tags: ["Proxy"],
-  request: {
-    query: UrlQuery,
-    body: { content: { "application/json": { schema: z.object({ url: z.string().optional() }) } }, required: false },
-  },
-  responses: { 200: upstream, ...errors },
-});
 
 /** Upstream fetches in flight per runtime: the whole instance's cap, whatever the per-address limits allow. */
 const inFlight = perRuntime(() => ({ active: 0 }));
@@ -110,16 +67,63 @@ async function proxy(c: Context<GatewayEnv>, rawUrl: string | undefined): Promis
   }
 }
 
+const errors = {
+  400: jsonResponse(ErrorSchema, "url missing, malformed or not HTTPS"),
+  403: jsonResponse(
+    ErrorSchema,
+    "The host is private, loopback, link-local or otherwise not public, or the request is a service worker script fetch",
+  ),
+  429: jsonResponse(RateLimitErrorSchema, "Too many proxy requests from this client address"),
+  502: jsonResponse(ErrorSchema, "The upstream request failed, redirected too often or sent too much"),
+  503: jsonResponse(
+    ErrorSchema,
+    "The instance is already making PROXY_MAX_CONCURRENT fetches; Retry-After says when to try again",
+  ),
+  504: jsonResponse(ErrorSchema, "The upstream did not answer in time"),
+};
+const upstream = {
+  description:
+    "The upstream response, with its status and content type; only content-type, content-length, cache-control, etag, last-modified " +
+    "and content-language are passed on, and every answer is sandboxed (Content-Security-Policy: sandbox, nosniff)",
+  content: { "*/*": { schema: z.string().openapi({ format: "binary" }) } },
+};
+const UrlQuery = z.object({ url: z.string().optional().openapi({ description: "HTTPS URL to fetch" }) });
+
+const getProxy = gatewayRoute("none", {
+  method: "get",
+  path: "/v1/proxy",
+  summary: "Fetch a public HTTPS URL server-side",
+  tags: ["Proxy"],
+  request: { query: UrlQuery },
+  responses: { 200: upstream, ...errors },
+});
+
+const handleGetProxy: RouteHandler<typeof getProxy, GatewayEnv> = (c) => proxy(c, c.req.valid("query").url) as never;
+
+const postProxy = gatewayRoute("none", {
+  method: "post",
+  path: "/v1/proxy",
+  summary: "Fetch a public HTTPS URL server-side (url in the query or the JSON body)",
+  tags: ["Proxy"],
+  request: {
+    query: UrlQuery,
+    body: { content: { "application/json": { schema: z.object({ url: z.string().optional() }) } }, required: false },
+  },
+  responses: { 200: upstream, ...errors },
+});
+
+const handlePostProxy: RouteHandler<typeof postProxy, GatewayEnv> = async (c) => {
+  let bodyUrl: string | undefined;
+  if (!c.req.valid("query").url && c.req.header("content-type")?.includes("application/json")) {
+    const body = (await c.req.json().catch(() => {
+      throw new GatewayError(400, 'body must be JSON like {"url": "https://..."}');
+    })) as { url?: unknown };
+    bodyUrl = typeof body?.url === "string" ? body.url : undefined;
+  }
+  return proxy(c, c.req.valid("query").url ?? bodyUrl) as never;
+};
+
 export function registerProxyRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(getProxy, (c) => proxy(c, c.req.valid("query").url) as never);
-  app.openapi(postProxy, async (c) => {
-    let bodyUrl: string | undefined;
-    if (!c.req.valid("query").url && c.req.header("content-type")?.includes("application/json")) {
-      const body = (await c.req.json().catch(() => {
-        throw new GatewayError(400, 'body must be JSON like {"url": "https://..."}');
-      })) as { url?: unknown };
-      bodyUrl = typeof body?.url === "string" ? body.url : undefined;
-    }
-    return proxy(c, c.req.valid("query").url ?? bodyUrl) as never;
-  });
+  app.openapi(getProxy, handleGetProxy);
+  app.openapi(postProxy, handlePostProxy);
 }

@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
@@ -6,6 +6,24 @@ import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gatew
 import { untrustedContent } from "../../upstream/untrusted-response.ts";
 import { ScreenshotService, type WaitStrategy } from "./capture.ts";
 import { PRESET_NAMES, PRESETS, SOCIAL_PRESETS, type PresetName } from "./presets.ts";
+
+const serviceFor = perRuntime((rt) => {
+  const service = new ScreenshotService(
+    rt.config.screenshot,
+    () => ({
+      maxBytes: rt.config.proxy.maxBytes,
+      timeoutMs: rt.config.proxy.timeoutMs,
+      maxRedirects: 5,
+      userAgent: "UnifiedAPIGateway/1.0 (screenshots)",
+      allowPrivate: rt.config.proxy.allowPrivate,
+      extraCa: rt.config.proxy.extraCa,
+      resolve: rt.resolveHost,
+    }),
+    (message, err) => rt.logger.warn({ err }, message),
+  );
+  rt.onClose(() => service.close());
+  return service;
+});
 
 const CaptureBody = z.object({
   url: z.string().min(1).openapi({ description: "HTTPS page to capture" }),
@@ -58,72 +76,56 @@ const capture = gatewayRoute("key", {
   },
 });
 
-const serviceFor = perRuntime((rt) => {
-  const service = new ScreenshotService(
-    rt.config.screenshot,
-    () => ({
-      maxBytes: rt.config.proxy.maxBytes,
-      timeoutMs: rt.config.proxy.timeoutMs,
-      maxRedirects: 5,
-      userAgent: "UnifiedAPIGateway/1.0 (screenshots)",
-      allowPrivate: rt.config.proxy.allowPrivate,
-      extraCa: rt.config.proxy.extraCa,
-      resolve: rt.resolveHost,
-    }),
-    (message, err) => rt.logger.warn({ err }, message),
+const handleCapture: RouteHandler<typeof capture, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const service = serviceFor(c.var.runtime);
+  const formB =
+    body.presets !== undefined ||
+    body.waitStrategy !== undefined ||
+    body.customSelector !== undefined ||
+    body.extraWaitMs !== undefined;
+  if (!formB) {
+    const [shot] = await service.capture({
+      url: body.url,
+      shots: [{ width: body.width ?? 1280, height: body.height ?? 800, scale: 1, fullPage: body.full_page ?? false }],
+      wait: "load",
+      extraWaitMs: 0,
+    });
+    return c.json(
+      { format: "png" as const, width: shot!.width, height: shot!.height, screenshot: shot!.png.toString("base64") },
+      200,
+    );
+  }
+  const presets = body.presets ?? SOCIAL_PRESETS;
+  const shots = await service.capture({
+    url: body.url,
+    shots: presets.map((name) => ({
+      width: PRESETS[name].width,
+      height: PRESETS[name].height,
+      scale: PRESETS[name].scale,
+      fullPage: false,
+    })),
+    wait: (body.waitStrategy ?? "networkidle") as WaitStrategy,
+    selector: body.customSelector,
+    extraWaitMs: body.extraWaitMs ?? 0,
+  });
+  return c.json(
+    {
+      url: body.url,
+      screenshots: shots.map((shot, i) => ({
+        preset: presets[i]!,
+        label: PRESETS[presets[i]!].label,
+        width: shot.width,
+        height: shot.height,
+        mimeType: "image/png" as const,
+        imageData: shot.png.toString("base64"),
+      })),
+    },
+    200,
   );
-  rt.onClose(() => service.close());
-  return service;
-});
+};
 
 export function registerScreenshotRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.use("/v1/screenshot/*", untrustedContent());
-  app.openapi(capture, async (c) => {
-    const body = c.req.valid("json");
-    const service = serviceFor(c.var.runtime);
-    const formB =
-      body.presets !== undefined ||
-      body.waitStrategy !== undefined ||
-      body.customSelector !== undefined ||
-      body.extraWaitMs !== undefined;
-    if (!formB) {
-      const [shot] = await service.capture({
-        url: body.url,
-        shots: [{ width: body.width ?? 1280, height: body.height ?? 800, scale: 1, fullPage: body.full_page ?? false }],
-        wait: "load",
-        extraWaitMs: 0,
-      });
-      return c.json(
-        { format: "png" as const, width: shot!.width, height: shot!.height, screenshot: shot!.png.toString("base64") },
-        200,
-      );
-    }
-    const presets = body.presets ?? SOCIAL_PRESETS;
-    const shots = await service.capture({
-      url: body.url,
-      shots: presets.map((name) => ({
-        width: PRESETS[name].width,
-        height: PRESETS[name].height,
-        scale: PRESETS[name].scale,
-        fullPage: false,
-      })),
-      wait: (body.waitStrategy ?? "networkidle") as WaitStrategy,
-      selector: body.customSelector,
-      extraWaitMs: body.extraWaitMs ?? 0,
-    });
-    return c.json(
-      {
-        url: body.url,
-        screenshots: shots.map((shot, i) => ({
-          preset: presets[i]!,
-          label: PRESETS[presets[i]!].label,
-          width: shot.width,
-          height: shot.height,
-          mimeType: "image/png" as const,
-          imageData: shot.png.toString("base64"),
-        })),
-      },
-      200,
-    );
-  });
+  app.openapi(capture, handleCapture);
 }

@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
@@ -54,28 +54,30 @@ const search = gatewayRoute("key", {
   },
 });
 
-export function registerSocialRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(search, async (c) => {
-    const { query, platform, limit } = c.req.valid("json");
-    const chosen: Platform[] = platform === "all" ? [...PLATFORMS] : [platform];
-    const settled = await Promise.allSettled(chosen.map((p) => SEARCHERS[p](query, limit)));
-    // One network down never hides the others; a single chosen network that fails is an error.
-    if (chosen.length === 1 && settled[0]!.status === "rejected") throw settled[0]!.reason;
-    const results: Post[] = [];
-    const sources: Record<string, { status: "ok" | "error"; count: number; error?: string; via?: string }> = {};
-    settled.forEach((outcome, i) => {
-      const name = chosen[i]!;
-      if (outcome.status === "fulfilled") {
-        const { posts, via } = outcome.value;
-        results.push(...posts);
-        sources[name] = { status: "ok", count: posts.length, ...(via ? { via } : {}) };
-      } else {
-        const reason = outcome.reason instanceof GatewayError ? outcome.reason.message : "search failed";
-        sources[name] = { status: "error", count: 0, error: reason };
-      }
-    });
-    results.sort((a, b) => b.created_at.localeCompare(a.created_at));
-    const page = results.slice(0, limit);
-    return c.json({ query, platform, count: page.length, results: page, sources }, 200);
+const handleSearch: RouteHandler<typeof search, GatewayEnv> = async (c) => {
+  const { query, platform, limit } = c.req.valid("json");
+  const chosen: Platform[] = platform === "all" ? [...PLATFORMS] : [platform];
+  const settled = await Promise.allSettled(chosen.map((p) => SEARCHERS[p](query, limit)));
+  // One network down never hides the others; a single chosen network that fails is an error.
+  if (chosen.length === 1 && settled[0]!.status === "rejected") throw settled[0]!.reason;
+  const results: Post[] = [];
+  const sources: Record<string, { status: "ok" | "error"; count: number; error?: string; via?: string }> = {};
+  settled.forEach((outcome, i) => {
+    const name = chosen[i]!;
+    if (outcome.status === "fulfilled") {
+      const { posts, via } = outcome.value;
+      results.push(...posts);
+      sources[name] = { status: "ok", count: posts.length, ...(via ? { via } : {}) };
+    } else {
+      const reason = outcome.reason instanceof GatewayError ? outcome.reason.message : "search failed";
+      sources[name] = { status: "error", count: 0, error: reason };
+    }
   });
+  results.sort((a, b) => b.created_at.localeCompare(a.created_at));
+  const page = results.slice(0, limit);
+  return c.json({ query, platform, count: page.length, results: page, sources }, 200);
+};
+
+export function registerSocialRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.openapi(search, handleSearch);
 }

@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse } from "../../gateway/http/schemas.ts";
@@ -33,6 +33,9 @@ const apiRoot = gatewayRoute("none", {
   responses: rootResponses,
 });
 
+const handleIndex: RouteHandler<typeof root, GatewayEnv> = (c) =>
+  c.json(rootDocument(c.var.runtime.config, new URL(c.req.url).origin), 200);
+
 const health = gatewayRoute("none", {
   method: "get",
   path: "/health",
@@ -46,10 +49,11 @@ const health = gatewayRoute("none", {
   },
 });
 
+const handleHealth: RouteHandler<typeof health, GatewayEnv> = (c) =>
+  c.json({ status: "ok" as const, version: API_VERSION }, 200);
+
 export function registerStatusRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  const index = (c: Parameters<Parameters<typeof app.openapi<typeof root>>[1]>[0]) =>
-    c.json(rootDocument(c.var.runtime.config, new URL(c.req.url).origin), 200);
-  app.openapi(root, index);
-  app.openapi(apiRoot, index);
-  app.openapi(health, (c) => c.json({ status: "ok" as const, version: API_VERSION }, 200));
+  app.openapi(root, handleIndex);
+  app.openapi(apiRoot, handleIndex);
+  app.openapi(health, handleHealth);
 }

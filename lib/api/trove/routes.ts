@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { blankAsAbsent, ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/http/schemas.ts";
@@ -10,7 +10,8 @@ const tags = ["Data Trove"];
 /** The largest shipped dataset (US ZIP codes) has 42,049 rows: one page can hold any dataset whole. */
 export const MAX_ROWS_PER_PAGE = 50_000;
 
-const SourceSchema = z.object({ package: z.string(), url: z.string(), file: z.string().optional() });
+const Category = z.string().min(1).max(64).openapi({ description: "category name, e.g. environmental" });
+const badRequest = { 400: jsonResponse(ErrorSchema, "Invalid parameters") };
 
 const IndexSchema = z
   .object({
@@ -25,6 +26,17 @@ const IndexSchema = z
     usage: z.string(),
   })
   .openapi("TroveIndex");
+
+const index = gatewayRoute("optional", {
+  method: "get",
+  // Registered without the trailing slash: the app is non-strict, so /v1/trove/ and /v1/trove both match.
+  path: "/v1/trove",
+  summary: "Categories and datasets of the Data Trove",
+  tags,
+  responses: { 200: jsonResponse(IndexSchema, "Every category with its dataset ids and counts") },
+});
+
+const handleIndex: RouteHandler<typeof index, GatewayEnv> = (c) => c.json(buildTroveIndex(), 200);
 
 const CategorySchema = z
   .object({
@@ -45,6 +57,36 @@ const CategorySchema = z
   })
   .openapi("TroveCategory");
 
+const category = gatewayRoute("none", {
+  method: "get",
+  path: "/v1/trove/{category}",
+  summary: "The datasets of one category, with file sizes",
+  tags,
+  request: { params: z.object({ category: Category }) },
+  responses: {
+    200: jsonResponse(CategorySchema, "The category's datasets"),
+    ...badRequest,
+    404: jsonResponse(ErrorSchema, "Unknown category"),
+  },
+});
+
+const handleCategory: RouteHandler<typeof category, GatewayEnv> = (c) => {
+  const { category: name } = c.req.valid("param");
+  const datasets = listCategory(name).map((d) => ({
+    id: d.id,
+    title: d.title,
+    description: d.description,
+    format: d.format,
+    size: d.size,
+    rows: d.rows,
+    licence: d.licence,
+    path: `/v1/trove/${d.category}/${d.id}`,
+  }));
+  return c.json({ category: name, total: datasets.length, datasets }, 200);
+};
+
+const SourceSchema = z.object({ package: z.string(), url: z.string(), file: z.string().optional() });
+
 const DatasetSchema = z
   .object({
     category: z.string(),
@@ -64,31 +106,6 @@ const DatasetSchema = z
     }),
   })
   .openapi("TroveDataset");
-
-const Category = z.string().min(1).max(64).openapi({ description: "category name, e.g. environmental" });
-const badRequest = { 400: jsonResponse(ErrorSchema, "Invalid parameters") };
-
-const index = gatewayRoute("optional", {
-  method: "get",
-  // Registered without the trailing slash: the app is non-strict, so /v1/trove/ and /v1/trove both match.
-  path: "/v1/trove",
-  summary: "Categories and datasets of the Data Trove",
-  tags,
-  responses: { 200: jsonResponse(IndexSchema, "Every category with its dataset ids and counts") },
-});
-
-const category = gatewayRoute("none", {
-  method: "get",
-  path: "/v1/trove/{category}",
-  summary: "The datasets of one category, with file sizes",
-  tags,
-  request: { params: z.object({ category: Category }) },
-  responses: {
-    200: jsonResponse(CategorySchema, "The category's datasets"),
-    ...badRequest,
-    404: jsonResponse(ErrorSchema, "Unknown category"),
-  },
-});
 
 const dataset = gatewayRoute(
   "none",
@@ -122,48 +139,35 @@ const dataset = gatewayRoute(
   { limitKeyless: true },
 );
 
-export function registerTroveRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(index, (c) => c.json(buildTroveIndex(), 200));
-
-  app.openapi(category, (c) => {
-    const { category: name } = c.req.valid("param");
-    const datasets = listCategory(name).map((d) => ({
-      id: d.id,
-      title: d.title,
-      description: d.description,
-      format: d.format,
-      size: d.size,
-      rows: d.rows,
-      licence: d.licence,
-      path: `/v1/trove/${d.category}/${d.id}`,
-    }));
-    return c.json({ category: name, total: datasets.length, datasets }, 200);
-  });
-
-  app.openapi(dataset, (c) => {
-    const { category: name, dataset: id } = c.req.valid("param");
-    const { limit, offset } = c.req.valid("query");
-    const entry = findDataset(name, id);
-    const page = pageRows(datasetRows(entry), limit, offset);
-    return c.json(
-      {
-        category: entry.category,
-        dataset: entry.id,
-        title: entry.title,
-        format: entry.format,
-        total: page.total,
-        limit,
-        offset,
-        data: page.data,
-        metadata: {
-          description: entry.description,
-          licence: entry.licence,
-          source: entry.source,
-          fields: entry.fields,
-          size: entry.size,
-        },
+const handleDataset: RouteHandler<typeof dataset, GatewayEnv> = (c) => {
+  const { category: name, dataset: id } = c.req.valid("param");
+  const { limit, offset } = c.req.valid("query");
+  const entry = findDataset(name, id);
+  const page = pageRows(datasetRows(entry), limit, offset);
+  return c.json(
+    {
+      category: entry.category,
+      dataset: entry.id,
+      title: entry.title,
+      format: entry.format,
+      total: page.total,
+      limit,
+      offset,
+      data: page.data,
+      metadata: {
+        description: entry.description,
+        licence: entry.licence,
+        source: entry.source,
+        fields: entry.fields,
+        size: entry.size,
       },
-      200,
-    );
-  });
+    },
+    200,
+  );
+};
+
+export function registerTroveRoutes(app: OpenAPIHono<GatewayEnv>): void {
+  app.openapi(index, handleIndex);
+  app.openapi(category, handleCategory);
+  app.openapi(dataset, handleDataset);
 }

@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { poolErrors, runOnPool } from "../../gateway/runtime/worker-pool.ts";
@@ -25,62 +25,6 @@ const openErrors = {
 const MAX_TEXT = 100_000;
 const text = (field: string) =>
   z.string().max(MAX_TEXT, `${field} is limited to ${MAX_TEXT.toLocaleString("en-US")} characters`);
-
-const ConvertBody = z.object({
-  data: z
-    .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])
-    .openapi({ description: "Text in source_format, or an already-parsed JSON value" }),
-  source_format: z.enum(DATA_FORMATS).default("json"),
-  target_format: z.enum(DATA_FORMATS).default("yaml"),
-  pretty: z.boolean().default(true),
-});
-
-const FormatBody = z.object({
-  content: text("content"),
-  from_format: z.enum(TEXT_FORMATS).default("markdown"),
-  to_format: z.enum(TEXT_FORMATS).default("html"),
-});
-
-const KeywordsBody = z.object({
-  text: text("text"),
-  top_k: z.number().int().min(1).max(100).default(10),
-});
-
-const ImageResult = z
-  .object({
-    image: z.string(),
-    format: z.enum(CONVERT_FORMATS),
-    width: z.number().int(),
-    height: z.number().int(),
-    bytes: z.number().int(),
-  })
-  .openapi("ImageResult");
-const side = z.number().int().min(1).max(MAX_OUTPUT_SIDE);
-
-const ResizeBody = z.object({
-  image: z.string().openapi({ description: "Base64 image (or a data: URL)" }),
-  width: side.optional(),
-  height: side.optional(),
-  maintain_aspect: z.boolean().default(true),
-  format: z.enum(RESIZE_FORMATS).default("png"),
-});
-
-const ImageConvertBody = z.object({
-  image: z.string(),
-  format: z.enum(CONVERT_FORMATS).default("png"),
-  quality: z.number().int().min(1).max(100).default(95),
-});
-
-const PdfBody = z.object({
-  pdf: z.string().openapi({ description: "Base64 PDF" }),
-  pages: z
-    .array(z.number().int().min(1))
-    .min(1)
-    .max(MAX_PDF_PAGES)
-    .optional()
-    .openapi({ description: `at most ${MAX_PDF_PAGES}` }),
-  include_metadata: z.boolean().default(false),
-});
 
 const year = z.union([z.number().int(), z.string().regex(/^\d{1,4}$/)]);
 const CitationBody = z
@@ -112,178 +56,252 @@ const CitationBody = z
     path: ["source"],
   });
 
-const routes = {
-  citations: gatewayRoute(
-    "none",
-    {
-      method: "post",
-      path: "/v1/utils/citations/format",
-      summary: "Format a citation in APA, MLA, Chicago, Harvard (CSL styles) or BibTeX",
-      tags: ["Utilities"],
-      request: jsonRequest(CitationBody),
-      responses: {
-        200: jsonResponse(
-          z.object({ citation: z.string(), html: z.string().nullable(), style: z.enum(CITATION_STYLES) }),
-          "The formatted reference as text and HTML (BibTeX: text only)",
-        ),
-        ...openErrors,
-      },
-    },
-    { limitKeyless: true },
-  ),
-  convert: gatewayRoute("key", {
+const citations = gatewayRoute(
+  "none",
+  {
     method: "post",
-    path: "/v1/utils/convert",
-    summary: "Convert data between JSON, YAML, TOML, XML and CSV",
+    path: "/v1/utils/citations/format",
+    summary: "Format a citation in APA, MLA, Chicago, Harvard (CSL styles) or BibTeX",
     tags: ["Utilities"],
-    request: jsonRequest(ConvertBody),
+    request: jsonRequest(CitationBody),
     responses: {
       200: jsonResponse(
-        z.object({ result: z.string(), source_format: z.string(), target_format: z.string() }),
+        z.object({ citation: z.string(), html: z.string().nullable(), style: z.enum(CITATION_STYLES) }),
+        "The formatted reference as text and HTML (BibTeX: text only)",
+      ),
+      ...openErrors,
+    },
+  },
+  { limitKeyless: true },
+);
+
+const handleCitations: RouteHandler<typeof citations, GatewayEnv> = (c) => {
+  const body = c.req.valid("json");
+  return c.json(formatCitation((body.source ?? body.citation)!, body.style), 200);
+};
+
+const ConvertBody = z.object({
+  data: z
+    .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+    .openapi({ description: "Text in source_format, or an already-parsed JSON value" }),
+  source_format: z.enum(DATA_FORMATS).default("json"),
+  target_format: z.enum(DATA_FORMATS).default("yaml"),
+  pretty: z.boolean().default(true),
+});
+
+const convert = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/utils/convert",
+  summary: "Convert data between JSON, YAML, TOML, XML and CSV",
+  tags: ["Utilities"],
+  request: jsonRequest(ConvertBody),
+  responses: {
+    200: jsonResponse(
+      z.object({ result: z.string(), source_format: z.string(), target_format: z.string() }),
+      "Converted text",
+    ),
+    ...keyedErrors,
+    ...poolErrors,
+  },
+});
+
+const handleConvert: RouteHandler<typeof convert, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  // On the pool: the YAML parser checks duplicate keys pairwise, so 300,000 keys (3 MB) cost ~15 minutes of CPU.
+  assertNestingAllowed(body.data);
+  const args = { data: body.data, from: body.source_format, to: body.target_format, pretty: body.pretty };
+  const result = await runOnPool(c.var.runtime, pool.dataConvert, args, "data");
+  return c.json({ result, source_format: body.source_format, target_format: body.target_format }, 200);
+};
+
+const FormatBody = z.object({
+  content: text("content"),
+  from_format: z.enum(TEXT_FORMATS).default("markdown"),
+  to_format: z.enum(TEXT_FORMATS).default("html"),
+});
+
+const format = gatewayRoute(
+  "none",
+  {
+    method: "post",
+    path: "/v1/utils/format/convert",
+    summary: "Convert text between Markdown, HTML (sanitised) and plain text",
+    tags: ["Utilities"],
+    request: jsonRequest(FormatBody),
+    responses: {
+      200: jsonResponse(
+        z.object({ result: z.string(), from_format: z.string(), to_format: z.string() }),
         "Converted text",
       ),
-      ...keyedErrors,
+      ...openErrors,
       ...poolErrors,
     },
-  }),
-  format: gatewayRoute(
-    "none",
-    {
-      method: "post",
-      path: "/v1/utils/format/convert",
-      summary: "Convert text between Markdown, HTML (sanitised) and plain text",
-      tags: ["Utilities"],
-      request: jsonRequest(FormatBody),
-      responses: {
-        200: jsonResponse(
-          z.object({ result: z.string(), from_format: z.string(), to_format: z.string() }),
-          "Converted text",
-        ),
-        ...openErrors,
-        ...poolErrors,
-      },
-    },
-    { limitKeyless: true },
-  ),
-  keywords: gatewayRoute(
-    "none",
-    {
-      method: "post",
-      path: "/v1/utils/text/keywords",
-      summary: "Extract keywords and key phrases (RAKE over lemmas, stop words removed)",
-      tags: ["Utilities"],
-      request: jsonRequest(KeywordsBody),
-      responses: {
-        200: jsonResponse(
-          z.object({
-            keywords: z.array(z.object({ keyword: z.string(), score: z.number(), count: z.number().int() })),
-            count: z.number().int(),
-            algorithm: z.string(),
-          }),
-          "Keywords, best first, scores scaled to 0..1",
-        ),
-        ...openErrors,
-        ...poolErrors,
-      },
-    },
-    { limitKeyless: true },
-  ),
-  resize: gatewayRoute("key", {
+  },
+  { limitKeyless: true },
+);
+
+const handleFormat: RouteHandler<typeof format, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  // On the pool: marked's emphasis rules are quadratic, so 100 kB of `_a**` costs ~45 s of CPU.
+  const result = await runOnPool(
+    c.var.runtime,
+    pool.formatConvert,
+    { content: body.content, from: body.from_format, to: body.to_format },
+    "content",
+  );
+  return c.json({ result, from_format: body.from_format, to_format: body.to_format }, 200);
+};
+
+const KeywordsBody = z.object({
+  text: text("text"),
+  top_k: z.number().int().min(1).max(100).default(10),
+});
+
+const keywordsRoute = gatewayRoute(
+  "none",
+  {
     method: "post",
-    path: "/v1/utils/images/resize",
-    summary: "Resize an image",
+    path: "/v1/utils/text/keywords",
+    summary: "Extract keywords and key phrases (RAKE over lemmas, stop words removed)",
     tags: ["Utilities"],
-    request: jsonRequest(ResizeBody),
-    responses: {
-      200: jsonResponse(ImageResult, `The resized image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`),
-      ...keyedErrors,
-      ...poolErrors,
-    },
-  }),
-  imageConvert: gatewayRoute("key", {
-    method: "post",
-    path: "/v1/utils/images/convert",
-    summary: "Convert an image to png, jpeg, webp, gif or bmp",
-    tags: ["Utilities"],
-    request: jsonRequest(ImageConvertBody),
-    responses: {
-      200: jsonResponse(ImageResult, `The converted image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`),
-      ...keyedErrors,
-      ...poolErrors,
-    },
-  }),
-  pdf: gatewayRoute("key", {
-    method: "post",
-    path: "/v1/utils/pdf/extract",
-    summary: "Extract text from a PDF, per page",
-    tags: ["Utilities"],
-    request: jsonRequest(PdfBody),
+    request: jsonRequest(KeywordsBody),
     responses: {
       200: jsonResponse(
         z.object({
-          text: z.string(),
-          pages: z.array(z.object({ page: z.number().int(), text: z.string() })),
-          page_count: z.number().int(),
-          metadata: z.record(z.string(), z.unknown()).optional(),
+          keywords: z.array(z.object({ keyword: z.string(), score: z.number(), count: z.number().int() })),
+          count: z.number().int(),
+          algorithm: z.string(),
         }),
-        "Text of the selected pages",
+        "Keywords, best first, scores scaled to 0..1",
       ),
-      ...keyedErrors,
+      ...openErrors,
       ...poolErrors,
     },
-  }),
+  },
+  { limitKeyless: true },
+);
+
+const handleKeywords: RouteHandler<typeof keywordsRoute, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const keywords = await runOnPool(c.var.runtime, pool.keywords, { text: body.text, topK: body.top_k }, "text");
+  return c.json({ keywords, count: keywords.length, algorithm: "rake" }, 200);
+};
+
+const ImageResult = z
+  .object({
+    image: z.string(),
+    format: z.enum(CONVERT_FORMATS),
+    width: z.number().int(),
+    height: z.number().int(),
+    bytes: z.number().int(),
+  })
+  .openapi("ImageResult");
+const side = z.number().int().min(1).max(MAX_OUTPUT_SIDE);
+
+const ResizeBody = z.object({
+  image: z.string().openapi({ description: "Base64 image (or a data: URL)" }),
+  width: side.optional(),
+  height: side.optional(),
+  maintain_aspect: z.boolean().default(true),
+  format: z.enum(RESIZE_FORMATS).default("png"),
+});
+
+const resize = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/utils/images/resize",
+  summary: "Resize an image",
+  tags: ["Utilities"],
+  request: jsonRequest(ResizeBody),
+  responses: {
+    200: jsonResponse(ImageResult, `The resized image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`),
+    ...keyedErrors,
+    ...poolErrors,
+  },
+});
+
+const handleResize: RouteHandler<typeof resize, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const options = {
+    width: body.width,
+    height: body.height,
+    maintainAspect: body.maintain_aspect,
+    format: body.format,
+  };
+  return c.json(
+    await runOnPool(c.var.runtime, pool.imageResize, { image: decodeBase64(body.image, "image"), options }, "image"),
+    200,
+  );
+};
+
+const ImageConvertBody = z.object({
+  image: z.string(),
+  format: z.enum(CONVERT_FORMATS).default("png"),
+  quality: z.number().int().min(1).max(100).default(95),
+});
+
+const imageConvert = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/utils/images/convert",
+  summary: "Convert an image to png, jpeg, webp, gif or bmp",
+  tags: ["Utilities"],
+  request: jsonRequest(ImageConvertBody),
+  responses: {
+    200: jsonResponse(ImageResult, `The converted image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`),
+    ...keyedErrors,
+    ...poolErrors,
+  },
+});
+
+const handleImageConvert: RouteHandler<typeof imageConvert, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const args = { image: decodeBase64(body.image, "image"), format: body.format, quality: body.quality };
+  return c.json(await runOnPool(c.var.runtime, pool.imageConvert, args, "image"), 200);
+};
+
+const PdfBody = z.object({
+  pdf: z.string().openapi({ description: "Base64 PDF" }),
+  pages: z
+    .array(z.number().int().min(1))
+    .min(1)
+    .max(MAX_PDF_PAGES)
+    .optional()
+    .openapi({ description: `at most ${MAX_PDF_PAGES}` }),
+  include_metadata: z.boolean().default(false),
+});
+
+const pdf = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/utils/pdf/extract",
+  summary: "Extract text from a PDF, per page",
+  tags: ["Utilities"],
+  request: jsonRequest(PdfBody),
+  responses: {
+    200: jsonResponse(
+      z.object({
+        text: z.string(),
+        pages: z.array(z.object({ page: z.number().int(), text: z.string() })),
+        page_count: z.number().int(),
+        metadata: z.record(z.string(), z.unknown()).optional(),
+      }),
+      "Text of the selected pages",
+    ),
+    ...keyedErrors,
+    ...poolErrors,
+  },
+});
+
+const handlePdf: RouteHandler<typeof pdf, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const args = { pdf: decodeBase64(body.pdf, "pdf"), pages: body.pages, includeMetadata: body.include_metadata };
+  return c.json(await runOnPool(c.var.runtime, pool.pdfExtract, args, "pdf"), 200);
 };
 
 export function registerUtilsRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(routes.citations, (c) => {
-    const body = c.req.valid("json");
-    return c.json(formatCitation((body.source ?? body.citation)!, body.style), 200);
-  });
-  app.openapi(routes.convert, async (c) => {
-    const body = c.req.valid("json");
-    // On the pool: the YAML parser checks duplicate keys pairwise, so 300,000 keys (3 MB) cost ~15 minutes of CPU.
-    assertNestingAllowed(body.data);
-    const args = { data: body.data, from: body.source_format, to: body.target_format, pretty: body.pretty };
-    const result = await runOnPool(c.var.runtime, pool.dataConvert, args, "data");
-    return c.json({ result, source_format: body.source_format, target_format: body.target_format }, 200);
-  });
-  app.openapi(routes.format, async (c) => {
-    const body = c.req.valid("json");
-    // On the pool: marked's emphasis rules are quadratic, so 100 kB of `_a**` costs ~45 s of CPU.
-    const result = await runOnPool(
-      c.var.runtime,
-      pool.formatConvert,
-      { content: body.content, from: body.from_format, to: body.to_format },
-      "content",
-    );
-    return c.json({ result, from_format: body.from_format, to_format: body.to_format }, 200);
-  });
-  app.openapi(routes.keywords, async (c) => {
-    const body = c.req.valid("json");
-    const keywords = await runOnPool(c.var.runtime, pool.keywords, { text: body.text, topK: body.top_k }, "text");
-    return c.json({ keywords, count: keywords.length, algorithm: "rake" }, 200);
-  });
-  app.openapi(routes.resize, async (c) => {
-    const body = c.req.valid("json");
-    const options = {
-      width: body.width,
-      height: body.height,
-      maintainAspect: body.maintain_aspect,
-      format: body.format,
-    };
-    return c.json(
-      await runOnPool(c.var.runtime, pool.imageResize, { image: decodeBase64(body.image, "image"), options }, "image"),
-      200,
-    );
-  });
-  app.openapi(routes.imageConvert, async (c) => {
-    const body = c.req.valid("json");
-    const args = { image: decodeBase64(body.image, "image"), format: body.format, quality: body.quality };
-    return c.json(await runOnPool(c.var.runtime, pool.imageConvert, args, "image"), 200);
-  });
-  app.openapi(routes.pdf, async (c) => {
-    const body = c.req.valid("json");
-    const args = { pdf: decodeBase64(body.pdf, "pdf"), pages: body.pages, includeMetadata: body.include_metadata };
-    return c.json(await runOnPool(c.var.runtime, pool.pdfExtract, args, "pdf"), 200);
-  });
+  app.openapi(citations, handleCitations);
+  app.openapi(convert, handleConvert);
+  app.openapi(format, handleFormat);
+  app.openapi(keywordsRoute, handleKeywords);
+  app.openapi(resize, handleResize);
+  app.openapi(imageConvert, handleImageConvert);
+  app.openapi(pdf, handlePdf);
 }

@@ -1,4 +1,4 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
@@ -46,6 +46,17 @@ const tts = gatewayRoute("key", {
   },
 });
 
+const handleTts: RouteHandler<typeof tts, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  let audio: Uint8Array;
+  if (body.provider === "espeak")
+    audio = await runOnPool(c.var.runtime, espeak, { text: body.text, lang: body.lang, speed: body.speed }, "speech");
+  else if (body.provider === "openai") audio = await openaiSpeech(body.text, body.voice, "tts-1", body.speed);
+  else audio = await elevenlabsSpeech(body.text, body.voice);
+  c.set("usage", { provider: body.provider });
+  return c.body(new Uint8Array(audio), 200, { "Content-Type": "audio/mpeg", "Content-Length": String(audio.length) });
+};
+
 const providers = gatewayRoute("key", {
   method: "get",
   path: "/v1/utils/tts/providers",
@@ -56,6 +67,56 @@ const providers = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
+
+const handleProviders: RouteHandler<typeof providers, GatewayEnv> = async (c) => {
+  const espeakCount = (await espeakLanguages()).length;
+  return c.json(
+    {
+      providers: [
+        {
+          name: "espeak",
+          configured: true,
+          default: true,
+          offline: true,
+          character_limit: MAX_CHARS,
+          formats: ["mp3"],
+          languages: espeakCount,
+          voices: "one per language (see /v1/utils/languages)",
+        },
+        {
+          name: "openai",
+          configured: openaiConfigured(),
+          offline: false,
+          character_limit: MAX_CHARS,
+          formats: ["mp3"],
+          voices: [...OPENAI_VOICES],
+          credential: "OPENAI_API_KEY",
+        },
+        {
+          name: "elevenlabs",
+          configured: elevenlabsConfigured(),
+          offline: false,
+          character_limit: MAX_CHARS,
+          formats: ["mp3"],
+          voices: "voice ids or names from /v1/utils/voices?provider=elevenlabs",
+          credential: "ELEVENLABS_API_KEY",
+        },
+      ],
+    },
+    200,
+  );
+};
+
+async function voicesOf(provider: (typeof TTS_PROVIDERS)[number]): Promise<unknown> {
+  if (provider === "openai") return OPENAI_VOICES.map((v) => ({ id: v, name: v }));
+  if (provider === "espeak") return (await espeakLanguages()).map((l) => ({ id: l.code, name: l.name }));
+  if (!elevenlabsConfigured()) return { error: "elevenlabs speech is not configured: set ELEVENLABS_API_KEY" };
+  try {
+    return await elevenlabsVoices();
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
 
 const voices = gatewayRoute("key", {
   method: "get",
@@ -71,6 +132,13 @@ const voices = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
+
+const handleVoices: RouteHandler<typeof voices, GatewayEnv> = async (c) => {
+  const { provider } = c.req.valid("query");
+  const chosen = provider === "all" ? TTS_PROVIDERS : [provider];
+  const entries = await Promise.all(chosen.map(async (p) => [p, await voicesOf(p)] as const));
+  return c.json({ voices: Object.fromEntries(entries) }, 200);
+};
 
 const languages = gatewayRoute("key", {
   method: "get",
@@ -90,77 +158,14 @@ const languages = gatewayRoute("key", {
   },
 });
 
-async function voicesOf(provider: (typeof TTS_PROVIDERS)[number]): Promise<unknown> {
-  if (provider === "openai") return OPENAI_VOICES.map((v) => ({ id: v, name: v }));
-  if (provider === "espeak") return (await espeakLanguages()).map((l) => ({ id: l.code, name: l.name }));
-  if (!elevenlabsConfigured()) return { error: "elevenlabs speech is not configured: set ELEVENLABS_API_KEY" };
-  try {
-    return await elevenlabsVoices();
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
-}
+const handleLanguages: RouteHandler<typeof languages, GatewayEnv> = async (c) => {
+  const list = await espeakLanguages();
+  return c.json({ provider: "espeak" as const, count: list.length, languages: list }, 200);
+};
 
 export function registerSpeechRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(tts, async (c) => {
-    const body = c.req.valid("json");
-    let audio: Uint8Array;
-    if (body.provider === "espeak")
-      audio = await runOnPool(c.var.runtime, espeak, { text: body.text, lang: body.lang, speed: body.speed }, "speech");
-    else if (body.provider === "openai") audio = await openaiSpeech(body.text, body.voice, "tts-1", body.speed);
-    else audio = await elevenlabsSpeech(body.text, body.voice);
-    c.set("usage", { provider: body.provider });
-    return c.body(new Uint8Array(audio), 200, { "Content-Type": "audio/mpeg", "Content-Length": String(audio.length) });
-  });
-
-  app.openapi(providers, async (c) => {
-    const espeakCount = (await espeakLanguages()).length;
-    return c.json(
-      {
-        providers: [
-          {
-            name: "espeak",
-            configured: true,
-            default: true,
-            offline: true,
-            character_limit: MAX_CHARS,
-            formats: ["mp3"],
-            languages: espeakCount,
-            voices: "one per language (see /v1/utils/languages)",
-          },
-          {
-            name: "openai",
-            configured: openaiConfigured(),
-            offline: false,
-            character_limit: MAX_CHARS,
-            formats: ["mp3"],
-            voices: [...OPENAI_VOICES],
-            credential: "OPENAI_API_KEY",
-          },
-          {
-            name: "elevenlabs",
-            configured: elevenlabsConfigured(),
-            offline: false,
-            character_limit: MAX_CHARS,
-            formats: ["mp3"],
-            voices: "voice ids or names from /v1/utils/voices?provider=elevenlabs",
-            credential: "ELEVENLABS_API_KEY",
-          },
-        ],
-      },
-      200,
-    );
-  });
-
-  app.openapi(voices, async (c) => {
-    const { provider } = c.req.valid("query");
-    const chosen = provider === "all" ? TTS_PROVIDERS : [provider];
-    const entries = await Promise.all(chosen.map(async (p) => [p, await voicesOf(p)] as const));
-    return c.json({ voices: Object.fromEntries(entries) }, 200);
-  });
-
-  app.openapi(languages, async (c) => {
-    const list = await espeakLanguages();
-    return c.json({ provider: "espeak" as const, count: list.length, languages: list }, 200);
-  });
+  app.openapi(tts, handleTts);
+  app.openapi(providers, handleProviders);
+  app.openapi(voices, handleVoices);
+  app.openapi(languages, handleLanguages);
 }

@@ -1,5 +1,6 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
 import { sourceContext, tags, upstreamErrors } from "../../schemas.ts";
@@ -20,6 +21,10 @@ const crypto = gatewayRoute("key", {
     ...upstreamErrors,
   },
 });
+
+const handleCrypto: RouteHandler<typeof crypto, GatewayEnv> = async (c) =>
+  c.json(await cryptoPrices(sourceContext(c, finance), c.req.valid("query").symbol.split(",")), 200);
+
 const fx = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/finance/fx",
@@ -35,6 +40,12 @@ const fx = gatewayRoute("key", {
     ...upstreamErrors,
   },
 });
+
+const handleFx: RouteHandler<typeof fx, GatewayEnv> = async (c) => {
+  const q = c.req.valid("query");
+  return c.json(await fxRates(sourceContext(c, finance), q.base, q.symbols?.split(",").filter(Boolean)), 200);
+};
+
 const daily = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/finance/daily",
@@ -51,15 +62,11 @@ const daily = gatewayRoute("key", {
   },
 });
 
+const handleDaily: RouteHandler<typeof daily, GatewayEnv> = async (c) =>
+  c.json(await dailyPrices(sourceContext(c, finance), c.req.valid("query").symbol), 200);
+
 export function registerFinanceRoutes(app: AreaApp): void {
-  app.openapi(crypto, async (c) =>
-    c.json(await cryptoPrices(sourceContext(c, finance), c.req.valid("query").symbol.split(",")), 200),
-  );
-  app.openapi(fx, async (c) => {
-    const q = c.req.valid("query");
-    return c.json(await fxRates(sourceContext(c, finance), q.base, q.symbols?.split(",").filter(Boolean)), 200);
-  });
-  app.openapi(daily, async (c) =>
-    c.json(await dailyPrices(sourceContext(c, finance), c.req.valid("query").symbol), 200),
-  );
+  app.openapi(crypto, handleCrypto);
+  app.openapi(fx, handleFx);
+  app.openapi(daily, handleDaily);
 }

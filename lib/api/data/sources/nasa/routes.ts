@@ -1,5 +1,6 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
 import { Any, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
@@ -20,6 +21,10 @@ const apodRoute = gatewayRoute("key", {
     ...upstreamErrors,
   },
 });
+
+const handleApod: RouteHandler<typeof apodRoute, GatewayEnv> = async (c) =>
+  c.json(await apod(sourceContext(c, nasa), c.req.valid("query").date), 200);
+
 const marsRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/nasa/mars-photos",
@@ -44,6 +49,12 @@ const marsRoute = gatewayRoute("key", {
     ...upstreamErrors,
   },
 });
+
+const handleMars: RouteHandler<typeof marsRoute, GatewayEnv> = async (c) => {
+  const q = c.req.valid("query");
+  return c.json(await marsPhotos(sourceContext(c, nasa), q.rover, q.sol, q.camera), 200);
+};
+
 const neoRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/nasa/neo",
@@ -53,14 +64,13 @@ const neoRoute = gatewayRoute("key", {
   responses: { 200: jsonResponse(Any, "Objects"), ...keyedErrors, ...upstreamErrors },
 });
 
+const handleNeo: RouteHandler<typeof neoRoute, GatewayEnv> = async (c) => {
+  const q = c.req.valid("query");
+  return c.json(await nearEarthObjects(sourceContext(c, nasa), q.start_date, q.end_date), 200);
+};
+
 export function registerNasaRoutes(app: AreaApp): void {
-  app.openapi(apodRoute, async (c) => c.json(await apod(sourceContext(c, nasa), c.req.valid("query").date), 200));
-  app.openapi(marsRoute, async (c) => {
-    const q = c.req.valid("query");
-    return c.json(await marsPhotos(sourceContext(c, nasa), q.rover, q.sol, q.camera), 200);
-  });
-  app.openapi(neoRoute, async (c) => {
-    const q = c.req.valid("query");
-    return c.json(await nearEarthObjects(sourceContext(c, nasa), q.start_date, q.end_date), 200);
-  });
+  app.openapi(apodRoute, handleApod);
+  app.openapi(marsRoute, handleMars);
+  app.openapi(neoRoute, handleNeo);
 }

@@ -1,5 +1,6 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
 import { SearchResult, searchAnswer, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
@@ -21,6 +22,10 @@ const openlibraryIsbn = gatewayRoute("key", {
     ...upstreamErrors,
   },
 });
+
+const handleOpenlibraryIsbn: RouteHandler<typeof openlibraryIsbn, GatewayEnv> = async (c) =>
+  c.json(await bookByIsbn(sourceContext(c, openlibrary), c.req.valid("param").isbn), 200);
+
 const openlibrarySearch = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/openlibrary/search",
@@ -30,11 +35,10 @@ const openlibrarySearch = gatewayRoute("key", {
   responses: { 200: jsonResponse(SearchResult, "Books"), ...keyedErrors, ...upstreamErrors },
 });
 
+const handleOpenlibrarySearch: RouteHandler<typeof openlibrarySearch, GatewayEnv> = async (c) =>
+  c.json(await searchAnswer(c, openlibrary, c.req.valid("query"), 10), 200);
+
 export function registerOpenlibraryRoutes(app: AreaApp): void {
-  app.openapi(openlibraryIsbn, async (c) =>
-    c.json(await bookByIsbn(sourceContext(c, openlibrary), c.req.valid("param").isbn), 200),
-  );
-  app.openapi(openlibrarySearch, async (c) =>
-    c.json(await searchAnswer(c, openlibrary, c.req.valid("query"), 10), 200),
-  );
+  app.openapi(openlibraryIsbn, handleOpenlibraryIsbn);
+  app.openapi(openlibrarySearch, handleOpenlibrarySearch);
 }

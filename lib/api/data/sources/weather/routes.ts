@@ -1,5 +1,6 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
 import { sourceContext, tags, upstreamErrors } from "../../schemas.ts";
@@ -18,6 +19,10 @@ const weatherCurrent = gatewayRoute("key", {
     ...upstreamErrors,
   },
 });
+
+const handleWeatherCurrent: RouteHandler<typeof weatherCurrent, GatewayEnv> = async (c) =>
+  c.json(await currentWeather(sourceContext(c, weather), c.req.valid("query").location), 200);
+
 const weatherForecastRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/weather/forecast",
@@ -45,12 +50,12 @@ const weatherForecastRoute = gatewayRoute("key", {
   },
 });
 
+const handleWeatherForecast: RouteHandler<typeof weatherForecastRoute, GatewayEnv> = async (c) => {
+  const q = c.req.valid("query");
+  return c.json(await weatherForecast(sourceContext(c, weather), q.location, q.days), 200);
+};
+
 export function registerWeatherRoutes(app: AreaApp): void {
-  app.openapi(weatherCurrent, async (c) =>
-    c.json(await currentWeather(sourceContext(c, weather), c.req.valid("query").location), 200),
-  );
-  app.openapi(weatherForecastRoute, async (c) => {
-    const q = c.req.valid("query");
-    return c.json(await weatherForecast(sourceContext(c, weather), q.location, q.days), 200);
-  });
+  app.openapi(weatherCurrent, handleWeatherCurrent);
+  app.openapi(weatherForecastRoute, handleWeatherForecast);
 }

@@ -1,5 +1,6 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
 import { SearchResult, searchAnswer, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
@@ -14,6 +15,10 @@ const wikipediaSearch = gatewayRoute("key", {
   request: { query: SearchQuery },
   responses: { 200: jsonResponse(SearchResult, "Articles"), ...keyedErrors, ...upstreamErrors },
 });
+
+const handleWikipediaSearch: RouteHandler<typeof wikipediaSearch, GatewayEnv> = async (c) =>
+  c.json(await searchAnswer(c, wikipedia, c.req.valid("query"), 5), 200);
+
 const wikipediaSummaryRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/wikipedia/summary/{title}",
@@ -36,9 +41,10 @@ const wikipediaSummaryRoute = gatewayRoute("key", {
   },
 });
 
+const handleWikipediaSummary: RouteHandler<typeof wikipediaSummaryRoute, GatewayEnv> = async (c) =>
+  c.json(await wikipediaSummary(sourceContext(c, wikipedia), c.req.valid("param").title), 200);
+
 export function registerWikipediaRoutes(app: AreaApp): void {
-  app.openapi(wikipediaSearch, async (c) => c.json(await searchAnswer(c, wikipedia, c.req.valid("query"), 5), 200));
-  app.openapi(wikipediaSummaryRoute, async (c) =>
-    c.json(await wikipediaSummary(sourceContext(c, wikipedia), c.req.valid("param").title), 200),
-  );
+  app.openapi(wikipediaSearch, handleWikipediaSearch);
+  app.openapi(wikipediaSummaryRoute, handleWikipediaSummary);
 }
