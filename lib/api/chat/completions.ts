@@ -1,5 +1,6 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, keyedErrors } from "../../gateway/http/schemas.ts";
 import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
@@ -33,6 +34,9 @@ const ChatCompletionBody = z.object({
   temperature: z.number().min(0).max(2).optional(),
 });
 
+const text = (content: z.infer<typeof OpenAIMessage>["content"]) =>
+  typeof content === "string" ? content : content.map((p) => p.text).join("");
+
 const chatCompletions = gatewayRoute("key", {
   method: "post",
   path: "/v1/chat/completions",
@@ -51,67 +55,66 @@ const chatCompletions = gatewayRoute("key", {
   },
 });
 
-const text = (content: z.infer<typeof OpenAIMessage>["content"]) =>
-  typeof content === "string" ? content : content.map((p) => p.text).join("");
+const handleChatCompletions: RouteHandler<typeof chatCompletions, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const { provider, model } = splitModel(body.model);
+  const messages = body.messages.map((m) => ({
+    role: m.role === "developer" ? ("system" as const) : m.role,
+    content: text(m.content),
+  }));
+  const req = {
+    messages,
+    provider,
+    model,
+    max_tokens: body.max_completion_tokens ?? body.max_tokens,
+    temperature: body.temperature,
+  };
+  const id = `chatcmpl-${c.var.requestId.replace(/[^\w]/g, "")}`;
+  const created = Math.floor(Date.now() / 1000);
+  const name = `${provider}/${model}`;
+  if (!body.stream) {
+    const r = await completeChat(req, c.req.raw.signal);
+    c.set("usage", {
+      provider,
+      model: r.model,
+      promptTokens: r.usage.prompt_tokens,
+      completionTokens: r.usage.completion_tokens,
+    });
+    return c.json(
+      {
+        id,
+        object: "chat.completion",
+        created,
+        model: name,
+        choices: [
+          { index: 0, message: { role: "assistant", content: r.content }, finish_reason: "stop", logprobs: null },
+        ],
+        usage: r.usage,
+      },
+      200,
+    );
+  }
+  const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
+    id,
+    object: "chat.completion.chunk",
+    created,
+    model: name,
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+  });
+  const format: StreamFormat = {
+    delta: (content) => chunk({ content }, null),
+    done: ({ usage }) => [
+      chunk({}, "stop"),
+      ...(body.stream_options?.include_usage
+        ? [{ id, object: "chat.completion.chunk", created, model: name, choices: [], usage }]
+        : []),
+    ],
+    error: (message) => ({ error: { message, type: "upstream_error" } }),
+    trailer: "[DONE]",
+  };
+  return meteredChatStream(c, await streamChat(req, c.req.raw.signal, format)) as never;
+};
 
 export function registerChatCompletions(app: AreaApp): void {
-  app.openapi(chatCompletions, async (c) => {
-    const body = c.req.valid("json");
-    const { provider, model } = splitModel(body.model);
-    const messages = body.messages.map((m) => ({
-      role: m.role === "developer" ? ("system" as const) : m.role,
-      content: text(m.content),
-    }));
-    const req = {
-      messages,
-      provider,
-      model,
-      max_tokens: body.max_completion_tokens ?? body.max_tokens,
-      temperature: body.temperature,
-    };
-    const id = `chatcmpl-${c.var.requestId.replace(/[^\w]/g, "")}`;
-    const created = Math.floor(Date.now() / 1000);
-    const name = `${provider}/${model}`;
-    if (!body.stream) {
-      const r = await completeChat(req, c.req.raw.signal);
-      c.set("usage", {
-        provider,
-        model: r.model,
-        promptTokens: r.usage.prompt_tokens,
-        completionTokens: r.usage.completion_tokens,
-      });
-      return c.json(
-        {
-          id,
-          object: "chat.completion",
-          created,
-          model: name,
-          choices: [
-            { index: 0, message: { role: "assistant", content: r.content }, finish_reason: "stop", logprobs: null },
-          ],
-          usage: r.usage,
-        },
-        200,
-      );
-    }
-    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
-      id,
-      object: "chat.completion.chunk",
-      created,
-      model: name,
-      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-    });
-    const format: StreamFormat = {
-      delta: (content) => chunk({ content }, null),
-      done: ({ usage }) => [
-        chunk({}, "stop"),
-        ...(body.stream_options?.include_usage
-          ? [{ id, object: "chat.completion.chunk", created, model: name, choices: [], usage }]
-          : []),
-      ],
-      error: (message) => ({ error: { message, type: "upstream_error" } }),
-      trailer: "[DONE]",
-    };
-    return meteredChatStream(c, await streamChat(req, c.req.raw.signal, format)) as never;
-  });
+  app.openapi(chatCompletions, handleChatCompletions);
 }

@@ -1,5 +1,6 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import { defineArea, type AreaApp } from "../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { isConfigured, PROVIDERS } from "../../upstream/llm-catalogue.ts";
@@ -12,18 +13,20 @@ const models = gatewayRoute("key", {
   responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "An OpenAI model list"), ...keyedErrors },
 });
 
+const handleModels: RouteHandler<typeof models, GatewayEnv> = (c) => {
+  const data = PROVIDERS.filter((p) => isConfigured(p)).flatMap((p) =>
+    [...new Set([p.defaultModel, ...Object.values(p.tiers)])].map((m) => ({
+      id: `${p.name}/${m}`,
+      object: "model",
+      created: 0,
+      owned_by: p.name,
+    })),
+  );
+  return c.json({ object: "list", data }, 200);
+};
+
 function registerModels(app: AreaApp): void {
-  app.openapi(models, (c) => {
-    const data = PROVIDERS.filter((p) => isConfigured(p)).flatMap((p) =>
-      [...new Set([p.defaultModel, ...Object.values(p.tiers)])].map((m) => ({
-        id: `${p.name}/${m}`,
-        object: "model",
-        created: 0,
-        owned_by: p.name,
-      })),
-    );
-    return c.json({ object: "list", data }, 200);
-  });
+  app.openapi(models, handleModels);
 }
 
 /** The OpenAI-compatible model list (the OpenAI-compatible surface: see lib/api/chat), named `provider/model`. */

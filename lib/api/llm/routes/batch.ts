@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import { GatewayError } from "../../../errors.ts";
 import type { AreaApp } from "../../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../../gateway/http/context.ts";
@@ -48,6 +48,15 @@ const batchCreateConfig = (path: string) =>
   });
 const batchCreate = batchCreateConfig("/v1/llm/batch");
 const batchCreateFormB = batchCreateConfig("/v1/llm/batch/create");
+
+const handleBatchCreate: RouteHandler<typeof batchCreate, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  // Checked now, so a batch for an unconfigured provider fails at once, not item by item.
+  configuredProviderOrThrow(body.provider ?? DEFAULT_PROVIDER);
+  const task = await createBatch(c.var.runtime, c.var.key!.id, body);
+  return c.json(describeBatch(task), 201);
+};
+
 const batchList = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/batch",
@@ -59,6 +68,18 @@ const batchList = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
+
+const handleBatchList: RouteHandler<typeof batchList, GatewayEnv> = async (c) => {
+  const tasks = await c.var.runtime.tasks.listForOwner(c.var.key!.id, BATCH_KIND, c.req.valid("query").limit);
+  return c.json({ batches: tasks.map(describeBatch), count: tasks.length }, 200);
+};
+
+const ownBatch = async (c: { var: GatewayEnv["Variables"] }, id: string) => {
+  const task = await c.var.runtime.tasks.getForOwner(id, c.var.key!.id);
+  if (!task || task.kind !== BATCH_KIND) throw new GatewayError(404, `no batch '${id}' for this key`);
+  return task;
+};
+
 const batchGet = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/batch/{batch_id}",
@@ -71,6 +92,10 @@ const batchGet = gatewayRoute("key", {
     404: jsonResponse(ErrorSchema, "No such batch for this key"),
   },
 });
+
+const handleBatchGet: RouteHandler<typeof batchGet, GatewayEnv> = async (c) =>
+  c.json(describeBatch(await ownBatch(c, c.req.valid("param").batch_id)), 200);
+
 const batchResults = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/batch/{batch_id}/results",
@@ -92,33 +117,20 @@ const batchResults = gatewayRoute("key", {
   },
 });
 
+const handleBatchResults: RouteHandler<typeof batchResults, GatewayEnv> = async (c) => {
+  const task = await ownBatch(c, c.req.valid("param").batch_id);
+  const status = describeBatch(task).status;
+  if (status !== "processing_complete")
+    throw new GatewayError(409, `batch is ${status}; results are ready when it is processing_complete`);
+  const results = ((task.result as { results?: BatchItemResult[] }).results ?? []) as BatchItemResult[];
+  return c.json({ id: task.id, status: "processing_complete" as const, results }, 200);
+};
+
 /** Batches of chat requests, run in the background on the key's queue. */
 export function registerBatchRoutes(app: AreaApp): void {
-  const ownBatch = async (c: { var: GatewayEnv["Variables"] }, id: string) => {
-    const task = await c.var.runtime.tasks.getForOwner(id, c.var.key!.id);
-    if (!task || task.kind !== BATCH_KIND) throw new GatewayError(404, `no batch '${id}' for this key`);
-    return task;
-  };
-  for (const route of [batchCreate, batchCreateFormB]) {
-    app.openapi(route, async (c) => {
-      const body = c.req.valid("json");
-      // Checked now, so a batch for an unconfigured provider fails at once, not item by item.
-      configuredProviderOrThrow(body.provider ?? DEFAULT_PROVIDER);
-      const task = await createBatch(c.var.runtime, c.var.key!.id, body);
-      return c.json(describeBatch(task), 201);
-    });
-  }
-  app.openapi(batchList, async (c) => {
-    const tasks = await c.var.runtime.tasks.listForOwner(c.var.key!.id, BATCH_KIND, c.req.valid("query").limit);
-    return c.json({ batches: tasks.map(describeBatch), count: tasks.length }, 200);
-  });
-  app.openapi(batchGet, async (c) => c.json(describeBatch(await ownBatch(c, c.req.valid("param").batch_id)), 200));
-  app.openapi(batchResults, async (c) => {
-    const task = await ownBatch(c, c.req.valid("param").batch_id);
-    const status = describeBatch(task).status;
-    if (status !== "processing_complete")
-      throw new GatewayError(409, `batch is ${status}; results are ready when it is processing_complete`);
-    const results = ((task.result as { results?: BatchItemResult[] }).results ?? []) as BatchItemResult[];
-    return c.json({ id: task.id, status: "processing_complete" as const, results }, 200);
-  });
+  app.openapi(batchCreate, handleBatchCreate);
+  app.openapi(batchCreateFormB, handleBatchCreate);
+  app.openapi(batchList, handleBatchList);
+  app.openapi(batchGet, handleBatchGet);
+  app.openapi(batchResults, handleBatchResults);
 }

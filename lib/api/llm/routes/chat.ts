@@ -1,5 +1,6 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { completeChat, streamChat, withFallback, type ChatRequest } from "../chat.ts";
@@ -7,6 +8,10 @@ import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT } from "../gemini.ts
 import { selectModel } from "../tiers.ts";
 import { Budget, Completion, Message, providerErrors } from "./schemas.ts";
 import { meteredChatStream } from "../stream-response.ts";
+
+const SelectionSchema = z
+  .object({ provider: z.string(), model: z.string(), tier: Budget, configured: z.boolean(), reason: z.string() })
+  .openapi("ModelSelection");
 
 const ChatBody = z.object({
   messages: z.array(Message).min(1).max(500),
@@ -32,10 +37,6 @@ const ChatBody = z.object({
     .openapi({ description: "Providers tried in order when the provider fails (5xx, 429, timeout)" }),
 });
 
-const SelectionSchema = z
-  .object({ provider: z.string(), model: z.string(), tier: Budget, configured: z.boolean(), reason: z.string() })
-  .openapi("ModelSelection");
-
 const chat = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/chat",
@@ -52,6 +53,24 @@ const chat = gatewayRoute("key", {
   },
 });
 
+const handleChat: RouteHandler<typeof chat, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const { stream: streamQuery } = c.req.valid("query");
+  const req: ChatRequest = body;
+  if (!(body.stream || streamQuery === "true")) {
+    const result = await withFallback(req, (r) => completeChat(r, c.req.raw.signal));
+    c.set("usage", {
+      provider: result.provider,
+      model: result.model,
+      promptTokens: result.usage.prompt_tokens,
+      completionTokens: result.usage.completion_tokens,
+    });
+    return c.json(result, 200);
+  }
+  // A stream falls back only before its first token: after that the client already has output.
+  return meteredChatStream(c, await withFallback(req, (r) => streamChat(r, c.req.raw.signal))) as never;
+};
+
 const TieredBody = z.object({
   task: z.string().min(1).max(20_000),
   budget: Budget.optional(),
@@ -67,6 +86,11 @@ const tieredSelect = gatewayRoute("key", {
   request: jsonRequest(TieredBody),
   responses: { 200: jsonResponse(SelectionSchema, "The choice and why"), ...keyedErrors },
 });
+
+const handleTieredSelect: RouteHandler<typeof tieredSelect, GatewayEnv> = (c) => {
+  const body = c.req.valid("json");
+  return c.json(selectModel(body.task, body.budget_tier ?? body.budget ?? "balanced", body.provider), 200);
+};
 
 const smartChat = gatewayRoute("key", {
   method: "post",
@@ -86,6 +110,24 @@ const smartChat = gatewayRoute("key", {
     ...providerErrors,
   },
 });
+
+const handleSmartChat: RouteHandler<typeof smartChat, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const lastUser =
+    [...body.messages].reverse().find((m) => m.role === "user")?.content ?? body.messages.at(-1)!.content;
+  const selection = selectModel(lastUser, body.budget);
+  const result = await completeChat(
+    { messages: body.messages, provider: selection.provider, model: selection.model, max_tokens: body.max_tokens },
+    c.req.raw.signal,
+  );
+  c.set("usage", {
+    provider: result.provider,
+    model: result.model,
+    promptTokens: result.usage.prompt_tokens,
+    completionTokens: result.usage.completion_tokens,
+  });
+  return c.json({ ...result, selection }, 200);
+};
 
 const grounded = gatewayRoute("key", {
   method: "post",
@@ -117,6 +159,22 @@ const grounded = gatewayRoute("key", {
   },
 });
 
+const handleGrounded: RouteHandler<typeof grounded, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const messages = body.messages ?? [{ role: "user" as const, content: body.prompt! }];
+  const r = await groundedChat(messages, body.model, body.dynamic_threshold);
+  c.set("usage", {
+    provider: "gemini",
+    model: r.model,
+    promptTokens: r.promptTokens,
+    completionTokens: r.completionTokens,
+  });
+  return c.json(
+    { content: r.content, grounding_sources: r.grounding_sources, search_queries: r.search_queries, model: r.model },
+    200,
+  );
+};
+
 const codeExecute = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/code-execute",
@@ -141,74 +199,23 @@ const codeExecute = gatewayRoute("key", {
   },
 });
 
+const handleCodeExecute: RouteHandler<typeof codeExecute, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const r = await executeCode(body.prompt, body.model);
+  c.set("usage", {
+    provider: "gemini",
+    model: r.model,
+    promptTokens: r.promptTokens,
+    completionTokens: r.completionTokens,
+  });
+  return c.json({ code: r.code, output: r.output, chart: r.chart, content: r.content, model: r.model }, 200);
+};
+
 /** Chat: plain (with fallback and streaming), picked by budget, and Gemini's grounded and code-running answers. */
 export function registerChatRoutes(app: AreaApp): void {
-  app.openapi(chat, async (c) => {
-    const body = c.req.valid("json");
-    const { stream: streamQuery } = c.req.valid("query");
-    const req: ChatRequest = body;
-    if (!(body.stream || streamQuery === "true")) {
-      const result = await withFallback(req, (r) => completeChat(r, c.req.raw.signal));
-      c.set("usage", {
-        provider: result.provider,
-        model: result.model,
-        promptTokens: result.usage.prompt_tokens,
-        completionTokens: result.usage.completion_tokens,
-      });
-      return c.json(result, 200);
-    }
-    // A stream falls back only before its first token: after that the client already has output.
-    return meteredChatStream(c, await withFallback(req, (r) => streamChat(r, c.req.raw.signal))) as never;
-  });
-
-  app.openapi(tieredSelect, (c) => {
-    const body = c.req.valid("json");
-    return c.json(selectModel(body.task, body.budget_tier ?? body.budget ?? "balanced", body.provider), 200);
-  });
-
-  app.openapi(smartChat, async (c) => {
-    const body = c.req.valid("json");
-    const lastUser =
-      [...body.messages].reverse().find((m) => m.role === "user")?.content ?? body.messages.at(-1)!.content;
-    const selection = selectModel(lastUser, body.budget);
-    const result = await completeChat(
-      { messages: body.messages, provider: selection.provider, model: selection.model, max_tokens: body.max_tokens },
-      c.req.raw.signal,
-    );
-    c.set("usage", {
-      provider: result.provider,
-      model: result.model,
-      promptTokens: result.usage.prompt_tokens,
-      completionTokens: result.usage.completion_tokens,
-    });
-    return c.json({ ...result, selection }, 200);
-  });
-
-  app.openapi(grounded, async (c) => {
-    const body = c.req.valid("json");
-    const messages = body.messages ?? [{ role: "user" as const, content: body.prompt! }];
-    const r = await groundedChat(messages, body.model, body.dynamic_threshold);
-    c.set("usage", {
-      provider: "gemini",
-      model: r.model,
-      promptTokens: r.promptTokens,
-      completionTokens: r.completionTokens,
-    });
-    return c.json(
-      { content: r.content, grounding_sources: r.grounding_sources, search_queries: r.search_queries, model: r.model },
-      200,
-    );
-  });
-
-  app.openapi(codeExecute, async (c) => {
-    const body = c.req.valid("json");
-    const r = await executeCode(body.prompt, body.model);
-    c.set("usage", {
-      provider: "gemini",
-      model: r.model,
-      promptTokens: r.promptTokens,
-      completionTokens: r.completionTokens,
-    });
-    return c.json({ code: r.code, output: r.output, chart: r.chart, content: r.content, model: r.model }, 200);
-  });
+  app.openapi(chat, handleChat);
+  app.openapi(tieredSelect, handleTieredSelect);
+  app.openapi(smartChat, handleSmartChat);
+  app.openapi(grounded, handleGrounded);
+  app.openapi(codeExecute, handleCodeExecute);
 }

@@ -1,6 +1,7 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import { GatewayError } from "../../../errors.ts";
 import type { AreaApp } from "../../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { elevenlabsSpeech, openaiSpeech } from "../../../upstream/speech.ts";
@@ -26,6 +27,24 @@ const vision = gatewayRoute("key", {
   ),
   responses: { 200: jsonResponse(Completion, "The model's answer"), ...keyedErrors, ...providerErrors },
 });
+
+const handleVision: RouteHandler<typeof vision, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const result = await describeImage(
+    (body.image ?? body.image_url)!,
+    body.prompt,
+    body.provider,
+    body.model,
+    c.req.raw.signal,
+  );
+  c.set("usage", {
+    provider: result.provider,
+    model: result.model,
+    promptTokens: result.usage.prompt_tokens,
+    completionTokens: result.usage.completion_tokens,
+  });
+  return c.json(result, 200);
+};
 
 const imagesGenerate = gatewayRoute("key", {
   method: "post",
@@ -58,6 +77,13 @@ const imagesGenerate = gatewayRoute("key", {
   },
 });
 
+const handleImagesGenerate: RouteHandler<typeof imagesGenerate, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const image = await generateImage(body.prompt, body.model, body.quality, body.size);
+  c.set("usage", { provider: "openai", model: image.model });
+  return c.json(image, 200);
+};
+
 const speech = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/speech",
@@ -85,6 +111,18 @@ const speech = gatewayRoute("key", {
     ...providerErrors,
   },
 });
+
+const handleSpeech: RouteHandler<typeof speech, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  // Form B names a provider (elevenlabs unless openai); Form A is OpenAI with its voices.
+  const provider = body.provider ?? "openai";
+  const audio =
+    provider === "elevenlabs"
+      ? await elevenlabsSpeech(body.text, body.voice)
+      : await openaiSpeech(body.text, body.voice, body.model ?? "tts-1", body.speed);
+  c.set("usage", { provider, model: provider === "openai" ? (body.model ?? "tts-1") : "eleven_multilingual_v2" });
+  return c.body(new Uint8Array(audio), 200, { "Content-Type": "audio/mpeg", "Content-Length": String(audio.length) });
+};
 
 const transcribeRoute = gatewayRoute("key", {
   method: "post",
@@ -118,51 +156,19 @@ const transcribeRoute = gatewayRoute("key", {
   },
 });
 
+const handleTranscribe: RouteHandler<typeof transcribeRoute, GatewayEnv> = async (c) => {
+  const form = c.req.valid("form");
+  const file = form.file as unknown;
+  if (!(file instanceof File)) throw new GatewayError(400, "file is required (multipart/form-data field 'file')");
+  const result = await transcribe(file, form.language, form.prompt);
+  c.set("usage", { provider: "openai", model: "whisper-1" });
+  return c.json(result, 200);
+};
+
 /** Images in and out, speech in and out. */
 export function registerMediaRoutes(app: AreaApp): void {
-  app.openapi(vision, async (c) => {
-    const body = c.req.valid("json");
-    const result = await describeImage(
-      (body.image ?? body.image_url)!,
-      body.prompt,
-      body.provider,
-      body.model,
-      c.req.raw.signal,
-    );
-    c.set("usage", {
-      provider: result.provider,
-      model: result.model,
-      promptTokens: result.usage.prompt_tokens,
-      completionTokens: result.usage.completion_tokens,
-    });
-    return c.json(result, 200);
-  });
-
-  app.openapi(imagesGenerate, async (c) => {
-    const body = c.req.valid("json");
-    const image = await generateImage(body.prompt, body.model, body.quality, body.size);
-    c.set("usage", { provider: "openai", model: image.model });
-    return c.json(image, 200);
-  });
-
-  app.openapi(speech, async (c) => {
-    const body = c.req.valid("json");
-    // Form B names a provider (elevenlabs unless openai); Form A is OpenAI with its voices.
-    const provider = body.provider ?? "openai";
-    const audio =
-      provider === "elevenlabs"
-        ? await elevenlabsSpeech(body.text, body.voice)
-        : await openaiSpeech(body.text, body.voice, body.model ?? "tts-1", body.speed);
-    c.set("usage", { provider, model: provider === "openai" ? (body.model ?? "tts-1") : "eleven_multilingual_v2" });
-    return c.body(new Uint8Array(audio), 200, { "Content-Type": "audio/mpeg", "Content-Length": String(audio.length) });
-  });
-
-  app.openapi(transcribeRoute, async (c) => {
-    const form = c.req.valid("form");
-    const file = form.file as unknown;
-    if (!(file instanceof File)) throw new GatewayError(400, "file is required (multipart/form-data field 'file')");
-    const result = await transcribe(file, form.language, form.prompt);
-    c.set("usage", { provider: "openai", model: "whisper-1" });
-    return c.json(result, 200);
-  });
+  app.openapi(vision, handleVision);
+  app.openapi(imagesGenerate, handleImagesGenerate);
+  app.openapi(speech, handleSpeech);
+  app.openapi(transcribeRoute, handleTranscribe);
 }

@@ -1,6 +1,7 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import { GatewayError } from "../../../errors.ts";
 import type { AreaApp } from "../../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { isConfigured, PROVIDERS } from "../../../upstream/llm-catalogue.ts";
@@ -25,21 +26,23 @@ const models = gatewayRoute("key", {
   },
 });
 
+const handleModels: RouteHandler<typeof models, GatewayEnv> = (c) => {
+  const { provider } = c.req.valid("query");
+  if (provider && !PROVIDERS.some((p) => p.name === provider))
+    throw new GatewayError(400, `unknown provider '${provider}'`);
+  const list = PROVIDERS.filter((p) => isConfigured(p) && (!provider || p.name === provider)).flatMap((p) => {
+    const ids = [...new Set([p.defaultModel, ...Object.values(p.tiers)])];
+    return ids.map((id) => ({
+      id,
+      provider: p.name,
+      tiers: (Object.keys(p.tiers) as Array<keyof typeof p.tiers>).filter((t) => p.tiers[t] === id),
+      default: id === p.defaultModel,
+    }));
+  });
+  return c.json({ models: list }, 200);
+};
+
 /** The models of the provider catalogue, for configured providers. */
 export function registerModelRoutes(app: AreaApp): void {
-  app.openapi(models, (c) => {
-    const { provider } = c.req.valid("query");
-    if (provider && !PROVIDERS.some((p) => p.name === provider))
-      throw new GatewayError(400, `unknown provider '${provider}'`);
-    const list = PROVIDERS.filter((p) => isConfigured(p) && (!provider || p.name === provider)).flatMap((p) => {
-      const ids = [...new Set([p.defaultModel, ...Object.values(p.tiers)])];
-      return ids.map((id) => ({
-        id,
-        provider: p.name,
-        tiers: (Object.keys(p.tiers) as Array<keyof typeof p.tiers>).filter((t) => p.tiers[t] === id),
-        default: id === p.defaultModel,
-      }));
-    });
-    return c.json({ models: list }, 200);
-  });
+  app.openapi(models, handleModels);
 }

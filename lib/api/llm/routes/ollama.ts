@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../../gateway/http/context.ts";
 import { GatewayError } from "../../../errors.ts";
@@ -30,6 +30,15 @@ const HostSchema = z.object({
 });
 const tags = ["Local model runner"];
 
+const keyOf = (c: { var: GatewayEnv["Variables"] }) => {
+  if (!c.var.key) throw new GatewayError(401, "missing API key");
+  return c.var.key;
+};
+const keyId = (c: { var: GatewayEnv["Variables"] }) => keyOf(c).id;
+// The ?host= a call names, checked for this key (or the operator's default).
+const hostFor = (c: { var: GatewayEnv["Variables"]; req: { query(name: string): string | undefined } }) =>
+  resolveHost(c.var.runtime, keyId(c), c.req.query("host"));
+
 const embed = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/ollama/embed",
@@ -45,6 +54,15 @@ const embed = gatewayRoute("key", {
     ...runnerErrors,
   },
 });
+
+const handleEmbed: RouteHandler<typeof embed, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  // A registered host is checked by resolveHost, and the shared embedding path connects to that address.
+  const runner = await hostFor(c);
+  const r = await embedTexts([body.text], "ollama", body.model, c.req.raw.signal, runner);
+  c.set("usage", { provider: "ollama", model: r.model, promptTokens: r.tokens });
+  return c.json({ embedding: r.embeddings[0] ?? [], model: r.model }, 200);
+};
 const hosts = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/ollama/hosts",
@@ -52,6 +70,12 @@ const hosts = gatewayRoute("key", {
   tags,
   responses: { 200: jsonResponse(z.object({ hosts: z.array(HostSchema) }), "Hosts"), ...keyedErrors },
 });
+
+const handleHosts: RouteHandler<typeof hosts, GatewayEnv> = async (c) => {
+  const list = await listHosts(c.var.runtime, keyId(c));
+  const withStatus = await Promise.all(list.map(async (h) => ({ ...h, status: await hostStatus(c.var.runtime, h) })));
+  return c.json({ hosts: withStatus }, 200);
+};
 const addHostRoute = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/ollama/hosts",
@@ -60,6 +84,12 @@ const addHostRoute = gatewayRoute("key", {
   request: jsonRequest(z.object({ url: z.string().min(1).max(500), name: z.string().max(100).optional() })),
   responses: { 201: jsonResponse(HostSchema, "The registered host"), ...keyedErrors },
 });
+
+const handleAddHost: RouteHandler<typeof addHostRoute, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const host = await addHost(c.var.runtime, keyId(c), body.url, body.name);
+  return c.json({ ...host, status: await hostStatus(c.var.runtime, host) }, 201);
+};
 const models = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/ollama/models",
@@ -75,6 +105,11 @@ const models = gatewayRoute("key", {
     ...runnerErrors,
   },
 });
+
+const handleModels: RouteHandler<typeof models, GatewayEnv> = async (c) => {
+  const runner = await hostFor(c);
+  return c.json({ host: runner.url, models: await installedModels(runner) }, 200);
+};
 const pull = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/ollama/models/pull",
@@ -90,6 +125,18 @@ const pull = gatewayRoute("key", {
     ...runnerErrors,
   },
 });
+
+const handlePull: RouteHandler<typeof pull, GatewayEnv> = async (c) => {
+  const runner = await hostFor(c);
+  await assertMayChangeModels(c.var.runtime, keyOf(c), runner);
+  const { body, ended } = untilStreamEnds(await pullModel(runner, c.req.valid("json").model, c.req.raw.signal));
+  // The pull holds its concurrency slot until the stream ends, however long the download takes.
+  c.set("streamDone", ended);
+  return new Response(body, {
+    status: 200,
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
+  }) as never;
+};
 const remove = gatewayRoute("key", {
   method: "delete",
   path: "/v1/llm/ollama/models/{model_name}",
@@ -103,6 +150,14 @@ const remove = gatewayRoute("key", {
     ...runnerErrors,
   },
 });
+
+const handleRemove: RouteHandler<typeof remove, GatewayEnv> = async (c) => {
+  const runner = await hostFor(c);
+  await assertMayChangeModels(c.var.runtime, keyOf(c), runner);
+  const { model_name } = c.req.valid("param");
+  await deleteModel(runner, model_name);
+  return c.json({ deleted: model_name }, 200);
+};
 const running = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/ollama/running",
@@ -119,57 +174,17 @@ const running = gatewayRoute("key", {
   },
 });
 
+const handleRunning: RouteHandler<typeof running, GatewayEnv> = async (c) => {
+  const runner = await hostFor(c);
+  return c.json({ host: runner.url, models: await runningModels(runner) }, 200);
+};
+
 export function registerOllamaRoutes(app: AreaApp): void {
-  const keyOf = (c: { var: GatewayEnv["Variables"] }) => {
-    if (!c.var.key) throw new GatewayError(401, "missing API key");
-    return c.var.key;
-  };
-  const keyId = (c: { var: GatewayEnv["Variables"] }) => keyOf(c).id;
-  // The ?host= a call names, checked for this key (or the operator's default).
-  const hostFor = (c: { var: GatewayEnv["Variables"]; req: { query(name: string): string | undefined } }) =>
-    resolveHost(c.var.runtime, keyId(c), c.req.query("host"));
-  app.openapi(embed, async (c) => {
-    const body = c.req.valid("json");
-    // A registered host is checked by resolveHost, and the shared embedding path connects to that address.
-    const runner = await hostFor(c);
-    const r = await embedTexts([body.text], "ollama", body.model, c.req.raw.signal, runner);
-    c.set("usage", { provider: "ollama", model: r.model, promptTokens: r.tokens });
-    return c.json({ embedding: r.embeddings[0] ?? [], model: r.model }, 200);
-  });
-  app.openapi(hosts, async (c) => {
-    const list = await listHosts(c.var.runtime, keyId(c));
-    const withStatus = await Promise.all(list.map(async (h) => ({ ...h, status: await hostStatus(c.var.runtime, h) })));
-    return c.json({ hosts: withStatus }, 200);
-  });
-  app.openapi(addHostRoute, async (c) => {
-    const body = c.req.valid("json");
-    const host = await addHost(c.var.runtime, keyId(c), body.url, body.name);
-    return c.json({ ...host, status: await hostStatus(c.var.runtime, host) }, 201);
-  });
-  app.openapi(models, async (c) => {
-    const runner = await hostFor(c);
-    return c.json({ host: runner.url, models: await installedModels(runner) }, 200);
-  });
-  app.openapi(pull, async (c) => {
-    const runner = await hostFor(c);
-    await assertMayChangeModels(c.var.runtime, keyOf(c), runner);
-    const { body, ended } = untilStreamEnds(await pullModel(runner, c.req.valid("json").model, c.req.raw.signal));
-    // The pull holds its concurrency slot until the stream ends, however long the download takes.
-    c.set("streamDone", ended);
-    return new Response(body, {
-      status: 200,
-      headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
-    }) as never;
-  });
-  app.openapi(remove, async (c) => {
-    const runner = await hostFor(c);
-    await assertMayChangeModels(c.var.runtime, keyOf(c), runner);
-    const { model_name } = c.req.valid("param");
-    await deleteModel(runner, model_name);
-    return c.json({ deleted: model_name }, 200);
-  });
-  app.openapi(running, async (c) => {
-    const runner = await hostFor(c);
-    return c.json({ host: runner.url, models: await runningModels(runner) }, 200);
-  });
+  app.openapi(embed, handleEmbed);
+  app.openapi(hosts, handleHosts);
+  app.openapi(addHostRoute, handleAddHost);
+  app.openapi(models, handleModels);
+  app.openapi(pull, handlePull);
+  app.openapi(remove, handleRemove);
+  app.openapi(running, handleRunning);
 }

@@ -1,6 +1,7 @@
-import { z } from "@hono/zod-openapi";
+import { z, type RouteHandler } from "@hono/zod-openapi";
 import { GatewayError } from "../../../errors.ts";
 import type { AreaApp } from "../../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { pollVideo, startVideo } from "../gemini.ts";
@@ -45,6 +46,51 @@ const videoGenerate = gatewayRoute("key", {
   ),
   responses: { 202: jsonResponse(VideoTask, "Accepted: pending"), ...keyedErrors, ...providerErrors },
 });
+
+const handleVideoGenerate: RouteHandler<typeof videoGenerate, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const rt = c.var.runtime;
+  const keyId = c.var.key!.id;
+  const video = videoParameters(body.aspect_ratio, body.duration);
+  const pollMs = Number(process.env.VIDEO_POLL_MS ?? 10_000);
+  let operation = "";
+  // Runs inside the submission, after the key's queue quota: the task is recorded before Veo starts
+  // (and bills) the video, so a failed save cannot orphan one; a refusal (unconfigured, bad prompt)
+  // is this request's error as well as the task's.
+  const start = async () => {
+    const task = await rt.tasks.create(VIDEO_KIND, keyId, body);
+    try {
+      operation = await startVideo(body.prompt, video.aspectRatio, video.durationSeconds, video.model);
+    } catch (err) {
+      await rt.tasks.update(task.id, { status: "failed", error: err instanceof Error ? err.message : String(err) });
+      throw err;
+    }
+    return task;
+  };
+  const task = await rt.runner.submit(keyId, start, async (_t, ctx) => {
+    const deadline = Date.now() + 30 * 60_000;
+    while (!ctx.signal.aborted && Date.now() < deadline) {
+      const poll = await pollVideo(operation);
+      if (poll.done) {
+        if (poll.error) throw new Error(poll.error);
+        return { video_url: poll.videoUrl };
+      }
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+    throw new Error("video generation did not finish within 30 minutes");
+  });
+  c.set("usage", { provider: "gemini", model: video.model });
+  return c.json(
+    {
+      task_id: task.id,
+      status: "pending",
+      model: video.model,
+      aspect_ratio: video.aspectRatio,
+      duration_seconds: video.durationSeconds,
+    },
+    202,
+  );
+};
 const videoStatus = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/video/{task_id}",
@@ -58,60 +104,18 @@ const videoStatus = gatewayRoute("key", {
   },
 });
 
+const handleVideoStatus: RouteHandler<typeof videoStatus, GatewayEnv> = async (c) => {
+  const task = await c.var.runtime.tasks.getForOwner(c.req.valid("param").task_id, c.var.key!.id);
+  if (!task || task.kind !== VIDEO_KIND) throw new GatewayError(404, "no such video task for this key");
+  const result = task.result as { video_url?: string | null } | null;
+  return c.json(
+    { task_id: task.id, status: task.status, video_url: result?.video_url ?? null, error: task.error },
+    200,
+  );
+};
+
 /** Video from Google Veo: started as a background task on the key's queue, then polled. */
 export function registerVideoRoutes(app: AreaApp): void {
-  app.openapi(videoGenerate, async (c) => {
-    const body = c.req.valid("json");
-    const rt = c.var.runtime;
-    const keyId = c.var.key!.id;
-    const video = videoParameters(body.aspect_ratio, body.duration);
-    const pollMs = Number(process.env.VIDEO_POLL_MS ?? 10_000);
-    let operation = "";
-    // Runs inside the submission, after the key's queue quota: the task is recorded before Veo starts
-    // (and bills) the video, so a failed save cannot orphan one; a refusal (unconfigured, bad prompt)
-    // is this request's error as well as the task's.
-    const start = async () => {
-      const task = await rt.tasks.create(VIDEO_KIND, keyId, body);
-      try {
-        operation = await startVideo(body.prompt, video.aspectRatio, video.durationSeconds, video.model);
-      } catch (err) {
-        await rt.tasks.update(task.id, { status: "failed", error: err instanceof Error ? err.message : String(err) });
-        throw err;
-      }
-      return task;
-    };
-    const task = await rt.runner.submit(keyId, start, async (_t, ctx) => {
-      const deadline = Date.now() + 30 * 60_000;
-      while (!ctx.signal.aborted && Date.now() < deadline) {
-        const poll = await pollVideo(operation);
-        if (poll.done) {
-          if (poll.error) throw new Error(poll.error);
-          return { video_url: poll.videoUrl };
-        }
-        await new Promise((r) => setTimeout(r, pollMs));
-      }
-      throw new Error("video generation did not finish within 30 minutes");
-    });
-    c.set("usage", { provider: "gemini", model: video.model });
-    return c.json(
-      {
-        task_id: task.id,
-        status: "pending",
-        model: video.model,
-        aspect_ratio: video.aspectRatio,
-        duration_seconds: video.durationSeconds,
-      },
-      202,
-    );
-  });
-
-  app.openapi(videoStatus, async (c) => {
-    const task = await c.var.runtime.tasks.getForOwner(c.req.valid("param").task_id, c.var.key!.id);
-    if (!task || task.kind !== VIDEO_KIND) throw new GatewayError(404, "no such video task for this key");
-    const result = task.result as { video_url?: string | null } | null;
-    return c.json(
-      { task_id: task.id, status: task.status, video_url: result?.video_url ?? null, error: task.error },
-      200,
-    );
-  });
+  app.openapi(videoGenerate, handleVideoGenerate);
+  app.openapi(videoStatus, handleVideoStatus);
 }
