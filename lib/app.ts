@@ -1,5 +1,4 @@
 import aac from "./api/aac/index.ts";
-import account from "./api/account/index.ts";
 import capabilities from "./api/capabilities/index.ts";
 import chat from "./api/chat/index.ts";
 import clinical from "./api/clinical/index.ts";
@@ -11,6 +10,7 @@ import documents from "./api/documents/index.ts";
 import embeddings from "./api/embeddings/index.ts";
 import generators from "./api/generators/index.ts";
 import etymology from "./api/etymology/index.ts";
+import key from "./api/key/index.ts";
 import linguistics from "./api/linguistics/index.ts";
 import llm from "./api/llm/index.ts";
 import models from "./api/models/index.ts";
@@ -19,6 +19,7 @@ import screenshot from "./api/screenshot/index.ts";
 import social from "./api/social/index.ts";
 import status from "./api/status/index.ts";
 import trove from "./api/trove/index.ts";
+import usage from "./api/usage/index.ts";
 import utils from "./api/utils/index.ts";
 import type { Area } from "./gateway/http/area.ts";
 import { createGatewayApp, type GatewayApp } from "./gateway/http/app.ts";
@@ -31,7 +32,8 @@ import type { Runtime } from "./gateway/runtime/runtime.ts";
 export const AREAS: readonly Area[] = [
   status,
   capabilities,
-  account,
+  key,
+  usage,
   data,
   llm,
   chat,

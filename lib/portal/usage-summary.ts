@@ -1,4 +1,31 @@
-import type { Counts, UsageReport } from "./usage.ts";
+/*
+ * What the usage dashboards receive (from lib/portal/usage.ts, on the server) and how they present it:
+ * no server imports, so the client dashboard can import this whole module.
+ */
+
+/** Disjoint classes that add up to `requests`: `client` is every 4xx but 429, which is `limited` alone. */
+export type Counts = { requests: number; ok: number; client: number; server: number; limited: number };
+
+export type UsageReport = {
+  from: string;
+  to: string;
+  totals: Counts & { p50_ms: number | null; p95_ms: number | null; tokens: number };
+  daily: Array<Counts & { day: string; p50_ms: number | null; p95_ms: number | null }>;
+  areas: Array<Counts & { area: string }>;
+  providers: Array<{ provider: string; requests: number; prompt_tokens: number; completion_tokens: number }>;
+  keys: Array<
+    Counts & { id: string; name: string; prefix: string; owner: string | null; kind: string; error_rate: number }
+  >;
+  latency_buckets_ms: readonly number[];
+};
+
+export type QuotaNow = {
+  id: string;
+  name: string;
+  prefix: string;
+  day: { limit: number; remaining: number; reset: string };
+  minute: { limit: number; remaining: number };
+};
 
 /**
  * The status classes both request charts stack, in legend order, under one legend: disjoint, so the

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBackends, limitBackends } from "../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
 import { createTestSession } from "../../test/support/session.ts";
-import { latencyBucket, latencyPercentile, LATENCY_BUCKETS_MS, rollUp, type UsageEventInput } from "../usage/meter.ts";
+import { latencyBucket, LATENCY_BUCKETS_MS, type UsageEventInput } from "../usage/meter.ts";
 import { describeTotals, STATUS_CLASSES } from "./usage-summary.ts";
-import { quotaNow, routeArea, usageQuery, usageReport } from "./usage.ts";
+import { quotaNow, usageQuery, usageReport } from "./usage.ts";
 
 const NOW = new Date("2026-03-15T12:00:00Z");
 
@@ -14,6 +14,7 @@ function event(keyId: string, over: Partial<UsageEventInput> = {}): UsageEventIn
     requestId: "r",
     method: "GET",
     route: "/v1/data/:source",
+    area: "data",
     status: 200,
     latencyMs: 20,
     bytesIn: 0,
@@ -23,30 +24,7 @@ function event(keyId: string, over: Partial<UsageEventInput> = {}): UsageEventIn
   };
 }
 
-describe("latency histograms", () => {
-  it("buckets latencies by upper bound and reads percentiles back", () => {
-    expect(latencyBucket(0)).toBe(0);
-    expect(latencyBucket(5)).toBe(0);
-    expect(latencyBucket(6)).toBe(1);
-    expect(latencyBucket(99_999)).toBe(LATENCY_BUCKETS_MS.length);
-    const events = [...Array(90).fill(20), ...Array(10).fill(700)].map((ms: number) => event("k", { latencyMs: ms }));
-    const [row] = rollUp(events);
-    // Interpolated inside the bucket: rank 50 of 90 in (10, 25], rank 95 the 5th of 10 in (500, 1000].
-    expect(latencyPercentile(row!.latencyHist, 0.5)).toBe(18);
-    expect(latencyPercentile(row!.latencyHist, 0.95)).toBe(750);
-    expect(latencyPercentile([], 0.5)).toBeNull();
-  });
-
-  it("estimates p95 among the fast calls, not at a bucket bound, when one slow call is the outlier (42 under 50 ms, one of 4 s)", () => {
-    const events = [...Array.from({ length: 42 }, (_, i) => 8 + i), 4000].map((ms) => event("k", { latencyMs: ms }));
-    const [row] = rollUp(events);
-    const p95 = latencyPercentile(row!.latencyHist, 0.95)!;
-    expect(p95).toBeGreaterThan(25);
-    expect(p95).toBeLessThan(50);
-    // Past the last bound there is nothing to interpolate to: the estimate is the bound, shown as "over 30 s".
-    expect(latencyPercentile(rollUp([event("k", { latencyMs: 60_000 })])[0]!.latencyHist, 0.5)).toBe(30_000);
-  });
-
+describe("usage in words", () => {
   it("words the totals so their parts add up, with percentiles labelled as estimates", () => {
     const totals = { requests: 43, ok: 37, client: 2, server: 2, limited: 2, p50_ms: 23, p95_ms: 64, tokens: 0 };
     const words = describeTotals({ totals, latency_buckets_ms: LATENCY_BUCKETS_MS });
@@ -59,21 +37,12 @@ describe("latency histograms", () => {
       p95: "over 30 s",
     });
   });
-
-  it("names the area of a route template", () => {
-    expect(routeArea("/v1/llm/chat")).toBe("llm");
-    expect(routeArea("/v1/data/:source")).toBe("data");
-    expect(routeArea("/v1")).toBe("status");
-    expect(routeArea("/v1/key")).toBe("account");
-    // The OpenAI-compatible surface belongs to the language models.
-    expect(routeArea("/v1/chat/completions")).toBe("llm");
-  });
 });
 
 // Embedded defaults, then PostgreSQL with Redis limits when their URLs are set.
 const combos = databaseBackends.map((db, i) => [db, limitBackends[i] ?? "memory"] as const);
 
-describe.each(combos)("usage reports from the rollups (%s, %s limits)", (db, limits) => {
+describe.each(combos)("usage reports from the usage reader (%s, %s limits)", (db, limits) => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startTestGateway({ db, limits });
@@ -82,7 +51,7 @@ describe.each(combos)("usage reports from the rollups (%s, %s limits)", (db, lim
     await gw?.close();
   });
 
-  it("adds histograms and provider tokens across flushes, and reports per user and per key", async () => {
+  it("adds histograms and provider tokens across flushes, and reports per user, per key and per recorded area", async () => {
     const { userId } = await createTestSession(gw.rt.db);
     const a = await gw.key({ name: "a" });
     const b = await gw.key({ name: "b" });
@@ -94,6 +63,7 @@ describe.each(combos)("usage reports from the rollups (%s, %s limits)", (db, lim
         event(a.id, { latencyMs: 3 }),
         event(a.id, {
           route: "/v1/llm/chat",
+          area: "llm",
           status: 200,
           latencyMs: 800,
           provider: "openai",
@@ -104,15 +74,25 @@ describe.each(combos)("usage reports from the rollups (%s, %s limits)", (db, lim
         event(other.id),
       ],
       [
-        event(a.id, { route: "/v1/llm/chat", status: 502, latencyMs: 40, provider: "openai", promptTokens: 1 }),
         event(a.id, {
           route: "/v1/llm/chat",
+          area: "llm",
+          status: 502,
+          latencyMs: 40,
+          provider: "openai",
+          promptTokens: 1,
+        }),
+        event(a.id, {
+          route: "/v1/llm/chat",
+          area: "llm",
           latencyMs: 30,
           provider: "anthropic",
           promptTokens: 7,
           completionTokens: 3,
         }),
         event(b.id, { status: 404, at: yesterday }),
+        // Grouped under the area it was recorded in, which its path does not name.
+        event(other.id, { route: "/v1/generators/:generator/random", area: "create" }),
       ],
     ];
     for (const batch of batches) {
@@ -159,7 +139,9 @@ describe.each(combos)("usage reports from the rollups (%s, %s limits)", (db, lim
     expect((await usageReport(gw.rt.db, { owner: userId, keyId: other.id }, NOW)).totals.requests).toBe(0);
     const everyone = await usageReport(gw.rt.db, {}, NOW);
     expect(everyone.keys.find((k) => k.id === b.id)).toMatchObject({ requests: 2, limited: 1, error_rate: 1 });
-    expect(everyone.totals.requests).toBeGreaterThanOrEqual(7);
+    expect(everyone.totals.requests).toBeGreaterThanOrEqual(8);
+    expect(everyone.areas.find((x) => x.area === "create")).toMatchObject({ requests: 1, ok: 1 });
+    expect(everyone.areas.some((x) => x.area === "generators")).toBe(false);
   });
 
   it("reads what is left today from the limiter without using it", async () => {

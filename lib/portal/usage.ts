@@ -2,8 +2,13 @@ import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import { effectiveLimits, toKeyRecord, withConsolePolicy } from "../gateway/keys/record.ts";
 import { LATENCY_BUCKETS_MS, latencyPercentile } from "../usage/meter.ts";
+import { groupUsage, readProviderUsage, readUsage, sumUsage, type UsageSums } from "../usage/reader.ts";
 import type { Runtime } from "../gateway/runtime/runtime.ts";
-import { failedRequests } from "./usage-summary.ts";
+import { failedRequests, type Counts, type QuotaNow, type UsageReport } from "./usage-summary.ts";
+
+// The payload's types live with its presentation (a leaf the client dashboard can import); also exported here,
+// beside the functions that build it.
+export type { Counts, QuotaNow, UsageReport } from "./usage-summary.ts";
 
 /** The usage routes' query: `key` is one of the ids we issue (`key_` + hex), nothing the database could refuse. */
 export const usageQuery = z.object({
@@ -15,64 +20,17 @@ export const usageQuery = z.object({
 
 export const REPORT_DAYS = 30;
 
-/** Disjoint classes that add up to `requests`: `client` is every 4xx but 429, which is `limited` alone. */
-export type Counts = { requests: number; ok: number; client: number; server: number; limited: number };
-
-export type UsageReport = {
-  from: string;
-  to: string;
-  totals: Counts & { p50_ms: number | null; p95_ms: number | null; tokens: number };
-  daily: Array<Counts & { day: string; p50_ms: number | null; p95_ms: number | null }>;
-  areas: Array<Counts & { area: string }>;
-  providers: Array<{ provider: string; requests: number; prompt_tokens: number; completion_tokens: number }>;
-  keys: Array<
-    Counts & { id: string; name: string; prefix: string; owner: string | null; kind: string; error_rate: number }
-  >;
-  latency_buckets_ms: readonly number[];
-};
-
-const zero = (): Counts => ({ requests: 0, ok: 0, client: 0, server: 0, limited: 0 });
-
-function add(
-  target: Counts,
-  row: { requests: number; status2xx: number; status4xx: number; status5xx: number; status429: number },
-) {
-  target.requests += row.requests;
-  target.ok += row.status2xx;
-  // The rollups count a 429 in status4xx and again in status429; counted once here, as rate limited.
-  target.client += row.status4xx - row.status429;
-  target.server += row.status5xx;
-  target.limited += row.status429;
-}
-
-function addHist(target: number[], hist: number[]) {
-  hist.forEach((n, i) => (target[i] = (target[i] ?? 0) + n));
-}
-
-// Routes whose first path segment is not their area's name.
-const AREA_OF_SEGMENT: Record<string, string> = {
-  key: "account",
-  usage: "account",
-  capabilities: "status",
-  chat: "llm",
-  embeddings: "llm",
-  models: "llm",
-};
-
-/** `/v1/llm/chat` → `llm`: the spec area a route belongs to (scopes use the same names). */
-export function routeArea(route: string): string {
-  const parts = route.split("/").filter(Boolean);
-  if (parts[0] !== "v1") return parts[0] ?? "other";
-  const segment = parts[1];
-  if (!segment || segment.startsWith(":")) return "status";
-  return AREA_OF_SEGMENT[segment] ?? segment;
+/** Summed rows as disjoint classes: the rollups count a 429 in `client` too; here it is `limited` alone. */
+function counts(s: UsageSums): Counts {
+  return { requests: s.requests, ok: s.ok, client: s.client - s.limited, server: s.server, limited: s.limited };
 }
 
 export type ReportScope = { owner?: string; keyId?: string };
 
 /**
- * Usage over the last 30 UTC days, from the daily rollups only (never the raw events): for one
- * user's keys (owner), one key, or every key (neither).
+ * The dashboards' report of usage over the last 30 UTC days, from the daily rollups only (never the
+ * raw events, nor this instance's unwritten ones), grouped by the recorded area: for one user's keys
+ * (owner), one key, or every key (neither).
  */
 export async function usageReport(db: Database, { owner, keyId }: ReportScope, now = new Date()): Promise<UsageReport> {
   const to = now.toISOString().slice(0, 10);
@@ -84,36 +42,15 @@ export async function usageReport(db: Database, { owner, keyId }: ReportScope, n
     where: { ...(owner ? { userId: owner } : {}), ...(keyId ? { id: keyId } : {}) },
     include: { user: { select: { email: true } } },
   });
-  const keyIds = keys.map((k) => k.id);
-  const where = { keyId: { in: keyIds }, day: { gte: fromDate } };
-  const [rows, providerRows] = await Promise.all([
-    db.prisma.usageDaily.findMany({ where }),
-    db.prisma.usageDailyProvider.findMany({ where }),
-  ]);
+  const filter = { keyIds: keys.map((k) => k.id), from };
+  const [rows, providerRows] = await Promise.all([readUsage(db, filter), readProviderUsage(db, filter)]);
 
-  const days = new Map<string, Counts & { hist: number[] }>();
-  for (let d = new Date(fromDate); d <= now; d.setUTCDate(d.getUTCDate() + 1))
-    days.set(d.toISOString().slice(0, 10), { ...zero(), hist: [] });
-  const areas = new Map<string, Counts>();
-  const perKey = new Map<string, Counts>();
-  const totals = zero();
-  const hist: number[] = [];
-  let tokens = 0;
-  for (const r of rows) {
-    const day = days.get(r.day.toISOString().slice(0, 10));
-    if (day) {
-      add(day, r);
-      addHist(day.hist, r.latencyHist);
-    }
-    const area = routeArea(r.route);
-    if (!areas.has(area)) areas.set(area, zero());
-    add(areas.get(area)!, r);
-    if (!perKey.has(r.keyId)) perKey.set(r.keyId, zero());
-    add(perKey.get(r.keyId)!, r);
-    add(totals, r);
-    addHist(hist, r.latencyHist);
-    tokens += Number(r.tokens);
-  }
+  const byDay = groupUsage(rows, "day");
+  const days: string[] = [];
+  for (const d = new Date(fromDate); d <= now; d.setUTCDate(d.getUTCDate() + 1))
+    days.push(d.toISOString().slice(0, 10));
+  const perKey = groupUsage(rows, "keyId");
+  const all = sumUsage(rows);
   const providers = new Map<string, UsageReport["providers"][number]>();
   for (const p of providerRows) {
     const entry = providers.get(p.provider) ?? {
@@ -123,28 +60,38 @@ export async function usageReport(db: Database, { owner, keyId }: ReportScope, n
       completion_tokens: 0,
     };
     entry.requests += p.requests;
-    entry.prompt_tokens += Number(p.promptTokens);
-    entry.completion_tokens += Number(p.completionTokens);
+    entry.prompt_tokens += p.prompt;
+    entry.completion_tokens += p.completion;
     providers.set(p.provider, entry);
   }
 
   return {
     from,
     to,
-    totals: { ...totals, tokens, p50_ms: latencyPercentile(hist, 0.5), p95_ms: latencyPercentile(hist, 0.95) },
-    daily: [...days].map(([day, { hist: h, ...c }]) => ({
-      day,
-      ...c,
-      p50_ms: latencyPercentile(h, 0.5),
-      p95_ms: latencyPercentile(h, 0.95),
-    })),
-    areas: [...areas].map(([area, c]) => ({ area, ...c })).sort((a, b) => b.requests - a.requests),
+    totals: {
+      ...counts(all),
+      tokens: all.tokens,
+      p50_ms: latencyPercentile(all.latencyHist, 0.5),
+      p95_ms: latencyPercentile(all.latencyHist, 0.95),
+    },
+    daily: days.map((day) => {
+      const sums = sumUsage(byDay.get(day) ?? []);
+      return {
+        day,
+        ...counts(sums),
+        p50_ms: latencyPercentile(sums.latencyHist, 0.5),
+        p95_ms: latencyPercentile(sums.latencyHist, 0.95),
+      };
+    }),
+    areas: [...groupUsage(rows, "area")]
+      .map(([area, rs]) => ({ area, ...counts(sumUsage(rs)) }))
+      .sort((a, b) => b.requests - a.requests),
     providers: [...providers.values()].sort(
       (a, b) => b.prompt_tokens + b.completion_tokens - (a.prompt_tokens + a.completion_tokens),
     ),
     keys: keys
       .map((k) => {
-        const c = perKey.get(k.id) ?? zero();
+        const c = counts(sumUsage(perKey.get(k.id) ?? []));
         return {
           id: k.id,
           name: k.name,
@@ -160,14 +107,6 @@ export async function usageReport(db: Database, { owner, keyId }: ReportScope, n
     latency_buckets_ms: LATENCY_BUCKETS_MS,
   };
 }
-
-export type QuotaNow = {
-  id: string;
-  name: string;
-  prefix: string;
-  day: { limit: number; remaining: number; reset: string };
-  minute: { limit: number; remaining: number };
-};
 
 /** What each of a user's usable keys has left today and this minute, from the limiter (live, not the database). */
 export async function quotaNow(rt: Runtime, owner: string, now = Date.now()): Promise<QuotaNow[]> {

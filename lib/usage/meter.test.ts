@@ -10,6 +10,7 @@ const event = (over: Partial<UsageEventInput> = {}): UsageEventInput => ({
   requestId: "req",
   method: "POST",
   route: "/v1/llm/chat",
+  area: "llm",
   status: 200,
   latencyMs: 12,
   bytesIn: 10,
@@ -22,10 +23,13 @@ describe("storableEvent", () => {
   it("drops NULs and replaces lone surrogates in every text field, and returns a clean event as it is", () => {
     const clean = event({ provider: "xai", model: "grok-4" });
     expect(storableEvent(clean)).toBe(clean);
-    expect(storableEvent(event({ model: "grok\u0000x", provider: "x\ud800", route: "/v1/\udc00" }))).toMatchObject({
+    expect(
+      storableEvent(event({ model: "grok\u0000x", provider: "x\ud800", route: "/v1/\udc00", area: "ll\u0000m" })),
+    ).toMatchObject({
       model: "grokx",
       provider: "x\ufffd",
       route: "/v1/\ufffd",
+      area: "llm",
     });
   });
 

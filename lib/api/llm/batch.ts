@@ -128,6 +128,7 @@ export async function createBatch(rt: Runtime, keyId: string, input: BatchInput)
               requestId: `${task.id}:${item.custom_id}`,
               method: "JOB",
               route: "/v1/llm/batch#item",
+              area: "llm",
               status: 200,
               latencyMs: performance.now() - started,
               bytesIn: 0,

@@ -8,7 +8,8 @@ import { effectiveLimits } from "../keys/record.ts";
 
 /**
  * The keyed part of the pipeline for one route: auth → limits → (validation and handler) →
- * metering. Metering only appends to memory; rate-limit headers go on every keyed response.
+ * metering. Metering only appends to memory, under the area's scope (`area`), so no reader derives
+ * the area from the route; rate-limit headers go on every keyed response.
  */
 export function guard(mode: Exclude<AuthMode, "none">, area: string): MiddlewareHandler<GatewayEnv> {
   // c.get, not c.var: Hono builds a fresh object from all variables on every c.var read.
@@ -27,6 +28,7 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
         requestId: c.get("requestId"),
         method: c.req.method,
         route,
+        area,
         status,
         latencyMs: performance.now() - started,
         bytesIn: Number(c.req.header("content-length") ?? 0) || 0,

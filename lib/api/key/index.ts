@@ -1,10 +1,10 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { defineArea } from "../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
 import { effectiveLimits } from "../../gateway/keys/record.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
-import { usageSummary } from "./usage-summary.ts";
 
 const WindowSchema = z.object({ limit: z.number().int(), remaining: z.number().int(), reset: z.number().int() });
 
@@ -25,28 +25,6 @@ const KeyInfoSchema = z
   })
   .openapi("KeyInfo");
 
-const TotalsSchema = z.object({
-  requests: z.number().int(),
-  successes: z.number().int(),
-  client_errors: z.number().int(),
-  server_errors: z.number().int(),
-  rate_limited: z.number().int(),
-  avg_latency_ms: z.number(),
-  bytes_in: z.number().int(),
-  bytes_out: z.number().int(),
-  tokens: z.number().int(),
-});
-
-const UsageSchema = z
-  .object({
-    key: z.object({ id: z.string(), prefix: z.string() }),
-    period: z.object({ today: z.string(), month_start: z.string() }),
-    today: TotalsSchema,
-    month: TotalsSchema,
-    by_route: z.array(TotalsSchema.extend({ route: z.string() })),
-  })
-  .openapi("UsageSummary");
-
 const keyInfo = gatewayRoute("key", {
   method: "get",
   path: "/v1/key",
@@ -55,15 +33,7 @@ const keyInfo = gatewayRoute("key", {
   responses: { 200: jsonResponse(KeyInfoSchema, "The calling key"), ...keyedErrors },
 });
 
-const usage = gatewayRoute("key", {
-  method: "get",
-  path: "/v1/usage",
-  summary: "The calling key's usage today and this month (UTC), overall and by route",
-  tags: ["Account"],
-  responses: { 200: jsonResponse(UsageSchema, "Usage summary"), ...keyedErrors },
-});
-
-export function registerAccountRoutes(app: OpenAPIHono<GatewayEnv>): void {
+function registerKeyRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(keyInfo, (c) => {
     // c.get, not c.var: every c.var read copies all of the request's variables (this is the keyed no-op route).
     const key = c.get("key");
@@ -98,12 +68,12 @@ export function registerAccountRoutes(app: OpenAPIHono<GatewayEnv>): void {
       200,
     );
   });
-
-  app.openapi(usage, async (c) => {
-    const key = c.get("key");
-    const runtime = c.get("runtime");
-    if (!key) throw new GatewayError(401, "missing API key");
-    const summary = await usageSummary(runtime.db, key.id, runtime.meter.pendingFor(key.id));
-    return c.json({ key: { id: key.id, prefix: key.prefix }, ...summary }, 200);
-  });
 }
+
+/** The calling key itself; the "account" scope, which every key may call. */
+export default defineArea({
+  name: "key",
+  scope: "account",
+  paths: ["/v1/key"],
+  routes: [registerKeyRoutes],
+});

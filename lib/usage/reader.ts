@@ -1,0 +1,107 @@
+import type { Database } from "../db/client.ts";
+import { rollUp, type ProviderUsageRow, type UsageEventInput, type UsageRow } from "./meter.ts";
+
+export type { ProviderUsageRow, UsageRow } from "./meter.ts";
+
+export type UsageFilter = {
+  keyIds: readonly string[];
+  /** The first UTC day read, YYYY-MM-DD. */
+  from: string;
+  /** Events this instance recorded and has not written yet, to count as if they were (their keys' only). */
+  pending?: readonly UsageEventInput[];
+};
+
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+const whereOf = ({ keyIds, from }: UsageFilter) => ({
+  keyId: { in: [...keyIds] },
+  day: { gte: new Date(`${from}T00:00:00Z`) },
+});
+
+/** The keys' usage rows from `from` on: the daily rollups, then the pending events rolled up the same way. */
+export async function readUsage(db: Database, filter: UsageFilter): Promise<UsageRow[]> {
+  const stored = await db.prisma.usageDaily.findMany({
+    where: whereOf(filter),
+    orderBy: [{ keyId: "asc" }, { day: "asc" }, { route: "asc" }],
+  });
+  const keys = new Set(filter.keyIds);
+  return [
+    ...stored.map((r) => ({
+      keyId: r.keyId,
+      day: dayOf(r.day),
+      route: r.route,
+      area: r.area,
+      requests: r.requests,
+      ok: r.status2xx,
+      client: r.status4xx,
+      server: r.status5xx,
+      limited: r.status429,
+      latency: Number(r.latencyMsSum),
+      bytesIn: Number(r.bytesIn),
+      bytesOut: Number(r.bytesOut),
+      tokens: Number(r.tokens),
+      latencyHist: r.latencyHist ?? [],
+    })),
+    ...rollUp((filter.pending ?? []).filter((e) => keys.has(e.keyId))).filter((r) => r.day >= filter.from),
+  ];
+}
+
+/** The keys' provider calls and tokens from `from` on (written rollups only). */
+export async function readProviderUsage(
+  db: Database,
+  filter: Omit<UsageFilter, "pending">,
+): Promise<ProviderUsageRow[]> {
+  const stored = await db.prisma.usageDailyProvider.findMany({ where: whereOf(filter) });
+  return stored.map((r) => ({
+    keyId: r.keyId,
+    day: dayOf(r.day),
+    provider: r.provider,
+    requests: r.requests,
+    prompt: Number(r.promptTokens),
+    completion: Number(r.completionTokens),
+  }));
+}
+
+export type UsageSums = Omit<UsageRow, "keyId" | "day" | "route" | "area">;
+
+/** The rows added up, latency histograms bucket by bucket. */
+export function sumUsage(rows: Iterable<UsageRow>): UsageSums {
+  const sums: UsageSums = {
+    requests: 0,
+    ok: 0,
+    client: 0,
+    server: 0,
+    limited: 0,
+    latency: 0,
+    bytesIn: 0,
+    bytesOut: 0,
+    tokens: 0,
+    latencyHist: [],
+  };
+  for (const r of rows) {
+    sums.requests += r.requests;
+    sums.ok += r.ok;
+    sums.client += r.client;
+    sums.server += r.server;
+    sums.limited += r.limited;
+    sums.latency += r.latency;
+    sums.bytesIn += r.bytesIn;
+    sums.bytesOut += r.bytesOut;
+    sums.tokens += r.tokens;
+    r.latencyHist.forEach((n, i) => (sums.latencyHist[i] = (sums.latencyHist[i] ?? 0) + n));
+  }
+  return sums;
+}
+
+/** Rows grouped by one of their fields, groups in order of first appearance. */
+export function groupUsage<K extends "keyId" | "day" | "route" | "area">(
+  rows: Iterable<UsageRow>,
+  by: K,
+): Map<string, UsageRow[]> {
+  const groups = new Map<string, UsageRow[]>();
+  for (const r of rows) {
+    const group = groups.get(r[by]);
+    if (group) group.push(r);
+    else groups.set(r[by], [r]);
+  }
+  return groups;
+}
