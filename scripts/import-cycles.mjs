@@ -7,7 +7,6 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
-const root = process.cwd();
 const SOURCE = /\.(ts|tsx|mts|mjs)$/;
 const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { encoding: "utf8" })
   .split("\n")
