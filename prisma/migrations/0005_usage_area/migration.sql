@@ -32,3 +32,8 @@ DROP TABLE "usage_route_area";
 
 ALTER TABLE "usage_events" ALTER COLUMN "area" SET NOT NULL;
 ALTER TABLE "usage_daily" ALTER COLUMN "area" SET NOT NULL;
+
+-- An instance still running the code before this migration (a rolling upgrade) writes no area: its
+-- rows are kept under "unknown" instead of being refused and lost.
+ALTER TABLE "usage_events" ALTER COLUMN "area" SET DEFAULT 'unknown';
+ALTER TABLE "usage_daily" ALTER COLUMN "area" SET DEFAULT 'unknown';
