@@ -5,24 +5,7 @@ import { createTestSession } from "../../test/support/session.ts";
 import { latencyBucket, LATENCY_BUCKETS_MS, type UsageEventInput } from "../usage/meter.ts";
 import { describeTotals, STATUS_CLASSES } from "./usage-summary.ts";
 import { quotaNow, usageQuery, usageReport } from "./usage.ts";
-
-const NOW = new Date("2026-03-15T12:00:00Z");
-
-function event(keyId: string, over: Partial<UsageEventInput> = {}): UsageEventInput {
-  return {
-    keyId,
-    requestId: "r",
-    method: "GET",
-    route: "/v1/data/:source",
-    area: "data",
-    status: 200,
-    latencyMs: 20,
-    bytesIn: 0,
-    bytesOut: 10,
-    at: NOW,
-    ...over,
-  };
-}
+import { EVENT_TIME, usageEvent } from "../usage/test-events.ts";
 
 describe("usage in words", () => {
   it("words the totals so their parts add up, with percentiles labelled as estimates", () => {
@@ -57,11 +40,11 @@ describe.each(combos)("usage reports from the usage reader (%s, %s limits)", (db
     const b = await gw.key({ name: "b" });
     const other = await gw.key({ name: "someone else's" });
     await gw.rt.db.prisma.apiKey.updateMany({ where: { id: { in: [a.id, b.id] } }, data: { userId } });
-    const yesterday = new Date(NOW.getTime() - 86_400_000);
+    const yesterday = new Date(EVENT_TIME.getTime() - 86_400_000);
     const batches: UsageEventInput[][] = [
       [
-        event(a.id, { latencyMs: 3 }),
-        event(a.id, {
+        usageEvent(a.id, { latencyMs: 3 }),
+        usageEvent(a.id, {
           route: "/v1/llm/chat",
           area: "llm",
           status: 200,
@@ -70,11 +53,11 @@ describe.each(combos)("usage reports from the usage reader (%s, %s limits)", (db
           promptTokens: 10,
           completionTokens: 5,
         }),
-        event(b.id, { status: 429, latencyMs: 1 }),
-        event(other.id),
+        usageEvent(b.id, { status: 429, latencyMs: 1 }),
+        usageEvent(other.id),
       ],
       [
-        event(a.id, {
+        usageEvent(a.id, {
           route: "/v1/llm/chat",
           area: "llm",
           status: 502,
@@ -82,7 +65,7 @@ describe.each(combos)("usage reports from the usage reader (%s, %s limits)", (db
           provider: "openai",
           promptTokens: 1,
         }),
-        event(a.id, {
+        usageEvent(a.id, {
           route: "/v1/llm/chat",
           area: "llm",
           latencyMs: 30,
@@ -90,9 +73,9 @@ describe.each(combos)("usage reports from the usage reader (%s, %s limits)", (db
           promptTokens: 7,
           completionTokens: 3,
         }),
-        event(b.id, { status: 404, at: yesterday }),
+        usageEvent(b.id, { status: 404, at: yesterday }),
         // Grouped under the area it was recorded in, which its path does not name.
-        event(other.id, { route: "/v1/generators/:generator/random", area: "create" }),
+        usageEvent(other.id, { route: "/v1/generators/:generator/random", area: "create" }),
       ],
     ];
     for (const batch of batches) {
@@ -106,7 +89,7 @@ describe.each(combos)("usage reports from the usage reader (%s, %s limits)", (db
     expect(chat.latencyHist.reduce((x, y) => x + y, 0)).toBe(3);
     expect(chat.latencyHist[latencyBucket(800)]).toBe(1);
 
-    const mine = await usageReport(gw.rt.db, { owner: userId }, NOW);
+    const mine = await usageReport(gw.rt.db, { owner: userId }, EVENT_TIME);
     expect(mine.daily).toHaveLength(30);
     // The 429 is rate limited, not also a client error: the classes add up to the requests.
     expect(mine.daily.at(-1)).toMatchObject({
@@ -136,8 +119,8 @@ describe.each(combos)("usage reports from the usage reader (%s, %s limits)", (db
       ["a", 4],
       ["b", 2],
     ]);
-    expect((await usageReport(gw.rt.db, { owner: userId, keyId: other.id }, NOW)).totals.requests).toBe(0);
-    const everyone = await usageReport(gw.rt.db, {}, NOW);
+    expect((await usageReport(gw.rt.db, { owner: userId, keyId: other.id }, EVENT_TIME)).totals.requests).toBe(0);
+    const everyone = await usageReport(gw.rt.db, {}, EVENT_TIME);
     expect(everyone.keys.find((k) => k.id === b.id)).toMatchObject({ requests: 2, limited: 1, error_rate: 1 });
     expect(everyone.totals.requests).toBeGreaterThanOrEqual(8);
     expect(everyone.areas.find((x) => x.area === "create")).toMatchObject({ requests: 1, ok: 1 });

@@ -69,6 +69,25 @@ export type UsageRow = {
   latencyHist: number[];
 };
 
+/** What a usage row counts, without the key, day, route and area it counts for. */
+export type UsageSums = Omit<UsageRow, "keyId" | "day" | "route" | "area">;
+
+/** Nothing counted yet, with the given latency histogram to add into. */
+export function noUsage(latencyHist: number[]): UsageSums {
+  return {
+    requests: 0,
+    ok: 0,
+    client: 0,
+    server: 0,
+    limited: 0,
+    latency: 0,
+    bytesIn: 0,
+    bytesOut: 0,
+    tokens: 0,
+    latencyHist,
+  };
+}
+
 /** Calls to one language-model provider by a key on one UTC day (usage_daily_provider). */
 export type ProviderUsageRow = {
   keyId: string;
@@ -347,16 +366,7 @@ export function rollUp(events: UsageEventInput[]): UsageRow[] {
         day,
         route: e.route,
         area: e.area,
-        requests: 0,
-        ok: 0,
-        client: 0,
-        server: 0,
-        limited: 0,
-        latency: 0,
-        bytesIn: 0,
-        bytesOut: 0,
-        tokens: 0,
-        latencyHist: new Array<number>(LATENCY_BUCKETS_MS.length + 1).fill(0),
+        ...noUsage(new Array<number>(LATENCY_BUCKETS_MS.length + 1).fill(0)),
       };
       byGroup.set(id, r);
     }

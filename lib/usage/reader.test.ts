@@ -4,26 +4,9 @@ import { startTestGateway, type TestGateway } from "../../test/support/gateway.t
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { applyMigrations, readMigrations } from "../db/migrate.ts";
-import { latencyBucket, latencyPercentile, LATENCY_BUCKETS_MS, rollUp, type UsageEventInput } from "./meter.ts";
+import { latencyBucket, latencyPercentile, LATENCY_BUCKETS_MS, rollUp } from "./meter.ts";
 import { groupUsage, readUsage, sumUsage, type UsageRow } from "./reader.ts";
-
-const NOW = new Date("2026-03-15T12:00:00Z");
-
-function event(keyId: string, over: Partial<UsageEventInput> = {}): UsageEventInput {
-  return {
-    keyId,
-    requestId: "r",
-    method: "GET",
-    route: "/v1/data/:source",
-    area: "data",
-    status: 200,
-    latencyMs: 20,
-    bytesIn: 0,
-    bytesOut: 10,
-    at: NOW,
-    ...over,
-  };
-}
+import { EVENT_TIME, usageEvent } from "./test-events.ts";
 
 describe("latency histograms", () => {
   it("buckets latencies by upper bound and reads percentiles back", () => {
@@ -31,7 +14,9 @@ describe("latency histograms", () => {
     expect(latencyBucket(5)).toBe(0);
     expect(latencyBucket(6)).toBe(1);
     expect(latencyBucket(99_999)).toBe(LATENCY_BUCKETS_MS.length);
-    const events = [...Array(90).fill(20), ...Array(10).fill(700)].map((ms: number) => event("k", { latencyMs: ms }));
+    const events = [...Array(90).fill(20), ...Array(10).fill(700)].map((ms: number) =>
+      usageEvent("k", { latencyMs: ms }),
+    );
     const [row] = rollUp(events);
     // Interpolated inside the bucket: rank 50 of 90 in (10, 25], rank 95 the 5th of 10 in (500, 1000].
     expect(latencyPercentile(row!.latencyHist, 0.5)).toBe(18);
@@ -40,20 +25,22 @@ describe("latency histograms", () => {
   });
 
   it("estimates p95 among the fast calls, not at a bucket bound, when one slow call is the outlier (42 under 50 ms, one of 4 s)", () => {
-    const events = [...Array.from({ length: 42 }, (_, i) => 8 + i), 4000].map((ms) => event("k", { latencyMs: ms }));
+    const events = [...Array.from({ length: 42 }, (_, i) => 8 + i), 4000].map((ms) =>
+      usageEvent("k", { latencyMs: ms }),
+    );
     const [row] = rollUp(events);
     const p95 = latencyPercentile(row!.latencyHist, 0.95)!;
     expect(p95).toBeGreaterThan(25);
     expect(p95).toBeLessThan(50);
     // Past the last bound there is nothing to interpolate to: the estimate is the bound, shown as "over 30 s".
-    expect(latencyPercentile(rollUp([event("k", { latencyMs: 60_000 })])[0]!.latencyHist, 0.5)).toBe(30_000);
+    expect(latencyPercentile(rollUp([usageEvent("k", { latencyMs: 60_000 })])[0]!.latencyHist, 0.5)).toBe(30_000);
   });
 
   it("adds rows up, histograms bucket by bucket, and groups them by a recorded field", () => {
     const rows = rollUp([
-      event("a", { latencyMs: 3 }),
-      event("a", { route: "/v1/llm/chat", area: "llm", status: 429, latencyMs: 3, promptTokens: 2 }),
-      event("b", { status: 502, latencyMs: 700, at: new Date("2026-03-14T23:59:59Z") }),
+      usageEvent("a", { latencyMs: 3 }),
+      usageEvent("a", { route: "/v1/llm/chat", area: "llm", status: 429, latencyMs: 3, promptTokens: 2 }),
+      usageEvent("b", { status: 502, latencyMs: 700, at: new Date("2026-03-14T23:59:59Z") }),
     ]);
     expect(rows.map((r) => [r.keyId, r.day, r.area, r.route])).toEqual([
       ["a", "2026-03-15", "data", "/v1/data/:source"],
@@ -124,10 +111,13 @@ describe.each(databaseBackends)("reading usage on %s", (db) => {
   it("reads only the keys and days asked for, pending events included", async () => {
     const a = await gw.key({ name: "a" });
     const b = await gw.key({ name: "b" });
-    const yesterday = new Date(NOW.getTime() - 86_400_000);
-    for (const e of [event(a.id), event(a.id, { at: yesterday }), event(b.id)]) gw.rt.meter.record(e);
+    const yesterday = new Date(EVENT_TIME.getTime() - 86_400_000);
+    for (const e of [usageEvent(a.id), usageEvent(a.id, { at: yesterday }), usageEvent(b.id)]) gw.rt.meter.record(e);
     await gw.rt.meter.flush();
-    const pending = [event(a.id, { route: "/v1/llm/chat", area: "llm" }), event(b.id, { route: "/v1/llm/chat" })];
+    const pending = [
+      usageEvent(a.id, { route: "/v1/llm/chat", area: "llm" }),
+      usageEvent(b.id, { route: "/v1/llm/chat" }),
+    ];
 
     const rows = await readUsage(gw.rt.db, { keyIds: [a.id], from: "2026-03-15", pending });
     expect(rows.map((r) => [r.keyId, r.day, r.area, r.route, r.requests])).toEqual([

@@ -1,7 +1,14 @@
 import type { Database } from "../db/client.ts";
-import { rollUp, type ProviderUsageRow, type UsageEventInput, type UsageRow } from "./meter.ts";
+import {
+  noUsage,
+  rollUp,
+  type ProviderUsageRow,
+  type UsageEventInput,
+  type UsageRow,
+  type UsageSums,
+} from "./meter.ts";
 
-export type { ProviderUsageRow, UsageRow } from "./meter.ts";
+export type { ProviderUsageRow, UsageRow, UsageSums } from "./meter.ts";
 
 export type UsageFilter = {
   keyIds: readonly string[];
@@ -61,22 +68,9 @@ export async function readProviderUsage(
   }));
 }
 
-export type UsageSums = Omit<UsageRow, "keyId" | "day" | "route" | "area">;
-
 /** The rows added up, latency histograms bucket by bucket. */
 export function sumUsage(rows: Iterable<UsageRow>): UsageSums {
-  const sums: UsageSums = {
-    requests: 0,
-    ok: 0,
-    client: 0,
-    server: 0,
-    limited: 0,
-    latency: 0,
-    bytesIn: 0,
-    bytesOut: 0,
-    tokens: 0,
-    latencyHist: [],
-  };
+  const sums = noUsage([]);
   for (const r of rows) {
     sums.requests += r.requests;
     sums.ok += r.ok;
