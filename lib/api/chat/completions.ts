@@ -5,7 +5,7 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, keyedErrors } from "../../gateway/http/schemas.ts";
 import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { completeChat, streamChat, type StreamFormat } from "../llm/chat.ts";
-import { meteredChatStream } from "../llm/stream-response.ts";
+import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
 
 /**
  * Models on the OpenAI-compatible surface are named `provider/model` (a bare model id goes to the
@@ -74,12 +74,7 @@ const handleChatCompletions: RouteHandler<typeof chatCompletions, GatewayEnv> = 
   const name = `${provider}/${model}`;
   if (!body.stream) {
     const r = await completeChat(req, c.req.raw.signal);
-    c.set("usage", {
-      provider,
-      model: r.model,
-      promptTokens: r.usage.prompt_tokens,
-      completionTokens: r.usage.completion_tokens,
-    });
+    reportCompletion(c, r);
     return c.json(
       {
         id,

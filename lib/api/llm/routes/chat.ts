@@ -7,7 +7,7 @@ import { completeChat, streamChat, withFallback, type ChatRequest } from "../cha
 import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT } from "../gemini.ts";
 import { selectModel } from "../tiers.ts";
 import { Budget, Completion, Message, providerErrors } from "./schemas.ts";
-import { meteredChatStream } from "../stream-response.ts";
+import { meteredChatStream, reportCompletion } from "../usage-report.ts";
 
 const SelectionSchema = z
   .object({ provider: z.string(), model: z.string(), tier: Budget, configured: z.boolean(), reason: z.string() })
@@ -59,12 +59,7 @@ const handleChat: RouteHandler<typeof chat, GatewayEnv> = async (c) => {
   const req: ChatRequest = body;
   if (!(body.stream || streamQuery === "true")) {
     const result = await withFallback(req, (r) => completeChat(r, c.req.raw.signal));
-    c.set("usage", {
-      provider: result.provider,
-      model: result.model,
-      promptTokens: result.usage.prompt_tokens,
-      completionTokens: result.usage.completion_tokens,
-    });
+    reportCompletion(c, result);
     return c.json(result, 200);
   }
   // A stream falls back only before its first token: after that the client already has output.
@@ -120,12 +115,7 @@ const handleSmartChat: RouteHandler<typeof smartChat, GatewayEnv> = async (c) =>
     { messages: body.messages, provider: selection.provider, model: selection.model, max_tokens: body.max_tokens },
     c.req.raw.signal,
   );
-  c.set("usage", {
-    provider: result.provider,
-    model: result.model,
-    promptTokens: result.usage.prompt_tokens,
-    completionTokens: result.usage.completion_tokens,
-  });
+  reportCompletion(c, result);
   return c.json({ ...result, selection }, 200);
 };
 

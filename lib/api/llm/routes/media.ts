@@ -8,6 +8,7 @@ import { elevenlabsSpeech, openaiSpeech } from "../../../upstream/speech.ts";
 import { generateImage, transcribe, TRANSCRIBE_FORMATS } from "../media.ts";
 import { describeImage } from "../vision.ts";
 import { Completion, providerErrors } from "./schemas.ts";
+import { reportCompletion } from "../usage-report.ts";
 
 const vision = gatewayRoute("key", {
   method: "post",
@@ -37,12 +38,7 @@ const handleVision: RouteHandler<typeof vision, GatewayEnv> = async (c) => {
     body.model,
     c.req.raw.signal,
   );
-  c.set("usage", {
-    provider: result.provider,
-    model: result.model,
-    promptTokens: result.usage.prompt_tokens,
-    completionTokens: result.usage.completion_tokens,
-  });
+  reportCompletion(c, result);
   return c.json(result, 200);
 };
 

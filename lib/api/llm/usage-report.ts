@@ -1,6 +1,19 @@
 import type { Context } from "hono";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
-import type { StreamOutcome } from "./chat.ts";
+import type { CompletionResponse, StreamOutcome } from "./chat.ts";
+
+/** Reports a finished completion's provider, model and tokens for metering. */
+export function reportCompletion(
+  c: Context<GatewayEnv>,
+  result: Pick<CompletionResponse, "provider" | "model" | "usage">,
+): void {
+  c.set("usage", {
+    provider: result.provider,
+    model: result.model,
+    promptTokens: result.usage.prompt_tokens,
+    completionTokens: result.usage.completion_tokens,
+  });
+}
 
 /**
  * A chat stream as the response: metered (provider, model, tokens, bytes) when it ends, which is also
