@@ -18,6 +18,7 @@ import proxy from "./api/proxy/index.ts";
 import screenshot from "./api/screenshot/index.ts";
 import social from "./api/social/index.ts";
 import status from "./api/status/index.ts";
+import tools from "./api/tools/index.ts";
 import trove from "./api/trove/index.ts";
 import usage from "./api/usage/index.ts";
 import utils from "./api/utils/index.ts";
@@ -40,6 +41,7 @@ export const AREAS: readonly Area[] = [
   embeddings,
   models,
   utils,
+  tools,
   documents,
   proxy,
   screenshot,

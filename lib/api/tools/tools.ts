@@ -1,0 +1,299 @@
+import { z } from "@hono/zod-openapi";
+import { GatewayError } from "../../errors.ts";
+import { cachedSearch, contextFor, type DataSource } from "../data/source.ts";
+import { archive, captures, snapshot } from "../data/sources/archive/index.ts";
+import { arxiv } from "../data/sources/arxiv/index.ts";
+import { census, GEOGRAPHIES, population, type Geography } from "../data/sources/census/index.ts";
+import { cryptoPrices, dailyPrices, finance, fxRates } from "../data/sources/finance/index.ts";
+import { github, repository } from "../data/sources/github/index.ts";
+import { apod, marsPhotos, nasa, nearEarthObjects, ROVERS } from "../data/sources/nasa/index.ts";
+import { headlines, news, newsSearch } from "../data/sources/news/index.ts";
+import { bookByIsbn, openlibrary } from "../data/sources/openlibrary/index.ts";
+import { semanticScholar } from "../data/sources/semantic_scholar/index.ts";
+import { currentWeather, weather, weatherForecast } from "../data/sources/weather/index.ts";
+import { wikipedia, wikipediaSummary } from "../data/sources/wikipedia/index.ts";
+import { channel, youtube } from "../data/sources/youtube/index.ts";
+import { defineTool, type Tool, type ToolContext } from "./tool.ts";
+
+// Thin wrappers over the data-source adapters in lib/api/data/sources: every tool calls an adapter
+// function the /v1/data routes already call, through the same per-runtime client (and, for searches,
+// the same result cache), so tools add no upstream calls of their own.
+
+const query = z.string().min(1).max(300).describe("Search terms");
+const limit = z.number().int().min(1).max(50).default(10).describe("At most this many results");
+const id = (what: string) => z.string().min(1).max(300).describe(what);
+const ctxOf = (source: Pick<DataSource, "name" | "upstream">, ctx: ToolContext) => contextFor(source, ctx.cache);
+
+const searchTool = (source: DataSource, name: string, description: string) =>
+  defineTool({
+    name,
+    module: source.name,
+    description,
+    input: z.object({ query, limit }),
+    run: async ({ query, limit }, ctx) => {
+      const results = await cachedSearch(source, ctx.cache, query, limit);
+      return { source: source.name, query, count: results.length, results };
+    },
+  });
+
+const getTool = (source: DataSource, name: string, description: string, idName: string, idDescription: string) =>
+  defineTool({
+    name,
+    module: source.name,
+    description,
+    input: z.object({ [idName]: id(idDescription) }),
+    run: (args, ctx) => source.get(ctxOf(source, ctx), (args as Record<string, string>)[idName]!),
+  });
+
+export const TOOLS: readonly Tool[] = [
+  // archive (Wayback Machine)
+  searchTool(archive, "archive_search", "Search the Wayback Machine's captures of a URL or host"),
+  defineTool({
+    name: "archive_get_snapshot",
+    module: "archive",
+    description: "The archived page closest to a timestamp (default: the latest capture)",
+    input: z.object({
+      url: z.string().min(1).max(2000).describe("The page's URL"),
+      timestamp: z
+        .string()
+        .regex(/^\d{4,14}$/)
+        .optional()
+        .describe("YYYYMMDDhhmmss, or any prefix of it"),
+    }),
+    run: ({ url, timestamp }, ctx) => snapshot(ctxOf(archive, ctx), url, timestamp),
+  }),
+  defineTool({
+    name: "archive_list_captures",
+    module: "archive",
+    description: "The captures of a URL (or a bare host) in the Wayback Machine, oldest first",
+    input: z.object({ url: z.string().min(1).max(2000).describe("URL or host"), limit }),
+    run: ({ url, limit }, ctx) => captures(ctxOf(archive, ctx), url, limit),
+  }),
+  // arxiv
+  searchTool(arxiv, "arxiv_search", "Search arXiv preprints"),
+  getTool(arxiv, "arxiv_get_paper", "One arXiv preprint by its id", "paper_id", "arXiv id, e.g. 2301.00001"),
+  // census
+  searchTool(census, "census_search", "Search US Census places (states) by name"),
+  defineTool({
+    name: "census_get_population",
+    module: "census",
+    description: "Total population (ACS 5-year) for every area of one kind",
+    input: z.object({
+      geography: z.enum(Object.keys(GEOGRAPHIES) as [Geography, ...Geography[]]).default("state"),
+      year: z.number().int().min(2009).max(2100).default(2022),
+      state: z
+        .string()
+        .regex(/^\d{2}$/)
+        .optional()
+        .describe("Two-digit state FIPS code (needed for tracts)"),
+    }),
+    run: ({ geography, year, state }, ctx) => population(ctxOf(census, ctx), geography, year, state),
+  }),
+  // finance
+  defineTool({
+    name: "finance_get_crypto_prices",
+    module: "finance",
+    description: "Current USD prices and 24h change of cryptocurrencies",
+    input: z.object({ symbols: z.array(z.string().min(1).max(20)).min(1).max(25).describe("e.g. BTC, ETH") }),
+    run: ({ symbols }, ctx) => cryptoPrices(ctxOf(finance, ctx), symbols),
+  }),
+  defineTool({
+    name: "finance_get_fx_rates",
+    module: "finance",
+    description: "Latest exchange rates from a base currency",
+    input: z.object({
+      base: z
+        .string()
+        .regex(/^[A-Za-z]{3}$/)
+        .default("USD"),
+      symbols: z
+        .array(z.string().regex(/^[A-Za-z]{3}$/))
+        .max(50)
+        .optional(),
+    }),
+    run: ({ base, symbols }, ctx) => fxRates(ctxOf(finance, ctx), base, symbols),
+  }),
+  defineTool({
+    name: "finance_get_daily_prices",
+    module: "finance",
+    description: "Daily prices of a stock symbol (needs ALPHAVANTAGE_API_KEY)",
+    input: z.object({ symbol: z.string().min(1).max(20).describe("Ticker, e.g. IBM") }),
+    run: ({ symbol }, ctx) => dailyPrices(ctxOf(finance, ctx), symbol),
+  }),
+  // github
+  searchTool(github, "github_search_repositories", "Search GitHub repositories (GitHub search syntax)"),
+  defineTool({
+    name: "github_search_by_language",
+    module: "github",
+    description: "Search GitHub repositories written in one language (the search endpoint's language: qualifier)",
+    input: z.object({ query, language: z.string().regex(/^[\w+#.-]{1,40}$/), limit }),
+    run: ({ query, language, limit }, ctx) => cachedSearch(github, ctx.cache, `${query} language:${language}`, limit),
+  }),
+  defineTool({
+    name: "github_search_by_topic",
+    module: "github",
+    description: "Search GitHub repositories tagged with a topic (the search endpoint's topic: qualifier)",
+    input: z.object({ topic: z.string().regex(/^[a-z0-9-]{1,50}$/), limit }),
+    run: ({ topic, limit }, ctx) => cachedSearch(github, ctx.cache, `topic:${topic}`, limit),
+  }),
+  defineTool({
+    name: "github_get_repository",
+    module: "github",
+    description: "One GitHub repository's details",
+    input: z.object({ owner: z.string().min(1).max(100), repo: z.string().min(1).max(100) }),
+    run: ({ owner, repo }, ctx) => repository(ctxOf(github, ctx), owner, repo),
+  }),
+  // nasa
+  searchTool(nasa, "nasa_search_images", "Search NASA's image and video library"),
+  defineTool({
+    name: "nasa_get_apod",
+    module: "nasa",
+    description: "NASA's Astronomy Picture of the Day",
+    input: z.object({
+      date: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .optional()
+        .describe("YYYY-MM-DD; default today"),
+    }),
+    run: ({ date }, ctx) => apod(ctxOf(nasa, ctx), date),
+  }),
+  defineTool({
+    name: "nasa_get_mars_photos",
+    module: "nasa",
+    description: "Photos taken by a Mars rover on one sol",
+    input: z.object({
+      rover: z.enum(ROVERS).default("curiosity"),
+      sol: z.number().int().min(0).max(10_000).optional(),
+      camera: z.string().max(20).optional(),
+    }),
+    run: ({ rover, sol, camera }, ctx) => marsPhotos(ctxOf(nasa, ctx), rover, sol, camera),
+  }),
+  defineTool({
+    name: "nasa_get_near_earth_objects",
+    module: "nasa",
+    description: "Asteroids passing near Earth between two dates (at most 7 days apart)",
+    input: z.object({
+      start_date: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .optional(),
+      end_date: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .optional(),
+    }),
+    run: ({ start_date, end_date }, ctx) => nearEarthObjects(ctxOf(nasa, ctx), start_date, end_date),
+  }),
+  // news
+  defineTool({
+    name: "news_search",
+    module: "news",
+    description: "Search news articles (needs NEWSAPI_KEY)",
+    input: z.object({
+      query,
+      from: z.string().max(30).optional(),
+      to: z.string().max(30).optional(),
+      sort_by: z.enum(["publishedAt", "relevancy", "popularity"]).optional(),
+      limit,
+    }),
+    run: ({ query, from, to, sort_by, limit }, ctx) =>
+      newsSearch(ctxOf(news, ctx), query, { from, to, sortBy: sort_by, pageSize: limit }),
+  }),
+  defineTool({
+    name: "news_get_headlines",
+    module: "news",
+    description: "Top headlines by country and category",
+    input: z.object({
+      country: z
+        .string()
+        .regex(/^[a-z]{2}$/)
+        .optional(),
+      category: z.string().max(30).optional(),
+      query: query.optional(),
+      limit,
+    }),
+    run: ({ country, category, query, limit }, ctx) =>
+      headlines(ctxOf(news, ctx), { country, category, q: query, pageSize: limit }),
+  }),
+  getTool(news, "news_get_article", "The newest article matching a phrase", "query", "Search terms"),
+  // openlibrary
+  searchTool(openlibrary, "openlibrary_search", "Search Open Library books"),
+  getTool(openlibrary, "openlibrary_get_book", "One book by ISBN or title", "book_id", "ISBN or title"),
+  defineTool({
+    name: "openlibrary_get_by_isbn",
+    module: "openlibrary",
+    description: "One book by its ISBN-10 or ISBN-13",
+    input: z.object({ isbn: z.string().min(10).max(20) }),
+    run: ({ isbn }, ctx) => bookByIsbn(ctxOf(openlibrary, ctx), isbn),
+  }),
+  // semantic_scholar
+  searchTool(semanticScholar, "semantic_scholar_search", "Search Semantic Scholar papers"),
+  getTool(
+    semanticScholar,
+    "semantic_scholar_get_paper",
+    "One paper by Semantic Scholar id, DOI:…, arXiv:… or PMID:…",
+    "paper_id",
+    "Paper id",
+  ),
+  defineTool({
+    name: "semantic_scholar_get_paper_by_doi",
+    module: "semantic_scholar",
+    description: "One paper by its DOI",
+    input: z.object({
+      doi: z
+        .string()
+        .regex(/^10\.\d{4,9}\/\S+$/)
+        .describe("e.g. 10.1145/3292500.3330701"),
+    }),
+    run: ({ doi }, ctx) => semanticScholar.get(ctxOf(semanticScholar, ctx), doi),
+  }),
+  // weather
+  searchTool(weather, "weather_search_places", "Find places (and their coordinates) by name"),
+  defineTool({
+    name: "weather_get_current",
+    module: "weather",
+    description: "Current weather at a place",
+    input: z.object({ location: z.string().min(1).max(200) }),
+    run: ({ location }, ctx) => currentWeather(ctxOf(weather, ctx), location),
+  }),
+  defineTool({
+    name: "weather_get_forecast",
+    module: "weather",
+    description: "Daily forecast at a place",
+    input: z.object({ location: z.string().min(1).max(200), days: z.number().int().min(1).max(16).default(7) }),
+    run: ({ location, days }, ctx) => weatherForecast(ctxOf(weather, ctx), location, days),
+  }),
+  // wikipedia
+  searchTool(wikipedia, "wikipedia_search", "Full-text search of English Wikipedia"),
+  defineTool({
+    name: "wikipedia_get_summary",
+    module: "wikipedia",
+    description: "The summary of one Wikipedia page",
+    input: z.object({ title: z.string().min(1).max(300) }),
+    run: ({ title }, ctx) => wikipediaSummary(ctxOf(wikipedia, ctx), title),
+  }),
+  defineTool({
+    name: "wikipedia_lookup",
+    module: "wikipedia",
+    description: "The summary of the best search hit for a phrase (search, then summary)",
+    input: z.object({ query }),
+    run: async ({ query }, ctx) => {
+      const [top] = await cachedSearch(wikipedia, ctx.cache, query, 1);
+      if (!top) throw new GatewayError(404, `wikipedia has no page matching '${query}'`);
+      return wikipediaSummary(ctxOf(wikipedia, ctx), top.id);
+    },
+  }),
+  // youtube
+  searchTool(youtube, "youtube_search", "Search YouTube videos (needs YOUTUBE_API_KEY)"),
+  getTool(youtube, "youtube_get_video", "One YouTube video's details", "video_id", "Video id"),
+  defineTool({
+    name: "youtube_get_channel",
+    module: "youtube",
+    description: "One YouTube channel's details",
+    input: z.object({ channel_id: z.string().min(1).max(100) }),
+    run: ({ channel_id }, ctx) => channel(ctxOf(youtube, ctx), channel_id),
+  }),
+].sort((a, b) => a.name.localeCompare(b.name));
+
+export const toolByName = (name: string): Tool | undefined => TOOLS.find((t) => t.name === name);
