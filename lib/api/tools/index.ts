@@ -2,9 +2,8 @@ import { z, type RouteHandler } from "@hono/zod-openapi";
 import { defineArea, type AreaApp } from "../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
-import { findUnsafeText } from "../../gateway/http/safe-text.ts";
 import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
-import { describeUnsafeText, describeValidationError } from "../../gateway/http/validation.ts";
+import { acceptInput } from "../../gateway/http/validation.ts";
 import { GatewayError } from "../../errors.ts";
 import { untrustedContent } from "../../upstream/untrusted-response.ts";
 import { upstreamErrors } from "../data/schemas.ts";
@@ -75,13 +74,10 @@ const handleRun: RouteHandler<typeof run, GatewayEnv> = async (c) => {
   const tool = toolByName(name);
   if (!tool) throw new GatewayError(404, `no tool '${name}': GET /v1/tools/ lists them`);
   // The body's own validator has already checked it is a JSON object (or absent: no arguments).
-  const parsed = tool.input.safeParse(c.req.valid("json") ?? {});
-  if (!parsed.success) throw new GatewayError(400, describeValidationError(parsed.error));
-  const unsafe = findUnsafeText(parsed.data);
-  if (unsafe) throw new GatewayError(400, describeUnsafeText(unsafe, "body"));
+  const args = acceptInput(tool.input.safeParse(c.req.valid("json") ?? {}), "body");
   const signal = c.req.raw.signal;
   signal.throwIfAborted();
-  const result = await tool.run(parsed.data, { cache: c.var.runtime.upstreamCache, signal });
+  const result = await tool.run(args, { cache: c.var.runtime.upstreamCache, signal });
   return c.json({ tool: tool.name, result }, 200);
 };
 

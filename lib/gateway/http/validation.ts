@@ -10,11 +10,22 @@ import { findUnsafeText, toSafeText, type UnsafeTextAt } from "./safe-text.ts";
  * dropped are never checked.
  */
 export const validationHook: NonNullable<OpenAPIHonoOptions<GatewayEnv>["defaultHook"]> = (result) => {
-  if (!result.success) throw new GatewayError(400, describeValidationError(result.error));
-  const unsafe = findUnsafeText(result.data);
-  if (unsafe)
-    throw new GatewayError(400, describeUnsafeText(unsafe, result.target === "json" ? "body" : result.target));
+  acceptInput(result, result.target === "json" ? "body" : result.target);
 };
+
+/**
+ * The two rules of validationHook for input a handler parses itself (a tool's arguments, chosen by
+ * name at run time): the schema's verdict as a 400 naming the fields, then no NULs or lone surrogates.
+ */
+export function acceptInput<T>(
+  parsed: { success: true; data: T } | { success: false; error: ZodError },
+  target: string,
+): T {
+  if (!parsed.success) throw new GatewayError(400, describeValidationError(parsed.error));
+  const unsafe = findUnsafeText(parsed.data);
+  if (unsafe) throw new GatewayError(400, describeUnsafeText(unsafe, target));
+  return parsed.data;
+}
 
 /** "invalid request: messages: expected array, received undefined; temperature: ..." — names every field. */
 export function describeValidationError(error: ZodError): string {
