@@ -4,6 +4,7 @@ import { describeRgb, hexToRgb, type ColorValue } from "./color-space.ts";
 import { jokeSet, textSet, type JokeItem, type TextItem } from "./data-sets.ts";
 import { buildPalette, pickScheme, randomBase, type Palette, type PaletteScheme } from "./palettes.ts";
 import { ShuffleBag, type RandomSource } from "./shuffle-bag.ts";
+import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
 
 export const GENERATORS = ["insults", "antijokes", "dadjokes", "colors", "compliments"] as const;
 export type GeneratorName = (typeof GENERATORS)[number];
@@ -82,17 +83,11 @@ export function describeGenerators(): Record<GeneratorName, GeneratorSummary> {
 
 export type PaletteOptions = { scheme?: PaletteScheme; size: number };
 
-const bagsByRuntime = new WeakMap<object, GeneratorBags>();
-
 /**
  * The shuffle bags of one gateway (keyed by its runtime), shared by /v1/create and /v1/generators so
  * neither form repeats what the other just drew; two gateways in one process (tests do this) never share draws.
  */
-export function generatorBags(runtime: object): GeneratorBags {
-  let bags = bagsByRuntime.get(runtime);
-  if (!bags) bagsByRuntime.set(runtime, (bags = new GeneratorBags()));
-  return bags;
-}
+export const generatorBags = perRuntime(() => new GeneratorBags());
 
 /** One shuffle bag per generator, created on first use. */
 export class GeneratorBags {
