@@ -5,6 +5,7 @@ export default defineConfig({
     // The browser tests in e2e/ are Playwright's (playwright.config.ts); `npm test` runs both.
     include: ["lib/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/support/yield-between-tests.ts"],
     testTimeout: 30_000,
     hookTimeout: 180_000,
     // Two cores: files run two at a time so server processes and PGlite do not starve each other.

@@ -21,17 +21,25 @@ export type Database = {
   close(): Promise<void>;
 };
 
-export type DatabaseOptions = { databaseUrl?: string; dataDir: string };
+export type DatabaseOptions = {
+  databaseUrl?: string;
+  dataDir: string;
+  /** An idle PostgreSQL connection failed (server restart, failover); the pool replaces it. */
+  onConnectionError?: (err: Error) => void;
+};
 
 /** Opens PostgreSQL when a URL is given, otherwise the embedded PGlite database in dataDir/pglite. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.onConnectionError);
   makePrivateDir(options.dataDir);
   return openPglite(path.join(options.dataDir, "pglite"));
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, onConnectionError?: (err: Error) => void): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // pg emits an idle client's failure on the pool; unheard, that event would end the process. The pool
+  // drops the client and the next query opens a fresh connection, so reporting it is all there is to do.
+  pool.on("error", (err) => onConnectionError?.(err));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     kind: "postgres",

@@ -46,7 +46,10 @@ export type Runtime = {
 const SESSION_CACHE_MS = 10_000;
 
 export async function createRuntime(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Runtime> {
-  const db = await openDatabase(config);
+  const db = await openDatabase({
+    ...config,
+    onConnectionError: (err) => logger.warn({ err }, "an idle database connection failed; the pool replaces it"),
+  });
   try {
     const applied = await applyMigrations(db);
     if (applied.length) logger.info({ applied, database: db.kind }, "database migrated");
