@@ -14,10 +14,12 @@ import key from "./api/key/index.ts";
 import linguistics from "./api/linguistics/index.ts";
 import llm from "./api/llm/index.ts";
 import models from "./api/models/index.ts";
+import orchestrate from "./api/orchestrate/index.ts";
 import proxy from "./api/proxy/index.ts";
 import screenshot from "./api/screenshot/index.ts";
 import social from "./api/social/index.ts";
 import status from "./api/status/index.ts";
+import swarm from "./api/swarm/index.ts";
 import tools from "./api/tools/index.ts";
 import trove from "./api/trove/index.ts";
 import usage from "./api/usage/index.ts";
@@ -42,6 +44,8 @@ export const AREAS: readonly Area[] = [
   models,
   utils,
   tools,
+  orchestrate,
+  swarm,
   documents,
   proxy,
   screenshot,
@@ -59,4 +63,9 @@ export const AREAS: readonly Area[] = [
 
 export function createApp(rt: Runtime): GatewayApp {
   return createGatewayApp(rt, AREAS);
+}
+
+/** What a worker process needs of the areas: the work of their task kinds, without the HTTP app. */
+export function setUpAreas(rt: Runtime): void {
+  for (const area of AREAS) area.setup?.(rt);
 }

@@ -63,6 +63,10 @@ const envSchema = z.object({
   JOBS_CONCURRENCY: positiveInt.max(1000).default(4),
   JOBS_QUEUED_PER_KEY: positiveInt.max(100_000).default(20),
   BATCH_ITEMS_PER_DAY: positiveInt.default(5000),
+  JOB_WORKERS: z.enum(["inline", "separate"]).default("inline"),
+  TASKS_ACTIVE_PER_KEY: positiveInt.max(1000).default(3),
+  TASK_TIMEOUT_MS: positiveInt.default(600_000),
+  JOB_STALLED_MS: positiveInt.min(500).default(30_000),
   WORKER_THREADS: positiveInt.optional(),
   WORKER_QUEUE: positiveInt.default(64),
   WORKER_JOB_TIMEOUT_MS: positiveInt.default(30_000),
@@ -109,7 +113,18 @@ export type Config = {
   /** Whether keys may register local runners on private addresses (a LAN GPU box); off by default. */
   ollamaAllowPrivateHosts: boolean;
   /** Background jobs: how many run at once, how many one key may have waiting, batch items per key per UTC day. */
-  jobs: { concurrency: number; queuedPerKey: number; batchItemsPerDay: number };
+  jobs: {
+    concurrency: number;
+    queuedPerKey: number;
+    batchItemsPerDay: number;
+    /** With Redis: whether web processes also work the research queue ("inline") or leave it to `npm run worker`. */
+    workers: "inline" | "separate";
+    /** Research tasks one key may have pending or running at once, across instances. */
+    activePerKey: number;
+    taskTimeoutMs: number;
+    /** BullMQ lock duration and stalled-check interval. */
+    stalledMs: number;
+  };
 };
 
 /** Reads the operator's configuration from the environment; an invalid value stops start-up with its name. */
@@ -157,6 +172,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.JOBS_CONCURRENCY,
       queuedPerKey: e.JOBS_QUEUED_PER_KEY,
       batchItemsPerDay: e.BATCH_ITEMS_PER_DAY,
+      workers: e.JOB_WORKERS,
+      activePerKey: e.TASKS_ACTIVE_PER_KEY,
+      taskTimeoutMs: e.TASK_TIMEOUT_MS,
+      stalledMs: e.JOB_STALLED_MS,
     },
     screenshot: {
       chromiumPath: e.CHROMIUM_PATH,

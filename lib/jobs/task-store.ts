@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { Database } from "../db/client.ts";
 import type { Prisma } from "../db/generated/client.ts";
 import { toSafeText } from "../gateway/http/safe-text.ts";
@@ -15,20 +15,38 @@ export type Task = {
   input: unknown;
   result: unknown;
   error: string | null;
+  usage: unknown;
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;
 };
 
-export type TaskUpdate = { status?: TaskStatus; progress?: number; result?: unknown; error?: string | null };
+export type TaskUpdate = {
+  status?: TaskStatus;
+  progress?: number;
+  result?: unknown;
+  error?: string | null;
+  usage?: unknown;
+};
+
+/** One progress event of a task, with the position the stream resumes after. */
+export type TaskEventRow = { id: bigint; at: Date; data: Record<string, unknown> };
+
+export type CreateOptions = {
+  /** Ids of this prefix and 12 hex digits (`research_3f9c…`) instead of the default `task_<uuid>`. */
+  idPrefix?: string;
+};
 
 /** Task rows are the truth for every asynchronous job (batch, video, archive, orchestration). */
 export class TaskStore {
   constructor(private readonly db: Database) {}
 
-  async create(kind: string, ownerKeyId: string | null, input?: unknown): Promise<Task> {
+  async create(kind: string, ownerKeyId: string | null, input?: unknown, options: CreateOptions = {}): Promise<Task> {
+    const id = options.idPrefix
+      ? `${options.idPrefix}_${randomBytes(6).toString("hex")}`
+      : `task_${randomUUID().replaceAll("-", "")}`;
     const row = await this.db.prisma.task.create({
-      data: { id: `task_${randomUUID().replaceAll("-", "")}`, kind, ownerKeyId, status: "pending", input: json(input) },
+      data: { id, kind, ownerKeyId, status: "pending", input: json(input) },
     });
     return toTask(row);
   }
@@ -40,6 +58,7 @@ export class TaskStore {
     if (update.progress !== undefined) data.progress = Math.min(1, Math.max(0, update.progress));
     if (update.result !== undefined) data.result = json(update.result);
     if (update.error !== undefined) data.error = update.error === null ? null : toSafeText(update.error);
+    if (update.usage !== undefined) data.usage = json(update.usage);
     if (update.status && FINAL_STATUSES.has(update.status)) data.completedAt = new Date();
     const { count } = await this.db.prisma.task.updateMany({
       where: { id, status: { notIn: [...FINAL_STATUSES] } },
@@ -57,6 +76,27 @@ export class TaskStore {
   async getForOwner(id: string, ownerKeyId: string | null): Promise<Task | null> {
     const task = await this.get(id);
     return task && task.ownerKeyId === ownerKeyId ? task : null;
+  }
+
+  /** Tasks of these kinds the key has pending or running, on every instance (the per-key cap counts them). */
+  async countActive(ownerKeyId: string, kinds: readonly string[]): Promise<number> {
+    return this.db.prisma.task.count({
+      where: { ownerKeyId, kind: { in: [...kinds] }, status: { in: ["pending", "running"] } },
+    });
+  }
+
+  async appendEvent(taskId: string, data: Record<string, unknown>): Promise<void> {
+    await this.db.prisma.taskEvent.create({ data: { taskId, data: json(data)! } });
+  }
+
+  /** The task's events after `afterId` (all of them from 0n), oldest first. */
+  async eventsAfter(taskId: string, afterId: bigint, limit = 500): Promise<TaskEventRow[]> {
+    const rows = await this.db.prisma.taskEvent.findMany({
+      where: { taskId, id: { gt: afterId } },
+      orderBy: { id: "asc" },
+      take: limit,
+    });
+    return rows.map((r) => ({ id: r.id, at: r.at, data: r.data as Record<string, unknown> }));
   }
 
   async listForOwner(ownerKeyId: string, kind: string, limit: number): Promise<Task[]> {

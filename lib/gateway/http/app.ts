@@ -66,7 +66,10 @@ export function createGatewayApp(rt: Runtime, areas: readonly Area[]): GatewayAp
   );
 
   registerSecuritySchemes(app);
-  for (const area of areas) mountArea(app, area);
+  for (const area of areas) {
+    area.setup?.(rt);
+    mountArea(app, area);
+  }
 
   app.notFound((c) => c.json({ error: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((err, c) =>

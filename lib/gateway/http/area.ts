@@ -1,6 +1,7 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { keylessLimit } from "./client-limit.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import type { GatewayEnv } from "./context.ts";
 import { guard } from "./guard.ts";
 import { routeAccess } from "./route.ts";
@@ -31,6 +32,11 @@ export type Area = {
   /** The URL paths it answers: "/v1/llm/*" is a prefix (and the path itself), anything else exact. */
   paths: readonly string[];
   routes: readonly RouteModule[];
+  /**
+   * Runs once per runtime, in web and worker processes alike: registers the work of the area's
+   * durable task kinds, so whichever process takes a task from the queue can run it.
+   */
+  setup?: (rt: Runtime) => void;
 };
 
 export const defineArea = (area: Area): Area => area;

@@ -4,6 +4,8 @@ import type { Resolver } from "../../upstream/safe-fetch.ts";
 import { loadConfig, type Config } from "../../config.ts";
 import { openDatabase, type Database } from "../../db/client.ts";
 import { applyMigrations } from "../../db/migrate.ts";
+import { BullDurable } from "../../jobs/bullmq.ts";
+import { InProcessDurable, type DurableTasks } from "../../jobs/durable.ts";
 import { InProcessRunner } from "../../jobs/runner.ts";
 import { TaskStore } from "../../jobs/task-store.ts";
 import { localKeyEvents, redisKeyEvents, type KeyEvents } from "../keys/events.ts";
@@ -31,6 +33,8 @@ export type Runtime = {
   meter: Meter;
   tasks: TaskStore;
   runner: InProcessRunner;
+  /** Research tasks: work named by kind, run here or on BullMQ workers (REDIS_URL), state in the database. */
+  durable: DurableTasks;
   metrics: GatewayMetrics;
   limitBackend: "memory" | "redis" | "upstash";
   /** Cache for third-party answers: Redis when REDIS_URL is set (shared by instances), else memory. */
@@ -45,7 +49,16 @@ export type Runtime = {
 // A signed-out session keeps working on other instances for at most this long.
 const SESSION_CACHE_MS = 10_000;
 
-export async function createRuntime(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Runtime> {
+export type RuntimeOptions = {
+  /** `npm run worker`: work the research queue whatever JOB_WORKERS says. */
+  worker?: boolean;
+};
+
+export async function createRuntime(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
   const db = await openDatabase({
     ...config,
     onConnectionError: (err) => logger.warn({ err }, "an idle database connection failed; the pool replaces it"),
@@ -91,6 +104,20 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     queuedPerKey: config.jobs.queuedPerKey,
     onError: (err, taskId) => logger.error({ err, taskId }, "task failed"),
   });
+  const durableOptions = {
+    activePerKey: config.jobs.activePerKey,
+    timeoutMs: config.jobs.taskTimeoutMs,
+    onError: (err: unknown, taskId: string) => logger.error({ err, taskId }, "research task failed"),
+  };
+  const durable: DurableTasks = config.redisUrl
+    ? new BullDurable(tasks, {
+        ...durableOptions,
+        redisUrl: config.redisUrl,
+        work: options.worker === true || config.jobs.workers === "inline",
+        concurrency: config.jobs.concurrency,
+        stalledMs: config.jobs.stalledMs,
+      })
+    : new InProcessDurable(tasks, runner, durableOptions);
   const metrics = createMetrics(meter);
   const cacheRedis = config.redisUrl ? connectRedis(config.redisUrl, "gateway-upstream-cache") : undefined;
   cacheRedis?.on("error", logError("redis upstream cache"));
@@ -109,6 +136,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     meter,
     tasks,
     runner,
+    durable,
     metrics,
     limitBackend: backend,
     upstreamCache,
@@ -116,6 +144,7 @@ export async function createRuntime(config: Config, logger: Logger = createLogge
     close() {
       closing ??= (async () => {
         await Promise.allSettled(disposers.map((d) => d()));
+        await durable.close();
         await runner.drained();
         await meter.stop();
         await keys.stop();

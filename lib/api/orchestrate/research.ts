@@ -1,0 +1,112 @@
+import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { agentLlm } from "./agent-llm.ts";
+import { runCascade } from "./cascade.ts";
+import { estimateCostUsd } from "./cost.ts";
+import { runSwarm } from "./swarm.ts";
+import type { AgentDeps, AgentReply, CascadeInput, ResearchEvent, SwarmInput } from "./types.ts";
+
+export const CASCADE_KIND = "dream-cascade";
+export const SWARM_KIND = "dream-swarm";
+/** The kinds GET/DELETE /v1/orchestrate/{id} answer for, and that share the per-key cap. */
+export const RESEARCH_KINDS = [CASCADE_KIND, SWARM_KIND] as const;
+export const ID_PREFIX: Record<(typeof RESEARCH_KINDS)[number], string> = {
+  [CASCADE_KIND]: "research",
+  [SWARM_KIND]: "swarm",
+};
+
+/** What a run has spent so far, as the task row and the status answer show it. */
+export type Spend = { calls: number; prompt_tokens: number; completion_tokens: number; estimated_cost_usd: number };
+
+export type RunScope = {
+  keyId: string;
+  /** The usage events' route and area: the endpoint that started the work. */
+  route: string;
+  area: string;
+  /** Usage request ids are `<requestId>:<agent id>`: the request's id, or the task's. */
+  requestId: string;
+  signal: AbortSignal;
+  emit?: (event: ResearchEvent) => void;
+  onSpend?: (spend: Spend) => void;
+};
+
+/**
+ * The agents' dependencies for one run: the provider's models, every answered model call metered to
+ * the key (one usage event per agent call, tokens included) and added to the run's spend.
+ */
+export function researchDeps(rt: Runtime, provider: string, scope: RunScope): AgentDeps {
+  const spend: Spend = { calls: 0, prompt_tokens: 0, completion_tokens: 0, estimated_cost_usd: 0 };
+  const started = new Map<string, number>();
+  const onCall = (reply: AgentReply, call: { agentId: string }) => {
+    spend.calls += 1;
+    spend.prompt_tokens += reply.usage.prompt_tokens;
+    spend.completion_tokens += reply.usage.completion_tokens;
+    spend.estimated_cost_usd += estimateCostUsd(reply.provider, reply.model, reply.usage);
+    scope.onSpend?.({ ...spend });
+    rt.meter.record({
+      keyId: scope.keyId,
+      requestId: `${scope.requestId}:${call.agentId}`,
+      method: "AGENT",
+      route: scope.route,
+      area: scope.area,
+      status: 200,
+      latencyMs: performance.now() - (started.get(call.agentId) ?? performance.now()),
+      bytesIn: 0,
+      bytesOut: reply.content.length,
+      provider: reply.provider,
+      model: reply.model,
+      promptTokens: reply.usage.prompt_tokens,
+      completionTokens: reply.usage.completion_tokens,
+      at: new Date(),
+    });
+  };
+  const llm = agentLlm({ provider, onCall });
+  return {
+    llm: (call) => {
+      started.set(call.agentId, performance.now());
+      return llm(call);
+    },
+    emit: (event) => scope.emit?.(event),
+    signal: scope.signal,
+    toolContext: { cache: rt.upstreamCache, signal: scope.signal },
+  };
+}
+
+/** Agents a run will finish, for its progress: breakdown, workers, one synthesizer per 5, summary. */
+export function plannedAgents(kind: string, numAgents: number): number {
+  return kind === CASCADE_KIND ? 1 + numAgents + Math.ceil(numAgents / 5) + 1 : numAgents + 1;
+}
+
+const FINISHED = new Set(["agent_complete", "agent_failed", "synthesis_complete", "summary_complete"]);
+
+export function runResearch(
+  rt: Runtime,
+  kind: string,
+  input: CascadeInput | SwarmInput,
+  scope: RunScope,
+): Promise<unknown> {
+  const deps = researchDeps(rt, input.provider_name, scope);
+  return kind === CASCADE_KIND ? runCascade(input as CascadeInput, deps) : runSwarm(input as SwarmInput, deps);
+}
+
+/** Registers the research kinds' work with the runtime's durable tasks (web and worker processes). */
+export function defineResearchTasks(rt: Runtime): void {
+  for (const kind of RESEARCH_KINDS) {
+    rt.durable.define(kind, async (task, ctx) => {
+      const input = task.input as CascadeInput | SwarmInput;
+      const total = plannedAgents(kind, input.num_agents);
+      let finished = 0;
+      return runResearch(rt, kind, input, {
+        keyId: task.ownerKeyId ?? "",
+        route: `/v1/orchestrate/${kind}`,
+        area: "orchestrate",
+        requestId: task.id,
+        signal: ctx.signal,
+        emit: (event) => {
+          ctx.emit(event);
+          if (FINISHED.has(event.type)) void ctx.progress(Math.min(0.99, ++finished / total)).catch(() => {});
+        },
+        onSpend: (spend) => ctx.spent(spend),
+      });
+    });
+  }
+}

@@ -1,0 +1,252 @@
+import { z, type RouteHandler } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AreaApp } from "../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { GatewayError } from "../../errors.ts";
+import type { Task } from "../../jobs/task-store.ts";
+import { taskMessages } from "../../jobs/task-stream.ts";
+import { configuredProvider } from "../llm/models.ts";
+import { Budget, providerErrors } from "../llm/routes/schemas.ts";
+import { CASCADE_KIND, ID_PREFIX, RESEARCH_KINDS, runResearch, SWARM_KIND } from "./research.ts";
+
+const tags = ["Orchestration"];
+
+const asyncQuery = z.object({
+  async: z
+    .enum(["true", "false", "1", "0"])
+    .optional()
+    .openapi({ description: "true: answer 202 with a task id at once and run in the background" }),
+});
+
+const provider_name = z
+  .string()
+  .min(1)
+  .max(40)
+  .default("xai")
+  .openapi({ description: "The provider whose cheap, balanced and premium models the agents use" });
+const budget_tier = Budget.default("balanced").openapi({
+  description: "Shifts every tier one down (cheap) or up (premium): workers, synthesizers, summary",
+});
+
+const CascadeBody = z.object({
+  task: z.string().trim().min(1).max(4000),
+  title: z.string().max(200).optional(),
+  num_agents: z.number().int().min(1).max(20).default(8).openapi({ description: "Worker agents (1–20)" }),
+  provider_name,
+  budget_tier,
+});
+const SwarmBody = z.object({
+  query: z.string().trim().min(1).max(2000),
+  num_agents: z.number().int().min(1).max(12).default(5).openapi({ description: "Search agents (1–12)" }),
+  provider_name,
+  budget_tier,
+});
+
+const Accepted = z
+  .object({ task_id: z.string(), status: z.literal("pending") })
+  .openapi("ResearchTaskAccepted");
+const ResearchResult = z.record(z.string(), z.unknown()).openapi("ResearchResult", {
+  description: "The run: subtasks or searchers, each agent's output, syntheses, summary or answer, sources, usage, timings",
+});
+const TaskStatus = z
+  .object({
+    task_id: z.string(),
+    kind: z.string(),
+    status: z.enum(["pending", "running", "completed", "failed", "cancelled"]),
+    progress: z.number(),
+    result: z.unknown().nullable(),
+    error: z.string().optional(),
+    usage: z.unknown().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    completed_at: z.string().nullable(),
+  })
+  .openapi("ResearchTaskStatus");
+const Cancelled = z
+  .object({ task_id: z.string(), status: z.string(), message: z.string() })
+  .openapi("ResearchTaskCancelled");
+
+const startRoute = (path: string, body: z.ZodType, summary: string) =>
+  gatewayRoute("key", {
+    method: "post",
+    path,
+    summary,
+    tags,
+    request: { query: asyncQuery, ...jsonRequest(body) },
+    responses: {
+      200: jsonResponse(ResearchResult, "The finished run (without async)"),
+      202: jsonResponse(Accepted, "Accepted: poll /status or read /stream with the task id"),
+      ...keyedErrors,
+      ...providerErrors,
+    },
+  });
+
+const cascade = startRoute(
+  "/v1/orchestrate/dream-cascade",
+  CascadeBody,
+  "Three-tier research: worker agents gather (with the data-source tools), mid-level agents synthesize, a top agent writes an executive summary",
+);
+const swarm = startRoute(
+  "/v1/orchestrate/dream-swarm",
+  SwarmBody,
+  "Parallel typed search agents (academic, news, technical, …) over the data-source tools, merged into one answer",
+);
+
+async function start(
+  c: Context<GatewayEnv>,
+  kind: (typeof RESEARCH_KINDS)[number],
+  input: z.infer<typeof CascadeBody> | z.infer<typeof SwarmBody>,
+  asyncFlag: string | undefined,
+) {
+  // Fails now (400 unknown, 503 unconfigured) rather than inside a background task.
+  configuredProvider(input.provider_name);
+  const rt = c.var.runtime;
+  const keyId = c.var.key!.id;
+  if (asyncFlag === "true" || asyncFlag === "1") {
+    const task = await rt.durable.submit(keyId, kind, input, { idPrefix: ID_PREFIX[kind], capKinds: RESEARCH_KINDS });
+    return c.json({ task_id: task.id, status: "pending" as const }, 202);
+  }
+  const deadline = AbortSignal.timeout(rt.config.jobs.taskTimeoutMs);
+  const result = await runResearch(rt, kind, input as never, {
+    keyId,
+    route: `/v1/orchestrate/${kind}`,
+    area: "orchestrate",
+    requestId: c.var.requestId,
+    signal: AbortSignal.any([c.req.raw.signal, deadline]),
+  });
+  return c.json(result as Record<string, unknown>, 200);
+}
+
+const handleCascade: RouteHandler<typeof cascade, GatewayEnv> = (c) =>
+  start(c, CASCADE_KIND, c.req.valid("json"), c.req.valid("query").async) as never;
+const handleSwarm: RouteHandler<typeof swarm, GatewayEnv> = (c) =>
+  start(c, SWARM_KIND, c.req.valid("json"), c.req.valid("query").async) as never;
+
+const taskParams = z.object({ task_id: z.string().min(1).max(100) });
+const notFound = { 404: jsonResponse(ErrorSchema, "No such task for this key") };
+
+/** The key's research task, or 404: another key's task is indistinguishable from none. */
+async function ownTask(c: Context<GatewayEnv>, id: string): Promise<Task> {
+  const task = await c.var.runtime.tasks.getForOwner(id, c.var.key!.id);
+  if (!task || !(RESEARCH_KINDS as readonly string[]).includes(task.kind))
+    throw new GatewayError(404, `no research task '${id}' for this key`);
+  return task;
+}
+
+const status = gatewayRoute("key", {
+  method: "get",
+  path: "/v1/orchestrate/{task_id}/status",
+  summary: "A research task's status, and its result once completed",
+  tags,
+  request: { params: taskParams },
+  responses: { 200: jsonResponse(TaskStatus, "The task"), ...keyedErrors, ...notFound },
+});
+
+const handleStatus: RouteHandler<typeof status, GatewayEnv> = async (c) => {
+  const task = await ownTask(c, c.req.valid("param").task_id);
+  return c.json(
+    {
+      task_id: task.id,
+      kind: task.kind,
+      status: task.status,
+      progress: task.progress,
+      result: task.result ?? null,
+      ...(task.status === "cancelled" ? { error: "Cancelled" } : task.error ? { error: task.error } : {}),
+      usage: task.usage ?? null,
+      created_at: task.createdAt.toISOString(),
+      updated_at: task.updatedAt.toISOString(),
+      completed_at: task.completedAt?.toISOString() ?? null,
+    },
+    200,
+  );
+};
+
+const stream = gatewayRoute("key", {
+  method: "get",
+  path: "/v1/orchestrate/{task_id}/stream",
+  summary:
+    "A research task's events as text/event-stream: agent_start, agent_complete, synthesis_complete… as they happen, status at least every 2 s, ending on complete, error, cancelled or timeout (600 s)",
+  tags,
+  request: { params: taskParams },
+  responses: {
+    200: {
+      description: "Server-sent events, each `data:` a JSON object with task_id, status and type",
+      content: { "text/event-stream": { schema: z.string() } },
+    },
+    ...keyedErrors,
+    ...notFound,
+  },
+});
+
+const STREAM_POLL_MS = 1000;
+const STREAM_HEARTBEAT_MS = 2000;
+const STREAM_MAX_MS = 600_000;
+
+const handleStream: RouteHandler<typeof stream, GatewayEnv> = async (c) => {
+  const task = await ownTask(c, c.req.valid("param").task_id);
+  const rt = c.var.runtime;
+  const closed = new AbortController();
+  const encoder = new TextEncoder();
+  let finish: () => void = () => {};
+  // The guard keeps the request's concurrency slot until the stream ends, as for chat streams.
+  c.set("streamDone", new Promise<void>((resolve) => (finish = resolve)));
+  const messages = taskMessages(rt.tasks, rt.durable, task, {
+    pollMs: STREAM_POLL_MS,
+    heartbeatMs: STREAM_HEARTBEAT_MS,
+    maxMs: STREAM_MAX_MS,
+    signal: AbortSignal.any([closed.signal, c.req.raw.signal]),
+  });
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await messages.next();
+        if (next.done) {
+          controller.close();
+          finish();
+        } else controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
+      } catch (err) {
+        controller.error(err);
+        finish();
+      }
+    },
+    cancel() {
+      closed.abort();
+      finish();
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    },
+  }) as never;
+};
+
+const cancel = gatewayRoute("key", {
+  method: "delete",
+  path: "/v1/orchestrate/{task_id}",
+  summary: "Cancel a pending or running research task: its in-flight model calls are aborted and its spend stops",
+  tags,
+  request: { params: taskParams },
+  responses: { 200: jsonResponse(Cancelled, "Cancelled, or the state it had already ended in"), ...keyedErrors, ...notFound },
+});
+
+const handleCancel: RouteHandler<typeof cancel, GatewayEnv> = async (c) => {
+  const task = await ownTask(c, c.req.valid("param").task_id);
+  const cancelled = await c.var.runtime.durable.cancel(task.id);
+  if (cancelled) return c.json({ task_id: task.id, status: "cancelled", message: "Cancelled" }, 200);
+  const now = (await c.var.runtime.tasks.get(task.id)) ?? task;
+  return c.json({ task_id: task.id, status: now.status, message: `Task already ${now.status}; nothing to cancel` }, 200);
+};
+
+export function registerOrchestrateRoutes(app: AreaApp): void {
+  app.openapi(cascade, handleCascade);
+  app.openapi(swarm, handleSwarm);
+  app.openapi(status, handleStatus);
+  app.openapi(stream, handleStream);
+  app.openapi(cancel, handleCancel);
+}

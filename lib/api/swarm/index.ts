@@ -1,0 +1,154 @@
+import { z, type RouteHandler } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { defineArea, type AreaApp } from "../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { isConfigured, providerEntry, DEFAULT_PROVIDER } from "../../upstream/llm-catalogue.ts";
+import { configuredProvider } from "../llm/models.ts";
+import { providerErrors } from "../llm/routes/schemas.ts";
+import { researchDeps } from "../orchestrate/research.ts";
+import { TOOLS } from "../tools/tools.ts";
+import { runSwarmChat } from "./chat.ts";
+import { runHive } from "./hive.ts";
+
+const tags = ["Swarm"];
+
+const INDEX = {
+  name: "swarm",
+  description:
+    "Tool-using agents over the gateway's 36 data-source tools: chat (one agent calling tools) and hive (plan → steps with tools → synthesis)",
+  endpoints: {
+    chat: "POST /v1/swarm/chat",
+    hive: "POST /v1/swarm/hive",
+    health: "GET /v1/swarm/health",
+    tools: "GET /v1/tools/",
+    mcp: "POST /v1/mcp",
+  },
+};
+const Index = z
+  .object({ name: z.string(), description: z.string(), endpoints: z.record(z.string(), z.string()) })
+  .openapi("SwarmIndex");
+
+const indexRoute = (path: string) =>
+  gatewayRoute("optional", {
+    method: "get",
+    path,
+    summary: "What the swarm offers (no key needed)",
+    tags,
+    responses: { 200: jsonResponse(Index, "Name, description and endpoints") },
+  });
+const index = indexRoute("/v1/swarm/");
+const indexBare = indexRoute("/v1/swarm");
+const handleIndex: RouteHandler<typeof index, GatewayEnv> = (c) => c.json(INDEX, 200);
+
+const health = gatewayRoute("optional", {
+  method: "get",
+  path: "/v1/swarm/health",
+  summary: "Whether the swarm can run: the default provider configured, and how tasks run (no key needed)",
+  tags,
+  responses: {
+    200: jsonResponse(
+      z.object({ status: z.enum(["ok", "degraded"]), mode: z.string(), message: z.string() }).openapi("SwarmHealth"),
+      "Status, run mode and a message",
+    ),
+  },
+});
+
+const handleHealth: RouteHandler<typeof health, GatewayEnv> = (c) => {
+  const entry = providerEntry(DEFAULT_PROVIDER)!;
+  const ready = isConfigured(entry);
+  const mode = c.var.runtime.durable.mode;
+  return c.json(
+    {
+      status: ready ? ("ok" as const) : ("degraded" as const),
+      mode,
+      message: ready
+        ? `${TOOLS.length} tools ready; agents on ${DEFAULT_PROVIDER}; research tasks run ${mode === "bullmq" ? "on BullMQ workers" : "in this process"}`
+        : `${DEFAULT_PROVIDER} is not configured (set ${entry.credential}); pass provider_name to use another configured provider`,
+    },
+    200,
+  );
+};
+
+const provider_name = z.string().min(1).max(40).default(DEFAULT_PROVIDER).openapi({
+  description: "The provider the agents use",
+});
+const ChatBody = z.object({
+  prompt: z.string().trim().min(1).max(8000),
+  tools: z
+    .array(z.string().max(100))
+    .max(TOOLS.length)
+    .optional()
+    .openapi({ description: "Tool names the agent may call; empty or absent means all" }),
+  provider_name,
+});
+const HiveBody = z.object({
+  task: z.string().trim().min(1).max(4000),
+  depth: z.enum(["quick", "balanced", "deep"]).default("balanced").openapi({
+    description: "quick: 2 steps on the cheap tier; balanced: 3; deep: 5 on the premium tier",
+  }),
+  provider_name,
+});
+const Answer = z.record(z.string(), z.unknown());
+
+const chat = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/swarm/chat",
+  summary: "One agent answers the prompt, calling the registry's tools; the answer lists the tool calls made",
+  tags,
+  request: jsonRequest(ChatBody),
+  responses: {
+    200: jsonResponse(Answer.openapi("SwarmChatResult"), "answer, tool_calls, sources, provider, model, usage"),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const hive = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/swarm/hive",
+  summary: "Plan the task, run each step as a tool-using agent, then synthesize one answer",
+  tags,
+  request: jsonRequest(HiveBody),
+  responses: {
+    200: jsonResponse(Answer.openapi("HiveResult"), "plan, steps, answer, sources, usage"),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+function depsFor(c: Context<GatewayEnv>, provider: string, route: string) {
+  configuredProvider(provider);
+  const rt = c.var.runtime;
+  return researchDeps(rt, provider, {
+    keyId: c.var.key!.id,
+    route,
+    area: "swarm",
+    requestId: c.var.requestId,
+    signal: AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(rt.config.jobs.taskTimeoutMs)]),
+  });
+}
+
+const handleChat: RouteHandler<typeof chat, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const result = await runSwarmChat(body, depsFor(c, body.provider_name, "/v1/swarm/chat"));
+  return c.json(result as unknown as Record<string, unknown>, 200);
+};
+
+const handleHive: RouteHandler<typeof hive, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json");
+  const result = await runHive(body, depsFor(c, body.provider_name, "/v1/swarm/hive"));
+  return c.json(result as unknown as Record<string, unknown>, 200);
+};
+
+function registerSwarmRoutes(app: AreaApp): void {
+  app.openapi(index, handleIndex);
+  app.openapi(indexBare, handleIndex);
+  app.openapi(health, handleHealth);
+  app.openapi(chat, handleChat);
+  app.openapi(hive, handleHive);
+}
+
+/** Swarm (SPEC "swarm", issue #13): tool-using agents over the registry, answering in the request. */
+export default defineArea({ name: "swarm", scope: "swarm", paths: ["/v1/swarm/*"], routes: [registerSwarmRoutes] });

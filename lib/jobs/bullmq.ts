@@ -1,0 +1,154 @@
+import { Queue, QueueEvents, Worker, type Job } from "bullmq";
+import { Redis } from "ioredis";
+import type { TaskContext } from "./runner.ts";
+import {
+  ActiveCap,
+  isFinal,
+  runDurable,
+  TaskSignals,
+  type DurableHandler,
+  type DurableOptions,
+  type DurableTasks,
+  type SubmitOptions,
+} from "./durable.ts";
+import type { Task, TaskStore } from "./task-store.ts";
+
+const QUEUE = "gw-research";
+const CANCEL_CHANNEL = "gw:tasks:cancel";
+
+export type BullOptions = DurableOptions & {
+  redisUrl: string;
+  /** Whether this process works the queue (workers, and web instances unless JOB_WORKERS=separate). */
+  work: boolean;
+  concurrency: number;
+  /**
+   * How long a job's lock lasts without renewal, and how often stalled jobs are looked for: a worker
+   * killed mid-task has its job found stalled within about twice this, then retried once on another
+   * worker; a second stall fails it (BullMQ's maxStalledCount).
+   */
+  stalledMs: number;
+};
+
+type JobData = { taskId: string };
+
+/**
+ * Durable tasks on BullMQ: submit writes the row and enqueues its id; any process that works the
+ * queue runs it. Cancel is a row update plus a Redis message that aborts the work wherever it runs.
+ * A job that fails outside our code (stalled twice: its worker died) is marked failed on the row
+ * from the queue's event stream, so no task stays "running" forever.
+ */
+export class BullDurable implements DurableTasks {
+  readonly mode = "bullmq";
+  private readonly handlers = new Map<string, DurableHandler>();
+  private readonly signals = new TaskSignals();
+  private readonly cap: ActiveCap;
+  private readonly queue: Queue<JobData>;
+  private readonly publisher: Redis;
+  private readonly subscriber: Redis;
+  private readonly running = new Map<string, AbortController>();
+  private worker?: Worker<JobData>;
+  private events?: QueueEvents;
+  private readonly onError: (err: unknown, taskId: string) => void;
+
+  constructor(
+    private readonly store: TaskStore,
+    private readonly options: BullOptions,
+  ) {
+    this.cap = new ActiveCap(store, options.activePerKey);
+    this.onError = options.onError ?? (() => {});
+    const connection = () => new Redis(options.redisUrl, { maxRetriesPerRequest: null, connectionName: "gw-tasks" });
+    this.queue = new Queue<JobData>(QUEUE, { connection: connection() });
+    this.publisher = connection();
+    this.subscriber = connection();
+    void this.subscriber.subscribe(CANCEL_CHANNEL);
+    this.subscriber.on("message", (_channel, taskId: string) => {
+      this.running.get(taskId)?.abort(new Error("Cancelled"));
+      this.signals.notify(taskId);
+    });
+    if (options.work) this.startWorking(connection);
+  }
+
+  define(kind: string, handler: DurableHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  async submit(ownerKeyId: string, kind: string, input: unknown, options: SubmitOptions): Promise<Task> {
+    if (!this.handlers.has(kind)) throw new Error(`no handler for task kind '${kind}'`);
+    return this.cap.reserve(ownerKeyId, options.capKinds, async () => {
+      const task = await this.store.create(kind, ownerKeyId, input, { idPrefix: options.idPrefix });
+      await this.queue.add(kind, { taskId: task.id }, { jobId: task.id, removeOnComplete: 1000, removeOnFail: 1000 });
+      return task;
+    });
+  }
+
+  async cancel(taskId: string): Promise<Task | null> {
+    const task = await this.store.update(taskId, { status: "cancelled" });
+    if (!task) return null;
+    await this.publisher.publish(CANCEL_CHANNEL, taskId);
+    // A job still waiting is dropped; an active one is locked and ends when its work sees the abort.
+    await this.queue.remove(taskId).catch(() => 0);
+    this.signals.notify(taskId);
+    return task;
+  }
+
+  watch(taskId: string, listener: () => void): () => void {
+    return this.signals.watch(taskId, listener);
+  }
+
+  async close(): Promise<void> {
+    // Jobs in flight finish (SIGTERM drains); a process killed instead leaves them to the stalled check.
+    await this.worker?.close();
+    await Promise.allSettled([this.events?.close(), this.queue.close()]);
+    this.publisher.disconnect();
+    this.subscriber.disconnect();
+  }
+
+  private startWorking(connection: () => Redis): void {
+    this.worker = new Worker<JobData>(QUEUE, (job) => this.process(job), {
+      connection: connection(),
+      concurrency: this.options.concurrency,
+      lockDuration: this.options.stalledMs,
+      stalledInterval: this.options.stalledMs,
+      maxStalledCount: 1,
+    });
+    this.worker.on("error", (err) => this.onError(err, "(worker)"));
+    this.worker.on("stalled", (taskId) => {
+      void this.store.appendEvent(taskId, { type: "restarted", reason: "its worker stopped answering" }).catch(() => {});
+    });
+    this.events = new QueueEvents(QUEUE, { connection: connection() });
+    this.events.on("failed", ({ jobId, failedReason }) => {
+      void this.store
+        .update(jobId, { status: "failed", error: `the task's worker stopped: ${failedReason}` })
+        .then(() => this.signals.notify(jobId))
+        .catch((err: unknown) => this.onError(err, jobId));
+    });
+  }
+
+  private async process(job: Job<JobData>): Promise<void> {
+    const task = await this.store.get(job.data.taskId);
+    if (!task || isFinal(task)) return;
+    const handler = this.handlers.get(task.kind);
+    if (!handler) throw new Error(`no handler for task kind '${task.kind}' in this process`);
+    const controller = new AbortController();
+    this.running.set(task.id, controller);
+    try {
+      if (!(await this.store.update(task.id, { status: "running" }))) return;
+      const ctx: TaskContext = {
+        signal: controller.signal,
+        progress: async (fraction) => void (await this.store.update(task.id, { progress: fraction })),
+      };
+      try {
+        const result = await runDurable(this.store, this.signals, handler, task, ctx, this.options.timeoutMs, this.onError);
+        if (!controller.signal.aborted) await this.store.update(task.id, { status: "completed", progress: 1, result });
+      } catch (err) {
+        if (!controller.signal.aborted) {
+          this.onError(err, task.id);
+          await this.store.update(task.id, { status: "failed", error: (err as Error).message ?? String(err) });
+        }
+      }
+    } finally {
+      this.running.delete(task.id);
+      this.signals.notify(task.id);
+    }
+  }
+}

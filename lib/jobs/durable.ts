@@ -1,0 +1,185 @@
+import { EventEmitter } from "node:events";
+import { RateLimitError } from "../errors.ts";
+import { QUEUE_RETRY_AFTER_S, type InProcessRunner, type TaskContext } from "./runner.ts";
+import { FINAL_STATUSES, type Task, type TaskStore } from "./task-store.ts";
+
+/** What a durable task's work gets beyond the signal and progress: events for its stream, and its spend. */
+export type DurableContext = TaskContext & {
+  /** Records a progress event (agent started, finished...); never throws, never blocks the work. */
+  emit(event: Record<string, unknown>): void;
+  /** Records what the task has spent so far (tokens, estimated cost), kept on the task row. */
+  spent(usage: unknown): void;
+};
+export type DurableHandler = (task: Task, ctx: DurableContext) => Promise<unknown>;
+
+export type SubmitOptions = {
+  /** Task ids look like `<idPrefix>_<12 hex>`. */
+  idPrefix: string;
+  /** The kinds that share the per-key cap of tasks pending or running. */
+  capKinds: readonly string[];
+};
+
+export type DurableOptions = {
+  /** Tasks one key may have pending or running at once, on all instances; past it submit answers 429. */
+  activePerKey: number;
+  /** A task still running after this long fails ("timed out") and its work is aborted. */
+  timeoutMs: number;
+  onError?: (err: unknown, taskId: string) => void;
+};
+
+/**
+ * Tasks whose work is named by kind, so any process that registered the kind can run it: in this process
+ * by default, on BullMQ workers when Redis is configured (bullmq.ts). The task row is the truth; events
+ * are rows too, so status and stream read the same on every instance.
+ */
+export interface DurableTasks {
+  readonly mode: "in-process" | "bullmq";
+  define(kind: string, handler: DurableHandler): void;
+  submit(ownerKeyId: string, kind: string, input: unknown, options: SubmitOptions): Promise<Task>;
+  /** Marks the task cancelled and aborts its work wherever it runs; null when it had already ended. */
+  cancel(taskId: string): Promise<Task | null>;
+  /** Called when a task of this process gets an event or ends, so a stream here need not wait for its next poll. */
+  watch(taskId: string, listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+/** The per-key cap, counted in the database (every instance's tasks) plus submissions still being written here. */
+export class ActiveCap {
+  private readonly reserved = new Map<string, number>();
+  constructor(
+    private readonly store: TaskStore,
+    private readonly limit: number,
+  ) {}
+
+  async reserve<T>(ownerKeyId: string, kinds: readonly string[], create: () => Promise<T>): Promise<T> {
+    const mine = this.reserved.get(ownerKeyId) ?? 0;
+    this.reserved.set(ownerKeyId, mine + 1);
+    try {
+      const active = (await this.store.countActive(ownerKeyId, kinds)) + mine;
+      if (active >= this.limit) {
+        throw new RateLimitError(
+          `rate limit exceeded: this key already has ${active} research tasks pending or running (at most ${this.limit}); try again when one has finished, or cancel one`,
+          QUEUE_RETRY_AFTER_S,
+          "tasks",
+        );
+      }
+      return await create();
+    } finally {
+      const left = (this.reserved.get(ownerKeyId) ?? 1) - 1;
+      if (left > 0) this.reserved.set(ownerKeyId, left);
+      else this.reserved.delete(ownerKeyId);
+    }
+  }
+}
+
+/** Local wake-ups for streams: one emitter, keyed by task id. */
+export class TaskSignals {
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+  notify(taskId: string): void {
+    this.emitter.emit(taskId);
+  }
+  watch(taskId: string, listener: () => void): () => void {
+    this.emitter.on(taskId, listener);
+    return () => void this.emitter.off(taskId, listener);
+  }
+}
+
+/**
+ * Runs one task's work with its events and spend recorded and a deadline: the events are appended in
+ * order (one chain per task) and awaited before the task is marked finished, so a stream that sees
+ * the final status has seen every event. Throws what the work throws (the caller marks the row).
+ */
+export async function runDurable(
+  store: TaskStore,
+  signals: TaskSignals,
+  handler: DurableHandler,
+  task: Task,
+  ctx: TaskContext,
+  timeoutMs: number,
+  onError: (err: unknown, taskId: string) => void,
+): Promise<unknown> {
+  let appends = Promise.resolve();
+  const record = (write: () => Promise<unknown>) => {
+    appends = appends.then(write).then(
+      () => signals.notify(task.id),
+      (err: unknown) => onError(err, task.id),
+    );
+  };
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new Error(`timed out after ${Math.round(timeoutMs / 1000)} s`)),
+    timeoutMs,
+  );
+  const signal = AbortSignal.any([ctx.signal, deadline.signal]);
+  try {
+    const work = handler(task, {
+      signal,
+      progress: ctx.progress,
+      emit: (event) => record(() => store.appendEvent(task.id, event)),
+      spent: (usage) => record(() => store.update(task.id, { usage })),
+    });
+    // The deadline wins even over work that ignores its signal.
+    const timedOut = new Promise<never>((_, reject) =>
+      deadline.signal.addEventListener("abort", () => reject(deadline.signal.reason as Error), { once: true }),
+    );
+    return await Promise.race([work, timedOut]);
+  } finally {
+    clearTimeout(timer);
+    await appends;
+  }
+}
+
+/** Durable tasks in this process: the in-process runner's queue (fair across keys), work named by kind. */
+export class InProcessDurable implements DurableTasks {
+  readonly mode = "in-process";
+  private readonly handlers = new Map<string, DurableHandler>();
+  private readonly signals = new TaskSignals();
+  private readonly cap: ActiveCap;
+  private readonly onError: (err: unknown, taskId: string) => void;
+
+  constructor(
+    private readonly store: TaskStore,
+    private readonly runner: InProcessRunner,
+    private readonly options: DurableOptions,
+  ) {
+    this.cap = new ActiveCap(store, options.activePerKey);
+    this.onError = options.onError ?? (() => {});
+  }
+
+  define(kind: string, handler: DurableHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  async submit(ownerKeyId: string, kind: string, input: unknown, options: SubmitOptions): Promise<Task> {
+    const handler = this.handlers.get(kind);
+    if (!handler) throw new Error(`no handler for task kind '${kind}'`);
+    return this.cap.reserve(ownerKeyId, options.capKinds, () =>
+      this.runner.submit(
+        ownerKeyId,
+        () => this.store.create(kind, ownerKeyId, input, { idPrefix: options.idPrefix }),
+        async (task, ctx) => {
+          try {
+            return await runDurable(this.store, this.signals, handler, task, ctx, this.options.timeoutMs, this.onError);
+          } finally {
+            // The runner writes the final status right after; streams poll it within a second anyway.
+            setImmediate(() => this.signals.notify(task.id));
+          }
+        },
+      ),
+    );
+  }
+
+  async cancel(taskId: string): Promise<Task | null> {
+    const task = await this.runner.cancel(taskId);
+    this.signals.notify(taskId);
+    return task;
+  }
+
+  watch(taskId: string, listener: () => void): () => void {
+    return this.signals.watch(taskId, listener);
+  }
+
+  async close(): Promise<void> {}
+}
+
+export const isFinal = (task: Pick<Task, "status">) => FINAL_STATUSES.has(task.status);
