@@ -1,0 +1,108 @@
+import { generateText, stepCountIs, tool, type StepResult, type ToolSet } from "ai";
+import { GatewayError } from "../../errors.ts";
+import { usageOf } from "../llm/chat.ts";
+import { providerError } from "../llm/errors.ts";
+import { configuredProvider, languageModel } from "../llm/models.ts";
+import type { Tool } from "../tools/tool.ts";
+import { sourcesFrom } from "./sources.ts";
+import type { AgentCall, AgentLlm, AgentReply, Source, ToolCallRecord } from "./types.ts";
+
+/** One agent call, all its steps and tool runs included; the caller's signal (cancel) can end it sooner. */
+export const AGENT_TIMEOUT_MS = 180_000;
+/** What the model reads of one tool result: enough for a page of search hits, not a whole upstream body. */
+export const TOOL_OUTPUT_CHARS = 12_000;
+
+export type AgentLlmOptions = {
+  provider: string;
+  /** Called after each answered call (to meter it); awaited, so its failure is the call's. */
+  onCall?: (reply: AgentReply, call: AgentCall) => void | Promise<void>;
+  timeoutMs?: number;
+};
+
+const errorText = (err: unknown) => ((err instanceof Error ? err.message : String(err)) || "failed").slice(0, 300);
+
+/** Registry tools as AI SDK tools: same description and zod input; they run with the call's cache and signal. */
+function sdkTools(tools: readonly Tool[], call: AgentCall, signal: AbortSignal): ToolSet {
+  const context = call.toolContext;
+  if (!context) throw new Error(`agent ${call.agentId} was given tools without a toolContext`);
+  return Object.fromEntries(
+    tools.map((t) => [
+      t.name,
+      tool({
+        description: t.description,
+        inputSchema: t.input,
+        // A throw here becomes the SDK's tool-error part: the model is told the tool failed and goes on.
+        execute: (args, { abortSignal }) => t.run(args, { cache: context.cache, signal: abortSignal ?? signal }),
+        toModelOutput: ({ output }) => ({
+          type: "text",
+          value: JSON.stringify(output ?? null).slice(0, TOOL_OUTPUT_CHARS),
+        }),
+      }),
+    ]),
+  );
+}
+
+/** Every tool call of every step, in order, with what its results cite. */
+export function toolOutcomes(
+  steps: ReadonlyArray<Pick<StepResult<ToolSet>, "content">>,
+  tools: readonly Tool[],
+): { toolCalls: ToolCallRecord[]; sources: Source[] } {
+  const toolCalls: ToolCallRecord[] = [];
+  const sources: Source[] = [];
+  for (const step of steps)
+    for (const part of step.content) {
+      if (part.type === "tool-result") {
+        toolCalls.push({ tool: part.toolName, args: part.input, ok: true });
+        const from = tools.find((t) => t.name === part.toolName)?.module ?? part.toolName;
+        sources.push(...sourcesFrom(part.output, from));
+      } else if (part.type === "tool-error") {
+        toolCalls.push({ tool: part.toolName, args: part.input, ok: false, error: errorText(part.error) });
+      }
+    }
+  return { toolCalls, sources };
+}
+
+/**
+ * The agents' LLM: one provider (400 unknown, 503 unconfigured, checked here), the model its tier's.
+ * With tools the model may call them over up to `maxSteps` steps (default 3), the last one without
+ * tools so the call ends in an answer. Usage is the total over the steps; a provider's failure is its
+ * GatewayError as for /v1/llm/chat; an answer without text is a 502 (after `onCall`: its tokens were spent).
+ */
+export function agentLlm({ provider, onCall, timeoutMs = AGENT_TIMEOUT_MS }: AgentLlmOptions): AgentLlm {
+  const entry = configuredProvider(provider);
+  return async (call) => {
+    const modelId = entry.tiers[call.tier];
+    const signal = AbortSignal.any([call.signal, AbortSignal.timeout(timeoutMs)]);
+    const tools = call.tools?.length ? call.tools : undefined;
+    const maxSteps = Math.max(1, call.maxSteps ?? 3);
+    let result;
+    try {
+      result = await generateText({
+        model: languageModel(entry, modelId),
+        system: call.system,
+        prompt: call.prompt,
+        ...(tools
+          ? {
+              tools: sdkTools(tools, call, signal),
+              stopWhen: stepCountIs(maxSteps),
+              prepareStep: ({ stepNumber }) => (stepNumber === maxSteps - 1 ? { toolChoice: "none" as const } : {}),
+            }
+          : {}),
+        maxRetries: 0,
+        abortSignal: signal,
+      });
+    } catch (err) {
+      throw providerError(entry.name, err);
+    }
+    const reply: AgentReply = {
+      content: result.text.trim(),
+      provider: entry.name,
+      model: result.response?.modelId || modelId,
+      usage: usageOf(result.totalUsage),
+      ...toolOutcomes(result.steps, tools ?? []),
+    };
+    await onCall?.(reply, call);
+    if (!reply.content) throw new GatewayError(502, `${entry.name} answered agent ${call.agentId} with no text`);
+    return reply;
+  };
+}
