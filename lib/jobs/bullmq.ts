@@ -113,7 +113,9 @@ export class BullDurable implements DurableTasks {
     });
     this.worker.on("error", (err) => this.onError(err, "(worker)"));
     this.worker.on("stalled", (taskId) => {
-      void this.store.appendEvent(taskId, { type: "restarted", reason: "its worker stopped answering" }).catch(() => {});
+      void this.store
+        .appendEvent(taskId, { type: "restarted", reason: "its worker stopped answering" })
+        .catch(() => {});
     });
     this.events = new QueueEvents(QUEUE, { connection: connection() });
     this.events.on("failed", ({ jobId, failedReason }) => {
@@ -138,7 +140,15 @@ export class BullDurable implements DurableTasks {
         progress: async (fraction) => void (await this.store.update(task.id, { progress: fraction })),
       };
       try {
-        const result = await runDurable(this.store, this.signals, handler, task, ctx, this.options.timeoutMs, this.onError);
+        const result = await runDurable(
+          this.store,
+          this.signals,
+          handler,
+          task,
+          ctx,
+          this.options.timeoutMs,
+          this.onError,
+        );
         if (!controller.signal.aborted) await this.store.update(task.id, { status: "completed", progress: 1, result });
       } catch (err) {
         if (!controller.signal.aborted) {

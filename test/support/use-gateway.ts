@@ -25,6 +25,8 @@ export function useGateway<F extends Closable[] = []>(
   options: {
     fakes?: () => Promise<[...F]>;
     env?: (fakes: F) => Record<string, string | undefined>;
+    /** The gateway's own configuration (lib/config.ts reads it from here, not from process.env). */
+    config?: Record<string, string>;
     key?: Partial<CreateKeyInput>;
   } = {},
 ): UsedGateway<F> {
@@ -45,7 +47,7 @@ export function useGateway<F extends Closable[] = []>(
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
-    t.gw = await startTestGateway();
+    t.gw = await startTestGateway({ env: options.config });
     ({ key: t.key, id: t.keyId } = await t.gw.key(options.key));
   });
   afterAll(async () => {

@@ -44,11 +44,10 @@ const SwarmBody = z.object({
   budget_tier,
 });
 
-const Accepted = z
-  .object({ task_id: z.string(), status: z.literal("pending") })
-  .openapi("ResearchTaskAccepted");
+const Accepted = z.object({ task_id: z.string(), status: z.literal("pending") }).openapi("ResearchTaskAccepted");
 const ResearchResult = z.record(z.string(), z.unknown()).openapi("ResearchResult", {
-  description: "The run: subtasks or searchers, each agent's output, syntheses, summary or answer, sources, usage, timings",
+  description:
+    "The run: subtasks or searchers, each agent's output, syntheses, summary or answer, sources, usage, timings",
 });
 const TaskStatus = z
   .object({
@@ -68,7 +67,7 @@ const Cancelled = z
   .object({ task_id: z.string(), status: z.string(), message: z.string() })
   .openapi("ResearchTaskCancelled");
 
-const startRoute = (path: string, body: z.ZodType, summary: string) =>
+const startRoute = <B extends z.ZodType>(path: string, body: B, summary: string) =>
   gatewayRoute("key", {
     method: "post",
     path,
@@ -115,6 +114,10 @@ async function start(
     area: "orchestrate",
     requestId: c.var.requestId,
     signal: AbortSignal.any([c.req.raw.signal, deadline]),
+  }).catch((err: unknown) => {
+    if (!deadline.aborted) throw err;
+    const seconds = Math.round(rt.config.jobs.taskTimeoutMs / 1000);
+    throw new GatewayError(504, `the run took longer than ${seconds} s and was stopped; use ?async=true for long runs`);
   });
   return c.json(result as Record<string, unknown>, 200);
 }
@@ -232,7 +235,11 @@ const cancel = gatewayRoute("key", {
   summary: "Cancel a pending or running research task: its in-flight model calls are aborted and its spend stops",
   tags,
   request: { params: taskParams },
-  responses: { 200: jsonResponse(Cancelled, "Cancelled, or the state it had already ended in"), ...keyedErrors, ...notFound },
+  responses: {
+    200: jsonResponse(Cancelled, "Cancelled, or the state it had already ended in"),
+    ...keyedErrors,
+    ...notFound,
+  },
 });
 
 const handleCancel: RouteHandler<typeof cancel, GatewayEnv> = async (c) => {
@@ -240,7 +247,10 @@ const handleCancel: RouteHandler<typeof cancel, GatewayEnv> = async (c) => {
   const cancelled = await c.var.runtime.durable.cancel(task.id);
   if (cancelled) return c.json({ task_id: task.id, status: "cancelled", message: "Cancelled" }, 200);
   const now = (await c.var.runtime.tasks.get(task.id)) ?? task;
-  return c.json({ task_id: task.id, status: now.status, message: `Task already ${now.status}; nothing to cancel` }, 200);
+  return c.json(
+    { task_id: task.id, status: now.status, message: `Task already ${now.status}; nothing to cancel` },
+    200,
+  );
 };
 
 export function registerOrchestrateRoutes(app: AreaApp): void {
