@@ -64,7 +64,7 @@ export function ResearchForm({
         ))}
       </fieldset>
       <fieldset className="flex flex-col gap-3" disabled={busy}>
-        <legend className="sr-only">Task</legend>
+        <legend className="sr-only">What to research</legend>
         <label className={label}>
           {cascade ? "Task" : "Query"}
           <textarea
