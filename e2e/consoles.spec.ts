@@ -1,32 +1,11 @@
 import fs from "node:fs";
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Cookie, type Page } from "@playwright/test";
 import { startFakeOpenAICompatible, type FakeLlm } from "../test/fakes/llm.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
+import { expectAccessible, screenshot, signIn } from "./console-session.ts";
 
-const SHOTS = path.join("test-results", "screenshots");
 const LCP_BUDGET_MS = 1_500;
-
-/** Signs in through the email form; with no SMTP configured the server logs the link, which we follow. */
-async function signIn(page: Page, server: ServerProcess, email: string): Promise<void> {
-  await page.goto(`${server.url}/api/auth/signin`);
-  await page.fill('input[name="email"]', email);
-  await page.click('button[type="submit"]');
-  await page.waitForURL(/verify-request/);
-  let link: string | undefined;
-  for (let i = 0; i < 50 && !link; i++) {
-    for (const line of server.output().split("\n")) {
-      if (!line.includes("NO SMTP CONFIGURED")) continue;
-      const entry = JSON.parse(line) as { email?: string; signInLink?: string };
-      if (entry.email === email) link = entry.signInLink;
-    }
-    if (!link) await page.waitForTimeout(100);
-  }
-  if (!link) throw new Error(`no sign-in link logged for ${email}`);
-  await page.goto(link);
-}
 
 /** The page's Largest Contentful Paint, as the browser reports it. */
 async function largestContentfulPaint(page: Page): Promise<number> {
@@ -41,14 +20,6 @@ async function largestContentfulPaint(page: Page): Promise<number> {
   );
 }
 
-async function expectAccessible(page: Page, exclude: string[] = []): Promise<void> {
-  let axe = new AxeBuilder({ page });
-  for (const selector of exclude) axe = axe.exclude(selector);
-  const { violations } = await axe.analyze();
-  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
 /** What the page's Content-Security-Policy blocked, as Chromium reports it: a policy that breaks the portal shows here. */
 function watchCspViolations(page: Page): string[] {
   const blocked: string[] = [];
@@ -56,14 +27,6 @@ function watchCspViolations(page: Page): string[] {
     if (/Content Security Policy/i.test(m.text())) blocked.push(m.text());
   });
   return blocked;
-}
-
-/** A full-page screenshot kept in test-results/screenshots and attached to the HTML report. */
-async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  const file = path.join(SHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await test.info().attach(name, { path: file, contentType: "image/png" });
 }
 
 test.describe("the consoles in real Chromium", () => {
@@ -434,6 +397,7 @@ test.describe("the consoles in real Chromium", () => {
       expect.stringMatching(/^AAC builder/),
       expect.stringMatching(/^Story graph/),
       expect.stringMatching(/^DataVis/),
+      expect.stringMatching(/^Research/),
     ]);
     await expectAccessible(anonymous);
     await signedOut.close();

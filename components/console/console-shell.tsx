@@ -17,6 +17,11 @@ export const CONSOLES = [
     label: "DataVis",
     about: "Browse the Vega-Lite chart gallery and the data behind each chart.",
   },
+  {
+    href: "/console/research",
+    label: "Research",
+    about: "Run a multi-agent cascade or swarm, watch its agents live, read the summary and sources.",
+  },
 ] as const;
 
 export function ConsoleNav({ current }: { current: string }) {

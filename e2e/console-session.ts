@@ -1,0 +1,44 @@
+import fs from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import type { ServerProcess } from "../test/support/server-process.ts";
+
+/** What the console specs share: signing in without SMTP, the accessibility check, kept screenshots. */
+
+const SHOTS = path.join("test-results", "screenshots");
+
+/** Signs in through the email form; with no SMTP configured the server logs the link, which we follow. */
+export async function signIn(page: Page, server: ServerProcess, email: string): Promise<void> {
+  await page.goto(`${server.url}/api/auth/signin`);
+  await page.fill('input[name="email"]', email);
+  await page.click('button[type="submit"]');
+  await page.waitForURL(/verify-request/);
+  let link: string | undefined;
+  for (let i = 0; i < 50 && !link; i++) {
+    for (const line of server.output().split("\n")) {
+      if (!line.includes("NO SMTP CONFIGURED")) continue;
+      const entry = JSON.parse(line) as { email?: string; signInLink?: string };
+      if (entry.email === email) link = entry.signInLink;
+    }
+    if (!link) await page.waitForTimeout(100);
+  }
+  if (!link) throw new Error(`no sign-in link logged for ${email}`);
+  await page.goto(link);
+}
+
+export async function expectAccessible(page: Page, exclude: string[] = []): Promise<void> {
+  let axe = new AxeBuilder({ page });
+  for (const selector of exclude) axe = axe.exclude(selector);
+  const { violations } = await axe.analyze();
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+/** A full-page screenshot kept in test-results/screenshots and attached to the HTML report. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await test.info().attach(name, { path: file, contentType: "image/png" });
+}
