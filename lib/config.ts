@@ -28,7 +28,7 @@ const envSchema = z.object({
   // Console keys come with every sign-up, so they get less than an approved key: no N quotas for N mailboxes.
   CONSOLE_KEY_SCOPES: z
     .string()
-    .default("aac,datavis,generate,llm,trove")
+    .default("aac,datavis,generate,llm,orchestrate,trove")
     .transform((v) =>
       v.trim() === "all"
         ? []
