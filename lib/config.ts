@@ -64,6 +64,10 @@ const envSchema = z.object({
   JOBS_QUEUED_PER_KEY: positiveInt.max(100_000).default(20),
   BATCH_ITEMS_PER_DAY: positiveInt.default(5000),
   JOB_WORKERS: z.enum(["inline", "separate"]).default("inline"),
+  JOB_QUEUE: z
+    .string()
+    .regex(/^[\w-]{1,64}$/)
+    .default("gw-research"),
   TASKS_ACTIVE_PER_KEY: positiveInt.max(1000).default(3),
   TASK_TIMEOUT_MS: positiveInt.default(600_000),
   JOB_STALLED_MS: positiveInt.min(500).default(30_000),
@@ -119,6 +123,8 @@ export type Config = {
     batchItemsPerDay: number;
     /** With Redis: whether web processes also work the research queue ("inline") or leave it to `npm run worker`. */
     workers: "inline" | "separate";
+    /** The BullMQ queue (and cancel channel) name: deployments sharing one Redis need their own. */
+    queue: string;
     /** Research tasks one key may have pending or running at once, across instances. */
     activePerKey: number;
     taskTimeoutMs: number;
@@ -173,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       queuedPerKey: e.JOBS_QUEUED_PER_KEY,
       batchItemsPerDay: e.BATCH_ITEMS_PER_DAY,
       workers: e.JOB_WORKERS,
+      queue: e.JOB_QUEUE,
       activePerKey: e.TASKS_ACTIVE_PER_KEY,
       taskTimeoutMs: e.TASK_TIMEOUT_MS,
       stalledMs: e.JOB_STALLED_MS,

@@ -13,11 +13,10 @@ import {
 } from "./durable.ts";
 import type { Task, TaskStore } from "./task-store.ts";
 
-const QUEUE = "gw-research";
-const CANCEL_CHANNEL = "gw:tasks:cancel";
-
 export type BullOptions = DurableOptions & {
   redisUrl: string;
+  /** Queue name; its cancel messages go on `<queue>:cancel`. */
+  queue: string;
   /** Whether this process works the queue (workers, and web instances unless JOB_WORKERS=separate). */
   work: boolean;
   concurrency: number;
@@ -46,6 +45,7 @@ export class BullDurable implements DurableTasks {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
   private readonly running = new Map<string, AbortController>();
+  private readonly cancelChannel: string;
   private worker?: Worker<JobData>;
   private events?: QueueEvents;
   private readonly onError: (err: unknown, taskId: string) => void;
@@ -57,10 +57,11 @@ export class BullDurable implements DurableTasks {
     this.cap = new ActiveCap(store, options.activePerKey);
     this.onError = options.onError ?? (() => {});
     const connection = () => new Redis(options.redisUrl, { maxRetriesPerRequest: null, connectionName: "gw-tasks" });
-    this.queue = new Queue<JobData>(QUEUE, { connection: connection() });
+    this.cancelChannel = `${options.queue}:cancel`;
+    this.queue = new Queue<JobData>(options.queue, { connection: connection() });
     this.publisher = connection();
     this.subscriber = connection();
-    void this.subscriber.subscribe(CANCEL_CHANNEL);
+    void this.subscriber.subscribe(this.cancelChannel);
     this.subscriber.on("message", (_channel, taskId: string) => {
       this.running.get(taskId)?.abort(new Error("Cancelled"));
       this.signals.notify(taskId);
@@ -84,7 +85,7 @@ export class BullDurable implements DurableTasks {
   async cancel(taskId: string): Promise<Task | null> {
     const task = await this.store.update(taskId, { status: "cancelled" });
     if (!task) return null;
-    await this.publisher.publish(CANCEL_CHANNEL, taskId);
+    await this.publisher.publish(this.cancelChannel, taskId);
     // A job still waiting is dropped; an active one is locked and ends when its work sees the abort.
     await this.queue.remove(taskId).catch(() => 0);
     this.signals.notify(taskId);
@@ -104,7 +105,7 @@ export class BullDurable implements DurableTasks {
   }
 
   private startWorking(connection: () => Redis): void {
-    this.worker = new Worker<JobData>(QUEUE, (job) => this.process(job), {
+    this.worker = new Worker<JobData>(this.options.queue, (job) => this.process(job), {
       connection: connection(),
       concurrency: this.options.concurrency,
       lockDuration: this.options.stalledMs,
@@ -117,7 +118,7 @@ export class BullDurable implements DurableTasks {
         .appendEvent(taskId, { type: "restarted", reason: "its worker stopped answering" })
         .catch(() => {});
     });
-    this.events = new QueueEvents(QUEUE, { connection: connection() });
+    this.events = new QueueEvents(this.options.queue, { connection: connection() });
     this.events.on("failed", ({ jobId, failedReason }) => {
       void this.store
         .update(jobId, { status: "failed", error: `the task's worker stopped: ${failedReason}` })

@@ -17,6 +17,15 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 
 /** Runs `tsx <entry>` as its own process (as `npm start` does) and waits for its listening line. */
 export async function startServerProcess(env: Record<string, string>, entry = "server.ts"): Promise<ServerProcess> {
+  return startProcess(env, entry, /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/);
+}
+
+/** `npm run worker` (worker.ts) as its own process, once it says it is taking tasks; its url is "". */
+export function startWorkerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  return startProcess(env, "worker.ts", /"msg":"worker taking research tasks"()/);
+}
+
+async function startProcess(env: Record<string, string>, entry: string, ready: RegExp): Promise<ServerProcess> {
   const proc = spawn(process.execPath, ["--import", "tsx", entry], {
     // The listening line is how the port is learnt, so logging stays at info whatever env says.
     env: {
@@ -35,7 +44,7 @@ export async function startServerProcess(env: Record<string, string>, entry = "s
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 90_000);
     const check = () => {
-      const match = /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/.exec(out);
+      const match = ready.exec(out);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
@@ -52,7 +61,8 @@ export async function startServerProcess(env: Record<string, string>, entry = "s
     proc,
     output: () => out,
     async stop(signal = "SIGTERM") {
-      if (proc.exitCode !== null) return proc.exitCode;
+      // A process ended by a signal has no exit code, only a signal code.
+      if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
       const exited = once(proc, "exit");
       proc.kill(signal);
       const [code] = (await exited) as [number | null];

@@ -113,6 +113,7 @@ export async function createRuntime(
     ? new BullDurable(tasks, {
         ...durableOptions,
         redisUrl: config.redisUrl,
+        queue: config.jobs.queue,
         work: options.worker === true || config.jobs.workers === "inline",
         concurrency: config.jobs.concurrency,
         stalledMs: config.jobs.stalledMs,
