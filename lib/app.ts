@@ -13,6 +13,7 @@ import etymology from "./api/etymology/index.ts";
 import key from "./api/key/index.ts";
 import linguistics from "./api/linguistics/index.ts";
 import llm from "./api/llm/index.ts";
+import mcp from "./api/mcp/index.ts";
 import models from "./api/models/index.ts";
 import orchestrate from "./api/orchestrate/index.ts";
 import proxy from "./api/proxy/index.ts";
@@ -44,6 +45,7 @@ export const AREAS: readonly Area[] = [
   models,
   utils,
   tools,
+  mcp,
   orchestrate,
   swarm,
   documents,
