@@ -31,11 +31,10 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, "worker stopping: finishing the tasks in hand");
-  const drainMs = Number(process.env.WORKER_DRAIN_MS ?? 60_000);
   setTimeout(() => {
     logger.error("tasks did not finish in time; exiting (they will be found stalled and retried)");
     process.exit(1);
-  }, drainMs).unref();
+  }, config.jobs.drainMs).unref();
   await rt.close();
   process.exit(0);
 }

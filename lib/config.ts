@@ -71,6 +71,7 @@ const envSchema = z.object({
   TASKS_ACTIVE_PER_KEY: positiveInt.max(1000).default(3),
   TASK_TIMEOUT_MS: positiveInt.default(600_000),
   JOB_STALLED_MS: positiveInt.min(500).default(30_000),
+  WORKER_DRAIN_MS: positiveInt.default(60_000),
   WORKER_THREADS: positiveInt.optional(),
   WORKER_QUEUE: positiveInt.default(64),
   WORKER_JOB_TIMEOUT_MS: positiveInt.default(30_000),
@@ -130,6 +131,8 @@ export type Config = {
     taskTimeoutMs: number;
     /** BullMQ lock duration and stalled-check interval. */
     stalledMs: number;
+    /** `npm run worker` on SIGTERM: how long the tasks in hand may take to finish. */
+    drainMs: number;
   };
 };
 
@@ -183,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       activePerKey: e.TASKS_ACTIVE_PER_KEY,
       taskTimeoutMs: e.TASK_TIMEOUT_MS,
       stalledMs: e.JOB_STALLED_MS,
+      drainMs: e.WORKER_DRAIN_MS,
     },
     screenshot: {
       chromiumPath: e.CHROMIUM_PATH,
