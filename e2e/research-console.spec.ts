@@ -1,6 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Cookie, type Page } from "@playwright/test";
+import { startFakeWikipedia, type FakeSource } from "../test/fakes/data-sources.ts";
+import { startFakeResearchLlm, type FakeResearchLlm } from "../test/fakes/research-llm.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
 import { expectAccessible, screenshot, signIn } from "./console-session.ts";
@@ -327,5 +329,63 @@ test.describe("the research console in real Chromium (fake orchestrate API)", ()
     await expect(link).toHaveAttribute("href", "/api/auth/signin?callbackUrl=%2Fconsole%2Fresearch");
     await expect(anonymous.getByRole("button", { name: "Start" })).toHaveCount(0);
     await signedOut.close();
+  });
+});
+
+test.describe("the research console in real Chromium against the gateway's orchestrate API (fake provider and sources)", () => {
+  let server: ServerProcess;
+  let llm: FakeResearchLlm;
+  let wiki: FakeSource;
+  let cleanup: () => Promise<void>;
+
+  test.beforeAll(async () => {
+    const b = await backendEnv("pglite");
+    cleanup = b.cleanup;
+    [llm, wiki] = await Promise.all([
+      startFakeResearchLlm({
+        key: "xai-test",
+        // Workers take a moment, so the tree is seen with agents running before they finish.
+        script: (req) =>
+          req.role === "worker" && req.toolResults.length
+            ? { content: "Tides follow the moon.", delayMs: 3000 }
+            : undefined,
+      }),
+      startFakeWikipedia(),
+    ]);
+    server = await startServerProcess({
+      ...b.env,
+      XAI_API_KEY: "xai-test",
+      UPSTREAM_XAI_URL: llm.url,
+      UPSTREAM_WIKIPEDIA_URL: wiki.url,
+    });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    await Promise.allSettled([llm?.close(), wiki?.close()]);
+    await cleanup?.();
+  });
+
+  test("a signed-in user runs a 3-agent cascade: the tree fills in live, the summary and its source render", async ({
+    page,
+  }) => {
+    await signIn(page, server, "research-live@example.test");
+    expect((await page.goto(`${server.url}/console/research`))?.status()).toBe(200);
+    await page.getByLabel("Task", { exact: true }).fill("Why are there two tides a day?");
+    await page.getByRole("spinbutton", { name: /Agents/ }).fill("3");
+    await page.getByRole("button", { name: "Start" }).click();
+
+    await expect(page.getByText(/^Task research_[0-9a-f]{12}$/)).toBeVisible();
+    await expect(node(page, "worker-1").locator("[data-state]")).toHaveAttribute("data-state", "running");
+    const status = page.getByTestId("research-status");
+    await expect(status).toHaveText(/^Completed\./, { timeout: 30_000 });
+    for (const id of ["worker-1", "worker-2", "worker-3", "synth-1", "summary"])
+      await expect(node(page, id).locator("[data-state]")).toHaveAttribute("data-state", "done");
+    await expect(page.getByTestId("research-summary")).toHaveText("The summary's answer.");
+    await expect(page.getByRole("link", { name: "Ada Lovelace" }).first()).toHaveAttribute("target", "_blank");
+    // Every model call went through the gateway to the fake provider, on the tiers' models.
+    expect(new Set(llm.requests.filter((r) => r.role === "worker").map((r) => r.model))).toEqual(
+      new Set(["grok-3-mini"]),
+    );
+    await expectAccessible(page);
   });
 });
