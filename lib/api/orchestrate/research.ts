@@ -71,9 +71,9 @@ export function researchDeps(rt: Runtime, provider: string, scope: RunScope): Ag
   };
 }
 
-/** Agents a run will finish, for its progress: breakdown, workers, one synthesizer per 5, summary. */
+/** Agents of a run's tree, for its progress: workers, one synthesizer per 5 and the summary (or searchers and the merge). */
 export function plannedAgents(kind: string, numAgents: number): number {
-  return kind === CASCADE_KIND ? 1 + numAgents + Math.ceil(numAgents / 5) + 1 : numAgents + 1;
+  return kind === CASCADE_KIND ? numAgents + Math.ceil(numAgents / 5) + 1 : numAgents + 1;
 }
 
 const FINISHED = new Set(["agent_complete", "agent_failed", "synthesis_complete", "summary_complete"]);
