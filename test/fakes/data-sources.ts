@@ -497,6 +497,32 @@ export function startFakeKeyedSources(): Promise<FakeSource> {
           ],
         }),
   );
+  // videos.list: a videoListResponse; an unknown id is an empty items list, not a 404.
+  app.get("/youtube/v3/videos", (c) =>
+    c.req.query("key") !== "yt"
+      ? c.json({ error: { code: 400, message: "API key not valid." } }, 400)
+      : c.json({
+          kind: "youtube#videoListResponse",
+          items:
+            c.req.query("id") === "dQw4w9WgXcQ"
+              ? [
+                  {
+                    kind: "youtube#video",
+                    id: "dQw4w9WgXcQ",
+                    snippet: {
+                      publishedAt: "2026-01-01T00:00:00Z",
+                      channelId: "UC_x5XG1OV2P6uZZ5FSM9Ttw",
+                      title: "A talk on gateways",
+                      description: "Gateways explained",
+                      channelTitle: "Tech Talks",
+                    },
+                    statistics: { viewCount: "12345", likeCount: "678", favoriteCount: "0", commentCount: "90" },
+                  },
+                ]
+              : [],
+          pageInfo: { totalResults: c.req.query("id") === "dQw4w9WgXcQ" ? 1 : 0, resultsPerPage: 1 },
+        }),
+  );
   app.get("/youtube/v3/channels", (c) =>
     c.req.query("id") === "UC_x5XG1OV2P6uZZ5FSM9Ttw"
       ? c.json({

@@ -219,7 +219,14 @@ export const TOOLS: readonly Tool[] = [
   getTool(news, "news_get_article", "The newest article matching a phrase", "query", "Search terms"),
   // openlibrary
   searchTool(openlibrary, "openlibrary_search", "Search Open Library books"),
-  getTool(openlibrary, "openlibrary_get_book", "One book by ISBN or title", "book_id", "ISBN or title"),
+  // The adapter takes an ISBN or an Open Library id; a title is refused (400), so the description must not offer one.
+  getTool(
+    openlibrary,
+    "openlibrary_get_book",
+    "One book by ISBN, or by Open Library work (OL…W) or edition (OL…M) id",
+    "book_id",
+    "ISBN-10/13, or an Open Library id such as OL45883W",
+  ),
   defineTool({
     name: "openlibrary_get_by_isbn",
     module: "openlibrary",
