@@ -128,6 +128,10 @@ describe.each(databaseBackends)("reading usage on %s", (db) => {
     expect(await readUsage(gw.rt.db, { keyIds: [], from: "2026-03-01", pending })).toEqual([]);
   });
 
+  // Routes that came after the migration: no row can predate it, so the backfill need not know them
+  // (MCP is served under the tools scope, a path the backfill would have called "mcp").
+  const ADDED_AFTER_0005 = new Set(["/v1/mcp"]);
+
   it("migrates rows written before 0005_usage_area to the area their route was shown under, which is the area the guard records", async () => {
     // What each keyed route is recorded under now, from the OpenAPI document of the whole app.
     const doc = (await (await gw.request("/openapi.json")).json()) as {
@@ -136,7 +140,7 @@ describe.each(databaseBackends)("reading usage on %s", (db) => {
     const recorded = new Map<string, string>();
     for (const [path, operations] of Object.entries(doc.paths))
       for (const op of Object.values(operations))
-        if (op["x-gateway-auth"] && op["x-gateway-auth"] !== "none")
+        if (op["x-gateway-auth"] && op["x-gateway-auth"] !== "none" && !ADDED_AFTER_0005.has(path))
           recorded.set(path.replace(/\{(\w+)\}/g, ":$1"), op["x-gateway-area"]!);
     expect(recorded.get("/v1/generators/:generator/random")).toBe("create");
     expect(recorded.size).toBeGreaterThan(50);
