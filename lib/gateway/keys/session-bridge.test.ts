@@ -30,7 +30,7 @@ describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
     expect(row).toMatchObject({ userId: s.userId, kind: "console", status: "active", scopes: [] });
     // A new mailbox buys the console allowance, not an approved key's 10,000 requests a day on every area.
     expect(body.limits).toEqual({ day: 1000, minute: 60, concurrency: 4 });
-    expect(body.scopes).toEqual(["aac", "datavis", "generate", "llm", "trove"]);
+    expect(body.scopes).toEqual(["aac", "datavis", "generate", "llm", "orchestrate", "trove"]);
     expect(body.remaining.day.remaining).toBe(999);
     const outside = await call("/v1/probe/slow?ms=0", { Cookie: s.cookie, ...SAME_ORIGIN });
     expect(outside.status).toBe(403);

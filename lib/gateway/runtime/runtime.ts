@@ -4,7 +4,6 @@ import type { Resolver } from "../../upstream/safe-fetch.ts";
 import { loadConfig, type Config } from "../../config.ts";
 import { openDatabase, type Database } from "../../db/client.ts";
 import { applyMigrations } from "../../db/migrate.ts";
-import { BullDurable } from "../../jobs/bullmq.ts";
 import { InProcessDurable, type DurableTasks } from "../../jobs/durable.ts";
 import { InProcessRunner } from "../../jobs/runner.ts";
 import { TaskStore } from "../../jobs/task-store.ts";
@@ -109,8 +108,9 @@ export async function createRuntime(
     timeoutMs: config.jobs.taskTimeoutMs,
     onError: (err: unknown, taskId: string) => logger.error({ err, taskId }, "research task failed"),
   };
+  // BullMQ takes a second or more to load: only processes configured for Redis pay for it.
   const durable: DurableTasks = config.redisUrl
-    ? new BullDurable(tasks, {
+    ? new (await import("../../jobs/bullmq.ts")).BullDurable(tasks, {
         ...durableOptions,
         redisUrl: config.redisUrl,
         queue: config.jobs.queue,
