@@ -117,10 +117,10 @@ export function repairPrompt(problems: readonly string[]): string {
 
 /** The validation message of an answer that was not JSON of the schema, in a sentence. */
 function schemaProblem(err: NoObjectGeneratedError): string {
-  const cause = err.cause as { issues?: Array<{ path: PropertyKey[]; message: string }>; message?: string } | undefined;
-  // The SDK's TypeValidationError wraps the ZodError: its issues are one level down.
-  const issues = (cause?.issues ?? (cause as { cause?: { issues?: unknown } })?.cause?.issues) as
-    Array<{ path: PropertyKey[]; message: string }> | undefined;
+  type Issues = Array<{ path: PropertyKey[]; message: string }>;
+  // The SDK wraps the schema's ZodError in a TypeValidationError: the issues are the cause's cause's.
+  const cause = err.cause as { issues?: Issues; cause?: { issues?: Issues }; message?: string } | undefined;
+  const issues = cause?.issues ?? cause?.cause?.issues;
   if (Array.isArray(issues) && issues.length)
     return `it does not match the schema: ${issues
       .slice(0, 5)
