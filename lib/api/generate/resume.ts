@@ -218,7 +218,7 @@ const resume = gatewayRoute("key", {
     "502. `ats_score` is computed by the gateway, never by the model: 70 points for the share of the target " +
     "role's and keywords' terms found in the resume's text (lightly stemmed), plus 6 for each of: summary of " +
     "10+ words, 2+ bullets per role, half the bullets quantified, 3+ skills, contact details.",
-  tags: ["Generation"],
+  tags: ["Generate"],
   request: jsonRequest(ResumeBody),
   responses: {
     200: jsonResponse(z.union([ResumeResult, ResumeDocument]), "The resume (shape by the form sent)"),

@@ -54,6 +54,13 @@ function buildModel(entry: ProviderEntry, modelId: string, apiKey: string, baseU
       // Chat Completions, the wire every OpenAI-compatible provider shares.
       return createOpenAI({ apiKey, baseURL, fetch }).chat(modelId);
     case "openai-compatible":
-      return createOpenAICompatible({ name: entry.name, apiKey, baseURL, includeUsage: true, fetch })(modelId);
+      return createOpenAICompatible({
+        name: entry.name,
+        apiKey,
+        baseURL,
+        includeUsage: true,
+        supportsStructuredOutputs: entry.structuredOutputs === true,
+        fetch,
+      })(modelId);
   }
 }
