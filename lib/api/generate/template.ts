@@ -118,7 +118,8 @@ export function repairPrompt(problems: readonly string[]): string {
 /** The validation message of an answer that was not JSON of the schema, in a sentence. */
 function schemaProblem(err: NoObjectGeneratedError): string {
   const cause = err.cause as { issues?: Array<{ path: PropertyKey[]; message: string }>; message?: string } | undefined;
-  const issues = (cause?.issues ?? (cause as { cause?: { issues?: unknown } })?.cause) as
+  // The AI SDK wraps the schema's ZodError in a TypeValidationError: the issues are one level down.
+  const issues = (cause?.issues ?? (cause as { cause?: { issues?: unknown } })?.cause?.issues) as
     Array<{ path: PropertyKey[]; message: string }> | undefined;
   if (Array.isArray(issues) && issues.length)
     return `it does not match the schema: ${issues
