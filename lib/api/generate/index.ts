@@ -4,6 +4,7 @@ import { registerBusinessPlanRoutes } from "./business-plan.ts";
 import { registerItineraryRoutes } from "./itinerary.ts";
 import { registerLessonPlanRoutes } from "./lesson-plan.ts";
 import { registerResumeRoutes } from "./resume.ts";
+import { registerStoryRoutes } from "./story.ts";
 
 /** Templated generation (SPEC "Templated generation", issue #14): each template beside its route, both forms. */
 export default defineArea({
@@ -16,5 +17,6 @@ export default defineArea({
     registerBusinessPlanRoutes,
     registerItineraryRoutes,
     registerResumeRoutes,
+    registerStoryRoutes,
   ],
 });
