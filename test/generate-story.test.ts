@@ -45,8 +45,11 @@ describe("/v1/generate/story: a story graph from the fake provider, checked and 
     expect(asked[0]!.prompt).toContain("A lighthouse keeper in a storm");
     expect(asked[0]!.prompt).toContain("10 to 15 nodes");
     expect(asked[0]!.system).toContain('The first node has id "start"');
-    // JSON mode, with the shape spelled out in the system prompt.
-    expect(llm.requests.at(-1)!.body.response_format).toEqual({ type: "json_object" });
+    // The shape is spelled out in the system prompt too (providers in JSON mode only); xai takes json_schema: the model is sent the story's schema, not only asked for JSON.
+    expect(llm.requests.at(-1)!.body.response_format).toMatchObject({
+      type: "json_schema",
+      json_schema: { schema: { properties: { nodes: expect.any(Object), connections: expect.any(Object) } } },
+    });
     expect(asked[0]!.system).toContain('"connections": [{"from": node id');
   });
 
