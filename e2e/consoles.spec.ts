@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import { expect, test, type Cookie, type Page } from "@playwright/test";
 import { startFakeOpenAICompatible, type FakeLlm } from "../test/fakes/llm.ts";
+import { startFakeResearchLlm, type FakeResearchLlm } from "../test/fakes/research-llm.ts";
+import { playableStory } from "../test/fakes/story.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
 import { expectAccessible, screenshot, signIn } from "./console-session.ts";
@@ -324,33 +326,62 @@ test.describe("the consoles in real Chromium", () => {
     }
   });
 
-  test("the story console says generation is unavailable on a 404, then graphs a pasted story and reads it to an ending (fake story API)", async ({
+  test("the story console shows a failed generation, then generates a story, graphs it and reads it to an ending (fake story API)", async ({
     page,
   }) => {
-    await page.route("**/v1/generate/story", (route) => route.fulfill({ status: 404, json: { error: "Not found" } }));
+    const generated = { ...playableStory(6, 2), complexity: "simple", provider: "xai" };
+    const sent: unknown[] = [];
+    let fail = true;
+    await page.route("**/v1/generate/story", (route) => {
+      sent.push(route.request().postDataJSON());
+      return fail
+        ? route.fulfill({
+            status: 502,
+            json: {
+              error: "xai did not produce a valid story after a repair attempt: a simple story has 5 to 8 nodes",
+            },
+          })
+        : route.fulfill({ json: generated });
+    });
     const res = await page.goto(`${server.url}/console/story`);
     expect(res?.status()).toBe(200);
     expect(await largestContentfulPaint(page)).toBeLessThanOrEqual(LCP_BUDGET_MS);
     await page.getByLabel("What is it about?").fill("A lighthouse keeper");
+    await page.getByLabel("Size").selectOption("simple");
     await page.getByRole("button", { name: "Generate" }).click();
-    await page.getByText("Story generation is not available on this server.").waitFor();
+    await expect(page.locator('[data-error-kind="failed"]')).toHaveText(
+      "The call failed (HTTP 502): xai did not produce a valid story after a repair attempt: a simple story has 5 to 8 nodes",
+    );
 
-    await page.getByRole("button", { name: "Fill in an example" }).click();
-    await page.getByRole("button", { name: "Show graph" }).click();
-    await page.locator(".react-flow__node").first().waitFor();
-    expect(await page.locator(".react-flow__node").count()).toBe(4);
-    expect(await page.locator(".react-flow__edge").count()).toBe(3);
+    fail = false;
+    await page.getByRole("button", { name: "Generate" }).click();
+    await page.getByRole("heading", { name: "The lighthouse" }).waitFor();
+    expect(sent).toEqual([
+      { description: "A lighthouse keeper", complexity: "simple" },
+      { description: "A lighthouse keeper", complexity: "simple" },
+    ]);
+    await expect(page.getByText(/6 nodes · 5 connections · 2 endings · simple · written by xai\./)).toBeVisible();
+    await expect(page.locator("[data-error-kind]")).toHaveCount(0);
+    await expect(page.locator(".react-flow__node")).toHaveCount(6);
+    await expect(page.locator(".react-flow__edge")).toHaveCount(5);
     const reader = page.getByTestId("reader");
-    await reader.getByRole("button", { name: "Try the door" }).click();
-    await reader.getByText("a key glints under the bed").waitFor();
-    await reader.getByRole("button", { name: "Use the key" }).click();
-    await reader.getByText("The end.").waitFor();
+    await reader.getByRole("button", { name: "Turn back (2)" }).click();
+    await reader.getByText("ending 2. The end.").waitFor();
+    await reader.getByText("The end.", { exact: true }).waitFor();
     // Clicking a node in the graph moves the reader there.
-    await page.locator('.react-flow__node[data-id="window"]').click();
-    await reader.getByText("You climb out of the window").waitFor();
+    await page.locator('.react-flow__node[data-id="room-3"]').click();
+    await reader.getByText("You climb to landing 3.").waitFor();
     await expectAccessible(page);
     await screenshot(page, "story");
 
+    // Pasting still works: the example, then a story whose connection names no node.
+    await page.getByRole("button", { name: "Fill in an example" }).click();
+    await page.getByRole("button", { name: "Show graph" }).click();
+    await page.getByRole("heading", { name: "The locked door" }).waitFor();
+    await expect(page.locator(".react-flow__node")).toHaveCount(4);
+    await reader.getByRole("button", { name: "Try the door" }).click();
+    await reader.getByRole("button", { name: "Use the key" }).click();
+    await reader.getByText("The end.", { exact: true }).waitFor();
     await page
       .getByLabel(/Story JSON/)
       .fill('{"nodes":[{"id":"start","text":"x","type":"start"}],"connections":[{"from":"start","to":"gone"}]}');
@@ -401,5 +432,54 @@ test.describe("the consoles in real Chromium", () => {
     ]);
     await expectAccessible(anonymous);
     await signedOut.close();
+  });
+});
+
+test.describe("the story console in real Chromium against the gateway's story API (fake provider)", () => {
+  let server: ServerProcess;
+  let llm: FakeResearchLlm;
+  let cleanup: () => Promise<void>;
+
+  test.beforeAll(async () => {
+    const b = await backendEnv("pglite");
+    cleanup = b.cleanup;
+    // The first answer strands a node; the repair turn's answer is playable.
+    llm = await startFakeResearchLlm({
+      key: "xai-test",
+      script: (req) => {
+        const story = playableStory(7, 2, "The keeper's night");
+        if (!req.body.messages.some((m) => m.role === "assistant"))
+          story.nodes.push({ id: "cellar", type: "story", text: "Unreachable." });
+        return { content: JSON.stringify(story) };
+      },
+    });
+    server = await startServerProcess({ ...b.env, XAI_API_KEY: "xai-test", UPSTREAM_XAI_URL: llm.url });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    await llm?.close();
+    await cleanup?.();
+  });
+
+  test("a signed-in user generates a simple story through the gateway and plays it to an ending", async ({ page }) => {
+    await signIn(page, server, "story-live@example.test");
+    expect((await page.goto(`${server.url}/console/story`))?.status()).toBe(200);
+    await page.getByLabel("What is it about?").fill("A lighthouse keeper on a stormy night");
+    await page.getByLabel("Size").selectOption("simple");
+    await page.getByRole("button", { name: "Generate" }).click();
+    await page.getByRole("heading", { name: "The keeper's night" }).waitFor({ timeout: 30_000 });
+    // The gateway asked twice: the first answer's unreachable node went back to the model to repair.
+    expect(llm.requests).toHaveLength(2);
+    expect(JSON.stringify(llm.requests[0]!.body.messages)).toContain("A lighthouse keeper on a stormy night");
+    expect(JSON.stringify(llm.requests[1]!.body.messages)).toContain('no path leads to \\"cellar\\"');
+    await expect(page.getByText(/7 nodes · .* · 2 endings · simple · written by xai\./)).toBeVisible();
+    await expect(page.locator(".react-flow__node")).toHaveCount(7);
+
+    const reader = page.getByTestId("reader");
+    for (let step = 0; step < 10 && !(await reader.getByText("The end.", { exact: true }).isVisible()); step++)
+      await reader.getByRole("button", { name: "Walk on" }).click();
+    await expect(reader.getByText("ending 1. The end.")).toBeVisible();
+    await expect(reader.getByText("The end.", { exact: true })).toBeVisible();
+    await expectAccessible(page);
   });
 });

@@ -8,6 +8,7 @@ import data from "./api/data/index.ts";
 import datavis from "./api/datavis/index.ts";
 import documents from "./api/documents/index.ts";
 import embeddings from "./api/embeddings/index.ts";
+import generate from "./api/generate/index.ts";
 import generators from "./api/generators/index.ts";
 import etymology from "./api/etymology/index.ts";
 import key from "./api/key/index.ts";
@@ -56,6 +57,7 @@ export const AREAS: readonly Area[] = [
   clinical,
   corpus,
   create,
+  generate,
   generators,
   datavis,
   etymology,

@@ -18,6 +18,8 @@ export type ProviderEntry = {
   thinking: boolean;
   /** Needs no credential; configured once its origin variable (the `credential` field) is set. */
   keyless?: boolean;
+  /** Takes `response_format: json_schema` (OpenAI-compatible wire): structured output is sent the schema. */
+  structuredOutputs?: boolean;
 };
 
 export const PROVIDERS: ProviderEntry[] = [
@@ -30,6 +32,7 @@ export const PROVIDERS: ProviderEntry[] = [
     defaultModel: "grok-4-fast",
     tiers: { cheap: "grok-3-mini", balanced: "grok-4-fast", premium: "grok-4" },
     thinking: false,
+    structuredOutputs: true,
   },
   {
     name: "openai",

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useState } from "react";
-import { ApiError, v1Json } from "@/lib/console/api.ts";
+import { v1Json } from "@/lib/console/api.ts";
 import { parseStory, startNode, Story } from "@/lib/console/story.ts";
 import { ErrorState, Loading } from "../error-state";
 
@@ -97,14 +97,12 @@ export function StoryConsole() {
         }),
       ),
     onSuccess: (s) => {
+      // The JSON goes into the paste box too, to be read, edited and shown again.
       setPasted(JSON.stringify(s, null, 2));
+      setPasteErrors([]);
       show(s);
     },
   });
-  const unavailable =
-    generate.error instanceof ApiError &&
-    (generate.error.kind === "not-available" || generate.error.kind === "not-configured");
-
   return (
     <div className="flex flex-col gap-6">
       <div className="grid gap-6 lg:grid-cols-2">
@@ -147,16 +145,12 @@ export function StoryConsole() {
           >
             {generate.isPending ? "Generating…" : "Generate"}
           </button>
-          {unavailable ? (
-            <p
-              role="alert"
-              data-error-kind="not-available"
-              className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
-            >
-              Story generation is not available on this server. Paste a story as JSON instead.
-            </p>
-          ) : (
-            generate.isError && <ErrorState error={generate.error} what="Story generation" />
+          {generate.isPending && <Loading label="Writing the story: this can take a minute…" />}
+          {generate.isError && (
+            <>
+              <ErrorState error={generate.error} what="Story generation" />
+              <p className="text-sm text-slate-700 dark:text-slate-300">You can still paste a story as JSON.</p>
+            </>
           )}
         </form>
 
@@ -210,7 +204,9 @@ export function StoryConsole() {
           </h2>
           <p className="text-sm text-slate-700 dark:text-slate-300">
             {story.nodes.length} nodes · {story.connections.length} connections ·{" "}
-            {story.nodes.filter((n) => n.type === "ending").length} endings. Click a node to read from there.
+            {story.nodes.filter((n) => n.type === "ending").length} endings
+            {story.complexity && ` · ${story.complexity}`}
+            {story.provider && ` · written by ${story.provider}`}. Click a node to read from there.
           </p>
           <Reader story={story} current={current} onMove={setCurrent} />
           <StoryGraph story={story} current={current} onSelect={setCurrent} />

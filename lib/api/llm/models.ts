@@ -25,10 +25,27 @@ export function providerBaseURL(entry: ProviderEntry): string {
   return `${upstreamOrigin(entry.name, entry.origin)}${entry.basePath}`;
 }
 
-/** An AI SDK model for the provider, pointed at its origin (or UPSTREAM_<NAME>_URL). */
+// Models are built once per provider, model, key and address (the last two change only when the
+// operator changes the environment), not per request.
+const models = new Map<string, LanguageModel>();
+const MAX_MODELS = 256;
+
+/** An AI SDK model for the provider, pointed at its origin (or UPSTREAM_<NAME>_URL); built once and reused. */
 export function languageModel(entry: ProviderEntry, modelId: string): LanguageModel {
   const apiKey = providerApiKey(entry);
   const baseURL = providerBaseURL(entry);
+  const id = `${entry.name}\u0000${modelId}\u0000${apiKey}\u0000${baseURL}`;
+  let model = models.get(id);
+  if (!model) {
+    // Model ids come from callers: a bound keeps a stream of made-up ids from growing the map.
+    if (models.size >= MAX_MODELS) models.delete(models.keys().next().value!);
+    model = buildModel(entry, modelId, apiKey, baseURL);
+    models.set(id, model);
+  }
+  return model;
+}
+
+function buildModel(entry: ProviderEntry, modelId: string, apiKey: string, baseURL: string): LanguageModel {
   const fetch = cappedFetch(entry.name);
   switch (entry.wire) {
     case "anthropic":
@@ -37,6 +54,13 @@ export function languageModel(entry: ProviderEntry, modelId: string): LanguageMo
       // Chat Completions, the wire every OpenAI-compatible provider shares.
       return createOpenAI({ apiKey, baseURL, fetch }).chat(modelId);
     case "openai-compatible":
-      return createOpenAICompatible({ name: entry.name, apiKey, baseURL, includeUsage: true, fetch })(modelId);
+      return createOpenAICompatible({
+        name: entry.name,
+        apiKey,
+        baseURL,
+        includeUsage: true,
+        supportsStructuredOutputs: entry.structuredOutputs === true,
+        fetch,
+      })(modelId);
   }
 }

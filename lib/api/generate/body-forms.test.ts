@@ -1,0 +1,33 @@
+import { z } from "@hono/zod-openapi";
+import { describe, expect, it } from "vitest";
+import { GatewayError } from "../../errors.ts";
+import { bodyForms } from "./body-forms.ts";
+
+const forms = bodyForms(
+  z.object({ topic: z.string(), duration: z.number().int().default(60) }),
+  z.object({ topic: z.string(), duration: z.enum(["30min", "60min"]).default("60min"), focus: z.string().optional() }),
+  (b) => "focus" in b || typeof b.duration === "string",
+);
+
+describe("bodyForms", () => {
+  it("parses the body as the form its fields pick, with that form's defaults", () => {
+    expect(forms.parse({ topic: "x" })).toEqual({ form: "A", body: { topic: "x", duration: 60 } });
+    expect(forms.parse({ topic: "x", focus: "f" })).toEqual({
+      form: "B",
+      body: { topic: "x", duration: "60min", focus: "f" },
+    });
+  });
+
+  it("reports the picked form's problems as a 400 naming the field and allowed values", () => {
+    const error = (() => {
+      try {
+        forms.parse({ topic: "x", duration: "90min" });
+      } catch (err) {
+        return err as GatewayError;
+      }
+    })();
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error!.status).toBe(400);
+    expect(error!.message).toContain('duration: Invalid option: expected one of "30min"|"60min"');
+  });
+});

@@ -1,0 +1,153 @@
+import { z, type RouteHandler } from "@hono/zod-openapi";
+import type { AreaApp } from "../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { providerErrors } from "../llm/routes/schemas.ts";
+import { bodyForms } from "./body-forms.ts";
+import { respondGenerated } from "./respond.ts";
+import { runTemplate, type Template } from "./template.ts";
+
+const DETAIL_LEVELS = ["brief", "standard", "comprehensive"] as const;
+type DetailLevel = (typeof DETAIL_LEVELS)[number];
+
+const Idea = z.string().trim().min(1).max(2000);
+const Short = z.string().trim().min(1).max(200).optional();
+const Provider = z.string().max(50).optional().openapi({ description: "default xai" });
+
+const FormA = z.object({ idea: Idea, industry: Short, target_market: Short, provider: Provider });
+const FormB = z.object({
+  idea: Idea,
+  industry: Short,
+  location: Short,
+  stage: z.enum(["idea", "startup", "growth", "expansion"]).default("startup"),
+  detail_level: z.enum(DETAIL_LEVELS).default("standard"),
+  provider: Provider,
+});
+// Form B places the business and says how far along it is.
+const forms = bodyForms(FormA, FormB, (b) => "location" in b || "stage" in b || "detail_level" in b);
+
+export type PlanInput = {
+  idea: string;
+  industry?: string;
+  target_market?: string;
+  location?: string;
+  stage?: string;
+  detail: DetailLevel;
+};
+
+const Text = z.string().trim().max(4000);
+const List = z.array(z.string().trim().max(1000)).max(20);
+
+const Answer = z.object({
+  business_name: z.string().trim().max(200),
+  executive_summary: Text,
+  market_analysis: z.object({ market_size: Text, target_segments: List, trends: List, opportunities: List }),
+  competitive_analysis: z.object({
+    direct_competitors: z.array(z.object({ name: Text, strengths: List, weaknesses: List })).max(10),
+    competitive_advantage: Text,
+  }),
+  business_model: z.object({ revenue_streams: List, pricing_strategy: Text, cost_structure: List }),
+  operations_plan: z.object({
+    key_activities: List,
+    resources_needed: List,
+    milestones: z.array(z.object({ month: z.number().int(), goal: Text })).max(24),
+  }),
+  financial_projections: z.object({
+    startup_costs: Text,
+    monthly_burn: Text,
+    break_even: Text,
+    year_1_revenue: Text,
+    year_3_revenue: Text,
+  }),
+  risk_assessment: z.array(z.object({ risk: Text, mitigation: Text })).max(15),
+  action_plan: z.object({ immediate: List, short_term: List, long_term: List }),
+});
+export type PlanAnswer = z.infer<typeof Answer>;
+
+/** How many of the counted parts each detail level asks for (competitors, risks, milestones). */
+export const DETAIL: Record<DetailLevel, { competitors: number; risks: number; milestones: number; tokens: number }> = {
+  brief: { competitors: 1, risks: 2, milestones: 3, tokens: 3000 },
+  standard: { competitors: 2, risks: 3, milestones: 4, tokens: 5000 },
+  comprehensive: { competitors: 3, risks: 5, milestones: 6, tokens: 8000 },
+};
+
+/** What the schema cannot say: the counted parts reach the detail level, milestones run forward in time. */
+export function businessPlanRules(plan: PlanAnswer, input: Pick<PlanInput, "detail">): string[] {
+  const want = DETAIL[input.detail];
+  const problems: string[] = [];
+  if (!plan.business_name) problems.push("business_name is empty");
+  if (!plan.executive_summary) problems.push("executive_summary is empty");
+  if (plan.competitive_analysis.direct_competitors.length < want.competitors)
+    problems.push(`competitive_analysis.direct_competitors needs at least ${want.competitors}`);
+  if (plan.risk_assessment.length < want.risks) problems.push(`risk_assessment needs at least ${want.risks} risks`);
+  const months = plan.operations_plan.milestones.map((m) => m.month);
+  if (months.length < want.milestones)
+    problems.push(`operations_plan.milestones needs at least ${want.milestones} milestones`);
+  if (months.some((m, i) => m < 1 || (i > 0 && m < months[i - 1]!)))
+    problems.push(`operations_plan.milestones months (${months.join(", ")}) must be 1 or more and in order`);
+  for (const part of ["immediate", "short_term", "long_term"] as const)
+    if (!plan.action_plan[part].length) problems.push(`action_plan.${part} is empty`);
+  return problems;
+}
+
+export const businessPlanTemplate: Template<PlanInput, typeof Answer> = {
+  name: "business plan",
+  system:
+    "You are a startup advisor who writes concrete, realistic business plans with plausible numbers. " +
+    "Answer only with the JSON object asked for.",
+  prompt: (i) => {
+    const want = DETAIL[i.detail];
+    return (
+      `Write a ${i.detail} business plan for this idea: ${i.idea}\n` +
+      [
+        i.industry && `Industry: ${i.industry}`,
+        i.target_market && `Target market: ${i.target_market}`,
+        i.location && `Location: ${i.location}`,
+        i.stage && `Stage: ${i.stage}`,
+      ]
+        .filter(Boolean)
+        .join("\n") +
+      `\nGive at least ${want.competitors} direct competitors, ${want.risks} risks with mitigations and ` +
+      `${want.milestones} milestones (month numbers from 1, in order). Money amounts are strings with their currency.`
+    );
+  },
+  schema: Answer,
+  rules: businessPlanRules,
+};
+
+const route = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/generate/business-plan",
+  summary: "A business plan (Form A: industry, target market; Form B: location, stage, detail level)",
+  tags: ["Generate"],
+  request: jsonRequest(forms.schema),
+  responses: {
+    200: jsonResponse(Answer.extend({ provider: z.string() }), "The business plan"),
+    ...keyedErrors,
+    ...providerErrors,
+  },
+});
+
+const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
+  const { form, body } = forms.parse(await c.req.json());
+  const input: PlanInput =
+    form === "A"
+      ? { idea: body.idea, industry: body.industry, target_market: body.target_market, detail: "standard" }
+      : {
+          idea: body.idea,
+          industry: body.industry,
+          location: body.location,
+          stage: body.stage,
+          detail: body.detail_level,
+        };
+  const generated = await runTemplate({ ...businessPlanTemplate, maxTokens: DETAIL[input.detail].tokens }, input, {
+    provider: body.provider,
+    signal: c.req.raw.signal,
+  });
+  return respondGenerated(c, generated) as never;
+};
+
+export function registerBusinessPlanRoutes(app: AreaApp): void {
+  app.openapi(route, handle, forms.hook);
+}

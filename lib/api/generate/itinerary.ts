@@ -1,0 +1,146 @@
+import { z, type RouteHandler } from "@hono/zod-openapi";
+import type { AreaApp } from "../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { providerErrors } from "../llm/routes/schemas.ts";
+import { bodyForms } from "./body-forms.ts";
+import { respondGenerated } from "./respond.ts";
+import { runTemplate, type Template } from "./template.ts";
+
+const Destination = z.string().trim().min(1).max(200);
+const Days = z.number().int().min(1).max(30);
+const Provider = z.string().max(50).optional().openapi({ description: "default xai" });
+
+const FormA = z.object({
+  destination: Destination,
+  days: Days.openapi({ description: "Form A: number of days, 1-30" }),
+  interests: z.string().trim().max(1000).optional(),
+  budget: z.enum(["budget", "mid-range", "luxury"]).default("mid-range"),
+  provider: Provider,
+});
+const FormB = z.object({
+  destination: Destination,
+  duration: Days.default(3).openapi({ description: "Form B: number of days, 1-30" }),
+  interests: z.array(z.string().trim().min(1).max(200)).max(20).optional(),
+  budget: z.enum(["budget", "moderate", "luxury"]).default("moderate"),
+  travelers: z.enum(["solo", "couple", "family", "group"]).default("couple"),
+  pace: z.enum(["relaxed", "moderate", "packed"]).default("moderate"),
+  provider: Provider,
+});
+// Form A counts `days`; Form B calls it `duration` (and defaults it).
+const forms = bodyForms(FormA, FormB, (b) => !("days" in b));
+
+export type TripInput = {
+  destination: string;
+  days: number;
+  interests: string[];
+  budget: string;
+  travelers?: string;
+  pace?: string;
+};
+
+const Text = z.string().trim().max(2000);
+const List = z.array(z.string().trim().max(500)).max(20);
+
+const Day = z.object({
+  day: z.number().int(),
+  theme: Text,
+  activities: z
+    .array(
+      z.object({ time: Text, activity: Text, duration: Text, cost_estimate: Text, tips: Text }).partial({ tips: true }),
+    )
+    .max(15),
+  meals: z.object({ breakfast: Text, lunch: Text, dinner: Text }),
+});
+
+const Answer = z.object({
+  destination: Text,
+  overview: Text,
+  daily_itinerary: z.array(Day).max(40),
+  practical_info: z.object({
+    best_time_to_visit: Text,
+    transportation: Text,
+    accommodation_areas: List,
+    estimated_daily_budget: Text,
+    essential_apps: List,
+    etiquette_tips: List,
+  }),
+  must_try: z.object({ foods: List, experiences: List, neighborhoods: List }),
+});
+export type TripAnswer = z.infer<typeof Answer>;
+
+/** The plan must cover exactly the days asked, numbered 1..N in order, each with something to do. */
+export function itineraryRules(plan: TripAnswer, input: Pick<TripInput, "days">): string[] {
+  const days = plan.daily_itinerary;
+  const problems: string[] = [];
+  if (days.length !== input.days)
+    problems.push(`daily_itinerary has ${days.length} days; it must have exactly ${input.days}`);
+  const numbers = days.map((d) => d.day);
+  if (numbers.some((n, i) => n !== i + 1))
+    problems.push(`daily_itinerary days are numbered ${numbers.join(", ")}; number them 1 to ${input.days} in order`);
+  const idle = days.filter((d) => d.activities.length === 0).map((d) => d.day);
+  if (idle.length) problems.push(`day ${idle.join(", ")} has no activities`);
+  if (!plan.overview) problems.push("overview is empty");
+  return problems;
+}
+
+export const itineraryTemplate: Template<TripInput, typeof Answer> = {
+  name: "itinerary",
+  system:
+    "You are a travel planner who writes realistic day-by-day itineraries. Answer only with the JSON object asked for.",
+  prompt: (i) =>
+    `Plan a ${i.days}-day trip to ${i.destination} on a ${i.budget} budget` +
+    `${i.travelers ? ` for ${i.travelers === "solo" ? "a solo traveller" : `a ${i.travelers}`}` : ""}` +
+    `${i.pace ? ` at a ${i.pace} pace` : ""}` +
+    `${i.interests.length ? `, for someone interested in ${i.interests.join(", ")}` : ""}.\n` +
+    `daily_itinerary must have exactly ${i.days} entries, day 1 to day ${i.days} in order, each with a theme, ` +
+    "timed activities (time, activity, duration, cost_estimate, tips) and meals (breakfast, lunch, dinner). " +
+    "Add an overview, practical_info (best_time_to_visit, transportation, accommodation_areas, " +
+    "estimated_daily_budget, essential_apps, etiquette_tips) and must_try (foods, experiences, neighborhoods).",
+  schema: Answer,
+  rules: itineraryRules,
+};
+
+/** A long trip is a long answer: about 350 tokens a day, plus the rest. */
+export const itineraryMaxTokens = (days: number) => 1500 + 350 * days;
+
+const Result = Answer.extend({ duration: z.number().int(), provider: z.string() });
+
+const route = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/generate/itinerary",
+  summary: "A day-by-day travel itinerary (Form A: days; Form B: duration, travelers, pace)",
+  tags: ["Generate"],
+  request: jsonRequest(forms.schema),
+  responses: { 200: jsonResponse(Result, "The itinerary, one entry per day asked"), ...keyedErrors, ...providerErrors },
+});
+
+const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
+  const { form, body } = forms.parse(await c.req.json());
+  const input: TripInput =
+    form === "A"
+      ? {
+          destination: body.destination,
+          days: body.days,
+          interests: body.interests ? [body.interests] : [],
+          budget: body.budget,
+        }
+      : {
+          destination: body.destination,
+          days: body.duration,
+          interests: body.interests ?? [],
+          budget: body.budget,
+          travelers: body.travelers,
+          pace: body.pace,
+        };
+  const generated = await runTemplate({ ...itineraryTemplate, maxTokens: itineraryMaxTokens(input.days) }, input, {
+    provider: body.provider,
+    signal: c.req.raw.signal,
+  });
+  return respondGenerated(c, generated, { duration: input.days }) as never;
+};
+
+export function registerItineraryRoutes(app: AreaApp): void {
+  app.openapi(route, handle, forms.hook);
+}
