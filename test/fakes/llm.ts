@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { silentMp3 } from "./speech.ts";
 import { listen } from "../support/listen.ts";
@@ -21,6 +21,12 @@ export type FakeLlmOptions = {
   failWith?: number;
   /** Token counts to report instead of the computed ones (what a misbehaving provider might claim). */
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /**
+   * Chat Completions only: when the request offers tools and holds no tool result yet, call this tool
+   * (answered as OpenAI does: `tool_calls` with finish_reason "tool_calls", streamed as deltas whose
+   * arguments arrive in fragments); after a tool result, answer `reply`.
+   */
+  toolCall?: { name: string; arguments: Record<string, unknown> };
 };
 
 async function start(app: Hono, requests: FakeLlm["requests"], abandoned: () => number): Promise<FakeLlm> {
@@ -136,6 +142,9 @@ export async function startFakeOpenAICompatible(options: FakeLlmOptions & { base
     const promptTokens = options.usage?.prompt_tokens ?? JSON.stringify(body.messages).length >> 2;
     const completionTokens = options.usage?.completion_tokens ?? words(reply).length;
     const base = { id: "chatcmpl-fake", created: 1_760_000_000, model: `${body.model}-2026` };
+    const messages = body.messages as Array<{ role: string }>;
+    if (options.toolCall && body.tools?.length && !messages.some((m) => m.role === "tool"))
+      return answerToolCall(c, body, base, options.toolCall, promptTokens);
     if (!body.stream) {
       return c.json({
         ...base,
@@ -195,6 +204,58 @@ export async function startFakeOpenAICompatible(options: FakeLlmOptions & { base
     });
   });
   return start(app, requests, () => abandoned);
+}
+
+/** A tool call in OpenAI's shape: whole in a completion, or as deltas (id and name first, arguments in fragments). */
+function answerToolCall(
+  c: Context,
+  body: { stream?: boolean; stream_options?: { include_usage?: boolean } },
+  base: Record<string, unknown>,
+  call: { name: string; arguments: Record<string, unknown> },
+  promptTokens: number,
+) {
+  const args = JSON.stringify(call.arguments);
+  const usage = { prompt_tokens: promptTokens, completion_tokens: 12, total_tokens: promptTokens + 12 };
+  const id = "call_fake_1";
+  if (!body.stream)
+    return c.json({
+      ...base,
+      object: "chat.completion",
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id, type: "function", function: { name: call.name, arguments: args } }],
+          },
+          finish_reason: "tool_calls",
+        },
+      ],
+      usage,
+    });
+  return streamSSE(c, async (stream) => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      stream.writeSSE({
+        data: JSON.stringify({
+          ...base,
+          object: "chat.completion.chunk",
+          choices: [{ index: 0, delta, finish_reason: finish }],
+        }),
+      });
+    await chunk({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ index: 0, id, type: "function", function: { name: call.name, arguments: "" } }],
+    });
+    const half = Math.ceil(args.length / 2);
+    for (const fragment of [args.slice(0, half), args.slice(half)])
+      await chunk({ tool_calls: [{ index: 0, function: { arguments: fragment } }] });
+    await chunk({}, "tool_calls");
+    if (body.stream_options?.include_usage)
+      await stream.writeSSE({ data: JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [], usage }) });
+    await stream.writeSSE({ data: "[DONE]" });
+  });
 }
 
 /** Anthropic Messages (`POST /v1/messages`), with its named streaming events. */
