@@ -141,4 +141,36 @@ describe("/v1/chat/completions passes OpenAI's options through: tools, tool call
     await expect(refused).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/tools.*anthropic/) });
     expect(anthropic.requests.length).toBe(before);
   });
+
+  it("answers errors in OpenAI's shape on the OpenAI-compatible paths, and in the spec's forms elsewhere", async () => {
+    const post = (path: string, body: unknown, key?: string) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
+        body: JSON.stringify(body),
+      });
+    const noKey = await post("/v1/chat/completions", { model: "xai/grok-4", messages: [] });
+    expect(noKey.status).toBe(401);
+    expect(await noKey.json()).toEqual({
+      error: { message: expect.any(String), type: "authentication_error", param: null, code: null },
+    });
+
+    const { key } = await gw.key({ minute: 1 });
+    const bad = await post("/v1/chat/completions", { model: "xai/grok-4", messages: [{ role: "robot" }] }, key);
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toMatchObject({ type: "invalid_request_error", param: "messages.0.role" });
+    const limited = await post("/v1/embeddings", { model: "openai/x", input: "a" }, key);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBeTruthy();
+    expect(limited.headers.get("x-ratelimit-limit")).toBe("1");
+    expect((await limited.json()).error).toMatchObject({ type: "rate_limit_error", code: "rate_limit_exceeded" });
+
+    // The official client reads the message and type from it.
+    await expect(
+      new OpenAI({ apiKey: "sk_wrong", baseURL: `${server.url}/v1`, maxRetries: 0 }).models.list(),
+    ).rejects.toMatchObject({ status: 401, type: "authentication_error" });
+    // Elsewhere the spec's Form A stays.
+    const spec = await post("/v1/llm/chat", { messages: [] });
+    expect(typeof (await spec.json()).error).toBe("string");
+  });
 });

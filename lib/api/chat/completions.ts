@@ -10,6 +10,7 @@ import { configuredProvider } from "../llm/models.ts";
 import { relaysStream } from "../llm/openai-stream.ts";
 import { relayCompletion, relayCompletionStream } from "./passthrough.ts";
 import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
+import { openAIErrors } from "./openai-errors.ts";
 
 /**
  * Models on the OpenAI-compatible surface are named `provider/model` (a bare model id goes to the
@@ -177,5 +178,7 @@ const handleChatCompletions: RouteHandler<typeof chatCompletions, GatewayEnv> = 
 };
 
 export function registerChatCompletions(app: AreaApp): void {
+  // The OpenAI-compatible surface answers errors in OpenAI's shape.
+  app.use("/v1/chat/*", openAIErrors());
   app.openapi(chatCompletions, handleChatCompletions);
 }

@@ -5,6 +5,7 @@ import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { EMBEDDING_PROVIDERS, embedTexts, type EmbeddingProvider } from "../llm/embeddings.ts";
+import { openAIErrors } from "../chat/openai-errors.ts";
 
 const embeddings = gatewayRoute("key", {
   method: "post",
@@ -51,6 +52,8 @@ const handleEmbeddings: RouteHandler<typeof embeddings, GatewayEnv> = async (c) 
 };
 
 function registerEmbeddings(app: AreaApp): void {
+  // The OpenAI-compatible surface answers errors in OpenAI's shape.
+  app.use("/v1/embeddings", openAIErrors());
   app.openapi(embeddings, handleEmbeddings);
 }
 

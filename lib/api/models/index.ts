@@ -4,6 +4,7 @@ import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { isConfigured, PROVIDERS } from "../../upstream/llm-catalogue.ts";
+import { openAIErrors } from "../chat/openai-errors.ts";
 
 const models = gatewayRoute("key", {
   method: "get",
@@ -26,6 +27,8 @@ const handleModels: RouteHandler<typeof models, GatewayEnv> = (c) => {
 };
 
 function registerModels(app: AreaApp): void {
+  // The OpenAI-compatible surface answers errors in OpenAI's shape.
+  app.use("/v1/models", openAIErrors());
   app.openapi(models, handleModels);
 }
 
