@@ -173,4 +173,36 @@ describe("/v1/chat/completions passes OpenAI's options through: tools, tool call
     const spec = await post("/v1/llm/chat", { messages: [] });
     expect(typeof (await spec.json()).error).toBe("string");
   });
+
+  it("sends images inline: a data: URL as it is, a URL only after the gateway fetched it under the proxy's rules", async () => {
+    const png =
+      "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const ask = (url: string) =>
+      client.chat.completions.create({
+        model: "xai/grok-4-fast",
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "What is this?" },
+              { type: "image_url", image_url: { url } },
+            ],
+          },
+        ],
+      });
+    await ask(png);
+    const sent = (xai.requests.at(-1)!.body.messages as Array<{ content: Array<Record<string, unknown>> }>)[0]!;
+    expect(sent.content[1]).toEqual({ type: "image_url", image_url: { url: png } });
+
+    // The attack: an image URL pointing into the gateway's own network is refused, never fetched or passed on.
+    const before = xai.requests.length;
+    await expect(ask("https://127.0.0.1:9/secret.png")).rejects.toMatchObject({ status: 403 });
+    await expect(ask("https://169.254.169.254/latest/meta-data/iam.png")).rejects.toMatchObject({ status: 403 });
+    await expect(ask("http://example.com/cat.png")).rejects.toMatchObject({ status: 400 });
+    await expect(ask("data:text/html;base64,PGgxPmhpPC9oMT4=")).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/messages\.0\.content\.1\.image_url\.url/),
+    });
+    expect(xai.requests.length).toBe(before);
+  });
 });

@@ -8,6 +8,7 @@ import { GatewayError } from "../../errors.ts";
 import { completeChat, streamChat, type StreamFormat } from "../llm/chat.ts";
 import { configuredProvider } from "../llm/models.ts";
 import { relaysStream } from "../llm/openai-stream.ts";
+import { inlineImages } from "./images.ts";
 import { relayCompletion, relayCompletionStream } from "./passthrough.ts";
 import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
 import { openAIErrors } from "./openai-errors.ts";
@@ -105,6 +106,7 @@ const handleChatCompletions: RouteHandler<typeof chatCompletions, GatewayEnv> = 
   const name = `${provider}/${model}`;
   const entry = configuredProvider(provider);
   if (relaysStream(entry)) {
+    body.messages = await inlineImages(c.var.runtime, body.messages, c.req.raw.signal);
     if (!body.stream) {
       const r = await relayCompletion(entry, body, model, name, c.req.raw.signal);
       reportCompletion(c, { provider, model: r.model, usage: r.usage });

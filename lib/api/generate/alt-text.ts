@@ -3,12 +3,10 @@ import { GatewayError } from "../../errors.ts";
 import type { AreaApp } from "../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
-import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
-import { safeFetch } from "../../upstream/safe-fetch.ts";
 import { providerErrors } from "../llm/routes/schemas.ts";
 import { reportCompletion } from "../llm/usage-report.ts";
-import { describeImage, imageInput } from "../llm/vision.ts";
+import { describeImage, fetchImage, imageInput } from "../llm/vision.ts";
 
 const STYLES = ["concise", "detailed", "functional"] as const;
 type Style = (typeof STYLES)[number];
@@ -52,32 +50,6 @@ export function capAtWord(text: string, max: number): string {
   return (cut > 0 ? text.slice(0, cut) : text.slice(0, max)).replace(/[\s,;:–—-]+$/, "");
 }
 
-/**
- * An image URL fetched by the gateway under the proxy's rules (https only, no private addresses after DNS
- * or on any redirect, the proxy's size cap), as base64: the provider is sent bytes, never the caller's URL.
- */
-async function fetchImage(rt: Runtime, url: string, signal: AbortSignal): Promise<string> {
-  const { proxy } = rt.config;
-  const res = await safeFetch(url, {
-    maxBytes: proxy.maxBytes,
-    timeoutMs: proxy.timeoutMs,
-    maxRedirects: 5,
-    userAgent: "UnifiedAPIGateway/1.0 (alt text)",
-    allowPrivate: proxy.allowPrivate,
-    extraCa: proxy.extraCa,
-    resolve: rt.resolveHost,
-  });
-  signal.throwIfAborted();
-  if (res.status !== 200) throw new GatewayError(502, `the image URL answered ${res.status}`);
-  const base64 = res.body.toString("base64");
-  try {
-    imageInput(base64);
-  } catch {
-    throw new GatewayError(400, "the image URL did not return a PNG, JPEG, GIF or WebP image");
-  }
-  return base64;
-}
-
 const Body = z.object({
   image: z
     .string()
@@ -107,7 +79,7 @@ const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
   const signal = c.req.raw.signal;
   const isUrl = imageInput(body.image).image instanceof URL;
-  const image = isUrl ? await fetchImage(c.var.runtime, body.image, signal) : body.image;
+  const image = isUrl ? await fetchImage(c.var.runtime, body.image, signal, "alt text") : body.image;
   const answer = await describeImage(image, altTextPrompt(body.style, body.context), body.provider, undefined, signal);
   reportCompletion(c, answer);
   const altText = cleanAltText(answer.content, body.style);

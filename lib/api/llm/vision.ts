@@ -1,4 +1,6 @@
 import { GatewayError } from "../../errors.ts";
+import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { safeFetch } from "../../upstream/safe-fetch.ts";
 import type { CompletionResponse, Prepared } from "./chat.ts";
 import { generateCompletion, prepareChat } from "./chat.ts";
 
@@ -47,4 +49,30 @@ export async function describeImage(
       ],
     } as Prepared["options"],
   });
+}
+
+/**
+ * An image URL fetched by the gateway under the proxy's rules (https only, no private addresses after DNS
+ * or on any redirect, the proxy's size cap), as base64: the provider is sent bytes, never the caller's URL.
+ */
+export async function fetchImage(rt: Runtime, url: string, signal: AbortSignal, purpose: string): Promise<string> {
+  const { proxy } = rt.config;
+  const res = await safeFetch(url, {
+    maxBytes: proxy.maxBytes,
+    timeoutMs: proxy.timeoutMs,
+    maxRedirects: 5,
+    userAgent: `UnifiedAPIGateway/1.0 (${purpose})`,
+    allowPrivate: proxy.allowPrivate,
+    extraCa: proxy.extraCa,
+    resolve: rt.resolveHost,
+  });
+  signal.throwIfAborted();
+  if (res.status !== 200) throw new GatewayError(502, `the image URL answered ${res.status}`);
+  const base64 = res.body.toString("base64");
+  try {
+    imageInput(base64);
+  } catch {
+    throw new GatewayError(400, "the image URL did not return a PNG, JPEG, GIF or WebP image");
+  }
+  return base64;
 }
