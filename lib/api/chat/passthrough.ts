@@ -1,12 +1,13 @@
 import { createParser } from "eventsource-parser";
 import { GatewayError } from "../../errors.ts";
-import { cappedFetch, readTextPrefix, tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
+import { cappedFetch, tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import { upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { Usage } from "../llm/chat-types.ts";
 import type { StreamOutcome } from "../llm/chat.ts";
 import { providerError } from "../llm/errors.ts";
 import { providerApiKey, providerBaseURL } from "../llm/models.ts";
+import { refusalDetail } from "../llm/openai-stream.ts";
 
 type Body = Record<string, unknown>;
 type WireUsage = { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
@@ -56,17 +57,8 @@ async function post(entry: ProviderEntry, body: Body, signal: AbortSignal, cappe
     if (name === "TimeoutError" || name === "AbortError") throw providerError(entry.name, err);
     throw new GatewayError(502, `${entry.name} could not be reached`);
   }
-  if (!res.ok) {
-    const text = await readTextPrefix(res, 64 * 1024);
-    let detail = res.statusText;
-    try {
-      const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
-      if (typeof message === "string") detail = message;
-    } catch {
-      // not JSON: the status text says enough
-    }
-    throw upstreamStatusError(entry.name, res.status, res.headers.get("retry-after"), detail.slice(0, 300));
-  }
+  if (!res.ok)
+    throw upstreamStatusError(entry.name, res.status, res.headers.get("retry-after"), await refusalDetail(res));
   return res;
 }
 

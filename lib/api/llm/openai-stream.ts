@@ -49,7 +49,7 @@ export function chatCompletionsBody(entry: ProviderEntry, r: RelayRequest): Reco
 }
 
 /** A refusal's detail as the AI SDK reads it: OpenAI's `{error: {message}}`, else the status text. */
-async function refusalDetail(res: Response): Promise<string> {
+export async function refusalDetail(res: Response): Promise<string> {
   const text = await readTextPrefix(res, 64 * 1024);
   let message: unknown;
   try {
