@@ -15,9 +15,11 @@ import key from "./api/key/index.ts";
 import linguistics from "./api/linguistics/index.ts";
 import llm from "./api/llm/index.ts";
 import mcp from "./api/mcp/index.ts";
+import messages from "./api/messages/index.ts";
 import models from "./api/models/index.ts";
 import orchestrate from "./api/orchestrate/index.ts";
 import proxy from "./api/proxy/index.ts";
+import responses from "./api/responses/index.ts";
 import screenshot from "./api/screenshot/index.ts";
 import social from "./api/social/index.ts";
 import status from "./api/status/index.ts";
@@ -42,6 +44,8 @@ export const AREAS: readonly Area[] = [
   data,
   llm,
   chat,
+  messages,
+  responses,
   embeddings,
   models,
   utils,

@@ -64,6 +64,7 @@ const envSchema = z.object({
   JOBS_QUEUED_PER_KEY: positiveInt.max(100_000).default(20),
   BATCH_ITEMS_PER_DAY: positiveInt.default(5000),
   JOB_WORKERS: z.enum(["inline", "separate"]).default("inline"),
+  RESPONSES_RETENTION_DAYS: positiveInt.max(3650).default(30),
   JOB_QUEUE: z
     .string()
     .regex(/^[\w-]{1,64}$/)
@@ -117,6 +118,8 @@ export type Config = {
   keyless: { minute: number; concurrency: number };
   /** Whether keys may register local runners on private addresses (a LAN GPU box); off by default. */
   ollamaAllowPrivateHosts: boolean;
+  /** Days a stored Responses API answer stays readable (GET, previous_response_id) before it is deleted. */
+  responsesRetentionDays: number;
   /** Background jobs: how many run at once, how many one key may have waiting, batch items per key per UTC day. */
   jobs: {
     concurrency: number;
@@ -177,6 +180,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       extraCa: e.UPSTREAM_CA_FILE ? fs.readFileSync(e.UPSTREAM_CA_FILE, "utf8") : undefined,
     },
     ollamaAllowPrivateHosts: e.OLLAMA_ALLOW_PRIVATE_HOSTS === "true",
+    responsesRetentionDays: e.RESPONSES_RETENTION_DAYS,
     jobs: {
       concurrency: e.JOBS_CONCURRENCY,
       queuedPerKey: e.JOBS_QUEUED_PER_KEY,

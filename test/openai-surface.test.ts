@@ -76,7 +76,7 @@ describe("OpenAI-compatible surface, driven by the official openai client over a
     expect(usage?.completion_tokens).toBe(3);
     expect(anthropic.requests.at(-1)!.body).toMatchObject({
       model: "claude-haiku-4-5",
-      system: [{ type: "text", text: "Be kind." }],
+      system: "Be kind.",
     });
   });
 

@@ -131,14 +131,19 @@ describe("/v1/chat/completions passes OpenAI's options through: tools, tool call
     expect(events.every((e) => (e.promptTokens ?? 0) > 0)).toBe(true);
   });
 
-  it("refuses tools for a provider reached by translation with a 400 naming them, instead of dropping them", async () => {
+  it("refuses, for a provider reached by translation, the options it cannot honour, naming each, and sends nothing", async () => {
     const before = anthropic.requests.length;
     const refused = client.chat.completions.create({
       model: "anthropic/claude-haiku-4-5",
       messages: [{ role: "user", content: "Weather?" }],
       tools: [weatherTool],
+      logprobs: true,
+      seed: 7,
     });
-    await expect(refused).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/tools.*anthropic/) });
+    await expect(refused).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/logprobs.*seed.*anthropic|seed.*logprobs.*anthropic/),
+    });
     expect(anthropic.requests.length).toBe(before);
   });
 

@@ -22,9 +22,10 @@ export type FakeLlmOptions = {
   /** Token counts to report instead of the computed ones (what a misbehaving provider might claim). */
   usage?: { prompt_tokens: number; completion_tokens: number };
   /**
-   * Chat Completions only: when the request offers tools and holds no tool result yet, call this tool
-   * (answered as OpenAI does: `tool_calls` with finish_reason "tool_calls", streamed as deltas whose
-   * arguments arrive in fragments); after a tool result, answer `reply`.
+   * When the request offers tools and holds no tool result yet, call this tool (answered as the wire
+   * does: OpenAI's `tool_calls` with finish_reason "tool_calls", Anthropic's `tool_use` block, each
+   * streamed with the arguments in fragments); after a tool result, answer `reply`. A tool the request
+   * forces is called by its name.
    */
   toolCall?: { name: string; arguments: Record<string, unknown> };
 };
@@ -143,8 +144,16 @@ export async function startFakeOpenAICompatible(options: FakeLlmOptions & { base
     const completionTokens = options.usage?.completion_tokens ?? words(reply).length;
     const base = { id: "chatcmpl-fake", created: 1_760_000_000, model: `${body.model}-2026` };
     const messages = body.messages as Array<{ role: string }>;
-    if (options.toolCall && body.tools?.length && !messages.some((m) => m.role === "tool"))
-      return answerToolCall(c, body, base, options.toolCall, promptTokens);
+    // A forced function is called by name (the AI SDK's JSON tool, say), with toolCall's arguments.
+    const forced = body.tool_choice?.type === "function" ? (body.tool_choice.function.name as string) : undefined;
+    if (options.toolCall && body.tools?.length && (forced || !messages.some((m) => m.role === "tool")))
+      return answerToolCall(
+        c,
+        body,
+        base,
+        { ...options.toolCall, name: forced ?? options.toolCall.name },
+        promptTokens,
+      );
     if (!body.stream) {
       return c.json({
         ...base,
@@ -283,6 +292,8 @@ export async function startFakeAnthropic(options: FakeLlmOptions): Promise<FakeL
       stop_reason: "end_turn",
       stop_sequence: null,
     };
+    const call = toolUse(body, options);
+    if (call) return answerToolUse(c, body, message, call, usage.input_tokens);
     if (!body.stream) return c.json({ ...message, content: [{ type: "text", text: reply }], usage });
     return streamSSE(c, async (stream) => {
       let finished = false;
@@ -324,4 +335,73 @@ export async function startFakeAnthropic(options: FakeLlmOptions): Promise<FakeL
     });
   });
   return start(app, requests, () => abandoned);
+}
+
+type AnthropicBody = {
+  stream?: boolean;
+  tools?: Array<{ name: string }>;
+  tool_choice?: { type: string; name?: string };
+  messages: Array<{ role: string; content: unknown }>;
+};
+
+/**
+ * The tool Claude calls: the one `tool_choice` forces (with `toolCall`'s arguments, or `{answer: reply}`),
+ * else `toolCall` when tools are offered and no tool result has come back yet.
+ */
+function toolUse(body: AnthropicBody, options: FakeLlmOptions): { name: string; input: unknown } | undefined {
+  if (body.tool_choice?.type === "tool")
+    return { name: body.tool_choice.name!, input: options.toolCall?.arguments ?? { answer: options.reply ?? "" } };
+  const answered = body.messages.some(
+    (m) => Array.isArray(m.content) && m.content.some((b: { type?: string }) => b.type === "tool_result"),
+  );
+  if (options.toolCall && body.tools?.length && !answered)
+    return { name: options.toolCall.name, input: options.toolCall.arguments };
+  return undefined;
+}
+
+/** A tool_use in Anthropic's shape: a text block then the call, or streamed with its input in input_json_delta fragments. */
+function answerToolUse(
+  c: Context,
+  body: AnthropicBody,
+  message: Record<string, unknown>,
+  call: { name: string; input: unknown },
+  inputTokens: number,
+) {
+  const id = "toolu_fake_1";
+  const usage = { input_tokens: inputTokens, output_tokens: 15 };
+  const preface = "Let me check.";
+  if (!body.stream)
+    return c.json({
+      ...message,
+      stop_reason: "tool_use",
+      content: [
+        { type: "text", text: preface },
+        { type: "tool_use", id, name: call.name, input: call.input },
+      ],
+      usage,
+    });
+  return streamSSE(c, async (stream) => {
+    const send = (event: string, data: Record<string, unknown>) =>
+      stream.writeSSE({ event, data: JSON.stringify({ type: event, ...data }) });
+    await send("message_start", {
+      message: { ...message, content: [], stop_reason: null, usage: { input_tokens: inputTokens, output_tokens: 1 } },
+    });
+    await send("content_block_start", { index: 0, content_block: { type: "text", text: "" } });
+    await send("content_block_delta", { index: 0, delta: { type: "text_delta", text: preface } });
+    await send("content_block_stop", { index: 0 });
+    await send("content_block_start", {
+      index: 1,
+      content_block: { type: "tool_use", id, name: call.name, input: {} },
+    });
+    const args = JSON.stringify(call.input);
+    const half = Math.ceil(args.length / 2);
+    for (const fragment of [args.slice(0, half), args.slice(half)])
+      await send("content_block_delta", { index: 1, delta: { type: "input_json_delta", partial_json: fragment } });
+    await send("content_block_stop", { index: 1 });
+    await send("message_delta", {
+      delta: { stop_reason: "tool_use", stop_sequence: null },
+      usage: { output_tokens: 15 },
+    });
+    await send("message_stop", {});
+  });
 }

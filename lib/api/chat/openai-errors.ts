@@ -11,17 +11,23 @@ const TYPES: Record<number, string> = {
   429: "rate_limit_error",
 };
 
-type GatewayErrorBody = { error?: string | { message?: unknown; code?: unknown } };
+export type GatewayErrorBody = { error?: string | { message?: unknown; code?: unknown } };
+
+/** The message of an error of the gateway's (Form A `{error}` or Form B `{error: {code, message}}`), if it is one. */
+export function gatewayErrorMessage(body: GatewayErrorBody | null): string | undefined {
+  const e = body?.error;
+  return typeof e === "string" ? e : typeof e?.message === "string" ? e.message : undefined;
+}
 
 /**
- * An error of the gateway's (Form A `{error}` or Form B `{error: {code, message, retry_after}}`) in
- * OpenAI's shape, `{error: {message, type, param, code}}`; null when the body is not one of ours.
- * `param` is the field a validation message names first ("invalid request: messages.0.role: …").
+ * An error of the gateway's in OpenAI's shape, `{error: {message, type, param, code}}`; null when the
+ * body is not one of ours. `param` is the field a validation message names first ("invalid request:
+ * messages.0.role: …").
  */
-export function toOpenAIError(status: number, body: GatewayErrorBody): Record<string, unknown> | null {
-  const e = body?.error;
-  const message = typeof e === "string" ? e : typeof e?.message === "string" ? e.message : undefined;
+export function toOpenAIError(status: number, body: GatewayErrorBody | null): Record<string, unknown> | null {
+  const message = gatewayErrorMessage(body);
   if (message === undefined) return null;
+  const e = body?.error;
   const code = typeof e === "object" && typeof e.code === "string" ? e.code : null;
   const param = /^(?:invalid request: )?([A-Za-z_][\w.]*): /.exec(message)?.[1] ?? null;
   const type = TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
@@ -29,21 +35,23 @@ export function toOpenAIError(status: number, body: GatewayErrorBody): Record<st
 }
 
 /**
- * On the OpenAI-compatible paths, every error answer in OpenAI's shape, with the same status and
+ * Every error answer on a compatible surface in that surface's own shape, with the same status and
  * headers (rate-limit headers, Retry-After) as the rest of the gateway; the rest of /v1 keeps the
  * spec's forms. Only error answers are read again, so successful calls pay nothing.
  */
-export function openAIErrors(): MiddlewareHandler {
+export function reshapeErrors(
+  shape: (status: number, body: GatewayErrorBody | null) => Record<string, unknown> | null,
+): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const res = c.res;
     if (res.status < 400 || !res.headers.get("content-type")?.startsWith("application/json")) return;
-    const shaped = toOpenAIError(
+    const shaped = shape(
       res.status,
       (await res
         .clone()
         .json()
-        .catch(() => null)) as GatewayErrorBody,
+        .catch(() => null)) as GatewayErrorBody | null,
     );
     if (!shaped) return;
     const headers = new Headers(res.headers);
@@ -52,3 +60,6 @@ export function openAIErrors(): MiddlewareHandler {
     c.res = new Response(JSON.stringify(shaped), { status: res.status, headers });
   };
 }
+
+/** On the OpenAI-compatible paths, errors in OpenAI's shape. */
+export const openAIErrors = (): MiddlewareHandler => reshapeErrors(toOpenAIError);

@@ -1,10 +1,7 @@
-import { GatewayError } from "../../errors.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
-import { readTextPrefix, tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
-import { upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
+import { tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import type { ChatMessage, ChatPart } from "./chat-types.ts";
-import { providerError } from "./errors.ts";
-import { providerApiKey, providerBaseURL } from "./models.ts";
+import { postChat } from "./provider-call.ts";
 import { createChunkDecoder, type DecodedPart } from "./sse-relay.ts";
 
 export type RelayRequest = {
@@ -48,18 +45,6 @@ export function chatCompletionsBody(entry: ProviderEntry, r: RelayRequest): Reco
   };
 }
 
-/** A refusal's detail as the AI SDK reads it: OpenAI's `{error: {message}}`, else the status text. */
-export async function refusalDetail(res: Response): Promise<string> {
-  const text = await readTextPrefix(res, 64 * 1024);
-  let message: unknown;
-  try {
-    message = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;
-  } catch {
-    message = undefined;
-  }
-  return (typeof message === "string" ? message : res.statusText).slice(0, 300);
-}
-
 /**
  * Starts a streamed chat on a provider speaking OpenAI's Chat Completions and reads its events
  * itself. The AI SDK's pipeline for the same stream (a provider object and its zod schemas per
@@ -71,26 +56,8 @@ export async function relayChat(
   r: RelayRequest,
   signal: AbortSignal,
 ): Promise<AsyncGenerator<ChatPart>> {
-  let res: Response;
-  try {
-    res = await fetch(`${providerBaseURL(entry)}/chat/completions`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${providerApiKey(entry)}`,
-        "content-type": "application/json",
-        "user-agent": USER_AGENT,
-      },
-      body: JSON.stringify(chatCompletionsBody(entry, r)),
-      signal,
-    });
-  } catch (err) {
-    const name = (err as Error)?.name;
-    if (name === "TimeoutError" || name === "AbortError") throw providerError(entry.name, err);
-    throw new GatewayError(502, `${entry.name} could not be reached`);
-  }
-  if (!res.ok || !res.body)
-    throw upstreamStatusError(entry.name, res.status, res.headers.get("retry-after"), await refusalDetail(res));
-  return relayParts(res.body, entry.name);
+  const res = await postChat(entry, chatCompletionsBody(entry, r), signal);
+  return relayParts(res.body!, entry.name);
 }
 
 /** Hands on what was decoded; a provider's failure is thrown. */

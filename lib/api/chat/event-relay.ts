@@ -1,0 +1,104 @@
+import { createParser } from "eventsource-parser";
+import { tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
+import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
+import type { Usage } from "../llm/chat-types.ts";
+import type { StreamOutcome } from "../llm/chat.ts";
+
+/** One server-sent event as written to the client. */
+export const sseFrame = (data: unknown, event?: string): string =>
+  `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+
+/**
+ * Turns a provider's events into the client's: one of these per stream, chosen by the provider's
+ * wire and the surface the client called. `event` throws on the provider's own error event.
+ */
+export interface EventTranslator {
+  /** Frames to send for one provider event (its data parsed from JSON, with the SSE event name if any). */
+  event(data: Record<string, unknown>, name: string | undefined): string[];
+  /** Frames closing the stream after the provider finished. */
+  end(): string[];
+  /** Frames telling the client the stream failed part way. */
+  error(message: string): string[];
+  usage(): Usage;
+  /** The model the provider said it used, once it has. */
+  model(): string | undefined;
+}
+
+/**
+ * A provider's event stream relayed to the client through a translator, under the upstream byte cap.
+ * The outcome (usage, bytes, whether it finished) is for metering. When the client leaves, the
+ * provider's generation is stopped too; its tokens so far are still metered.
+ */
+export function relayEvents(
+  entry: ProviderEntry,
+  res: Response,
+  upstream: AbortController,
+  signal: AbortSignal,
+  modelId: string,
+  t: EventTranslator,
+): { body: ReadableStream<Uint8Array>; finished: Promise<StreamOutcome> } {
+  const encoder = new TextEncoder();
+  const maxBytes = upstreamMaxBytes();
+  const outcome: StreamOutcome = { usage: t.usage(), model: modelId, provider: entry.name, complete: false, bytes: 0 };
+  let settle: (o: StreamOutcome) => void = () => {};
+  const finished = new Promise<StreamOutcome>((resolve) => (settle = resolve));
+  const done = () => {
+    outcome.usage = t.usage();
+    outcome.model = t.model() ?? modelId;
+    settle(outcome);
+  };
+  const reader = res.body!.getReader();
+  const text = new TextDecoder();
+  let size = 0;
+  let gone = false;
+
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (frames: string[]) => {
+        if (gone) return;
+        for (const frame of frames) {
+          const bytes = encoder.encode(frame);
+          outcome.bytes += bytes.byteLength;
+          controller.enqueue(bytes);
+        }
+      };
+      const parser = createParser({
+        onEvent(event) {
+          let data: unknown;
+          try {
+            data = JSON.parse(event.data);
+          } catch {
+            // OpenAI's closing `[DONE]`, and anything else that is not an event object, carries nothing.
+            return;
+          }
+          if (data && typeof data === "object") send(t.event(data as Record<string, unknown>, event.event));
+        },
+      });
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          size += value.byteLength;
+          if (size > maxBytes) throw tooLarge(entry.name, maxBytes);
+          parser.feed(text.decode(value, { stream: true }));
+        }
+        parser.feed(text.decode());
+        outcome.complete = true;
+        send(t.end());
+      } catch (err) {
+        if (!signal.aborted) send(t.error((err as Error).message));
+        upstream.abort();
+      } finally {
+        if (!gone) controller.close();
+        done();
+      }
+    },
+    cancel() {
+      gone = true;
+      upstream.abort();
+      void reader.cancel().catch(() => {});
+      done();
+    },
+  });
+  return { body: stream, finished };
+}

@@ -1,0 +1,134 @@
+import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
+import type { Usage } from "../llm/chat-types.ts";
+import type { StreamOutcome } from "../llm/chat.ts";
+import { postChat, readAnswer } from "../llm/provider-call.ts";
+import { AnthropicToChatChunks, anthropicToChat, anthropicUsage, chatToAnthropic } from "./anthropic-upstream.ts";
+import { relayEvents, type EventTranslator } from "./event-relay.ts";
+import type { AnthropicEvent, AnthropicMessage, ChatChunk, ChatCompletion, ChatRequest, ChatUsage } from "./wire.ts";
+
+type Body = Record<string, unknown>;
+
+/** A chat call's names: the provider's model id, the `provider/model` the client sees, and ids for translated answers. */
+export type ChatTarget = { entry: ProviderEntry; modelId: string; name: string; id: string; created: number };
+
+/** The client's surface for chat chunks: the frames each chunk becomes (OpenAI chunks, Anthropic events, Responses events). */
+export interface ChatSink {
+  push(chunk: ChatChunk): string[];
+  end(): string[];
+  error(message: string): string[];
+}
+
+export const usageFrom = (u: Partial<ChatUsage> | null | undefined): Usage => {
+  const prompt = u?.prompt_tokens ?? 0;
+  const completion = u?.completion_tokens ?? 0;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: u?.total_tokens ?? prompt + completion };
+};
+
+/**
+ * The client's Chat Completions body as an OpenAI-wire provider takes it: every field the client sent
+ * (tools, tool_choice, response_format, stop, seed, n, logprobs…, and any the gateway does not know),
+ * with the provider's own model id. Providers other than OpenAI itself get `developer` messages as
+ * `system` and `max_tokens` for `max_completion_tokens`, which not all of them read.
+ */
+export function upstreamBody(entry: ProviderEntry, body: ChatRequest, modelId: string): Body {
+  const out: Body = { ...body, model: modelId };
+  if (entry.wire !== "openai") {
+    out.messages = body.messages.map((m) => (m.role === "developer" ? { ...m, role: "system" } : m));
+    if (out.max_completion_tokens != null && out.max_tokens == null) {
+      out.max_tokens = out.max_completion_tokens;
+      delete out.max_completion_tokens;
+    }
+  }
+  // The gateway meters every stream, so it always asks for the usage chunk (and the sink drops it unless the client asked).
+  if (body.stream) out.stream_options = { ...body.stream_options, include_usage: true };
+  return out;
+}
+
+/**
+ * One chat completion on any provider, answered in Chat Completions' shape (model named
+ * provider/model): passed through to a provider speaking OpenAI's wire, translated to and from
+ * Anthropic's Messages.
+ */
+export async function completeOn(
+  target: ChatTarget,
+  body: ChatRequest,
+  signal: AbortSignal,
+): Promise<{ completion: ChatCompletion; usage: Usage; model: string }> {
+  const { entry, modelId, name } = target;
+  if (entry.wire === "anthropic") {
+    const { request, jsonTool } = chatToAnthropic({ ...body, stream: false }, modelId);
+    const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, request, signal));
+    const completion = anthropicToChat(msg, { id: target.id, model: name, created: target.created, jsonTool });
+    return { completion, usage: usageFrom(anthropicUsage(msg.usage)), model: msg.model ?? modelId };
+  }
+  const json = await readAnswer<ChatCompletion>(
+    entry,
+    await postChat(entry, upstreamBody(entry, body, modelId), signal),
+  );
+  return {
+    completion: { ...json, model: name },
+    usage: usageFrom(json.usage),
+    model: typeof json.model === "string" ? json.model : modelId,
+  };
+}
+
+/** Reads an OpenAI-wire provider's chunks into the sink: the provider's error event throws. */
+function openAIChunks(sink: ChatSink): EventTranslator {
+  let usage = usageFrom(undefined);
+  let model: string | undefined;
+  return {
+    event(data) {
+      if (data.error) {
+        const e = data.error as { message?: unknown } | string;
+        throw new Error(typeof e === "string" ? e : String(e.message ?? "the provider failed mid-stream"));
+      }
+      if (model === undefined && typeof data.model === "string") model = data.model;
+      if (data.usage) usage = usageFrom(data.usage as ChatUsage);
+      return sink.push(data as unknown as ChatChunk);
+    },
+    end: () => sink.end(),
+    error: (message) => sink.error(message),
+    usage: () => usage,
+    model: () => model,
+  };
+}
+
+/** Reads Anthropic's events as chat chunks into the sink: its `error` event throws. */
+function anthropicChunks(sink: ChatSink, chunks: AnthropicToChatChunks): EventTranslator {
+  let model: string | undefined;
+  return {
+    event(data) {
+      if (data.type === "error")
+        throw new Error(String((data.error as { message?: unknown })?.message ?? "the provider failed mid-stream"));
+      if (data.type === "message_start") model = (data.message as { model?: string }).model;
+      return chunks.push(data as unknown as AnthropicEvent).flatMap((c) => sink.push(c));
+    },
+    end: () => sink.end(),
+    error: (message) => sink.error(message),
+    usage: () => usageFrom(chunks.usage()),
+    model: () => model,
+  };
+}
+
+/**
+ * A streamed chat on any provider, as chat chunks handed to the sink, which writes them in the
+ * client's surface. A refusal is thrown before anything is sent.
+ */
+export async function streamOn(
+  target: ChatTarget,
+  body: ChatRequest,
+  sink: ChatSink,
+  signal: AbortSignal,
+): Promise<{ body: ReadableStream<Uint8Array>; finished: Promise<StreamOutcome> }> {
+  const { entry, modelId, name } = target;
+  const upstream = new AbortController();
+  const both = AbortSignal.any([signal, upstream.signal]);
+  if (entry.wire === "anthropic") {
+    const { request, jsonTool } = chatToAnthropic({ ...body, stream: true }, modelId);
+    const res = await postChat(entry, request, both);
+    const chunks = new AnthropicToChatChunks({ id: target.id, model: name, created: target.created, jsonTool });
+    return relayEvents(entry, res, upstream, signal, modelId, anthropicChunks(sink, chunks));
+  }
+  const res = await postChat(entry, upstreamBody(entry, { ...body, stream: true }, modelId), both);
+  return relayEvents(entry, res, upstream, signal, modelId, openAIChunks(sink));
+}

@@ -1,0 +1,31 @@
+import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
+import { configuredProvider } from "../llm/models.ts";
+import type { ChatTarget } from "./provider-chat.ts";
+
+/**
+ * Models on the compatible surfaces are named `provider/model` (a bare model id goes to the provider
+ * whose defaults list it, else to the default provider).
+ */
+export function splitModel(model: string): { provider: string; model: string } {
+  const slash = model.indexOf("/");
+  if (slash > 0 && CHAT_PROVIDER_NAMES.includes(model.slice(0, slash)))
+    return { provider: model.slice(0, slash), model: model.slice(slash + 1) };
+  const owner = PROVIDERS.find((p) => p.defaultModel === model || Object.values(p.tiers).includes(model));
+  return { provider: owner?.name ?? DEFAULT_PROVIDER, model };
+}
+
+/**
+ * Where a compatible-surface call goes: the configured provider (400 unknown, 503 unconfigured), its
+ * model id, the name the client sees, and an id for answers the gateway writes itself (`chatcmpl-…`,
+ * `msg_…`, `resp_…`) derived from the request id so logs and answers match.
+ */
+export function chatTarget(model: string, requestId: string, idPrefix: string): ChatTarget {
+  const split = splitModel(model);
+  return {
+    entry: configuredProvider(split.provider),
+    modelId: split.model,
+    name: `${split.provider}/${split.model}`,
+    id: `${idPrefix}${requestId.replace(/[^\w]/g, "")}`,
+    created: Math.floor(Date.now() / 1000),
+  };
+}

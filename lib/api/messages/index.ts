@@ -1,0 +1,14 @@
+import { defineArea } from "../../gateway/http/area.ts";
+import { registerMessages } from "./route.ts";
+
+/**
+ * Anthropic-compatible Messages on the same keys, limits and metering as /v1/llm (whose scope it is):
+ * Claude-SDK programs point their base URL at the gateway and reach every provider — Anthropic's
+ * models as a pass-through, the others by translation through Chat Completions.
+ */
+export default defineArea({
+  name: "messages",
+  scope: "llm",
+  paths: ["/v1/messages"],
+  routes: [registerMessages],
+});

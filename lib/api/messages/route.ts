@@ -1,0 +1,136 @@
+import { z, type RouteHandler } from "@hono/zod-openapi";
+import type { AreaApp } from "../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { jsonRequest, keyedErrors } from "../../gateway/http/schemas.ts";
+import { postChat, readAnswer } from "../llm/provider-call.ts";
+import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
+import { anthropicUsage } from "../chat/anthropic-upstream.ts";
+import { relayEvents, sseFrame, type EventTranslator } from "../chat/event-relay.ts";
+import { inlineImages } from "../chat/images.ts";
+import { completeOn, streamOn, usageFrom, type ChatSink, type ChatTarget } from "../chat/provider-chat.ts";
+import { chatTarget } from "../chat/target.ts";
+import type { AnthropicEvent, AnthropicMessage, MessagesRequest } from "../chat/wire.ts";
+import { anthropicErrors } from "./anthropic-errors.ts";
+import { ChatToMessageEvents, chatToMessage, messageJson, messagesToChat } from "./translate.ts";
+
+const Block = z.looseObject({ type: z.string().min(1).max(64) });
+
+// The fields the gateway reads are checked here; the rest of Anthropic's body passes to Anthropic as
+// sent, and is translated (or refused by name) for the other providers.
+const MessagesBody = z.looseObject({
+  model: z.string().min(1).max(200),
+  max_tokens: z.number().int().min(1),
+  messages: z
+    .array(
+      z.looseObject({
+        role: z.enum(["user", "assistant"]),
+        content: z.union([z.string(), z.array(Block).max(1000)]),
+      }),
+    )
+    .min(1)
+    .max(500),
+  system: z.union([z.string(), z.array(Block).max(100)]).optional(),
+  stream: z.boolean().optional(),
+  tools: z
+    .array(z.looseObject({ name: z.string().min(1).max(128) }))
+    .max(128)
+    .optional(),
+  temperature: z.number().min(0).max(1).optional(),
+});
+
+const messages = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/messages",
+  summary: "Anthropic-compatible Messages (model as provider/model), on every provider",
+  tags: ["Anthropic-compatible"],
+  request: jsonRequest(MessagesBody),
+  responses: {
+    200: {
+      description: "A message, or Anthropic's stream events (message_start … message_stop)",
+      content: {
+        "application/json": { schema: z.record(z.string(), z.unknown()) },
+        "text/event-stream": { schema: z.string() },
+      },
+    },
+    ...keyedErrors,
+  },
+});
+
+/** Anthropic's events passed through as sent (the model renamed provider/model), read for usage on the way. */
+function anthropicEvents(name: string): EventTranslator {
+  let usage: AnthropicMessage["usage"] | undefined;
+  let model: string | undefined;
+  return {
+    event(data, event) {
+      if (data.type === "error")
+        throw new Error(String((data.error as { message?: unknown })?.message ?? "the provider failed mid-stream"));
+      if (data.type === "message_start") {
+        const message = data.message as AnthropicMessage;
+        model = message.model;
+        usage = message.usage;
+        data = { ...data, message: { ...message, model: name } };
+      } else if (data.type === "message_delta" && data.usage) {
+        // message_delta's counts are cumulative and may restate the input side.
+        usage = { ...usage!, ...(data.usage as Partial<AnthropicMessage["usage"]>) };
+      }
+      return [sseFrame(data, event ?? String(data.type))];
+    },
+    end: () => [],
+    error: (message) => [sseFrame({ type: "error", error: { type: "api_error", message } }, "error")],
+    usage: () => usageFrom(usage && anthropicUsage(usage)),
+    model: () => model,
+  };
+}
+
+/** Chat chunks as Anthropic's named stream events. */
+function messageEventSink(events: ChatToMessageEvents): ChatSink {
+  const frames = (list: AnthropicEvent[]) => list.map((e) => sseFrame(messageJson(e), e.type));
+  return {
+    push: (chunk) => frames(events.push(chunk)),
+    end: () => frames(events.end()),
+    error: (message) => [sseFrame(events.error(message), "error")],
+  };
+}
+
+/** Anthropic itself: the body as sent (with Anthropic's model id and any `anthropic-beta` flags), the answer as given. */
+async function onAnthropic(c: Parameters<typeof handleMessages>[0], target: ChatTarget, body: MessagesRequest) {
+  const { entry, modelId, name } = target;
+  const signal = c.req.raw.signal;
+  const beta = c.req.header("anthropic-beta");
+  const headers: Record<string, string> = beta ? { "anthropic-beta": beta } : {};
+  const upstream = new AbortController();
+  const res = await postChat(entry, { ...body, model: modelId }, AbortSignal.any([signal, upstream.signal]), headers);
+  if (body.stream)
+    return meteredChatStream(c, relayEvents(entry, res, upstream, signal, modelId, anthropicEvents(name)));
+  const msg = await readAnswer<AnthropicMessage>(entry, res);
+  reportCompletion(c, {
+    provider: entry.name,
+    model: msg.model ?? modelId,
+    usage: usageFrom(anthropicUsage(msg.usage)),
+  });
+  return c.json({ ...msg, model: name } as never, 200);
+}
+
+const handleMessages: RouteHandler<typeof messages, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json") as unknown as MessagesRequest;
+  const target = chatTarget(body.model, c.var.requestId, "msg_");
+  if (target.entry.wire === "anthropic") return (await onAnthropic(c, target, body)) as never;
+  const signal = c.req.raw.signal;
+  const chat = messagesToChat(body, target.modelId, target.entry.name);
+  chat.messages = await inlineImages(c.var.runtime, chat.messages, signal);
+  if (!chat.stream) {
+    const r = await completeOn(target, chat, signal);
+    reportCompletion(c, { provider: target.entry.name, model: r.model, usage: r.usage });
+    const message = chatToMessage(r.completion, { id: target.id, model: target.name });
+    return c.body(messageJson(message), 200, { "content-type": "application/json" }) as never;
+  }
+  const sink = messageEventSink(new ChatToMessageEvents({ id: target.id, model: target.name }));
+  return meteredChatStream(c, await streamOn(target, chat, sink, signal)) as never;
+};
+
+export function registerMessages(app: AreaApp): void {
+  // Claude-SDK programs read errors in Anthropic's shape.
+  app.use("/v1/messages", anthropicErrors());
+  app.openapi(messages, handleMessages);
+}

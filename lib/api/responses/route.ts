@@ -1,0 +1,151 @@
+import { z, type RouteHandler } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { GatewayError } from "../../errors.ts";
+import type { AreaApp } from "../../gateway/http/area.ts";
+import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
+import { sseFrame } from "../chat/event-relay.ts";
+import { inlineImages } from "../chat/images.ts";
+import { openAIErrors } from "../chat/openai-errors.ts";
+import { completeOn, streamOn, type ChatSink } from "../chat/provider-chat.ts";
+import { chatTarget } from "../chat/target.ts";
+import type { ResponseEvent, ResponseInputItem, ResponseObject, ResponsesRequest } from "../chat/wire.ts";
+import { resolveReferences } from "./references.ts";
+import { responseStore, type StoredTurn } from "./store.ts";
+import { ChatToResponseEvents, chatToResponse, inputItems, responsesToChat } from "./translate.ts";
+
+const tags = ["OpenAI-compatible"];
+
+// The fields the gateway reads are checked here; the rest is translated onto Chat Completions, or
+// refused by name when no provider behind it could honour it.
+const ResponsesBody = z.looseObject({
+  model: z.string().min(1).max(200),
+  input: z.union([z.string(), z.array(z.looseObject({})).max(1000)]),
+  instructions: z.string().nullable().optional(),
+  previous_response_id: z.string().min(1).max(200).nullable().optional(),
+  stream: z.boolean().optional(),
+  store: z.boolean().optional(),
+  tools: z
+    .array(z.looseObject({ type: z.string().min(1).max(64) }))
+    .max(128)
+    .optional(),
+  max_output_tokens: z.number().int().min(1).nullable().optional(),
+});
+
+const Json = z.record(z.string(), z.unknown());
+const idParams = z.object({ response_id: z.string().min(1).max(200) });
+const notFound = { 404: jsonResponse(ErrorSchema, "No such stored response for this key") };
+
+const create = gatewayRoute("key", {
+  method: "post",
+  path: "/v1/responses",
+  summary: "OpenAI-compatible Responses (model as provider/model), on every provider",
+  tags,
+  request: jsonRequest(ResponsesBody),
+  responses: {
+    200: {
+      description: "A response, or its stream events (response.created … response.completed)",
+      content: { "application/json": { schema: Json }, "text/event-stream": { schema: z.string() } },
+    },
+    ...keyedErrors,
+    ...notFound,
+  },
+});
+
+const retrieve = gatewayRoute("key", {
+  method: "get",
+  path: "/v1/responses/{response_id}",
+  summary: "A stored response of this key's",
+  tags,
+  request: { params: idParams },
+  responses: { 200: jsonResponse(Json, "The response as it was answered"), ...keyedErrors, ...notFound },
+});
+
+const remove = gatewayRoute("key", {
+  method: "delete",
+  path: "/v1/responses/{response_id}",
+  summary: "Delete a stored response of this key's",
+  tags,
+  request: { params: idParams },
+  responses: { 200: jsonResponse(Json, "Deleted"), ...keyedErrors, ...notFound },
+});
+
+const missing = (c: Context<GatewayEnv>, id: string) =>
+  new GatewayError(
+    404,
+    `response '${id}' not found: responses are kept ${c.var.runtime.config.responsesRetentionDays} days, for the key that made them, unless sent with store: false`,
+  );
+
+/** Responses events as server-sent events named by their type; the finished response is handed to `done`. */
+function responseEventSink(events: ChatToResponseEvents, done: (r: ResponseObject) => void): ChatSink {
+  const frames = (list: ResponseEvent[]) => list.map((e) => sseFrame(e, e.type));
+  return {
+    push: (chunk) => frames(events.push(chunk)),
+    end: () => {
+      const out = frames(events.end());
+      done(events.response());
+      return out;
+    },
+    error: (message) => frames(events.error(message)),
+  };
+}
+
+const handleCreate: RouteHandler<typeof create, GatewayEnv> = async (c) => {
+  const body = c.req.valid("json") as unknown as ResponsesRequest;
+  const rt = c.var.runtime;
+  const owner = c.var.key!.id;
+  const store = responseStore(rt);
+  let prior: ResponseInputItem[] = [];
+  if (body.previous_response_id) {
+    const turn = await store.get(owner, body.previous_response_id);
+    if (!turn) throw missing(c, body.previous_response_id);
+    prior = turn.items;
+  }
+  const target = chatTarget(body.model as string, c.var.requestId, "resp_");
+  const signal = c.req.raw.signal;
+  const input = await resolveReferences(inputItems(body.input), (id) => store.get(owner, id));
+  const chat = responsesToChat({ ...body, input }, target.modelId, prior);
+  chat.messages = await inlineImages(rt, chat.messages, signal);
+  const context = { id: target.id, model: target.name, createdAt: target.created, request: body };
+  // What a follow-up continues from: the earlier turns, this input, and what the model answered.
+  const keep = (response: ResponseObject) => {
+    if (body.store === false) return;
+    const turn: StoredTurn = {
+      items: [...prior, ...input, ...(response.output as ResponseInputItem[])],
+      response,
+    };
+    store.save(owner, turn);
+  };
+  if (!body.stream) {
+    const r = await completeOn(target, chat, signal);
+    reportCompletion(c, { provider: target.entry.name, model: r.model, usage: r.usage });
+    const response = chatToResponse(r.completion, context);
+    keep(response);
+    return c.json(response as never, 200);
+  }
+  const sink = responseEventSink(new ChatToResponseEvents(context), keep);
+  return meteredChatStream(c, await streamOn(target, chat, sink, signal)) as never;
+};
+
+const handleRetrieve: RouteHandler<typeof retrieve, GatewayEnv> = async (c) => {
+  const id = c.req.valid("param").response_id;
+  const turn = await responseStore(c.var.runtime).get(c.var.key!.id, id);
+  if (!turn) throw missing(c, id);
+  return c.json(turn.response as never, 200);
+};
+
+const handleRemove: RouteHandler<typeof remove, GatewayEnv> = async (c) => {
+  const id = c.req.valid("param").response_id;
+  if (!(await responseStore(c.var.runtime).delete(c.var.key!.id, id))) throw missing(c, id);
+  return c.json({ id, object: "response", deleted: true }, 200);
+};
+
+export function registerResponses(app: AreaApp): void {
+  // The OpenAI-compatible surface answers errors in OpenAI's shape.
+  app.use("/v1/responses/*", openAIErrors());
+  app.openapi(create, handleCreate);
+  app.openapi(retrieve, handleRetrieve);
+  app.openapi(remove, handleRemove);
+}
