@@ -211,6 +211,65 @@ describe("agent loops written for the OpenAI, Anthropic and AI SDKs run unchange
     });
   });
 
+  it("answers /v1/messages errors in Anthropic's shape, which the Claude SDK's error classes read", async () => {
+    const wrong = new Anthropic({ apiKey: "sk_wrong", baseURL: server.url, maxRetries: 0 });
+    const params = { model: "xai/grok-4-fast", max_tokens: 64, messages: [{ role: "user" as const, content: "hi" }] };
+    await expect(wrong.messages.create(params)).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
+
+    // An option the provider behind cannot honour is refused by name, and nothing reaches the provider.
+    const before = fakes.get("xai")!.requests.length;
+    // top_k is Anthropic's own sampling option (its SDK's types no longer list it).
+    const refused = anthropic.messages.create({ ...params, top_k: 5 } as Anthropic.MessageCreateParamsNonStreaming);
+    await expect(refused).rejects.toBeInstanceOf(Anthropic.BadRequestError);
+    await expect(refused).rejects.toMatchObject({
+      status: 400,
+      error: { type: "error", error: { type: "invalid_request_error", message: expect.stringMatching(/top_k.*xai/) } },
+    });
+    expect(fakes.get("xai")!.requests.length).toBe(before);
+
+    // The gateway's limits answer as Anthropic's do: 429, rate_limit_error, with Retry-After.
+    const limited = new Anthropic({ apiKey: (await gw.key({ minute: 1 })).key, baseURL: server.url, maxRetries: 0 });
+    await limited.messages.create(params);
+    const second = await limited.messages.create(params).catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(Anthropic.RateLimitError);
+    expect((second as InstanceType<typeof Anthropic.RateLimitError>).headers.get("retry-after")).toBeTruthy();
+  });
+
+  it("keeps each key's responses to itself: GET and previous_response_id for the key that made them, DELETE, store: false", async () => {
+    const model = "xai/grok-4-fast";
+    const made = await openai.responses.create({ model, input: "Say something." });
+    expect(made.output_text).toBe(REPLY);
+    expect((await openai.responses.retrieve(made.id)).output_text).toBe(REPLY);
+
+    const other = new OpenAI({ apiKey: (await gw.key()).key, baseURL: `${server.url}/v1`, maxRetries: 0 });
+    await expect(other.responses.retrieve(made.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(
+      other.responses.create({ model, input: "And then?", previous_response_id: made.id }),
+    ).rejects.toMatchObject({ status: 404, message: expect.stringContaining(made.id) });
+
+    await openai.responses.delete(made.id);
+    await expect(openai.responses.retrieve(made.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+
+    const unstored = await openai.responses.create({ model, input: "Forget this.", store: false });
+    await expect(openai.responses.retrieve(unstored.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it("refuses on /v1/responses what no provider behind it runs (built-in tools, background), naming each", async () => {
+    const before = fakes.get("xai")!.requests.length;
+    const refused = openai.responses.create({
+      model: "xai/grok-4-fast",
+      input: "Search the web",
+      tools: [{ type: "web_search" }],
+      background: true,
+    });
+    await expect(refused).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/background/),
+    });
+    await expect(refused).rejects.toMatchObject({ message: expect.stringMatching(/web_search/) });
+    expect(fakes.get("xai")!.requests.length).toBe(before);
+  });
+
   it("AI SDK generateObject gets a schema-shaped object through each surface and provider kind", async () => {
     const json = { city: "Paris", celsius: 18 };
     const [xai, claude] = await Promise.all([

@@ -79,7 +79,9 @@ function refuseUnsupportedOptions(body: ResponsesRequest): void {
   const refused = Object.entries(body)
     .filter(([key, value]) => value != null && (!ACCEPTED_OPTIONS.has(key) || (key === "background" && value)))
     .map(([key]) => key);
-  if (refused.length) refuse(refused.join(", "), refused.length > 1 ? "are" : "is");
+  const builtIn = [...new Set((body.tools ?? []).filter((t) => t.type !== "function").map((t) => t.type))];
+  if (builtIn.length) refused.push(`tools of type ${builtIn.join(", ")}`);
+  if (refused.length) refuse(refused.join(", "), refused.length > 1 || builtIn.length ? "are" : "is");
 }
 
 /** The chat request answering a Responses request, after the prior conversation's items. */
