@@ -3,6 +3,7 @@ import { tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { Usage } from "../llm/chat-types.ts";
 import type { StreamOutcome } from "../llm/chat.ts";
+import type { ProviderBody } from "../llm/provider-call.ts";
 
 /** One server-sent event as written to the client. */
 export const sseFrame = (data: unknown, event?: string): string =>
@@ -31,7 +32,7 @@ export interface EventTranslator {
  */
 export function relayEvents(
   entry: ProviderEntry,
-  res: Response,
+  res: ProviderBody,
   upstream: AbortController,
   signal: AbortSignal,
   modelId: string,
@@ -47,7 +48,7 @@ export function relayEvents(
     outcome.model = t.model() ?? modelId;
     settle(outcome);
   };
-  const reader = res.body!.getReader();
+  const reader = (res as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   const text = new TextDecoder();
   let size = 0;
   let gone = false;
@@ -76,7 +77,7 @@ export function relayEvents(
       });
       try {
         for (;;) {
-          const { value, done } = await reader.read();
+          const { value, done } = await reader.next();
           if (done) break;
           size += value.byteLength;
           if (size > maxBytes) throw tooLarge(entry.name, maxBytes);
@@ -96,7 +97,7 @@ export function relayEvents(
     cancel() {
       gone = true;
       upstream.abort();
-      void reader.cancel().catch(() => {});
+      res.destroy();
       done();
     },
   });

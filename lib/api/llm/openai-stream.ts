@@ -56,8 +56,7 @@ export async function relayChat(
   r: RelayRequest,
   signal: AbortSignal,
 ): Promise<AsyncGenerator<ChatPart>> {
-  const res = await postChat(entry, chatCompletionsBody(entry, r), signal);
-  return relayParts(res.body!, entry.name);
+  return relayParts(await postChat(entry, chatCompletionsBody(entry, r), signal), entry.name);
 }
 
 /** Hands on what was decoded; a provider's failure is thrown. */
@@ -74,7 +73,7 @@ function* settle(decoded: DecodedPart[]): Generator<ChatPart> {
  * which aborts the upstream request.
  */
 export async function* relayParts(
-  body: ReadableStream<Uint8Array>,
+  body: AsyncIterable<Uint8Array>,
   service = "upstream",
   maxBytes = upstreamMaxBytes(),
 ): AsyncGenerator<ChatPart> {

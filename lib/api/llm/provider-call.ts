@@ -1,5 +1,6 @@
+import { Agent, request, type Dispatcher } from "undici";
 import { GatewayError } from "../../errors.ts";
-import { readCappedText, readTextPrefix } from "../../upstream/capped-body.ts";
+import { tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import { upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import { providerError } from "./errors.ts";
@@ -8,16 +9,33 @@ import { providerApiKey, providerBaseURL } from "./models.ts";
 /** The Messages API version the gateway speaks to Anthropic (its wire has not changed since). */
 export const ANTHROPIC_VERSION = "2023-06-01";
 
-/** A refusal's detail as the AI SDK reads it: OpenAI's `{error: {message}}`, else the status text. */
-export async function refusalDetail(res: Response): Promise<string> {
-  const text = await readTextPrefix(res, 64 * 1024);
+/** A provider's answer body: Node's readable of Buffers (async-iterable), read once. */
+export type ProviderBody = Dispatcher.ResponseData["body"];
+
+// Every provider call goes over one keep-alive pool (undici's own request API, not fetch: no Request,
+// Headers or web stream objects per call), so a completion costs one request on a warm connection.
+const pool = new Agent({ keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000, connections: 256 });
+
+/** A refusal's detail: OpenAI's and Anthropic's `{error: {message}}`, else the status. Reads at most 64 kB. */
+async function refusalDetail(status: number, body: ProviderBody): Promise<string> {
+  let text = "";
+  try {
+    for await (const chunk of body) {
+      text += chunk.toString();
+      if (text.length >= 64 * 1024) break;
+    }
+  } catch {
+    // A body cut short says no more than its status.
+  } finally {
+    body.destroy();
+  }
   let message: unknown;
   try {
     message = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;
   } catch {
     message = undefined;
   }
-  return (typeof message === "string" ? message : res.statusText).slice(0, 300);
+  return (typeof message === "string" ? message : `status ${status}`).slice(0, 300);
 }
 
 /** The endpoint a provider's chat lives at: Anthropic's Messages, or everyone else's Chat Completions. */
@@ -34,17 +52,18 @@ function headers(entry: ProviderEntry): Record<string, string> {
 /**
  * POSTs a chat body to the provider's chat endpoint. Unreachable → 502, timed out or aborted → the
  * provider error it means, and a refusal → the gateway error for its status, carrying the provider's
- * own message; a response is returned only when it succeeded.
+ * own message; a body is returned only when the call succeeded.
  */
 export async function postChat(
   entry: ProviderEntry,
   body: unknown,
   signal: AbortSignal,
   extraHeaders: Record<string, string> = {},
-): Promise<Response> {
-  let res: Response;
+): Promise<ProviderBody> {
+  let res: Dispatcher.ResponseData;
   try {
-    res = await fetch(`${providerBaseURL(entry)}${chatPath(entry)}`, {
+    res = await request(`${providerBaseURL(entry)}${chatPath(entry)}`, {
+      dispatcher: pool,
       method: "POST",
       headers: { ...headers(entry), ...extraHeaders },
       body: JSON.stringify(body),
@@ -52,19 +71,40 @@ export async function postChat(
     });
   } catch (err) {
     const name = (err as Error)?.name;
-    if (name === "TimeoutError" || name === "AbortError") throw providerError(entry.name, err);
+    if (name === "TimeoutError" || name === "AbortError" || signal.aborted)
+      throw providerError(entry.name, signal.aborted ? (signal.reason ?? err) : err);
     throw new GatewayError(502, `${entry.name} could not be reached`);
   }
-  if (!res.ok || !res.body)
-    throw upstreamStatusError(entry.name, res.status, res.headers.get("retry-after"), await refusalDetail(res));
-  return res;
+  if (res.statusCode < 200 || res.statusCode >= 300) {
+    const retryAfter = res.headers["retry-after"];
+    throw upstreamStatusError(
+      entry.name,
+      res.statusCode,
+      Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+      await refusalDetail(res.statusCode, res.body),
+    );
+  }
+  return res.body;
 }
 
 /** A whole (non-streamed) answer as JSON, read under the upstream byte cap; anything else is a 502. */
-export async function readAnswer<T>(entry: ProviderEntry, res: Response): Promise<T> {
-  const text = await readCappedText(res, entry.name);
+export async function readAnswer<T>(entry: ProviderEntry, body: ProviderBody): Promise<T> {
+  const maxBytes = upstreamMaxBytes();
+  const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    const json = JSON.parse(text) as unknown;
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      size += chunk.byteLength;
+      if (size > maxBytes) throw tooLarge(entry.name, maxBytes);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    body.destroy();
+    if (err instanceof GatewayError) throw err;
+    throw providerError(entry.name, err);
+  }
+  try {
+    const json = JSON.parse(Buffer.concat(chunks, size).toString("utf8")) as unknown;
     if (json && typeof json === "object") return json as T;
   } catch {
     // answered below

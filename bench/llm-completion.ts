@@ -1,0 +1,99 @@
+// Non-streamed POST /v1/chat/completions through the gateway against the same fake provider straight,
+// in one run (the provider in its own process, as fast as Node answers): throughput ratio, added p50
+// and the gateway's CPU per completion. Targets: throughput >= 0.5x direct, added p50 <= 0.5 ms.
+import { spawn } from "node:child_process";
+import autocannon, { type Result } from "autocannon";
+import { backendEnv } from "../test/support/backends.ts";
+import { runKeysCli, startServerProcess } from "../test/support/server-process.ts";
+import { processCpuMs } from "./process-cpu.ts";
+
+const CONNECTIONS = Number(process.env.BENCH_LLM_CONNECTIONS ?? 20);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_REPEAT ?? 2);
+
+const body = JSON.stringify({ model: "xai/grok-4-fast", messages: [{ role: "user", content: "Say hello." }] });
+
+async function startFake(): Promise<{ url: string; stop: () => void }> {
+  const proc = spawn(process.execPath, ["--import", "tsx", "bench/fake-chat-server.ts"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve) =>
+    proc.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()).url)),
+  );
+  return { url, stop: () => proc.kill("SIGTERM") };
+}
+
+function load(url: string, headers: Record<string, string>, duration = SECONDS): Promise<Result> {
+  return autocannon({
+    url,
+    method: "POST",
+    connections: CONNECTIONS,
+    duration,
+    headers: { "content-type": "application/json", ...headers },
+    body,
+  });
+}
+
+async function main() {
+  const fake = await startFake();
+  const backend = await backendEnv("pglite");
+  const env = {
+    ...backend.env,
+    LOG_LEVEL: "warn",
+    SERVE_PORTAL: "false",
+    XAI_API_KEY: "bench",
+    UPSTREAM_XAI_URL: fake.url,
+  };
+  const gateway = await startServerProcess(env);
+  try {
+    const made = await runKeysCli(
+      ["create", "--name", "bench", "--day", "1000000000", "--minute", "100000000", "--concurrency", "100000"],
+      env,
+    );
+    const { key } = made.lines[0] as { key: string };
+    const direct = `${fake.url}/v1/chat/completions`;
+    const through = `${gateway.url}/v1/chat/completions`;
+    await load(direct, {}, 2);
+    await load(through, { authorization: `Bearer ${key}` }, 3);
+    const rows = [];
+    const ratios: number[] = [];
+    const added: number[] = [];
+    const cpu: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const d = await load(direct, {});
+      const before = processCpuMs(gateway.proc.pid!);
+      const g = await load(through, { authorization: `Bearer ${key}` });
+      const after = processCpuMs(gateway.proc.pid!);
+      if (g.non2xx || g.errors) throw new Error(`gateway answered ${g.non2xx} non-2xx, ${g.errors} errors`);
+      const cpuUs = before !== undefined && after !== undefined ? ((after - before) * 1000) / g.requests.total : NaN;
+      rows.push({
+        round,
+        target: "direct",
+        "req/s": Math.round(d.requests.average),
+        "p50 ms": d.latency.p50,
+        "p99 ms": d.latency.p99,
+      });
+      rows.push({
+        round,
+        target: "gateway",
+        "req/s": Math.round(g.requests.average),
+        "p50 ms": g.latency.p50,
+        "p99 ms": g.latency.p99,
+        "CPU µs/req": Math.round(cpuUs),
+      });
+      ratios.push(g.requests.average / d.requests.average);
+      added.push(g.latency.p50 - d.latency.p50);
+      cpu.push(cpuUs);
+    }
+    console.table(rows);
+    console.log(
+      `non-streamed chat, ${CONNECTIONS} connections: throughput gateway/direct ${ratios.map((r) => r.toFixed(2)).join(", ")} (target >= 0.5); added p50 ms ${added.join(", ")} (target <= 0.5); gateway CPU µs a completion ${cpu.map(Math.round).join(", ")}`,
+    );
+  } finally {
+    fake.stop();
+    await gateway.stop();
+    await backend.cleanup();
+  }
+}
+
+await main();
