@@ -6,6 +6,7 @@ const config = [
   {
     ignores: [
       ".next/**",
+      "dist/**",
       "node_modules/**",
       "lib/db/generated/**",
       "next-env.d.ts",

@@ -1,6 +1,4 @@
 import http from "node:http";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { getRequestListener } from "@hono/node-server";
 import { getGateway } from "./lib/instance.ts";
 import { isGatewayRequest } from "./lib/front-door.ts";
@@ -8,8 +6,9 @@ import { addressBucket, resolveClientAddress } from "./lib/gateway/http/trusted-
 import { CLIENT_ADDRESS_HEADER } from "./lib/portal/sign-in-limits.ts";
 
 /**
- * Production entry (`npm start`): one Node process. API paths go straight to the Hono app;
- * everything else (the portal) to Next's request handler, so API calls never pay for Next's pipeline.
+ * Production entry (`npm start` runs it compiled, as dist/server.mjs): one Node process. API paths go
+ * straight to the Hono app; everything else (the portal) to Next's request handler, so API calls never
+ * pay for Next's pipeline.
  */
 const gateway = await getGateway().catch((err: unknown) => {
   // Startup refusals (a database directory another process holds, bad configuration) are for a person to read.
@@ -23,7 +22,8 @@ const servePortal = process.env.SERVE_PORTAL !== "false";
 let portal: ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) | undefined;
 if (servePortal) {
   const { default: next } = await import("next");
-  const dir = path.dirname(fileURLToPath(import.meta.url));
+  // The project root, where .next is: this file runs from dist/ once compiled, so not its own directory.
+  const dir = process.cwd();
   const nextApp = next({ dev: process.env.NODE_ENV === "development", dir, hostname: config.host, port: config.port });
   await nextApp.prepare();
   portal = nextApp.getRequestHandler();

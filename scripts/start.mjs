@@ -1,19 +1,39 @@
-// `npm start`: builds the portal when no build exists yet (a fresh clone), then runs server.ts.
+// `npm start` (the server) and `npm run worker` (`start.mjs worker`, the research-queue worker): builds
+// what is missing (the compiled server when dist/ is absent or older than its sources; the portal when
+// it is served and has no build, as on a fresh clone), then runs the compiled entry in this very process.
+// So the process npm (or a container) starts is the server: SIGTERM reaches server.ts's drain directly,
+// and no transpiler or wrapper process stays around.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { OUT_DIR, staleReason } from "./build-server.mjs";
 
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
-const wantsPortal = process.env.SERVE_PORTAL !== "false";
-if (wantsPortal && !fs.existsSync(".next/BUILD_ID")) {
-  console.error("no portal build found: running next build once (about a minute)…");
-  const build = spawnSync("npx", ["--no-install", "next", "build"], {
-    stdio: "inherit",
-    env: { ...env, NODE_ENV: "production" },
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+const entry = process.argv[2] ?? "server";
+if (entry !== "server" && entry !== "worker") {
+  console.error(`usage: node scripts/start.mjs [server|worker]`);
+  process.exit(2);
 }
-const server = spawnSync("npx", ["--no-install", "tsx", "server.ts"], {
-  stdio: "inherit",
-  env: { NODE_ENV: "production", ...env },
-});
-process.exit(server.status ?? 1);
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
+/** Runs one build step in a child process that exits when done (esbuild's and Next's services with it). */
+function run(what, args, env = process.env) {
+  console.error(`${what}…`);
+  const result = spawnSync(process.execPath, args, { stdio: "inherit", env });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+if (entry === "server" && process.env.SERVE_PORTAL !== "false" && !fs.existsSync(".next/BUILD_ID")) {
+  const nextBin = path.join("node_modules", "next", "dist", "bin", "next");
+  run("no portal build found: running next build once (about a minute)", [nextBin, "build"], {
+    ...process.env,
+    NODE_ENV: "production",
+  });
+}
+const stale = staleReason();
+if (stale) run(`compiling the server into ${OUT_DIR}/ (${stale})`, ["scripts/build-server.mjs"]);
+
+process.env.NODE_ENV ??= "production";
+// Stack traces in the logs name the TypeScript sources (dist/ carries source maps).
+process.setSourceMapsEnabled(true);
+await import(pathToFileURL(path.resolve(OUT_DIR, `${entry}.mjs`)).href);

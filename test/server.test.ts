@@ -1,5 +1,7 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/client.ts";
@@ -202,4 +204,84 @@ describe("one PGlite directory, one process", { timeout: 180_000 }, () => {
     const { key } = offline.lines[0] as Created;
     expect((await fetch(`${next.url}/v1/key`, { headers: { "X-API-Key": key } })).status).toBe(200);
   });
+});
+
+// What `npm start` runs: the esbuild bundle in dist/ on plain node, with no transpiler in the process.
+describe("compiled server (dist/server.mjs)", { timeout: 60_000 }, () => {
+  const running: ServerProcess[] = [];
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const s of running.splice(0)) await s.stop("SIGKILL");
+    for (const c of cleanups.splice(0)) await c();
+  });
+
+  /** Runs a node script to its end, in the project root. */
+  function runNode(args: string[], env: NodeJS.ProcessEnv = process.env) {
+    return spawnSync(process.execPath, args, { encoding: "utf8", env, timeout: 30_000 });
+  }
+
+  /** The pids of a process's children, from every thread's list (Linux). */
+  function childrenOf(pid: number): string[] {
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(" "))
+      .filter(Boolean);
+  }
+
+  it.runIf(process.platform === "linux")(
+    "builds, serves keyed and worker-pool routes as one node process without tsx, and drains on SIGTERM",
+    async () => {
+      const build = runNode(["scripts/build-server.mjs"]);
+      expect(build.status, build.stderr).toBe(0);
+      // npm start rebuilds only when a source is newer than the last build.
+      const staleness = `import { staleReason } from "./scripts/build-server.mjs"; console.log(staleReason());`;
+      expect(runNode(["--input-type=module", "-e", staleness]).stdout.trim()).toBe("null");
+      const inputs = "dist/inputs.json";
+      const built = fs.statSync(inputs).mtime;
+      fs.utimesSync(inputs, new Date(0), new Date(0));
+      expect(runNode(["--input-type=module", "-e", staleness]).stdout).toMatch(/ changed$/m);
+      fs.utimesSync(inputs, built, built);
+
+      const b = await backendEnv("pglite");
+      cleanups.push(b.cleanup);
+      const env = { ...b.env, SERVE_PORTAL: "false" };
+      const server = await startServerProcess(env, "dist/server.mjs");
+      running.push(server);
+      const pid = server.proc.pid!;
+      const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+      expect(commandLine.slice(1)).toEqual(["dist/server.mjs"]);
+      expect(fs.readFileSync(`/proc/${pid}/environ`, "utf8")).not.toMatch(/NODE_OPTIONS=[^\0]*tsx/);
+
+      const health = await fetch(`${server.url}/health`);
+      expect(health.status).toBe(200);
+      const made = await runKeysCli(["create", "--name", "compiled"], env);
+      expect(made.code, made.stderr).toBe(0);
+      const { key } = made.lines[0] as Created;
+      const headers = { "X-API-Key": key, "content-type": "application/json" };
+      expect((await fetch(`${server.url}/v1/key`, { headers })).status).toBe(200);
+      // Resizing runs on the worker pool, whose threads start on dist/heavy-tasks.mjs.
+      const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "red" } })
+        .png()
+        .toBuffer();
+      const resized = await fetch(`${server.url}/v1/utils/images/resize`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ image: png.toString("base64"), width: 20 }),
+      });
+      expect(resized.status, await resized.clone().text()).toBe(200);
+      expect(await resized.json()).toMatchObject({ format: "png", width: 20, height: 15 });
+      // tsx, in the process or in a worker thread, would have started its esbuild service as a child.
+      expect(childrenOf(pid)).toEqual([]);
+
+      expect(await server.stop("SIGTERM")).toBe(0);
+      running.splice(0);
+      expect(server.output()).toMatch(/"msg":"stopped"/);
+
+      // `npm run worker`'s bundle loads too; with no REDIS_URL it says so and exits.
+      const { REDIS_URL: _redis, DATABASE_URL: _db, ...inherited } = process.env;
+      const worker = runNode(["dist/worker.mjs"], { ...inherited, ...env });
+      expect(worker.status).toBe(1);
+      expect(worker.stderr).toMatch(/REDIS_URL is not set/);
+    },
+  );
 });

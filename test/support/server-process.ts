@@ -15,7 +15,10 @@ function inheritedEnv(): NodeJS.ProcessEnv {
   return rest;
 }
 
-/** Runs `tsx <entry>` as its own process (as `npm start` does) and waits for its listening line. */
+/**
+ * Runs server.ts as its own process and waits for its listening line: through tsx for a `.ts` entry
+ * (the tests run the sources), on plain node for a compiled one (`dist/server.mjs`, what `npm start` runs).
+ */
 export async function startServerProcess(env: Record<string, string>, entry = "server.ts"): Promise<ServerProcess> {
   return startProcess(env, entry, /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/);
 }
@@ -26,7 +29,7 @@ export function startWorkerProcess(env: Record<string, string>): Promise<ServerP
 }
 
 async function startProcess(env: Record<string, string>, entry: string, ready: RegExp): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, ["--import", "tsx", entry], {
+  const proc = spawn(process.execPath, entry.endsWith(".ts") ? ["--import", "tsx", entry] : [entry], {
     // The listening line is how the port is learnt, so logging stays at info whatever env says.
     env: {
       ...inheritedEnv(),

@@ -18,8 +18,17 @@ export const poolTask = <Args, Result>(name: string): PoolTask<Args, Result> => 
 /** What a job sends back: its value, or the user's error (a class does not survive the thread boundary). */
 export type PoolOutcome = { ok: true; value: unknown } | { ok: false; status: number; message: string };
 
-// Resolved from the project root, as the CSL styles are, so Next's bundling of the gateway leaves it alone.
-const WORKER_FILE = path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "workers", "heavy-worker.mjs");
+/**
+ * Where a thread starts, resolved from the project root as the CSL styles are, so Next's bundling of the
+ * gateway leaves it alone. The compiled server (scripts/build-server.mjs defines COMPILED_HEAVY_TASKS as
+ * "dist/heavy-tasks.mjs") runs the compiled tasks directly, with no transpiler in the thread. Under tsx,
+ * vitest and Next it is undefined, and heavy-worker.mjs registers tsx and loads the TypeScript tasks.
+ */
+declare const COMPILED_HEAVY_TASKS: string | undefined;
+const WORKER_ENTRY =
+  typeof COMPILED_HEAVY_TASKS === "string"
+    ? { filename: path.join(/*turbopackIgnore: true*/ process.cwd(), COMPILED_HEAVY_TASKS), name: "runHeavyTask" }
+    : { filename: path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "workers", "heavy-worker.mjs") };
 
 /** What a route running on the pool may answer besides its own errors, for its OpenAPI responses. */
 export const poolErrors = {
@@ -32,12 +41,12 @@ export const poolErrors = {
 const poolOf = perRuntime((rt) => {
   const { threads, queue, memoryMb } = rt.config.workers;
   const pool = new Piscina({
-    filename: WORKER_FILE,
+    ...WORKER_ENTRY,
     minThreads: 0,
     maxThreads: threads,
     maxQueue: queue,
     idleTimeout: 60_000,
-    // The worker registers tsx itself; the parent's flags (tsx's or vitest's) are not for it.
+    // heavy-worker.mjs registers tsx itself; the parent's flags (tsx's or vitest's) are not for a thread.
     execArgv: [],
     resourceLimits: {
       maxOldGenerationSizeMb: memoryMb,
