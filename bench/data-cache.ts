@@ -3,7 +3,8 @@
 import autocannon from "autocannon";
 import { startFakeWikipedia } from "../test/fakes/data-sources.ts";
 import { backendEnv } from "../test/support/backends.ts";
-import { runKeysCli, startServerProcess } from "../test/support/server-process.ts";
+import { runKeysCli } from "../test/support/server-process.ts";
+import { startCompiledServer } from "./compiled-server.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 
@@ -11,7 +12,7 @@ async function main() {
   const wiki = await startFakeWikipedia();
   const backend = await backendEnv("pglite");
   const env = { ...backend.env, LOG_LEVEL: "warn", SERVE_PORTAL: "false", UPSTREAM_WIKIPEDIA_URL: wiki.url };
-  const server = await startServerProcess(env);
+  const server = await startCompiledServer(env);
   try {
     const { key } = (
       await runKeysCli(

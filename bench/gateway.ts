@@ -7,7 +7,8 @@ import { spawn } from "node:child_process";
 import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
 import { ensureNextBuild } from "../test/support/next-build.ts";
-import { runKeysCli, startServerProcess } from "../test/support/server-process.ts";
+import { runKeysCli } from "../test/support/server-process.ts";
+import { startCompiledServer } from "./compiled-server.ts";
 import { processCpuMs } from "./process-cpu.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -55,7 +56,7 @@ async function main() {
   ensureNextBuild();
   const backend = await backendEnv("pglite");
   const env = { ...backend.env, LOG_LEVEL: "warn" };
-  const gateway = await startServerProcess(env);
+  const gateway = await startCompiledServer(env);
   const bare = await startBare();
   try {
     const made = await runKeysCli(

@@ -3,7 +3,7 @@
 // BENCH_ENV='{"KEYLESS_RATE_PER_MINUTE":"1000000"}' passes extra server settings (e.g. to measure the pool alone).
 import autocannon from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
-import { startServerProcess } from "../test/support/server-process.ts";
+import { startCompiledServer } from "./compiled-server.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const TEXT_CHARS = 100_000;
@@ -15,7 +15,7 @@ const PARAGRAPH =
 async function main() {
   const backend = await backendEnv("pglite");
   const extra = JSON.parse(process.env.BENCH_ENV ?? "{}") as Record<string, string>;
-  const server = await startServerProcess({ ...backend.env, LOG_LEVEL: "warn", SERVE_PORTAL: "false", ...extra });
+  const server = await startCompiledServer({ ...backend.env, LOG_LEVEL: "warn", SERVE_PORTAL: "false", ...extra });
   try {
     const text = PARAGRAPH.repeat(Math.ceil(TEXT_CHARS / PARAGRAPH.length)).slice(0, TEXT_CHARS);
     const body = JSON.stringify({ text, top_k: 10 });

@@ -4,7 +4,8 @@
 import { spawn } from "node:child_process";
 import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
-import { runKeysCli, startServerProcess } from "../test/support/server-process.ts";
+import { runKeysCli } from "../test/support/server-process.ts";
+import { startCompiledServer } from "./compiled-server.ts";
 import { processCpuMs } from "./process-cpu.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_LLM_CONNECTIONS ?? 20);
@@ -44,7 +45,7 @@ async function main() {
     XAI_API_KEY: "bench",
     UPSTREAM_XAI_URL: fake.url,
   };
-  const gateway = await startServerProcess(env);
+  const gateway = await startCompiledServer(env);
   try {
     const made = await runKeysCli(
       ["create", "--name", "bench", "--day", "1000000000", "--minute", "100000000", "--concurrency", "100000"],

@@ -3,7 +3,8 @@
 // at once on one instance with its memory. Targets: added TTFB p50 <= 2 ms, p99 <= 10 ms; RSS <= 1 GB.
 import fs from "node:fs";
 import { backendEnv } from "../test/support/backends.ts";
-import { runKeysCli, startServerProcess } from "../test/support/server-process.ts";
+import { runKeysCli } from "../test/support/server-process.ts";
+import { startCompiledServer } from "./compiled-server.ts";
 import { startFakeOpenAICompatible } from "../test/fakes/llm.ts";
 
 const REQUESTS = 200;
@@ -76,7 +77,7 @@ async function main() {
     XAI_API_KEY: "bench",
     UPSTREAM_XAI_URL: fake.url,
   };
-  const server = await startServerProcess(env);
+  const server = await startCompiledServer(env);
   try {
     const { key } = (
       await runKeysCli(
@@ -158,7 +159,7 @@ async function main() {
     // Hold many streams open at once against a slow provider.
     process.env.UPSTREAM_XAI_URL = slow.url;
     await server.stop();
-    const held = await startServerProcess({ ...env, UPSTREAM_XAI_URL: slow.url });
+    const held = await startCompiledServer({ ...env, UPSTREAM_XAI_URL: slow.url });
     try {
       const before = rssMb(held.proc.pid!);
       let firstBytes = 0;

@@ -7,7 +7,8 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
-import { runKeysCli, startServerProcess } from "../test/support/server-process.ts";
+import { runKeysCli } from "../test/support/server-process.ts";
+import { startCompiledServer } from "./compiled-server.ts";
 import { processCpuMs } from "./process-cpu.ts";
 
 const PORTKEY = "@portkey-ai/gateway@1.15.2";
@@ -152,7 +153,7 @@ async function main() {
     XAI_API_KEY: "bench",
     UPSTREAM_XAI_URL: fake.url,
   };
-  const ours = await startServerProcess(env);
+  const ours = await startCompiledServer(env);
   const portkeyPort = await freePort();
   const portkey = await spawnListening(
     process.execPath,

@@ -3,7 +3,8 @@
 // no-op; corpus search over the largest corpus (early_modern by tokens shipped) has p50 <= 20 ms.
 import autocannon from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
-import { runKeysCli, startServerProcess } from "../test/support/server-process.ts";
+import { runKeysCli } from "../test/support/server-process.ts";
+import { startCompiledServer } from "./compiled-server.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 
@@ -32,7 +33,7 @@ async function largestCorpus(base: string, headers: Record<string, string>): Pro
 async function main() {
   const backend = await backendEnv("pglite");
   const env = { ...backend.env, LOG_LEVEL: "warn", SERVE_PORTAL: "false" };
-  const server = await startServerProcess(env);
+  const server = await startCompiledServer(env);
   try {
     const created = await runKeysCli(
       [

@@ -5,7 +5,8 @@ import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { renderPdf } from "../lib/api/documents/render-pdf.ts";
 import { backendEnv } from "../test/support/backends.ts";
-import { runKeysCli, startServerProcess } from "../test/support/server-process.ts";
+import { runKeysCli } from "../test/support/server-process.ts";
+import { startCompiledServer } from "./compiled-server.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 // One at a time: client and server share two cores, and concurrency would measure their contention.
@@ -49,7 +50,7 @@ const MARKDOWN = Array.from(
 async function main() {
   const backend = await backendEnv("pglite");
   const env = { ...backend.env, LOG_LEVEL: "warn", SERVE_PORTAL: "false" };
-  const server = await startServerProcess(env);
+  const server = await startCompiledServer(env);
   try {
     const { key } = (
       await runKeysCli(

@@ -55,13 +55,19 @@ export function relayEvents(
 
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
+      // The frames of one read from the provider go out as one write: a provider (or a proxy before
+      // it) that delivers many events at once costs one socket write, not one per token.
+      let pending = "";
       const send = (frames: string[]) => {
-        if (gone) return;
-        for (const frame of frames) {
-          const bytes = encoder.encode(frame);
+        for (const frame of frames) pending += frame;
+      };
+      const flush = () => {
+        if (!gone && pending) {
+          const bytes = encoder.encode(pending);
           outcome.bytes += bytes.byteLength;
           controller.enqueue(bytes);
         }
+        pending = "";
       };
       const parser = createParser({
         onEvent(event) {
@@ -82,12 +88,16 @@ export function relayEvents(
           size += value.byteLength;
           if (size > maxBytes) throw tooLarge(entry.name, maxBytes);
           parser.feed(text.decode(value, { stream: true }));
+          flush();
         }
         parser.feed(text.decode());
         outcome.complete = true;
         send(t.end());
+        flush();
       } catch (err) {
+        flush();
         if (!signal.aborted) send(t.error((err as Error).message));
+        flush();
         upstream.abort();
       } finally {
         if (!gone) controller.close();
