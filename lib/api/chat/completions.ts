@@ -7,7 +7,7 @@ import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
 import { sseFrame } from "./event-relay.ts";
 import { inlineImages } from "./images.ts";
 import { openAIErrors } from "./openai-errors.ts";
-import { completeOn, streamOn, type ChatSink } from "./provider-chat.ts";
+import { completeOn, MODEL_FIELD, streamOn, type ChatSink } from "./provider-chat.ts";
 import { chatTarget } from "./target.ts";
 import type { ChatRequest } from "./wire.ts";
 
@@ -52,7 +52,15 @@ const chatCompletions = gatewayRoute("key", {
 
 /** Chat chunks as OpenAI streams them, model named provider/model; the usage chunk only when the client asked. */
 function chatChunkSink(name: string, includeUsage: boolean): ChatSink {
+  const model = `"model":${JSON.stringify(name)}`;
   return {
+    // Most chunks only need the model renamed: done on the text, without parsing and writing it again.
+    pushRaw: (data) => {
+      const field = MODEL_FIELD.exec(data);
+      return field
+        ? [`data: ${data.slice(0, field.index)}${model}${data.slice(field.index + field[0].length)}\n\n`]
+        : undefined;
+    },
     push: (chunk) =>
       chunk.usage && !chunk.choices?.length && !includeUsage ? [] : [sseFrame({ ...chunk, model: name })],
     end: () => [sseFrame("[DONE]")],

@@ -14,6 +14,11 @@ export const sseFrame = (data: unknown, event?: string): string =>
  * wire and the surface the client called. `event` throws on the provider's own error event.
  */
 export interface EventTranslator {
+  /**
+   * The frames for an event read as its raw data, without parsing it, when the translator can tell
+   * that is enough (a pass-through chunk carrying no usage or error); undefined to have it parsed.
+   */
+  raw?(data: string): string[] | undefined;
   /** Frames to send for one provider event (its data parsed from JSON, with the SSE event name if any). */
   event(data: Record<string, unknown>, name: string | undefined): string[];
   /** Frames closing the stream after the provider finished. */
@@ -71,6 +76,8 @@ export function relayEvents(
       };
       const parser = createParser({
         onEvent(event) {
+          const frames = t.raw?.(event.data);
+          if (frames) return send(frames);
           let data: unknown;
           try {
             data = JSON.parse(event.data);

@@ -14,6 +14,8 @@ export type ChatTarget = { entry: ProviderEntry; modelId: string; name: string; 
 /** The client's surface for chat chunks: the frames each chunk becomes (OpenAI chunks, Anthropic events, Responses events). */
 export interface ChatSink {
   push(chunk: ChatChunk): string[];
+  /** A provider's chunk as its raw JSON, when the sink can write it without parsing; undefined otherwise. */
+  pushRaw?(data: string): string[] | undefined;
   end(): string[];
   error(message: string): string[];
 }
@@ -72,11 +74,29 @@ export async function completeOn(
   };
 }
 
+/** A chunk's top-level `model` field (the first one: chunks carry it before any nested object). */
+export const MODEL_FIELD = /"model"\s*:\s*("(?:[^"\\]|\\.)*")/;
+// Only chunks that may carry usage or a failure need reading; inside a JSON string a quote is escaped,
+// so these cannot match text the model wrote.
+const NEEDS_READING = /"usage"\s*:\s*\{|"error"/;
+
+/** Whether a chunk's raw JSON must be parsed: it may carry usage or the provider's failure. */
+export const needsReading = (data: string): boolean => NEEDS_READING.test(data);
+
 /** Reads an OpenAI-wire provider's chunks into the sink: the provider's error event throws. */
 function openAIChunks(sink: ChatSink): EventTranslator {
   let usage = usageFrom(undefined);
   let model: string | undefined;
   return {
+    raw(data) {
+      if (data === "[DONE]") return [];
+      if (!sink.pushRaw || needsReading(data)) return undefined;
+      if (model === undefined) {
+        const field = MODEL_FIELD.exec(data);
+        if (field) model = JSON.parse(field[1]!) as string;
+      }
+      return sink.pushRaw(data);
+    },
     event(data) {
       if (data.error) {
         const e = data.error as { message?: unknown } | string;
