@@ -1,3 +1,4 @@
+import { IncomingMessage } from "node:http";
 import { z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { accepts } from "hono/accepts";
@@ -77,11 +78,38 @@ export function rawBodyForm(
           : `Content-Type is missing: ${accepted}`,
       );
     }
-    // A fresh ArrayBuffer the body owns whole, so the pool moves it to its thread without a copy.
-    const body = new Uint8Array(await c.req.arrayBuffer());
+    const body = await readBody(c);
     if (body.length === 0) throw new GatewayError(400, `${field} is missing: the body is empty`);
     return handle(c, body);
   };
+}
+
+/**
+ * The body as one fresh Uint8Array that owns its whole ArrayBuffer, so the pool moves it to its thread
+ * without a copy. Under the Node server with a declared length it is read straight off the socket into
+ * a buffer of that length: Hono's reader concatenates the chunks and then copies the result into a new
+ * ArrayBuffer, two more body-sized allocations whose garbage collection cost ~2 ms a 2.9 MB image here.
+ * Node's parser never delivers more than the declared length (and the body cap refused a longer one
+ * unread); a chunked body was already read and counted by the cap, and is taken from Hono.
+ */
+async function readBody(c: Context<GatewayEnv>): Promise<Uint8Array> {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const declared = c.req.header("content-length");
+  if (!(incoming instanceof IncomingMessage) || declared === undefined || c.req.header("transfer-encoding")) {
+    return new Uint8Array(await c.req.arrayBuffer());
+  }
+  const body = new Uint8Array(Number(declared));
+  let length = 0;
+  try {
+    for await (const chunk of incoming as AsyncIterable<Buffer>) {
+      body.set(chunk, length);
+      length += chunk.length;
+    }
+  } catch {
+    throw new GatewayError(400, "the request body was cut short");
+  }
+  if (length !== body.length) throw new GatewayError(400, "the request body was cut short");
+  return body;
 }
 
 function listOr(items: readonly string[]): string {
