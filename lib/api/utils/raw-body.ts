@@ -88,7 +88,7 @@ export function rawBodyForm(
  * The body as one fresh Uint8Array that owns its whole ArrayBuffer, so the pool moves it to its thread
  * without a copy. Under the Node server with a declared length it is read straight off the socket into
  * a buffer of that length: Hono's reader concatenates the chunks and then copies the result into a new
- * ArrayBuffer, two more body-sized allocations whose garbage collection cost ~2 ms a 2.9 MB image here.
+ * ArrayBuffer, two more body-sized allocations whose garbage collection cost ~5 ms of a 2.9 MB request.
  * Node's parser never delivers more than the declared length (and the body cap refused a longer one
  * unread); a chunked body was already read and counted by the cap, and is taken from Hono.
  */
