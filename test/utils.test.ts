@@ -1,13 +1,16 @@
 import { execFileSync } from "node:child_process";
+import { once } from "node:events";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import YAML from "yaml";
 import { minimalPdf } from "./support/minimal-pdf.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { listen } from "./support/listen.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 async function png(width: number, height: number): Promise<string> {
@@ -244,6 +247,284 @@ describe("utilities over HTTP", () => {
       }
       const truncated = (await png(50, 50)).slice(0, 60);
       expect((await post("/v1/utils/images/convert", { image: truncated, format: "jpeg" })).status).toBe(400);
+    });
+  });
+
+  describe("raw bodies and binary answers", () => {
+    /** POST the bytes themselves, options in the query string (headers override the defaults). */
+    const raw = (path: string, body: Uint8Array | string, headers: Record<string, string> = {}) =>
+      t.gw.request(path, {
+        method: "POST",
+        headers: { "content-type": "image/png", "X-API-Key": t.key, ...headers },
+        body: typeof body === "string" ? body : new Uint8Array(body),
+      });
+    const pngBytes = async (width: number, height: number) => Buffer.from(await png(width, height), "base64");
+
+    it("takes a raw PNG with the options in the query, and answers JSON as the JSON form does", async () => {
+      const res = await raw("/v1/utils/images/resize?width=100", await pngBytes(400, 200));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(res.headers.get("vary")).toBe("Accept");
+      const body = await res.json();
+      expect(body).toMatchObject({ format: "png", width: 100, height: 50 });
+      expect(body.bytes).toBe(Buffer.from(body.image, "base64").length);
+
+      const filled = await raw(
+        "/v1/utils/images/resize?width=64&height=64&maintain_aspect=false&format=jpeg",
+        await pngBytes(400, 200),
+        { "content-type": "image/png; charset=binary" },
+      );
+      expect(await filled.json()).toMatchObject({ format: "jpeg", width: 64, height: 64 });
+      const converted = await raw("/v1/utils/images/convert?format=gif&quality=", await pngBytes(30, 20));
+      expect(await converted.json()).toMatchObject({ format: "gif", width: 30, height: 20 });
+    });
+
+    it("answers the bytes when Accept prefers an image type: webp chosen by Accept, typed, nosniff, described in headers, metered", async () => {
+      const res = await raw("/v1/utils/images/resize?width=100", await pngBytes(400, 200), { accept: "image/webp" });
+      expect(res.status).toBe(200);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(bytes.subarray(0, 4).toString("latin1")).toBe("RIFF");
+      expect(bytes.subarray(8, 12).toString("latin1")).toBe("WEBP");
+      expect(
+        Object.fromEntries([...res.headers].filter(([name]) => name !== "x-request-id" && !/^x-ratelimit/.test(name))),
+      ).toEqual({
+        "content-type": "image/webp",
+        "content-length": String(bytes.length),
+        "content-disposition": 'inline; filename="resized.webp"',
+        "x-content-type-options": "nosniff",
+        "x-image-format": "webp",
+        "x-image-width": "100",
+        "x-image-height": "50",
+        "x-image-bytes": String(bytes.length),
+        vary: "Accept",
+      });
+      expect(await sharp(bytes).metadata()).toMatchObject({ format: "webp", width: 100, height: 50 });
+
+      await t.gw.rt.meter.flush();
+      const [event] = await t.gw.rt.db.prisma.usageEvent.findMany({
+        where: { requestId: res.headers.get("x-request-id")! },
+      });
+      expect(event).toMatchObject({ route: "/v1/utils/images/resize", status: 200, bytesOut: bytes.length });
+    });
+
+    it("answers the JSON form with bytes too when Accept asks; a format asked for is the only image type offered", async () => {
+      const image = await png(30, 20);
+      const jpeg = await t.gw.request("/v1/utils/images/convert", {
+        method: "POST",
+        headers: { "content-type": "application/json", "X-API-Key": t.key, accept: "image/*, application/json;q=0.5" },
+        body: JSON.stringify({ image, format: "jpeg" }),
+      });
+      expect(jpeg.headers.get("content-type")).toBe("image/jpeg");
+      expect(jpeg.headers.get("content-disposition")).toBe('inline; filename="converted.jpg"');
+      expect([...Buffer.from(await jpeg.arrayBuffer()).subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+
+      const accepting = async (accept: string, body: object) => {
+        const res = await t.gw.request("/v1/utils/images/convert", {
+          method: "POST",
+          headers: { "content-type": "application/json", "X-API-Key": t.key, accept },
+          body: JSON.stringify({ image, ...body }),
+        });
+        expect(res.status).toBe(200);
+        return res.headers.get("content-type");
+      };
+      expect(await accepting("image/*", {})).toBe("image/png");
+      expect(await accepting("image/bmp", {})).toBe("image/bmp");
+      expect(await accepting("application/json, image/*", {})).toMatch(/^application\/json/);
+      expect(await accepting("*/*", {})).toMatch(/^application\/json/);
+      expect(await accepting("image/webp", { format: "png" })).toMatch(/^application\/json/);
+      expect(await accepting("image/webp;q=0.9, image/png", { format: "png" })).toBe("image/png");
+    });
+
+    it("refuses a body of another type with 415 listing what is accepted", async () => {
+      const image = await pngBytes(10, 10);
+      const listed =
+        "send application/json (image as base64) or the raw image as image/png, image/jpeg, image/webp, image/gif, image/avif, image/tiff or image/svg+xml, with the options in the query string";
+      for (const type of ["application/octet-stream", "text/plain", "image/bmp", "application/x-www-form-urlencoded"]) {
+        const res = await raw("/v1/utils/images/resize?width=5", image, { "content-type": type });
+        expect(res.status, type).toBe(415);
+        expect((await res.json()).error).toBe(`Content-Type "${type}" is not accepted here: ${listed}`);
+      }
+      const untyped = await t.gw.request("/v1/utils/images/convert", {
+        method: "POST",
+        headers: { "X-API-Key": t.key },
+        body: new Uint8Array(image),
+      });
+      expect(untyped.status).toBe(415);
+      expect((await untyped.json()).error).toBe(`Content-Type is missing: ${listed}`);
+      const pdfAsImage = await raw("/v1/utils/pdf/extract", image, { "content-type": "image/png" });
+      expect(pdfAsImage.status).toBe(415);
+      expect((await pdfAsImage.json()).error).toMatch(/or the raw pdf as application\/pdf,/);
+      // The key is checked first: no key is a 401 whatever the body.
+      expect(
+        (await raw("/v1/utils/images/resize", image, { "X-API-Key": "", "content-type": "text/plain" })).status,
+      ).toBe(401);
+    });
+
+    it("caps a raw body as a JSON one: 413 past MAX_BODY_BYTES, declared or streamed", async () => {
+      const max = t.gw.rt.config.maxBodyBytes;
+      const big = new Uint8Array(max + 1);
+      big.set(await pngBytes(10, 10));
+      const declared = await raw("/v1/utils/images/resize?width=5", big, { "content-length": String(big.length) });
+      expect(declared.status).toBe(413);
+      expect((await declared.json()).error).toBe(`request body too large: the limit is ${max} bytes`);
+      const streamed = await t.gw.request("/v1/utils/images/resize?width=5", {
+        method: "POST",
+        headers: { "content-type": "image/png", "X-API-Key": t.key },
+        body: new ReadableStream({
+          start(controller) {
+            for (let at = 0; at < big.length; at += 1 << 20) controller.enqueue(big.subarray(at, at + (1 << 20)));
+            controller.close();
+          },
+        }),
+        duplex: "half",
+      } as RequestInit);
+      expect(streamed.status).toBe(413);
+      const empty = await raw("/v1/utils/images/resize?width=5", new Uint8Array(0));
+      expect(empty.status).toBe(400);
+      expect((await empty.json()).error).toBe("image is missing: the body is empty");
+    });
+
+    it("validates the query options with the JSON form's limits, naming the parameter", async () => {
+      const image = await pngBytes(10, 10);
+      const cases: Array<[string, RegExp]> = [
+        ["/v1/utils/images/resize?width=abc", /^invalid request: width: /],
+        ["/v1/utils/images/resize?width=0", /^invalid request: width: /],
+        ["/v1/utils/images/resize?height=99999", /^invalid request: height: /],
+        ["/v1/utils/images/resize?width=5&maintain_aspect=yes", /^invalid request: maintain_aspect: /],
+        ["/v1/utils/images/resize?width=5&format=bmp", /^invalid request: format: /],
+        ["/v1/utils/images/resize", /^give width, height, or both$/],
+        ["/v1/utils/images/convert?quality=0", /^invalid request: quality: /],
+        ["/v1/utils/images/convert?format=svg", /^invalid request: format: /],
+      ];
+      for (const [path, message] of cases) {
+        const res = await raw(path, image);
+        expect(res.status, path).toBe(400);
+        expect((await res.json()).error, path).toMatch(message);
+      }
+      const notImage = await raw("/v1/utils/images/resize?width=5", "hello, not an image");
+      expect(notImage.status).toBe(400);
+      expect((await notImage.json()).error).toMatch(/not a supported image/);
+    });
+
+    it("extracts a raw PDF with pages and include_metadata in the query", async () => {
+      const doc = Buffer.from(await pdf(["First page text", "Second page text", "Third page text"]), "base64");
+      const post = (query: string, body: Uint8Array = doc) =>
+        raw(`/v1/utils/pdf/extract${query}`, body, { "content-type": "application/pdf" });
+      const some = await post("?pages=3,1&include_metadata=true");
+      expect(some.status).toBe(200);
+      const body = await some.json();
+      expect(body.text).toBe("Third page text\n\nFirst page text");
+      expect(body.metadata).toMatchObject({ title: "Test document", author: "Ada Lovelace", page_count: 3 });
+      expect((await (await post("?pages=2&pages=3")).json()).text).toBe("Second page text\n\nThird page text");
+      const all = await (await post("")).json();
+      expect([all.page_count, all.metadata]).toEqual([3, undefined]);
+
+      const bad: Array<[string, string]> = [
+        ["?pages=0", "pages.0"],
+        ["?pages=1,x", "pages.1"],
+        ["?include_metadata=1", "include_metadata"],
+      ];
+      for (const [query, name] of bad) {
+        const res = await post(query);
+        expect(res.status, query).toBe(400);
+        expect((await res.json()).error, query).toMatch(new RegExp(`^invalid request: ${name}: `));
+      }
+      const out = await post("?pages=4");
+      expect((await out.json()).error).toMatch(/out of range: 4/);
+      expect((await post("", Buffer.from("plain text"))).status).toBe(400);
+    });
+
+    it("still refuses a password-protected PDF sent raw", async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pdf-"));
+      fs.writeFileSync(path.join(dir, "plain.pdf"), Buffer.from(await pdf(["secret"]), "base64"));
+      execFileSync("qpdf", [
+        "--encrypt",
+        "user-pw",
+        "owner-pw",
+        "256",
+        "--",
+        path.join(dir, "plain.pdf"),
+        path.join(dir, "locked.pdf"),
+      ]);
+      const res = await raw("/v1/utils/pdf/extract", fs.readFileSync(path.join(dir, "locked.pdf")), {
+        "content-type": "application/pdf",
+      });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toBe("pdf is encrypted: remove the password first");
+    });
+
+    it("reads a raw body straight off the socket on the Node server, and survives one cut short", async () => {
+      const server = await listen(t.gw.app.fetch);
+      try {
+        const { key, id } = await t.gw.key();
+        const image = new Uint8Array(await pngBytes(400, 200));
+        const res = await fetch(`${server.url}/v1/utils/images/resize?width=100&format=jpeg`, {
+          method: "POST",
+          headers: { "content-type": "image/png", accept: "image/*", "X-API-Key": key },
+          body: image,
+        });
+        expect(res.status).toBe(200);
+        expect(res.headers.get("content-type")).toBe("image/jpeg");
+        expect(await sharp(Buffer.from(await res.arrayBuffer())).metadata()).toMatchObject({ width: 100, height: 50 });
+
+        // 1,000 bytes declared, 100 sent, then the connection closes.
+        const socket = net.connect(server.port, "127.0.0.1");
+        await once(socket, "connect");
+        socket.write(
+          `POST /v1/utils/images/resize?width=5 HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nX-API-Key: ${key}\r\nContent-Length: 1000\r\n\r\n`,
+        );
+        socket.write(image.subarray(0, 100));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        socket.destroy();
+        await vi.waitFor(
+          async () => {
+            await t.gw.rt.meter.flush();
+            const events = await t.gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: id, status: 400 } });
+            expect(events).toHaveLength(1);
+          },
+          { timeout: 5000 },
+        );
+        const after = await fetch(`${server.url}/v1/utils/images/convert`, {
+          method: "POST",
+          headers: { "content-type": "image/png", "X-API-Key": key },
+          body: image,
+        });
+        expect(await after.json()).toMatchObject({ format: "png", width: 400, height: 200 });
+      } finally {
+        await server.close();
+      }
+    });
+
+    it("documents both request forms, the query options and the binary answers in /openapi.json", async () => {
+      const doc = await (await t.get("/openapi.json", false)).json();
+      const resize = doc.paths["/v1/utils/images/resize"].post;
+      expect(resize.requestBody.required).toBe(true);
+      expect(Object.keys(resize.requestBody.content)).toEqual([
+        "application/json",
+        "image/png",
+        "image/jpeg",
+        "image/webp",
+        "image/gif",
+        "image/avif",
+        "image/tiff",
+        "image/svg+xml",
+      ]);
+      expect(resize.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual([
+        "query:width",
+        "query:height",
+        "query:maintain_aspect",
+        "query:format",
+      ]);
+      expect(Object.keys(resize.responses["200"].content)).toEqual([
+        "application/json",
+        "image/png",
+        "image/jpeg",
+        "image/webp",
+      ]);
+      expect(Object.keys(resize.responses["200"].headers)).toContain("X-Image-Width");
+      expect(resize.responses["415"]).toBeDefined();
+      const pdfDoc = doc.paths["/v1/utils/pdf/extract"].post;
+      expect(Object.keys(pdfDoc.requestBody.content)).toEqual(["application/json", "application/pdf"]);
     });
   });
 

@@ -15,12 +15,14 @@ const implement = <Args, Result>(task: PoolTask<Args, Result>, run: (args: Args)
  * its module when first run, so a worker loads (and tsx compiles) only what it is asked to do.
  */
 export const HEAVY_TASKS: ReadonlyMap<string, Run> = new Map([
-  implement(utils.imageResize, async (a) =>
-    (await import("../api/utils/images.ts")).resizeImage(asBuffer(a.image), a.options),
-  ),
-  implement(utils.imageConvert, async (a) =>
-    (await import("../api/utils/images.ts")).convertImage(asBuffer(a.image), a.format, a.quality),
-  ),
+  implement(utils.imageResize, async (a) => {
+    const images = await import("../api/utils/images.ts");
+    return images.encodeImage(await images.resizeImage(asBuffer(a.image), a.options), a.encoding);
+  }),
+  implement(utils.imageConvert, async (a) => {
+    const images = await import("../api/utils/images.ts");
+    return images.encodeImage(await images.convertImage(asBuffer(a.image), a.format, a.quality), a.encoding);
+  }),
   implement(utils.pdfExtract, async (a) =>
     (await import("../api/utils/pdf-extract.ts")).extractPdf(asBuffer(a.pdf), a.pages, a.includeMetadata),
   ),

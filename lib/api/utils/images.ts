@@ -11,7 +11,23 @@ export const MAX_OUTPUT_SIDE = 10_000;
 /** 4096 × 4096: a solid-colour PNG of a few kB must not become hundreds of MB of output (BMP is 3 bytes a pixel). */
 export const MAX_OUTPUT_PIXELS = 16_777_216;
 
-export type ImageResult = { image: string; format: ImageFormat; width: number; height: number; bytes: number };
+/** What an answer says about its image: beside it in the JSON body, or in X-Image-* headers beside the bytes. */
+export type ImageInfo = { format: ImageFormat; width: number; height: number; bytes: number };
+/** The JSON answer: the image as base64. */
+export type ImageResult = ImageInfo & { image: string };
+/** The binary answer: the image's bytes (a Buffer on the pool, a plain Uint8Array once back). */
+export type ImageBytes = ImageInfo & { data: Uint8Array };
+/**
+ * The form an image comes back from the pool in: base64 for a JSON answer (encoded there, off the event
+ * loop, as before), or the bytes for a binary one (never encoded at all).
+ */
+export type ImageEncoding = "base64" | "binary";
+
+export function encodeImage(image: ImageBytes, encoding: ImageEncoding): ImageResult | ImageBytes {
+  if (encoding === "binary") return image;
+  const { data, ...info } = image;
+  return { image: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64"), ...info };
+}
 
 export type ResizeOptions = {
   width?: number;
@@ -20,7 +36,7 @@ export type ResizeOptions = {
   format: (typeof RESIZE_FORMATS)[number];
 };
 
-export async function resizeImage(input: Buffer, options: ResizeOptions): Promise<ImageResult> {
+export async function resizeImage(input: Buffer, options: ResizeOptions): Promise<ImageBytes> {
   if (!options.width && !options.height) throw new GatewayError(400, "give width, height, or both");
   const meta = await readMetadata(input);
   checkOutputSize(...resizedSize(meta, options));
@@ -32,7 +48,7 @@ export async function resizeImage(input: Buffer, options: ResizeOptions): Promis
   return encode(pipeline, options.format, 90);
 }
 
-export async function convertImage(input: Buffer, format: ImageFormat, quality: number): Promise<ImageResult> {
+export async function convertImage(input: Buffer, format: ImageFormat, quality: number): Promise<ImageBytes> {
   const meta = await readMetadata(input);
   checkOutputSize(meta.width, meta.height);
   return encode(open(input), format, quality);
@@ -61,7 +77,7 @@ async function readMetadata(input: Buffer) {
   return { width, height };
 }
 
-async function encode(pipeline: Sharp, format: ImageFormat, quality: number): Promise<ImageResult> {
+async function encode(pipeline: Sharp, format: ImageFormat, quality: number): Promise<ImageBytes> {
   try {
     if (format === "bmp") {
       // Native all the way: sRGB without alpha, R and B swapped to BMP's BGR, rows bottom-up.
@@ -138,6 +154,6 @@ export function bmp24(bgrBottomUp: Buffer, width: number, height: number): Buffe
   return out;
 }
 
-function result(data: Buffer, format: ImageFormat, width: number, height: number): ImageResult {
-  return { image: data.toString("base64"), format, width, height, bytes: data.length };
+function result(data: Buffer, format: ImageFormat, width: number, height: number): ImageBytes {
+  return { data, format, width, height, bytes: data.length };
 }

@@ -1,9 +1,11 @@
 import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { poolErrors, runOnPool } from "../../gateway/runtime/worker-pool.ts";
 import * as pool from "./pool-tasks.ts";
 import {
+  blankAsAbsent,
   ErrorSchema,
   jsonRequest,
   jsonResponse,
@@ -14,8 +16,21 @@ import { decodeBase64 } from "./base64.ts";
 import { CITATION_STYLES, formatCitation } from "./citations.ts";
 import { assertNestingAllowed, DATA_FORMATS } from "./data-convert.ts";
 import { TEXT_FORMATS } from "./format-convert.ts";
-import { CONVERT_FORMATS, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SIDE, RESIZE_FORMATS } from "./images.ts";
+import { CONVERT_FORMATS, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SIDE, RESIZE_FORMATS, type ImageFormat } from "./images.ts";
 import { MAX_PDF_PAGES } from "./pdf-extract.ts";
+import {
+  IMAGE_HEADERS,
+  IMAGE_INPUT_TYPES,
+  IMAGE_OUTPUT_TYPES,
+  imageAnswer,
+  jsonOrRawRequest,
+  negotiateImage,
+  queryBoolean,
+  queryInt,
+  queryIntList,
+  rawBodyForm,
+  rawOptions,
+} from "./raw-body.ts";
 
 const openErrors = {
   400: jsonResponse(ErrorSchema, "Invalid parameters"),
@@ -197,84 +212,161 @@ const ImageResult = z
   })
   .openapi("ImageResult");
 const side = z.number().int().min(1).max(MAX_OUTPUT_SIDE);
+const rawImage = `The image itself (${IMAGE_INPUT_TYPES.join(", ")}), with the options as query parameters`;
+const unsupportedType = (what: string) => ({
+  415: jsonResponse(ErrorSchema, `Content-Type is neither application/json nor a raw ${what} type listed here`),
+});
 
+/** 200 of an image route: JSON (base64) by default, the bytes when Accept prefers an image type. */
+const binary = z.string().openapi({ format: "binary" });
+const imageAnswers = <F extends ImageFormat>(formats: readonly F[], description: string) => ({
+  description: `${description}: JSON with the image as base64, or the image's bytes when Accept prefers image/* or the format's type (inline, nosniff, the JSON's fields in X-Image-* headers)`,
+  headers: Object.fromEntries(
+    Object.entries(IMAGE_HEADERS).map(([name, what]) => [
+      name,
+      { description: `Binary answers only: ${what}`, schema: { type: "string" as const } },
+    ]),
+  ),
+  content: {
+    "application/json": { schema: ImageResult },
+    // Typed by media type, so a handler may answer either form (each format's type is image/<format>).
+    ...(Object.fromEntries(formats.map((f) => [IMAGE_OUTPUT_TYPES[f], { schema: binary }])) as {
+      [K in F as `image/${K}`]: { schema: typeof binary };
+    }),
+  },
+});
+
+const formatNote = (fallback: string) =>
+  `default ${fallback}; when not given, an Accept naming one of these image types chooses it for a binary answer`;
 const ResizeBody = z.object({
   image: z.string().openapi({ description: "Base64 image (or a data: URL)" }),
   width: side.optional(),
   height: side.optional(),
   maintain_aspect: z.boolean().default(true),
-  format: z.enum(RESIZE_FORMATS).default("png"),
+  format: z
+    .enum(RESIZE_FORMATS)
+    .optional()
+    .openapi({ default: "png", description: formatNote("png") }),
 });
+const ResizeQuery = z.object({
+  width: queryInt(side.optional()),
+  height: queryInt(side.optional()),
+  maintain_aspect: queryBoolean(true),
+  format: blankAsAbsent(z.enum(RESIZE_FORMATS).optional()).openapi({ default: "png", description: formatNote("png") }),
+});
+type ResizeInput = Omit<z.output<typeof ResizeBody>, "image">;
+
+async function resizeAnswer(c: Context<GatewayEnv>, image: Uint8Array, input: ResizeInput): Promise<Response> {
+  const { binary, format } = negotiateImage(c, RESIZE_FORMATS, input.format);
+  const options = { width: input.width, height: input.height, maintainAspect: input.maintain_aspect, format };
+  const args = { image, options, encoding: binary ? ("binary" as const) : ("base64" as const) };
+  return imageAnswer(c, await runOnPool(c.var.runtime, pool.imageResize, args, "image"), "resized");
+}
 
 const resize = gatewayRoute("key", {
   method: "post",
   path: "/v1/utils/images/resize",
   summary: "Resize an image",
+  description:
+    "The JSON body carries the image as base64; or send the image itself as the body (Content-Type image/png, image/jpeg, …) with width, height, maintain_aspect and format in the query string (read only with a raw body).",
   tags: ["Utilities"],
-  request: jsonRequest(ResizeBody),
+  middleware: [
+    rawBodyForm("image", IMAGE_INPUT_TYPES, (c, image) => resizeAnswer(c, image, rawOptions(c, ResizeQuery))),
+  ],
+  request: { query: ResizeQuery, ...jsonOrRawRequest(ResizeBody, IMAGE_INPUT_TYPES, rawImage) },
   responses: {
-    200: jsonResponse(ImageResult, `The resized image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`),
+    200: imageAnswers(RESIZE_FORMATS, `The resized image (at most ${MAX_OUTPUT_PIXELS} pixels)`),
     ...keyedErrors,
     ...poolErrors,
+    ...unsupportedType("image"),
   },
 });
 
-const handleResize: RouteHandler<typeof resize, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const options = {
-    width: body.width,
-    height: body.height,
-    maintainAspect: body.maintain_aspect,
-    format: body.format,
-  };
-  return c.json(
-    await runOnPool(c.var.runtime, pool.imageResize, { image: decodeBase64(body.image, "image"), options }, "image"),
-    200,
-  );
+const handleResize: RouteHandler<typeof resize, GatewayEnv> = (c) => {
+  const { image, ...input } = c.req.valid("json");
+  return resizeAnswer(c, decodeBase64(image, "image"), input);
 };
 
 const ImageConvertBody = z.object({
   image: z.string(),
-  format: z.enum(CONVERT_FORMATS).default("png"),
+  format: z
+    .enum(CONVERT_FORMATS)
+    .optional()
+    .openapi({ default: "png", description: formatNote("png") }),
   quality: z.number().int().min(1).max(100).default(95),
 });
+const ImageConvertQuery = z.object({
+  format: blankAsAbsent(z.enum(CONVERT_FORMATS).optional()).openapi({ default: "png", description: formatNote("png") }),
+  quality: queryInt(z.number().int().min(1).max(100).default(95)),
+});
+type ImageConvertInput = Omit<z.output<typeof ImageConvertBody>, "image">;
+
+async function convertAnswer(c: Context<GatewayEnv>, image: Uint8Array, input: ImageConvertInput): Promise<Response> {
+  const { binary, format } = negotiateImage(c, CONVERT_FORMATS, input.format);
+  const args = { image, format, quality: input.quality, encoding: binary ? ("binary" as const) : ("base64" as const) };
+  return imageAnswer(c, await runOnPool(c.var.runtime, pool.imageConvert, args, "image"), "converted");
+}
 
 const imageConvert = gatewayRoute("key", {
   method: "post",
   path: "/v1/utils/images/convert",
   summary: "Convert an image to png, jpeg, webp, gif or bmp",
+  description:
+    "The JSON body carries the image as base64; or send the image itself as the body (Content-Type image/png, image/jpeg, …) with format and quality in the query string (read only with a raw body).",
   tags: ["Utilities"],
-  request: jsonRequest(ImageConvertBody),
+  middleware: [
+    rawBodyForm("image", IMAGE_INPUT_TYPES, (c, image) => convertAnswer(c, image, rawOptions(c, ImageConvertQuery))),
+  ],
+  request: { query: ImageConvertQuery, ...jsonOrRawRequest(ImageConvertBody, IMAGE_INPUT_TYPES, rawImage) },
   responses: {
-    200: jsonResponse(ImageResult, `The converted image, base64 (at most ${MAX_OUTPUT_PIXELS} pixels)`),
+    200: imageAnswers(CONVERT_FORMATS, `The converted image (at most ${MAX_OUTPUT_PIXELS} pixels)`),
     ...keyedErrors,
     ...poolErrors,
+    ...unsupportedType("image"),
   },
 });
 
-const handleImageConvert: RouteHandler<typeof imageConvert, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const args = { image: decodeBase64(body.image, "image"), format: body.format, quality: body.quality };
-  return c.json(await runOnPool(c.var.runtime, pool.imageConvert, args, "image"), 200);
+const handleImageConvert: RouteHandler<typeof imageConvert, GatewayEnv> = (c) => {
+  const { image, ...input } = c.req.valid("json");
+  return convertAnswer(c, decodeBase64(image, "image"), input);
 };
 
+const pages = z
+  .array(z.number().int().min(1))
+  .min(1)
+  .max(MAX_PDF_PAGES)
+  .optional()
+  .openapi({ description: `1-indexed, at most ${MAX_PDF_PAGES}` });
 const PdfBody = z.object({
   pdf: z.string().openapi({ description: "Base64 PDF" }),
-  pages: z
-    .array(z.number().int().min(1))
-    .min(1)
-    .max(MAX_PDF_PAGES)
-    .optional()
-    .openapi({ description: `at most ${MAX_PDF_PAGES}` }),
+  pages,
   include_metadata: z.boolean().default(false),
 });
+const PdfQuery = z.object({
+  pages: queryIntList(pages).openapi({
+    description: `1-indexed, comma-separated (pages=1,3), at most ${MAX_PDF_PAGES}`,
+  }),
+  include_metadata: queryBoolean(false),
+});
+type PdfInput = Omit<z.output<typeof PdfBody>, "pdf">;
+
+async function pdfAnswer(c: Context<GatewayEnv>, pdfBytes: Uint8Array, input: PdfInput) {
+  const args = { pdf: pdfBytes, pages: input.pages, includeMetadata: input.include_metadata };
+  return c.json(await runOnPool(c.var.runtime, pool.pdfExtract, args, "pdf"), 200);
+}
 
 const pdf = gatewayRoute("key", {
   method: "post",
   path: "/v1/utils/pdf/extract",
   summary: "Extract text from a PDF, per page",
+  description:
+    "The JSON body carries the PDF as base64; or send the PDF itself as the body (Content-Type application/pdf) with pages and include_metadata in the query string (read only with a raw body).",
   tags: ["Utilities"],
-  request: jsonRequest(PdfBody),
+  middleware: [rawBodyForm("pdf", ["application/pdf"], (c, body) => pdfAnswer(c, body, rawOptions(c, PdfQuery)))],
+  request: {
+    query: PdfQuery,
+    ...jsonOrRawRequest(PdfBody, ["application/pdf"], "The PDF itself, with the options as query parameters"),
+  },
   responses: {
     200: jsonResponse(
       z.object({
@@ -287,13 +379,13 @@ const pdf = gatewayRoute("key", {
     ),
     ...keyedErrors,
     ...poolErrors,
+    ...unsupportedType("PDF"),
   },
 });
 
-const handlePdf: RouteHandler<typeof pdf, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const args = { pdf: decodeBase64(body.pdf, "pdf"), pages: body.pages, includeMetadata: body.include_metadata };
-  return c.json(await runOnPool(c.var.runtime, pool.pdfExtract, args, "pdf"), 200);
+const handlePdf: RouteHandler<typeof pdf, GatewayEnv> = (c) => {
+  const { pdf: base64, ...input } = c.req.valid("json");
+  return pdfAnswer(c, decodeBase64(base64, "pdf"), input);
 };
 
 export function registerUtilsRoutes(app: OpenAPIHono<GatewayEnv>): void {

@@ -60,6 +60,8 @@ function withAreaGuard(route: RouteConfig, area: Area): RouteConfig {
   const middleware: MiddlewareHandler<GatewayEnv>[] = [
     ...(access.auth === "none" ? [] : [guard(access.auth, area.scope)]),
     ...(access.limitKeyless ? [keylessLimit()] : []),
+    // The route's own (a raw-body form, say) runs behind the guard, so it is authenticated and metered.
+    ...(route.middleware ? [route.middleware].flat() : []),
   ];
   return {
     ...route,

@@ -13,9 +13,10 @@ const ACCESS = Symbol("gateway route access");
  * becomes the OpenAPI `security` here and the guard middleware when its area mounts it (see area.ts),
  * so a route never names its area. With `{ limitKeyless: true }` (routes that do real work, not
  * /health or an index), a request without a key is limited per client address; one with a key on an
- * optional-key route gets the key's limits.
+ * optional-key route gets the key's limits. A route's own `middleware` runs after those (so it is
+ * authenticated, limited and metered) and before the request is validated against the contract.
  */
-export function gatewayRoute<R extends Omit<RouteConfig, "middleware" | "security">>(
+export function gatewayRoute<R extends Omit<RouteConfig, "security">>(
   auth: AuthMode,
   config: R,
   options: { limitKeyless?: boolean } = {},
