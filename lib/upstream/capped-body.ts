@@ -27,25 +27,31 @@ export async function readCappedBody(res: Response, service: string, maxBytes = 
     throw tooLarge(service, maxBytes);
   }
   if (!res.body) return Buffer.alloc(0);
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge(service, maxBytes);
-      }
-      chunks.push(value);
-    }
+    return await collectCapped(res.body, service, maxBytes);
   } catch (err) {
     if (err instanceof GatewayError) throw err;
     if ((err as Error).name === "TimeoutError")
       throw new GatewayError(504, `${service} did not finish its answer in time`);
     throw new GatewayError(502, `${service} connection failed while reading the response`);
+  }
+}
+
+/**
+ * A body (a web stream or Node's readable) read whole, stopping with 502 naming the service past
+ * maxBytes; leaving the loop cancels the rest. A failed read is thrown as it came, for the caller to name.
+ */
+export async function collectCapped(
+  body: AsyncIterable<Uint8Array>,
+  service: string,
+  maxBytes: number,
+): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw tooLarge(service, maxBytes);
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks, size);
 }

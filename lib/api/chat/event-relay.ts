@@ -9,6 +9,12 @@ import type { ProviderBody } from "../llm/provider-call.ts";
 export const sseFrame = (data: unknown, event?: string): string =>
   `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
 
+/** A provider's mid-stream error event (OpenAI's `error` string or object, Anthropic's `{message}`) as the error to throw. */
+export function streamFailure(error: unknown): Error {
+  const message = typeof error === "string" ? error : (error as { message?: unknown } | undefined)?.message;
+  return new Error(String(message ?? "the provider failed mid-stream"));
+}
+
 /**
  * Turns a provider's events into the client's: one of these per stream, chosen by the provider's
  * wire and the surface the client called. `event` throws on the provider's own error event.

@@ -3,7 +3,7 @@ import type { Usage } from "../llm/chat-types.ts";
 import type { StreamOutcome } from "../llm/chat.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
 import { AnthropicToChatChunks, anthropicToChat, anthropicUsage, chatToAnthropic } from "./anthropic-upstream.ts";
-import { relayEvents, type EventTranslator } from "./event-relay.ts";
+import { relayEvents, streamFailure, type EventTranslator } from "./event-relay.ts";
 import type { AnthropicEvent, AnthropicMessage, ChatChunk, ChatCompletion, ChatRequest, ChatUsage } from "./wire.ts";
 
 type Body = Record<string, unknown>;
@@ -98,10 +98,7 @@ function openAIChunks(sink: ChatSink): EventTranslator {
       return sink.pushRaw(data);
     },
     event(data) {
-      if (data.error) {
-        const e = data.error as { message?: unknown } | string;
-        throw new Error(typeof e === "string" ? e : String(e.message ?? "the provider failed mid-stream"));
-      }
+      if (data.error) throw streamFailure(data.error);
       if (model === undefined && typeof data.model === "string") model = data.model;
       if (data.usage) usage = usageFrom(data.usage as ChatUsage);
       return sink.push(data as unknown as ChatChunk);
@@ -118,8 +115,7 @@ function anthropicChunks(sink: ChatSink, chunks: AnthropicToChatChunks): EventTr
   let model: string | undefined;
   return {
     event(data) {
-      if (data.type === "error")
-        throw new Error(String((data.error as { message?: unknown })?.message ?? "the provider failed mid-stream"));
+      if (data.type === "error") throw streamFailure(data.error);
       if (data.type === "message_start") model = (data.message as { model?: string }).model;
       return chunks.push(data as unknown as AnthropicEvent).flatMap((c) => sink.push(c));
     },

@@ -1,6 +1,6 @@
 import { Agent, request, type Dispatcher } from "undici";
 import { GatewayError } from "../../errors.ts";
-import { tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
+import { collectCapped, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import { upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import { providerError } from "./errors.ts";
@@ -89,22 +89,16 @@ export async function postChat(
 
 /** A whole (non-streamed) answer as JSON, read under the upstream byte cap; anything else is a 502. */
 export async function readAnswer<T>(entry: ProviderEntry, body: ProviderBody): Promise<T> {
-  const maxBytes = upstreamMaxBytes();
-  const chunks: Buffer[] = [];
-  let size = 0;
+  let bytes: Buffer;
   try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      size += chunk.byteLength;
-      if (size > maxBytes) throw tooLarge(entry.name, maxBytes);
-      chunks.push(chunk);
-    }
+    bytes = await collectCapped(body, entry.name, upstreamMaxBytes());
   } catch (err) {
     body.destroy();
     if (err instanceof GatewayError) throw err;
     throw providerError(entry.name, err);
   }
   try {
-    const json = JSON.parse(Buffer.concat(chunks, size).toString("utf8")) as unknown;
+    const json = JSON.parse(bytes.toString("utf8")) as unknown;
     if (json && typeof json === "object") return json as T;
   } catch {
     // answered below

@@ -6,7 +6,7 @@ import { jsonRequest, keyedErrors } from "../../gateway/http/schemas.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
 import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
 import { anthropicUsage } from "../chat/anthropic-upstream.ts";
-import { relayEvents, sseFrame, type EventTranslator } from "../chat/event-relay.ts";
+import { relayEvents, sseFrame, streamFailure, type EventTranslator } from "../chat/event-relay.ts";
 import { inlineImages } from "../chat/images.ts";
 import { completeOn, streamOn, usageFrom, type ChatSink, type ChatTarget } from "../chat/provider-chat.ts";
 import { chatTarget } from "../chat/target.ts";
@@ -63,8 +63,7 @@ function anthropicEvents(name: string): EventTranslator {
   let model: string | undefined;
   return {
     event(data, event) {
-      if (data.type === "error")
-        throw new Error(String((data.error as { message?: unknown })?.message ?? "the provider failed mid-stream"));
+      if (data.type === "error") throw streamFailure(data.error);
       if (data.type === "message_start") {
         const message = data.message as AnthropicMessage;
         model = message.model;
@@ -99,11 +98,14 @@ async function onAnthropic(c: Parameters<typeof handleMessages>[0], target: Chat
   const signal = c.req.raw.signal;
   const beta = c.req.header("anthropic-beta");
   const headers: Record<string, string> = beta ? { "anthropic-beta": beta } : {};
-  const upstream = new AbortController();
-  const res = await postChat(entry, { ...body, model: modelId }, AbortSignal.any([signal, upstream.signal]), headers);
-  if (body.stream)
+  const sent = { ...body, model: modelId };
+  if (body.stream) {
+    // A stream's provider call is also stopped when the relay gives up on it, not only when the client leaves.
+    const upstream = new AbortController();
+    const res = await postChat(entry, sent, AbortSignal.any([signal, upstream.signal]), headers);
     return meteredChatStream(c, relayEvents(entry, res, upstream, signal, modelId, anthropicEvents(name)));
-  const msg = await readAnswer<AnthropicMessage>(entry, res);
+  }
+  const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, sent, signal, headers));
   reportCompletion(c, {
     provider: entry.name,
     model: msg.model ?? modelId,
