@@ -3,13 +3,12 @@
 // same minute, so the noise of a shared 2-core box mostly cancels out. BENCH_REPEAT rounds (default 3)
 // alternate the two; each round also reports the CPU each server spent per request, which other
 // processes' load moves far less than req/s.
-import { spawn } from "node:child_process";
 import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
 import { ensureNextBuild } from "../test/support/next-build.ts";
-import { runKeysCli } from "../test/support/server-process.ts";
 import { startCompiledServer } from "./compiled-server.ts";
 import { processCpuMs } from "./process-cpu.ts";
+import { createBenchKey, startScriptServer } from "./support.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -30,16 +29,6 @@ async function measure(pid: number | undefined, url: string, headers: Record<str
   return { result, cpuUs };
 }
 
-async function startBare(): Promise<{ url: string; pid?: number; stop: () => void }> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "bench/bare-server.ts"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve) =>
-    proc.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()).url)),
-  );
-  return { url, pid: proc.pid, stop: () => proc.kill("SIGTERM") };
-}
-
 function summary(round: number, name: string, r: Result, cpuUs: number | undefined) {
   return {
     round,
@@ -57,13 +46,9 @@ async function main() {
   const backend = await backendEnv("pglite");
   const env = { ...backend.env, LOG_LEVEL: "warn" };
   const gateway = await startCompiledServer(env);
-  const bare = await startBare();
+  const bare = await startScriptServer("bench/bare-server.ts");
   try {
-    const made = await runKeysCli(
-      ["create", "--name", "bench", "--day", "1000000000", "--minute", "100000000", "--concurrency", "100000"],
-      env,
-    );
-    const { key } = made.lines[0] as { key: string };
+    const key = await createBenchKey(env);
     const keyed = { "X-API-Key": key };
 
     await load(bare.url, {}, WARMUP_SECONDS);

@@ -1,28 +1,17 @@
 // Non-streamed POST /v1/chat/completions through the gateway against the same fake provider straight,
 // in one run (the provider in its own process, as fast as Node answers): throughput ratio, added p50
 // and the gateway's CPU per completion. Targets: throughput >= 0.5x direct, added p50 <= 0.5 ms.
-import { spawn } from "node:child_process";
 import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
-import { runKeysCli } from "../test/support/server-process.ts";
 import { startCompiledServer } from "./compiled-server.ts";
 import { processCpuMs } from "./process-cpu.ts";
+import { createBenchKey, startScriptServer } from "./support.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_LLM_CONNECTIONS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_REPEAT ?? 2);
 
 const body = JSON.stringify({ model: "xai/grok-4-fast", messages: [{ role: "user", content: "Say hello." }] });
-
-async function startFake(): Promise<{ url: string; stop: () => void }> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "bench/fake-chat-server.ts"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve) =>
-    proc.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()).url)),
-  );
-  return { url, stop: () => proc.kill("SIGTERM") };
-}
 
 function load(url: string, headers: Record<string, string>, duration = SECONDS): Promise<Result> {
   return autocannon({
@@ -36,7 +25,7 @@ function load(url: string, headers: Record<string, string>, duration = SECONDS):
 }
 
 async function main() {
-  const fake = await startFake();
+  const fake = await startScriptServer("bench/fake-chat-server.ts");
   const backend = await backendEnv("pglite");
   const env = {
     ...backend.env,
@@ -47,11 +36,7 @@ async function main() {
   };
   const gateway = await startCompiledServer(env);
   try {
-    const made = await runKeysCli(
-      ["create", "--name", "bench", "--day", "1000000000", "--minute", "100000000", "--concurrency", "100000"],
-      env,
-    );
-    const { key } = made.lines[0] as { key: string };
+    const key = await createBenchKey(env);
     const direct = `${fake.url}/v1/chat/completions`;
     const through = `${gateway.url}/v1/chat/completions`;
     await load(direct, {}, 2);

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import { backendEnv } from "../test/support/backends.ts";
 import { runKeysCli } from "../test/support/server-process.ts";
 import { startCompiledServer } from "./compiled-server.ts";
+import { percentile, rssMb } from "./support.ts";
 import { startFakeOpenAICompatible } from "../test/fakes/llm.ts";
 
 const REQUESTS = 200;
@@ -37,19 +38,6 @@ async function run(label: string, make: () => Promise<Timing>): Promise<Timing[]
   );
   console.log(`${label}: ${out.length} streams`);
   return out;
-}
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
-
-function rssMb(pid: number): number {
-  const line = fs
-    .readFileSync(`/proc/${pid}/status`, "utf8")
-    .split("\n")
-    .find((l) => l.startsWith("VmRSS:"))!;
-  return Math.round(Number(line.replace(/\D+/g, "")) / 1024);
 }
 
 /** User + system CPU time a process has used, from /proc (clock ticks are 10 ms on Linux). */
@@ -107,49 +95,49 @@ async function main() {
     const cpuPerStream = (cpuMs(server.proc.pid!) - cpuBefore) / REQUESTS;
     const row = (name: string, t: Timing[]) => ({
       path: name,
-      "TTFB p50 ms": +pct(
+      "TTFB p50 ms": +percentile(
         t.map((x) => x.ttfb),
         50,
       ).toFixed(2),
-      "TTFB p99 ms": +pct(
+      "TTFB p99 ms": +percentile(
         t.map((x) => x.ttfb),
         99,
       ).toFixed(2),
-      "total p50 ms": +pct(
+      "total p50 ms": +percentile(
         t.map((x) => x.total),
         50,
       ).toFixed(2),
-      "total p99 ms": +pct(
+      "total p99 ms": +percentile(
         t.map((x) => x.total),
         99,
       ).toFixed(2),
     });
     console.table([row("direct", d), row("gateway", g)]);
     const added50 =
-      pct(
+      percentile(
         g.map((x) => x.ttfb),
         50,
       ) -
-      pct(
+      percentile(
         d.map((x) => x.ttfb),
         50,
       );
     const added99 =
-      pct(
+      percentile(
         g.map((x) => x.ttfb),
         99,
       ) -
-      pct(
+      percentile(
         d.map((x) => x.ttfb),
         99,
       );
     console.log(
       `added TTFB: p50 ${added50.toFixed(2)} ms (target <= 2), p99 ${added99.toFixed(2)} ms (target <= 10); ratio of p50 totals ${(
-        pct(
+        percentile(
           g.map((x) => x.total),
           50,
         ) /
-        pct(
+        percentile(
           d.map((x) => x.total),
           50,
         )

@@ -7,9 +7,10 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
-import { runKeysCli } from "../test/support/server-process.ts";
+import { freePort } from "../test/support/next-build.ts";
 import { startCompiledServer } from "./compiled-server.ts";
 import { processCpuMs } from "./process-cpu.ts";
+import { createBenchKey, percentile, rssMb, startScriptServer } from "./support.ts";
 
 const PORTKEY = "@portkey-ai/gateway@1.15.2";
 const PEERS_DIR = ".bench-peers";
@@ -25,14 +26,6 @@ const chatBody = (stream: boolean) =>
     messages: [{ role: "user", content: "Say hello." }],
     ...(stream ? { stream: true } : {}),
   });
-
-function rssMb(pid: number): number {
-  const line = fs
-    .readFileSync(`/proc/${pid}/status`, "utf8")
-    .split("\n")
-    .find((l) => l.startsWith("VmRSS:"))!;
-  return Math.round(Number(line.replace(/\D+/g, "")) / 1024);
-}
 
 async function spawnListening(command: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp) {
   const proc = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -64,16 +57,6 @@ function installPortkey(): string {
     if (r.status !== 0) throw new Error(`could not install ${PORTKEY}`);
   }
   return entry;
-}
-
-async function freePort(): Promise<number> {
-  const net = await import("node:net");
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function load(t: Target, connections: number, duration: number): Promise<Result> {
@@ -109,11 +92,6 @@ async function ttfbs(t: Target): Promise<number[]> {
   return out;
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
-
 async function measure(t: Target) {
   await load(t, CONNECTIONS, 2);
   const one = await load(t, 1, Math.max(3, SECONDS / 2));
@@ -128,7 +106,7 @@ async function measure(t: Target) {
     one,
     many,
     cpuUs: before !== undefined && after !== undefined ? ((after - before) * 1000) / many.requests.total : NaN,
-    ttfb: streams instanceof Error ? streams : { p50: pct(streams, 50), p99: pct(streams, 99) },
+    ttfb: streams instanceof Error ? streams : { p50: percentile(streams, 50), p99: percentile(streams, 99) },
     rss: t.pid ? rssMb(t.pid) : NaN,
   };
 }
@@ -139,12 +117,7 @@ const added = (t: Ttfb, base: Ttfb, p: "p50" | "p99") =>
 
 async function main() {
   const portkeyEntry = installPortkey();
-  const fake = await spawnListening(
-    process.execPath,
-    ["--import", "tsx", "bench/fake-chat-server.ts"],
-    process.env,
-    /"url":"([^"]+)"/,
-  );
+  const fake = await startScriptServer("bench/fake-chat-server.ts");
   const backend = await backendEnv("pglite");
   const env = {
     ...backend.env,
@@ -161,14 +134,9 @@ async function main() {
     { ...process.env, NODE_ENV: "production" },
     /(http:\/\/localhost:\d+)/,
   );
-  const procs: ChildProcess[] = [fake.proc, portkey.proc];
+  const procs: ChildProcess[] = [portkey.proc];
   try {
-    const { key } = (
-      await runKeysCli(
-        ["create", "--name", "bench", "--day", "1000000000", "--minute", "100000000", "--concurrency", "100000"],
-        env,
-      )
-    ).lines[0] as { key: string };
+    const key = await createBenchKey(env);
     const targets: Target[] = [
       { name: "provider straight", url: fake.url, headers: {} },
       { name: "this gateway", url: ours.url, pid: ours.proc.pid, headers: { authorization: `Bearer ${key}` } },
@@ -203,6 +171,7 @@ async function main() {
       `provider straight: ${Math.round(direct.many.requests.average)} req/s at ${CONNECTIONS} connections, p50 ${direct.one.latency.p50} ms at 1`,
     );
   } finally {
+    fake.stop();
     for (const p of procs) p.kill("SIGTERM");
     await ours.stop();
     await backend.cleanup();

@@ -4,13 +4,13 @@
 // Target: the gateway adds at most 10 % to the library's own time (for the image, with a raw body).
 // Also timed: the raw PNG POSTed to a bare node:http sink in its own process (bench/sink-server.ts),
 // the floor any out-of-process service pays to receive it, so the overhead splits into that and ours.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { renderPdf } from "../lib/api/documents/render-pdf.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { runKeysCli } from "../test/support/server-process.ts";
 import { startCompiledServer } from "./compiled-server.ts";
+import { startScriptServer } from "./support.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 // One at a time: client and server share two cores, and concurrency would measure their contention.
@@ -51,21 +51,11 @@ const MARKDOWN = Array.from(
     `## Section ${i + 1}\n\nSome **bold** text, a [link](https://example.com) and a list:\n\n- one\n- two\n\n| a | b |\n| - | - |\n| ${i} | ${i * 2} |\n`,
 ).join("\n");
 
-async function startSink(): Promise<{ url: string; stop: () => void }> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "bench/sink-server.ts"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve) =>
-    proc.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()).url)),
-  );
-  return { url, stop: () => proc.kill("SIGTERM") };
-}
-
 async function main() {
   const backend = await backendEnv("pglite");
   const env = { ...backend.env, LOG_LEVEL: "warn", SERVE_PORTAL: "false" };
   const server = await startCompiledServer(env);
-  const sink = await startSink();
+  const sink = await startScriptServer("bench/sink-server.ts");
   try {
     const { key } = (
       await runKeysCli(

@@ -1,0 +1,38 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { runKeysCli } from "../test/support/server-process.ts";
+
+/**
+ * A helper server of the benchmarks (bench/*-server.ts) in its own process, so it does not share a
+ * core's time with the load generator; its first stdout line is `{"url": …}`.
+ */
+export async function startScriptServer(script: string): Promise<{ url: string; pid?: number; stop: () => void }> {
+  const proc = spawn(process.execPath, ["--import", "tsx", script], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve) =>
+    proc.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()).url)),
+  );
+  return { url, pid: proc.pid, stop: () => proc.kill("SIGTERM") };
+}
+
+/** A key whose limits no benchmark reaches, made through the documented CLI. */
+export async function createBenchKey(env: Record<string, string>): Promise<string> {
+  const made = await runKeysCli(
+    ["create", "--name", "bench", "--day", "1000000000", "--minute", "100000000", "--concurrency", "100000"],
+    env,
+  );
+  return (made.lines[0] as { key: string }).key;
+}
+
+export const percentile = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+/** A process's resident memory, from /proc. */
+export function rssMb(pid: number): number {
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"))!;
+  return Math.round(Number(line.replace(/\D+/g, "")) / 1024);
+}
