@@ -4,12 +4,14 @@ import { getGateway } from "./lib/instance.ts";
 import { isGatewayRequest } from "./lib/front-door.ts";
 import { addressBucket, resolveClientAddress } from "./lib/gateway/http/trusted-proxies.ts";
 import { CLIENT_ADDRESS_HEADER } from "./lib/portal/sign-in-limits.ts";
+import { deferWasmOptimisation } from "./lib/gateway/runtime/wasm-memory.ts";
 
 /**
  * Production entry (`npm start` runs it compiled, as dist/server.mjs): one Node process. API paths go
  * straight to the Hono app; everything else (the portal) to Next's request handler, so API calls never
  * pay for Next's pipeline.
  */
+deferWasmOptimisation();
 const gateway = await getGateway().catch((err: unknown) => {
   // Startup refusals (a database directory another process holds, bad configuration) are for a person to read.
   process.stderr.write(`gateway: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -2,6 +2,7 @@ import { setUpAreas } from "./lib/app.ts";
 import { loadConfig } from "./lib/config.ts";
 import { createLogger } from "./lib/gateway/runtime/logger.ts";
 import { createRuntime } from "./lib/gateway/runtime/runtime.ts";
+import { deferWasmOptimisation } from "./lib/gateway/runtime/wasm-memory.ts";
 
 /**
  * `npm run worker`: a process that only works the research queue (BullMQ on REDIS_URL), beside web
@@ -9,6 +10,7 @@ import { createRuntime } from "./lib/gateway/runtime/runtime.ts";
  * and Redis. SIGTERM lets the tasks in hand finish (up to WORKER_DRAIN_MS); a worker killed instead
  * leaves its tasks to the stalled check, which retries each once on another worker, then fails it.
  */
+deferWasmOptimisation();
 const config = await Promise.resolve()
   .then(() => loadConfig())
   .catch((err: unknown) => {

@@ -1,6 +1,6 @@
 import { distance } from "fastest-levenshtein";
-import lemmatize from "wink-lemmatizer";
 import { normaliseKeyword } from "./normalise.ts";
+import { lemmatizer } from "../../text/lemmatizer.ts";
 
 /**
  * The documented ranking: how well a query matches a keyword, 0..1. A symbol's score is its best
@@ -50,7 +50,8 @@ export function fuzzyScore(edits: number): number {
 export function lemmaForms(key: string): string[] {
   const words = key.split(" ");
   const forms = new Set<string>();
-  for (const lemma of [lemmatize.noun, lemmatize.verb, lemmatize.adjective]) {
+  const { noun, verb, adjective } = lemmatizer();
+  for (const lemma of [noun, verb, adjective]) {
     const form = words.map((w) => (w.includes("'") || /\d/.test(w) ? w : lemma(w))).join(" ");
     if (form !== key) forms.add(form);
   }

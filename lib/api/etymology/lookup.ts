@@ -1,4 +1,4 @@
-import lemmatize from "wink-lemmatizer";
+import { lemmatizer } from "../../text/lemmatizer.ts";
 
 export type HeadwordMatch = { word: string; matched: "exact" | "lemma" };
 
@@ -16,7 +16,8 @@ export function findHeadword(input: string, has: (word: string) => boolean): Hea
   if (!word) return null;
   if (has(word)) return { word, matched: "exact" };
   const stripped = word.replace(/['’]s$/, "");
-  for (const lemma of [stripped, lemmatize.verb(stripped), lemmatize.noun(stripped), lemmatize.adjective(stripped)]) {
+  const { verb, noun, adjective } = lemmatizer();
+  for (const lemma of [stripped, verb(stripped), noun(stripped), adjective(stripped)]) {
     if (lemma !== word && has(lemma)) return { word: lemma, matched: "lemma" };
   }
   return null;

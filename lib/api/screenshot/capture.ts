@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { chromium, type Browser, type BrowserContext, type Route } from "playwright-core";
+import type { Browser, BrowserContext, Route } from "playwright-core";
 import { GatewayError } from "../../errors.ts";
 import { checkDestination, parseUserUrl, safeFetch, type SafeFetchOptions } from "../../upstream/safe-fetch.ts";
 import { keptPageHeaders } from "../../upstream/untrusted-response.ts";
@@ -30,8 +30,9 @@ export class ScreenshotService {
     warn: (message: string, err: unknown) => void = () => {},
   ) {
     this.launchBrowser = sandboxFallbackLauncher(
-      (sandbox) =>
-        chromium.launch({
+      // playwright-core is loaded with the first browser: ~35 MB of heap a server without screenshots skips.
+      async (sandbox) =>
+        (await import("playwright-core")).chromium.launch({
           executablePath: settings.chromiumPath,
           headless: true,
           chromiumSandbox: sandbox,

@@ -4,8 +4,8 @@ import { Cite, plugins } from "@citation-js/core";
 import "@citation-js/plugin-bibtex";
 import "@citation-js/plugin-csl";
 import { parse as parseName } from "@citation-js/name";
+import type { CITATION_STYLES } from "./formats.ts";
 
-export const CITATION_STYLES = ["apa", "mla", "chicago", "harvard", "bibtex"] as const;
 export type CitationStyle = (typeof CITATION_STYLES)[number];
 
 /** Form A's source and Form B's citation, as the spec gives them. */

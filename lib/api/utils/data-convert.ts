@@ -3,9 +3,9 @@ import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
 import YAML from "yaml";
 import { GatewayError } from "../../errors.ts";
-import { MAX_DEPTH, nestsDeeperThan, yamlDepthBound } from "./nesting-depth.ts";
+import type { DATA_FORMATS } from "./formats.ts";
+import { assertNestingAllowed, MAX_DEPTH, tooDeep, yamlDepthBound } from "./nesting-depth.ts";
 
-export const DATA_FORMATS = ["json", "yaml", "toml", "xml", "csv"] as const;
 export type DataFormat = (typeof DATA_FORMATS)[number];
 
 /** Parses `data` in `from` (an object is taken as already parsed) and writes it as `to`. */
@@ -15,11 +15,6 @@ export function convertData(data: unknown, from: DataFormat, to: DataFormat, pre
   return serialiseData(value, to, pretty);
 }
 
-/** Refuses a value nested deeper than MAX_DEPTH; checked before a value is copied to a worker, which recurses per level. */
-export function assertNestingAllowed(value: unknown): void {
-  if (nestsDeeperThan(value, MAX_DEPTH)) throw tooDeep();
-}
-
 const XML_READ = {
   ignoreAttributes: false,
   attributeNamePrefix: "@_",
@@ -27,9 +22,6 @@ const XML_READ = {
   parseAttributeValue: true,
   maxNestedTags: MAX_DEPTH,
 };
-
-const tooDeep = () =>
-  new GatewayError(400, `data is nested too deeply: at most ${MAX_DEPTH} levels of arrays and objects`);
 
 /** The parsers' own depth refusals (and YAML's stack overflow, which it reports as a parse error). */
 const DEPTH_FAILURE = /Maximum call stack size exceeded|Maximum nested tags exceeded|excessively nested/;

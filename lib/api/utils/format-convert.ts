@@ -3,8 +3,8 @@ import sanitizeHtml from "sanitize-html";
 import TurndownService from "turndown";
 import { GatewayError } from "../../errors.ts";
 import { htmlToPlain } from "../../text/html-to-plain.ts";
+import type { TEXT_FORMATS } from "./formats.ts";
 
-export const TEXT_FORMATS = ["markdown", "html", "plain"] as const;
 export type TextFormat = (typeof TEXT_FORMATS)[number];
 
 // What survives in HTML output: document structure and links, never scripts, styles or handlers.

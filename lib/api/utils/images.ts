@@ -1,15 +1,8 @@
 import sharp, { type Sharp } from "sharp";
 import { GatewayError } from "../../errors.ts";
+import { CONVERT_FORMATS, MAX_INPUT_PIXELS, MAX_OUTPUT_PIXELS, RESIZE_FORMATS } from "./formats.ts";
 
-export const RESIZE_FORMATS = ["png", "jpeg", "webp"] as const;
-export const CONVERT_FORMATS = ["png", "jpeg", "webp", "gif", "bmp"] as const;
 export type ImageFormat = (typeof CONVERT_FORMATS)[number];
-
-/** Larger inputs are refused before decoding: a small file can declare an enormous canvas. */
-export const MAX_INPUT_PIXELS = 50_000_000;
-export const MAX_OUTPUT_SIDE = 10_000;
-/** 4096 × 4096: a solid-colour PNG of a few kB must not become hundreds of MB of output (BMP is 3 bytes a pixel). */
-export const MAX_OUTPUT_PIXELS = 16_777_216;
 
 /** What an answer says about its image: beside it in the JSON body, or in X-Image-* headers beside the bytes. */
 export type ImageInfo = { format: ImageFormat; width: number; height: number; bytes: number };

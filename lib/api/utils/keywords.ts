@@ -1,6 +1,6 @@
 import nlp from "compromise";
 import { eng } from "stopword";
-import lemmatize from "wink-lemmatizer";
+import { lemmatizer } from "../../text/lemmatizer.ts";
 
 export type Keyword = { keyword: string; score: number; count: number };
 
@@ -27,7 +27,7 @@ const WORD = /^[\p{L}\p{N}][\p{L}\p{N}'’-]*$/u;
 
 /** A word's dictionary form for grouping: plurals to singular ("engines" → "engine"). */
 function lemma(word: string): string {
-  return /^\p{L}+$/u.test(word) ? lemmatize.noun(word) : word;
+  return /^\p{L}+$/u.test(word) ? lemmatizer().noun(word) : word;
 }
 
 type Term = { normal?: string; tags?: string[]; post?: string };

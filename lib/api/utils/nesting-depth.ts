@@ -1,3 +1,5 @@
+import { GatewayError } from "../../errors.ts";
+
 /** How many arrays and objects deep a value may nest; deeper input is refused before any conversion. */
 export const MAX_DEPTH = 100;
 
@@ -85,4 +87,12 @@ function closingQuote(text: string, start: number): number {
     }
   }
   return text.length;
+}
+
+export const tooDeep = () =>
+  new GatewayError(400, `data is nested too deeply: at most ${MAX_DEPTH} levels of arrays and objects`);
+
+/** Refuses a value nested deeper than MAX_DEPTH; checked before a value is copied to a worker, which recurses per level. */
+export function assertNestingAllowed(value: unknown): void {
+  if (nestsDeeperThan(value, MAX_DEPTH)) throw tooDeep();
 }

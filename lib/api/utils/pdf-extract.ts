@@ -1,8 +1,6 @@
 import { getDocumentProxy, getMeta } from "unpdf";
 import { GatewayError } from "../../errors.ts";
-
-/** Pages read per request: pdf.js works page by page, and one request must not parse thousands of them. */
-export const MAX_PDF_PAGES = 100;
+import { MAX_PDF_PAGES } from "./formats.ts";
 
 export type PdfExtraction = {
   text: string;

@@ -13,11 +13,18 @@ import {
   RateLimitErrorSchema,
 } from "../../gateway/http/schemas.ts";
 import { decodeBase64 } from "./base64.ts";
-import { CITATION_STYLES, formatCitation } from "./citations.ts";
-import { assertNestingAllowed, DATA_FORMATS } from "./data-convert.ts";
-import { TEXT_FORMATS } from "./format-convert.ts";
-import { CONVERT_FORMATS, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SIDE, RESIZE_FORMATS, type ImageFormat } from "./images.ts";
-import { MAX_PDF_PAGES } from "./pdf-extract.ts";
+import {
+  CITATION_STYLES,
+  CONVERT_FORMATS,
+  DATA_FORMATS,
+  MAX_OUTPUT_PIXELS,
+  MAX_OUTPUT_SIDE,
+  MAX_PDF_PAGES,
+  RESIZE_FORMATS,
+  TEXT_FORMATS,
+} from "./formats.ts";
+import type { ImageFormat } from "./images.ts";
+import { assertNestingAllowed } from "./nesting-depth.ts";
 import {
   IMAGE_HEADERS,
   IMAGE_INPUT_TYPES,
@@ -90,8 +97,10 @@ const citations = gatewayRoute(
   { limitKeyless: true },
 );
 
-const handleCitations: RouteHandler<typeof citations, GatewayEnv> = (c) => {
+const handleCitations: RouteHandler<typeof citations, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
+  // citation-js (~14 MB) loads with the first citation.
+  const { formatCitation } = await import("./citations.ts");
   return c.json(formatCitation((body.source ?? body.citation)!, body.style), 200);
 };
 

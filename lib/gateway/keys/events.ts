@@ -1,6 +1,5 @@
 import type { Redis } from "ioredis";
 import type { KeyStore } from "./store.ts";
-import { connectRedis } from "../runtime/redis.ts";
 
 const CHANNEL = "gw:keys:changed";
 
@@ -18,6 +17,7 @@ export async function redisKeyEvents(
   keys: KeyStore | null,
   onError: (err: unknown) => void,
 ): Promise<KeyEvents> {
+  const { connectRedis } = await import("../runtime/redis.ts");
   const publisher = connectRedis(url, "gateway-key-events");
   let subscriber: Redis | undefined;
   if (keys) {

@@ -11,12 +11,11 @@ import { localKeyEvents, redisKeyEvents, type KeyEvents } from "../keys/events.t
 import { KeyStore } from "../keys/store.ts";
 import { Limiter } from "./limits/limiter.ts";
 import { MemoryLimitStore } from "./limits/memory-store.ts";
-import { RedisLimitStore, scriptRedisFromIORedis, type ScriptRedis } from "./limits/redis-store.ts";
+import type { ScriptRedis } from "./limits/redis-store.ts";
 import type { LimitStore } from "./limits/windows.ts";
 import { createLogger } from "./logger.ts";
 import { Meter } from "../../usage/meter.ts";
 import { createMetrics, type GatewayMetrics } from "./metrics.ts";
-import { connectRedis } from "./redis.ts";
 import { SessionBridge } from "../keys/session-bridge.ts";
 
 /** Everything one gateway process holds: one database handle, the key cache, limits, meter, jobs. */
@@ -120,7 +119,9 @@ export async function createRuntime(
       })
     : new InProcessDurable(tasks, runner, durableOptions);
   const metrics = createMetrics(meter);
-  const cacheRedis = config.redisUrl ? connectRedis(config.redisUrl, "gateway-upstream-cache") : undefined;
+  const cacheRedis = config.redisUrl
+    ? (await import("./redis.ts")).connectRedis(config.redisUrl, "gateway-upstream-cache")
+    : undefined;
   cacheRedis?.on("error", logError("redis upstream cache"));
   const upstreamCache = cacheRedis ? new RedisUpstreamCache(cacheRedis) : new MemoryUpstreamCache();
 
@@ -161,7 +162,10 @@ async function limitStore(
   config: Config,
   onError: (err: unknown) => void,
 ): Promise<{ store: LimitStore; backend: Runtime["limitBackend"] }> {
+  // Redis clients and @upstash/ratelimit load only for the backend configured (~25 MB a process on memory limits skips).
   if (config.redisUrl) {
+    const { RedisLimitStore, scriptRedisFromIORedis } = await import("./limits/redis-store.ts");
+    const { connectRedis } = await import("./redis.ts");
     const client = connectRedis(config.redisUrl, "gateway-limits");
     client.on("error", onError);
     return {
@@ -170,6 +174,7 @@ async function limitStore(
     };
   }
   if (config.upstash) {
+    const { RedisLimitStore } = await import("./limits/redis-store.ts");
     const { Redis } = await import("@upstash/redis");
     return { store: new RedisLimitStore(new Redis(config.upstash) as unknown as ScriptRedis), backend: "upstash" };
   }

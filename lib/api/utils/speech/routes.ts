@@ -4,7 +4,6 @@ import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { poolErrors, runOnPool } from "../../../gateway/runtime/worker-pool.ts";
 import { espeak } from "../pool-tasks.ts";
-import { espeakLanguages } from "./espeak.ts";
 import {
   elevenlabsConfigured,
   elevenlabsSpeech,
@@ -13,6 +12,9 @@ import {
   openaiConfigured,
   openaiSpeech,
 } from "../../../upstream/speech.ts";
+
+/** espeak-ng's voices; the WASM module and its MP3 encoder load with the first speech request that needs them. */
+const espeakLanguages = async () => (await import("./espeak.ts")).espeakLanguages();
 
 export const TTS_PROVIDERS = ["espeak", "openai", "elevenlabs"] as const;
 const MAX_CHARS = 5000;
