@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     // The browser tests in e2e/ are Playwright's (playwright.config.ts); `npm test` runs both.
-    include: ["lib/**/*.test.ts", "components/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "components/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/support/yield-between-tests.ts"],
     testTimeout: 30_000,
