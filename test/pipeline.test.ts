@@ -4,6 +4,7 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { createWorkspaceStore } from "@scalar/workspace-store/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { revokeKey } from "../lib/gateway/keys/admin.ts";
+import { CAPABILITIES } from "../lib/portal/capabilities.ts";
 import { databaseBackends, limitBackends } from "./support/backends.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { addProbeRoutes } from "./support/probe-routes.ts";
@@ -85,6 +86,16 @@ describe.each(combos)("the /v1 pipeline on %s with %s limits", (db, limits) => {
         warn.mockRestore();
         info.mockRestore();
       }
+    });
+
+    it("names every tag the portal home's area cards link to", async () => {
+      const doc = await (await gw.request("/openapi.json")).json();
+      const tags = new Set(
+        Object.values(doc.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap((ops) =>
+          Object.values(ops).flatMap((op) => op.tags ?? []),
+        ),
+      );
+      expect(CAPABILITIES.map((c) => c.tag).filter((t) => !tags.has(t))).toEqual([]);
     });
 
     it("/metrics speaks Prometheus text and labels by route template", async () => {
