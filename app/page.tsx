@@ -1,8 +1,22 @@
+import { headers } from "next/headers";
+import Link from "next/link";
 import { CapabilityGrid } from "@/components/capability-grid";
+import { Section } from "@/components/portal/section";
+import { getGateway } from "@/lib/instance.ts";
+import { getPortal } from "@/lib/portal/auth.ts";
+import { sampleOrigin } from "@/lib/portal/sample-origin.ts";
 
-const SAMPLE = `curl -H "X-API-Key: $API_KEY" http://localhost:3000/v1/key`;
+// The sample's origin is the request's when PUBLIC_BASE_URL is unset, and the limits and approval
+// policy are the running server's: rendered per request, never at build time.
+export const dynamic = "force-dynamic";
 
-export default function HomePage() {
+export default async function HomePage() {
+  const requestHeaders = await headers();
+  const [{ rt }, { config: portal }] = await Promise.all([getGateway(), getPortal()]);
+  const origin = sampleOrigin(rt.config.publicBaseUrl, requestHeaders, portal.url);
+  const { day, minute, concurrency } = rt.config.limits;
+  const sample = `curl -H "X-API-Key: $API_KEY" ${origin}/v1/key`;
+
   return (
     <main className="mx-auto max-w-5xl px-6 py-16">
       <p className="text-sm font-medium uppercase tracking-wide text-indigo-700 dark:text-indigo-300">
@@ -14,34 +28,67 @@ export default function HomePage() {
         per-key limits and usage you can see.
       </p>
       <div className="mt-8 flex flex-wrap gap-3">
-        <a
-          className="rounded-lg bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-500"
-          href="/openapi.json"
+        <Link
+          className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600"
+          href="/keys/request"
         >
-          OpenAPI description
-        </a>
-        {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- /health is the API's JSON (the catch-all route), not a page */}
-        <a
+          Get an API key
+        </Link>
+        <Link
           className="rounded-lg border border-slate-300 px-4 py-2 font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900"
-          href="/health"
+          href="/docs"
         >
-          Service health
-        </a>
+          API reference
+        </Link>
       </div>
-      <section className="mt-12">
-        <h2 className="text-xl font-semibold">What you can call</h2>
+
+      <Section id="get-a-key" className="mt-12" title="How to get a key">
+        <ol className="mt-4 max-w-2xl list-decimal space-y-2 pl-6 text-slate-700 dark:text-slate-300">
+          <li>Sign in with a link sent to your email{portal.github ? ", or with GitHub" : ""}.</li>
+          <li>Request a key: give it a name and say what you will build with it.</li>
+          <li>
+            {portal.autoApproveKeys
+              ? "This server approves requests at once: no waiting for an operator."
+              : "An operator reviews the request; your keys page shows the decision."}
+          </li>
+          <li>Create the key on your keys page. It is shown once: copy it then.</li>
+        </ol>
+      </Section>
+
+      <Section id="areas" className="mt-12" title="What you can call">
         <div className="mt-4">
           <CapabilityGrid />
         </div>
-      </section>
-      <section className="mt-12">
-        <h2 className="text-xl font-semibold">Try it</h2>
+      </Section>
+
+      <Section id="try-it" className="mt-12" title="Try it">
         <p className="mt-2 text-slate-600 dark:text-slate-400">
-          Send your key in the <code>X-API-Key</code> header. Each key has 10,000 requests a day (reset at midnight
-          UTC), 100 a minute and 10 at once.
+          Send your key in the <code>X-API-Key</code> header. Unless the operator sets other limits for it, a key has{" "}
+          {day.toLocaleString("en-US")} requests a day (reset at midnight UTC), {minute} a minute and {concurrency} at
+          once.
         </p>
-        <pre className="mt-4 overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-100">{SAMPLE}</pre>
-      </section>
+        {/* Focusable: on a narrow screen the line scrolls sideways, and a keyboard must be able to scroll it. */}
+        <pre
+          data-testid="sample"
+          tabIndex={0}
+          aria-label="Sample request"
+          className="mt-4 overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-100"
+        >
+          {sample}
+        </pre>
+        <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">
+          Machine-readable: the{" "}
+          <a className="underline" href="/openapi.json">
+            OpenAPI description
+          </a>{" "}
+          and the{" "}
+          {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- /health is the API's JSON (the catch-all route), not a page */}
+          <a className="underline" href="/health">
+            service health
+          </a>
+          .
+        </p>
+      </Section>
     </main>
   );
 }

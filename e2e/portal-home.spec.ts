@@ -1,6 +1,12 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { backendEnv } from "../test/support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
+import { expectAccessible, screenshot } from "./console-session.ts";
+
+/** Whether the page scrolls sideways: nothing on a phone-width page may be wider than the screen. */
+async function overflowsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+}
 
 test.describe("the portal home in real Chromium", () => {
   let server: ServerProcess;
@@ -22,9 +28,9 @@ test.describe("the portal home in real Chromium", () => {
     const res = await page.goto(`${server.url}/`, { waitUntil: "networkidle" });
     expect(res?.status()).toBe(200);
     await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Unified API Gateway");
-    // Tailwind applied: the primary link is indigo, not the browser's default blue on white.
+    // Tailwind applied: the call to action is indigo, not the browser's default blue on white.
     const background = await page
-      .getByRole("link", { name: "OpenAPI description" })
+      .getByRole("link", { name: "Get an API key" })
       .evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(background).not.toBe("rgba(0, 0, 0, 0)");
     const shot = await page.screenshot({ fullPage: true });
@@ -36,4 +42,79 @@ test.describe("the portal home in real Chromium", () => {
     expect(await page.textContent("body")).toContain('"openapi":"3.1.0"');
     expect(errors).toEqual([]);
   });
+
+  test("an area card opens its tag's section of the API reference", async ({ page }) => {
+    await page.goto(`${server.url}/`);
+    await page.getByRole("link", { name: "Language models" }).click();
+    await page.waitForURL(/\/docs#tag\/llm$/);
+    // Scalar opens the tag the address names and scrolls its section into view.
+    const heading = page.getByRole("heading", { name: "LLM", exact: true });
+    await heading.waitFor({ timeout: 60_000 });
+    await expect(heading).toBeInViewport();
+    await expect(page.getByText("/v1/llm/chat", { exact: true }).first()).toBeVisible();
+  });
+
+  for (const [label, viewport] of [
+    ["desktop", { width: 1280, height: 800 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
+    test.describe(`at ${viewport.width} px`, () => {
+      test.use({ viewport });
+
+      test("says how to get a key, with one call to action, and samples this server's own origin", async ({ page }) => {
+        await page.goto(`${server.url}/`);
+        const steps = page.getByRole("region", { name: "How to get a key" }).getByRole("listitem");
+        await expect(steps).toHaveCount(4);
+        // AUTO_APPROVE_KEYS is off by default: an operator decides.
+        await expect(steps.nth(2)).toContainText("An operator reviews the request");
+        // The server listens on a port picked at start, never 3000: the sample follows the request.
+        await expect(page.getByTestId("sample")).toHaveText(`curl -H "X-API-Key: $API_KEY" ${server.url}/v1/key`);
+        await expect(page.getByRole("region", { name: "Try it" })).toContainText("10,000 requests a day");
+        expect(await overflowsSideways(page)).toBe(false);
+        await expectAccessible(page);
+        await screenshot(page, `home-${label}`);
+
+        await page.getByRole("link", { name: "Get an API key" }).click();
+        // Signed out, the request form first sends the visitor to sign in, and back to it afterwards.
+        await page.waitForURL(/\/api\/auth\/signin\?callbackUrl=%2Fkeys%2Frequest$/);
+      });
+
+      test("has a favicon", async ({ page }) => {
+        await page.goto(`${server.url}/`);
+        const href = await page.locator('head link[rel="icon"]').first().getAttribute("href");
+        expect(href).toMatch(/^\/icon\.svg/);
+        const icon = await page.request.get(`${server.url}${href}`);
+        expect(icon.status()).toBe(200);
+        expect(icon.headers()["content-type"]).toMatch(/^image\/svg\+xml/);
+      });
+
+      test("answers unknown pages with the portal's 404, and unknown API paths with the gateway's JSON", async ({
+        page,
+      }) => {
+        // A path no page claims (the catch-all route's page), and a page's own notFound() (Next's not-found).
+        for (const [path, name] of [
+          ["/no-such-page", "catch-all"],
+          ["/clinical/no-such-condition", "not-found"],
+        ] as const) {
+          const res = await page.goto(`${server.url}${path}`);
+          expect(res?.status(), path).toBe(404);
+          await expect(page.getByRole("heading", { level: 1 })).toHaveText("This page could not be found");
+          await expect(page.getByRole("link", { name: "Portal home" })).toHaveAttribute("href", "/");
+          await expect(page.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs");
+          expect(await overflowsSideways(page)).toBe(false);
+          await expectAccessible(page);
+          await screenshot(page, `404-${name}-${label}`);
+        }
+        await page.getByRole("link", { name: "API reference" }).click();
+        await page.waitForURL(/\/docs$/);
+
+        const api = await page.request.get(`${server.url}/v1/no-such-endpoint`, {
+          headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+        });
+        expect(api.status()).toBe(404);
+        expect(api.headers()["content-type"]).toMatch(/^application\/json/);
+        expect(await api.json()).toEqual({ error: "no such endpoint: GET /v1/no-such-endpoint" });
+      });
+    });
+  }
 });

@@ -1,6 +1,10 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The package /docs uses (through @scalar/api-reference-react) to load the description: its checks are
+// the ones behind the reference's warnings, stricter than the OpenAPI schema's.
+import { createWorkspaceStore } from "@scalar/workspace-store/client";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { revokeKey } from "../lib/gateway/keys/admin.ts";
+import { CAPABILITIES } from "../lib/portal/capabilities.ts";
 import { databaseBackends, limitBackends } from "./support/backends.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { addProbeRoutes } from "./support/probe-routes.ts";
@@ -60,6 +64,38 @@ describe.each(combos)("the /v1 pipeline on %s with %s limits", (db, limits) => {
       expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
       expect(doc.paths["/v1/key"].get.security.length).toBeGreaterThan(0);
       expect(doc.paths["/health"].get.security).toEqual([]);
+    });
+
+    it("/openapi.json loads into the API reference (Scalar) with no validation warning", async () => {
+      const doc = await (await gw.request("/openapi.json")).json();
+      // Scalar reports what its document schema refuses with console.warn, and times its steps on console.info.
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+      const info = vi.spyOn(console, "info").mockImplementation(() => {});
+      try {
+        const store = createWorkspaceStore();
+        await store.addDocument({ name: "api", document: doc });
+        expect(store.workspace.documents.api?.info.title).toBe("Unified API Gateway");
+        const warnings = warn.mock.calls
+          .flat()
+          .flatMap((w: unknown) =>
+            Array.isArray(w) ? w.map((e: { path: string; message: string }) => `${e.path}: ${e.message}`) : [w],
+          )
+          .filter((w) => w !== "document validation errors: ");
+        expect(warnings).toEqual([]);
+      } finally {
+        warn.mockRestore();
+        info.mockRestore();
+      }
+    });
+
+    it("names every tag the portal home's area cards link to", async () => {
+      const doc = await (await gw.request("/openapi.json")).json();
+      const tags = new Set(
+        Object.values(doc.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap((ops) =>
+          Object.values(ops).flatMap((op) => op.tags ?? []),
+        ),
+      );
+      expect(CAPABILITIES.map((c) => c.tag).filter((t) => !tags.has(t))).toEqual([]);
     });
 
     it("/metrics speaks Prometheus text and labels by route template", async () => {
