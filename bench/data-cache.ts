@@ -1,10 +1,11 @@
 // A cached data-source lookup against a keyed no-op route (GET /v1/key), through the same server in
-// one run, plus how many requests reached the fake upstream. Target: a cache hit costs <= 1.2x the no-op.
+// one run, plus how many requests reached the fake upstream. Target: a cache hit costs <= 1.1x the no-op.
 import autocannon from "autocannon";
 import { startFakeWikipedia } from "../test/fakes/data-sources.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { runKeysCli } from "../test/support/server-process.ts";
 import { startCompiledServer } from "./compiled-server.ts";
+import { report } from "./results.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 
@@ -43,9 +44,14 @@ async function main() {
       },
     ]);
     const upstreamHits = wiki.hits.filter((h) => h.includes("srsearch=cache")).length;
-    console.log(
-      `cache-hit cost / no-op cost: ${(noop.requests.average / hit.requests.average).toFixed(2)} (target <= 1.20); requests that reached the upstream: ${upstreamHits}`,
-    );
+    report({
+      bench: "data-cache",
+      measure: "cached data-source search cost / GET /v1/key",
+      value: Number((noop.requests.average / hit.requests.average).toFixed(2)),
+      unit: "×",
+      target: "<= 1.1",
+      note: `requests that reached the upstream: ${upstreamHits}`,
+    });
   } finally {
     await server.stop();
     await wiki.close();

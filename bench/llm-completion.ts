@@ -5,6 +5,7 @@ import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
 import { startCompiledServer } from "./compiled-server.ts";
 import { processCpuMs } from "./process-cpu.ts";
+import { median, report, spread } from "./results.ts";
 import { createBenchKey, startScriptServer } from "./support.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_LLM_CONNECTIONS ?? 20);
@@ -72,9 +73,22 @@ async function main() {
       cpu.push(cpuUs);
     }
     console.table(rows);
-    console.log(
-      `non-streamed chat, ${CONNECTIONS} connections: throughput gateway/direct ${ratios.map((r) => r.toFixed(2)).join(", ")} (target >= 0.5); added p50 ms ${added.join(", ")} (target <= 0.5); gateway CPU µs a completion ${cpu.map(Math.round).join(", ")}`,
-    );
+    report({
+      bench: "llm-completion",
+      measure: `non-streamed completion throughput / direct (${CONNECTIONS} connections)`,
+      value: Number(median(ratios).toFixed(3)),
+      unit: "×",
+      target: ">= 0.5",
+      note: `rounds ${spread(ratios, 3)}; gateway CPU ${cpu.map(Math.round).join(", ")} µs a completion`,
+    });
+    report({
+      bench: "llm-completion",
+      measure: `non-streamed completion added p50 (${CONNECTIONS} connections)`,
+      value: median(added),
+      unit: "ms",
+      target: "<= 0.5",
+      note: `rounds ${added.join(", ")} ms`,
+    });
   } finally {
     fake.stop();
     await gateway.stop();

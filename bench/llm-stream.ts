@@ -1,10 +1,11 @@
 // Streamed chat through the gateway against the same fake provider straight, in one run:
 // time to first byte and total time over 200 requests at 20 concurrent, then 1,000 streams held open
-// at once on one instance with its memory. Targets: added TTFB p50 <= 2 ms, p99 <= 10 ms; RSS <= 1 GB.
+// at once on one instance with its memory. Targets: added TTFB p50 <= 2 ms, p99 <= 10 ms; 1,000 open streams add <= 100 MB.
 import fs from "node:fs";
 import { backendEnv } from "../test/support/backends.ts";
 import { runKeysCli } from "../test/support/server-process.ts";
 import { startCompiledServer } from "./compiled-server.ts";
+import { report } from "./results.ts";
 import { percentile, rssMb } from "./support.ts";
 import { startFakeOpenAICompatible } from "../test/fakes/llm.ts";
 
@@ -131,18 +132,34 @@ async function main() {
         d.map((x) => x.ttfb),
         99,
       );
-    console.log(
-      `added TTFB: p50 ${added50.toFixed(2)} ms (target <= 2), p99 ${added99.toFixed(2)} ms (target <= 10); ratio of p50 totals ${(
-        percentile(
-          g.map((x) => x.total),
-          50,
-        ) /
-        percentile(
-          d.map((x) => x.total),
-          50,
-        )
-      ).toFixed(2)}; gateway CPU ${cpuPerStream.toFixed(2)} ms a stream`,
-    );
+    const totals = (xs: typeof g) =>
+      percentile(
+        xs.map((x) => x.total),
+        50,
+      );
+    const note = `ratio of p50 totals ${(totals(g) / totals(d)).toFixed(2)}`;
+    report({
+      bench: "llm-stream",
+      measure: "streamed chat added TTFB p50",
+      value: Number(added50.toFixed(2)),
+      unit: "ms",
+      target: "<= 2",
+      note,
+    });
+    report({
+      bench: "llm-stream",
+      measure: "streamed chat added TTFB p99",
+      value: Number(added99.toFixed(2)),
+      unit: "ms",
+      target: "<= 10",
+    });
+    report({
+      bench: "llm-stream",
+      measure: "gateway CPU a streamed chat",
+      value: Number(cpuPerStream.toFixed(2)),
+      unit: "ms",
+      target: "<= 0.5",
+    });
 
     // Hold many streams open at once against a slow provider.
     process.env.UPSTREAM_XAI_URL = slow.url;
@@ -169,9 +186,14 @@ async function main() {
       while (firstBytes < OPEN_STREAMS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       const during = rssMb(held.proc.pid!);
       const statuses = await Promise.all(streams);
-      console.log(
-        `${OPEN_STREAMS} concurrent streams: ${firstBytes} open at once, ${statuses.filter((s) => s === 200).length} completed; server RSS ${before} MB idle → ${during} MB with all open (target <= 1024 MB), ${(((during - before) * 1024) / OPEN_STREAMS).toFixed(0)} kB a stream`,
-      );
+      report({
+        bench: "llm-stream",
+        measure: `RSS added by ${OPEN_STREAMS} open streams`,
+        value: during - before,
+        unit: "MB",
+        target: "<= 100",
+        note: `${firstBytes} open at once, ${statuses.filter((s) => s === 200).length} completed; ${before} → ${during} MB, ${(((during - before) * 1024) / OPEN_STREAMS).toFixed(0)} kB a stream`,
+      });
     } finally {
       await held.stop();
     }

@@ -11,6 +11,7 @@ import { freePort } from "../test/support/next-build.ts";
 import { startCompiledServer } from "./compiled-server.ts";
 import { processCpuMs } from "./process-cpu.ts";
 import { createBenchKey, percentile, rssMb, startScriptServer } from "./support.ts";
+import { report } from "./results.ts";
 
 const PORTKEY = "@portkey-ai/gateway@1.15.2";
 const PEERS_DIR = ".bench-peers";
@@ -170,6 +171,27 @@ async function main() {
     console.log(
       `provider straight: ${Math.round(direct.many.requests.average)} req/s at ${CONNECTIONS} connections, p50 ${direct.one.latency.p50} ms at 1`,
     );
+    const [us, them] = [results[1]!.r, results[2]!.r];
+    // Lower is better on each column but throughput; a peer's failed stream loses its column.
+    const ttfb = (t: Ttfb, p: "p50" | "p99") => (t instanceof Error ? Infinity : t[p]);
+    const columns: Array<[string, number, number]> = [
+      ["added p50", us.one.latency.p50, them.one.latency.p50],
+      ["added p99", us.one.latency.p99, them.one.latency.p99],
+      ["added TTFB p50", ttfb(us.ttfb, "p50"), ttfb(them.ttfb, "p50")],
+      ["added TTFB p99", ttfb(us.ttfb, "p99"), ttfb(them.ttfb, "p99")],
+      ["throughput", -us.many.requests.average, -them.many.requests.average],
+      ["CPU a request", us.cpuUs, them.cpuUs],
+      ["RSS", us.rss, them.rss],
+    ];
+    const lost = columns.filter(([, ours, theirs]) => ours > theirs).map(([name]) => name);
+    report({
+      bench: "peers",
+      measure: "columns where this gateway leads Portkey 1.15.2 (ties count as leads)",
+      value: columns.length - lost.length,
+      unit: `of ${columns.length}`,
+      target: `>= ${columns.length}`,
+      note: lost.length ? `behind on ${lost.join(", ")}` : "ahead on every column",
+    });
   } finally {
     fake.stop();
     for (const p of procs) p.kill("SIGTERM");

@@ -5,6 +5,7 @@ import autocannon from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
 import { runKeysCli } from "../test/support/server-process.ts";
 import { startCompiledServer } from "./compiled-server.ts";
+import { report } from "./results.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 
@@ -81,10 +82,20 @@ async function main() {
       row("GET /v1/key (keyed no-op), 1 connection", noopSerial),
       row(`GET /v1/corpus/search corpus=${corpus}, 1 connection`, concordance),
     ]);
-    console.log(
-      `AAC search cost / no-op cost: ${(noop.requests.average / aac.requests.average).toFixed(2)} (target <= 2.00)`,
-    );
-    console.log(`corpus search p50 over ${corpus}: ${concordance.latency.p50} ms (target <= 20 ms)`);
+    report({
+      bench: "reference",
+      measure: "AAC search cost / GET /v1/key",
+      value: Number((noop.requests.average / aac.requests.average).toFixed(2)),
+      unit: "×",
+      target: "<= 2",
+    });
+    report({
+      bench: "reference",
+      measure: `corpus search p50 over ${corpus}`,
+      value: concordance.latency.p50,
+      unit: "ms",
+      target: "<= 20",
+    });
   } finally {
     await server.stop();
     await backend.cleanup();
