@@ -68,7 +68,7 @@ async function everyArea(url: string, key: string, png: Buffer): Promise<string[
     [
       "utils: data",
       "/v1/utils/convert",
-      { method: "POST", body: JSON.stringify({ data: "a: 1", from: "yaml", to: "xml" }) },
+      { method: "POST", body: JSON.stringify({ data: "a: 1", from: "yaml", to: "json" }) },
     ],
     [
       "utils: format",
@@ -91,7 +91,7 @@ async function everyArea(url: string, key: string, png: Buffer): Promise<string[
     ["linguistics", "/v1/linguistics/languages?limit=5"],
     ["trove", "/v1/trove"],
     ["datavis", "/v1/datavis/list"],
-    ["generators", "/v1/generators/uuid/random"],
+    ["generators", "/v1/generators/dadjokes/random"],
     ["create", "/v1/create"],
     ["tools", "/v1/tools/"],
     [
@@ -106,7 +106,11 @@ async function everyArea(url: string, key: string, png: Buffer): Promise<string[
     ["data", "/v1/data/sources"],
     ["swarm", "/v1/swarm/health"],
     ["orchestrate", "/v1/orchestrate/unknown-task/status"],
-    ["social", "/v1/social/search?q=x"],
+    [
+      "social",
+      "/v1/social/search",
+      { method: "POST", body: JSON.stringify({ query: "gateway", platform: "all", limit: 1 }) },
+    ],
     ["proxy", "/v1/proxy?url=http://127.0.0.1:1/"],
   ];
   const statuses: string[] = [];
