@@ -1,13 +1,13 @@
 // `npm start` (the server) and `npm run worker` (`start.mjs worker`, the research-queue worker): builds
-// what is missing (the compiled server when dist/ is absent or older than its sources; the portal when
-// it is served and has no build, as on a fresh clone), then runs the compiled entry in this very process.
+// what is missing or stale (the compiled server when dist/ is absent or older than its sources; the portal,
+// when it is served, when it has no build or a source is newer than it, as after a git pull), then runs the compiled entry in this very process.
 // So the process npm (or a container) starts is the server: SIGTERM reaches server.ts's drain directly,
 // and no transpiler or wrapper process stays around.
 import { spawnSync } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { OUT_DIR, staleReason } from "./build-server.mjs";
+import { portalStaleReason } from "./portal-build.mjs";
 
 const entry = process.argv[2] ?? "server";
 if (entry !== "server" && entry !== "worker") {
@@ -23,9 +23,10 @@ function run(what, args, env = process.env) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-if (entry === "server" && process.env.SERVE_PORTAL !== "false" && !fs.existsSync(".next/BUILD_ID")) {
+const portalStale = entry === "server" && process.env.SERVE_PORTAL !== "false" ? portalStaleReason() : null;
+if (portalStale) {
   const nextBin = path.join("node_modules", "next", "dist", "bin", "next");
-  run("no portal build found: running next build once (about a minute)", [nextBin, "build"], {
+  run(`${portalStale}: running next build (a few minutes)`, [nextBin, "build"], {
     ...process.env,
     NODE_ENV: "production",
   });

@@ -7,6 +7,7 @@ import { loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/client.ts";
 import { OPERATOR_FILE, readOperatorEndpoint } from "../lib/gateway/keys/operator.ts";
 import { backendEnv, databaseBackends } from "./support/backends.ts";
+import { ensureNextBuild } from "./support/next-build.ts";
 import { runKeysCli, startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
 type Created = { id: string; key: string; prefix: string };
@@ -227,6 +228,23 @@ describe("compiled server (dist/server.mjs)", { timeout: 60_000 }, () => {
       .flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(" "))
       .filter(Boolean);
   }
+
+  it("rebuilds the portal when a source is newer than its build (after a git pull)", () => {
+    ensureNextBuild();
+    const staleness = `import { portalStaleReason } from "./scripts/portal-build.mjs"; console.log(portalStaleReason());`;
+    const buildId = ".next/BUILD_ID";
+    const built = fs.statSync(buildId).mtime;
+    try {
+      fs.utimesSync(buildId, new Date(0), new Date(0));
+      expect(runNode(["--input-type=module", "-e", staleness]).stdout).toMatch(/ is newer than the portal build$/m);
+    } finally {
+      fs.utimesSync(buildId, built, built);
+    }
+    const now = new Date();
+    fs.utimesSync(buildId, now, now);
+    expect(runNode(["--input-type=module", "-e", staleness]).stdout.trim()).toBe("null");
+    fs.utimesSync(buildId, built, built);
+  });
 
   it.runIf(process.platform === "linux")(
     "builds, serves keyed and worker-pool routes as one node process without tsx, and drains on SIGTERM",
