@@ -65,6 +65,7 @@ const envSchema = z.object({
   BATCH_ITEMS_PER_DAY: positiveInt.default(5000),
   JOB_WORKERS: z.enum(["inline", "separate"]).default("inline"),
   RESPONSES_RETENTION_DAYS: positiveInt.max(3650).default(30),
+  REQUEST_LOG_RETENTION_DAYS: positiveInt.max(3650).default(7),
   JOB_QUEUE: z
     .string()
     .regex(/^[\w-]{1,64}$/)
@@ -120,6 +121,8 @@ export type Config = {
   ollamaAllowPrivateHosts: boolean;
   /** Days a stored Responses API answer stays readable (GET, previous_response_id) before it is deleted. */
   responsesRetentionDays: number;
+  /** Days a keyed request's row (usage_events, the portal's request log) is kept; the daily rollups stay. */
+  requestLogRetentionDays: number;
   /** Background jobs: how many run at once, how many one key may have waiting, batch items per key per UTC day. */
   jobs: {
     concurrency: number;
@@ -181,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     ollamaAllowPrivateHosts: e.OLLAMA_ALLOW_PRIVATE_HOSTS === "true",
     responsesRetentionDays: e.RESPONSES_RETENTION_DAYS,
+    requestLogRetentionDays: e.REQUEST_LOG_RETENTION_DAYS,
     jobs: {
       concurrency: e.JOBS_CONCURRENCY,
       queuedPerKey: e.JOBS_QUEUED_PER_KEY,

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { AdminLimitsForm, AdminRevokeForm, DecisionForm } from "@/components/portal/admin-forms";
 import { DataTable } from "@/components/portal/data-table";
+import { OperatorsOnly } from "@/components/portal/operators-only";
 import { Section } from "@/components/portal/section";
 import { UsageDashboard } from "@/components/portal/usage-dashboard";
 import { getGateway } from "@/lib/instance.ts";
@@ -15,16 +17,7 @@ const td = "px-3 py-2 align-top";
 
 export default async function AdminPage() {
   const session = await requireOperator("/admin");
-  if (!session) {
-    return (
-      <main className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
-        <h1 className="text-3xl font-bold">Operators only</h1>
-        <p className="mt-2">
-          This page is for the operators listed in ADMIN_EMAILS. You are signed in as someone else.
-        </p>
-      </main>
-    );
-  }
+  if (!session) return <OperatorsOnly />;
   const { rt } = await getGateway();
   const [pending, keys, audit] = await Promise.all([
     rt.db.prisma.keyRequest.findMany({
@@ -60,6 +53,13 @@ export default async function AdminPage() {
       </Section>
 
       <Section id="usage" className="mt-10" title="Usage, all keys">
+        <p className="mt-2">
+          Single requests, searchable by key, status, area, time and request id:{" "}
+          <Link href="/admin/requests" className="text-indigo-700 underline dark:text-indigo-300">
+            the request log across all keys
+          </Link>
+          .
+        </p>
         <UsageDashboard
           endpoint="/api/portal/admin/usage"
           keys={keys.map((k) => ({ id: k.id, label: `${k.name} (${k.prefix}…, ${k.email ?? "no owner"})` }))}

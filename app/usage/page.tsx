@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { UsageDashboard } from "@/components/portal/usage-dashboard";
+import { UsageTabs } from "@/components/portal/usage-tabs";
 import { getGateway } from "@/lib/instance.ts";
 import { listKeys } from "@/lib/gateway/keys/admin.ts";
 import { requireSession } from "@/lib/portal/session.ts";
@@ -14,7 +15,8 @@ export default async function UsagePage() {
   return (
     <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-bold">Your usage</h1>
-      <p className="mt-2 text-slate-700 dark:text-slate-300">
+      <UsageTabs current="/usage" />
+      <p className="mt-4 text-slate-700 dark:text-slate-300">
         The last 30 days (UTC) across your keys, the consoles included. Counts are written in batches, so a call shows
         up within a few seconds; what is left today is live.
       </p>

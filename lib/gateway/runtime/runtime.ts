@@ -15,6 +15,7 @@ import type { ScriptRedis } from "./limits/redis-store.ts";
 import type { LimitStore } from "./limits/windows.ts";
 import { createLogger } from "./logger.ts";
 import { Meter } from "../../usage/meter.ts";
+import { RequestLogRetention } from "../../usage/retention.ts";
 import { createMetrics, type GatewayMetrics } from "./metrics.ts";
 import { SessionBridge } from "../keys/session-bridge.ts";
 
@@ -29,6 +30,8 @@ export type Runtime = {
   sessions: SessionBridge;
   limiter: Limiter;
   meter: Meter;
+  /** Deletes per-request usage rows past REQUEST_LOG_RETENTION_DAYS, on a timer. */
+  retention: RequestLogRetention;
   tasks: TaskStore;
   runner: InProcessRunner;
   /** Research tasks: work named by kind, run here or on BullMQ workers (REDIS_URL), state in the database. */
@@ -96,6 +99,14 @@ export async function createRuntime(
       logger.error({ err, keyId: event.keyId, route: event.route }, "usage event refused by the database; dropped"),
   });
   meter.start();
+  const retention = new RequestLogRetention(db, {
+    days: config.requestLogRetentionDays,
+    onError: logError("deleting expired request log rows failed; will retry"),
+    onSwept: (deleted, before) => {
+      if (deleted > 0) logger.info({ deleted, before }, "expired request log rows deleted");
+    },
+  });
+  retention.start();
   const tasks = new TaskStore(db);
   const runner = new InProcessRunner(tasks, {
     concurrency: config.jobs.concurrency,
@@ -136,6 +147,7 @@ export async function createRuntime(
     sessions,
     limiter,
     meter,
+    retention,
     tasks,
     runner,
     durable,
@@ -148,7 +160,7 @@ export async function createRuntime(
         await Promise.allSettled(disposers.map((d) => d()));
         await durable.close();
         await runner.drained();
-        await meter.stop();
+        await Promise.all([retention.stop(), meter.stop()]);
         await keys.stop();
         await Promise.allSettled([limiter.close(), keyEvents.close(), cacheRedis?.quit()]);
         await db.close();

@@ -1,0 +1,41 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { OperatorsOnly } from "@/components/portal/operators-only";
+import { RequestLog } from "@/components/portal/request-log";
+import { getGateway } from "@/lib/instance.ts";
+import { listKeys } from "@/lib/gateway/keys/admin.ts";
+import { parseRequestLogParams, requestLogView } from "@/lib/portal/request-log.ts";
+import { requireOperator } from "@/lib/portal/session.ts";
+
+export const metadata: Metadata = { title: "Request log · Operator · Unified API Gateway" };
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function AdminRequestsPage({ searchParams }: Props) {
+  const session = await requireOperator("/admin/requests");
+  if (!session) return <OperatorsOnly />;
+  const parsed = parseRequestLogParams(await searchParams);
+  const { rt } = await getGateway();
+  const view = parsed.ok ? await requestLogView(rt, { operator: true }, parsed.params) : null;
+  return (
+    <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+      <h1 className="text-3xl font-bold">Request log, all keys</h1>
+      <p className="mt-2 text-slate-700 dark:text-slate-300">
+        Every keyed request over the last {rt.config.requestLogRetentionDays} days (UTC,{" "}
+        <code>REQUEST_LOG_RETENTION_DAYS</code>), with the key&apos;s owner. Daily totals reach further back on the{" "}
+        <Link href="/admin#usage" className="text-indigo-700 underline dark:text-indigo-300">
+          operator page
+        </Link>
+        .
+      </p>
+      <RequestLog
+        base="/admin/requests"
+        parsed={parsed}
+        view={view}
+        keys={view?.keys ?? (await listKeys(rt.db))}
+        showOwner
+      />
+    </main>
+  );
+}

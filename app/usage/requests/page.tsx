@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { RequestLog } from "@/components/portal/request-log";
+import { UsageTabs } from "@/components/portal/usage-tabs";
+import { getGateway } from "@/lib/instance.ts";
+import { parseRequestLogParams, requestLogView } from "@/lib/portal/request-log.ts";
+import { requireSession } from "@/lib/portal/session.ts";
+import { listKeys } from "@/lib/gateway/keys/admin.ts";
+
+export const metadata: Metadata = { title: "Your requests · Unified API Gateway" };
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function RequestsPage({ searchParams }: Props) {
+  const session = await requireSession("/usage/requests");
+  const parsed = parseRequestLogParams(await searchParams);
+  const { rt } = await getGateway();
+  const scope = { owner: session.user.id };
+  const view = parsed.ok ? await requestLogView(rt, scope, parsed.params) : null;
+  return (
+    <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+      <h1 className="text-3xl font-bold">Your usage</h1>
+      <UsageTabs current="/usage/requests" />
+      <p className="mt-4 text-slate-700 dark:text-slate-300">
+        Every request made with your keys, the consoles included, over the last {rt.config.requestLogRetentionDays} days
+        (UTC). Paste the <code>X-Request-Id</code> header of a response to find that request; one made a moment ago is
+        found too.
+      </p>
+      <RequestLog
+        base="/usage/requests"
+        parsed={parsed}
+        view={view}
+        keys={view?.keys ?? (await listKeys(rt.db, session.user.id))}
+        showOwner={false}
+      />
+    </main>
+  );
+}

@@ -1,0 +1,191 @@
+import { expect, test, type Browser, type Cookie, type Page } from "@playwright/test";
+import { startFakeOpenAICompatible, type FakeLlm } from "../test/fakes/llm.ts";
+import { backendEnv } from "../test/support/backends.ts";
+import { startTestSmtp, type TestSmtp } from "../test/support/mail.ts";
+import { runKeysCli, startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
+import { expectAccessible, screenshot } from "./console-session.ts";
+import { signInThroughMail } from "./sign-in.ts";
+
+const USER = "logger@example.test";
+const OPERATOR = "ops@example.test";
+const STRANGER = "stranger@example.test";
+
+/** Whether the page scrolls sideways: on a phone only the table may scroll, inside its own box. */
+async function overflowsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+}
+
+/**
+ * Signs `email` in through the mailed link (operators' links never reach a production log) in a context of
+ * its own, and returns the session's cookies for each test's context.
+ */
+async function sessionOf(browser: Browser, server: ServerProcess, smtp: TestSmtp, email: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInThroughMail(page, server.url, smtp, email);
+  const cookies = await context.cookies();
+  await context.close();
+  return cookies;
+}
+
+test.describe("the request log in real Chromium", () => {
+  let server: ServerProcess;
+  let xai: FakeLlm;
+  let smtp: TestSmtp;
+  let cleanup: () => Promise<void>;
+  let key: string;
+  const sessions: Record<string, Cookie[]> = {};
+
+  test.beforeAll(async ({ browser }) => {
+    const b = await backendEnv("pglite");
+    cleanup = b.cleanup;
+    smtp = await startTestSmtp();
+    xai = await startFakeOpenAICompatible({
+      key: "xai-test",
+      reply: "Logged.",
+      usage: { prompt_tokens: 1000, completion_tokens: 500 },
+    });
+    const others = Object.fromEntries(
+      ["OPENAI", "ANTHROPIC", "MISTRAL", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"].map((n) => [`${n}_API_KEY`, ""]),
+    );
+    server = await startServerProcess({
+      ...b.env,
+      ...others,
+      XAI_API_KEY: "xai-test",
+      UPSTREAM_XAI_URL: xai.url,
+      ADMIN_EMAILS: OPERATOR,
+      SMTP_URL: smtp.url,
+      EMAIL_FROM: "Gateway <gateway@example.test>",
+    });
+    // The operator's CLI issues the key to the user (through the running server's operator endpoint).
+    const made = await runKeysCli(["create", "--name", "Log key", "--email", USER], b.env);
+    expect(made.code, made.stderr).toBe(0);
+    key = (made.lines[0] as { key: string }).key;
+    for (const email of [USER, OPERATOR, STRANGER]) sessions[email] = await sessionOf(browser, server, smtp, email);
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    await xai?.close();
+    await smtp?.close();
+    await cleanup?.();
+  });
+
+  /** A keyed chat call (tokens, provider, model) and the request id its response carried. */
+  async function keyedCall(): Promise<string> {
+    const res = await fetch(`${server.url}/v1/llm/chat`, {
+      method: "POST",
+      headers: { "X-API-Key": key, "Content-Type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "Log this." }] }),
+    });
+    expect(res.status).toBe(200);
+    const id = res.headers.get("x-request-id");
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    return id!;
+  }
+
+  for (const [label, viewport] of [
+    ["desktop", { width: 1280, height: 900 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
+    test.describe(`at ${viewport.width} px`, () => {
+      test.use({ viewport });
+
+      test("finds a keyed call by the X-Request-Id of its response, and shows every field of it", async ({
+        page,
+        context,
+      }) => {
+        await context.addCookies(sessions[USER]!);
+        const id = await keyedCall();
+
+        await page.goto(`${server.url}/usage`);
+        await page.getByRole("navigation", { name: "Usage views" }).getByRole("link", { name: "Request log" }).click();
+        await page.waitForURL(/\/usage\/requests$/);
+        await page.getByLabel("Request id").fill(id);
+        await page.getByRole("button", { name: "Search" }).click();
+        await page.waitForURL((url) => url.searchParams.get("id") === id);
+
+        const row = page.getByTestId(`request-${id}`);
+        await expect(row).toHaveCount(1);
+        for (const text of ["POST", "/v1/llm/chat", "200", "xai", "grok-4-fast", "1,000 + 500", "$0.00045", "Log key"])
+          await expect(row).toContainText(text);
+        expect(await overflowsSideways(page)).toBe(false);
+        await expectAccessible(page);
+        await screenshot(page, `request-log-${label}`);
+
+        await row.getByRole("link", { name: id }).click();
+        await page.waitForURL((url) => decodeURIComponent(url.pathname) === `/usage/requests/${id}`);
+        await expect(page.getByRole("heading", { level: 1 })).toHaveText("Request");
+        const fields = page.locator("dl");
+        for (const text of [id, "/v1/llm/chat", "llm", "grok-4-fast", "1,000", "500", "$0.00045", "Log key"])
+          await expect(fields).toContainText(text);
+        expect(await overflowsSideways(page)).toBe(false);
+        await expectAccessible(page);
+        await screenshot(page, `request-detail-${label}`);
+      });
+    });
+  }
+
+  test("filters by status, and names a bad filter instead of failing", async ({ page, context }) => {
+    await context.addCookies(sessions[USER]!);
+    const ok = await keyedCall();
+    const refused = await fetch(`${server.url}/v1/llm/chat`, {
+      method: "POST",
+      headers: { "X-API-Key": key, "Content-Type": "application/json" },
+      body: JSON.stringify({ messages: [] }),
+    });
+    expect(refused.status).toBe(400);
+    const bad = refused.headers.get("x-request-id")!;
+
+    await page.goto(`${server.url}/usage/requests`);
+    await page.getByLabel("Status").selectOption("4xx");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.waitForURL(/status=4xx/);
+    await expect(page.getByTestId(`request-${bad}`)).toHaveCount(1);
+    await expect(page.getByTestId(`request-${ok}`)).toHaveCount(0);
+
+    const res = await page.goto(`${server.url}/usage/requests?from=yesterday&status=3xx`);
+    expect(res?.status()).toBe(200);
+    // The page's own alert, not Next's (empty) route announcer.
+    const problems = page.getByRole("alert").filter({ hasText: "The search could not be run" });
+    await expect(problems).toContainText("From must be a date");
+    await expect(problems).toContainText("Status must be one of 2xx, 4xx, 429, 5xx");
+    await expectAccessible(page);
+  });
+
+  test("shows the operator every key's request with its owner, and nobody else's request to a stranger", async ({
+    browser,
+  }) => {
+    const id = await keyedCall();
+
+    const operator = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
+    await operator.addCookies(sessions[OPERATOR]!);
+    const page = await operator.newPage();
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole("link", { name: "the request log across all keys" }).click();
+    await page.waitForURL(/\/admin\/requests$/);
+    await page.getByLabel("Request id").fill(id);
+    await page.getByRole("button", { name: "Search" }).click();
+    const row = page.getByTestId(`request-${id}`);
+    await expect(row).toContainText(USER);
+    await expectAccessible(page);
+    await screenshot(page, "request-log-operator-dark");
+    await row.getByRole("link", { name: id }).click();
+    await expect(page.locator("dl")).toContainText(USER);
+    await operator.close();
+
+    const stranger = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await stranger.addCookies(sessions[STRANGER]!);
+    const other = await stranger.newPage();
+    // Another user's request reads as one that does not exist.
+    const res = await other.goto(`${server.url}/usage/requests/${id}`);
+    expect(res?.status()).toBe(404);
+    await expect(other.getByRole("heading", { level: 1 })).toHaveText("No such request");
+    await expectAccessible(other);
+    await other.goto(`${server.url}/usage/requests?id=${id}`);
+    await expect(other.getByText("No requests match.")).toBeVisible();
+    // And the operator's log is the operator's.
+    await other.goto(`${server.url}/admin/requests`);
+    await expect(other.getByRole("heading", { level: 1 })).toHaveText("Operators only");
+    await stranger.close();
+  });
+});
