@@ -19,8 +19,13 @@ function inheritedEnv(): NodeJS.ProcessEnv {
  * Runs server.ts as its own process and waits for its listening line: through tsx for a `.ts` entry
  * (the tests run the sources), on plain node for a compiled one (`dist/server.mjs`, what `npm start` runs).
  */
-export async function startServerProcess(env: Record<string, string>, entry = "server.ts"): Promise<ServerProcess> {
-  return startProcess(env, entry, /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/);
+export async function startServerProcess(
+  env: Record<string, string>,
+  entry = "server.ts",
+  /** Modules loaded before the entry (`--import`), such as a network jail for the process. */
+  preloads: string[] = [],
+): Promise<ServerProcess> {
+  return startProcess(env, entry, /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/, preloads);
 }
 
 /** `npm run worker` (worker.ts) as its own process, once it says it is taking tasks; its url is "". */
@@ -28,8 +33,14 @@ export function startWorkerProcess(env: Record<string, string>): Promise<ServerP
   return startProcess(env, "worker.ts", /"msg":"worker taking research tasks"()/);
 }
 
-async function startProcess(env: Record<string, string>, entry: string, ready: RegExp): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, entry.endsWith(".ts") ? ["--import", "tsx", entry] : [entry], {
+async function startProcess(
+  env: Record<string, string>,
+  entry: string,
+  ready: RegExp,
+  preloads: string[] = [],
+): Promise<ServerProcess> {
+  const imports = [...(entry.endsWith(".ts") ? ["tsx"] : []), ...preloads].flatMap((m) => ["--import", m]);
+  const proc = spawn(process.execPath, [...imports, entry], {
     // The listening line is how the port is learnt, so logging stays at info whatever env says.
     env: {
       ...inheritedEnv(),

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { casesForOperation, hostileCases, resolvesElsewhere, toJson } from "./hostile-cases.ts";
+import { listOperations, type OpenApiDocument } from "./openapi-operations.ts";
+import { seededRandom } from "./seeded-random.ts";
+
+const doc: OpenApiDocument = {
+  paths: {
+    "/v1/things/{id}": {
+      post: {
+        "x-gateway-auth": "key",
+        parameters: [
+          { name: "id", in: "path", required: true, schema: { type: "string", example: "abc" } },
+          { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1 } },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                properties: { text: { type: "string", maxLength: 5 }, n: { type: "integer" } },
+                required: ["text"],
+              },
+            },
+          },
+        },
+        responses: { "200": { content: { "application/json": { schema: { type: "object" } } } } },
+      },
+    },
+  },
+};
+const [op] = listOperations(doc);
+const cases = hostileCases(doc, op!, { maxBodyBytes: 100 });
+const byLabel = (label: string) => cases.find((c) => c.label === label)!;
+
+describe("hostileCases", () => {
+  it("breaks each body property by its type, marking what certainly breaks the schema", () => {
+    expect(JSON.parse(byLabel("body text: missing").body as string)).toEqual({});
+    expect(byLabel("body text: missing").invalid).toBe(true);
+    expect(JSON.parse(byLabel("body text: wrong type").body as string)).toEqual({ text: 12345 });
+    expect(byLabel("body text: one past maxLength").invalid).toBe(true);
+    expect(byLabel("body text: lone high surrogate").body).toBe('{"text":"a\\ud800b"}');
+    expect(byLabel("body n: 1e999 (Infinity when parsed)").body).toBe('{"text":"test","n":1e999}');
+  });
+
+  it("sends path values already encoded, never normalised, and knows when dot segments move the route", () => {
+    expect(byLabel("path id: encoded-slash traversal").target).toBe("/v1/things/..%2F..%2F..%2Fetc%2Fpasswd?limit=1");
+    expect(byLabel("path id: encoded-slash traversal").otherRoute).toBe(false);
+    expect(byLabel("path id: raw traversal").otherRoute).toBe(true);
+    expect(byLabel("query limit: not a integer").target).toBe("/v1/things/abc?limit=abc");
+  });
+
+  it("covers the body as a whole, content types and keys", () => {
+    expect(byLabel("body: over the size cap").body!.length).toBeGreaterThan(100);
+    expect(byLabel("body: nested 100,000 deep").body!.length).toBe(200_000);
+    expect(byLabel("content-type: text/plain").headers["content-type"]).toBe("text/plain");
+    expect(byLabel("auth: no key").headers["x-api-key"]).toBe("");
+  });
+});
+
+describe("casesForOperation", () => {
+  it("is the same for the same seed, and gives long work only certainly invalid input", () => {
+    const pick = (seed: number, longWork = false) =>
+      casesForOperation(doc, op!, 5, seededRandom(seed), { maxBodyBytes: 100, longWork }).map((c) => c.label);
+    expect(pick(1)).toEqual(pick(1));
+    expect(pick(1)[0]).toBe("baseline (valid-looking input)");
+    const long = casesForOperation(doc, op!, 50, seededRandom(1), { maxBodyBytes: 100, longWork: true });
+    expect(long.length).toBeGreaterThan(5);
+    expect(long.every((c) => c.invalid)).toBe(true);
+  });
+});
+
+describe("helpers", () => {
+  it("writes numbers JSON.stringify cannot", () => {
+    expect(toJson({ a: "\u0001raw:-0", b: ["\u0001raw:1e999"] })).toBe('{"a":-0,"b":[1e999]}');
+  });
+  it("sees dot segments a URL parser resolves", () => {
+    expect(resolvesElsewhere("/v1/a/../b?x=..")).toBe(true);
+    expect(resolvesElsewhere("/v1/a/..%2Fb")).toBe(false);
+  });
+});
