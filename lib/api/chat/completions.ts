@@ -2,8 +2,9 @@ import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
-import { jsonRequest, keyedErrors } from "../../gateway/http/schemas.ts";
+import { jsonRequest } from "../../gateway/http/schemas.ts";
 import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
+import { openAIErrorResponses } from "./compat-error-responses.ts";
 import { sseFrame } from "./event-relay.ts";
 import { inlineImages } from "./images.ts";
 import { openAIErrors } from "./openai-errors.ts";
@@ -46,7 +47,7 @@ const chatCompletions = gatewayRoute("key", {
         "text/event-stream": { schema: z.string() },
       },
     },
-    ...keyedErrors,
+    ...openAIErrorResponses(502, 503, 504),
   },
 });
 

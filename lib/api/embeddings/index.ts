@@ -3,8 +3,9 @@ import { GatewayError } from "../../errors.ts";
 import { defineArea, type AreaApp } from "../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
-import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { jsonRequest, jsonResponse } from "../../gateway/http/schemas.ts";
 import { EMBEDDING_PROVIDERS, embedTexts, type EmbeddingProvider } from "../llm/embeddings.ts";
+import { openAIErrorResponses } from "../chat/compat-error-responses.ts";
 import { openAIErrors } from "../chat/openai-errors.ts";
 
 const embeddings = gatewayRoute("key", {
@@ -19,7 +20,10 @@ const embeddings = gatewayRoute("key", {
       encoding_format: z.enum(["float", "base64"]).default("float"),
     }),
   ),
-  responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "An OpenAI embedding list"), ...keyedErrors },
+  responses: {
+    200: jsonResponse(z.record(z.string(), z.unknown()), "An OpenAI embedding list"),
+    ...openAIErrorResponses(502, 503, 504),
+  },
 });
 
 const handleEmbeddings: RouteHandler<typeof embeddings, GatewayEnv> = async (c) => {

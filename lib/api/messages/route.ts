@@ -2,10 +2,11 @@ import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
-import { jsonRequest, keyedErrors } from "../../gateway/http/schemas.ts";
+import { jsonRequest } from "../../gateway/http/schemas.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
 import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
 import { anthropicUsage } from "../chat/anthropic-upstream.ts";
+import { anthropicErrorResponses } from "../chat/compat-error-responses.ts";
 import { relayEvents, sseFrame, streamFailure, type EventTranslator } from "../chat/event-relay.ts";
 import { inlineImages } from "../chat/images.ts";
 import { completeOn, streamOn, usageFrom, type ChatSink, type ChatTarget } from "../chat/provider-chat.ts";
@@ -53,7 +54,7 @@ const messages = gatewayRoute("key", {
         "text/event-stream": { schema: z.string() },
       },
     },
-    ...keyedErrors,
+    ...anthropicErrorResponses(502, 503, 504),
   },
 });
 

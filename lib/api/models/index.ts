@@ -2,8 +2,9 @@ import { z, type RouteHandler } from "@hono/zod-openapi";
 import { defineArea, type AreaApp } from "../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
-import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { jsonResponse } from "../../gateway/http/schemas.ts";
 import { isConfigured, PROVIDERS } from "../../upstream/llm-catalogue.ts";
+import { openAIErrorResponses } from "../chat/compat-error-responses.ts";
 import { openAIErrors } from "../chat/openai-errors.ts";
 
 const models = gatewayRoute("key", {
@@ -11,7 +12,10 @@ const models = gatewayRoute("key", {
   path: "/v1/models",
   summary: "OpenAI-compatible model list of configured providers",
   tags: ["OpenAI-compatible"],
-  responses: { 200: jsonResponse(z.record(z.string(), z.unknown()), "An OpenAI model list"), ...keyedErrors },
+  responses: {
+    200: jsonResponse(z.record(z.string(), z.unknown()), "An OpenAI model list"),
+    ...openAIErrorResponses(),
+  },
 });
 
 const handleModels: RouteHandler<typeof models, GatewayEnv> = (c) => {

@@ -4,8 +4,9 @@ import { GatewayError } from "../../errors.ts";
 import type { AreaApp } from "../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
-import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { jsonRequest, jsonResponse } from "../../gateway/http/schemas.ts";
 import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
+import { openAIErrorResponses } from "../chat/compat-error-responses.ts";
 import { sseFrame } from "../chat/event-relay.ts";
 import { inlineImages } from "../chat/images.ts";
 import { openAIErrors } from "../chat/openai-errors.ts";
@@ -36,7 +37,6 @@ const ResponsesBody = z.looseObject({
 
 const Json = z.record(z.string(), z.unknown());
 const idParams = z.object({ response_id: z.string().min(1).max(200) });
-const notFound = { 404: jsonResponse(ErrorSchema, "No such stored response for this key") };
 
 const create = gatewayRoute("key", {
   method: "post",
@@ -49,8 +49,7 @@ const create = gatewayRoute("key", {
       description: "A response, or its stream events (response.created … response.completed)",
       content: { "application/json": { schema: Json }, "text/event-stream": { schema: z.string() } },
     },
-    ...keyedErrors,
-    ...notFound,
+    ...openAIErrorResponses(404, 502, 503, 504),
   },
 });
 
@@ -60,7 +59,7 @@ const retrieve = gatewayRoute("key", {
   summary: "A stored response of this key's",
   tags,
   request: { params: idParams },
-  responses: { 200: jsonResponse(Json, "The response as it was answered"), ...keyedErrors, ...notFound },
+  responses: { 200: jsonResponse(Json, "The response as it was answered"), ...openAIErrorResponses(404) },
 });
 
 const remove = gatewayRoute("key", {
@@ -69,7 +68,7 @@ const remove = gatewayRoute("key", {
   summary: "Delete a stored response of this key's",
   tags,
   request: { params: idParams },
-  responses: { 200: jsonResponse(Json, "Deleted"), ...keyedErrors, ...notFound },
+  responses: { 200: jsonResponse(Json, "Deleted"), ...openAIErrorResponses(404) },
 });
 
 const missing = (c: Context<GatewayEnv>, id: string) =>
