@@ -79,3 +79,39 @@ describe("helpers", () => {
     expect(resolvesElsewhere("/v1/a/..%2Fb")).toBe(false);
   });
 });
+
+describe("nested fields", () => {
+  const nestedDoc: OpenApiDocument = {
+    paths: {
+      "/v1/chat": {
+        post: {
+          requestBody: {
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["messages"],
+                  properties: {
+                    messages: {
+                      type: "array",
+                      items: { type: "object", properties: { content: { type: "string", example: "hi" } } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          responses: {},
+        },
+      },
+    },
+  };
+  const [chat] = listOperations(nestedDoc);
+  const nestedCases = hostileCases(nestedDoc, chat!, { maxBodyBytes: 100 });
+
+  it("breaks the fields of an array property's first item", () => {
+    const lone = nestedCases.find((c) => c.label === "body messages[0].content: lone low surrogate")!;
+    expect(lone.body).toBe('{"messages":[{"content":"\\udc00"}]}');
+    expect(nestedCases.find((c) => c.label === "body messages[0].content: wrong type")!.invalid).toBe(true);
+  });
+});

@@ -297,6 +297,7 @@ function bodyDrafts(
     if (type === "integer" || type === "number") for (const [label, value] of HOSTILE_NUMBERS) put(label, value, false);
     if (type === "array")
       put("100,000 items", new Array(100_000).fill(sampleValue(doc, schema.items as Schema)), false);
+    nestedDrafts(doc, name, schema, valid, json);
   }
   json("body: unknown property with a lone surrogate", toJson({ ...valid, "\ud800": "\udfff" }), false);
 }
@@ -304,6 +305,47 @@ function bodyDrafts(
 /** Whether a URL parser rewrites the target's path (`/a/../b` is `/b`). */
 export const resolvesElsewhere = (target: string) =>
   new URL(target, "http://fuzz.invalid").pathname !== target.split("?")[0];
+
+/**
+ * One level further down: each field of an object property, or of an array property's first item
+ * (`messages[0].content`), given the wrong type, null, and the strings and numbers that break parsers
+ * and databases. Only `wrong type` is certain to break the schema (a union may take null).
+ */
+function nestedDrafts(
+  doc: OpenApiDocument,
+  name: string,
+  schema: Schema,
+  valid: Record<string, unknown>,
+  json: (label: string, body: string, invalid: boolean) => void,
+): void {
+  const inArray = schemaType(schema) === "array";
+  const shape = objectShape(doc, inArray ? (schema.items as Schema | undefined) : schema);
+  if (!shape) return;
+  const sampled = valid[name] ?? sampleValue(doc, schema);
+  const parent = (inArray ? (sampled as unknown[])[0] : sampled) as Record<string, unknown> | undefined;
+  if (typeof parent !== "object" || parent === null || Array.isArray(parent)) return;
+  for (const [field, input] of Object.entries(shape.properties as Record<string, Schema>)) {
+    const fieldSchema = resolveRef(doc, input) ?? {};
+    const path = inArray ? `${name}[0].${field}` : `${name}.${field}`;
+    const put = (label: string, value: unknown, invalid: boolean) => {
+      const changed = { ...parent, [field]: value };
+      const whole = inArray ? [changed, ...(sampled as unknown[]).slice(1)] : changed;
+      json(`body ${path}: ${label}`, toJson({ ...valid, [name]: whole }), invalid);
+    };
+    const wrong = wrongType(fieldSchema);
+    if (wrong !== undefined && !fieldSchema.anyOf && !fieldSchema.oneOf) put("wrong type", wrong, true);
+    put("null", null, false);
+    const type = schemaType(fieldSchema);
+    if (type === "string") {
+      for (const [label, value] of HOSTILE_TEXT.filter(([l]) => /surrogate|NUL|200 KB|nested|brackets/.test(l))) {
+        put(label, value, false);
+      }
+    }
+    if (type === "integer" || type === "number") {
+      for (const [label, value] of HOSTILE_NUMBERS) put(label, value, false);
+    }
+  }
+}
 
 function finish(op: Operation, base: Request, draft: Draft): FuzzCase {
   const request = draft.request ?? base;
