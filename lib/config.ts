@@ -20,6 +20,7 @@ const envSchema = z.object({
   LIMIT_DAY: positiveInt.default(10_000),
   LIMIT_MINUTE: positiveInt.default(100),
   LIMIT_CONCURRENCY: positiveInt.default(10),
+  LIMIT_REDIS_TIMEOUT_MS: positiveInt.default(150),
   METER_FLUSH_MS: positiveInt.default(1000),
   // Rollup rows take 13 parameters each; 5,000 keeps a batch under PostgreSQL's 65,535.
   METER_BATCH: positiveInt.max(5000).default(500),
@@ -92,6 +93,8 @@ export type Config = {
   upstash?: { url: string; token: string };
   maxBodyBytes: number;
   limits: { day: number; minute: number; concurrency: number };
+  /** How long Redis has to answer a limit check before this instance counts the request itself. */
+  limitTimeoutMs: number;
   meter: { flushMs: number; batch: number };
   keyRefreshMs: number;
   /** Active client keys one user may hold (rotations in their grace period not counted). */
@@ -163,6 +166,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     maxBodyBytes: e.MAX_BODY_BYTES,
     limits: { day: e.LIMIT_DAY, minute: e.LIMIT_MINUTE, concurrency: e.LIMIT_CONCURRENCY },
+    limitTimeoutMs: e.LIMIT_REDIS_TIMEOUT_MS,
     meter: { flushMs: e.METER_FLUSH_MS, batch: e.METER_BATCH },
     keyRefreshMs: e.KEY_REFRESH_MS,
     maxKeysPerUser: e.MAX_KEYS_PER_USER,

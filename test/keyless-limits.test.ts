@@ -44,6 +44,8 @@ describe("keyless routes that do real work are limited per client address", () =
     expect(ok.headers.get("x-ratelimit-limit")).toBe("5");
     expect((await post("/v1/utils/citations/format", { source: { title: "T" } })).status).toBe(200);
     expect((await post("/v1/utils/text/keywords", { text: "one two" })).status).toBe(200);
+    // The request refused for concurrency used none of the minute: four counted so far, one left.
+    expect((await post("/v1/utils/format/convert", { content: "# again" })).status).toBe(200);
 
     for (const path of ["/v1/utils/text/keywords", "/v1/utils/format/convert", "/v1/utils/citations/format"]) {
       const res = await post(path, { text: "x", content: "x", source: { title: "T" } });

@@ -30,6 +30,8 @@ describe.runIf(sharedBackends)("two instances sharing Redis and PostgreSQL", () 
       REDIS_URL: process.env.REDIS_URL,
       LOG_LEVEL: "silent",
       KEY_REFRESH_MS: "60000",
+      // These check counting shared on Redis, not the in-memory fallback a slow answer would take.
+      LIMIT_REDIS_TIMEOUT_MS: "5000",
     };
     const rtA = await createRuntime(loadConfig({ ...env, DATA_DIR: tempDir() }));
     const rtB = await createRuntime(loadConfig({ ...env, DATA_DIR: tempDir() }));

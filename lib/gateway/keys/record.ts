@@ -1,5 +1,5 @@
 import type { ApiKey } from "../../db/generated/client.ts";
-import type { Limits } from "../runtime/limits/limiter.ts";
+import type { Limits } from "../runtime/limits/windows.ts";
 
 /** The spec's areas, which a key's scopes name. */
 export const SCOPE_AREAS = [

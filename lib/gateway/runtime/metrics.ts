@@ -5,6 +5,7 @@ export type GatewayMetrics = {
   requests: Counter<"method" | "route" | "status">;
   duration: Histogram<"method" | "route">;
   rateLimited: Counter<"kind">;
+  limitFallbacks: Counter<"reason">;
   meterBuffered: Gauge;
   meterDropped: Counter<"reason">;
 };
@@ -35,6 +36,12 @@ export function createMetrics(meter: MeterCounts): GatewayMetrics {
       name: "gateway_rate_limited_total",
       help: "Requests refused with 429",
       labelNames: ["kind"],
+      registers: [registry],
+    }),
+    limitFallbacks: new Counter({
+      name: "gateway_rate_limit_fallback_total",
+      help: "Requests whose limits were counted on this instance alone because Redis erred (error), was slow (timeout) or had just failed (unavailable)",
+      labelNames: ["reason"],
       registers: [registry],
     }),
     meterBuffered: new Gauge({

@@ -11,7 +11,8 @@ import { localKeyEvents, redisKeyEvents, type KeyEvents } from "../keys/events.t
 import { KeyStore } from "../keys/store.ts";
 import { Limiter } from "./limits/limiter.ts";
 import { MemoryLimitStore } from "./limits/memory-store.ts";
-import type { ScriptRedis } from "./limits/redis-store.ts";
+import { FallbackLimitStore } from "./limits/fallback-store.ts";
+import { throttled } from "./limits/throttled.ts";
 import type { LimitStore } from "./limits/windows.ts";
 import { createLogger } from "./logger.ts";
 import { Meter } from "../../usage/meter.ts";
@@ -89,9 +90,6 @@ export async function createRuntime(
     ? await redisKeyEvents(config.redisUrl, keys, logError("redis key channel"))
     : localKeyEvents;
 
-  const { store, backend } = await limitStore(config, logError("redis limits"));
-  const limiter = new Limiter(store, logError("releasing a concurrency slot failed"));
-
   const meter = new Meter(db, {
     ...config.meter,
     onError: logError("writing usage events failed; will retry"),
@@ -130,6 +128,8 @@ export async function createRuntime(
       })
     : new InProcessDurable(tasks, runner, durableOptions);
   const metrics = createMetrics(meter);
+  const { store, backend } = await limitStore(config, logger, metrics);
+  const limiter = new Limiter(store, logError("releasing a concurrency slot failed"));
   const cacheRedis = config.redisUrl
     ? (await import("./redis.ts")).connectRedis(config.redisUrl, "gateway-upstream-cache")
     : undefined;
@@ -170,27 +170,67 @@ export async function createRuntime(
   };
 }
 
+// After Redis fails, limits stay in memory this long before Redis is tried again.
+const LIMIT_RETRY_MS = 1_000;
+// At most one warning a minute while limits run in memory.
+const LIMIT_WARN_EVERY_MS = 60_000;
+
 async function limitStore(
   config: Config,
-  onError: (err: unknown) => void,
+  logger: Logger,
+  metrics: GatewayMetrics,
 ): Promise<{ store: LimitStore; backend: Runtime["limitBackend"] }> {
-  // Redis clients and @upstash/ratelimit load only for the backend configured (~25 MB a process on memory limits skips).
+  const shared = await sharedLimitStore(config, logger);
+  if (!shared) return { store: new MemoryLimitStore(), backend: "memory" };
+  let lastError: unknown;
+  const warn = throttled(LIMIT_WARN_EVERY_MS, (skipped) =>
+    logger.warn(
+      { err: lastError, alsoInMemory: skipped },
+      "limits unavailable on Redis; counting requests on this instance until it answers",
+    ),
+  );
+  const store = new FallbackLimitStore(shared.store, new MemoryLimitStore(), {
+    timeoutMs: config.limitTimeoutMs,
+    retryMs: LIMIT_RETRY_MS,
+    onFallback: (reason, err) => {
+      metrics.limitFallbacks.inc({ reason });
+      if (err) lastError = err;
+      warn();
+    },
+    onRecover: () => logger.info("limits answer on Redis again"),
+  });
+  return { store, backend: shared.backend };
+}
+
+async function sharedLimitStore(
+  config: Config,
+  logger: Logger,
+): Promise<{ store: LimitStore; backend: "redis" | "upstash" } | undefined> {
+  // Redis clients load only for the backend configured (~25 MB a process on memory limits skips).
   if (config.redisUrl) {
-    const { RedisLimitStore, scriptRedisFromIORedis } = await import("./limits/redis-store.ts");
+    const { RedisLimitStore } = await import("./limits/redis-store.ts");
+    const { ioredisScripts } = await import("./limits/script-runners.ts");
     const { connectRedis } = await import("./redis.ts");
     const client = connectRedis(config.redisUrl, "gateway-limits");
-    client.on("error", onError);
-    return {
-      store: new RedisLimitStore(scriptRedisFromIORedis(client), "gw:rl", async () => void (await client.quit())),
-      backend: "redis",
-    };
+    // ioredis reports every failed reconnect: once a minute is enough to say why Redis is away.
+    let connectionError: unknown;
+    const warnConnection = throttled(LIMIT_WARN_EVERY_MS, (skipped) =>
+      logger.warn({ err: connectionError, skipped }, "redis limits connection error"),
+    );
+    client.on("error", (err) => {
+      connectionError = err;
+      warnConnection();
+    });
+    const store = new RedisLimitStore(ioredisScripts(client), "gw:rl", async () => void (await client.quit()));
+    return { store, backend: "redis" };
   }
   if (config.upstash) {
     const { RedisLimitStore } = await import("./limits/redis-store.ts");
+    const { evalScripts } = await import("./limits/script-runners.ts");
     const { Redis } = await import("@upstash/redis");
-    return { store: new RedisLimitStore(new Redis(config.upstash) as unknown as ScriptRedis), backend: "upstash" };
+    return { store: new RedisLimitStore(evalScripts(new Redis(config.upstash))), backend: "upstash" };
   }
-  return { store: new MemoryLimitStore(), backend: "memory" };
+  return undefined;
 }
 
 type RuntimeGlobal = typeof globalThis & { __gatewayRuntime?: Promise<Runtime> };

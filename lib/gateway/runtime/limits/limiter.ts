@@ -1,7 +1,12 @@
 import { RateLimitError } from "../../../errors.ts";
-import { nearestExhaustion, rateLimitHeaders, type LimitStore, type WindowState } from "./windows.ts";
-
-export type Limits = { day: number; minute: number; concurrency: number };
+import {
+  nearestExhaustion,
+  rateLimitHeaders,
+  type LimitStore,
+  type Limits,
+  type StoreDecision,
+  type WindowState,
+} from "./windows.ts";
 
 /** What a request was granted: the windows after counting it, and a slot to give back. */
 export type Admission = {
@@ -13,8 +18,9 @@ export type Admission = {
 };
 
 /**
- * Applies the three per-key limits in order: minute, day, concurrency. A refusal is a
- * RateLimitError (429, Form B) whose message says which limit and, for the day, when it resets.
+ * Applies the three per-key limits (minute, day, concurrency) in one store call that counts the
+ * request in all of them or none. A refusal is a RateLimitError (429, Form B) whose message says
+ * which limit and, for the day, when it resets.
  */
 export class Limiter {
   constructor(
@@ -23,45 +29,15 @@ export class Limiter {
   ) {}
 
   async admit(keyId: string, limits: Limits, now = Date.now()): Promise<Admission> {
-    const minute = await this.store.hit(keyId, "minute", limits.minute);
-    if (!minute.success) {
-      throw new RateLimitError(
-        `rate limit exceeded: at most ${limits.minute} requests per minute (the daily limit of ${limits.day} resets at midnight UTC)`,
-        retryAfter(minute.reset, now),
-        "minute",
-        rateLimitHeaders(minute),
-      );
-    }
-    const day = await this.store.hit(keyId, "day", limits.day);
-    if (!day.success) {
-      throw new RateLimitError(
-        `rate limit exceeded: the daily limit of ${limits.day} requests is used up; it resets at midnight UTC`,
-        retryAfter(day.reset, now),
-        "day",
-        rateLimitHeaders(day),
-      );
-    }
-    const headers = rateLimitHeaders(nearestExhaustion(minute, day));
-    const slot = await this.store.acquire(keyId, limits.concurrency);
-    if (!slot.ok) {
-      throw new RateLimitError(
-        `rate limit exceeded: at most ${limits.concurrency} concurrent requests per key (the daily limit of ${limits.day} resets at midnight UTC)`,
-        1,
-        "concurrency",
-        headers,
-      );
-    }
-    let released = false;
+    const decision = await this.store.admit(keyId, limits);
+    if (decision.refusedBy !== null) throw refusal(decision, limits, now);
+    const { minute, day, concurrency } = decision;
     return {
       minute,
       day,
-      concurrency: { limit: limits.concurrency, inUse: slot.inUse },
-      headers,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.store.release(keyId).catch(this.onReleaseError);
-      },
+      concurrency,
+      headers: rateLimitHeaders(nearestExhaustion(minute, day)),
+      release: () => void decision.release().catch(this.onReleaseError),
     };
   }
 
@@ -76,6 +52,33 @@ export class Limiter {
 
   close(): Promise<void> {
     return this.store.close();
+  }
+}
+
+function refusal(decision: StoreDecision, limits: Limits, now: number): RateLimitError {
+  const { minute, day } = decision;
+  switch (decision.refusedBy) {
+    case "minute":
+      return new RateLimitError(
+        `rate limit exceeded: at most ${limits.minute} requests per minute (the daily limit of ${limits.day} resets at midnight UTC)`,
+        retryAfter(minute.reset, now),
+        "minute",
+        rateLimitHeaders(minute),
+      );
+    case "day":
+      return new RateLimitError(
+        `rate limit exceeded: the daily limit of ${limits.day} requests is used up; it resets at midnight UTC`,
+        retryAfter(day.reset, now),
+        "day",
+        rateLimitHeaders(day),
+      );
+    default:
+      return new RateLimitError(
+        `rate limit exceeded: at most ${limits.concurrency} concurrent requests per key (the daily limit of ${limits.day} resets at midnight UTC)`,
+        1,
+        "concurrency",
+        rateLimitHeaders(nearestExhaustion(minute, day)),
+      );
   }
 }
 

@@ -1,10 +1,18 @@
-import { WINDOW_MS, type LimitStore, type WindowKind, type WindowState } from "./windows.ts";
+import { bucketOf, carriedOver, decide, peekState, type Counts } from "./decision.ts";
+import {
+  releaseOnce,
+  type LimitStore,
+  type Limits,
+  type StoreDecision,
+  type WindowKind,
+  type WindowState,
+} from "./windows.ts";
 
-type Counter = { window: number; count: number; previous: number };
+type Counter = { bucket: number; count: number; previous: number };
 
 /**
- * In-process counters for a single instance. The arithmetic mirrors @upstash/ratelimit's
- * fixedWindow (day) and slidingWindow (minute) scripts, so switching to Redis changes nothing a client sees.
+ * In-process counters for a single instance, deciding with the same function as the Redis
+ * store's script, so switching to Redis changes nothing a client sees.
  */
 export class MemoryLimitStore implements LimitStore {
   private readonly counters = new Map<string, Counter>();
@@ -12,61 +20,54 @@ export class MemoryLimitStore implements LimitStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async hit(keyId: string, kind: WindowKind, limit: number): Promise<WindowState> {
-    const size = WINDOW_MS[kind];
+  async admit(keyId: string, limits: Limits): Promise<StoreDecision> {
     const now = this.now();
-    const window = Math.floor(now / size);
-    const reset = (window + 1) * size;
-    const id = `${kind}:${keyId}`;
-    const counter = this.roll(id, window);
-
-    if (kind === "day") {
-      counter.count += 1;
-      return { success: counter.count <= limit, limit, remaining: Math.max(0, limit - counter.count), reset };
-    }
-    const weightedPrevious = Math.floor((1 - (now % size) / size) * counter.previous);
-    if (weightedPrevious + counter.count >= limit) return { success: false, limit, remaining: 0, reset };
-    counter.count += 1;
-    return { success: true, limit, remaining: Math.max(0, limit - (counter.count + weightedPrevious)), reset };
+    const minute = this.roll(`minute:${keyId}`, bucketOf("minute", now));
+    const day = this.roll(`day:${keyId}`, bucketOf("day", now));
+    const counts: Counts = {
+      minute: minute.count,
+      previousMinute: minute.previous,
+      day: day.count,
+      inUse: this.inFlight.get(keyId) ?? 0,
+    };
+    const decision = decide(counts, limits, now);
+    if (decision.refusedBy !== null) return { ...decision, refusedBy: decision.refusedBy };
+    // Every window was checked above; only now is the request counted, in all of them at once.
+    minute.count += 1;
+    day.count += 1;
+    this.inFlight.set(keyId, counts.inUse + 1);
+    return { ...decision, refusedBy: null, release: releaseOnce(async () => this.release(keyId)) };
   }
 
   async peek(keyId: string, kind: WindowKind, limit: number): Promise<WindowState> {
-    const size = WINDOW_MS[kind];
     const now = this.now();
-    const window = Math.floor(now / size);
+    const bucket = bucketOf(kind, now);
     const counter = this.counters.get(`${kind}:${keyId}`);
-    const count = counter?.window === window ? counter.count : 0;
-    const previous = counter?.window === window ? counter.previous : counter?.window === window - 1 ? counter.count : 0;
-    const used = kind === "day" ? count : count + Math.floor((1 - (now % size) / size) * previous);
-    return { success: used < limit, limit, remaining: Math.max(0, limit - used), reset: (window + 1) * size };
-  }
-
-  async acquire(keyId: string, max: number): Promise<{ ok: boolean; inUse: number }> {
-    const inUse = this.inFlight.get(keyId) ?? 0;
-    if (inUse >= max) return { ok: false, inUse };
-    this.inFlight.set(keyId, inUse + 1);
-    return { ok: true, inUse: inUse + 1 };
-  }
-
-  async release(keyId: string): Promise<void> {
-    const inUse = (this.inFlight.get(keyId) ?? 1) - 1;
-    if (inUse <= 0) this.inFlight.delete(keyId);
-    else this.inFlight.set(keyId, inUse);
+    const count = counter?.bucket === bucket ? counter.count : 0;
+    const previous = counter?.bucket === bucket ? counter.previous : counter?.bucket === bucket - 1 ? counter.count : 0;
+    const used = kind === "day" ? count : count + carriedOver(previous, now);
+    return peekState(kind, limit, used, now);
   }
 
   async close(): Promise<void> {}
 
-  private roll(id: string, window: number): Counter {
+  private release(keyId: string): void {
+    const inUse = (this.inFlight.get(keyId) ?? 0) - 1;
+    if (inUse <= 0) this.inFlight.delete(keyId);
+    else this.inFlight.set(keyId, inUse);
+  }
+
+  private roll(id: string, bucket: number): Counter {
     const counter = this.counters.get(id);
     if (!counter) {
-      const fresh = { window, count: 0, previous: 0 };
+      const fresh = { bucket, count: 0, previous: 0 };
       this.counters.set(id, fresh);
       return fresh;
     }
-    if (counter.window !== window) {
-      counter.previous = counter.window === window - 1 ? counter.count : 0;
+    if (counter.bucket !== bucket) {
+      counter.previous = counter.bucket === bucket - 1 ? counter.count : 0;
       counter.count = 0;
-      counter.window = window;
+      counter.bucket = bucket;
     }
     return counter;
   }

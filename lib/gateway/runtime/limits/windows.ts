@@ -11,19 +11,43 @@ export type WindowKind = "minute" | "day";
 
 export const WINDOW_MS: Record<WindowKind, number> = { minute: 60_000, day: 86_400_000 };
 
+export type Limits = { day: number; minute: number; concurrency: number };
+
+/** The window that refused a request; checked in this order, so a request over two names the first. */
+export type RefusedBy = "minute" | "day" | "concurrency";
+
+/** What a store decided for one request, with every window's state as the headers report it. */
+export type StoreDecision = {
+  minute: WindowState;
+  day: WindowState;
+  concurrency: { limit: number; inUse: number };
+} & ({ refusedBy: RefusedBy } | { refusedBy: null; release(): Promise<void> });
+
 /**
  * Where limit counters live. The memory store and the Redis store run the same algorithms
  * (the day as a fixed window aligned to midnight UTC, the minute as a sliding window),
  * so a key behaves the same on one instance or many.
  */
 export interface LimitStore {
-  hit(keyId: string, kind: WindowKind, limit: number): Promise<WindowState>;
+  /**
+   * Checks the minute, day and concurrency windows and counts the request in all of them, or in
+   * none: a request refused by one window uses nothing of the others. An admitted request gets
+   * `release` to give its concurrency slot back (once, however often it is called).
+   */
+  admit(keyId: string, limits: Limits): Promise<StoreDecision>;
   /** The window's state now, without counting a request (dashboards). */
   peek(keyId: string, kind: WindowKind, limit: number): Promise<WindowState>;
-  /** Takes a concurrency slot; false when all `max` are in use. */
-  acquire(keyId: string, max: number): Promise<{ ok: boolean; inUse: number }>;
-  release(keyId: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A slot's release that gives it back the first time only, however often it is called. */
+export function releaseOnce(release: () => Promise<void>): () => Promise<void> {
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    await release();
+  };
 }
 
 /** The window nearer exhaustion: fewer requests left, or on a tie the one that frees later. */

@@ -1,0 +1,53 @@
+/** A Lua script and how many of its arguments are keys; `name` becomes an ioredis command. */
+export type LuaScript = { name: string; keys: number; lua: string };
+
+/**
+ * Checks and counts one request in a single round trip, all or nothing.
+ * KEYS: minute bucket now, previous minute bucket, UTC day bucket, concurrency slots.
+ * ARGV: now (ms), minute limit, day limit, concurrency limit, minute ms, day TTL ms, slot TTL s.
+ * Returns the counts before the request and 1 when it was counted: the caller's decide() turns
+ * them into the same answer, so this must refuse exactly when decide() does.
+ */
+export const ADMIT: LuaScript = {
+  name: "gwLimitAdmit",
+  keys: 4,
+  lua: `
+local now = tonumber(ARGV[1])
+local minuteMs = tonumber(ARGV[5])
+local minute = tonumber(redis.call("GET", KEYS[1]) or "0")
+local previous = tonumber(redis.call("GET", KEYS[2]) or "0")
+local day = tonumber(redis.call("GET", KEYS[3]) or "0")
+local inUse = tonumber(redis.call("GET", KEYS[4]) or "0")
+local carried = math.floor((1 - (now % minuteMs) / minuteMs) * previous)
+if minute + carried >= tonumber(ARGV[2]) or day >= tonumber(ARGV[3]) or inUse >= tonumber(ARGV[4]) then
+  return {minute, previous, day, inUse, 0}
+end
+redis.call("INCR", KEYS[1])
+redis.call("PEXPIRE", KEYS[1], minuteMs * 2 + 1000)
+redis.call("INCR", KEYS[3])
+redis.call("PEXPIRE", KEYS[3], tonumber(ARGV[6]))
+redis.call("INCR", KEYS[4])
+redis.call("EXPIRE", KEYS[4], tonumber(ARGV[7]))
+return {minute, previous, day, inUse, 1}`,
+};
+
+/** Gives a concurrency slot back; never below zero, so a second release of one slot is harmless. */
+export const RELEASE: LuaScript = {
+  name: "gwLimitRelease",
+  keys: 1,
+  lua: `
+local n = tonumber(redis.call("GET", KEYS[1]) or "0")
+if n <= 1 then
+  redis.call("DEL", KEYS[1])
+  return 0
+end
+return redis.call("DECR", KEYS[1])`,
+};
+
+/** Reads counters without touching them (a missing key reads as 0). */
+export const PEEK: LuaScript = {
+  name: "gwLimitPeek",
+  keys: 2,
+  lua: `
+return {tonumber(redis.call("GET", KEYS[1]) or "0"), tonumber(redis.call("GET", KEYS[2]) or "0")}`,
+};

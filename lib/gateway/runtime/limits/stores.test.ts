@@ -1,0 +1,129 @@
+import { randomBytes } from "node:crypto";
+import type { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { limitBackends } from "../../../../test/support/backends.ts";
+import { connectRedis } from "../redis.ts";
+import { MemoryLimitStore } from "./memory-store.ts";
+import { RedisLimitStore } from "./redis-store.ts";
+import { ioredisScripts } from "./script-runners.ts";
+import type { LimitStore, Limits, StoreDecision } from "./windows.ts";
+
+const MIN = 60_000;
+const noon = Date.UTC(2026, 0, 1, 12, 0, 0);
+
+type Clock = { now: () => number; advance(ms: number): void };
+function clock(start: number): Clock {
+  let t = start;
+  return { now: () => t, advance: (ms) => void (t += ms) };
+}
+
+const clients: Redis[] = [];
+afterAll(async () => {
+  for (const client of clients) {
+    const keys = await client.keys("gw:rl:test-*");
+    if (keys.length) await client.del(...keys);
+    await client.quit();
+  }
+});
+
+/** Each test gets its own store and, on Redis, its own key prefix. */
+const stores: Record<string, (c: Clock) => LimitStore> = {
+  memory: (c) => new MemoryLimitStore(c.now),
+  redis: (c) => {
+    const client = connectRedis(process.env.REDIS_URL!, "limits-test");
+    clients.push(client);
+    return new RedisLimitStore(
+      ioredisScripts(client),
+      `gw:rl:test-${randomBytes(4).toString("hex")}`,
+      undefined,
+      c.now,
+    );
+  },
+};
+
+async function held(store: LimitStore, limits: Limits, n: number): Promise<StoreDecision[]> {
+  const out: StoreDecision[] = [];
+  for (let i = 0; i < n; i++) out.push(await store.admit("k", limits));
+  return out;
+}
+
+describe.each(limitBackends)("the %s limit store counts a request in all windows or none", (backend) => {
+  const make = stores[backend]!;
+
+  it("admits and counts in every window", async () => {
+    const c = clock(noon);
+    const store = make(c);
+    const limits = { minute: 5, day: 10, concurrency: 3 };
+    const d = await store.admit("k", limits);
+    expect(d.refusedBy).toBeNull();
+    expect(d.minute.remaining).toBe(4);
+    expect(d.day.remaining).toBe(9);
+    expect(d.concurrency.inUse).toBe(1);
+    expect((await store.peek("k", "minute", 5)).remaining).toBe(4);
+    expect((await store.peek("k", "day", 10)).remaining).toBe(9);
+  });
+
+  it("a request refused by the day leaves the minute count and the slots unchanged", async () => {
+    const c = clock(noon);
+    const store = make(c);
+    const limits = { minute: 100, day: 3, concurrency: 100 };
+    await held(store, limits, 3);
+    c.advance(2 * MIN);
+    for (let i = 0; i < 4; i++) {
+      const d = await store.admit("k", limits);
+      expect(d.refusedBy).toBe("day");
+      expect(d.concurrency.inUse).toBe(3);
+    }
+    expect((await store.peek("k", "minute", 100)).remaining).toBe(100);
+    expect((await store.peek("k", "day", 3)).remaining).toBe(0);
+  });
+
+  it("a request refused by the minute leaves the day count unchanged", async () => {
+    const c = clock(noon);
+    const store = make(c);
+    const limits = { minute: 2, day: 10, concurrency: 100 };
+    await held(store, limits, 2);
+    for (let i = 0; i < 5; i++) expect((await store.admit("k", limits)).refusedBy).toBe("minute");
+    expect((await store.peek("k", "day", 10)).remaining).toBe(8);
+  });
+
+  it("a request refused for concurrency uses nothing of the minute or the day", async () => {
+    const c = clock(noon);
+    const store = make(c);
+    const limits = { minute: 10, day: 10, concurrency: 2 };
+    const [first] = await held(store, limits, 2);
+    for (let i = 0; i < 3; i++) {
+      const d = await store.admit("k", limits);
+      expect(d.refusedBy).toBe("concurrency");
+      expect(d.minute.remaining).toBe(8);
+      expect(d.day.remaining).toBe(8);
+    }
+    expect((await store.peek("k", "minute", 10)).remaining).toBe(8);
+    expect((await store.peek("k", "day", 10)).remaining).toBe(8);
+    if (first!.refusedBy !== null) throw new Error("expected an admission");
+    await first!.release();
+    expect((await store.admit("k", limits)).concurrency.inUse).toBe(2);
+  });
+
+  it("a slot given back twice frees one slot, not two", async () => {
+    const store = make(clock(noon));
+    const limits = { minute: 10, day: 10, concurrency: 2 };
+    const [a] = await held(store, limits, 2);
+    if (a!.refusedBy !== null) throw new Error("expected an admission");
+    await a!.release();
+    await a!.release();
+    expect((await store.admit("k", limits)).refusedBy).toBeNull();
+    expect((await store.admit("k", limits)).refusedBy).toBe("concurrency");
+  });
+
+  it("slides the minute and resets the day at midnight UTC", async () => {
+    const c = clock(Date.UTC(2026, 0, 1, 23, 59, 0));
+    const store = make(c);
+    const limits = { minute: 5, day: 6, concurrency: 100 };
+    await held(store, limits, 4);
+    c.advance(MIN + MIN / 2); // 00:00:30 on a new UTC day: floor(0.5 * 4) = 2 still count this minute.
+    const admitted = await held(store, limits, 4);
+    expect(admitted.map((d) => d.refusedBy)).toEqual([null, null, null, "minute"]);
+    expect((await store.peek("k", "day", 6)).remaining).toBe(3);
+  });
+});
