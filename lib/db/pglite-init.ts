@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 
 /**
@@ -15,9 +14,12 @@ export function isInitialised(dir: string): boolean {
   return fs.existsSync(path.join(dir, "PG_VERSION"));
 }
 
-// CommonJS so it runs from `node -e` wherever the process stands; argv[1] is the PGlite entry, argv[2] the directory.
-const INIT_SCRIPT = `const { PGlite } = require(process.argv[1]);
-(async () => { const db = new PGlite(process.argv[2]); await db.waitReady; await db.close(); })()
+// CommonJS run by `node -e`, which resolves packages from its working directory: the project root, where
+// every entry point runs (the server, Next, the tests). Resolved by the child rather than passed in,
+// because a bundler rewrites this module's own require.resolve (Next's turns it into a module id).
+// argv[1] is the directory.
+const INIT_SCRIPT = `const { PGlite } = require("@electric-sql/pglite");
+(async () => { const db = new PGlite(process.argv[1]); await db.waitReady; await db.close(); })()
   .catch((err) => { process.stderr.write(String(err && err.message || err)); process.exit(1); });`;
 
 /**
@@ -27,8 +29,7 @@ const INIT_SCRIPT = `const { PGlite } = require(process.argv[1]);
  */
 export async function initialiseInChild(dir: string): Promise<void> {
   if (isInitialised(dir)) return;
-  const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
-  const child = spawn(process.execPath, ["-e", INIT_SCRIPT, entry, dir], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, ["-e", INIT_SCRIPT, dir], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((resolve, reject) => {
