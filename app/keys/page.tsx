@@ -5,7 +5,10 @@ import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
 import { listKeys } from "@/lib/gateway/keys/admin.ts";
 import { SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
+import { pendingNextSteps } from "@/lib/portal/approval-text.ts";
+import { getPortal } from "@/lib/portal/auth.ts";
 import { formatUtc, keyState } from "@/lib/portal/format.ts";
+import { requestTerms } from "@/lib/portal/request-terms.ts";
 import { requireSession } from "@/lib/portal/session.ts";
 
 export const metadata: Metadata = { title: "Your keys · Unified API Gateway" };
@@ -20,13 +23,18 @@ const STATE_STYLE = {
 
 export default async function KeysPage() {
   const session = await requireSession("/keys");
-  const { rt } = await getGateway();
+  const [{ rt }, { config, mailer }] = await Promise.all([getGateway(), getPortal()]);
   const [keys, requests] = await Promise.all([
     listKeys(rt.db, session.user.id),
     rt.db.prisma.keyRequest.findMany({ where: { userId: session.user.id }, orderBy: { createdAt: "desc" } }),
   ]);
   const defaults = rt.config.limits;
   const open = requests.filter((r) => r.status !== "approved" || r.keyId === null);
+  const nextSteps = pendingNextSteps({
+    email: session.user.email,
+    mailConfigured: mailer.configured,
+    operatorsConfigured: config.adminEmails.size > 0,
+  });
 
   return (
     <main className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
@@ -49,6 +57,8 @@ export default async function KeysPage() {
                   <strong>{r.name}</strong> · {r.useType} · asked {formatUtc(r.createdAt)} ·{" "}
                   <span className="font-medium">{r.status === "pending" ? "waiting for an operator" : r.status}</span>
                 </p>
+                <p className="mt-1 text-sm">{requestTerms(r)}</p>
+                {r.status === "pending" && <p className="mt-1 text-sm">{nextSteps}</p>}
                 {r.note && <p className="mt-1 text-sm">Operator’s note: {r.note}</p>}
                 {r.status === "approved" && (
                   <div className="mt-3">
