@@ -8,7 +8,7 @@ import { signInThroughMail } from "./sign-in.ts";
 /**
  * The keys page and the request form (issue #16, items 2 and 6) on a server that issues keys at once
  * to addresses at one domain and leaves everyone else to an operator: the one-step key, the name
- * rule and the pending state. At a desktop and a phone width.
+ * rule, the pending state, and rotated, revoked and expired keys. At a desktop and a phone width.
  */
 
 const TRUSTED = "trusted.test";
@@ -41,7 +41,7 @@ async function takeShownKey(page: Page): Promise<string> {
 
 const card = (page: Page, key: string): Locator => page.getByTestId(`key-${key.slice(0, 11)}`);
 
-test.describe("keys: one-step requests, approval by domain and names", () => {
+test.describe("keys: one-step requests, approval by domain, names, lineage and folded keys", () => {
   let server: ServerProcess;
   let smtp: TestSmtp;
   let cleanup: () => Promise<void>;
@@ -165,6 +165,71 @@ test.describe("keys: one-step requests, approval by domain and names", () => {
         expect(await overflowsSideways(page)).toBe(false);
         await expectAccessible(page);
         await screenshot(page, `keys-request-pending-${label}`);
+      });
+
+      test("shows a rotated key under its replacement, offers no Rotate in a grace period, and folds revoked and expired keys away", async ({
+        page,
+      }) => {
+        await signInThroughMail(page, server.url, smtp, `rotate-${label}@${TRUSTED}`, "/keys/request");
+        await page.getByLabel("Key name").fill("Lineage");
+        await describeUse(page);
+        await page.getByRole("button", { name: "Create my key" }).click();
+        const first = await takeShownKey(page);
+
+        await page.goto(`${server.url}/keys`);
+        await card(page, first).getByText("Manage “Lineage”").click();
+        await card(page, first).getByLabel("Old key keeps working for").selectOption("24");
+        await card(page, first).getByRole("button", { name: "Rotate" }).click();
+        const second = await takeShownKey(page);
+
+        // One lineage: the replacement, and under it the key it replaces with when that stops.
+        const lineage = card(page, second);
+        const predecessor = card(page, first);
+        await expect(lineage.getByRole("list", { name: "Keys “Lineage” replaces" })).toBeVisible();
+        await expect(predecessor).toContainText(
+          new RegExp(`Replaces ${first.slice(0, 11)}… · old key valid until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC`),
+        );
+        await expect(page.getByText("Manage “Lineage”")).toHaveCount(1);
+        await expect(predecessor.getByRole("button", { name: "Rotate" })).toHaveCount(0);
+        await lineage.getByText("Manage “Lineage”").click();
+        await expect(lineage.getByRole("button", { name: "Rotate" })).toHaveCount(1);
+        expect((await api(first)).status).toBe(200);
+        expect(await overflowsSideways(page)).toBe(false);
+        await expectAccessible(page);
+        await screenshot(page, `keys-lineage-${label}`);
+
+        // The replacement revoked: the old key, still in its grace period, stands alone and cannot be rotated again.
+        await lineage.getByRole("button", { name: "Revoke" }).click();
+        const alone = card(page, first);
+        await expect(alone).toContainText(`Rotated, but its replacement ${second.slice(0, 11)}… was revoked`);
+        await alone.getByText("Manage “Lineage”").click();
+        await expect(alone.getByRole("button", { name: "Revoke" })).toBeVisible();
+        await expect(alone.getByRole("button", { name: "Rotate" })).toHaveCount(0);
+
+        // A key rotated with no grace period expires at once: with the revoked one, folded away.
+        await page.goto(`${server.url}/keys/request`);
+        await page.getByLabel("Key name").fill("Short-lived");
+        await describeUse(page);
+        await page.getByRole("button", { name: "Create my key" }).click();
+        const short = await takeShownKey(page);
+        await page.goto(`${server.url}/keys`);
+        await card(page, short).getByText("Manage “Short-lived”").click();
+        await card(page, short).getByLabel("Old key keeps working for").selectOption("0");
+        await card(page, short).getByRole("button", { name: "Rotate" }).click();
+        const shortNext = await takeShownKey(page);
+        expect((await api(short)).status).toBe(401);
+
+        const folded = page.getByText("Revoked and expired (2)");
+        await expect(folded).toBeVisible();
+        await expect(card(page, second)).toBeHidden();
+        await expect(card(page, short)).toBeHidden();
+        await folded.click();
+        await expect(card(page, second)).toContainText("revoked");
+        await expect(card(page, short)).toContainText("expired");
+        await expect(card(page, short)).toContainText(`replaced by ${shortNext.slice(0, 11)}…`);
+        expect(await overflowsSideways(page)).toBe(false);
+        await expectAccessible(page);
+        await screenshot(page, `keys-folded-${label}`);
       });
     });
   }

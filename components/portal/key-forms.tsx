@@ -229,7 +229,8 @@ export function RotateKeyForm({ id }: { id: string }) {
   );
 }
 
-export function RevokeKeyForm({ id, name }: { id: string; name: string }) {
+/** `label`: the button's words where "Revoke" alone would not say which key (a rotated key's predecessor). */
+export function RevokeKeyForm({ id, name, label = "Revoke" }: { id: string; name: string; label?: string }) {
   const [state, action, pending] = useActionState(revokeMyKey, {});
   return (
     <form
@@ -240,7 +241,7 @@ export function RevokeKeyForm({ id, name }: { id: string; name: string }) {
     >
       <input type="hidden" name="id" value={id} />
       <button type="submit" className={`${secondary} border-red-600 text-red-700 dark:text-red-400`} disabled={pending}>
-        Revoke
+        {label}
       </button>
       <Outcome state={state} />
     </form>
