@@ -407,6 +407,7 @@ export async function rotateKey(
         dayLimit: updated.dayLimit,
         minuteLimit: updated.minuteLimit,
         concurrencyLimit: updated.concurrencyLimit,
+        // The old key's own expiry, not the end of the grace period the claim just wrote.
         expiresAt: existing.expiresAt,
         lineageId: updated.lineageId ?? updated.id,
       },
