@@ -3,6 +3,7 @@ import { getRequestListener } from "@hono/node-server";
 import { getGateway } from "./lib/instance.ts";
 import { isGatewayRequest } from "./lib/front-door.ts";
 import { addressBucket, resolveClientAddress } from "./lib/gateway/http/trusted-proxies.ts";
+import { loadPortalConfig } from "./lib/portal/config.ts";
 import { CLIENT_ADDRESS_HEADER } from "./lib/portal/sign-in-limits.ts";
 import { deferWasmOptimisation } from "./lib/gateway/runtime/wasm-memory.ts";
 
@@ -23,6 +24,14 @@ const api = getRequestListener(gateway.app.fetch);
 const servePortal = process.env.SERVE_PORTAL !== "false";
 let portal: ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) | undefined;
 if (servePortal) {
+  // The portal reads its settings on its first request; reading them now makes a setting that cannot
+  // work (KEY_APPROVAL=domains without domains, say) stop the start with its reason instead.
+  try {
+    for (const notice of loadPortalConfig().deprecations) logger.warn(notice);
+  } catch (err) {
+    process.stderr.write(`gateway: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
   const { default: next } = await import("next");
   // The project root, where .next is: this file runs from dist/ once compiled, so not its own directory.
   const dir = process.cwd();

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { CapabilityGrid } from "@/components/capability-grid";
 import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
+import { approvalSummary } from "@/lib/portal/approval-text.ts";
 import { getPortal } from "@/lib/portal/auth.ts";
 import { sampleOrigin } from "@/lib/portal/sample-origin.ts";
 
@@ -45,12 +46,11 @@ export default async function HomePage() {
       <Section id="get-a-key" className="mt-12" title="How to get a key">
         <ol className="mt-4 max-w-2xl list-decimal space-y-2 pl-6 text-slate-700 dark:text-slate-300">
           <li>Sign in with a link sent to your email{portal.github ? ", or with GitHub" : ""}.</li>
-          <li>Request a key: give it a name and say what you will build with it.</li>
           <li>
-            {portal.autoApproveKeys
-              ? "This server approves requests at once: no waiting for an operator."
-              : "An operator reviews the request; your keys page shows the decision."}
+            Request a key: name it, pick the areas it may call and, if you like, its last day, and say what you will
+            build with it.
           </li>
+          <li>{approvalSummary(portal.keyApproval)}</li>
           <li>Create the key on your keys page. It is shown once: copy it then.</li>
         </ol>
       </Section>

@@ -192,11 +192,12 @@ test.describe("the portal journey in real Chromium: sign in, request, approve, u
     expect(await user.getByTestId("new-key").count()).toBe(0);
 
     await user.reload();
+    // The old key is shown under its replacement, with when it stops, and can be stopped early.
     const oldKey = user.getByTestId(`key-${firstKey.slice(0, 11)}`);
-    await expect(oldKey.textContent()).resolves.toMatch(/expires \d{4}-\d\d-\d\d/);
-    await oldKey.getByText(/^Manage/).click();
-    await oldKey.getByRole("button", { name: "Revoke" }).click();
-    // Revoked: the row says so (its manage forms are gone).
+    await expect(oldKey.textContent()).resolves.toMatch(/old key valid until \d{4}-\d\d-\d\d/);
+    await oldKey.getByRole("button", { name: "Stop the old key now" }).click();
+    // Revoked: it moves to the folded list of keys that no longer work, which says so when opened.
+    await user.getByText("Revoked and expired (1)").click();
     await oldKey.getByText("revoked", { exact: true }).waitFor();
     const refused = await api(firstKey);
     expect(refused.status).toBe(401);

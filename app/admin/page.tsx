@@ -8,6 +8,7 @@ import { UsageDashboard } from "@/components/portal/usage-dashboard";
 import { getGateway } from "@/lib/instance.ts";
 import { listAudit, listKeys } from "@/lib/gateway/keys/admin.ts";
 import { formatUtc, keyState } from "@/lib/portal/format.ts";
+import { requestTerms } from "@/lib/portal/request-terms.ts";
 import { requireOperator } from "@/lib/portal/session.ts";
 
 export const metadata: Metadata = { title: "Operator · Unified API Gateway" };
@@ -44,6 +45,7 @@ export default async function AdminPage() {
                   <strong>{r.name}</strong> for {r.user.email ?? r.userId} · {r.useType}
                   {r.organisation ? ` · ${r.organisation}` : ""} · {formatUtc(r.createdAt)}
                 </p>
+                <p className="mt-1 text-sm">{requestTerms(r)}</p>
                 <p className="mt-1 whitespace-pre-wrap text-sm">{r.intendedUse}</p>
                 <DecisionForm id={r.id} name={r.name} />
               </li>

@@ -14,9 +14,12 @@ import {
   setKeyScopes,
   type CreatedKey,
 } from "@/lib/gateway/keys/admin.ts";
-import { SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
+import { isOperatorScope, SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
+import { pendingNextSteps } from "@/lib/portal/approval-text.ts";
 import { getPortal } from "@/lib/portal/auth.ts";
+import { expiryFromDay } from "@/lib/portal/expiry-day.ts";
 import { publishKeyChange } from "@/lib/portal/keys.ts";
+import { chosenScopes } from "@/lib/portal/scope-choice.ts";
 import { currentSession } from "@/lib/portal/session.ts";
 
 /**
@@ -28,13 +31,16 @@ export type KeyActionState = {
   error?: string;
   message?: string;
   created?: { id: string; name: string; prefix: string; key: string };
+  /** The request form's fields as sent, so a refused request comes back as it was typed. */
+  submitted?: RequestFields;
 };
 
 async function signedIn() {
   const session = await currentSession();
   if (!session) throw new Error("signed out: sign in again");
   const { rt } = await getGateway();
-  return { rt, userId: session.user.id, actor: session.user.email ?? `user:${session.user.id}` };
+  const email = session.user.email ?? null;
+  return { rt, userId: session.user.id, email, actor: email ?? `user:${session.user.id}` };
 }
 
 function shown(created: CreatedKey): KeyActionState["created"] {
@@ -46,40 +52,74 @@ function firstIssue(err: z.ZodError): string {
   return issue ? `${issue.path.join(".") || "input"}: ${issue.message}` : "invalid input";
 }
 
-/** A change the key rules refused (too many keys, widening scopes, rotating twice) is the form's error. */
+/** A change the key rules refused (too many keys, a name taken, widening scopes, rotating twice) is the form's error. */
 function refused(err: unknown): KeyActionState {
   if (err instanceof KeyRuleError) return { error: err.message };
   throw err;
 }
+
+/** The areas ticked in a scope picker, and whether it said "every area" or "only these". */
+const scopeFields = z.object({
+  scopeMode: z.string().nullable(),
+  scopes: z.array(z.enum(SCOPE_AREAS)).max(50),
+});
+const readScopes = (form: FormData) =>
+  scopeFields.safeParse({ scopeMode: form.get("scopeMode"), scopes: form.getAll("scopes") });
 
 const requestForm = z.object({
   name: z.string(),
   intendedUse: z.string(),
   organisation: z.string().optional(),
   useType: z.string(),
+  expiresOn: z.string().default(""),
 });
+type RequestFields = z.infer<typeof requestForm> & { scopeMode: string; scopes: string[] };
 
+/**
+ * The request form: a key with its name, scopes and expiry in one step. The approval policy decides
+ * at once (the key is then made and shown here) or leaves it to an operator, and the answer says
+ * what happens next.
+ */
 export async function submitKeyRequest(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
-  const { rt, userId } = await signedIn();
-  const { config } = await getPortal();
+  const { rt, userId, email } = await signedIn();
+  const { config, mailer } = await getPortal();
   const raw = requestForm.safeParse(Object.fromEntries(form));
-  const parsed = raw.success ? keyRequestInput.safeParse(raw.data) : raw;
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
-  const request = await requestKey(
-    rt.db,
-    userId,
-    parsed.data as z.input<typeof keyRequestInput>,
-    config.autoApproveKeys,
-  );
+  if (!raw.success) return { error: firstIssue(raw.error) };
+  const submitted: RequestFields = {
+    ...raw.data,
+    scopeMode: String(form.get("scopeMode") ?? ""),
+    scopes: form.getAll("scopes").map(String),
+  };
+  const refusal = (error: string): KeyActionState => ({ error, submitted });
+  const fields = readScopes(form);
+  if (!fields.success) return refusal(firstIssue(fields.error));
+  const scopes = chosenScopes(fields.data.scopeMode, fields.data.scopes);
+  if ("error" in scopes) return refusal(scopes.error);
+  const expiry = expiryFromDay(raw.data.expiresOn);
+  if ("error" in expiry) return refusal(expiry.error);
+  const parsed = keyRequestInput.safeParse({ ...raw.data, scopes: scopes.scopes, expiresAt: expiry.expiresAt });
+  if (!parsed.success) return refusal(firstIssue(parsed.error));
+  let request;
+  try {
+    request = await requestKey(rt.db, userId, parsed.data as z.input<typeof keyRequestInput>, config.keyApproval);
+  } catch (err) {
+    return { ...refused(err), submitted };
+  }
   revalidatePath("/admin");
   if (request.status !== "approved") {
     revalidatePath("/keys");
-    return { message: "Request sent. An operator will review it; you will see the decision on your keys page." };
+    const next = pendingNextSteps({
+      email,
+      mailConfigured: mailer.configured,
+      operatorsConfigured: config.adminEmails.size > 0,
+    });
+    return { message: `Request sent. ${next}` };
   }
   let created;
   try {
     created = await pickUpKey(rt.db, request.id, userId, rt.config);
   } catch (err) {
+    // Approved but not made (no room for another key): the request waits on the keys page.
     return refused(err);
   }
   if (!created) return { error: "the key could not be created; open your keys page" };
@@ -110,7 +150,12 @@ export async function renameMyKey(_previous: KeyActionState, form: FormData): Pr
     .extend({ name: z.string().trim().min(1, "the name cannot be empty").max(100) })
     .safeParse(Object.fromEntries(form));
   if (!parsed.success) return { error: firstIssue(parsed.error) };
-  const record = await renameKey(rt.db, parsed.data.id, { name: parsed.data.name }, actor, userId);
+  let record;
+  try {
+    record = await renameKey(rt.db, parsed.data.id, { name: parsed.data.name }, actor, userId);
+  } catch (err) {
+    return refused(err);
+  }
   if (!record) return { error: "no such key of yours" };
   await publishKeyChange(rt, record);
   revalidatePath("/keys");
@@ -119,13 +164,22 @@ export async function renameMyKey(_previous: KeyActionState, form: FormData): Pr
 
 export async function setMyKeyScopes(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
   const { rt, userId, actor } = await signedIn();
-  const parsed = idForm
-    .extend({ scopes: z.array(z.enum(SCOPE_AREAS)).max(50) })
-    .safeParse({ id: form.get("id"), scopes: form.getAll("scopes") });
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  const id = idForm.safeParse({ id: form.get("id") });
+  if (!id.success) return { error: firstIssue(id.error) };
+  const fields = readScopes(form);
+  if (!fields.success) return { error: firstIssue(fields.error) };
+  // The grant decides whether "every area" is on offer; setKeyScopes checks the grant again.
+  const key = await rt.db.prisma.apiKey.findFirst({
+    where: { id: id.data.id, userId },
+    select: { grantedScopes: true },
+  });
+  if (!key) return { error: "no such key of yours" };
+  const granted = key.grantedScopes.filter((s) => !isOperatorScope(s));
+  const scopes = chosenScopes(fields.data.scopeMode, fields.data.scopes, granted);
+  if ("error" in scopes) return { error: scopes.error };
   let record;
   try {
-    record = await setKeyScopes(rt.db, parsed.data.id, { scopes: parsed.data.scopes }, actor, userId);
+    record = await setKeyScopes(rt.db, id.data.id, { scopes: scopes.scopes }, actor, userId);
   } catch (err) {
     return refused(err);
   }

@@ -12,6 +12,7 @@ import {
 } from "@/app/keys/actions";
 import { ActionMessages } from "./action-messages";
 import { OneTimeKey } from "./one-time-key";
+import { ScopePicker } from "./scope-picker";
 
 const input =
   "mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
@@ -30,16 +31,63 @@ function Outcome({ state }: { state: KeyActionState }) {
   );
 }
 
-export function KeyRequestForm({ autoApprove }: { autoApprove: boolean }) {
+const help = "mt-1 text-sm text-slate-600 dark:text-slate-400";
+
+/**
+ * A key in one step: name, areas and last day, with what it is for. `instant`: this person's request
+ * is approved at once by the server's policy, so sending it creates the key and shows it here.
+ * After a refusal (a name already taken) the form comes back with what was typed.
+ */
+export function KeyRequestForm({
+  instant,
+  areas,
+  today,
+}: {
+  instant: boolean;
+  areas: readonly string[];
+  /** Today's date (UTC): the earliest last day the date field offers. */
+  today: string;
+}) {
   const [state, action, pending] = useActionState(submitKeyRequest, {});
   if (state.created || state.message) return <Outcome state={state} />;
+  const typed = state.submitted;
   return (
-    <form action={action} className="mt-6 max-w-xl space-y-4">
+    <form action={action} className="mt-6 max-w-xl space-y-5">
       <div>
         <label htmlFor="name" className="font-medium">
           Key name
         </label>
-        <input id="name" name="name" required maxLength={100} className={input} placeholder="e.g. Thesis scraper" />
+        <input
+          id="name"
+          name="name"
+          required
+          maxLength={100}
+          className={input}
+          placeholder="e.g. Thesis scraper"
+          defaultValue={typed?.name}
+          aria-describedby="name-help"
+        />
+        <p id="name-help" className={help}>
+          Each of your keys has its own name.
+        </p>
+      </div>
+      <ScopePicker areas={areas} selected={typed?.scopes ?? []} mode={typed?.scopeMode === "some" ? "some" : "all"} />
+      <div>
+        <label htmlFor="expiresOn" className="font-medium">
+          Last day it works <span className="font-normal text-slate-600 dark:text-slate-400">(optional)</span>
+        </label>
+        <input
+          id="expiresOn"
+          name="expiresOn"
+          type="date"
+          min={today}
+          className={input}
+          defaultValue={typed?.expiresOn}
+          aria-describedby="expiresOn-help"
+        />
+        <p id="expiresOn-help" className={help}>
+          The key stops at midnight UTC at the end of that day. Leave empty for a key that does not expire.
+        </p>
       </div>
       <div>
         <label htmlFor="intendedUse" className="font-medium">
@@ -53,9 +101,10 @@ export function KeyRequestForm({ autoApprove }: { autoApprove: boolean }) {
           maxLength={2000}
           rows={4}
           className={input}
+          defaultValue={typed?.intendedUse}
           aria-describedby="intendedUse-help"
         />
-        <p id="intendedUse-help" className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        <p id="intendedUse-help" className={help}>
           A sentence or two: what you will build and which areas you will call.
         </p>
       </div>
@@ -63,21 +112,33 @@ export function KeyRequestForm({ autoApprove }: { autoApprove: boolean }) {
         <label htmlFor="organisation" className="font-medium">
           Organisation <span className="font-normal text-slate-600 dark:text-slate-400">(optional)</span>
         </label>
-        <input id="organisation" name="organisation" maxLength={200} className={input} />
+        <input
+          id="organisation"
+          name="organisation"
+          maxLength={200}
+          className={input}
+          defaultValue={typed?.organisation}
+        />
       </div>
       <fieldset>
         <legend className="font-medium">Use type</legend>
         <div className="mt-1 flex flex-wrap gap-4">
-          {["personal", "research", "education", "commercial"].map((t, i) => (
+          {["personal", "research", "education", "commercial"].map((t) => (
             <label key={t} className="flex items-center gap-2">
-              <input type="radio" name="useType" value={t} defaultChecked={i === 0} required />
+              <input
+                type="radio"
+                name="useType"
+                value={t}
+                defaultChecked={t === (typed?.useType ?? "personal")}
+                required
+              />
               {t[0]!.toUpperCase() + t.slice(1)}
             </label>
           ))}
         </div>
       </fieldset>
       <button type="submit" className={primary} disabled={pending}>
-        {pending ? "Sending…" : autoApprove ? "Create my key" : "Send request"}
+        {pending ? "Sending…" : instant ? "Create my key" : "Send request"}
       </button>
       <Outcome state={state} />
     </form>
@@ -116,7 +177,7 @@ export function RenameKeyForm({ id, name }: { id: string; name: string }) {
   );
 }
 
-/** `granted`: the operator limited this key to `areas`, so ticking none does not mean every area. */
+/** `granted`: the operator limited this key to `areas`, so "every area" is not on offer. */
 export function ScopesForm({
   id,
   scopes,
@@ -130,23 +191,9 @@ export function ScopesForm({
 }) {
   const [state, action, pending] = useActionState(setMyKeyScopes, {});
   return (
-    <form action={action}>
+    <form action={action} className="text-sm">
       <input type="hidden" name="id" value={id} />
-      <fieldset>
-        <legend className="text-sm font-medium">
-          {granted
-            ? "Areas this key may call (the operator granted these; tick at least one)"
-            : "Areas this key may call (none ticked = all)"}
-        </legend>
-        <div className="mt-1 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
-          {areas.map((a) => (
-            <label key={a} className="flex items-center gap-2">
-              <input type="checkbox" name="scopes" value={a} defaultChecked={scopes.includes(a)} />
-              {a}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <ScopePicker areas={areas} selected={scopes} granted={granted} />
       <button type="submit" className={`${secondary} mt-2`} disabled={pending}>
         Save scopes
       </button>
@@ -182,7 +229,8 @@ export function RotateKeyForm({ id }: { id: string }) {
   );
 }
 
-export function RevokeKeyForm({ id, name }: { id: string; name: string }) {
+/** `label`: the button's words where "Revoke" alone would not say which key (a rotated key's predecessor). */
+export function RevokeKeyForm({ id, name, label = "Revoke" }: { id: string; name: string; label?: string }) {
   const [state, action, pending] = useActionState(revokeMyKey, {});
   return (
     <form
@@ -193,7 +241,7 @@ export function RevokeKeyForm({ id, name }: { id: string; name: string }) {
     >
       <input type="hidden" name="id" value={id} />
       <button type="submit" className={`${secondary} border-red-600 text-red-700 dark:text-red-400`} disabled={pending}>
-        Revoke
+        {label}
       </button>
       <Outcome state={state} />
     </form>

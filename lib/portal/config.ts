@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseApprovalDomains, type KeyApprovalPolicy } from "../gateway/keys/approval.ts";
 import { makePrivateDir } from "../private-dir.ts";
 
 const envSchema = z.object({
@@ -19,7 +20,10 @@ const envSchema = z.object({
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
   ADMIN_EMAILS: z.string().default(""),
-  AUTO_APPROVE_KEYS: z.enum(["true", "false"]).default("false"),
+  KEY_APPROVAL: z.enum(["manual", "auto", "domains"]).optional(),
+  KEY_APPROVAL_DOMAINS: z.string().optional(),
+  /** Deprecated: KEY_APPROVAL=auto (true) or manual (false). */
+  AUTO_APPROVE_KEYS: z.enum(["true", "false"]).optional(),
 });
 
 /** How mail leaves: a nodemailer transport description, or null when none is configured. */
@@ -34,7 +38,9 @@ export type PortalConfig = {
   emailFrom: string;
   github: { clientId: string; clientSecret: string } | null;
   adminEmails: Set<string>;
-  autoApproveKeys: boolean;
+  keyApproval: KeyApprovalPolicy;
+  /** Settings still honoured but due to go, each with what to use instead: for the startup log. */
+  deprecations: string[];
 };
 
 export const SECRET_FILE = "nextauth-secret";
@@ -49,6 +55,7 @@ export function loadPortalConfig(env: Record<string, string | undefined> = proce
     );
   }
   const e = parsed.data;
+  const approval = keyApproval(e);
   return {
     url: (e.NEXTAUTH_URL ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT || 3000}`).replace(/\/+$/, ""),
     secret: e.NEXTAUTH_SECRET ?? persistedSecret(path.resolve(e.DATA_DIR)),
@@ -60,8 +67,43 @@ export function loadPortalConfig(env: Record<string, string | undefined> = proce
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean),
     ),
-    autoApproveKeys: e.AUTO_APPROVE_KEYS === "true",
+    keyApproval: approval.policy,
+    deprecations: approval.deprecations,
   };
+}
+
+/**
+ * KEY_APPROVAL and KEY_APPROVAL_DOMAINS, or the older AUTO_APPROVE_KEYS when KEY_APPROVAL is unset.
+ * Settings that contradict each other, or domains that would never be read, are refused rather than
+ * one of them silently winning: either way someone would get keys the operator did not mean to give.
+ */
+function keyApproval(e: z.infer<typeof envSchema>): { policy: KeyApprovalPolicy; deprecations: string[] } {
+  const legacy = e.AUTO_APPROVE_KEYS === undefined ? undefined : e.AUTO_APPROVE_KEYS === "true" ? "auto" : "manual";
+  const mode = e.KEY_APPROVAL ?? legacy ?? "manual";
+  if (legacy !== undefined && e.KEY_APPROVAL !== undefined && legacy !== e.KEY_APPROVAL)
+    throw new Error(
+      `invalid configuration: AUTO_APPROVE_KEYS=${e.AUTO_APPROVE_KEYS} contradicts KEY_APPROVAL=${e.KEY_APPROVAL}; remove AUTO_APPROVE_KEYS (deprecated)`,
+    );
+  const deprecations =
+    legacy === undefined ? [] : [`AUTO_APPROVE_KEYS is deprecated: set KEY_APPROVAL=${legacy} instead`];
+  if (mode !== "domains") {
+    if (e.KEY_APPROVAL_DOMAINS !== undefined)
+      throw new Error(
+        `invalid configuration: KEY_APPROVAL_DOMAINS is read only with KEY_APPROVAL=domains (KEY_APPROVAL is ${mode})`,
+      );
+    return { policy: { mode }, deprecations };
+  }
+  let domains: string[];
+  try {
+    domains = parseApprovalDomains(e.KEY_APPROVAL_DOMAINS ?? "");
+  } catch (err) {
+    throw new Error(`invalid configuration: ${(err as Error).message}`, { cause: err });
+  }
+  if (!domains.length)
+    throw new Error(
+      "invalid configuration: KEY_APPROVAL=domains needs KEY_APPROVAL_DOMAINS, e.g. KEY_APPROVAL_DOMAINS=example.com,example.org",
+    );
+  return { policy: { mode, domains }, deprecations };
 }
 
 function smtpSettings(e: z.infer<typeof envSchema>): SmtpSettings | null {

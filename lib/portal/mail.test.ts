@@ -96,7 +96,7 @@ describe("portal configuration", () => {
     });
     expect(a.smtp).toEqual({ host: "mail.example.test", port: 465, secure: true, auth: { user: "u", pass: "p" } });
     expect([...a.adminEmails]).toEqual(["ops@example.test", "b@x.test"]);
-    expect(a.autoApproveKeys).toBe(true);
+    expect(a.keyApproval).toEqual({ mode: "auto" });
     expect(a.url).toBe("http://localhost:3000");
     expect(a.secret.length).toBeGreaterThanOrEqual(32);
     expect(loadPortalConfig({ DATA_DIR: dir }).secret).toBe(a.secret);
@@ -111,7 +111,7 @@ describe("portal configuration", () => {
       secret: "s".repeat(32),
       url: "https://portal.example.test",
       github: null,
-      autoApproveKeys: false,
+      keyApproval: { mode: "manual" },
     });
     expect(loadPortalConfig({ DATA_DIR: dir }).smtp).toBeNull();
   });

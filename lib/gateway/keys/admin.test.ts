@@ -20,6 +20,7 @@ import {
   setKeyLimits,
   setKeyScopes,
 } from "./admin.ts";
+import { isKeyNameTaken } from "./names.ts";
 import { toKeyRecord } from "./record.ts";
 
 const REQUEST = { name: "Thesis", intendedUse: "Collecting papers for my thesis", useType: "research" as const };
@@ -136,7 +137,7 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
     // Console keys do not count, and a rotation in its grace period counts once.
     await consoleKeyFor(gw.rt.db, userId);
     await rotateKey(gw.rt.db, first.id, { graceHours: 24 }, "me", userId);
-    const request = await requestKey(gw.rt.db, userId, REQUEST, true);
+    const request = await requestKey(gw.rt.db, userId, REQUEST, { mode: "auto" });
     await expect(pickUpKey(gw.rt.db, request.id, userId, rules)).rejects.toThrow(KeyRuleError);
     // Refused, the request is still there to collect once a key is revoked.
     expect((await gw.rt.db.prisma.keyRequest.findUniqueOrThrow({ where: { id: request.id } })).keyId).toBeNull();
@@ -167,7 +168,7 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
 
   it("takes a request through approval to a key that is created, and shown, once", async () => {
     const userId = await user();
-    const request = await requestKey(gw.rt.db, userId, { ...REQUEST, organisation: "" }, false);
+    const request = await requestKey(gw.rt.db, userId, { ...REQUEST, organisation: "" }, { mode: "manual" });
     expect(request).toMatchObject({ status: "pending", organisation: null, keyId: null });
     // Not approved yet: nothing to pick up.
     expect(await pickUpKey(gw.rt.db, request.id, userId)).toBeNull();
@@ -191,11 +192,13 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
 
   it("approves at once with auto-approve, and rejects incomplete requests", async () => {
     const userId = await user();
-    const request = await requestKey(gw.rt.db, userId, REQUEST, true);
+    const request = await requestKey(gw.rt.db, userId, REQUEST, { mode: "auto" });
     expect(request).toMatchObject({ status: "approved", decidedBy: "auto-approve" });
     expect(await pickUpKey(gw.rt.db, request.id, userId)).not.toBeNull();
-    await expect(requestKey(gw.rt.db, userId, { ...REQUEST, intendedUse: "x" }, false)).rejects.toThrow();
-    await expect(requestKey(gw.rt.db, userId, { ...REQUEST, useType: "military" as never }, false)).rejects.toThrow();
+    await expect(requestKey(gw.rt.db, userId, { ...REQUEST, intendedUse: "x" }, { mode: "manual" })).rejects.toThrow();
+    await expect(
+      requestKey(gw.rt.db, userId, { ...REQUEST, useType: "military" as never }, { mode: "manual" }),
+    ).rejects.toThrow();
   });
 
   it("refuses names, uses and notes the database cannot store as validation errors, not database failures", async () => {
@@ -208,9 +211,14 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
       expect(err).toBeInstanceOf(z.ZodError);
       expect((err as z.ZodError).issues[0]?.message).toMatch(/NUL characters or unpaired surrogates/);
     };
-    await refused(requestKey(gw.rt.db, userId, { ...REQUEST, name: "Thesis\u0000" }, false));
+    await refused(requestKey(gw.rt.db, userId, { ...REQUEST, name: "Thesis\u0000" }, { mode: "manual" }));
     await refused(
-      requestKey(gw.rt.db, userId, { ...REQUEST, intendedUse: "Collecting papers \ud800 for my thesis" }, false),
+      requestKey(
+        gw.rt.db,
+        userId,
+        { ...REQUEST, intendedUse: "Collecting papers \ud800 for my thesis" },
+        { mode: "manual" },
+      ),
     );
     await refused(createKey(gw.rt.db, { name: "laptop\u0000" }, "operator-cli"));
     const { id } = await gw.key();
@@ -304,6 +312,120 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
         { from: { day: null, minute: null, concurrency: null }, to: { day: null, minute: 2, concurrency: 5 } },
       ],
     ]);
+  });
+
+  it("keeps key names unique per owner, case-insensitively, across keys and open requests, saying what has the name", async () => {
+    const { userId, email } = await createTestSession(gw.rt.db);
+    const auto = { mode: "auto" } as const;
+    const laptop = (await pickUpKey(
+      gw.rt.db,
+      (await requestKey(gw.rt.db, userId, { ...REQUEST, name: "Laptop" }, auto)).id,
+      userId,
+    ))!;
+    await expect(requestKey(gw.rt.db, userId, { ...REQUEST, name: " laptop " }, auto)).rejects.toThrow(
+      `“laptop” is taken: this account already has a key of that name (${laptop.prefix}…). Choose another name.`,
+    );
+    await requestKey(gw.rt.db, userId, REQUEST, { mode: "manual" });
+    await expect(requestKey(gw.rt.db, userId, { ...REQUEST, name: "THESIS" }, auto)).rejects.toThrow(
+      /asked for a key of that name, waiting for approval/,
+    );
+    await expect(renameKey(gw.rt.db, laptop.id, { name: "thesis" }, "me", userId)).rejects.toThrow(KeyRuleError);
+    // Its own name in other letters is not a clash, and another owner's names are theirs.
+    expect((await renameKey(gw.rt.db, laptop.id, { name: "LAPTOP" }, "me", userId))?.name).toBe("LAPTOP");
+    const other = await createTestSession(gw.rt.db);
+    expect((await requestKey(gw.rt.db, other.userId, { ...REQUEST, name: "laptop" }, auto)).status).toBe("approved");
+    // The operator CLI is held to the same rule (its 409 carries the message).
+    await expect(createKey(gw.rt.db, { name: "Laptop", email }, "operator-cli")).rejects.toThrow(/is taken/);
+
+    // A rotation's replacement takes the name over from the key it replaces.
+    const rotated = (await rotateKey(gw.rt.db, laptop.id, { graceHours: 24 }, "me", userId))!;
+    expect(rotated.record.name).toBe("LAPTOP");
+    // Revoking frees a name; an expired key keeps it until revoked, and the message says so.
+    await revokeKey(gw.rt.db, rotated.id, "me", userId);
+    const reused = await createKey(gw.rt.db, { name: "laptop", email }, "operator-cli");
+    await gw.rt.db.prisma.apiKey.update({ where: { id: reused.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await expect(requestKey(gw.rt.db, userId, { ...REQUEST, name: "Laptop" }, auto)).rejects.toThrow(
+      `“Laptop” is taken: it is the name of this account's expired key ${reused.prefix}…, which keeps it until it is revoked (under “Revoked and expired”). Choose another name.`,
+    );
+
+    // The database holds the rule too: a write that skipped the check is refused by the index, which
+    // the key functions turn back into the rule's error.
+    const raced = await gw.rt.db.prisma.apiKey
+      .create({
+        data: { id: "key_raced", name: "LAPTOP", prefix: "sk_raced", hash: "raced", userId, lineageId: "key_raced" },
+      })
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    expect(isKeyNameTaken(raced)).toBe(true);
+    expect(isKeyNameTaken(new Error("P2002"))).toBe(false);
+  });
+
+  it("refuses to pick up an approved key whose name another key has taken since, until that key is renamed", async () => {
+    const userId = await user();
+    const request = await requestKey(gw.rt.db, userId, { ...REQUEST, name: "server" }, { mode: "manual" });
+    await decideKeyRequest(gw.rt.db, request.id, { approve: true }, "op@example.test");
+    const other = await owned(userId, { name: "something" });
+    // Renamed straight in the database: the portal's rename would have refused the pending name.
+    await gw.rt.db.prisma.apiKey.update({ where: { id: other.id }, data: { name: "Server" } });
+    await expect(pickUpKey(gw.rt.db, request.id, userId)).rejects.toThrow(
+      /“server” is taken: this account already has a key of that name .*Rename that key first, then create this one\.$/,
+    );
+    expect((await gw.rt.db.prisma.keyRequest.findUniqueOrThrow({ where: { id: request.id } })).keyId).toBeNull();
+    await renameKey(gw.rt.db, other.id, { name: "other server" }, "me", userId);
+    expect((await pickUpKey(gw.rt.db, request.id, userId))?.record.name).toBe("server");
+  });
+
+  it("makes a key in one step with the scopes and expiry asked for; the scopes are its grant", async () => {
+    const userId = await user();
+    const expiresAt = new Date(Date.now() + 30 * 86_400_000);
+    const request = await requestKey(
+      gw.rt.db,
+      userId,
+      { ...REQUEST, scopes: ["llm", "data", "llm"], expiresAt },
+      { mode: "auto" },
+    );
+    expect(request).toMatchObject({ status: "approved", scopes: ["data", "llm"], expiresAt });
+    const created = (await pickUpKey(gw.rt.db, request.id, userId))!;
+    expect(created.record).toMatchObject({ scopes: ["data", "llm"], expiresAt: expiresAt.getTime() });
+    expect((await listKeys(gw.rt.db, userId))[0]).toMatchObject({ granted_scopes: ["data", "llm"] });
+    await expect(setKeyScopes(gw.rt.db, created.id, { scopes: ["proxy"] }, "me", userId)).rejects.toThrow(KeyRuleError);
+    const detail = (await listAudit(gw.rt.db, 500)).find(
+      (a) => a.target === request.id && a.action === "key_request.create",
+    )?.detail;
+    expect(detail).toMatchObject({ scopes: ["data", "llm"], expires_at: expiresAt.toISOString() });
+
+    await expect(
+      requestKey(gw.rt.db, userId, { ...REQUEST, name: "late", expiresAt: new Date(Date.now() - 1) }, { mode: "auto" }),
+    ).rejects.toThrow("the expiry date must be in the future");
+    // Approved too late: the day it was to stop has passed before it was picked up.
+    const slow = await requestKey(gw.rt.db, userId, { ...REQUEST, name: "slow", expiresAt }, { mode: "manual" });
+    await decideKeyRequest(gw.rt.db, slow.id, { approve: true }, "op@example.test");
+    const later = new Date(expiresAt.getTime() + 1);
+    await expect(pickUpKey(gw.rt.db, slow.id, userId, undefined, later)).rejects.toThrow(
+      /which has passed; request a new one/,
+    );
+    expect((await gw.rt.db.prisma.keyRequest.findUniqueOrThrow({ where: { id: slow.id } })).keyId).toBeNull();
+  });
+
+  it("approves by domain on the requester's own address, exactly, and audits the domain", async () => {
+    const policy = { mode: "domains", domains: ["example.com"] } as const;
+    const inside = await createTestSession(gw.rt.db, `Ada-${Date.now()}@EXAMPLE.com`);
+    const request = await requestKey(gw.rt.db, inside.userId, REQUEST, policy);
+    expect(request).toMatchObject({ status: "approved", decidedBy: "auto-approve:example.com" });
+    const audit = (await listAudit(gw.rt.db, 500))
+      .filter((a) => a.target === request.id)
+      .map((a) => [a.actor, a.action]);
+    expect(audit).toEqual([
+      ["auto-approve:example.com", "key_request.approve"],
+      [`user:${inside.userId}`, "key_request.create"],
+    ]);
+    const sub = await createTestSession(gw.rt.db, `bob-${Date.now()}@sub.example.com`);
+    expect(await requestKey(gw.rt.db, sub.userId, REQUEST, policy)).toMatchObject({
+      status: "pending",
+      decidedBy: null,
+    });
   });
 });
 

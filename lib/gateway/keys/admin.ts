@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Database } from "../../db/client.ts";
 import type { Prisma } from "../../db/generated/client.ts";
+import { decideByPolicy, type KeyApprovalPolicy } from "./approval.ts";
+import { heldNames, isKeyNameTaken, nameClash } from "./names.ts";
 import { isOperatorScope, OPERATOR_SCOPES, SCOPE_AREAS, toKeyRecord, type KeyRecord } from "./record.ts";
 import { generateKey } from "./secrets.ts";
 import { isUnsafeText } from "../http/safe-text.ts";
@@ -15,10 +17,14 @@ export class KeyRuleError extends Error {
 export type KeyRules = { maxKeysPerUser: number };
 export const DEFAULT_KEY_RULES: KeyRules = { maxKeysPerUser: 10 };
 
+/** Locks the owner's row, so two key changes of one user at once cannot both pass a count or a name check. */
+async function lockUser(tx: Prisma.TransactionClient, userId: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
+}
+
 /**
- * Refuses a new client key for a user who already holds the most active ones allowed. The user's row
- * is locked first, so two creations at once cannot both pass the count. A key in its rotation grace
- * period is not counted: its replacement is.
+ * Refuses a new client key for a user who already holds the most active ones allowed. A key in its
+ * rotation grace period is not counted: its replacement is.
  */
 async function assertRoomForKey(
   tx: Prisma.TransactionClient,
@@ -26,7 +32,7 @@ async function assertRoomForKey(
   rules: KeyRules,
   now = new Date(),
 ): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
+  await lockUser(tx, userId);
   const active = await tx.apiKey.count({
     where: {
       userId,
@@ -40,6 +46,36 @@ async function assertRoomForKey(
     throw new KeyRuleError(
       `the owner already has ${active} active keys, the most allowed (${rules.maxKeysPerUser}); revoke one first`,
     );
+  }
+}
+
+/**
+ * Refuses a name the owner's keys or open requests already have (names.ts). `advice` is what the
+ * person asking can do about it.
+ */
+async function assertNameFree(
+  tx: Prisma.TransactionClient,
+  userId: string,
+  name: string,
+  except: { keyId?: string; requestId?: string } = {},
+  advice?: string,
+): Promise<void> {
+  await lockUser(tx, userId);
+  const clash = nameClash(name, await heldNames(tx, userId, except), advice);
+  if (clash) throw new KeyRuleError(clash);
+}
+
+/**
+ * Runs a transaction that writes a key's name. The check above runs under the owner's lock, so only
+ * a writer that skipped it (an older instance during an upgrade) can meet the index first; the
+ * index's refusal is then the same rule error, not a 500.
+ */
+async function withNameIndex<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isKeyNameTaken(err)) throw new KeyRuleError("that name was just taken by another key of this account");
+    throw err;
   }
 }
 
@@ -76,6 +112,10 @@ export type KeySummary = {
   /** What the operator granted; the owner may narrow within it ([] = every area). */
   granted_scopes: string[];
   limits: { day: number | null; minute: number | null; concurrency: number | null };
+  /** The first key of its rotation lineage (itself when never rotated into). */
+  lineage_id: string;
+  /** Set once the key was rotated: its replacement's id. */
+  replaced_by: string | null;
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;
@@ -91,36 +131,41 @@ export async function createKey(
   const data = createKeyInput.parse(input);
   const { key, hash, prefix } = generateKey();
   const id = `key_${randomUUID().replaceAll("-", "")}`;
-  const row = await db.prisma.$transaction(async (tx) => {
-    const user = data.email
-      ? await tx.user.upsert({
-          where: { email: data.email },
-          create: { id: randomUUID(), email: data.email },
-          update: {},
-        })
-      : null;
-    if (user) await assertRoomForKey(tx, user.id, rules);
-    const created = await tx.apiKey.create({
-      data: {
-        id,
-        name: data.name,
-        prefix,
-        hash,
-        userId: user?.id ?? null,
-        scopes: data.scopes,
-        grantedScopes: data.scopes,
-        lineageId: id,
-        dayLimit: data.day ?? null,
-        minuteLimit: data.minute ?? null,
-        concurrencyLimit: data.concurrency ?? null,
-        expiresAt: data.expiresAt ?? null,
-      },
-    });
-    await tx.auditLog.create({
-      data: { actor, action: "key.create", target: id, detail: { name: data.name, prefix } },
-    });
-    return created;
-  });
+  const row = await withNameIndex(() =>
+    db.prisma.$transaction(async (tx) => {
+      const user = data.email
+        ? await tx.user.upsert({
+            where: { email: data.email },
+            create: { id: randomUUID(), email: data.email },
+            update: {},
+          })
+        : null;
+      if (user) {
+        await assertRoomForKey(tx, user.id, rules);
+        await assertNameFree(tx, user.id, data.name);
+      }
+      const created = await tx.apiKey.create({
+        data: {
+          id,
+          name: data.name,
+          prefix,
+          hash,
+          userId: user?.id ?? null,
+          scopes: data.scopes,
+          grantedScopes: data.scopes,
+          lineageId: id,
+          dayLimit: data.day ?? null,
+          minuteLimit: data.minute ?? null,
+          concurrencyLimit: data.concurrency ?? null,
+          expiresAt: data.expiresAt ?? null,
+        },
+      });
+      await tx.auditLog.create({
+        data: { actor, action: "key.create", target: id, detail: { name: data.name, prefix } },
+      });
+      return created;
+    }),
+  );
   return { id, key, prefix, record: toKeyRecord(row) };
 }
 
@@ -141,6 +186,8 @@ export async function listKeys(db: Database, userId?: string): Promise<KeySummar
     scopes: r.scopes,
     granted_scopes: r.grantedScopes,
     limits: { day: r.dayLimit, minute: r.minuteLimit, concurrency: r.concurrencyLimit },
+    lineage_id: r.lineageId ?? r.id,
+    replaced_by: r.replacedBy,
     created_at: r.createdAt.toISOString(),
     last_used_at: r.lastUsedAt?.toISOString() ?? null,
     expires_at: r.expiresAt?.toISOString() ?? null,
@@ -219,13 +266,16 @@ export async function renameKey(
   const { name } = renameKeyInput.parse(input);
   const existing = await findChangeable(db, id, owner);
   if (!existing) return null;
-  const row = await db.prisma.$transaction(async (tx) => {
-    const updated = await tx.apiKey.update({ where: { id }, data: { name } });
-    await tx.auditLog.create({
-      data: { actor, action: "key.rename", target: id, detail: { from: existing.name, to: name } },
-    });
-    return updated;
-  });
+  const row = await withNameIndex(() =>
+    db.prisma.$transaction(async (tx) => {
+      if (existing.userId && existing.kind === "client") await assertNameFree(tx, existing.userId, name, { keyId: id });
+      const updated = await tx.apiKey.update({ where: { id }, data: { name } });
+      await tx.auditLog.create({
+        data: { actor, action: "key.rename", target: id, detail: { from: existing.name, to: name } },
+      });
+      return updated;
+    }),
+  );
   return toKeyRecord(row);
 }
 
@@ -335,29 +385,33 @@ export async function rotateKey(
   // A key already due to expire sooner keeps its earlier end.
   const oldExpiry = existing.expiresAt && existing.expiresAt < graceEnds ? existing.expiresAt : graceEnds;
   const [created, old] = await db.prisma.$transaction(async (tx) => {
-    const fresh = await tx.apiKey.create({
-      data: {
-        id: newId,
-        name: existing.name,
-        prefix,
-        hash,
-        userId: existing.userId,
-        scopes: existing.scopes,
-        grantedScopes: existing.grantedScopes,
-        dayLimit: existing.dayLimit,
-        minuteLimit: existing.minuteLimit,
-        concurrencyLimit: existing.concurrencyLimit,
-        expiresAt: existing.expiresAt,
-        lineageId: existing.lineageId ?? existing.id,
-      },
-    });
-    // Conditional, so of two rotations at once only one claims the key; the other rolls back.
+    // Conditional, so of two rotations at once only one claims the key; the other rolls back. Claimed
+    // before the replacement is written: the old key gives its name up (it no longer holds it once
+    // replaced) in time for the replacement to take it under the unique name index.
     const claimed = await tx.apiKey.updateMany({
       where: { id, replacedBy: null, status: "active" },
       data: { expiresAt: oldExpiry, replacedBy: newId },
     });
     if (claimed.count === 0) throw alreadyRotated();
+    // Read again under the claim: a rename or a scope change made since the read above carries over.
     const updated = await tx.apiKey.findUniqueOrThrow({ where: { id } });
+    const fresh = await tx.apiKey.create({
+      data: {
+        id: newId,
+        name: updated.name,
+        prefix,
+        hash,
+        userId: updated.userId,
+        scopes: updated.scopes,
+        grantedScopes: updated.grantedScopes,
+        dayLimit: updated.dayLimit,
+        minuteLimit: updated.minuteLimit,
+        concurrencyLimit: updated.concurrencyLimit,
+        // The old key's own expiry, not the end of the grace period the claim just wrote.
+        expiresAt: existing.expiresAt,
+        lineageId: updated.lineageId ?? updated.id,
+      },
+    });
     await tx.auditLog.create({
       data: {
         actor,
@@ -378,14 +432,33 @@ export const keyRequestInput = z.object({
     .optional()
     .transform((v) => v || undefined),
   useType: z.enum(["personal", "research", "education", "commercial"]),
+  /** The areas asked for; [] = every area. Granted as asked: the owner may narrow them later, not widen. */
+  scopes: z.array(z.enum(SCOPE_AREAS)).max(50).default([]),
+  /** When the key stops working; none = never. */
+  expiresAt: z.coerce.date().optional(),
 });
 export type KeyRequestInput = z.input<typeof keyRequestInput>;
 
-/** Files a request for a key: pending for the operator, or approved at once with autoApprove. */
-export async function requestKey(db: Database, userId: string, input: KeyRequestInput, autoApprove: boolean) {
+/**
+ * Files a request for a key, decided at once by the operator's approval policy on the requester's
+ * own address (read here, from the account: the one their sign-in proved), or left pending for an
+ * operator. A name the requester's keys or open requests already have is refused.
+ */
+export async function requestKey(
+  db: Database,
+  userId: string,
+  input: KeyRequestInput,
+  policy: KeyApprovalPolicy,
+  now = new Date(),
+) {
   const data = keyRequestInput.parse(input);
+  if (data.expiresAt && data.expiresAt <= now) throw new KeyRuleError("the expiry date must be in the future");
+  const scopes = [...new Set(data.scopes)].sort();
   const id = `kr_${randomUUID().replaceAll("-", "")}`;
   return db.prisma.$transaction(async (tx) => {
+    await assertNameFree(tx, userId, data.name);
+    const { email } = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } });
+    const decision = decideByPolicy(policy, email);
     const request = await tx.keyRequest.create({
       data: {
         id,
@@ -394,7 +467,9 @@ export async function requestKey(db: Database, userId: string, input: KeyRequest
         intendedUse: data.intendedUse,
         organisation: data.organisation ?? null,
         useType: data.useType,
-        ...(autoApprove ? { status: "approved", decidedBy: "auto-approve", decidedAt: new Date() } : {}),
+        scopes,
+        expiresAt: data.expiresAt ?? null,
+        ...(decision.approved ? { status: "approved", decidedBy: decision.by, decidedAt: now } : {}),
       },
     });
     await tx.auditLog.create({
@@ -402,11 +477,16 @@ export async function requestKey(db: Database, userId: string, input: KeyRequest
         actor: `user:${userId}`,
         action: "key_request.create",
         target: id,
-        detail: { name: data.name, use_type: data.useType },
+        detail: {
+          name: data.name,
+          use_type: data.useType,
+          scopes,
+          expires_at: data.expiresAt?.toISOString() ?? null,
+        },
       },
     });
-    if (autoApprove)
-      await tx.auditLog.create({ data: { actor: "auto-approve", action: "key_request.approve", target: id } });
+    if (decision.approved)
+      await tx.auditLog.create({ data: { actor: decision.by, action: "key_request.approve", target: id } });
     return request;
   });
 }
@@ -440,37 +520,59 @@ export async function decideKeyRequest(db: Database, id: string, input: z.input<
 }
 
 /**
- * Creates the key of an approved request for its requester, once. The secret exists only in this
- * answer (nothing stores it), so it is made at the moment the requester is there to see it; a second
- * call finds the request picked up and returns null.
+ * Creates the key of an approved request for its requester, once, with the scopes (also its grant)
+ * and expiry asked for. The secret exists only in this answer (nothing stores it), so it is made at
+ * the moment the requester is there to see it; a second call finds the request picked up and returns
+ * null. Refused (and left to pick up later) when the owner has no room for a key or has since given
+ * its name to another key; refused for good once its expiry date has passed.
  */
 export async function pickUpKey(
   db: Database,
   requestId: string,
   userId: string,
   rules = DEFAULT_KEY_RULES,
+  now = new Date(),
 ): Promise<CreatedKey | null> {
   const { key, hash, prefix } = generateKey();
   const id = `key_${randomUUID().replaceAll("-", "")}`;
-  return db.prisma.$transaction(async (tx) => {
-    const claimed = await tx.keyRequest.updateMany({
-      where: { id: requestId, userId, status: "approved", keyId: null },
-      data: { keyId: id },
-    });
-    if (claimed.count === 0) return null;
-    await assertRoomForKey(tx, userId, rules);
-    const request = await tx.keyRequest.findUniqueOrThrow({ where: { id: requestId } });
-    const row = await tx.apiKey.create({ data: { id, name: request.name, prefix, hash, userId, lineageId: id } });
-    await tx.auditLog.create({
-      data: {
-        actor: `user:${userId}`,
-        action: "key.create",
-        target: id,
-        detail: { name: request.name, prefix, request: requestId },
-      },
-    });
-    return { id, key, prefix, record: toKeyRecord(row) };
-  });
+  return withNameIndex(() =>
+    db.prisma.$transaction(async (tx) => {
+      const claimed = await tx.keyRequest.updateMany({
+        where: { id: requestId, userId, status: "approved", keyId: null },
+        data: { keyId: id },
+      });
+      if (claimed.count === 0) return null;
+      const request = await tx.keyRequest.findUniqueOrThrow({ where: { id: requestId } });
+      if (request.expiresAt && request.expiresAt <= now)
+        throw new KeyRuleError(
+          `this key was to expire on ${request.expiresAt.toISOString().slice(0, 10)}, which has passed; request a new one`,
+        );
+      await assertRoomForKey(tx, userId, rules);
+      await assertNameFree(tx, userId, request.name, { requestId }, "Rename that key first, then create this one.");
+      const row = await tx.apiKey.create({
+        data: {
+          id,
+          name: request.name,
+          prefix,
+          hash,
+          userId,
+          lineageId: id,
+          scopes: request.scopes,
+          grantedScopes: request.scopes,
+          expiresAt: request.expiresAt,
+        },
+      });
+      await tx.auditLog.create({
+        data: {
+          actor: `user:${userId}`,
+          action: "key.create",
+          target: id,
+          detail: { name: request.name, prefix, request: requestId },
+        },
+      });
+      return { id, key, prefix, record: toKeyRecord(row) };
+    }),
+  );
 }
 
 export type AuditEntry = {

@@ -1,0 +1,151 @@
+import type { KeySummary } from "@/lib/gateway/keys/admin.ts";
+import { isOperatorScope, SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
+import type { Limits } from "@/lib/gateway/runtime/limits/limiter.ts";
+import { formatUtc, keyState } from "@/lib/portal/format.ts";
+import type { CurrentKey, RetiredKey } from "@/lib/portal/key-lineage.ts";
+import { RenameKeyForm, RevokeKeyForm, RotateKeyForm, ScopesForm } from "./key-forms";
+
+const STATE_STYLE = {
+  active: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100",
+  expiring: "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100",
+  expired: "bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-slate-100",
+  revoked: "bg-red-100 text-red-900 dark:bg-red-900 dark:text-red-100",
+};
+const muted = "text-slate-700 dark:text-slate-300";
+
+function StateBadge({ keyRow }: { keyRow: KeySummary }) {
+  const state = keyState(keyRow);
+  const text =
+    state === "expiring"
+      ? `expires ${formatUtc(keyRow.expires_at)}`
+      : state === "expired"
+        ? `expired ${formatUtc(keyRow.expires_at)}`
+        : state;
+  return <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATE_STYLE[state]}`}>{text}</span>;
+}
+
+function Facts({ keyRow: k, defaults }: { keyRow: KeySummary; defaults: Limits }) {
+  return (
+    <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2 lg:grid-cols-4">
+      <div>
+        <dt className={`inline ${muted}`}>Created </dt>
+        <dd className="inline">{formatUtc(k.created_at)}</dd>
+      </div>
+      <div>
+        <dt className={`inline ${muted}`}>Last used </dt>
+        <dd className="inline">{formatUtc(k.last_used_at)}</dd>
+      </div>
+      <div>
+        <dt className={`inline ${muted}`}>Limits </dt>
+        <dd className="inline">
+          {(k.limits.day ?? defaults.day).toLocaleString("en")}/day · {k.limits.minute ?? defaults.minute}/min ·{" "}
+          {k.limits.concurrency ?? defaults.concurrency} at once
+        </dd>
+      </div>
+      <div>
+        <dt className={`inline ${muted}`}>Scopes </dt>
+        <dd className="inline">{k.scopes.length ? k.scopes.join(", ") : "every area"}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/**
+ * A working key with the keys it replaced that still work ("replaces …, old key valid until …"),
+ * each of which can be stopped early. A key in its grace period offers no Rotate: it was rotated
+ * already, and the rotation to make is its replacement's.
+ */
+export function CurrentKeyItem({ entry, defaults }: { entry: CurrentKey; defaults: Limits }) {
+  const { key: k, predecessors, replacedBy } = entry;
+  const changeable = k.kind === "client";
+  const grantedAreas = k.granted_scopes.filter((s) => !isOperatorScope(s));
+  return (
+    <li className="rounded-xl border border-slate-300 p-4 dark:border-slate-700" data-testid={`key-${k.prefix}`}>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <h3 className="font-semibold">{k.name}</h3>
+        <code className="text-sm">{k.prefix}…</code>
+        <StateBadge keyRow={k} />
+        {k.kind === "console" && (
+          <span className={`text-sm ${muted}`}>used by the consoles while you are signed in</span>
+        )}
+      </div>
+      {replacedBy && (
+        <p className="mt-2 text-sm">
+          Rotated, but its replacement <code>{replacedBy.prefix}…</code> was {keyState(replacedBy)}: this key works
+          until {formatUtc(k.expires_at)}. Request a new key to go on after that.
+        </p>
+      )}
+      {predecessors.length > 0 && (
+        <ul className="mt-2 space-y-2" aria-label={`Keys “${k.name}” replaces`}>
+          {predecessors.map((p) => (
+            <li
+              key={p.id}
+              data-testid={`key-${p.prefix}`}
+              className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg bg-amber-50 px-3 py-2 text-sm dark:bg-amber-950"
+            >
+              <span>
+                Replaces <code>{p.prefix}…</code> · old key valid until {formatUtc(p.expires_at)}
+              </span>
+              <RevokeKeyForm id={p.id} name={`${p.name} (${p.prefix}…)`} label="Stop the old key now" />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Facts keyRow={k} defaults={defaults} />
+      {changeable && (
+        <details className="mt-3">
+          <summary className="cursor-pointer text-sm font-medium text-indigo-700 dark:text-indigo-300">
+            Manage “{k.name}”
+          </summary>
+          <div className="mt-3 space-y-4 border-l-2 border-slate-300 pl-4 dark:border-slate-700">
+            <RenameKeyForm id={k.id} name={k.name} />
+            <ScopesForm
+              id={k.id}
+              scopes={k.scopes.filter((s) => !isOperatorScope(s))}
+              areas={grantedAreas.length ? grantedAreas : SCOPE_AREAS}
+              granted={grantedAreas.length > 0}
+            />
+            {k.replaced_by === null && <RotateKeyForm id={k.id} />}
+            <RevokeKeyForm id={k.id} name={`${k.name} (${k.prefix}…)`} />
+          </div>
+        </details>
+      )}
+    </li>
+  );
+}
+
+/**
+ * Keys that no longer work, folded away under their count. An expired key still holds its name
+ * (names are unique per owner until a key is revoked), so it can be revoked here to free it.
+ */
+export function RetiredKeys({ retired }: { retired: RetiredKey[] }) {
+  return (
+    <details className="mt-6 rounded-xl border border-slate-300 p-4 dark:border-slate-700">
+      <summary className="cursor-pointer font-medium">Revoked and expired ({retired.length})</summary>
+      <ul className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
+        {retired.map(({ key: k, state, replacedBy }) => (
+          <li key={k.id} data-testid={`key-${k.prefix}`} className="py-2 text-sm">
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+              <span className="font-medium">{k.name}</span>
+              <code>{k.prefix}…</code>
+              <StateBadge keyRow={k} />
+              {replacedBy && (
+                <span className={muted}>
+                  replaced by <code>{replacedBy.prefix}…</code>
+                </span>
+              )}
+              <span className={muted}>
+                created {formatUtc(k.created_at)} · last used {formatUtc(k.last_used_at)}
+              </span>
+            </div>
+            {state === "expired" && k.kind === "client" && k.replaced_by === null && (
+              <div className="mt-1">
+                <RevokeKeyForm id={k.id} name={`${k.name} (${k.prefix}…)`} label="Revoke, freeing its name" />
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
