@@ -1,6 +1,6 @@
 import type { KeySummary } from "@/lib/gateway/keys/admin.ts";
 import { isOperatorScope, SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
-import type { Limits } from "@/lib/gateway/runtime/limits/limiter.ts";
+import type { Limits } from "@/lib/gateway/runtime/limits/windows.ts";
 import { formatUtc, keyState } from "@/lib/portal/format.ts";
 import type { CurrentKey, RetiredKey } from "@/lib/portal/key-lineage.ts";
 import { RenameKeyForm, RevokeKeyForm, RotateKeyForm, ScopesForm } from "./key-forms";
