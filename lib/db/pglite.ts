@@ -1,7 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { makePrivateDir } from "../private-dir.ts";
-import type { Database, SqlSession } from "./client.ts";
+import type { Database, SqlSession } from "./database.ts";
 import { lockDirectory } from "./directory-lock.ts";
 import { PrismaClient } from "./generated/client.ts";
 import { initialiseInChild, PGLITE_MEMORY_PARAMS } from "./pglite-init.ts";

@@ -1,6 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import type { Database } from "./client.ts";
+import type { Database } from "./database.ts";
 import { PrismaClient } from "./generated/client.ts";
 
 export async function openPostgres(url: string, onConnectionError?: (err: Error) => void): Promise<Database> {
