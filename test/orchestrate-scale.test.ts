@@ -39,7 +39,9 @@ describe.runIf(sharedBackends)("research tasks across instances: two web process
       REDIS_URL: process.env.REDIS_URL!,
       JOB_QUEUE: `test-research-${randomBytes(4).toString("hex")}`,
       JOB_WORKERS: "separate",
-      JOB_STALLED_MS: "1000",
+      // A worker's lock lasts this long between renewals: at 1 s a loaded CI machine stalled the retrying
+      // worker too, and a second stall fails the task by design.
+      JOB_STALLED_MS: "3000",
       SERVE_PORTAL: "false",
       XAI_API_KEY: "xai-test",
       UPSTREAM_XAI_URL: llm.url,
