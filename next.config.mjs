@@ -21,6 +21,10 @@ const nextConfig = {
     "@citation-js/name",
   ],
   poweredByHeader: false,
+  // Metadata in the <head> for every client, not streamed in after the body: the portal's metadata is
+  // static, so streaming gains nothing, and a page caught before its streamed <title> arrives has none
+  // (axe flagged "document-title" on the keys page right after a rotation).
+  htmlLimitedBots: /.*/,
 };
 
 export default nextConfig;

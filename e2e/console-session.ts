@@ -28,6 +28,7 @@ export async function signIn(page: Page, server: ServerProcess, email: string): 
 }
 
 export async function expectAccessible(page: Page, exclude: string[] = []): Promise<void> {
+  await expect(page).toHaveTitle(/\S/);
   let axe = new AxeBuilder({ page });
   for (const selector of exclude) axe = axe.exclude(selector);
   const { violations } = await axe.analyze();
