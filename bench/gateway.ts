@@ -6,7 +6,6 @@
 // processes' load moves far less than req/s.
 import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
-import { ensureNextBuild } from "../test/support/next-build.ts";
 import { startCompiledServer } from "./compiled-server.ts";
 import { processCpuMs } from "./process-cpu.ts";
 import { median, report, spread } from "./results.ts";
@@ -44,9 +43,9 @@ function summary(round: number, name: string, r: Result, cpuUs: number | undefin
 }
 
 async function main() {
-  ensureNextBuild();
   const backend = await backendEnv("pglite");
-  const env = { ...backend.env, LOG_LEVEL: "warn" };
+  // API only: the portal changes nothing on these paths but would need a five-minute build first.
+  const env = { ...backend.env, LOG_LEVEL: "warn", SERVE_PORTAL: "false" };
   const gateway = await startCompiledServer(env);
   const bare = await startScriptServer("bench/bare-server.ts");
   const hono = await startScriptServer("bench/hono-hello-server.ts");

@@ -2,7 +2,6 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
 import { createAreaApp, type Area, type GatewayInfo } from "./area.ts";
 import type { GatewayEnv } from "./context.ts";
@@ -10,6 +9,7 @@ import { withSchemaTypes } from "./openapi-types.ts";
 import { errorResponse } from "../../errors.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { validationHook } from "./validation.ts";
+import { requestId } from "./request-id.ts";
 
 export type GatewayApp = OpenAPIHono<GatewayEnv>;
 
@@ -21,15 +21,14 @@ export type GatewayApp = OpenAPIHono<GatewayEnv>;
 export function createGatewayApp(rt: Runtime, areas: readonly Area[]): GatewayApp {
   const app = new OpenAPIHono<GatewayEnv>({ strict: false, defaultHook: validationHook });
 
-  app.use(requestId({ headerName: "X-Request-Id" }));
+  app.use(requestId());
   app.use(async function observe(c, next) {
     c.set("runtime", rt);
     const started = performance.now();
     await next();
     const route = matchedRoute(c);
     const seconds = (performance.now() - started) / 1000;
-    rt.metrics.requests.inc({ method: c.req.method, route, status: c.res.status });
-    rt.metrics.duration.observe({ method: c.req.method, route }, seconds);
+    rt.metrics.requests.record(c.req.method, route, c.res.status, seconds);
     if (c.res.status >= 500)
       rt.logger.warn(
         { requestId: c.get("requestId"), method: c.req.method, route, status: c.res.status },

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { clientAddress } from "./client-address.ts";
 import type { GatewayEnv } from "./context.ts";
+import { setResponseHeaders } from "./response-headers.ts";
 import { RateLimitError } from "../../errors.ts";
 import type { Admission } from "../runtime/limits/limiter.ts";
 
@@ -35,7 +36,7 @@ export async function withClientLimit(
   limits: ClientLimits,
 ): Promise<void> {
   const admission = await admitClient(c, bucket, limits);
-  for (const [name, value] of Object.entries(admission.headers)) c.header(name, value);
+  setResponseHeaders(c, admission.headers);
   try {
     await next();
   } finally {

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Admission } from "../runtime/limits/limiter.ts";
 import type { KeyRecord } from "../keys/record.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -12,6 +13,8 @@ export type UsageDetail = {
 };
 
 export type GatewayEnv = {
+  /** What @hono/node-server passes under Node; absent in-process (`app.request`). */
+  Bindings: { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
   Variables: {
     requestId: string;
     runtime: Runtime;

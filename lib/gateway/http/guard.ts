@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { routePath } from "hono/route";
 import { authenticate, type AuthMode } from "./auth.ts";
 import type { GatewayEnv } from "./context.ts";
+import { setResponseHeaders } from "./response-headers.ts";
 import { RateLimitError } from "../../errors.ts";
 import { effectiveLimits } from "../keys/record.ts";
 
@@ -50,7 +51,7 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
     }
     c.set("admission", admission);
     // Set before the handler runs so every response, errors included, carries them.
-    for (const [name, value] of Object.entries(admission.headers)) c.header(name, value);
+    setResponseHeaders(c, admission.headers);
     const counted = countJsonBytes(c);
     try {
       await next();
@@ -72,8 +73,11 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
   };
 }
 
+// Shared by every response, so frozen: nothing may add to it.
+const JSON_TYPE = Object.freeze({ "Content-Type": "application/json" });
+
 /**
- * Makes c.json report its size as it serialises (and send Content-Length). Reading a finished
+ * Makes c.json report its size as it serialises. Reading a finished
  * Response back to measure it costs ~40 µs a request, more than the rest of the pipeline.
  */
 function countJsonBytes(c: Context<GatewayEnv>): { bytes?: number } {
@@ -81,11 +85,13 @@ function countJsonBytes(c: Context<GatewayEnv>): { bytes?: number } {
   c.json = ((object: unknown, arg?: ContentfulStatusCode | ResponseInit, headers?: Record<string, string>) => {
     const text = JSON.stringify(object);
     counted.bytes = Buffer.byteLength(text);
-    return c.body(text, arg as ContentfulStatusCode, {
-      "Content-Type": "application/json",
-      ...headers,
-      "Content-Length": String(counted.bytes),
-    });
+    // Content-Type alone (with the handler's own headers, if any): one plain header is what Hono hands
+    // @hono/node-server as it is, which then sets Content-Length itself; two or more would cost a Headers.
+    return c.body(
+      text,
+      arg as ContentfulStatusCode,
+      headers ? { "Content-Type": "application/json", ...headers } : JSON_TYPE,
+    );
   }) as unknown as typeof c.json;
   return counted;
 }

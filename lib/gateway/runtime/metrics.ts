@@ -1,9 +1,10 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import { RequestMetrics } from "./request-metrics.ts";
 
 export type GatewayMetrics = {
   registry: Registry;
-  requests: Counter<"method" | "route" | "status">;
-  duration: Histogram<"method" | "route">;
+  /** Requests and their durations by route template: counted on every request, so not prom-client's. */
+  requests: RequestMetrics;
   rateLimited: Counter<"kind">;
   limitFallbacks: Counter<"reason">;
   meterBuffered: Gauge;
@@ -17,21 +18,11 @@ export type MeterCounts = { pendingCount(): number; dropped: number; rejected: n
 export function createMetrics(meter: MeterCounts): GatewayMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  const requests = new RequestMetrics();
+  requests.register(registry);
   return {
     registry,
-    requests: new Counter({
-      name: "gateway_http_requests_total",
-      help: "HTTP requests served, by route template and status",
-      labelNames: ["method", "route", "status"],
-      registers: [registry],
-    }),
-    duration: new Histogram({
-      name: "gateway_http_request_duration_seconds",
-      help: "Time to produce the response head, by route template",
-      labelNames: ["method", "route"],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers: [registry],
-    }),
+    requests,
     rateLimited: new Counter({
       name: "gateway_rate_limited_total",
       help: "Requests refused with 429",
