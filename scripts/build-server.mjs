@@ -48,11 +48,14 @@ export function staleReason() {
 export async function buildServer() {
   // esbuild is loaded only to build: start.mjs imports staleReason from here and then runs the server.
   const { build } = await import("esbuild");
-  fs.rmSync(path.join(ROOT, OUT_DIR), { recursive: true, force: true });
+  // Built beside dist/ and swapped in at the end: servers already running from dist/ (a cluster, a test
+  // beside this build) still find the chunks they import lazily, bar the instant of the two renames.
+  const building = `${OUT_DIR}.building-${process.pid}`;
+  fs.rmSync(path.join(ROOT, building), { recursive: true, force: true });
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: ENTRY_POINTS,
-    outdir: OUT_DIR,
+    outdir: building,
     outExtension: { ".js": ".mjs" },
     // Code shared by the entries, and each module a heavy task or an optional backend imports on first
     // use, goes into its own chunk, so a worker thread loads only what it runs.
@@ -70,7 +73,11 @@ export async function buildServer() {
     define: { COMPILED_HEAVY_TASKS: JSON.stringify(`${OUT_DIR}/heavy-tasks.mjs`) },
   });
   const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.startsWith("node_modules/"));
-  fs.writeFileSync(INPUTS_FILE, `${JSON.stringify(inputs.sort(), null, 1)}\n`);
+  fs.writeFileSync(path.join(ROOT, building, "inputs.json"), `${JSON.stringify(inputs.sort(), null, 1)}\n`);
+  const old = `${OUT_DIR}.old-${process.pid}`;
+  if (fs.existsSync(path.join(ROOT, OUT_DIR))) fs.renameSync(path.join(ROOT, OUT_DIR), path.join(ROOT, old));
+  fs.renameSync(path.join(ROOT, building), path.join(ROOT, OUT_DIR));
+  fs.rmSync(path.join(ROOT, old), { recursive: true, force: true });
   return { inputs: inputs.length, outputs: Object.keys(result.metafile.outputs).length };
 }
 
