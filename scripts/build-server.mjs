@@ -1,5 +1,5 @@
 // `npm run build` (after next build), and `npm start` when dist/ is missing or older than its sources:
-// compiles our TypeScript (the server, the queue worker, the worker-pool tasks, the keys CLI) into
+// compiles our TypeScript (the server, the queue worker, the worker-pool tasks, the keys CLI, the migration step) into
 // dist/ as ESM with esbuild, so production runs JavaScript on plain node with no transpiler loaded.
 // Packages stay imports from node_modules (native and WASM ones load their files from there); our own
 // code, the generated Prisma client included, is bundled. `node scripts/build-server.mjs` builds.
@@ -12,11 +12,12 @@ export const OUT_DIR = "dist";
 /** Written last, so a build that stopped half-way counts as no build. Lists what the build read. */
 const INPUTS_FILE = path.join(ROOT, OUT_DIR, "inputs.json");
 
-const ENTRY_POINTS = {
+export const ENTRY_POINTS = {
   server: "server.ts",
   worker: "worker.ts",
   "heavy-tasks": "lib/workers/heavy-tasks.ts",
   keys: "scripts/keys.ts",
+  migrate: "scripts/migrate.ts",
 };
 
 /** Files that shape the output besides the bundled sources. */
