@@ -58,7 +58,8 @@ function watch(id, kind, started, proc, restart) {
     }
     const ranMs = Date.now() - started;
     log(50, `${kind} process exited`, { child: proc.pid, code, signal, ranMs });
-    if (ranMs < CRASH_LOOP_MS) return void stop(`a ${kind} process failed within ${CRASH_LOOP_MS / 1000} s of starting`, 1);
+    if (ranMs < CRASH_LOOP_MS)
+      return void stop(`a ${kind} process failed within ${CRASH_LOOP_MS / 1000} s of starting`, 1);
     restart();
   });
 }
