@@ -122,7 +122,7 @@ async function accuracy(base: Record<string, string>) {
     const f = await checkStoredUsage(base.DATABASE_URL!, keys, run, provider.maxInFlight);
     console.log(describe(f, 3));
     const ratios = Object.values(f.accuracy);
-    const note = `${LOAD_KEYS} keys, ${LOAD_SECONDS} s, ${Math.round(f.throughput)} req/s; day ${f.accuracy.day.min}–${f.accuracy.day.max}, minute ${f.accuracy.minute.min}–${f.accuracy.minute.max}, concurrency ${f.accuracy.concurrency.min}–${f.accuracy.concurrency.max}`;
+    const note = `${LOAD_KEYS} keys, ${f.seconds.toFixed(1)} s, ${Math.round(f.throughput)} req/s; day ${f.accuracy.day.min}–${f.accuracy.day.max}, minute ${f.accuracy.minute.min}–${f.accuracy.minute.max}, concurrency ${f.accuracy.concurrency.min}–${f.accuracy.concurrency.max}`;
     const worst = { bench: "instances", unit: "×", note };
     report({
       ...worst,

@@ -4,7 +4,6 @@
 // They share state only through PostgreSQL and Redis, as instances on separate machines would.
 // SIGTERM or SIGINT here is passed to every child, each drains (requests, streams, usage, tasks in hand)
 // and this process exits 0 once all have exited 0.
-import { spawn } from "node:child_process";
 import cluster from "node:cluster";
 import net from "node:net";
 import { OUT_DIR } from "./build-server.mjs";
@@ -42,39 +41,43 @@ const webEnv = { ...process.env, JOB_WORKERS: process.env.JOB_WORKERS ?? "separa
 // Stack traces in the logs name the TypeScript sources (dist/ carries source maps).
 const execArgv = ["--enable-source-maps"];
 
-/** Live children: cluster workers (web) and the queue worker, each with when it started. */
+/** Live children, web and worker, by cluster worker id. */
 const children = new Map();
 let stopping = false;
+let exitCode = 0;
 let announced = false;
 
-function watch(id, kind, started, proc, restart) {
-  children.set(id, { kind, proc });
-  proc.once("exit", (code, signal) => {
-    children.delete(id);
+/**
+ * Forks an entry of dist/ as a cluster worker; the queue worker too, not only the web servers, because
+ * a cluster worker exits when its primary is gone, where a plain child would be left running.
+ */
+function start(kind, entry, env) {
+  cluster.setupPrimary({ exec: `${OUT_DIR}/${entry}.mjs`, execArgv, silent: false });
+  const child = cluster.fork(env);
+  const started = Date.now();
+  children.set(child.id, child);
+  child.once("exit", (code, signal) => {
+    children.delete(child.id);
     if (stopping) {
       if (code !== 0) exitCode = 1;
       if (children.size === 0) process.exit(exitCode);
       return;
     }
     const ranMs = Date.now() - started;
-    log(50, `${kind} process exited`, { child: proc.pid, code, signal, ranMs });
-    if (ranMs < CRASH_LOOP_MS)
-      return void stop(`a ${kind} process failed within ${CRASH_LOOP_MS / 1000} s of starting`, 1);
-    restart();
+    log(50, `${kind} process exited`, { child: child.process.pid, code, signal, ranMs });
+    if (ranMs < CRASH_LOOP_MS) stop(`a ${kind} process failed within ${CRASH_LOOP_MS / 1000} s of starting`, 1);
+    else start(kind, entry, env);
   });
 }
 
-function startWeb() {
-  const worker = cluster.fork(webEnv);
-  watch(`web-${worker.id}`, "web", Date.now(), worker.process, startWeb);
+function stop(reason, code = 0) {
+  if (stopping) return;
+  stopping = true;
+  exitCode = code;
+  log(30, "cluster stopping: every process drains", { reason });
+  if (children.size === 0) process.exit(exitCode);
+  for (const child of children.values()) child.process.kill("SIGTERM");
 }
-
-function startWorker() {
-  const proc = spawn(process.execPath, [...execArgv, `${OUT_DIR}/worker.mjs`], { env: process.env, stdio: "inherit" });
-  watch(`worker-${proc.pid}`, "worker", Date.now(), proc, startWorker);
-}
-
-let exitCode = 0;
 
 async function freePort(host) {
   const probe = net.createServer();
@@ -83,16 +86,7 @@ async function freePort(host) {
   await new Promise((resolve) => probe.close(resolve));
   return free;
 }
-function stop(reason, code = 0) {
-  if (stopping) return;
-  stopping = true;
-  exitCode = code;
-  log(30, "cluster stopping: every process drains", { reason });
-  if (children.size === 0) process.exit(exitCode);
-  for (const { proc } of children.values()) proc.kill("SIGTERM");
-}
 
-cluster.setupPrimary({ exec: `${OUT_DIR}/server.mjs`, execArgv, silent: false });
 const listening = new Set();
 cluster.on("listening", (worker, address) => {
   if (address.port !== port) return;
@@ -103,7 +97,7 @@ cluster.on("listening", (worker, address) => {
   log(30, "cluster listening", { url: `http://${host}:${address.port}`, web: webCount, worker: 1 });
 });
 
-for (let i = 0; i < webCount; i++) startWeb();
-startWorker();
+for (let i = 0; i < webCount; i++) start("web", "server", webEnv);
+start("worker", "worker", process.env);
 process.on("SIGTERM", () => stop("SIGTERM"));
 process.on("SIGINT", () => stop("SIGINT"));
