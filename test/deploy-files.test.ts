@@ -1,7 +1,10 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
+import { readMigrations } from "../lib/db/migrate.ts";
+import { databaseBackends, freshPostgres } from "./support/backends.ts";
 // @ts-expect-error a plain .mjs script without type declarations
 import { ENTRY_POINTS } from "../scripts/build-server.mjs";
 
@@ -112,5 +115,26 @@ describe("deploy/", () => {
       "Service gateway",
     ]);
     expect(manifests.find((m) => m.kind === "HorizontalPodAutoscaler")!.spec!.scaleTargetRef!.name).toBe("gateway-web");
+  });
+});
+
+describe.runIf(databaseBackends.includes("postgres"))("the migration step (npm run migrate, dist/migrate.mjs)", () => {
+  it("applies the pending migrations, then none, and exits 0 each time", { timeout: 60_000 }, async () => {
+    const database = await freshPostgres();
+    const migrate = () =>
+      spawnSync(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], {
+        env: { ...process.env, DATABASE_URL: database.url },
+        encoding: "utf8",
+      });
+    try {
+      const first = migrate();
+      expect(first.status, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout).applied).toEqual(readMigrations().map((m) => m.name));
+      const again = migrate();
+      expect(again.status, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout).applied).toEqual([]);
+    } finally {
+      await database.drop();
+    }
   });
 });
