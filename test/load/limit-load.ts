@@ -126,7 +126,8 @@ export type Findings = {
   accuracy: Record<keyof typeof SMALL, { min: number; max: number }>;
 };
 
-type StoredEvent = { key_id: string; status: number; at: number };
+/** A usage row as the checks read it: `at` in epoch ms. */
+export type StoredEvent = { key_id: string; status: number; at: number };
 
 /** Reads what the instances stored (after they drained) and checks every key's limits against it. */
 export async function checkStoredUsage(
@@ -144,6 +145,11 @@ export async function checkStoredUsage(
       [keys.map((k) => k.id)],
     )
     .finally(() => client.end());
+  return judge(keys, rows, run, maxInFlight);
+}
+
+/** The checks themselves, on stored rows in stored order (oldest first). */
+export function judge(keys: LoadKey[], rows: StoredEvent[], run: LoadRun, maxInFlight: Map<string, number>): Findings {
   const byKey = groupBy(rows, (r) => r.key_id);
 
   const overLimit: string[] = [];
