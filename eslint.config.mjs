@@ -7,6 +7,8 @@ const config = [
     ignores: [
       ".next/**",
       "dist/**",
+      // A build in progress (scripts/build-server.mjs swaps it in whole).
+      "dist.*/**",
       "node_modules/**",
       "lib/db/generated/**",
       "next-env.d.ts",

@@ -16,3 +16,28 @@ export function processCpuMs(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** The pids a process started, and theirs in turn, from /proc (empty off Linux or once it has exited). */
+export function descendants(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const children = tasks.flatMap((tid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  });
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+/** CPU milliseconds of a process and every process under it (a cluster's primary and its children). */
+export function processTreeCpuMs(pid: number): number | undefined {
+  const own = processCpuMs(pid);
+  if (own === undefined) return undefined;
+  return descendants(pid).reduce((sum, child) => sum + (processCpuMs(child) ?? 0), own);
+}

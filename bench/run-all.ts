@@ -9,6 +9,7 @@ import { meets, RESULTS_LOG_ENV, type BenchResult } from "./results.ts";
 
 const BENCHES = [
   "gateway.ts",
+  "instances.ts",
   "llm-completion.ts",
   "peers.ts",
   "memory.ts",

@@ -33,6 +33,14 @@ export function startWorkerProcess(env: Record<string, string>): Promise<ServerP
   return startProcess(env, "worker.ts", /"msg":"worker taking research tasks"()/);
 }
 
+/**
+ * `npm run cluster` (scripts/cluster.mjs) as its own process, once every web process listens; the url is
+ * the port they share. Needs DATABASE_URL and REDIS_URL in `env`; builds dist/ first when it is stale.
+ */
+export function startClusterProcess(env: Record<string, string>): Promise<ServerProcess> {
+  return startProcess(env, "scripts/cluster.mjs", /"url":"(http:\/\/[^"]+)","web".*"msg":"cluster listening"/);
+}
+
 async function startProcess(
   env: Record<string, string>,
   entry: string,

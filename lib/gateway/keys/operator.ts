@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { serve, type ServerType } from "@hono/node-server";
+import { createAdaptorServer, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
 import { ZodError } from "zod";
 import { isProcessAlive } from "../../db/directory-lock.ts";
@@ -57,9 +57,10 @@ export function operatorApp(rt: Runtime, token: string): Hono {
 
 export async function startOperatorServer(rt: Runtime): Promise<{ close(): Promise<void> }> {
   const token = randomBytes(32).toString("hex");
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: operatorApp(rt, token).fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
-  });
+  const server: ServerType = createAdaptorServer({ fetch: operatorApp(rt, token).fetch });
+  // Exclusive: in a cluster (`npm run cluster`) a worker's listen is otherwise shared through the primary,
+  // and each process's port 0 on loopback would be one port, the web servers' own when PORT=0.
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: "127.0.0.1", exclusive: true }, resolve));
   server.unref();
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;

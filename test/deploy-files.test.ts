@@ -1,0 +1,140 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse, parseAllDocuments } from "yaml";
+import { readMigrations } from "../lib/db/migrate.ts";
+import { databaseBackends, freshPostgres } from "./support/backends.ts";
+// @ts-expect-error a plain .mjs script without type declarations
+import { ENTRY_POINTS } from "../scripts/build-server.mjs";
+
+/**
+ * deploy/ (issue #17 item 3) is for operators and is not run here (no container engine): this reads
+ * the Dockerfile, the compose file and the Kubernetes manifests and holds them to what the project
+ * really offers: every variable they give the gateway is one README.md's Configuration documents,
+ * every command runs a file the build produces, and the pieces the deployment needs are all there.
+ */
+const IMAGE = "unified-gateway:latest";
+const read = (file: string) => fs.readFileSync(path.join("deploy", file), "utf8");
+const k8sFiles = fs.readdirSync("deploy/k8s").filter((f) => f.endsWith(".yaml"));
+
+type Container = {
+  image?: string;
+  command?: string[];
+  env?: Array<{ name: string }>;
+  envFrom?: Array<{ secretRef?: { name: string } }>;
+};
+type Manifest = {
+  kind: string;
+  metadata: { name: string };
+  spec?: { template?: { spec: { containers: Container[] } }; scaleTargetRef?: { name: string } };
+  stringData?: Record<string, string>;
+};
+type ComposeService = {
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  deploy?: { replicas?: number };
+};
+
+const manifests = k8sFiles.flatMap((f) => parseAllDocuments(read(`k8s/${f}`)).map((d) => d.toJS() as Manifest));
+const compose = parse(read("docker-compose.yml"), { merge: true }) as { services: Record<string, ComposeService> };
+const gatewayServices = Object.entries(compose.services).filter(([, s]) => s.image === IMAGE);
+const gatewayContainers = manifests.flatMap(
+  (m) => m.spec?.template?.spec.containers.filter((c) => c.image === IMAGE) ?? [],
+);
+const dockerfile = read("Dockerfile");
+
+/** The variables README.md's Configuration table documents; `UPSTREAM_<NAME>_URL` stands for a family. */
+function documented(): (name: string) => boolean {
+  const readme = fs.readFileSync("README.md", "utf8");
+  const table = readme.slice(
+    readme.indexOf("\n## Configuration"),
+    readme.indexOf("\n## ", readme.indexOf("\n## Configuration") + 1),
+  );
+  const names = table
+    .split("\n")
+    .filter((line) => line.startsWith("| `"))
+    .flatMap((line) => [...line.split("|")[1]!.matchAll(/`([A-Z][A-Z0-9_<>]*)`/g)].map((m) => m[1]!));
+  const patterns = names.map((n) => new RegExp(`^${n.replace(/<[A-Z]+>/g, "[A-Z0-9_]+")}$`));
+  return (name) => patterns.some((p) => p.test(name));
+}
+
+/** Every variable the files give a gateway process: Dockerfile ENV, compose environment, pod env and Secrets they read. */
+function variablesSet(): Array<{ where: string; name: string }> {
+  const env = dockerfile
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .filter((l) => l.startsWith("ENV "))
+    .flatMap((l) => [...l.matchAll(/([A-Z][A-Z0-9_]*)=/g)].map((m) => ({ where: "Dockerfile", name: m[1]! })));
+  const fromCompose = gatewayServices.flatMap(([service, s]) =>
+    Object.keys(s.environment ?? {}).map((name) => ({ where: `docker-compose.yml ${service}`, name })),
+  );
+  const secretNames = new Set(gatewayContainers.flatMap((c) => c.envFrom?.map((e) => e.secretRef?.name) ?? []));
+  const fromPods = gatewayContainers.flatMap((c) =>
+    (c.env ?? []).map(({ name }) => ({ where: "k8s container", name })),
+  );
+  const fromSecrets = manifests
+    .filter((m) => m.kind === "Secret" && secretNames.has(m.metadata.name))
+    .flatMap((m) => Object.keys(m.stringData ?? {}).map((name) => ({ where: `k8s Secret ${m.metadata.name}`, name })));
+  return [...env, ...fromCompose, ...fromPods, ...fromSecrets];
+}
+
+describe("deploy/", () => {
+  it("sets only variables README.md documents", () => {
+    const isDocumented = documented();
+    const set = variablesSet();
+    expect(set.length).toBeGreaterThan(10);
+    expect(set.filter((v) => !isDocumented(v.name))).toEqual([]);
+  });
+
+  it("runs only entries the build produces (dist/<entry>.mjs)", () => {
+    const cmd = /^CMD (\[.*\])$/m.exec(dockerfile);
+    const commands = [
+      JSON.parse(cmd![1]!) as string[],
+      ...gatewayServices.flatMap(([, s]) => (s.command ? [s.command] : [])),
+      ...gatewayContainers.flatMap((c) => (c.command ? [c.command] : [])),
+    ];
+    const entries = commands.map((c) => c.find((arg) => arg.startsWith("dist/")));
+    const built = Object.keys(ENTRY_POINTS as Record<string, string>).map((e) => `dist/${e}.mjs`);
+    expect(new Set(entries)).toEqual(new Set(["dist/server.mjs", "dist/worker.mjs", "dist/migrate.mjs"]));
+    for (const entry of entries) expect(built).toContain(entry);
+  });
+
+  it("has every piece: a multi-stage image, compose with two web processes, and the Kubernetes set", () => {
+    expect(dockerfile.match(/^FROM /gm)!.length).toBeGreaterThanOrEqual(2);
+    expect(Object.keys(compose.services).sort()).toEqual(["migrate", "postgres", "redis", "web", "worker"]);
+    expect(compose.services.web!.deploy?.replicas).toBe(2);
+    const kinds = manifests.map((m) => `${m.kind} ${m.metadata.name}`).sort();
+    expect(kinds).toEqual([
+      "Deployment gateway-web",
+      "Deployment gateway-worker",
+      "HorizontalPodAutoscaler gateway-web",
+      "Job gateway-migrate",
+      "Secret gateway-secrets",
+      "Service gateway",
+    ]);
+    expect(manifests.find((m) => m.kind === "HorizontalPodAutoscaler")!.spec!.scaleTargetRef!.name).toBe("gateway-web");
+  });
+});
+
+describe.runIf(databaseBackends.includes("postgres"))("the migration step (npm run migrate, dist/migrate.mjs)", () => {
+  it("applies the pending migrations, then none, and exits 0 each time", { timeout: 60_000 }, async () => {
+    const database = await freshPostgres();
+    const migrate = () =>
+      spawnSync(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], {
+        env: { ...process.env, DATABASE_URL: database.url },
+        encoding: "utf8",
+      });
+    try {
+      const first = migrate();
+      expect(first.status, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout).applied).toEqual(readMigrations().map((m) => m.name));
+      const again = migrate();
+      expect(again.status, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout).applied).toEqual([]);
+    } finally {
+      await database.drop();
+    }
+  });
+});
