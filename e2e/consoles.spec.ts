@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { expect, test, type Cookie, type Page } from "@playwright/test";
+import { startFakeArasaac, type FakeArasaac } from "../test/fakes/arasaac.ts";
 import { startFakeOpenAICompatible, type FakeLlm } from "../test/fakes/llm.ts";
 import { startFakeResearchLlm, type FakeResearchLlm } from "../test/fakes/research-llm.ts";
 import { playableStory } from "../test/fakes/story.ts";
@@ -22,6 +23,11 @@ async function largestContentfulPaint(page: Page): Promise<number> {
   );
 }
 
+/** Whether the page scrolls sideways: wider than the window it is shown in. */
+async function overflowsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+}
+
 /** What the page's Content-Security-Policy blocked, as Chromium reports it: a policy that breaks the portal shows here. */
 function watchCspViolations(page: Page): string[] {
   const blocked: string[] = [];
@@ -35,6 +41,9 @@ test.describe("the consoles in real Chromium", () => {
   let server: ServerProcess;
   let xai: FakeLlm;
   let slow: FakeLlm;
+  /** Opens its stream and then says nothing for a minute: a question that gets no answer. */
+  let silent: FakeLlm;
+  let arasaac: FakeArasaac;
   let cleanup: () => Promise<void>;
   /** The session cookies of the user beforeAll signed in; each test's own context starts with them. */
   let session: Cookie[];
@@ -43,7 +52,7 @@ test.describe("the consoles in real Chromium", () => {
   test.beforeAll(async ({ browser }) => {
     const b = await backendEnv("pglite");
     cleanup = b.cleanup;
-    [xai, slow] = await Promise.all([
+    [xai, slow, silent, arasaac] = await Promise.all([
       // Slow enough per word that the partial reply is seen on a busy machine.
       startFakeOpenAICompatible({ key: "xai-test", reply: "The answer is forty two.", delayMs: 250 }),
       // A long, slow reply: the stop button has time to abandon it.
@@ -52,17 +61,21 @@ test.describe("the consoles in real Chromium", () => {
         reply: Array.from({ length: 400 }, (_, i) => `w${i} `).join(""),
         delayMs: 25,
       }),
+      startFakeOpenAICompatible({ key: "groq-test", basePath: "/openai/v1", reply: "Too late.", delayMs: 60_000 }),
+      startFakeArasaac(),
     ]);
     const providers = {
       XAI_API_KEY: "xai-test",
       UPSTREAM_XAI_URL: xai.url,
       MISTRAL_API_KEY: "mistral-test",
       UPSTREAM_MISTRAL_URL: slow.url,
+      GROQ_API_KEY: "groq-test",
+      UPSTREAM_GROQ_URL: silent.url,
     };
     const others = Object.fromEntries(
-      ["OPENAI", "ANTHROPIC", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"].map((n) => [`${n}_API_KEY`, ""]),
+      ["OPENAI", "ANTHROPIC", "PERPLEXITY", "GEMINI", "COHERE"].map((n) => [`${n}_API_KEY`, ""]),
     );
-    server = await startServerProcess({ ...b.env, ...others, ...providers });
+    server = await startServerProcess({ ...b.env, ...others, ...providers, UPSTREAM_ARASAAC_URL: arasaac.url });
     const context = await browser.newContext();
     const page = await context.newPage();
     await signIn(page, server, "consoles@example.test");
@@ -74,7 +87,7 @@ test.describe("the consoles in real Chromium", () => {
   });
   test.afterAll(async () => {
     await server?.stop();
-    await Promise.all([xai?.close(), slow?.close()]);
+    await Promise.all([xai?.close(), slow?.close(), silent?.close(), arasaac?.close()]);
     await cleanup?.();
   });
 
@@ -134,7 +147,12 @@ test.describe("the consoles in real Chromium", () => {
     await page.getByRole("button", { name: "Send" }).click();
     // Tokens arrive one by one: a partial reply is visible before the whole.
     await page.getByTestId("streaming").getByText("The answer", { exact: false }).waitFor();
-    await page.getByText("The answer is forty two.").waitFor();
+    // In the conversation (View code holds the conversation too).
+    await page
+      .getByRole("region", { name: "Conversation" })
+      .getByRole("list")
+      .getByText("The answer is forty two.")
+      .waitFor();
     await expect(page.getByTestId("chat-status").textContent()).resolves.toMatch(/xai · grok-4-fast.* · \d+ tokens/);
     expect(xai.requests.at(-1)?.body).toMatchObject({
       stream: true,
@@ -260,7 +278,7 @@ test.describe("the consoles in real Chromium", () => {
     await strip.getByRole("img", { name: "apple" }).waitFor();
     expect(sent).toEqual({ sentence: "I want an apple", sources: "local", language: "en" });
     expect(await strip.getByRole("listitem").allTextContents()).toEqual(
-      ["I", "want", "no symbolan", "apple"].map((t, i) => (i === 2 ? t : t.toLowerCase())),
+      ["I", "want", "anno symbolan", "apple"].map((t, i) => (i === 2 ? t : t.toLowerCase())),
     );
     await page.getByRole("button", { name: "apple green (mulberry, CC BY-SA 2.0)" }).click();
     expect(await strip.getByRole("img", { name: "apple green" }).getAttribute("src")).toBe("/aac/mulberry/apple_2.svg");
@@ -321,7 +339,7 @@ test.describe("the consoles in real Chromium", () => {
       );
     expect(images.length).toBeGreaterThanOrEqual(4);
     for (const image of images) {
-      expect(image.src).toMatch(/^\/aac\/(mulberry|openmoji)\/.+\.svg$/);
+      expect(image.src).toMatch(/^\/aac\/(mulberry|openmoji|core)\/.+\.svg$/);
       expect(image.width).toBeGreaterThan(0);
     }
   });
@@ -433,6 +451,250 @@ test.describe("the consoles in real Chromium", () => {
     await expectAccessible(anonymous);
     await signedOut.close();
   });
+  // Issue #16 item 10, at a desktop's and a phone's width, in light and dark.
+  for (const [label, viewport] of [
+    ["desktop", { width: 1280, height: 900 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
+    for (const colorScheme of ["light", "dark"] as const) {
+      const shot = (name: string) => `${name}-${label}-${colorScheme}`;
+      test.describe(`at ${viewport.width} px, ${colorScheme}`, () => {
+        test.use({ viewport });
+        test.beforeEach(async ({ page }) => {
+          await page.emulateMedia({ colorScheme });
+        });
+
+        test("chat: a model from the gateway's list, system prompt and temperature sent, view code of the request, stop drops the unanswered turn", async ({
+          page,
+        }) => {
+          await page.goto(`${server.url}/console/chat`);
+          await page.getByLabel("Provider").selectOption("xai");
+          // The model picker offers exactly the gateway's models for that provider.
+          const listed = await page.evaluate(async () => {
+            const body = (await (await fetch("/v1/llm/models")).json()) as {
+              models: { id: string; provider: string }[];
+            };
+            return body.models.filter((m) => m.provider === "xai").map((m) => m.id);
+          });
+          const picker = page.getByLabel(/^Model/);
+          expect(
+            await picker.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)),
+          ).toEqual(listed);
+          const model = listed.at(-1)!;
+          await picker.selectOption(model);
+          await page.getByLabel("System prompt").fill(`Answer in one line; say "it's" plainly.`);
+          await page.getByLabel("Message").fill("What is the answer?");
+          const temperature = page.getByLabel("Temperature");
+          await temperature.fill("3");
+          const problem = page.locator("main").getByRole("alert");
+          await expect(problem).toHaveText("Temperature is 0 to 2");
+          await expect(page.getByRole("button", { name: "Send" })).toBeDisabled();
+          await temperature.fill("0.3");
+          await expect(problem).toHaveCount(0);
+
+          // View code: this request, against this server, the key left to the environment.
+          await page.getByText("View code").click();
+          const code = page.getByTestId("chat-code");
+          await expect(code).toContainText(`curl ${server.url}/v1/llm/chat`);
+          await expect(code).toContainText('-H "X-API-Key: $API_KEY"');
+          for (const part of [`"model": "${model}"`, '"temperature": 0.3', '"content": "What is the answer?"'])
+            await expect(code).toContainText(part);
+          // The system prompt's quote is escaped for the shell's single quotes.
+          await expect(code).toContainText(`say \\"it'\\''s\\" plainly.`);
+          await page.getByRole("button", { name: "Python" }).click();
+          await expect(code).toContainText(`requests.post("${server.url}/v1/llm/chat"`);
+          await expect(code).toContainText('os.environ["API_KEY"]');
+          await expect(code).toContainText('"temperature": 0.3,');
+          await page.getByRole("button", { name: "JavaScript" }).click();
+          await expect(code).toContainText(`await fetch("${server.url}/v1/llm/chat"`);
+          await expect(code).toContainText("process.env.API_KEY");
+
+          const conversation = page.getByRole("region", { name: "Conversation" }).getByRole("list").first();
+          await page.getByRole("button", { name: "Send" }).click();
+          await conversation.getByText("The answer is forty two.").waitFor();
+          expect(xai.requests.at(-1)?.body).toMatchObject({
+            model,
+            temperature: 0.3,
+            messages: [
+              { role: "system", content: `Answer in one line; say "it's" plainly.` },
+              { role: "user", content: "What is the answer?" },
+            ],
+          });
+          expect(await overflowsSideways(page)).toBe(false);
+          await expectAccessible(page);
+          await screenshot(page, shot("chat-settings"));
+
+          // A question the model never starts answering: Stop takes it back out of the conversation.
+          await page.getByLabel("Provider").selectOption("groq");
+          await page.getByLabel("Message").fill("Will you ever answer?");
+          const asked = silent.requests.length;
+          await page.getByRole("button", { name: "Send" }).click();
+          await expect.poll(() => silent.requests.length, { timeout: 15_000 }).toBe(asked + 1);
+          await expect(conversation.getByText("Will you ever answer?")).toBeVisible();
+          await page.getByRole("button", { name: "Stop" }).click();
+          await expect(page.getByTestId("chat-status")).toHaveText("Stopped.");
+          await expect(conversation.getByText("Will you ever answer?")).toHaveCount(0);
+          await expect(page.getByLabel("Message")).toHaveValue("Will you ever answer?");
+          // The next request carries the answered turns only: no question left hanging before it.
+          await page.getByLabel("Provider").selectOption("xai");
+          await page.getByLabel("Message").fill("Once more?");
+          await page.getByRole("button", { name: "Send" }).click();
+          await expect(page.getByTestId("chat-status")).toContainText("tokens");
+          expect(
+            (xai.requests.at(-1)?.body.messages as { role: string; content: string }[]).map((m) => m.role),
+          ).toEqual(["system", "user", "assistant", "user"]);
+          expect(xai.requests.at(-1)?.body.messages).toContainEqual({ role: "user", content: "Once more?" });
+          await expectAccessible(page);
+          await screenshot(page, shot("chat-stopped"));
+        });
+
+        test("AAC: core words get symbols that load, and pictures that fail to load fall back and do not count", async ({
+          page,
+        }) => {
+          // The pictogram library's image host is unreachable: every picture from it fails.
+          await page.route("https://static.arasaac.org/**", (route) => route.abort());
+          await page.goto(`${server.url}/console/aac`);
+          await page.getByLabel("Sentence").fill("I you to the a an yes no please");
+          await page.getByRole("button", { name: "Build" }).click();
+          const strip = page.getByTestId("strip");
+          await expect(strip.getByRole("listitem")).toHaveCount(9);
+          const images = strip.getByRole("img");
+          await expect(images).toHaveCount(9);
+          await images.evaluateAll((els) => Promise.all(els.map((el) => (el as HTMLImageElement).decode())));
+          const shown = await images.evaluateAll((els) =>
+            els.map((el) => [el.getAttribute("src"), (el as HTMLImageElement).naturalWidth > 0]),
+          );
+          expect(shown).toEqual(
+            [
+              "/aac/core/i.svg",
+              "/aac/openmoji/1FAF5.svg",
+              "/aac/openmoji/27A1.svg",
+              "/aac/core/the.svg",
+              "/aac/core/a.svg",
+              "/aac/core/a.svg",
+              "/aac/openmoji/1F44D.svg",
+              "/aac/mulberry/mistake_no_wrong.svg",
+              "/aac/openmoji/1F64F.svg",
+            ].map((src) => [src, true]),
+          );
+          await expect(page.getByTestId("coverage")).toHaveText("9 of 9 words have a symbol (100%)");
+
+          // Only the pictogram library: the gateway finds pictograms for three words, none of which loads.
+          await page.getByLabel("Symbols from").selectOption("pictolib");
+          await page.getByLabel("Sentence").fill("I want a dog");
+          await page.getByRole("button", { name: "Build" }).click();
+          await expect(strip.getByTestId("text-tile")).toHaveCount(4);
+          await expect(strip.getByRole("img")).toHaveCount(0);
+          await expect(page.getByTestId("coverage")).toHaveText("0 of 4 words have a symbol (0%)");
+          await expect(page.getByTestId("broken-images")).toContainText(
+            "3 words show another symbol or the word alone",
+          );
+          expect(arasaac.hits).toEqual(expect.arrayContaining(["/api/pictograms/en/search/dog"]));
+          await expectAccessible(page);
+          await screenshot(page, shot("aac-broken-pictures"));
+
+          // Both sources: each word falls back to a local symbol that loads.
+          await page.getByLabel("Symbols from").selectOption("local,pictolib");
+          await page.getByRole("button", { name: "Build" }).click();
+          await expect(strip.getByRole("img")).toHaveCount(4);
+          await expect(page.getByTestId("coverage")).toHaveText("4 of 4 words have a symbol (100%)");
+          expect(await strip.getByRole("img").evaluateAll((els) => els.map((el) => el.getAttribute("src")))).toEqual([
+            "/aac/core/i.svg",
+            "/aac/mulberry/want_to.svg",
+            "/aac/core/a.svg",
+            expect.stringMatching(/^\/aac\/(mulberry|openmoji)\//),
+          ]);
+          expect(await overflowsSideways(page)).toBe(false);
+          await expectAccessible(page);
+          await screenshot(page, shot("aac-core-words"));
+        });
+
+        test("DataVis: search and category filter, the chart as wide as its panel, the data table scrolling inside itself (fake DataVis API)", async ({
+          page,
+        }) => {
+          // Wide rows: a dozen columns with long values, which would push a phone's page sideways.
+          const rows = Array.from({ length: 30 }, (_, i) => ({
+            city: `City ${i}`,
+            rain: (i * 7) % 23,
+            month: (i % 12) + 1,
+            ...Object.fromEntries(
+              Array.from({ length: 10 }, (_, c) => [
+                `station_note_${c}`,
+                `A long note about station ${c} in city ${i}`,
+              ]),
+            ),
+          }));
+          const data = { url: "/v1/trove/environmental/rain?limit=50000", format: { type: "json", property: "data" } };
+          const vis = (name: string, title: string, category: string, description: string, spec: object) => ({
+            name,
+            title,
+            category,
+            description,
+            dataset: "environmental/rain",
+            spec: { data, width: 400, height: 240, ...spec },
+          });
+          const visualizations = [
+            vis("rain-by-city", "Rain by city", "ranking", "Cities ranked by rain.", {
+              mark: "bar",
+              encoding: { x: { field: "city", type: "nominal" }, y: { field: "rain", type: "quantitative" } },
+            }),
+            vis("rain-by-month", "Rain by month", "trend", "Mean rain per month.", {
+              mark: "line",
+              encoding: {
+                x: { field: "month", type: "ordinal" },
+                y: { field: "rain", type: "quantitative", aggregate: "mean" },
+              },
+            }),
+            vis("wettest-months", "Wettest months", "ranking", "Months ranked by mean rain.", {
+              mark: "bar",
+              encoding: {
+                y: { field: "month", type: "ordinal", sort: "-x" },
+                x: { field: "rain", type: "quantitative", aggregate: "mean" },
+              },
+            }),
+          ];
+          await page.route("**/v1/datavis/list*", (route) =>
+            route.fulfill({ json: { total: 3, visualizations, by_category: { ranking: 2, trend: 1 } } }),
+          );
+          await page.route("**/v1/trove/**", (route) => route.fulfill({ json: { data: rows, total: rows.length } }));
+          await page.goto(`${server.url}/console/datavis`);
+          const list = page.getByRole("navigation", { name: "Visualizations" }).getByRole("list");
+          const titles = () => list.getByRole("button").allTextContents();
+          await expect(page.getByText("3 visualizations")).toBeVisible();
+
+          await page.getByLabel("Search").fill("MONTH");
+          await expect.poll(titles).toEqual(["Rain by month", "Wettest months"]);
+          await expect(page.getByText("2 of 3 visualizations")).toBeVisible();
+          await page.getByLabel("Category").selectOption("ranking");
+          await expect.poll(titles).toEqual(["Wettest months"]);
+          await page.getByRole("heading", { name: "Wettest months" }).waitFor();
+          await page.getByLabel("Search").fill("month trend");
+          await expect(page.getByText("No visualization matches “month trend” in this category.")).toBeVisible();
+          await page.getByLabel("Search").fill("");
+          await expect.poll(titles).toEqual(["Rain by city", "Wettest months"]);
+          await page.getByRole("button", { name: "Rain by city" }).click();
+          await page.getByRole("heading", { name: "Rain by city" }).waitFor();
+          const chart = page.getByTestId("vega-chart");
+          await chart.locator("svg .mark-rect path").first().waitFor({ state: "attached", timeout: 30_000 });
+
+          // The gallery's 400 px width is replaced by the panel's: the chart fills its box and stays inside it.
+          const [box, drawn] = await Promise.all([chart.boundingBox(), chart.locator("svg").first().boundingBox()]);
+          expect(drawn!.width).toBeGreaterThan(box!.width - 40);
+          expect(drawn!.x + drawn!.width).toBeLessThanOrEqual(box!.x + box!.width + 1);
+          if (label === "desktop") expect(drawn!.width).toBeGreaterThan(600);
+
+          await page.getByText("View data (30 rows)").click();
+          const table = page.getByRole("region", { name: "Data of Rain by city" });
+          await expect(table.getByRole("cell", { name: "City 29", exact: true })).toHaveCount(1);
+          // The table is wider than the screen, and scrolls inside its own region, not the page.
+          expect(await table.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+          expect(await overflowsSideways(page)).toBe(false);
+          await expectAccessible(page);
+          await screenshot(page, shot("datavis-search"));
+        });
+      });
+    }
+  }
 });
 
 test.describe("the story console in real Chromium against the gateway's story API (fake provider)", () => {

@@ -6,6 +6,7 @@
 // - node_modules/openmoji: data/openmoji.json and color/svg/<hexcode>.svg.
 // - node_modules/emojibase-data (en tags) and node_modules/emojilib (keywords): extra keywords per emoji.
 // - lib/api/aac/data/phrases.json: everyday AAC words/phrases given to chosen symbols.
+// - lib/api/aac/data/core/symbols.json: core words drawn for this project; the SVGs are in public/aac/core/.
 //
 // Outputs:
 // - public/aac/openmoji/<hexcode>.svg: the curated OpenMoji subset (no flags, no skin-tone variants,
@@ -34,6 +35,19 @@ const MODULES = path.join(ROOT, "node_modules");
 const EXCLUDED_GROUPS = new Set(["flags", "extras-openmoji", "extras-unicode", "component"]);
 // OpenMoji has no numeric ids; its Unicode emoji order is stable, offset so it never meets a Mulberry id.
 const OPENMOJI_ID_OFFSET = 100_000;
+const CORE_ID_OFFSET = 200_000;
+/**
+ * Function words never match by relation: emoji keyword lists tag symbols with words such as "you",
+ * "an" or "me" ("an" found ❣, "you" a face blowing a kiss), which put a wrong symbol on every board
+ * sentence. A symbol that shows one of these words names it as a keyword (phrases.json, the core set).
+ */
+const FUNCTION_WORDS = new Set(
+  (
+    "i me my mine myself you your yours yourself he him his she her hers it its we us our ours they them their " +
+    "a an the to of for and or but nor is am are was were be been being do does did this that these those " +
+    "with at by from as if so than then"
+  ).split(" "),
+);
 const MAX_PUBLIC_BYTES = 10 * 1024 * 1024;
 
 type MulberryRow = {
@@ -55,6 +69,7 @@ type OpenMojiRow = {
   skintone: string;
   order: number;
 };
+type CoreRow = { n: number; file: string; name: string; keywords: string[] };
 type Phrases = { phrases: Array<{ phrase: string; symbols: string[] }> };
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, "utf8")) as T;
@@ -72,6 +87,11 @@ function cleanList(words: Iterable<string>, taken: Set<string>): string[] {
     out.push(key);
   }
   return out;
+}
+
+/** Related words, without function words (see FUNCTION_WORDS). */
+function cleanSynonyms(words: Iterable<string>, taken: Set<string>): string[] {
+  return cleanList(words, taken).filter((w) => !FUNCTION_WORDS.has(w));
 }
 
 /** The separate words of multi-word names ("brush teeth" → "brush", "teeth"), stopwords dropped. */
@@ -98,7 +118,7 @@ function mulberrySymbols(phrasesFor: (ref: string) => string[]): LocalSymbolReco
       [row.label, ...(core && !core[2] ? [core[1]!] : []), ...phrasesFor(`mulberry:${row.symbol}`)],
       taken,
     );
-    const synonyms = cleanList([...(core?.[2] ? [core[1]!] : []), ...row.tags, ...componentWords(keywords)], taken);
+    const synonyms = cleanSynonyms([...(core?.[2] ? [core[1]!] : []), ...row.tags, ...componentWords(keywords)], taken);
     return {
       id,
       source: "mulberry",
@@ -126,7 +146,7 @@ function openMojiSymbols(phrasesFor: (ref: string) => string[]): LocalSymbolReco
       const base = baseByEmoji.get(emojiKey(row.emoji));
       const taken = new Set<string>();
       const keywords = cleanList([row.annotation, ...phrasesFor(`openmoji:${row.hexcode}`)], taken);
-      const synonyms = cleanList(
+      const synonyms = cleanSynonyms(
         [
           ...(base ? [base.label] : []),
           ...row.tags.split(","),
@@ -148,6 +168,23 @@ function openMojiSymbols(phrasesFor: (ref: string) => string[]): LocalSymbolReco
         category: row.group,
       };
     });
+}
+
+/** The drawn core words. Their keywords are taken as written: "i" and "a" are one letter, which cleanList drops. */
+function coreSymbols(): LocalSymbolRecord[] {
+  return readJson<{ symbols: CoreRow[] }>(path.join(DATA, "core/symbols.json")).symbols.map((row) => {
+    if (!existsSync(path.join(PUBLIC, "core", row.file))) throw new Error(`missing public/aac/core/${row.file}`);
+    return {
+      id: CORE_ID_OFFSET + row.n,
+      source: "core" as const,
+      name: row.name,
+      keywords: row.keywords.map(normaliseKeyword),
+      synonyms: [],
+      path: `/aac/core/${row.file}`,
+      author: "Unified API Gateway contributors",
+      category: "core words",
+    };
+  });
 }
 
 function copyOpenMojiSvgs(symbols: LocalSymbolRecord[]): number {
@@ -175,7 +212,7 @@ function main() {
     used.add(ref);
     return byRef.get(ref) ?? [];
   };
-  const symbols = [...mulberrySymbols(phrasesFor), ...openMojiSymbols(phrasesFor)];
+  const symbols = [...mulberrySymbols(phrasesFor), ...openMojiSymbols(phrasesFor), ...coreSymbols()];
   const unknown = [...byRef.keys()].filter((ref) => !used.has(ref));
   if (unknown.length) throw new Error(`phrases.json names symbols that are not in the set: ${unknown.join(", ")}`);
   const ids = new Set(symbols.map((s) => s.id));
@@ -185,7 +222,7 @@ function main() {
   writeFileSync(path.join(DATA, "symbols.json"), `${JSON.stringify({ symbols })}\n`);
   const count = (source: string) => symbols.filter((s) => s.source === source).length;
   console.log(
-    `${symbols.length} symbols (${count("mulberry")} Mulberry, ${count("openmoji")} OpenMoji); OpenMoji SVGs ${(bytes / 1e6).toFixed(1)} MB`,
+    `${symbols.length} symbols (${count("mulberry")} Mulberry, ${count("openmoji")} OpenMoji, ${count("core")} core); OpenMoji SVGs ${(bytes / 1e6).toFixed(1)} MB`,
   );
 }
 

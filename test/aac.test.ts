@@ -261,7 +261,10 @@ describe("AAC", () => {
       expect(byWord["want"].symbols[0]).toMatchObject({ word: "want", source: "mulberry", score: 1 });
       expect(byWord["ice creams"].symbols[0]).toMatchObject({ keyword: "ice cream", score: 0.9 });
       expect(byWord["dogs"].symbols[0]).toMatchObject({ keyword: "dog", score: 0.9 });
-      expect(byWord["the"]).toEqual({ word: "the", matched: false, symbols: [] });
+      // Core words have symbols (the drawn "the"); a function word without one matches nothing, no emoji's keyword.
+      expect(byWord["the"].symbols[0]).toMatchObject({ icon_url: "/aac/core/the.svg", source: "core", score: 1 });
+      expect(byWord["i"].symbols[0]).toMatchObject({ icon_url: "/aac/core/i.svg", source: "core", score: 1 });
+      expect(byWord["and"]).toEqual({ word: "and", matched: false, symbols: [] });
       const matched = body.words.filter((w: { matched: boolean }) => w.matched).length;
       expect(body.statistics).toEqual({
         total_words: 7,
@@ -280,11 +283,11 @@ describe("AAC", () => {
         expect(body.words.map((w: { word: string }) => w.word)).toEqual(["i", "want", "ice cream"]);
         const i = body.words[0];
         expect(i.matched).toBe(true);
-        expect(i.symbols[0]).toMatchObject({
-          id: 6632,
-          source: "arasaac",
-          icon_url: "https://static.arasaac.org/pictograms/6632/6632_300.png",
-        });
+        // Equal scores: the local (drawn) symbol first, then ARASAAC's.
+        expect(i.symbols.map((s: Symbol) => [s.source, s.icon_url])).toEqual([
+          ["core", "/aac/core/i.svg"],
+          ["arasaac", "https://static.arasaac.org/pictograms/6632/6632_300.png"],
+        ]);
         const cream = body.words[2].symbols.map((s: Symbol) => s.source);
         expect(cream).toEqual(expect.arrayContaining(["mulberry", "openmoji", "arasaac"]));
       }

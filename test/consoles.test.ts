@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { stripLayout } from "../lib/console/aac.ts";
 import { ApiError, errorFrom } from "../lib/console/api.ts";
-import { columnsOf, dataSource, rowsOf, withValues } from "../lib/console/datavis.ts";
+import {
+  columnsOf,
+  dataSource,
+  filterVisualizations,
+  fitToPanel,
+  rowsOf,
+  withValues,
+  type Visualization,
+} from "../lib/console/datavis.ts";
 import { sseData, toChatEvent } from "../lib/console/sse.ts";
 import { layoutStory, NODE_HEIGHT, parseStory, startNode } from "../lib/console/story.ts";
 
@@ -98,6 +106,39 @@ describe("datavis helpers", () => {
     expect(columnsOf(rows)).toEqual(["a", "b"]);
     expect(withValues(spec, rows)).toMatchObject({ mark: "bar", data: { values: rows }, width: "container" });
     expect(rowsOf({ nested: { rows: [1] } }, "nested.rows")).toEqual([1]);
+  });
+
+  it("fits a single view to the panel's width, even one the gallery sized at 400 px, but not a facet", () => {
+    expect(fitToPanel({ mark: "bar", width: 400, height: 300 })).toEqual({
+      mark: "bar",
+      width: "container",
+      height: 300,
+      autosize: { type: "fit", contains: "padding" },
+    });
+    expect(fitToPanel({ layer: [], width: 400 })).toMatchObject({ width: "container" });
+    const facet = { facet: { field: "x" }, spec: { mark: "bar", width: 120 } };
+    expect(fitToPanel(facet)).toBe(facet);
+  });
+
+  it("filters by category and by every word of the search, in any case and order", () => {
+    const vis = (name: string, title: string, category: string, description = ""): Visualization => ({
+      name,
+      title,
+      category,
+      description,
+      spec: {},
+    });
+    const list = [
+      vis("rain-by-city", "Rain by city", "ranking"),
+      vis("rain-by-month", "Rain by month", "trend", "Mean rain per month"),
+      vis("births", "Births per day", "trend", "US births"),
+    ];
+    const names = (c: string, q: string) => filterVisualizations(list, c, q).map((v) => v.name);
+    expect(names("", "")).toEqual(["rain-by-city", "rain-by-month", "births"]);
+    expect(names("", "CITY rain")).toEqual(["rain-by-city"]);
+    expect(names("trend", "rain")).toEqual(["rain-by-month"]);
+    expect(names("trend", "us")).toEqual(["births"]);
+    expect(names("ranking", "births")).toEqual([]);
   });
 });
 

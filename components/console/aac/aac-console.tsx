@@ -19,7 +19,10 @@ export function AacConsole() {
   const [sentence, setSentence] = useState("");
   const [sources, setSources] = useState<(typeof SOURCE_CHOICES)[number]["value"]>("local");
   const [invalid, setInvalid] = useState<string | null>(null);
-  const [choice, setChoice] = useState<number[]>([]);
+  /** Per word, the icon_url of the symbol picked among its alternates (null: the best one that loads). */
+  const [choice, setChoice] = useState<(string | null)[]>([]);
+  /** Icons the browser could not load (the pictogram library's host down, a 404): never shown, never a match. */
+  const [broken, setBroken] = useState<ReadonlySet<string>>(new Set());
   const [exporting, setExporting] = useState(false);
   const [download, setDownload] = useState<string | null>(null);
 
@@ -32,12 +35,21 @@ export function AacConsole() {
         }),
       ),
     onSuccess: (result) => {
-      setChoice(result.words.map(() => 0));
+      setChoice(result.words.map(() => null));
       setDownload(null);
     },
   });
 
-  const cards = (build.data?.words ?? []).map((w, i) => ({ word: w.word, symbol: w.symbols[choice[i] ?? 0] ?? null }));
+  const markBroken = (url: string) => setBroken((old) => (old.has(url) ? old : new Set(old).add(url)));
+  const usable = (build.data?.words ?? []).map((w) => w.symbols.filter((s) => !broken.has(s.icon_url)));
+  const cards = (build.data?.words ?? []).map((w, i) => ({
+    word: w.word,
+    symbol: usable[i]!.find((s) => s.icon_url === choice[i]) ?? usable[i]![0] ?? null,
+  }));
+  // Counted from what shows: a word whose every symbol failed to load has no symbol on the strip.
+  const matched = cards.filter((c) => c.symbol).length;
+  const coverage = cards.length ? Math.round((matched / cards.length) * 1000) / 10 : 0;
+  const brokenWords = (build.data?.words ?? []).filter((w) => w.symbols.some((s) => broken.has(s.icon_url))).length;
 
   const exportPng = async () => {
     setExporting(true);
@@ -109,9 +121,8 @@ export function AacConsole() {
             <h2 id="strip-heading" className="text-xl font-semibold">
               Pictogram strip
             </h2>
-            <p className="text-sm text-slate-700 dark:text-slate-300">
-              {build.data.statistics.matched} of {build.data.statistics.total_words} words have a symbol (
-              {build.data.statistics.coverage}%)
+            <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="coverage">
+              {matched} of {cards.length} words have a symbol ({coverage}%)
             </p>
             <div className="flex gap-2">
               <button
@@ -131,6 +142,18 @@ export function AacConsole() {
               </button>
             </div>
           </div>
+          {brokenWords > 0 && (
+            <p
+              role="status"
+              data-testid="broken-images"
+              className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 print:hidden dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+            >
+              Some pictures could not be loaded
+              {sources === "local" ? "" : " (the pictogram library's image host did not answer)"}: {brokenWords}{" "}
+              {brokenWords === 1 ? "word shows" : "words show"} another symbol or the word alone.
+              {sources === "local" ? "" : " “Local symbols” uses only the symbols this server ships."}
+            </p>
+          )}
           {download && (
             <p className="text-sm print:hidden">
               <a href={download} download="aac-sentence.png" className="underline" data-testid="png-link">
@@ -146,9 +169,22 @@ export function AacConsole() {
               >
                 {c.symbol ? (
                   // eslint-disable-next-line @next/next/no-img-element -- symbols are SVGs from the API or the library's host, shown as they are
-                  <img src={c.symbol.icon_url} alt={c.symbol.keyword} className="h-24 w-24 object-contain" />
+                  <img
+                    key={c.symbol.icon_url}
+                    src={c.symbol.icon_url}
+                    alt={c.symbol.keyword}
+                    onError={() => markBroken(c.symbol!.icon_url)}
+                    className="h-24 w-24 object-contain"
+                  />
                 ) : (
-                  <span className="flex h-24 w-24 items-center justify-center text-xs text-slate-700">no symbol</span>
+                  // The fallback tile: the word itself, large, where a picture would be.
+                  <span
+                    data-testid="text-tile"
+                    className="flex h-24 w-24 flex-col items-center justify-center rounded-lg border-2 border-dashed border-slate-400 text-center"
+                  >
+                    <span className="text-2xl font-bold break-all">{c.word}</span>
+                    <span className="text-xs text-slate-700">no symbol</span>
+                  </span>
                 )}
                 <span className="mt-1 text-lg font-semibold">{c.word}</span>
               </li>
@@ -157,21 +193,26 @@ export function AacConsole() {
           <div className="flex flex-col gap-4 print:hidden">
             <h3 className="font-semibold">Choose symbols</h3>
             {build.data.words.map((w, i) =>
-              w.symbols.length > 1 ? (
+              usable[i]!.length > 1 ? (
                 <fieldset key={i} className="flex flex-wrap items-center gap-2">
                   <legend className="mb-1 text-sm font-medium">“{w.word}”</legend>
-                  {w.symbols.slice(0, MAX_ALTERNATES).map((s, j) => (
+                  {usable[i]!.slice(0, MAX_ALTERNATES).map((s) => (
                     <button
                       key={`${s.source}-${s.icon_url}`}
                       type="button"
-                      aria-pressed={(choice[i] ?? 0) === j}
+                      aria-pressed={cards[i]!.symbol?.icon_url === s.icon_url}
                       aria-label={symbolLabel(s)}
                       title={s.attribution ?? symbolLabel(s)}
-                      onClick={() => setChoice((old) => old.map((v, k) => (k === i ? j : v)))}
+                      onClick={() => setChoice((old) => old.map((v, k) => (k === i ? s.icon_url : v)))}
                       className="rounded-lg border-2 border-slate-300 bg-white p-1 aria-pressed:border-indigo-700 aria-pressed:ring-2 aria-pressed:ring-indigo-700"
                     >
                       {/* eslint-disable-next-line @next/next/no-img-element -- as above */}
-                      <img src={s.icon_url} alt="" className="h-12 w-12 object-contain" />
+                      <img
+                        src={s.icon_url}
+                        alt=""
+                        onError={() => markBroken(s.icon_url)}
+                        className="h-12 w-12 object-contain"
+                      />
                     </button>
                   ))}
                 </fieldset>

@@ -34,6 +34,14 @@ export async function stripToPng(cards: StripCard[]): Promise<Blob> {
       const w = img.naturalWidth * scale;
       const h = img.naturalHeight * scale;
       ctx.drawImage(img, box.x + (box.size - w) / 2, box.y + (box.size - h) / 2, w, h);
+    } else {
+      // No picture (none found, or it failed to load): the word itself, large, as on the page's text tile.
+      ctx.fillStyle = "#0f172a";
+      ctx.font = "700 40px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText(card.word, box.x + box.size / 2, box.y + box.size / 2, box.size - 16);
+      ctx.textBaseline = "alphabetic";
     }
     ctx.fillStyle = "#0f172a";
     ctx.font = "600 22px system-ui, sans-serif";

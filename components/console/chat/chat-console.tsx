@@ -3,11 +3,13 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { v1Fetch, v1Json } from "@/lib/console/api.ts";
+import { chatBody, ChatSettings, type ChatTurn } from "@/lib/console/chat-request.ts";
 import { sseData, toChatEvent } from "@/lib/console/sse.ts";
 import { ErrorState, Loading } from "../error-state";
+import { ViewCode } from "./view-code";
 
 type Model = { id: string; provider: string; tiers: string[]; default: boolean };
-type Message = { role: "user" | "assistant"; content: string };
+type Message = ChatTurn;
 type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 
 const field =
@@ -18,6 +20,8 @@ export function ChatConsole() {
   const providers = useMemo(() => [...new Set((models.data?.models ?? []).map((m) => m.provider))], [models.data]);
   const [provider, setProvider] = useState("");
   const [model, setModel] = useState("");
+  const [system, setSystem] = useState("");
+  const [temperature, setTemperature] = useState("");
   const [messages, setMessages] = useState<Message[]>([]);
   const [draft, setDraft] = useState("");
   const [partial, setPartial] = useState<string | null>(null);
@@ -36,8 +40,17 @@ export function ChatConsole() {
   // Leaving the page ends the stream, so the provider stops generating for nobody.
   useEffect(() => () => abort.current?.abort(), []);
 
+  const settings = ChatSettings.safeParse({ provider: chosenProvider, model: chosenModel, system, temperature });
+  const settingsError = settings.success ? null : (settings.error.issues[0]?.message ?? "invalid settings");
+  // What Send would post now: the conversation, plus the message being typed.
+  const pending = draft.trim();
+  const nextRequest = settings.success
+    ? chatBody(settings.data, pending ? [...messages, { role: "user", content: pending }] : messages)
+    : null;
+
   const send = useMutation({
     mutationFn: async (history: Message[]) => {
+      if (!settings.success) throw new Error(settingsError ?? "invalid settings");
       const controller = new AbortController();
       abort.current = controller;
       let text = "";
@@ -46,7 +59,7 @@ export function ChatConsole() {
       try {
         const res = await v1Fetch("/v1/llm/chat", {
           method: "POST",
-          body: JSON.stringify({ messages: history, provider: chosenProvider, model: chosenModel, stream: true }),
+          body: JSON.stringify({ ...chatBody(settings.data, history), stream: true }),
           signal: controller.signal,
         });
         for await (const data of sseData(res.body!)) {
@@ -62,14 +75,22 @@ export function ChatConsole() {
       } finally {
         abort.current = null;
         if (text) setMessages((m) => [...m, { role: "assistant", content: text }]);
+        // A turn that got no reply at all (stopped or failed before the first word) leaves the history,
+        // so the next request does not carry two questions in a row; its text goes back to the box.
+        else unanswered(history.at(-1)!);
         setPartial(null);
       }
     },
   });
 
+  const unanswered = (turn: Message) => {
+    setMessages((m) => (m.at(-1) === turn ? m.slice(0, -1) : m));
+    setDraft((d) => d || turn.content);
+  };
+
   const submit = () => {
     const content = draft.trim();
-    if (!content || send.isPending) return;
+    if (!content || send.isPending || !settings.success) return;
     const history: Message[] = [...messages, { role: "user", content }];
     setMessages(history);
     setDraft("");
@@ -93,7 +114,7 @@ export function ChatConsole() {
   return (
     <div className="grid gap-6 lg:grid-cols-[16rem_1fr]">
       <fieldset className="flex flex-col gap-4" disabled={send.isPending}>
-        <legend className="sr-only">Model</legend>
+        <legend className="sr-only">Settings</legend>
         <label className="flex flex-col gap-1 text-sm font-medium">
           Provider
           <select
@@ -120,6 +141,41 @@ export function ChatConsole() {
             ))}
           </select>
         </label>
+        <label className="flex flex-col gap-1 text-sm font-medium">
+          System prompt
+          <textarea
+            className={`${field} min-h-24`}
+            value={system}
+            maxLength={20_000}
+            placeholder="Optional: how the model should answer"
+            onChange={(e) => setSystem(e.target.value)}
+          />
+        </label>
+        <div className="flex flex-col gap-1 text-sm font-medium">
+          <label htmlFor="chat-temperature">Temperature</label>
+          <input
+            id="chat-temperature"
+            type="number"
+            inputMode="decimal"
+            min={0}
+            max={2}
+            step={0.1}
+            className={field}
+            value={temperature}
+            placeholder="Model default"
+            aria-describedby="chat-temperature-help"
+            aria-invalid={settingsError !== null && temperature !== ""}
+            onChange={(e) => setTemperature(e.target.value)}
+          />
+          <span id="chat-temperature-help" className="text-xs font-normal text-slate-700 dark:text-slate-300">
+            0 to 2; lower is steadier, higher more varied. Empty: the model&apos;s default.
+          </span>
+        </div>
+        {settingsError && (
+          <p role="alert" className="text-sm text-red-800 dark:text-red-200">
+            {settingsError}
+          </p>
+        )}
         <button
           type="button"
           onClick={() => {
@@ -133,7 +189,7 @@ export function ChatConsole() {
         </button>
       </fieldset>
 
-      <section aria-label="Conversation" className="flex min-h-96 flex-col gap-4">
+      <section aria-label="Conversation" className="flex min-h-96 min-w-0 flex-col gap-4">
         <ol className="flex flex-1 flex-col gap-3" aria-live="polite">
           {messages.map((m, i) => (
             <li
@@ -199,13 +255,14 @@ export function ChatConsole() {
           ) : (
             <button
               type="submit"
-              disabled={!draft.trim()}
+              disabled={!draft.trim() || !settings.success}
               className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600 disabled:opacity-50"
             >
               Send
             </button>
           )}
         </form>
+        {nextRequest && <ViewCode body={nextRequest} />}
       </section>
     </div>
   );

@@ -3,7 +3,16 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { v1Json } from "@/lib/console/api.ts";
-import { columnsOf, dataSource, rowsOf, VisList, withValues, type Visualization } from "@/lib/console/datavis.ts";
+import {
+  columnsOf,
+  dataSource,
+  filterVisualizations,
+  fitToPanel,
+  rowsOf,
+  VisList,
+  withValues,
+  type Visualization,
+} from "@/lib/console/datavis.ts";
 import { ErrorState, Loading } from "../error-state";
 import { VegaChart } from "./vega-chart";
 
@@ -22,13 +31,15 @@ function Chart({ vis }: { vis: Visualization }) {
     },
   });
   const spec = useMemo(
-    () => (rows.data && source ? withValues(vis.spec, rows.data) : vis.spec),
+    () => (rows.data && source ? withValues(vis.spec, rows.data) : fitToPanel(vis.spec)),
     [rows.data, source, vis.spec],
   );
   const columns = useMemo(() => columnsOf(rows.data ?? []), [rows.data]);
 
   return (
-    <article aria-labelledby="vis-title" className="flex flex-col gap-3">
+    // min-w-0: a grid item is otherwise as wide as its widest content (the data table), which would
+    // push the page sideways on a phone; the table scrolls inside its own region instead.
+    <article aria-labelledby="vis-title" className="flex min-w-0 flex-col gap-3">
       <h2 id="vis-title" className="text-xl font-semibold">
         {vis.title}
       </h2>
@@ -84,8 +95,12 @@ function Chart({ vis }: { vis: Visualization }) {
   );
 }
 
+const field =
+  "rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
+
 export function DatavisConsole() {
   const [category, setCategory] = useState("");
+  const [query, setQuery] = useState("");
   const [selected, setSelected] = useState<string | null>(null);
   // The full list once: categories come from its counts, and filtering happens here without refetching.
   const list = useQuery({
@@ -97,19 +112,26 @@ export function DatavisConsole() {
   if (list.isError) return <ErrorState error={list.error} what="DataVis" />;
 
   const categories = Object.entries(list.data.by_category).sort(([a], [b]) => a.localeCompare(b));
-  const shown = list.data.visualizations.filter((v) => !category || v.category === category);
+  const shown = filterVisualizations(list.data.visualizations, category, query);
   const current = shown.find((v) => v.name === selected) ?? shown[0];
 
   return (
     <div className="grid gap-6 lg:grid-cols-[18rem_1fr]">
-      <nav aria-label="Visualizations" className="flex flex-col gap-3">
+      <nav aria-label="Visualizations" className="flex min-w-0 flex-col gap-3">
+        <label className="flex flex-col gap-1 text-sm font-medium">
+          Search
+          <input
+            type="search"
+            className={field}
+            value={query}
+            maxLength={200}
+            placeholder="Title, dataset or topic"
+            onChange={(e) => setQuery(e.target.value)}
+          />
+        </label>
         <label className="flex flex-col gap-1 text-sm font-medium">
           Category
-          <select
-            className="rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-            value={category}
-            onChange={(e) => setCategory(e.target.value)}
-          >
+          <select className={field} value={category} onChange={(e) => setCategory(e.target.value)}>
             <option value="">All ({list.data.total})</option>
             {categories.map(([name, count]) => (
               <option key={name} value={name}>
@@ -118,6 +140,11 @@ export function DatavisConsole() {
             ))}
           </select>
         </label>
+        <p role="status" className="text-sm text-slate-700 dark:text-slate-300">
+          {shown.length === list.data.total
+            ? `${shown.length} visualizations`
+            : `${shown.length} of ${list.data.total} visualizations`}
+        </p>
         <ul className="flex max-h-[32rem] flex-col gap-1 overflow-y-auto">
           {shown.map((v) => (
             <li key={v.name}>
@@ -133,7 +160,11 @@ export function DatavisConsole() {
           ))}
         </ul>
       </nav>
-      {current ? <Chart key={current.name} vis={current} /> : <p>No visualizations in this category.</p>}
+      {current ? (
+        <Chart key={current.name} vis={current} />
+      ) : (
+        <p>No visualization matches{query.trim() ? ` “${query.trim()}”` : ""} in this category.</p>
+      )}
     </div>
   );
 }

@@ -32,13 +32,15 @@ export function VegaChart({ spec, title }: { spec: Record<string, unknown>; titl
           This chart could not be drawn: {error}
         </p>
       )}
+      {/* The padding is outside the element Vega measures: a "container" width is that element's whole width. */}
       <div
-        ref={ref}
         role="figure"
         aria-label={title}
         data-testid="vega-chart"
         className="w-full overflow-x-auto rounded-lg bg-white p-2 text-slate-900"
-      />
+      >
+        <div ref={ref} className="w-full" />
+      </div>
     </>
   );
 }

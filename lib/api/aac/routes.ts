@@ -56,7 +56,7 @@ const AacSymbolSchema = z
       .string()
       .openapi({ description: "Relative path for local symbols (served by this host), absolute URL for ARASAAC" }),
     url: z.string(),
-    source: z.string().openapi({ description: "mulberry, openmoji or arasaac" }),
+    source: z.string().openapi({ description: "mulberry, openmoji, core or arasaac" }),
     license: z.string(),
     score: z.number().min(0).max(1),
     author: z.string().optional(),
@@ -192,7 +192,7 @@ export const LocalResponse = z.object({
 const local = gatewayRoute("key", {
   method: "get",
   path: "/v1/aac/symbols/local",
-  summary: "Search the local symbol set only (Mulberry and OpenMoji SVGs served by this host)",
+  summary: "Search the local symbol set only (Mulberry, OpenMoji and core-word SVGs served by this host)",
   tags: ["AAC"],
   request: {
     query: z.object({
@@ -201,7 +201,7 @@ const local = gatewayRoute("key", {
       set: z
         .enum(["all", ...LOCAL_SOURCES])
         .default("all")
-        .openapi({ description: "Only Mulberry or only OpenMoji symbols" }),
+        .openapi({ description: "Only Mulberry, only OpenMoji or only the core-word symbols" }),
     }),
   },
   responses: {

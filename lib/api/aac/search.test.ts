@@ -135,9 +135,11 @@ describe("the shipped local symbol set", () => {
   it("gives every symbol keywords, a source, a licence and an attribution", () => {
     for (const b of shipped.bases) {
       expect(b.keywords.length, b.word).toBeGreaterThan(0);
-      expect(["mulberry", "openmoji"]).toContain(b.source);
-      expect(b.license).toBe("CC BY-SA 4.0");
-      expect(b.attribution).toMatch(b.source === "mulberry" ? /^Mulberry Symbols © 2018–2026 Steve Lee/ : /OpenMoji/);
+      expect(["mulberry", "openmoji", "core"]).toContain(b.source);
+      expect(b.license).toBe(b.source === "core" ? "CC0 1.0" : "CC BY-SA 4.0");
+      expect(b.attribution).toMatch(
+        { mulberry: /^Mulberry Symbols © 2018–2026 Steve Lee/, openmoji: /OpenMoji/, core: /CC0 1\.0/ }[b.source]!,
+      );
       expect(Number.isInteger(b.id)).toBe(true);
     }
     expect(new Set(shipped.bases.map((b) => b.id)).size).toBe(shipped.bases.length);

@@ -80,10 +80,11 @@ function popcount(bits: number): number {
   return (((n + (n >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-const SOURCE_ORDER: Record<LocalSource, number> = { mulberry: 0, openmoji: 1 };
+const SOURCE_ORDER: Record<LocalSource, number> = { mulberry: 0, openmoji: 1, core: 2 };
 
 export function buildSymbolIndex(records: LocalSymbolRecord[]): SymbolIndex {
-  // Mulberry first (drawn for AAC), then by id: the tiebreak between symbols of equal score.
+  // Mulberry first (drawn for AAC), then OpenMoji, then the core words, each by id: the tiebreak between
+  // symbols of equal score.
   const symbols = [...records].sort((a, b) => SOURCE_ORDER[a.source] - SOURCE_ORDER[b.source] || a.id - b.id);
   const exact = new Map<string, number[]>();
   const lemma = new Map<string, Array<{ symbol: number; keyword: string }>>();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../errors.ts";
 import type { AacSymbol } from "./search.ts";
-import { buildSymbolIndex } from "./search.ts";
+import { buildSymbolIndex, symbolIndex } from "./search.ts";
 import { buildSentence, parseSources, phraseMatcher, segmentSentence } from "./sentence.ts";
 import type { LocalSymbolRecord } from "./symbols.ts";
 
@@ -128,5 +128,43 @@ describe("buildSentence", () => {
     await expect(buildSentence("a ".repeat(61), ["local"], "en", { index, arasaac: async () => [] })).rejects.toThrow(
       /at most 60/,
     );
+  });
+});
+
+describe("buildSentence over the shipped symbols", () => {
+  const shipped = { index: symbolIndex(), arasaac: async () => [] };
+  const best = async (sentence: string) =>
+    Object.fromEntries(
+      (await buildSentence(sentence, ["local"], "en", shipped)).words.map((w) => [w.word, w.symbols[0]?.icon_url]),
+    );
+
+  it("gives every core word a symbol that shows it", async () => {
+    expect(await best("I you to the a an yes no please me")).toEqual({
+      i: "/aac/core/i.svg",
+      you: "/aac/openmoji/1FAF5.svg",
+      to: "/aac/openmoji/27A1.svg",
+      the: "/aac/core/the.svg",
+      a: "/aac/core/a.svg",
+      an: "/aac/core/a.svg",
+      yes: "/aac/openmoji/1F44D.svg",
+      no: "/aac/mulberry/mistake_no_wrong.svg",
+      please: "/aac/openmoji/1F64F.svg",
+      me: "/aac/core/i.svg",
+    });
+  });
+
+  it("never matches a function word through an emoji's related words", async () => {
+    const result = await buildSentence("you and an apple for me", ["local"], "en", shipped);
+    // Before: "an" found ❣ (heart exclamation), "you" a face blowing a kiss, "for" a record button.
+    const symbolsOf = (word: string) => result.words.find((w) => w.word === word)!.symbols.map((s) => s.word);
+    expect(symbolsOf("an")).toEqual(["a"]);
+    expect(symbolsOf("you")).toEqual(["index pointing at the viewer"]);
+    expect(symbolsOf("for")).toEqual([]);
+    expect(symbolsOf("and")).toEqual([]);
+  });
+
+  it("credits the drawn core symbols as public domain", async () => {
+    const [word] = (await buildSentence("I", ["local"], "en", shipped)).words;
+    expect(word!.symbols[0]).toMatchObject({ source: "core", license: "CC0 1.0", word: "I" });
   });
 });

@@ -17,7 +17,7 @@ export type LocalSymbolRecord = {
   category: string;
 };
 
-export const LOCAL_SOURCES = ["mulberry", "openmoji"] as const;
+export const LOCAL_SOURCES = ["mulberry", "openmoji", "core"] as const;
 export type LocalSource = (typeof LOCAL_SOURCES)[number];
 
 /** Licence and the attribution each set asks for (Mulberry's exactly as its SOURCE.md requires). */
@@ -32,13 +32,18 @@ export const LOCAL_LICENCES: Record<LocalSource, { license: string; attribution:
     attribution: (author) =>
       `Emoji designed by OpenMoji (https://openmoji.org/), ${author} – the open-source emoji and icon project. License: CC BY-SA 4.0.`,
   },
+  // Drawn for this project (public/aac/core/SOURCE.md): dedicated to the public domain.
+  core: {
+    license: "CC0 1.0",
+    attribution: () => "Core word symbol drawn for the Unified API Gateway, dedicated to the public domain (CC0 1.0).",
+  },
 };
 
 // Read relative to the working directory (as lib/api/utils/citations.ts does): the same path works
 // under tsx and under next build/start, where import.meta.url points into the bundle.
 const SYMBOLS_FILE = path.join(process.cwd(), "lib", "api", "aac", "data", "symbols.json");
 
-/** The shipped local symbol records, in file order (Mulberry first, then OpenMoji by Unicode order). */
+/** The shipped local symbol records, in file order (Mulberry, then OpenMoji by Unicode order, then the core words). */
 export function readLocalSymbols(file = SYMBOLS_FILE): LocalSymbolRecord[] {
   return (JSON.parse(readFileSync(/*turbopackIgnore: true*/ file, "utf8")) as { symbols: LocalSymbolRecord[] }).symbols;
 }
