@@ -12,6 +12,12 @@ export type Database = {
   prisma: PrismaClient;
   /** Runs fn on one connection, so session state such as advisory locks holds throughout. */
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in one transaction (rolled back if it throws), on the driver directly: Prisma's raw queries
+   * cost ~4x the database's own time for array parameters (measured: 70 usage events 14 ms against 3),
+   * which the meter writes on every flush. On PGlite no other query interleaves with it.
+   */
+  transaction<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 

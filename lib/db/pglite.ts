@@ -33,6 +33,13 @@ export async function openPglite(dir: string): Promise<Database> {
     prisma,
     // PGlite is one connection, so every call is already the same session.
     withSession: (fn) => fn(session),
+    transaction: (fn) =>
+      lite.transaction((tx) =>
+        fn({
+          query: async <T>(sql: string, params?: unknown[]) => (await tx.query<T>(sql, params)).rows,
+          exec: async (sql) => void (await tx.exec(sql)),
+        }),
+      ),
     async close() {
       await prisma.$disconnect();
       await lite.close();

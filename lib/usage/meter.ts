@@ -247,31 +247,34 @@ export class Meter {
     const usedValues = [...lastUsed].map((_, i) => `($${i * 2 + 1}, $${i * 2 + 2}::timestamptz)`).join(", ");
 
     const column = <T>(pick: (e: UsageEventInput) => T) => events.map(pick);
-    await this.db.prisma.$transaction([
+    await this.db.transaction(async (tx) => {
       // One INSERT of column arrays: 14 parameters whatever the batch size, and ~50x cheaper on
-      // PGlite than a createMany of the same rows (measured: 500 rows in 11 ms against 500 ms).
-      this.db.prisma.$executeRawUnsafe(
+      // PGlite than a createMany of the same rows (measured: 500 rows in 11 ms against 500 ms); on the
+      // driver, not Prisma, whose array parameters cost 4x the insert itself.
+      await tx.query(
         `INSERT INTO usage_events (key_id, request_id, method, route, area, status, latency_ms, bytes_in, bytes_out,
            provider, model, prompt_tokens, completion_tokens, created_at)
          SELECT k, r, m, rt, a, s, l, bi, bo, p, md, pt, ct, (c AT TIME ZONE 'UTC')::timestamp(3)
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[],
            $10::text[], $11::text[], $12::int[], $13::int[], $14::timestamptz[]) AS t(k, r, m, rt, a, s, l, bi, bo, p, md, pt, ct, c)`,
-        column((e) => e.keyId),
-        column((e) => e.requestId),
-        column((e) => e.method),
-        column((e) => e.route),
-        column((e) => e.area),
-        column((e) => e.status),
-        column((e) => Math.round(e.latencyMs)),
-        column((e) => e.bytesIn),
-        column((e) => e.bytesOut),
-        column((e) => e.provider ?? null),
-        column((e) => e.model ?? null),
-        column((e) => e.promptTokens ?? null),
-        column((e) => e.completionTokens ?? null),
-        column((e) => e.at.toISOString()),
-      ),
-      this.db.prisma.$executeRawUnsafe(
+        [
+          column((e) => e.keyId),
+          column((e) => e.requestId),
+          column((e) => e.method),
+          column((e) => e.route),
+          column((e) => e.area),
+          column((e) => e.status),
+          column((e) => Math.round(e.latencyMs)),
+          column((e) => e.bytesIn),
+          column((e) => e.bytesOut),
+          column((e) => e.provider ?? null),
+          column((e) => e.model ?? null),
+          column((e) => e.promptTokens ?? null),
+          column((e) => e.completionTokens ?? null),
+          column((e) => e.at.toISOString()),
+        ],
+      );
+      await tx.query(
         `INSERT INTO usage_daily (key_id, day, route, area, requests, status_2xx, status_4xx, status_5xx, status_429, latency_ms_sum, bytes_in, bytes_out, tokens, latency_hist)
          VALUES ${rollupValues}
          ON CONFLICT (key_id, day, route) DO UPDATE SET
@@ -289,28 +292,25 @@ export class Meter {
            -- Bucket-wise sum; rows written before the histogram existed hold an empty array (NULLs in the zip).
            latency_hist = ARRAY(SELECT COALESCE(a, 0) + COALESCE(b, 0)
              FROM unnest(COALESCE(usage_daily.latency_hist, '{}'), EXCLUDED.latency_hist) WITH ORDINALITY AS t(a, b, n) ORDER BY n)`,
-        ...rollupParams,
-      ),
-      ...(providers.length
-        ? [
-            this.db.prisma.$executeRawUnsafe(
-              `INSERT INTO usage_daily_provider (key_id, day, provider, requests, prompt_tokens, completion_tokens)
+        rollupParams,
+      );
+      if (providers.length)
+        await tx.query(
+          `INSERT INTO usage_daily_provider (key_id, day, provider, requests, prompt_tokens, completion_tokens)
                VALUES ${providerValues}
                ON CONFLICT (key_id, day, provider) DO UPDATE SET
                  requests = usage_daily_provider.requests + EXCLUDED.requests,
                  prompt_tokens = usage_daily_provider.prompt_tokens + EXCLUDED.prompt_tokens,
                  completion_tokens = usage_daily_provider.completion_tokens + EXCLUDED.completion_tokens`,
-              ...providerParams,
-            ),
-          ]
-        : []),
-      this.db.prisma.$executeRawUnsafe(
+          providerParams,
+        );
+      await tx.query(
         // GREATEST ignores NULL, so a key's first use sets the column too.
         `UPDATE api_keys SET last_used_at = GREATEST(api_keys.last_used_at, (v.at AT TIME ZONE 'UTC')::timestamp(3))
          FROM (VALUES ${usedValues}) AS v(id, at) WHERE api_keys.id = v.id`,
-        ...usedParams,
-      ),
-    ]);
+        usedParams,
+      );
+    });
   }
 }
 
