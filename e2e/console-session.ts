@@ -36,6 +36,19 @@ export async function expectAccessible(page: Page, exclude: string[] = []): Prom
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
+/**
+ * The page as it stands checked in the light and the dark scheme: axe with no serious or critical
+ * violation in each, and a screenshot of each (`<name>-light`, `<name>-dark`); left in the light scheme.
+ */
+export async function expectAccessibleInBothSchemes(page: Page, name: string, exclude: string[] = []): Promise<void> {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expectAccessible(page, exclude);
+    await screenshot(page, `${name}-${colorScheme}`);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
 /** A full-page screenshot kept in test-results/screenshots and attached to the HTML report. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });

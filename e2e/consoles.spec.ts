@@ -6,7 +6,7 @@ import { startFakeResearchLlm, type FakeResearchLlm } from "../test/fakes/resear
 import { playableStory } from "../test/fakes/story.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { expectAccessible, screenshot, signIn } from "./console-session.ts";
+import { expectAccessible, expectAccessibleInBothSchemes, screenshot, signIn } from "./console-session.ts";
 
 const LCP_BUDGET_MS = 1_500;
 
@@ -125,9 +125,8 @@ test.describe("the consoles in real Chromium", () => {
     );
     expect(stored).not.toContain(secret);
     expect((await context.cookies()).map((c) => c.value).join()).not.toContain(secret);
-    await screenshot(page, "docs");
     // Scalar's own widget markup is third-party: axe checks our shell and the form around it.
-    await expectAccessible(page, ['[data-testid="api-reference"]']);
+    await expectAccessibleInBothSchemes(page, "docs", ['[data-testid="api-reference"]']);
     expect(errors).toEqual([]);
     expect(blocked).toEqual([]);
     // Nothing is fetched from another host (fonts, telemetry, Scalar's hosted services).

@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { backendEnv } from "../test/support/backends.ts";
 import { startTestSmtp, type TestSmtp } from "../test/support/mail.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { expectAccessible, screenshot } from "./console-session.ts";
+import { expectAccessibleInBothSchemes } from "./console-session.ts";
 import { signInThroughMail } from "./sign-in.ts";
 
 /**
@@ -99,8 +99,7 @@ test.describe("keys: one-step requests, approval by domain, names, lineage and f
         const last = dayFromNow(30);
         await page.getByLabel(/Last day it works/).fill(last);
         expect(await overflowsSideways(page)).toBe(false);
-        await expectAccessible(page);
-        await screenshot(page, `key-request-one-step-${label}`);
+        await expectAccessibleInBothSchemes(page, `key-request-one-step-${label}`);
         await page.getByRole("button", { name: "Create my key" }).click();
         const key = await takeShownKey(page);
 
@@ -129,8 +128,7 @@ test.describe("keys: one-step requests, approval by domain, names, lineage and f
         );
         await expect(page.getByLabel("Intended use")).toHaveValue("Running the nightly checks of our CI.");
         expect(await overflowsSideways(page)).toBe(false);
-        await expectAccessible(page);
-        await screenshot(page, `key-request-name-taken-${label}`);
+        await expectAccessibleInBothSchemes(page, `key-request-name-taken-${label}`);
         await page.getByLabel("Key name").fill("Laptop at home");
         await page.getByRole("button", { name: "Create my key" }).click();
         expect((await (await api(await takeShownKey(page))).json()).name).toBe("Laptop at home");
@@ -163,8 +161,7 @@ test.describe("keys: one-step requests, approval by domain, names, lineage and f
         await expect(requests).toContainText(`Areas: every area · last day: ${dayFromNow(90)} (UTC)`);
         await expect(requests).toContainText(`You will get an email at ${email}`);
         expect(await overflowsSideways(page)).toBe(false);
-        await expectAccessible(page);
-        await screenshot(page, `keys-request-pending-${label}`);
+        await expectAccessibleInBothSchemes(page, `keys-request-pending-${label}`);
       });
 
       test("shows a rotated key under its replacement, offers no Rotate in a grace period, and folds revoked and expired keys away", async ({
@@ -195,8 +192,7 @@ test.describe("keys: one-step requests, approval by domain, names, lineage and f
         await expect(lineage.getByRole("button", { name: "Rotate" })).toHaveCount(1);
         expect((await api(first)).status).toBe(200);
         expect(await overflowsSideways(page)).toBe(false);
-        await expectAccessible(page);
-        await screenshot(page, `keys-lineage-${label}`);
+        await expectAccessibleInBothSchemes(page, `keys-lineage-${label}`);
 
         // The replacement revoked: the old key, still in its grace period, stands alone and cannot be rotated again.
         await lineage.getByRole("button", { name: "Revoke" }).click();
@@ -228,8 +224,7 @@ test.describe("keys: one-step requests, approval by domain, names, lineage and f
         await expect(card(page, short)).toContainText("expired");
         await expect(card(page, short)).toContainText(`replaced by ${shortNext.slice(0, 11)}…`);
         expect(await overflowsSideways(page)).toBe(false);
-        await expectAccessible(page);
-        await screenshot(page, `keys-folded-${label}`);
+        await expectAccessibleInBothSchemes(page, `keys-folded-${label}`);
       });
     });
   }

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { backendEnv } from "../test/support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { expectAccessible, screenshot } from "./console-session.ts";
+import { expectAccessibleInBothSchemes } from "./console-session.ts";
 
 /** Whether the page scrolls sideways: nothing on a phone-width page may be wider than the screen. */
 async function overflowsSideways(page: Page): Promise<boolean> {
@@ -71,8 +71,7 @@ test.describe("the portal home in real Chromium", () => {
         await expect(page.getByTestId("sample")).toHaveText(`curl -H "X-API-Key: $API_KEY" ${server.url}/v1/key`);
         await expect(page.getByRole("region", { name: "Try it" })).toContainText("10,000 requests a day");
         expect(await overflowsSideways(page)).toBe(false);
-        await expectAccessible(page);
-        await screenshot(page, `home-${label}`);
+        await expectAccessibleInBothSchemes(page, `home-${label}`);
 
         await page.getByRole("link", { name: "Get an API key" }).click();
         // Signed out, the request form first sends the visitor to sign in, and back to it afterwards.
@@ -102,8 +101,7 @@ test.describe("the portal home in real Chromium", () => {
           await expect(page.getByRole("link", { name: "Portal home" })).toHaveAttribute("href", "/");
           await expect(page.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs");
           expect(await overflowsSideways(page)).toBe(false);
-          await expectAccessible(page);
-          await screenshot(page, `404-${name}-${label}`);
+          await expectAccessibleInBothSchemes(page, `404-${name}-${label}`);
         }
         await page.getByRole("link", { name: "API reference" }).click();
         await page.waitForURL(/\/docs$/);
