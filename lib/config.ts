@@ -59,6 +59,8 @@ const envSchema = z.object({
   UPSTREAM_CA_FILE: z.string().optional(),
   // Read where bodies are read (lib/upstream/capped-body.ts); listed here so a bad value stops start-up.
   UPSTREAM_MAX_BYTES: positiveInt.optional(),
+  // Read where chat calls start (lib/api/llm/chat.ts); listed here so a bad value stops start-up.
+  LLM_TIMEOUT_MS: positiveInt.optional(),
   CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
   OLLAMA_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false"),
   SCREENSHOT_CONCURRENCY: positiveInt.default(2),
