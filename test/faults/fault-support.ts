@@ -1,5 +1,9 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { createParser } from "eventsource-parser";
 
 /** The pids of a process's children, from every thread's list (Linux). */
@@ -64,3 +68,143 @@ export async function freePort(): Promise<number> {
 export const LOAD_MS = Number(process.env.FAULTS_LOAD_MS) || 2_000;
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A private redis-server on loopback (no persistence), which a scenario kills and starts again. */
+export async function startPrivateRedis(): Promise<{ url: string; kill(): Promise<void>; start(): Promise<void> }> {
+  const port = await freePort();
+  let proc: ChildProcess | undefined;
+  const start = async () => {
+    proc = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    });
+    await until(() => canConnect(port), 10_000, `redis-server on ${port}`);
+  };
+  const kill = async () => {
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = once(proc, "exit");
+    proc.kill("SIGKILL");
+    await exited;
+  };
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, kill, start };
+}
+
+const PG_BIN = (() => {
+  const root = "/usr/lib/postgresql";
+  const version = fs.existsSync(root) ? fs.readdirSync(root).sort().at(-1) : undefined;
+  return version ? path.join(root, version, "bin") : undefined;
+})();
+
+/** Whether this machine has PostgreSQL's server binaries, for a private cluster. */
+export const havePostgresBinaries = PG_BIN !== undefined && fs.existsSync(path.join(PG_BIN, "pg_ctl"));
+
+/**
+ * A private PostgreSQL cluster under /tmp (initdb, trust on loopback) that a scenario stops and starts:
+ * the shared test server is never touched. Run as the postgres user when the tests run as root.
+ */
+export async function startPrivatePostgres(): Promise<{
+  url: string;
+  stop(): void;
+  start(): void;
+  destroy(): void;
+}> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gw-pg-"));
+  const data = path.join(dir, "data");
+  const port = await freePort();
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) execFileSync("chown", ["-R", "postgres", dir]);
+  const run = (bin: string, args: string[]) => {
+    const file = path.join(PG_BIN!, bin);
+    if (asRoot) execFileSync("runuser", ["-u", "postgres", "--", file, ...args], { stdio: "pipe", cwd: dir });
+    else execFileSync(file, args, { stdio: "pipe", cwd: dir });
+  };
+  run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync"]);
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const start = () => run("pg_ctl", ["-D", data, "-o", options, "-l", path.join(dir, "log"), "-w", "start"]);
+  // "immediate": what a crash or a killed container looks like to the gateway.
+  const stop = () => run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+  start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    start,
+    stop,
+    destroy: () => {
+      try {
+        stop();
+      } catch {
+        // already stopped
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+export async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}
+
+export type LoadResult = {
+  /** Answers by status, and "error: ..." for requests that got no answer. */
+  seen: Record<string, number>;
+  answered: number;
+  /** The slowest answer, ms. */
+  slowestMs: number;
+};
+
+/**
+ * Keyed GETs at `concurrency` for `durationMs`, each bounded (a hang counts as an error); `at` runs
+ * scripted faults at offsets into the run while the load goes on.
+ */
+export async function runLoad(options: {
+  url: string;
+  key: string;
+  path?: string;
+  durationMs: number;
+  concurrency: number;
+  at?: Array<[number, () => Promise<void> | void]>;
+}): Promise<LoadResult> {
+  const result: LoadResult = { seen: {}, answered: 0, slowestMs: 0 };
+  const started = Date.now();
+  const end = started + options.durationMs;
+  const worker = async () => {
+    while (Date.now() < end) {
+      const t = Date.now();
+      try {
+        const res = await fetch(`${options.url}${options.path ?? "/v1/key"}`, {
+          headers: { "X-API-Key": options.key },
+          signal: AbortSignal.timeout(10_000),
+        });
+        await res.arrayBuffer();
+        result.seen[res.status] = (result.seen[res.status] ?? 0) + 1;
+        result.answered += 1;
+      } catch (err) {
+        const label = `error: ${(err as Error).name}`;
+        result.seen[label] = (result.seen[label] ?? 0) + 1;
+      }
+      result.slowestMs = Math.max(result.slowestMs, Date.now() - t);
+    }
+  };
+  const faults = (async () => {
+    for (const [offset, fault] of options.at ?? []) {
+      await sleep(Math.max(0, started + offset - Date.now()));
+      await fault();
+    }
+  })();
+  await Promise.all([...Array.from({ length: options.concurrency }, worker), faults]);
+  return result;
+}
