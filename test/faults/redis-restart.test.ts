@@ -2,7 +2,8 @@ import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
 import { openDatabase } from "../../lib/db/client.ts";
-import { backendEnv } from "../support/backends.ts";
+import { createKey } from "../../lib/gateway/keys/admin.ts";
+import { backendEnv, databaseBackends } from "../support/backends.ts";
 import { runKeysCli, startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { LOAD_MS, report, runLoad, sleep, startPrivateRedis, until } from "./fault-support.ts";
 
@@ -18,18 +19,31 @@ describe("Redis killed and restarted mid-load", { timeout: 120_000 }, () => {
   it("limits fall back to this instance with no failed request, and return to Redis when it answers; no usage lost", async () => {
     const redis = await startPrivateRedis();
     cleanups.push(() => redis.kill());
-    const b = await backendEnv("pglite");
+    // On PostgreSQL (when the run has one) keys are made straight in the database; PGlite is the
+    // server's alone, so there the CLI makes them through it.
+    const backend = databaseBackends.includes("postgres") ? "postgres" : "pglite";
+    const b = await backendEnv(backend);
     cleanups.push(b.cleanup);
     const env = { ...b.env, REDIS_URL: redis.url, SERVE_PORTAL: "false", METER_FLUSH_MS: "300" };
     const server: ServerProcess = await startServerProcess(env);
     cleanups.push(() => server.stop("SIGKILL"));
-    const create = async (args: string[]) => {
+    const create = async (input: { name: string; minute: number; concurrency?: number }): Promise<Created> => {
+      if (backend === "postgres") {
+        const db = await openDatabase(loadConfig(env));
+        try {
+          return await createKey(db, input, "test");
+        } finally {
+          await db.close();
+        }
+      }
+      const args = ["--name", input.name, "--minute", String(input.minute)];
+      if (input.concurrency) args.push("--concurrency", String(input.concurrency));
       const made = await runKeysCli(["create", ...args], env);
       expect(made.code, made.stderr).toBe(0);
       return made.lines[0] as Created;
     };
-    const loaded = await create(["--name", "load", "--minute", "100000", "--concurrency", "100"]);
-    const small = await create(["--name", "small", "--minute", "3"]);
+    const loaded = await create({ name: "load", minute: 100_000, concurrency: 100 });
+    const small = await create({ name: "small", minute: 3 });
     const client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     cleanups.push(() => client.disconnect());
     const minuteCount = async (keyId: string) => {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
 import { openDatabase } from "../../lib/db/client.ts";
-import { startFakeOpenAICompatible, type FakeLlm } from "../fakes/llm.ts";
+import { startFakeOpenAICompatible } from "../fakes/llm.ts";
 import { backendEnv } from "../support/backends.ts";
 import { runKeysCli, startNpmStart, type ServerProcess } from "../support/server-process.ts";
 import { childrenOf, commandLine, readStream, report } from "./fault-support.ts";
@@ -15,17 +15,27 @@ describe.runIf(process.platform === "linux")("SIGTERM to `npm start`", { timeout
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  /** `npm start` (API only: no portal build) with a slow fake provider; returns npm and the server's pid. */
-  async function start(extra: Record<string, string>, fake: FakeLlm) {
+  it("ends in one server process that drains keyed requests and a stream, cuts a stream past SHUTDOWN_GRACE_MS, exits 0 and writes every usage event", async () => {
+    // xai: 30 words 50 ms apart, ~1.5 s, inside the 3 s grace period. mistral: 200 words, ~10 s, past it.
+    const [short, long] = await Promise.all([
+      startFakeOpenAICompatible({ key: "xai-test", reply: words(30), delayMs: 50 }),
+      startFakeOpenAICompatible({ key: "mistral-test", reply: words(200), delayMs: 50 }),
+    ]);
+    cleanups.push(
+      () => short.close(),
+      () => long.close(),
+    );
     const b = await backendEnv("pglite");
     cleanups.push(b.cleanup);
     const env = {
       ...b.env,
       SERVE_PORTAL: "false",
       METER_FLUSH_MS: "60000",
+      SHUTDOWN_GRACE_MS: "3000",
       XAI_API_KEY: "xai-test",
-      UPSTREAM_XAI_URL: fake.url,
-      ...extra,
+      UPSTREAM_XAI_URL: short.url,
+      MISTRAL_API_KEY: "mistral-test",
+      UPSTREAM_MISTRAL_URL: long.url,
     };
     const npm: ServerProcess = await startNpmStart(env);
     // npm runs the script through `sh -c`; `exec` in the script makes the shell become the server, so
@@ -47,31 +57,6 @@ describe.runIf(process.platform === "linux")("SIGTERM to `npm start`", { timeout
     const made = await runKeysCli(["create", "--name", "sigterm", "--minute", "1000"], env);
     expect(made.code, made.stderr).toBe(0);
     const created = made.lines[0] as { id: string; key: string };
-    return { env, npm, serverPid, created };
-  }
-
-  async function usageRows(env: Record<string, string>, keyId: string) {
-    const db = await openDatabase(loadConfig(env));
-    try {
-      const events = await db.prisma.usageEvent.findMany({ where: { keyId } });
-      return {
-        total: events.length,
-        streams: events.filter((e) => e.route === "/v1/llm/chat"),
-      };
-    } finally {
-      await db.close();
-    }
-  }
-
-  it("ends in one server process that drains keyed requests and an in-flight stream, exits 0 and writes every usage event", async () => {
-    // 40 words, 50 ms apart: a stream of about 2 s, well inside the grace period.
-    const fake = await startFakeOpenAICompatible({
-      key: "xai-test",
-      reply: Array.from({ length: 40 }, (_, i) => `w${i} `).join(""),
-      delayMs: 50,
-    });
-    cleanups.push(() => fake.close());
-    const { env, npm, serverPid, created } = await start({}, fake);
     const headers = { "X-API-Key": created.key, "content-type": "application/json" };
 
     const N = 60;
@@ -79,78 +64,57 @@ describe.runIf(process.platform === "linux")("SIGTERM to `npm start`", { timeout
       Array.from({ length: N }, () => fetch(`${npm.url}/v1/key`, { headers }).then((r) => r.status)),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(N);
+    const chat = (provider: string) =>
+      fetch(`${npm.url}/v1/llm/chat`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ messages: [{ role: "user", content: "Say many words." }], provider, stream: true }),
+      });
+    const [shortRes, longRes] = await Promise.all([chat("xai"), chat("mistral")]);
+    expect([shortRes.status, longRes.status]).toEqual([200, 200]);
+    const shortStream = readStream(shortRes);
+    const longStream = readStream(longRes);
+    const longEnd = longStream.events.then(
+      (events) => `ended after ${events.length} events`,
+      (err: unknown) => `cut: ${(err as Error).message}`,
+    );
+    await Promise.all([shortStream.firstEvent, longStream.firstEvent]);
 
-    const stream = await fetch(`${npm.url}/v1/llm/chat`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ messages: [{ role: "user", content: "Say forty words." }], stream: true }),
-    });
-    expect(stream.status).toBe(200);
-    const reading = readStream(stream);
-    await reading.firstEvent;
     const signalled = Date.now();
     const exited = npm.stop("SIGTERM");
-    const events = await reading.events;
-    const streamMs = Date.now() - signalled;
+    const events = await shortStream.events;
+    const shortMs = Date.now() - signalled;
     const code = await exited;
     const exitedMs = Date.now() - signalled;
+    const longSaw = await longEnd;
 
     expect(code).toBe(0);
     expect(fs.existsSync(`/proc/${serverPid}`), "the server outlived npm").toBe(false);
     expect(events.at(-1)).toMatchObject({ done: true, provider: "xai" });
-    expect(events.filter((e) => "content" in e)).toHaveLength(40);
+    expect(events.filter((e) => "content" in e)).toHaveLength(30);
+    expect(npm.output()).toMatch(/"msg":"grace period over; closing the connections still open"/);
     expect(npm.output()).toMatch(/"msg":"stopped"/);
 
-    const rows = await usageRows(env, created.id);
-    report("SIGTERM to npm start during a stream", {
-      clients: `${N} × 200, stream complete (${events.length} events, ended ${streamMs} ms after SIGTERM)`,
-      exit: `npm exited ${code} after ${exitedMs} ms`,
-      lost: N + 1 - rows.total,
+    const db = await openDatabase(loadConfig(env));
+    let rows;
+    try {
+      rows = await db.prisma.usageEvent.findMany({ where: { keyId: created.id } });
+    } finally {
+      await db.close();
+    }
+    const streamed = (provider: string) => rows.find((e) => e.route === "/v1/llm/chat" && e.provider === provider);
+    report("SIGTERM to npm start: keyed requests, a stream inside the grace period, one past it", {
+      clients: `${N} × 200; short stream complete (${events.length} events, ended ${shortMs} ms after SIGTERM); long stream ${longSaw}`,
+      exit: `npm exited ${code} after ${exitedMs} ms (grace 3000 ms), no process left`,
+      written: rows.length,
+      lost: N + 2 - rows.length,
     });
-    expect(rows.total).toBe(N + 1);
-    expect(rows.streams).toHaveLength(1);
-    expect(rows.streams[0]).toMatchObject({ status: 200, completionTokens: 40 });
-  });
-
-  it("past SHUTDOWN_GRACE_MS cuts a stream still open, meters it as far as it went and still exits 0", async () => {
-    // 200 words, 50 ms apart: 10 s, far past a 1.5 s grace period.
-    const fake = await startFakeOpenAICompatible({
-      key: "xai-test",
-      reply: Array.from({ length: 200 }, (_, i) => `w${i} `).join(""),
-      delayMs: 50,
-    });
-    cleanups.push(() => fake.close());
-    const { env, npm, created } = await start({ SHUTDOWN_GRACE_MS: "1500" }, fake);
-    const headers = { "X-API-Key": created.key, "content-type": "application/json" };
-
-    const stream = await fetch(`${npm.url}/v1/llm/chat`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ messages: [{ role: "user", content: "Say two hundred words." }], stream: true }),
-    });
-    expect(stream.status).toBe(200);
-    const reading = readStream(stream);
-    const ending = reading.events.then(
-      (events) => `ended after ${events.length} events`,
-      (err: unknown) => `cut: ${(err as Error).message}`,
-    );
-    await reading.firstEvent;
-    const signalled = Date.now();
-    const code = await npm.stop("SIGTERM");
-    const exitedMs = Date.now() - signalled;
-    const ended = await ending;
-
-    expect(code).toBe(0);
-    expect(exitedMs).toBeLessThan(8000);
-    const rows = await usageRows(env, created.id);
-    report("SIGTERM to npm start, stream longer than the grace period", {
-      clients: `stream ${ended}`,
-      exit: `npm exited ${code} after ${exitedMs} ms (grace 1500 ms)`,
-      lost: 1 - rows.total,
-    });
-    expect(rows.streams).toHaveLength(1);
+    expect(rows).toHaveLength(N + 2);
+    expect(streamed("xai")).toMatchObject({ status: 200, completionTokens: 30 });
     // Metered as far as it went: some words, not the 200 the provider would have sent.
-    expect(rows.streams[0]!.completionTokens).toBeGreaterThan(0);
-    expect(rows.streams[0]!.completionTokens).toBeLessThan(200);
+    expect(streamed("mistral")!.completionTokens).toBeGreaterThan(0);
+    expect(streamed("mistral")!.completionTokens).toBeLessThan(200);
   });
 });
+
+const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i} `).join("");
