@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs";
 import net from "node:net";
@@ -68,6 +68,9 @@ export async function freePort(): Promise<number> {
 export const LOAD_MS = Number(process.env.FAULTS_LOAD_MS) || 2_000;
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether redis-server is installed (CI installs it with Redis; `.ci/run`). */
+export const haveRedisServer = spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
 
 /** A private redis-server on loopback (no persistence), which a scenario kills and starts again. */
 export async function startPrivateRedis(): Promise<{ url: string; kill(): Promise<void>; start(): Promise<void> }> {
