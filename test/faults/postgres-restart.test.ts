@@ -56,6 +56,7 @@ describe.runIf(havePostgresBinaries)("PostgreSQL restarted mid-load", { timeout:
     const unseen = await createKey(admin, { name: "unseen" }, "test");
     await admin.close();
     let unseenAnswer = "";
+    let usageAnswer = "";
     let downFor = 0;
     const load = await runLoad({
       url: server.url,
@@ -69,6 +70,14 @@ describe.runIf(havePostgresBinaries)("PostgreSQL restarted mid-load", { timeout:
           async () => {
             const res = await fetch(`${server.url}/v1/key`, { headers: { "X-API-Key": unseen.key } });
             unseenAnswer = `${res.status} retry-after=${res.headers.get("retry-after")} ${await res.text()}`;
+          },
+        ],
+        [
+          LOAD_MS + 700,
+          async () => {
+            // What reads the database itself cannot answer, and says so.
+            const res = await fetch(`${server.url}/v1/usage`, { headers: { "X-API-Key": key } });
+            usageAnswer = `${res.status} retry-after=${res.headers.get("retry-after")} ${await res.text()}`;
           },
         ],
         [
@@ -101,20 +110,23 @@ describe.runIf(havePostgresBinaries)("PostgreSQL restarted mid-load", { timeout:
       clients: { ...load.seen, slowestMs: load.slowestMs },
       "database down for": `~${downFor} ms`,
       "a key never seen here, during the outage": unseenAnswer,
+      "GET /v1/usage during the outage": usageAnswer,
       "failed usage writes (retried)": errors,
       "events still buffered when the load ended": pendingAfterLoad,
       "requests during the second outage": statuses.every((s) => s === 200) ? `${N} × 200` : statuses,
       "exit after SIGTERM (database back 1.5 s later)": code,
       written,
       duplicates,
-      lost: load.answered + N - written,
+      lost: load.answered + N + 1 - written,
     });
     expect(Object.keys(load.seen)).toEqual(["200"]);
     expect(errors).toBeGreaterThan(0);
     expect(unseenAnswer).toMatch(/^503 retry-after=5 \{"error":"API keys cannot be checked right now/);
+    expect(usageAnswer).toBe('503 retry-after=5 {"error":"the database is unreachable; try again shortly"}');
     expect(statuses.every((s) => s === 200)).toBe(true);
     expect(code).toBe(0);
-    expect(written).toBe(load.answered + N);
+    // The load, the 50, and the /v1/usage call (metered with its 503).
+    expect(written).toBe(load.answered + N + 1);
     expect(duplicates).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { isDatabaseUnreachable } from "../../db/unreachable.ts";
 import { GatewayError } from "../../errors.ts";
 import { keyAllowsArea, type KeyRecord } from "../keys/record.ts";
 import type { KeyStore } from "../keys/store.ts";
@@ -47,7 +48,7 @@ export async function authenticate(
   try {
     key = raw ? await keys.resolve(raw) : await sessions?.fromRequest(c, now);
   } catch (err) {
-    if (err instanceof GatewayError) throw err;
+    if (!isDatabaseUnreachable(err)) throw err;
     // A key this instance has not seen yet is read from the database; while that is unreachable the
     // key can be neither accepted nor refused. Keys already in memory keep working (the key cache).
     throw new GatewayError(503, "API keys cannot be checked right now (database unreachable); try again shortly", {
