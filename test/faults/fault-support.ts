@@ -5,6 +5,11 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createParser } from "eventsource-parser";
+import { loadConfig } from "../../lib/config.ts";
+import { openDatabase } from "../../lib/db/client.ts";
+import { createKey } from "../../lib/gateway/keys/admin.ts";
+import { databaseBackends, type DatabaseBackend } from "../support/backends.ts";
+import { runKeysCli } from "../support/server-process.ts";
 
 /** The pids of a process's children, from every thread's list (Linux). */
 export function childrenOf(pid: number): string[] {
@@ -210,4 +215,34 @@ export async function runLoad(options: {
   })();
   await Promise.all([...Array.from({ length: options.concurrency }, worker), faults]);
   return result;
+}
+
+/**
+ * The quicker database for a scenario about something else: PostgreSQL when the run has one (keys are
+ * then made straight in it, with no CLI process), else PGlite.
+ */
+export const scenarioBackend: DatabaseBackend = databaseBackends.includes("postgres") ? "postgres" : "pglite";
+
+/**
+ * A key for the server running on `env`: made in PostgreSQL directly, or through the keys CLI (which
+ * reaches the running server) on PGlite, whose directory the server holds.
+ */
+export async function makeKey(
+  env: Record<string, string>,
+  input: { name: string; minute?: number; concurrency?: number },
+): Promise<{ id: string; key: string }> {
+  if (env.DATABASE_URL) {
+    const db = await openDatabase(loadConfig(env));
+    try {
+      return await createKey(db, input, "test");
+    } finally {
+      await db.close();
+    }
+  }
+  const args = ["create", "--name", input.name];
+  if (input.minute) args.push("--minute", String(input.minute));
+  if (input.concurrency) args.push("--concurrency", String(input.concurrency));
+  const made = await runKeysCli(args, env);
+  if (made.code !== 0) throw new Error(`keys CLI failed: ${made.stderr}`);
+  return made.lines[0] as { id: string; key: string };
 }

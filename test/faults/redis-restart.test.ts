@@ -2,12 +2,19 @@ import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../lib/config.ts";
 import { openDatabase } from "../../lib/db/client.ts";
-import { createKey } from "../../lib/gateway/keys/admin.ts";
-import { backendEnv, databaseBackends } from "../support/backends.ts";
-import { runKeysCli, startServerProcess, type ServerProcess } from "../support/server-process.ts";
-import { haveRedisServer, LOAD_MS, report, runLoad, sleep, startPrivateRedis, until } from "./fault-support.ts";
-
-type Created = { id: string; key: string };
+import { backendEnv } from "../support/backends.ts";
+import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import {
+  haveRedisServer,
+  LOAD_MS,
+  makeKey,
+  report,
+  runLoad,
+  scenarioBackend,
+  sleep,
+  startPrivateRedis,
+  until,
+} from "./fault-support.ts";
 
 // Issue #17 item 5: Redis killed (SIGKILL, no persistence: it comes back empty) and started again under load.
 describe.runIf(haveRedisServer)("Redis killed and restarted mid-load", { timeout: 120_000 }, () => {
@@ -19,31 +26,13 @@ describe.runIf(haveRedisServer)("Redis killed and restarted mid-load", { timeout
   it("limits fall back to this instance with no failed request, and return to Redis when it answers; no usage lost", async () => {
     const redis = await startPrivateRedis();
     cleanups.push(() => redis.kill());
-    // On PostgreSQL (when the run has one) keys are made straight in the database; PGlite is the
-    // server's alone, so there the CLI makes them through it.
-    const backend = databaseBackends.includes("postgres") ? "postgres" : "pglite";
-    const b = await backendEnv(backend);
+    const b = await backendEnv(scenarioBackend);
     cleanups.push(b.cleanup);
     const env = { ...b.env, REDIS_URL: redis.url, SERVE_PORTAL: "false", METER_FLUSH_MS: "300" };
     const server: ServerProcess = await startServerProcess(env);
     cleanups.push(() => server.stop("SIGKILL"));
-    const create = async (input: { name: string; minute: number; concurrency?: number }): Promise<Created> => {
-      if (backend === "postgres") {
-        const db = await openDatabase(loadConfig(env));
-        try {
-          return await createKey(db, input, "test");
-        } finally {
-          await db.close();
-        }
-      }
-      const args = ["--name", input.name, "--minute", String(input.minute)];
-      if (input.concurrency) args.push("--concurrency", String(input.concurrency));
-      const made = await runKeysCli(["create", ...args], env);
-      expect(made.code, made.stderr).toBe(0);
-      return made.lines[0] as Created;
-    };
-    const loaded = await create({ name: "load", minute: 100_000, concurrency: 100 });
-    const small = await create({ name: "small", minute: 3 });
+    const loaded = await makeKey(env, { name: "load", minute: 100_000, concurrency: 100 });
+    const small = await makeKey(env, { name: "small", minute: 3 });
     const client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     cleanups.push(() => client.disconnect());
     const minuteCount = async (keyId: string) => {
@@ -80,7 +69,9 @@ describe.runIf(haveRedisServer)("Redis killed and restarted mid-load", { timeout
       async () => {
         probes += 1;
         await fetch(`${server.url}/v1/key`, { headers: { "X-API-Key": loaded.key } }).then((r) => r.arrayBuffer());
-        return (await minuteCount(loaded.id)) > 0;
+        // A count alone could be a call that timed out during the outage landing late; the log line says
+        // the store is deciding on Redis again.
+        return /limits answer on Redis again/.test(server.output()) && (await minuteCount(loaded.id)) > 0;
       },
       15_000,
       "limits back on Redis",
@@ -111,7 +102,6 @@ describe.runIf(haveRedisServer)("Redis killed and restarted mid-load", { timeout
     expect(Object.keys(load.seen)).toEqual(["200"]);
     expect(outage.smallStatuses).toEqual([200, 200, 200, 429, 429]);
     expect(fallbacks.length).toBeGreaterThan(0);
-    expect(server.output()).toMatch(/limits answer on Redis again/);
     expect(written).toBe(load.answered + probes);
   });
 });

@@ -4,8 +4,8 @@ import { loadConfig } from "../../lib/config.ts";
 import { openDatabase } from "../../lib/db/client.ts";
 import { startFakeOpenAICompatible } from "../fakes/llm.ts";
 import { backendEnv } from "../support/backends.ts";
-import { runKeysCli, startNpmStart, type ServerProcess } from "../support/server-process.ts";
-import { childrenOf, commandLine, readStream, report } from "./fault-support.ts";
+import { startNpmStart, type ServerProcess } from "../support/server-process.ts";
+import { childrenOf, commandLine, makeKey, readStream, report, scenarioBackend } from "./fault-support.ts";
 
 // Issue #17 items 1 and 5 ("SIGTERM during streams"): the signal goes to npm's pid, as a container runtime,
 // systemd or a process manager sends it. The compiled server's own SIGTERM test is in test/server.test.ts.
@@ -25,7 +25,7 @@ describe.runIf(process.platform === "linux")("SIGTERM to `npm start`", { timeout
       () => short.close(),
       () => long.close(),
     );
-    const b = await backendEnv("pglite");
+    const b = await backendEnv(scenarioBackend);
     cleanups.push(b.cleanup);
     const env = {
       ...b.env,
@@ -54,9 +54,7 @@ describe.runIf(process.platform === "linux")("SIGTERM to `npm start`", { timeout
           // already gone
         }
     });
-    const made = await runKeysCli(["create", "--name", "sigterm", "--minute", "1000"], env);
-    expect(made.code, made.stderr).toBe(0);
-    const created = made.lines[0] as { id: string; key: string };
+    const created = await makeKey(env, { name: "sigterm", minute: 1000 });
     const headers = { "X-API-Key": created.key, "content-type": "application/json" };
 
     const N = 60;
