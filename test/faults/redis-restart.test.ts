@@ -96,6 +96,7 @@ describe.runIf(haveRedisServer)("Redis killed and restarted mid-load", { timeout
       "small key (3/min) during the outage": outage.smallStatuses,
       "fallback metric": fallbacks,
       "minute count on Redis after recovery": afterRecovery,
+      "ioredis clients with no error listener (lines)": server.output().match(/Unhandled error event/g)?.length ?? 0,
       "recovery probes": probes,
       lost: load.answered + probes - written,
     });
