@@ -229,7 +229,7 @@ export const scenarioBackend: DatabaseBackend = databaseBackends.includes("postg
  */
 export async function makeKey(
   env: Record<string, string>,
-  input: { name: string; minute?: number; concurrency?: number },
+  input: { name: string; day?: number; minute?: number; concurrency?: number },
 ): Promise<{ id: string; key: string }> {
   if (env.DATABASE_URL) {
     const db = await openDatabase(loadConfig(env));
@@ -240,6 +240,7 @@ export async function makeKey(
     }
   }
   const args = ["create", "--name", input.name];
+  if (input.day) args.push("--day", String(input.day));
   if (input.minute) args.push("--minute", String(input.minute));
   if (input.concurrency) args.push("--concurrency", String(input.concurrency));
   const made = await runKeysCli(args, env);

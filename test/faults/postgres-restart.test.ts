@@ -27,7 +27,11 @@ describe.runIf(havePostgresBinaries)("PostgreSQL restarted mid-load", { timeout:
     const server: ServerProcess = await startServerProcess(env);
     cleanups.push(() => server.stop("SIGKILL"));
     const admin = await openDatabase({ databaseUrl: pg.url, dataDir: env.DATA_DIR });
-    const { key, id } = await createKey(admin, { name: "pg-restart", minute: 100_000, concurrency: 100 }, "test");
+    const { key, id } = await createKey(
+      admin,
+      { name: "pg-restart", day: 10_000_000, minute: 1_000_000, concurrency: 100 },
+      "test",
+    );
     await admin.close();
     // The server learns of the key on its next refresh (KEY_REFRESH_MS, 500 ms).
     await sleep(1_000);

@@ -31,7 +31,7 @@ describe.runIf(haveRedisServer)("Redis killed and restarted mid-load", { timeout
     const env = { ...b.env, REDIS_URL: redis.url, SERVE_PORTAL: "false", METER_FLUSH_MS: "300" };
     const server: ServerProcess = await startServerProcess(env);
     cleanups.push(() => server.stop("SIGKILL"));
-    const loaded = await makeKey(env, { name: "load", minute: 100_000, concurrency: 100 });
+    const loaded = await makeKey(env, { name: "load", day: 10_000_000, minute: 1_000_000, concurrency: 100 });
     const small = await makeKey(env, { name: "small", minute: 3 });
     const client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     cleanups.push(() => client.disconnect());
