@@ -76,20 +76,33 @@ server.listen(config.port, config.host, () => {
   );
 });
 
+// Writing the buffered usage after the grace period gets this long (the meter retries a database that
+// is restarting) before the process gives up and exits 1.
+const FLUSH_BOUND_MS = 10_000;
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, "shutting down: draining requests and usage events");
+  const graceMs = config.shutdownGraceMs;
+  logger.info({ signal, graceMs }, "shutting down: draining requests and usage events");
+  // What is still open past the grace period (a long stream) is cut: its client sees the stream end,
+  // and its usage, metered as far as it went, is written with the rest rather than lost to a hard exit.
+  const cut = setTimeout(() => {
+    logger.warn("grace period over; closing the connections still open");
+    server.closeAllConnections();
+  }, graceMs);
+  cut.unref();
   const force = setTimeout(() => {
     logger.error("shutdown took too long; exiting");
     process.exit(1);
-  }, 15_000);
+  }, graceMs + FLUSH_BOUND_MS);
   force.unref();
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+  clearTimeout(cut);
   await gateway.close();
   logger.info("stopped");
   process.exit(0);

@@ -24,6 +24,9 @@ const envSchema = z.object({
   METER_FLUSH_MS: positiveInt.default(1000),
   // Rollup rows take 13 parameters each; 5,000 keeps a batch under PostgreSQL's 65,535.
   METER_BATCH: positiveInt.max(5000).default(500),
+  // Events held while the database is away; past it the oldest are dropped (and counted).
+  METER_MAX_BUFFERED: positiveInt.default(1_000_000),
+  SHUTDOWN_GRACE_MS: positiveInt.default(15_000),
   KEY_REFRESH_MS: positiveInt.default(500),
   MAX_KEYS_PER_USER: positiveInt.max(1000).default(10),
   // Console keys come with every sign-up, so they get less than an approved key: no N quotas for N mailboxes.
@@ -56,6 +59,8 @@ const envSchema = z.object({
   UPSTREAM_CA_FILE: z.string().optional(),
   // Read where bodies are read (lib/upstream/capped-body.ts); listed here so a bad value stops start-up.
   UPSTREAM_MAX_BYTES: positiveInt.optional(),
+  // Read where chat calls start (lib/api/llm/chat.ts); listed here so a bad value stops start-up.
+  LLM_TIMEOUT_MS: positiveInt.optional(),
   CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
   OLLAMA_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false"),
   SCREENSHOT_CONCURRENCY: positiveInt.default(2),
@@ -95,7 +100,9 @@ export type Config = {
   limits: { day: number; minute: number; concurrency: number };
   /** How long Redis has to answer a limit check before this instance counts the request itself. */
   limitTimeoutMs: number;
-  meter: { flushMs: number; batch: number };
+  meter: { flushMs: number; batch: number; maxBuffered: number };
+  /** How long a SIGTERM leaves in-flight requests and streams to finish before their connections close. */
+  shutdownGraceMs: number;
   keyRefreshMs: number;
   /** Active client keys one user may hold (rotations in their grace period not counted). */
   maxKeysPerUser: number;
@@ -167,7 +174,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxBodyBytes: e.MAX_BODY_BYTES,
     limits: { day: e.LIMIT_DAY, minute: e.LIMIT_MINUTE, concurrency: e.LIMIT_CONCURRENCY },
     limitTimeoutMs: e.LIMIT_REDIS_TIMEOUT_MS,
-    meter: { flushMs: e.METER_FLUSH_MS, batch: e.METER_BATCH },
+    meter: { flushMs: e.METER_FLUSH_MS, batch: e.METER_BATCH, maxBuffered: e.METER_MAX_BUFFERED },
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     keyRefreshMs: e.KEY_REFRESH_MS,
     maxKeysPerUser: e.MAX_KEYS_PER_USER,
     console: {

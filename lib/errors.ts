@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { isDatabaseUnreachable } from "./db/unreachable.ts";
 
 /** An error a user caused or can act on; its message is shown to them as is. */
 export class GatewayError extends Error {
@@ -43,6 +44,10 @@ export function errorResponse(err: unknown, c: Context, logUnexpected: ErrorLogg
     const message = err.status === 413 ? "request body too large" : err.message || "request failed";
     return c.json({ error: message }, err.status);
   }
+  if (isDatabaseUnreachable(err))
+    // The database is down or restarting: the client may retry, and the log has the outage already
+    // (the key store's and the meter's own warnings).
+    return c.json({ error: "the database is unreachable; try again shortly" }, 503, { "Retry-After": "5" });
   logUnexpected(err, c);
   return c.json({ error: `internal server error (request id ${c.get("requestId") ?? "unknown"})` }, 500);
 }

@@ -6,6 +6,7 @@ import { startFakeWikipedia, type FakeSource } from "./fakes/data-sources.ts";
 import { startFakeResearchLlm, type FakeRequest, type FakeResearchLlm, type FakeTurn } from "./fakes/research-llm.ts";
 import { databaseBackends, freshPostgres, tempDir } from "./support/backends.ts";
 import { startServerProcess, startWorkerProcess, type ServerProcess } from "./support/server-process.ts";
+import { report } from "./faults/fault-support.ts";
 
 const sharedBackends = Boolean(process.env.REDIS_URL) && databaseBackends.includes("postgres");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -139,7 +140,13 @@ describe.runIf(sharedBackends)("research tasks across instances: two web process
     script = undefined;
     workers.push(await startWorkerProcess({ ...env, DATA_DIR: tempDir() }));
     const done = await until(b, id, ["completed", "failed"], 60_000);
+    const events = await streamTypes(a, id);
+    // One of the fault scenarios (`npm run test:faults`, issue #17): what the client saw, what was lost.
+    report("a BullMQ worker killed (SIGKILL) mid-task", {
+      clients: `task ${done.status}, events: ${events.join(", ")}`,
+      lost: done.status === "completed" ? 0 : "the task",
+    });
     expect(done.status).toBe("completed");
-    expect(await streamTypes(a, id)).toContain("restarted");
+    expect(events).toContain("restarted");
   }, 120_000);
 });

@@ -61,6 +61,9 @@ export class BullDurable implements DurableTasks {
     this.queue = new Queue<JobData>(options.queue, { connection: connection() });
     this.publisher = connection();
     this.subscriber = connection();
+    // Without a listener ioredis prints every failed reconnect to stderr while Redis is away.
+    this.publisher.on("error", (err) => this.onError(err, "(cancel channel)"));
+    this.subscriber.on("error", (err) => this.onError(err, "(cancel channel)"));
     void this.subscriber.subscribe(this.cancelChannel);
     this.subscriber.on("message", (_channel, taskId: string) => {
       this.running.get(taskId)?.abort(new Error("Cancelled"));

@@ -4,6 +4,7 @@ import net from "node:net";
 import { Readable } from "node:stream";
 import { GatewayError } from "../errors.ts";
 import { defaultResolve, pinnedLookup, type Resolved, type Resolver } from "./safe-fetch.ts";
+import { withDeadline } from "./deadline.ts";
 
 export type PinnedInit = {
   method?: string;
@@ -35,9 +36,7 @@ export async function resolveOnce(hostname: string, resolve: Resolver = defaultR
  */
 export function pinnedRequest(url: URL, target: Resolved, init: PinnedInit): Promise<Response> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  const signal = init.signal
-    ? AbortSignal.any([init.signal, AbortSignal.timeout(init.timeoutMs)])
-    : AbortSignal.timeout(init.timeoutMs);
+  const signal = withDeadline(init.signal, init.timeoutMs);
   const request = url.protocol === "https:" ? https.request : http.request;
   return new Promise((resolve, reject) => {
     // No socket error code in the message: on a private network it would tell open ports from closed ones.

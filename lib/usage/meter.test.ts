@@ -3,6 +3,7 @@ import { backendEnv, databaseBackends } from "../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
+import type { Database } from "../db/client.ts";
 import { Meter, storableEvent, type UsageEventInput } from "./meter.ts";
 
 const event = (over: Partial<UsageEventInput> = {}): UsageEventInput => ({
@@ -105,5 +106,86 @@ describe.each(databaseBackends)("the usage meter on %s", (db) => {
     } finally {
       await backend.cleanup();
     }
+  });
+});
+
+/** A database that refuses to answer while `down` is set, counting the writes tried. */
+function flakyDatabase() {
+  const state = { down: true, writes: 0, written: 0 };
+  const refuse = () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432"));
+  const db = {
+    prisma: {
+      $executeRawUnsafe: () => ({}),
+      $queryRawUnsafe: () => (state.down ? refuse() : Promise.resolve([{ "?column?": 1 }])),
+      $transaction: (statements: unknown[]) => {
+        state.writes += 1;
+        if (state.down) return refuse();
+        state.written += 1;
+        return Promise.resolve(statements);
+      },
+    },
+  };
+  return { db: db as unknown as Database, state };
+}
+
+describe("the usage meter while the database is away", () => {
+  it("keeps events, does not try a write per event once a write failed, and writes them when it answers", async () => {
+    const { db, state } = flakyDatabase();
+    const meter = new Meter(db, { flushMs: 60_000, batch: 5 });
+    for (let i = 0; i < 5; i++) meter.record(event({ requestId: `r${i}` }));
+    await meter.flush();
+    expect(meter.pendingCount()).toBe(5);
+    const tried = state.writes;
+    for (let i = 5; i < 50; i++) meter.record(event({ requestId: `r${i}` }));
+    await meter.flush();
+    // One write for the explicit flush, none for the 45 events recorded past a full batch.
+    expect(state.writes).toBe(tried + 1);
+    state.down = false;
+    await meter.flush();
+    expect(meter.pendingCount()).toBe(0);
+    expect(meter.written).toBe(50);
+  });
+
+  it("drops the oldest events past maxBuffered and counts them", () => {
+    const { db } = flakyDatabase();
+    const meter = new Meter(db, { flushMs: 60_000, batch: 1000, maxBuffered: 3 });
+    for (let i = 0; i < 5; i++) meter.record(event({ requestId: `r${i}` }));
+    expect(meter.pendingCount()).toBe(3);
+    expect(meter.dropped).toBe(2);
+    expect(meter.pendingFor("key_1").map((e) => e.requestId)).toEqual(["r2", "r3", "r4"]);
+  });
+
+  it("on stop, retries a database that is restarting until the events are written", async () => {
+    const { db, state } = flakyDatabase();
+    const meter = new Meter(db, { flushMs: 100, batch: 100 });
+    meter.record(event());
+    setTimeout(() => (state.down = false), 350);
+    await meter.stop(5_000);
+    expect(meter.pendingCount()).toBe(0);
+    expect(meter.written).toBe(1);
+    expect(state.writes).toBeGreaterThan(1);
+  });
+
+  it("on stop, gives up after retryForMs and keeps the count of what is unwritten", async () => {
+    const { db } = flakyDatabase();
+    const meter = new Meter(db, { flushMs: 100, batch: 100 });
+    meter.record(event());
+    const started = Date.now();
+    await meter.stop(400);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(meter.pendingCount()).toBe(1);
+  });
+
+  it("on stop, waits for a stream still open to record its event, and writes it", async () => {
+    const { db, state } = flakyDatabase();
+    state.down = false;
+    const meter = new Meter(db, { flushMs: 60_000, batch: 100 });
+    let end!: () => void;
+    meter.recordWhen(
+      new Promise<void>((resolve) => (end = resolve)).then(() => meter.record(event({ requestId: "stream" }))),
+    );
+    setTimeout(() => end(), 100);
+    await meter.stop();
+    expect(meter.written).toBe(1);
   });
 });

@@ -30,6 +30,10 @@ export type MeterOptions = {
   onRejected?: (err: unknown, event: UsageEventInput) => void;
 };
 
+// How long `stop` waits for streams still open to record their events (the server has closed their
+// connections by then, so each ends at once; the bound is for a handler that never settles).
+const STREAM_SETTLE_MS = 2_000;
+
 /**
  * Upper bounds (ms) of the latency buckets kept per key, day and route; one more bucket counts
  * everything slower. Enough resolution for p50/p95 on a dashboard without keeping every latency.
@@ -108,6 +112,10 @@ export class Meter {
   private buffer: UsageEventInput[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
+  /** Streams still open: each records its event when it ends, which `stop` waits for (briefly). */
+  private open = new Set<Promise<unknown>>();
+  /** The last write found the database away: further writes wait for the timer, not for each event. */
+  private failing = false;
   /** Dropped because too many were waiting for the database. */
   dropped = 0;
   /** Dropped because the database refused them while it was answering. */
@@ -133,7 +141,19 @@ export class Meter {
       this.buffer.splice(0, excess);
       this.dropped += excess;
     }
-    if (this.buffer.length >= this.options.batch) void this.flush();
+    if (this.buffer.length >= this.options.batch && !this.failing) void this.flush();
+  }
+
+  /**
+   * A response still streaming, whose event is recorded when `ended` settles: `stop` waits for it, so a
+   * stream the shutdown cut (its client gone) is written with the rest instead of after the last flush.
+   */
+  recordWhen(ended: Promise<unknown>): void {
+    const settled: Promise<void> = ended.then(
+      () => void this.open.delete(settled),
+      () => void this.open.delete(settled),
+    );
+    this.open.add(settled);
   }
 
   pendingCount(): number {
@@ -151,10 +171,26 @@ export class Meter {
     return this.writing;
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops the timer and writes what is buffered. With `retryForMs`, a database that does not answer
+   * (restarting, say) is tried again every `flushMs` (at most a second) until everything is written
+   * or the time is up, so a shutdown during a short outage still loses nothing.
+   */
+  async stop(retryForMs = 0): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    const until = Date.now() + retryForMs;
+    if (this.open.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise((resolve) => (timer = setTimeout(resolve, STREAM_SETTLE_MS)));
+      await Promise.race([Promise.allSettled([...this.open]), bound]);
+      clearTimeout(timer);
+    }
     await this.flush();
+    while (this.buffer.length > 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(this.options.flushMs, 1000, until - Date.now())));
+      await this.flush();
+    }
   }
 
   private async drain(): Promise<void> {
@@ -166,10 +202,12 @@ export class Meter {
         await this.writeIsolating(batch, settled);
       } catch (err) {
         this.buffer.splice(0, settled.count);
+        this.failing = true;
         this.options.onError?.(err);
         return;
       }
       this.buffer.splice(0, batch.length);
+      this.failing = false;
     }
   }
 

@@ -15,6 +15,8 @@ function inheritedEnv(): NodeJS.ProcessEnv {
   return rest;
 }
 
+const LISTENING = /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/;
+
 /**
  * Runs server.ts as its own process and waits for its listening line: through tsx for a `.ts` entry
  * (the tests run the sources), on plain node for a compiled one (`dist/server.mjs`, what `npm start` runs).
@@ -25,7 +27,7 @@ export async function startServerProcess(
   /** Modules loaded before the entry (`--import`), such as a network jail for the process. */
   preloads: string[] = [],
 ): Promise<ServerProcess> {
-  return startProcess(env, entry, /"url":"(http:\/\/[^"]+)".*"msg":"gateway listening"/, preloads);
+  return startProcess(env, entry, LISTENING, preloads);
 }
 
 /** `npm run worker` (worker.ts) as its own process, once it says it is taking tasks; its url is "". */
@@ -41,14 +43,24 @@ export function startClusterProcess(env: Record<string, string>): Promise<Server
   return startProcess(env, "scripts/cluster.mjs", /"url":"(http:\/\/[^"]+)","web".*"msg":"cluster listening"/);
 }
 
+/**
+ * `npm start` exactly as an operator runs it (the compiled server, built first if stale); `proc` is
+ * npm's own process, the one a container runtime or process manager signals.
+ */
+export function startNpmStart(env: Record<string, string>): Promise<ServerProcess> {
+  return startProcess(env, "", LISTENING, [], ["npm", ["start"]]);
+}
+
 async function startProcess(
   env: Record<string, string>,
   entry: string,
   ready: RegExp,
   preloads: string[] = [],
+  command?: [string, string[]],
 ): Promise<ServerProcess> {
   const imports = [...(entry.endsWith(".ts") ? ["tsx"] : []), ...preloads].flatMap((m) => ["--import", m]);
-  const proc = spawn(process.execPath, [...imports, entry], {
+  const [file, args] = command ?? [process.execPath, [...imports, entry]];
+  const proc = spawn(file, args, {
     // The listening line is how the port is learnt, so logging stays at info whatever env says.
     env: {
       ...inheritedEnv(),

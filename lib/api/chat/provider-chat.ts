@@ -1,6 +1,7 @@
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { Usage } from "../llm/chat-types.ts";
-import type { StreamOutcome } from "../llm/chat.ts";
+import { llmTimeoutMs, type StreamOutcome } from "../llm/chat.ts";
+import { withDeadline } from "../../upstream/deadline.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
 import { AnthropicToChatChunks, anthropicToChat, anthropicUsage, chatToAnthropic } from "./anthropic-upstream.ts";
 import { relayEvents, streamFailure, type EventTranslator } from "./event-relay.ts";
@@ -57,6 +58,8 @@ export async function completeOn(
   signal: AbortSignal,
 ): Promise<{ completion: ChatCompletion; usage: Usage; model: string }> {
   const { entry, modelId, name } = target;
+  // A provider that never answers is a 504 after LLM_TIMEOUT_MS, as on /v1/llm/chat.
+  signal = withDeadline(signal, llmTimeoutMs());
   if (entry.wire === "anthropic") {
     const { request, jsonTool } = chatToAnthropic({ ...body, stream: false }, modelId);
     const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, request, signal));
@@ -138,7 +141,8 @@ export async function streamOn(
 ): Promise<{ body: ReadableStream<Uint8Array>; finished: Promise<StreamOutcome> }> {
   const { entry, modelId, name } = target;
   const upstream = new AbortController();
-  const both = AbortSignal.any([signal, upstream.signal]);
+  // The deadline bounds the provider's whole stream; `signal` alone says whether the client left.
+  const both = withDeadline(AbortSignal.any([signal, upstream.signal]), llmTimeoutMs());
   if (entry.wire === "anthropic") {
     const { request, jsonTool } = chatToAnthropic({ ...body, stream: true }, modelId);
     const res = await postChat(entry, request, both);

@@ -5,6 +5,7 @@ import { providerError } from "./errors.ts";
 import { configuredProvider, languageModel } from "./models.ts";
 import type { ChatMessage, ChatPart, Usage } from "./chat-types.ts";
 import { relayChat, relaysStream } from "./openai-stream.ts";
+import { withDeadline } from "../../upstream/deadline.ts";
 
 export type ChatRequest = {
   messages: ChatMessage[];
@@ -22,7 +23,16 @@ export type ChatRequest = {
 
 export type CompletionResponse = { content: string; model: string; provider: string; usage: Usage };
 
-const TIMEOUT_MS = 120_000;
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+/**
+ * How long a chat call (a whole stream included) may take: the operator's LLM_TIMEOUT_MS, validated at
+ * start-up by lib/config.ts and read per call, as UPSTREAM_MAX_BYTES is. A provider that hangs is a 504.
+ */
+export function llmTimeoutMs(env: Record<string, string | undefined> = process.env): number {
+  const value = Number(env.LLM_TIMEOUT_MS);
+  return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_TIMEOUT_MS;
+}
 
 /** A request checked and split the way every provider takes it: system prompt apart, the rest in order. */
 type Resolved = {
@@ -63,8 +73,7 @@ function resolveChat(req: ChatRequest): Resolved {
   return { entry, modelId, system, messages, anthropic };
 }
 
-const withTimeout = (signal?: AbortSignal) =>
-  signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS);
+const withTimeout = (signal?: AbortSignal) => withDeadline(signal, llmTimeoutMs());
 
 export type Prepared = { entry: ProviderEntry; modelId: string; options: Parameters<typeof generateText>[0] };
 

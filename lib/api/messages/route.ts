@@ -3,7 +3,9 @@ import type { AreaApp } from "../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
+import { llmTimeoutMs } from "../llm/chat.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
+import { withDeadline } from "../../upstream/deadline.ts";
 import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
 import { anthropicUsage } from "../chat/anthropic-upstream.ts";
 import { anthropicErrorResponses } from "../chat/compat-error-responses.ts";
@@ -103,10 +105,14 @@ async function onAnthropic(c: Parameters<typeof handleMessages>[0], target: Chat
   if (body.stream) {
     // A stream's provider call is also stopped when the relay gives up on it, not only when the client leaves.
     const upstream = new AbortController();
-    const res = await postChat(entry, sent, AbortSignal.any([signal, upstream.signal]), headers);
+    const deadline = withDeadline(AbortSignal.any([signal, upstream.signal]), llmTimeoutMs());
+    const res = await postChat(entry, sent, deadline, headers);
     return meteredChatStream(c, relayEvents(entry, res, upstream, signal, modelId, anthropicEvents(name)));
   }
-  const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, sent, signal, headers));
+  const msg = await readAnswer<AnthropicMessage>(
+    entry,
+    await postChat(entry, sent, withDeadline(signal, llmTimeoutMs()), headers),
+  );
   reportCompletion(c, {
     provider: entry.name,
     model: msg.model ?? modelId,

@@ -6,6 +6,7 @@ import { configuredProvider, languageModel } from "../llm/models.ts";
 import type { Tool } from "../tools/tool.ts";
 import { sourcesFrom } from "./sources.ts";
 import type { AgentCall, AgentLlm, AgentReply, Source, ToolCallRecord } from "./types.ts";
+import { withDeadline } from "../../upstream/deadline.ts";
 
 /** One agent call, all its steps and tool runs included; the caller's signal (cancel) can end it sooner. */
 export const AGENT_TIMEOUT_MS = 180_000;
@@ -72,7 +73,7 @@ export function agentLlm({ provider, onCall, timeoutMs = AGENT_TIMEOUT_MS }: Age
   const entry = configuredProvider(provider);
   return async (call) => {
     const modelId = entry.tiers[call.tier];
-    const signal = AbortSignal.any([call.signal, AbortSignal.timeout(timeoutMs)]);
+    const signal = withDeadline(call.signal, timeoutMs);
     const tools = call.tools?.length ? call.tools : undefined;
     const maxSteps = Math.max(1, call.maxSteps ?? 3);
     let result;

@@ -11,6 +11,7 @@ import { researchDeps } from "../orchestrate/research.ts";
 import { TOOLS } from "../tools/tools.ts";
 import { runSwarmChat } from "./chat.ts";
 import { runHive } from "./hive.ts";
+import { withDeadline } from "../../upstream/deadline.ts";
 
 const tags = ["Swarm"];
 
@@ -126,7 +127,7 @@ function depsFor(c: Context<GatewayEnv>, provider: string, route: string) {
     route,
     area: "swarm",
     requestId: c.var.requestId,
-    signal: AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(rt.config.jobs.taskTimeoutMs)]),
+    signal: withDeadline(c.req.raw.signal, rt.config.jobs.taskTimeoutMs),
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { isDatabaseUnreachable } from "../../db/unreachable.ts";
 import { GatewayError } from "../../errors.ts";
 import { keyAllowsArea, type KeyRecord } from "../keys/record.ts";
 import type { KeyStore } from "../keys/store.ts";
@@ -43,7 +44,17 @@ export async function authenticate(
   now = Date.now(),
 ): Promise<KeyRecord | undefined> {
   const raw = presentedKey(c);
-  const key = raw ? await keys.resolve(raw) : await sessions?.fromRequest(c, now);
+  let key: KeyRecord | null | undefined;
+  try {
+    key = raw ? await keys.resolve(raw) : await sessions?.fromRequest(c, now);
+  } catch (err) {
+    if (!isDatabaseUnreachable(err)) throw err;
+    // A key this instance has not seen yet is read from the database; while that is unreachable the
+    // key can be neither accepted nor refused. Keys already in memory keep working (the key cache).
+    throw new GatewayError(503, "API keys cannot be checked right now (database unreachable); try again shortly", {
+      "Retry-After": "5",
+    });
+  }
   if (!raw && !key) {
     if (mode === "optional") return undefined;
     const hint = sessions?.crossSiteCookie(c) ? " (a portal session is accepted only on same-origin requests)" : "";

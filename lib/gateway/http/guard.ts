@@ -68,7 +68,7 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
     };
     // A stream holds its concurrency slot, and is metered (tokens included), until it ends.
     const streamDone = c.get("streamDone");
-    if (streamDone) void streamDone.finally(finish);
+    if (streamDone) rt.meter.recordWhen(streamDone.finally(finish));
     else finish();
   };
 }

@@ -48,6 +48,10 @@ export type Runtime = {
   close(): Promise<void>;
 };
 
+// On close, a database that does not answer is retried this long for the buffered usage events
+// (server.ts exits 1 if the whole shutdown outlasts its own bound).
+const METER_STOP_RETRY_MS = 8_000;
+
 // A signed-out session keeps working on other instances for at most this long.
 const SESSION_CACHE_MS = 10_000;
 
@@ -160,7 +164,7 @@ export async function createRuntime(
         await Promise.allSettled(disposers.map((d) => d()));
         await durable.close();
         await runner.drained();
-        await Promise.all([retention.stop(), meter.stop()]);
+        await Promise.all([retention.stop(), meter.stop(METER_STOP_RETRY_MS)]);
         await keys.stop();
         await Promise.allSettled([limiter.close(), keyEvents.close(), cacheRedis?.quit()]);
         await db.close();
