@@ -5,6 +5,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { routePath } from "hono/route";
 import { createAreaApp, type Area, type GatewayInfo } from "./area.ts";
 import type { GatewayEnv } from "./context.ts";
+import { withDatabaseOutage } from "./openapi-outage.ts";
 import { withSchemaTypes } from "./openapi-types.ts";
 import { errorResponse } from "../../errors.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -89,7 +90,8 @@ function matchedRoute(c: Parameters<typeof routePath>[0]): string {
 /** Adds an area's routes to the app, each behind the guard for the area's scope. */
 export function mountArea(app: GatewayApp, area: Area): void {
   const gateway: GatewayInfo = {
-    openApiDocument: (config) => withSchemaTypes(app.getOpenAPI31Document({ openapi: "3.1.0", ...config })),
+    openApiDocument: (config) =>
+      withSchemaTypes(withDatabaseOutage(app.getOpenAPI31Document({ openapi: "3.1.0", ...config }))),
     endpointCount: () => app.openAPIRegistry.definitions.filter((d) => d.type === "route").length,
   };
   const areaApp = createAreaApp(area);
