@@ -130,8 +130,8 @@ test.describe("usage you can trust and monthly budgets, in real Chromium", () =>
     await page.goto(`${server.url}/admin`);
     await page.getByRole("link", { name: "the model price table" }).click();
     await page.waitForURL(/\/admin\/prices$/);
-    await page.getByLabel("Provider").fill("xai");
-    await page.getByLabel("Model").fill("grok-4-fast");
+    await page.getByLabel("Provider", { exact: true }).fill("xai");
+    await page.getByLabel("Model", { exact: true }).fill("grok-4-fast");
     await page.getByLabel("Input $ / 1M").fill("10");
     await page.getByLabel("Output $ / 1M").fill("20");
     await page.getByRole("button", { name: "Save price" }).click();

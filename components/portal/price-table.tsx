@@ -9,6 +9,7 @@ export function PriceTable({ rows, actions }: { rows: PriceRow[]; actions?: (row
   return (
     <DataTable
       margin="mt-3"
+      label="Model prices"
       headers={[
         "Provider",
         "Model",

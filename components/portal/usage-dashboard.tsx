@@ -240,6 +240,7 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
       <Section id="by-endpoint" title="By endpoint (30 days)">
         <DataTable
           margin="mt-2"
+          label="Requests by endpoint"
           headers={["Endpoint", "Area", "Requests", "2xx/3xx", "4xx (not 429)", "429", "5xx", "Tokens"]}
         >
           {report.routes.map((r) => (
@@ -277,6 +278,7 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
         </p>
         <DataTable
           margin="mt-2"
+          label="Calls, tokens and estimated cost by model"
           headers={["Provider", "Model", "Calls", "Prompt tokens", "Completion tokens", "Est. cost (USD)"]}
         >
           {report.models.map((m) => (
