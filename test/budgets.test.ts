@@ -168,6 +168,37 @@ describe("monthly budgets and the usage you can trust, against a fake provider a
     expect(sum(report.daily, "requests")).toBe(report.totals.requests);
   });
 
+  it("takes in what another instance served on its next refresh, and stops the key then", async () => {
+    const k = await ownedKey("frank@example.test");
+    await setBudget(t.gw.rt.db, t.gw.rt.budgets, k.owner, "frank@example.test", {
+      keyId: k.id,
+      metric: "tokens",
+      limit: 10_000,
+      hardStop: true,
+    });
+    await t.gw.rt.budgets.refresh();
+    expect((await call(k.secret)).status).toBe(200);
+    // Another instance's meter wrote 12,000 tokens for this key today; this one has not seen them.
+    const since = smtp.mails.length;
+    await t.gw.rt.db.prisma.usageDaily.create({
+      data: {
+        keyId: k.id,
+        day: new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`),
+        route: "/v1/other",
+        area: "llm",
+        requests: 8,
+        tokens: 12_000,
+      },
+    });
+    expect((await call(k.secret)).status).toBe(200);
+    await t.gw.rt.budgets.refresh();
+    expect(t.gw.rt.budgets.status(k.id)?.used).toBe(12_000);
+    const refused = await call(k.secret);
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error.message).toMatch(/budget of 10,000 tokens/);
+    await smtp.waitFor("frank@example.test", /used all of its monthly budget/, { since });
+  });
+
   it("refuses a budget over the operator's ceiling or on someone else's key", async () => {
     const { budgetInput } = await import("../lib/portal/budgets.ts");
     const input = budgetInput(t.gw.rt.config.budgets.ceilings);
