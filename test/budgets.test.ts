@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createKey } from "../lib/gateway/keys/admin.ts";
+import { createKey, rotateKey } from "../lib/gateway/keys/admin.ts";
 import { setBudget } from "../lib/portal/budgets.ts";
 import { usageReport } from "../lib/portal/usage.ts";
 import { estimateCost, resetPrice, savePrice } from "../lib/usage/prices.ts";
@@ -105,6 +105,12 @@ describe("monthly budgets and the usage you can trust, against a fake provider a
     const again = await call(k.secret);
     expect(again.status).toBe(200);
     expect((await again.json()).budget).toMatchObject({ metric: "requests", monthly_limit: 10, hard_stop: true });
+
+    // A rotation's replacement keeps the budget.
+    const rotated = await rotateKey(t.gw.rt.db, k.id, {}, "alice@example.test", k.owner);
+    await t.gw.rt.budgets.refresh();
+    const replaced = await call(rotated!.key);
+    expect((await replaced.json()).budget).toMatchObject({ metric: "requests", monthly_limit: 10, hard_stop: true });
   });
 
   it("counts tokens and estimated cost from the price table, and an alerts-only budget never refuses", async () => {
