@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { SCOPE_AREAS, type ConsolePolicy } from "./gateway/keys/record.ts";
+import type { BudgetCeilings } from "./usage/budgets.ts";
 import { parseTrustedProxies, type TrustedProxies } from "./gateway/http/trusted-proxies.ts";
 
 const positiveInt = z.coerce.number().int().positive();
@@ -72,6 +73,11 @@ const envSchema = z.object({
   JOB_WORKERS: z.enum(["inline", "separate"]).default("inline"),
   RESPONSES_RETENTION_DAYS: positiveInt.max(3650).default(30),
   REQUEST_LOG_RETENTION_DAYS: positiveInt.max(3650).default(7),
+  // The most a key's owner may set as a monthly budget, per metric (default: 31 days at the daily limit).
+  BUDGET_MAX_REQUESTS: positiveInt.optional(),
+  BUDGET_MAX_TOKENS: positiveInt.default(100_000_000),
+  BUDGET_MAX_COST_USD: z.coerce.number().positive().max(1_000_000).default(100),
+  BUDGET_REFRESH_MS: positiveInt.default(15_000),
   JOB_QUEUE: z
     .string()
     .regex(/^[\w-]{1,64}$/)
@@ -133,6 +139,8 @@ export type Config = {
   responsesRetentionDays: number;
   /** Days a keyed request's row (usage_events, the portal's request log) is kept; the daily rollups stay. */
   requestLogRetentionDays: number;
+  /** Monthly budgets: the most an owner may set per metric, and how often every instance re-reads them. */
+  budgets: { ceilings: BudgetCeilings; refreshMs: number };
   /** Background jobs: how many run at once, how many one key may have waiting, batch items per key per UTC day. */
   jobs: {
     concurrency: number;
@@ -197,6 +205,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ollamaAllowPrivateHosts: e.OLLAMA_ALLOW_PRIVATE_HOSTS === "true",
     responsesRetentionDays: e.RESPONSES_RETENTION_DAYS,
     requestLogRetentionDays: e.REQUEST_LOG_RETENTION_DAYS,
+    budgets: {
+      ceilings: {
+        requests: e.BUDGET_MAX_REQUESTS ?? e.LIMIT_DAY * 31,
+        tokens: e.BUDGET_MAX_TOKENS,
+        cost: e.BUDGET_MAX_COST_USD,
+      },
+      refreshMs: e.BUDGET_REFRESH_MS,
+    },
     jobs: {
       concurrency: e.JOBS_CONCURRENCY,
       queuedPerKey: e.JOBS_QUEUED_PER_KEY,

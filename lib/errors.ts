@@ -20,7 +20,7 @@ export class RateLimitError extends GatewayError {
   constructor(
     message: string,
     readonly retryAfter: number,
-    readonly window: "minute" | "day" | "concurrency" | "jobs" | "tasks" | "batch_items",
+    readonly window: "minute" | "day" | "concurrency" | "jobs" | "tasks" | "batch_items" | "budget",
     headers: Record<string, string> = {},
   ) {
     super(429, message, { ...headers, "Retry-After": String(retryAfter) });

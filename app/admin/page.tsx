@@ -60,7 +60,11 @@ export default async function AdminPage() {
           <Link href="/admin/requests" className="text-indigo-700 underline dark:text-indigo-300">
             the request log across all keys
           </Link>
-          .
+          . Estimated costs use{" "}
+          <Link href="/admin/prices" className="text-indigo-700 underline dark:text-indigo-300">
+            the model price table
+          </Link>
+          , which you can edit.
         </p>
         <UsageDashboard
           endpoint="/api/portal/admin/usage"

@@ -1,9 +1,15 @@
 import type { Metadata } from "next";
+import { BudgetCard } from "@/components/portal/budget-forms";
+import { PriceTable } from "@/components/portal/price-table";
+import { Section } from "@/components/portal/section";
 import { UsageDashboard } from "@/components/portal/usage-dashboard";
 import { UsageTabs } from "@/components/portal/usage-tabs";
 import { getGateway } from "@/lib/instance.ts";
 import { listKeys } from "@/lib/gateway/keys/admin.ts";
+import { budgetsOf } from "@/lib/portal/budgets.ts";
 import { requireSession } from "@/lib/portal/session.ts";
+import { formatAmount } from "@/lib/usage/budget-text.ts";
+import { listPrices } from "@/lib/usage/prices.ts";
 
 export const metadata: Metadata = { title: "Your usage · Unified API Gateway" };
 export const dynamic = "force-dynamic";
@@ -11,7 +17,16 @@ export const dynamic = "force-dynamic";
 export default async function UsagePage() {
   const session = await requireSession("/usage");
   const { rt } = await getGateway();
-  const keys = await listKeys(rt.db, session.user.id);
+  const [keys, budgets] = await Promise.all([
+    listKeys(rt.db, session.user.id),
+    budgetsOf(rt.db, rt.budgets, session.user.id),
+  ]);
+  const c = rt.config.budgets.ceilings;
+  const ceilings = {
+    requests: formatAmount("requests", c.requests),
+    tokens: formatAmount("tokens", c.tokens),
+    cost: formatAmount("cost", c.cost),
+  };
   return (
     <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-bold">Your usage</h1>
@@ -25,6 +40,51 @@ export default async function UsagePage() {
         keys={keys.map((k) => ({ id: k.id, label: `${k.name} (${k.prefix}…)` }))}
         showKeys={false}
       />
+      <Section id="budgets" className="mt-10" title="Monthly budgets">
+        <p className="mt-2 text-slate-700 dark:text-slate-300">
+          A budget counts one key&apos;s requests, tokens or estimated cost in a calendar month (UTC). You get a mail at
+          80 % and at 100 %, once each a month; with a hard stop, requests past 100 % are refused with 429 until the
+          month ends or you raise the budget. Requests refused with 429 do not count. Estimated cost uses the{" "}
+          <a href="#prices" className="text-indigo-700 underline dark:text-indigo-300">
+            price table
+          </a>
+          .
+        </p>
+        {budgets.length === 0 ? (
+          <p className="mt-3">You have no active keys yet.</p>
+        ) : (
+          <ul className="mt-3 space-y-3">
+            {budgets.map((k) => (
+              <BudgetCard
+                key={k.id}
+                keyId={k.id}
+                name={k.name}
+                prefix={k.prefix}
+                ceilings={ceilings}
+                budget={
+                  k.status
+                    ? {
+                        metric: k.status.budget.metric,
+                        limit: k.status.budget.limit,
+                        hardStop: k.status.budget.hardStop,
+                        used: k.status.used,
+                        month: k.status.month,
+                      }
+                    : null
+                }
+              />
+            ))}
+          </ul>
+        )}
+      </Section>
+      <Section id="prices" className="mt-10" title="Prices used for estimates">
+        <p className="mt-2 text-slate-700 dark:text-slate-300">
+          USD per million tokens, set by the operator (defaults: the providers&apos; published list prices). A model
+          answered under a dated or suffixed name is priced by the longest listed name it starts with; a model not
+          listed has no estimated cost (shown as —).
+        </p>
+        <PriceTable rows={listPrices()} />
+      </Section>
     </main>
   );
 }

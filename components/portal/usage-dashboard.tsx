@@ -15,7 +15,7 @@ import {
 } from "recharts";
 import useSWR from "swr";
 import type { QuotaNow, UsageReport } from "@/lib/portal/usage";
-import { describeTotals, failedRequests, STATUS_CLASSES } from "@/lib/portal/usage-summary";
+import { describeTotals, failedRequests, STATUS_CLASSES, usd } from "@/lib/portal/usage-summary";
 import { DataTable } from "./data-table";
 import { Section } from "./section";
 
@@ -132,7 +132,7 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
   return (
     <>
       <dl
-        className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6"
+        className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7"
         aria-label={`Totals from ${report.from} to ${report.to} (UTC)`}
       >
         {[
@@ -142,6 +142,7 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
           ["Latency p50 (estimate)", words.p50],
           ["Latency p95 (estimate)", words.p95],
           ["Tokens", t.tokens.toLocaleString("en")],
+          ["Est. cost (USD)", usd(report.models_total.cost_usd)],
         ].map(([label, value]) => (
           <div key={label} className="rounded-xl border border-slate-300 p-3 dark:border-slate-700">
             <dt className="text-sm text-slate-700 dark:text-slate-300">{label}</dt>
@@ -235,6 +236,72 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
           </BarChart>
         </Chart>
       </div>
+
+      <Section id="by-endpoint" title="By endpoint (30 days)">
+        <DataTable
+          margin="mt-2"
+          label="Requests by endpoint"
+          headers={["Endpoint", "Area", "Requests", "2xx/3xx", "4xx (not 429)", "429", "5xx", "Tokens"]}
+        >
+          {report.routes.map((r) => (
+            <tr key={r.route} className="border-t border-slate-200 dark:border-slate-800">
+              <td className="px-3 py-2">
+                <code>{r.route}</code>
+              </td>
+              <td className="px-3 py-2">{r.area}</td>
+              <td className="px-3 py-2">{r.requests.toLocaleString("en")}</td>
+              <td className="px-3 py-2">{r.ok.toLocaleString("en")}</td>
+              <td className="px-3 py-2">{r.client.toLocaleString("en")}</td>
+              <td className="px-3 py-2">{r.limited.toLocaleString("en")}</td>
+              <td className="px-3 py-2">{r.server.toLocaleString("en")}</td>
+              <td className="px-3 py-2">{r.tokens.toLocaleString("en")}</td>
+            </tr>
+          ))}
+          <tr className="border-t-2 border-slate-400 font-semibold dark:border-slate-600" data-testid="endpoint-total">
+            <th scope="row" className="px-3 py-2 text-left" colSpan={2}>
+              Total
+            </th>
+            <td className="px-3 py-2">{t.requests.toLocaleString("en")}</td>
+            <td className="px-3 py-2">{t.ok.toLocaleString("en")}</td>
+            <td className="px-3 py-2">{t.client.toLocaleString("en")}</td>
+            <td className="px-3 py-2">{t.limited.toLocaleString("en")}</td>
+            <td className="px-3 py-2">{t.server.toLocaleString("en")}</td>
+            <td className="px-3 py-2">{t.tokens.toLocaleString("en")}</td>
+          </tr>
+        </DataTable>
+      </Section>
+
+      <Section id="by-model" title="By model (30 days)">
+        <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+          Cost is an estimate: the tokens each provider reported, at the price table&apos;s rate for the model (— where
+          the model has no price, such as a local runner).
+        </p>
+        <DataTable
+          margin="mt-2"
+          label="Calls, tokens and estimated cost by model"
+          headers={["Provider", "Model", "Calls", "Prompt tokens", "Completion tokens", "Est. cost (USD)"]}
+        >
+          {report.models.map((m) => (
+            <tr key={`${m.provider}/${m.model}`} className="border-t border-slate-200 dark:border-slate-800">
+              <td className="px-3 py-2">{m.provider}</td>
+              <td className="px-3 py-2">{m.model ? <code>{m.model}</code> : "(not named)"}</td>
+              <td className="px-3 py-2">{m.requests.toLocaleString("en")}</td>
+              <td className="px-3 py-2">{m.prompt_tokens.toLocaleString("en")}</td>
+              <td className="px-3 py-2">{m.completion_tokens.toLocaleString("en")}</td>
+              <td className="px-3 py-2">{usd(m.cost_usd)}</td>
+            </tr>
+          ))}
+          <tr className="border-t-2 border-slate-400 font-semibold dark:border-slate-600" data-testid="model-total">
+            <th scope="row" className="px-3 py-2 text-left" colSpan={2}>
+              Total
+            </th>
+            <td className="px-3 py-2">{report.models_total.requests.toLocaleString("en")}</td>
+            <td className="px-3 py-2">{report.models_total.prompt_tokens.toLocaleString("en")}</td>
+            <td className="px-3 py-2">{report.models_total.completion_tokens.toLocaleString("en")}</td>
+            <td className="px-3 py-2">{usd(report.models_total.cost_usd)}</td>
+          </tr>
+        </DataTable>
+      </Section>
 
       {showKeys && (
         <Section id="top-keys" title="Keys by requests (30 days)">

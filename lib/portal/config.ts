@@ -106,7 +106,23 @@ function keyApproval(e: z.infer<typeof envSchema>): { policy: KeyApprovalPolicy;
   return { policy: { mode, domains }, deprecations };
 }
 
-function smtpSettings(e: z.infer<typeof envSchema>): SmtpSettings | null {
+/**
+ * How mail leaves, read alone (the gateway's budget alerts need it without the rest of the portal's
+ * settings): the same variables and defaults as loadPortalConfig.
+ */
+export function loadMailSettings(
+  env: Record<string, string | undefined> = process.env,
+): Pick<PortalConfig, "smtp" | "emailFrom"> {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const e = envSchema
+    .pick({ SMTP_URL: true, SMTP_HOST: true, SMTP_PORT: true, SMTP_USER: true, SMTP_PASSWORD: true, EMAIL_FROM: true })
+    .parse(clean);
+  return { smtp: smtpSettings(e), emailFrom: e.EMAIL_FROM };
+}
+
+function smtpSettings(
+  e: Pick<z.infer<typeof envSchema>, "SMTP_URL" | "SMTP_HOST" | "SMTP_PORT" | "SMTP_USER" | "SMTP_PASSWORD">,
+): SmtpSettings | null {
   if (e.SMTP_URL) return e.SMTP_URL;
   if (!e.SMTP_HOST) return null;
   const port = e.SMTP_PORT ?? 587;

@@ -57,6 +57,49 @@ export async function deliverSignInLink(
   );
 }
 
+/** What a budget alert says: the key, the threshold reached, where it stands and what happens next. */
+export type BudgetAlertMail = {
+  to: string | null;
+  keyName: string;
+  prefix: string;
+  month: string;
+  threshold: number;
+  /** The budget and its use, already worded ("800 of 1,000 requests"). */
+  usedText: string;
+  hardStop: boolean;
+  /** The portal page where the owner changes the budget. */
+  url: string;
+};
+
+/** Mails a budget alert to the key's owner; without SMTP (or an owner's address) it goes to the log. */
+export async function deliverBudgetAlert(mailer: Mailer, logger: Logger, a: BudgetAlertMail): Promise<void> {
+  const what = a.threshold >= 100 ? "used up" : `${a.threshold}% used`;
+  const share = a.threshold >= 100 ? "all" : `${a.threshold}%`;
+  const next =
+    a.threshold >= 100
+      ? a.hardStop
+        ? "Requests with this key are refused (429) until the month ends (UTC) or the budget is raised."
+        : "Requests with this key still go through (the budget has no hard stop)."
+      : "You will get one more mail when all of it is used.";
+  const subject = `Budget ${what}: ${a.keyName} (${a.prefix}…), ${a.month}`;
+  const text = `Your key ${a.keyName} (${a.prefix}…) has used ${share} of its monthly budget for ${a.month} (UTC): ${a.usedText}.\n\n${next}\n\nChange the budget: ${a.url}\n`;
+  const sent = a.to
+    ? await mailer.send({
+        to: a.to,
+        subject,
+        text,
+        html: `<p>Your key <strong>${escapeHtml(a.keyName)}</strong> (<code>${escapeHtml(a.prefix)}…</code>) has used ${share} of its monthly budget for ${a.month} (UTC): ${escapeHtml(a.usedText)}.</p><p>${next}</p><p><a href="${escapeHtml(a.url)}">Change the budget</a></p>`,
+      })
+    : false;
+  if (!sent)
+    logger.warn(
+      { email: a.to, budgetAlert: subject },
+      a.to
+        ? "NO SMTP CONFIGURED: budget alert written here instead of mailed (set SMTP_URL or SMTP_HOST to mail it)"
+        : "budget alert for a key without an owner's address: written here",
+    );
+}
+
 function escapeHtml(s: string): string {
   return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 }

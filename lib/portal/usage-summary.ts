@@ -13,10 +13,33 @@ export type UsageReport = {
   daily: Array<Counts & { day: string; p50_ms: number | null; p95_ms: number | null }>;
   areas: Array<Counts & { area: string }>;
   providers: Array<{ provider: string; requests: number; prompt_tokens: number; completion_tokens: number }>;
+  /** Every route called, with its area: the rows add up to `totals`. */
+  routes: Array<Counts & { route: string; area: string; tokens: number }>;
+  /**
+   * Language-model calls by provider and model ("" when the provider named none), with the cost estimated
+   * from the price table (null: the model has no price). The rows add up to `models_total`.
+   */
+  models: Array<ModelUsage>;
+  models_total: {
+    requests: number;
+    prompt_tokens: number;
+    completion_tokens: number;
+    cost_usd: number;
+    unpriced: number;
+  };
   keys: Array<
     Counts & { id: string; name: string; prefix: string; owner: string | null; kind: string; error_rate: number }
   >;
   latency_buckets_ms: readonly number[];
+};
+
+export type ModelUsage = {
+  provider: string;
+  model: string;
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_usd: number | null;
 };
 
 export type QuotaNow = {
@@ -65,4 +88,10 @@ export function describeTotals(report: Pick<UsageReport, "totals" | "latency_buc
     p50: latencyEstimate(t.p50_ms, report.latency_buckets_ms),
     p95: latencyEstimate(t.p95_ms, report.latency_buckets_ms),
   };
+}
+
+/** Estimated dollars, to the cent from $1 and to a hundredth of a cent below; "—" when there is no price. */
+export function usd(n: number | null): string {
+  if (n === null) return "—";
+  return `$${n.toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: n < 1 ? 4 : 2 })}`;
 }

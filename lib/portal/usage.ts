@@ -2,9 +2,18 @@ import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import { effectiveLimits, toKeyRecord, withConsolePolicy } from "../gateway/keys/record.ts";
 import { LATENCY_BUCKETS_MS, latencyPercentile } from "../usage/meter.ts";
-import { groupUsage, readProviderUsage, readUsage, sumUsage, type UsageSums } from "../usage/reader.ts";
+import {
+  groupUsage,
+  readModelUsage,
+  readProviderUsage,
+  readUsage,
+  sumUsage,
+  type ModelUsageRow,
+  type UsageSums,
+} from "../usage/reader.ts";
+import { estimateCost } from "../usage/prices.ts";
 import type { Runtime } from "../gateway/runtime/runtime.ts";
-import { failedRequests, type Counts, type QuotaNow, type UsageReport } from "./usage-summary.ts";
+import { failedRequests, type Counts, type ModelUsage, type QuotaNow, type UsageReport } from "./usage-summary.ts";
 
 // The payload's types live with its presentation (a leaf the client dashboard can import); also exported here,
 // beside the functions that build it.
@@ -25,6 +34,41 @@ function counts(s: UsageSums): Counts {
   return { requests: s.requests, ok: s.ok, client: s.client - s.limited, server: s.server, limited: s.limited };
 }
 
+/**
+ * Model rows summed per provider and model over the period, each priced from the one price table when
+ * read, and their total (which adds up the rows exactly; `unpriced` counts calls to models without a price).
+ */
+export function modelBreakdown(rows: Iterable<ModelUsageRow>): Pick<UsageReport, "models" | "models_total"> {
+  const byModel = new Map<string, ModelUsage>();
+  for (const r of rows) {
+    const id = `${r.provider}\u0000${r.model}`;
+    const m = byModel.get(id) ?? {
+      provider: r.provider,
+      model: r.model,
+      requests: 0,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      cost_usd: null,
+    };
+    m.requests += r.requests;
+    m.prompt_tokens += r.prompt;
+    m.completion_tokens += r.completion;
+    byModel.set(id, m);
+  }
+  const models = [...byModel.values()]
+    .map((m) => ({ ...m, cost_usd: estimateCost(m.provider, m.model, m.prompt_tokens, m.completion_tokens) ?? null }))
+    .sort((a, b) => b.requests - a.requests || a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model));
+  const total = { requests: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, unpriced: 0 };
+  for (const m of models) {
+    total.requests += m.requests;
+    total.prompt_tokens += m.prompt_tokens;
+    total.completion_tokens += m.completion_tokens;
+    if (m.cost_usd === null) total.unpriced += m.requests;
+    else total.cost_usd += m.cost_usd;
+  }
+  return { models, models_total: total };
+}
+
 export type ReportScope = { owner?: string; keyId?: string };
 
 /**
@@ -43,7 +87,11 @@ export async function usageReport(db: Database, { owner, keyId }: ReportScope, n
     include: { user: { select: { email: true } } },
   });
   const filter = { keyIds: keys.map((k) => k.id), from };
-  const [rows, providerRows] = await Promise.all([readUsage(db, filter), readProviderUsage(db, filter)]);
+  const [rows, providerRows, modelRows] = await Promise.all([
+    readUsage(db, filter),
+    readProviderUsage(db, filter),
+    readModelUsage(db, filter),
+  ]);
 
   const byDay = groupUsage(rows, "day");
   const days: string[] = [];
@@ -89,6 +137,13 @@ export async function usageReport(db: Database, { owner, keyId }: ReportScope, n
     providers: [...providers.values()].sort(
       (a, b) => b.prompt_tokens + b.completion_tokens - (a.prompt_tokens + a.completion_tokens),
     ),
+    routes: [...groupUsage(rows, "route")]
+      .map(([route, rs]) => {
+        const sums = sumUsage(rs);
+        return { route, area: rs[rs.length - 1]!.area, ...counts(sums), tokens: sums.tokens };
+      })
+      .sort((a, b) => b.requests - a.requests || a.route.localeCompare(b.route)),
+    ...modelBreakdown(modelRows),
     keys: keys
       .map((k) => {
         const c = counts(sumUsage(perKey.get(k.id) ?? []));

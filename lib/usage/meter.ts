@@ -28,6 +28,8 @@ export type MeterOptions = {
   onError?: (err: unknown) => void;
   /** The database answered but refused this one event (found by splitting its batch): it is dropped. */
   onRejected?: (err: unknown, event: UsageEventInput) => void;
+  /** Told of each event as it is recorded, in memory and synchronously (the budgets count them). */
+  onRecord?: (event: UsageEventInput) => void;
 };
 
 // How long `stop` waits for streams still open to record their events (the server has closed their
@@ -92,6 +94,9 @@ export function noUsage(latencyHist: number[]): UsageSums {
   };
 }
 
+/** Calls to one model of a provider by a key on one UTC day (usage_daily_model); model "" when none was named. */
+export type ModelUsageRow = ProviderUsageRow & { model: string };
+
 /** Calls to one language-model provider by a key on one UTC day (usage_daily_provider). */
 export type ProviderUsageRow = {
   keyId: string;
@@ -135,6 +140,7 @@ export class Meter {
 
   record(event: UsageEventInput): void {
     this.buffer.push(event);
+    this.options.onRecord?.(event);
     const max = this.options.maxBuffered ?? 1_000_000;
     if (this.buffer.length > max) {
       const excess = this.buffer.length - max;
@@ -163,6 +169,24 @@ export class Meter {
   /** Events recorded here and not yet written, for answers that must include them. */
   pendingFor(keyId: string): UsageEventInput[] {
     return this.buffer.filter((e) => e.keyId === keyId);
+  }
+
+  /** Every event recorded here and not yet written (a copy). */
+  pending(): UsageEventInput[] {
+    return [...this.buffer];
+  }
+
+  /**
+   * Runs `read` when no write is under way, and holds writes back until it is done: what it reads from
+   * the database plus `pending()` taken as it starts is then every event recorded, each once.
+   */
+  betweenWrites<T>(read: () => Promise<T>): Promise<T> {
+    const result = this.writing.then(read);
+    this.writing = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
   }
 
   /** Writes everything buffered so far; concurrent calls queue behind one another. */
@@ -281,6 +305,22 @@ export class Meter {
         return `(${p(1)}, ${p(2)}::date, ${p(3)}, ${p(4)}::int, ${p(5)}::bigint, ${p(6)}::bigint)`;
       })
       .join(", ");
+    const models = rollUpModels(events);
+    const modelParams = models.flatMap((r) => [
+      r.keyId,
+      r.day,
+      r.provider,
+      r.model,
+      r.requests,
+      r.prompt,
+      r.completion,
+    ]);
+    const modelValues = models
+      .map((_, i) => {
+        const p = (n: number) => `$${i * 7 + n}`;
+        return `(${p(1)}, ${p(2)}::date, ${p(3)}, ${p(4)}, ${p(5)}::int, ${p(6)}::bigint, ${p(7)}::bigint)`;
+      })
+      .join(", ");
     const usedParams = [...lastUsed].flatMap(([id, at]) => [id, at.toISOString()]);
     const usedValues = [...lastUsed].map((_, i) => `($${i * 2 + 1}, $${i * 2 + 2}::timestamptz)`).join(", ");
 
@@ -341,6 +381,16 @@ export class Meter {
                  prompt_tokens = usage_daily_provider.prompt_tokens + EXCLUDED.prompt_tokens,
                  completion_tokens = usage_daily_provider.completion_tokens + EXCLUDED.completion_tokens`,
           providerParams,
+        );
+      if (models.length)
+        await tx.query(
+          `INSERT INTO usage_daily_model (key_id, day, provider, model, requests, prompt_tokens, completion_tokens)
+           VALUES ${modelValues}
+           ON CONFLICT (key_id, day, provider, model) DO UPDATE SET
+             requests = usage_daily_model.requests + EXCLUDED.requests,
+             prompt_tokens = usage_daily_model.prompt_tokens + EXCLUDED.prompt_tokens,
+             completion_tokens = usage_daily_model.completion_tokens + EXCLUDED.completion_tokens`,
+          modelParams,
         );
       await tx.query(
         // GREATEST ignores NULL, so a key's first use sets the column too.
@@ -432,6 +482,26 @@ export function rollUpProviders(events: UsageEventInput[]): ProviderUsageRow[] {
     let r = byGroup.get(id);
     if (!r) {
       r = { keyId: e.keyId, day, provider: e.provider, requests: 0, prompt: 0, completion: 0 };
+      byGroup.set(id, r);
+    }
+    r.requests += 1;
+    r.prompt += e.promptTokens ?? 0;
+    r.completion += e.completionTokens ?? 0;
+  }
+  return [...byGroup.values()];
+}
+
+/** Provider calls and their tokens per key, UTC day and model (only events that named a provider). */
+export function rollUpModels(events: UsageEventInput[]): ModelUsageRow[] {
+  const byGroup = new Map<string, ModelUsageRow>();
+  for (const e of events) {
+    if (!e.provider) continue;
+    const day = e.at.toISOString().slice(0, 10);
+    const model = e.model ?? "";
+    const id = `${e.keyId}\u0000${day}\u0000${e.provider}\u0000${model}`;
+    let r = byGroup.get(id);
+    if (!r) {
+      r = { keyId: e.keyId, day, provider: e.provider, model, requests: 0, prompt: 0, completion: 0 };
       byGroup.set(id, r);
     }
     r.requests += 1;

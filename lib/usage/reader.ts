@@ -2,13 +2,14 @@ import type { Database } from "../db/client.ts";
 import {
   noUsage,
   rollUp,
+  type ModelUsageRow,
   type ProviderUsageRow,
   type UsageEventInput,
   type UsageRow,
   type UsageSums,
 } from "./meter.ts";
 
-export type { ProviderUsageRow, UsageRow, UsageSums } from "./meter.ts";
+export type { ModelUsageRow, ProviderUsageRow, UsageRow, UsageSums } from "./meter.ts";
 
 export type UsageFilter = {
   keyIds: readonly string[];
@@ -62,6 +63,20 @@ export async function readProviderUsage(
     keyId: r.keyId,
     day: dayOf(r.day),
     provider: r.provider,
+    requests: r.requests,
+    prompt: Number(r.promptTokens),
+    completion: Number(r.completionTokens),
+  }));
+}
+
+/** The keys' calls and tokens per provider and model from `from` on (written rollups only). */
+export async function readModelUsage(db: Database, filter: Omit<UsageFilter, "pending">): Promise<ModelUsageRow[]> {
+  const stored = await db.prisma.usageDailyModel.findMany({ where: whereOf(filter) });
+  return stored.map((r) => ({
+    keyId: r.keyId,
+    day: dayOf(r.day),
+    provider: r.provider,
+    model: r.model,
     requests: r.requests,
     prompt: Number(r.promptTokens),
     completion: Number(r.completionTokens),

@@ -4,6 +4,7 @@ import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import type { BudgetStatus } from "../../usage/budgets.ts";
 import { groupUsage, readUsage, sumUsage, type UsageRow } from "../../usage/reader.ts";
 
 const TotalsSchema = z.object({
@@ -25,6 +26,19 @@ const UsageSchema = z
     today: TotalsSchema,
     month: TotalsSchema,
     by_route: z.array(TotalsSchema.extend({ route: z.string() })),
+    budget: z
+      .object({
+        metric: z.enum(["requests", "tokens", "cost"]),
+        monthly_limit: z.number(),
+        used: z.number(),
+        hard_stop: z.boolean(),
+        month: z.string(),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "The key's monthly budget (UTC month) and what this instance has counted against it; cost is estimated USD",
+      }),
   })
   .openapi("UsageSummary");
 
@@ -54,6 +68,13 @@ function totals(rows: UsageRow[]): UsageTotals {
   };
 }
 
+function budgetOf(status: BudgetStatus | undefined) {
+  if (!status) return null;
+  const { budget, used, month } = status;
+  const round = (n: number) => (budget.metric === "cost" ? Math.round(n * 1_000_000) / 1_000_000 : n);
+  return { metric: budget.metric, monthly_limit: budget.limit, used: round(used), hard_stop: budget.hardStop, month };
+}
+
 function registerUsageRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(usage, async (c) => {
     const key = c.get("key");
@@ -76,6 +97,7 @@ function registerUsageRoutes(app: OpenAPIHono<GatewayEnv>): void {
         by_route: [...groupUsage(rows, "route")]
           .map(([route, rs]) => ({ route, ...totals(rs) }))
           .sort((a, b) => b.requests - a.requests || a.route.localeCompare(b.route)),
+        budget: budgetOf(runtime.budgets.status(key.id)),
       },
       200,
     );

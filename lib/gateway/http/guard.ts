@@ -6,6 +6,8 @@ import type { GatewayEnv } from "./context.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 import { RateLimitError } from "../../errors.ts";
 import { effectiveLimits } from "../keys/record.ts";
+import { describeBudgetUse, formatAmount } from "../../usage/budget-text.ts";
+import type { BudgetRefusal } from "../../usage/budgets.ts";
 
 /**
  * The keyed part of the pipeline for one route: auth → limits → (validation and handler) →
@@ -39,6 +41,14 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
       });
     };
 
+    // The key's monthly budget with a hard stop: one map lookup, nothing read from the database.
+    const overBudget = rt.budgets.refusal(key.id);
+    if (overBudget) {
+      rt.metrics.rateLimited.inc({ kind: "budget" });
+      record(429, 0);
+      throw budgetRefusal(overBudget);
+    }
+
     let admission;
     try {
       admission = await rt.limiter.admit(key.limitKey, effectiveLimits(key, rt.config.limits));
@@ -71,6 +81,24 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
     if (streamDone) rt.meter.recordWhen(streamDone.finally(finish));
     else finish();
   };
+}
+
+/**
+ * The 429 (Form B) of a used-up budget, naming it; Retry-After and X-RateLimit-Reset point at the start of
+ * the next UTC month, when it resets, and the limit headers describe the budget.
+ */
+export function budgetRefusal({ budget, used, resetsAt }: BudgetRefusal, now = Date.now()): RateLimitError {
+  const month = new Date(resetsAt - 1).toISOString().slice(0, 7);
+  return new RateLimitError(
+    `monthly budget exceeded: this key's budget of ${formatAmount(budget.metric, budget.limit)}${budget.metric === "cost" ? " (estimated cost)" : ""} for ${month} (UTC) is used up (${describeBudgetUse(budget.metric, used, budget.limit)}); it resets at the start of next month, or its owner can raise it`,
+    Math.max(1, Math.ceil((resetsAt - now) / 1000)),
+    "budget",
+    {
+      "X-RateLimit-Limit": String(Math.floor(budget.limit)),
+      "X-RateLimit-Remaining": "0",
+      "X-RateLimit-Reset": String(Math.ceil(resetsAt / 1000)),
+    },
+  );
 }
 
 // Shared by every response, so frozen: nothing may add to it.

@@ -412,6 +412,10 @@ export async function rotateKey(
         lineageId: updated.lineageId ?? updated.id,
       },
     });
+    // The owner's monthly budget goes with the key (the replacement's use this month starts from its own
+    // requests: usage is kept per key id). Instances pick it up on their next budget refresh.
+    await tx.$executeRaw`INSERT INTO key_budgets (key_id, metric, monthly_limit, hard_stop)
+      SELECT ${newId}, metric, monthly_limit, hard_stop FROM key_budgets WHERE key_id = ${id}`;
     await tx.auditLog.create({
       data: {
         actor,

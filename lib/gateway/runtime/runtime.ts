@@ -16,6 +16,8 @@ import { throttled } from "./limits/throttled.ts";
 import type { LimitStore } from "./limits/windows.ts";
 import { createLogger } from "./logger.ts";
 import { Meter } from "../../usage/meter.ts";
+import { BudgetTracker } from "../../usage/budgets.ts";
+import { budgetAlertDelivery } from "../../usage/budget-alerts.ts";
 import { RequestLogRetention } from "../../usage/retention.ts";
 import { createMetrics, type GatewayMetrics } from "./metrics.ts";
 import { SessionBridge } from "../keys/session-bridge.ts";
@@ -31,6 +33,8 @@ export type Runtime = {
   sessions: SessionBridge;
   limiter: Limiter;
   meter: Meter;
+  /** Per-key monthly budgets in memory: the guard's hard stop, alerts at 80 % and 100 %. */
+  budgets: BudgetTracker;
   /** Deletes per-request usage rows past REQUEST_LOG_RETENTION_DAYS, on a timer. */
   retention: RequestLogRetention;
   tasks: TaskStore;
@@ -94,13 +98,23 @@ export async function createRuntime(
     ? await redisKeyEvents(config.redisUrl, keys, logError("redis key channel"))
     : localKeyEvents;
 
+  // The tracker counts each event as the meter records it; it is made just below, with the meter to read.
+  const counted: { budgets?: BudgetTracker } = {};
   const meter = new Meter(db, {
     ...config.meter,
+    onRecord: (event) => counted.budgets?.record(event),
     onError: logError("writing usage events failed; will retry"),
     onRejected: (err, event) =>
       logger.error({ err, keyId: event.keyId, route: event.route }, "usage event refused by the database; dropped"),
   });
   meter.start();
+  const budgets = new BudgetTracker(db, meter, {
+    refreshMs: config.budgets.refreshMs,
+    deliver: budgetAlertDelivery(db, logger, config.publicBaseUrl),
+    onError: logError("budgets: reading usage or sending an alert failed; will retry"),
+  });
+  counted.budgets = budgets;
+  budgets.start();
   const retention = new RequestLogRetention(db, {
     days: config.requestLogRetentionDays,
     onError: logError("deleting expired request log rows failed; will retry"),
@@ -151,6 +165,7 @@ export async function createRuntime(
     sessions,
     limiter,
     meter,
+    budgets,
     retention,
     tasks,
     runner,
@@ -164,7 +179,7 @@ export async function createRuntime(
         await Promise.allSettled(disposers.map((d) => d()));
         await durable.close();
         await runner.drained();
-        await Promise.all([retention.stop(), meter.stop(METER_STOP_RETRY_MS)]);
+        await Promise.all([retention.stop(), meter.stop(METER_STOP_RETRY_MS), budgets.stop()]);
         await keys.stop();
         await Promise.allSettled([limiter.close(), keyEvents.close(), cacheRedis?.quit()]);
         await db.close();
