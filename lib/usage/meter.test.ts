@@ -115,14 +115,14 @@ function flakyDatabase() {
   const refuse = () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432"));
   const db = {
     prisma: {
-      $executeRawUnsafe: () => ({}),
       $queryRawUnsafe: () => (state.down ? refuse() : Promise.resolve([{ "?column?": 1 }])),
-      $transaction: (statements: unknown[]) => {
-        state.writes += 1;
-        if (state.down) return refuse();
-        state.written += 1;
-        return Promise.resolve(statements);
-      },
+    },
+    // The meter writes a batch in one transaction: refused as a whole while the database is down.
+    transaction: (fn: (s: { query: () => Promise<unknown[]> }) => Promise<unknown>) => {
+      state.writes += 1;
+      if (state.down) return refuse();
+      state.written += 1;
+      return fn({ query: () => Promise.resolve([]) });
     },
   };
   return { db: db as unknown as Database, state };
