@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withDeadline } from "./deadline.ts";
+import { releaseDeadline, withDeadline } from "./deadline.ts";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -27,5 +27,15 @@ describe("withDeadline", () => {
     gc?.();
     await new Promise((resolve) => setTimeout(resolve, 120));
     expect(signal.aborted).toBe(true);
+  });
+
+  it("once released, never aborts and no longer listens to the caller's signal", async () => {
+    const caller = new AbortController();
+    const signal = withDeadline(caller.signal, 50);
+    releaseDeadline(signal);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(signal.aborted).toBe(false);
+    caller.abort(new Error("client gone"));
+    expect(signal.aborted).toBe(false);
   });
 });

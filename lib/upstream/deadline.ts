@@ -19,13 +19,35 @@ export function withDeadline(signal: AbortSignal | undefined, ms: number): Abort
     controller.abort(signal!.reason);
   };
   signal?.addEventListener("abort", onAbort, { once: true });
-  controller.signal.addEventListener(
-    "abort",
-    () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-    },
-    { once: true },
-  );
+  const release = () => {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  };
+  controller.signal.addEventListener("abort", release, { once: true });
+  releases.set(controller.signal, release);
   return controller.signal;
+}
+
+// A deadline's timer holds its controller, and the listener on `signal` holds both, until it fires:
+// one left pending per finished call would keep ~LLM_TIMEOUT_MS worth of calls in memory under load.
+const releases = new WeakMap<AbortSignal, () => void>();
+
+/** The work a deadline bounded is over: its timer and its listener go, and it will never abort. */
+export function releaseDeadline(deadline: AbortSignal): void {
+  releases.get(deadline)?.();
+  releases.delete(deadline);
+}
+
+/** For a `.catch`: releases the deadline, then rethrows. */
+export const released =
+  (deadline: AbortSignal) =>
+  (err: unknown): never => {
+    releaseDeadline(deadline);
+    throw err;
+  };
+
+/** A stream whose deadline is released once it has finished (or the client has left). */
+export function releasedWhenDone<T extends { finished: Promise<unknown> }>(deadline: AbortSignal, stream: T): T {
+  void stream.finished.finally(() => releaseDeadline(deadline));
+  return stream;
 }

@@ -1,7 +1,7 @@
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { Usage } from "../llm/chat-types.ts";
 import { llmTimeoutMs, type StreamOutcome } from "../llm/chat.ts";
-import { withDeadline } from "../../upstream/deadline.ts";
+import { releaseDeadline, released, releasedWhenDone, withDeadline } from "../../upstream/deadline.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
 import { AnthropicToChatChunks, anthropicToChat, anthropicUsage, chatToAnthropic } from "./anthropic-upstream.ts";
 import { relayEvents, streamFailure, type EventTranslator } from "./event-relay.ts";
@@ -59,22 +59,26 @@ export async function completeOn(
 ): Promise<{ completion: ChatCompletion; usage: Usage; model: string }> {
   const { entry, modelId, name } = target;
   // A provider that never answers is a 504 after LLM_TIMEOUT_MS, as on /v1/llm/chat.
-  signal = withDeadline(signal, llmTimeoutMs());
-  if (entry.wire === "anthropic") {
-    const { request, jsonTool } = chatToAnthropic({ ...body, stream: false }, modelId);
-    const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, request, signal));
-    const completion = anthropicToChat(msg, { id: target.id, model: name, created: target.created, jsonTool });
-    return { completion, usage: usageFrom(anthropicUsage(msg.usage)), model: msg.model ?? modelId };
+  const deadline = withDeadline(signal, llmTimeoutMs());
+  try {
+    if (entry.wire === "anthropic") {
+      const { request, jsonTool } = chatToAnthropic({ ...body, stream: false }, modelId);
+      const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, request, deadline));
+      const completion = anthropicToChat(msg, { id: target.id, model: name, created: target.created, jsonTool });
+      return { completion, usage: usageFrom(anthropicUsage(msg.usage)), model: msg.model ?? modelId };
+    }
+    const json = await readAnswer<ChatCompletion>(
+      entry,
+      await postChat(entry, upstreamBody(entry, body, modelId), deadline),
+    );
+    return {
+      completion: { ...json, model: name },
+      usage: usageFrom(json.usage),
+      model: typeof json.model === "string" ? json.model : modelId,
+    };
+  } finally {
+    releaseDeadline(deadline);
   }
-  const json = await readAnswer<ChatCompletion>(
-    entry,
-    await postChat(entry, upstreamBody(entry, body, modelId), signal),
-  );
-  return {
-    completion: { ...json, model: name },
-    usage: usageFrom(json.usage),
-    model: typeof json.model === "string" ? json.model : modelId,
-  };
 }
 
 /** A chunk's top-level `model` field (the first one: chunks carry it before any nested object). */
@@ -145,10 +149,12 @@ export async function streamOn(
   const both = withDeadline(AbortSignal.any([signal, upstream.signal]), llmTimeoutMs());
   if (entry.wire === "anthropic") {
     const { request, jsonTool } = chatToAnthropic({ ...body, stream: true }, modelId);
-    const res = await postChat(entry, request, both);
+    const res = await postChat(entry, request, both).catch(released(both));
     const chunks = new AnthropicToChatChunks({ id: target.id, model: name, created: target.created, jsonTool });
-    return relayEvents(entry, res, upstream, signal, modelId, anthropicChunks(sink, chunks));
+    return releasedWhenDone(both, relayEvents(entry, res, upstream, signal, modelId, anthropicChunks(sink, chunks)));
   }
-  const res = await postChat(entry, upstreamBody(entry, { ...body, stream: true }, modelId), both);
-  return relayEvents(entry, res, upstream, signal, modelId, openAIChunks(sink));
+  const res = await postChat(entry, upstreamBody(entry, { ...body, stream: true }, modelId), both).catch(
+    released(both),
+  );
+  return releasedWhenDone(both, relayEvents(entry, res, upstream, signal, modelId, openAIChunks(sink)));
 }

@@ -5,7 +5,7 @@ import { providerError } from "./errors.ts";
 import { configuredProvider, languageModel } from "./models.ts";
 import type { ChatMessage, ChatPart, Usage } from "./chat-types.ts";
 import { relayChat, relaysStream } from "./openai-stream.ts";
-import { withDeadline } from "../../upstream/deadline.ts";
+import { releaseDeadline, withDeadline } from "../../upstream/deadline.ts";
 
 export type ChatRequest = {
   messages: ChatMessage[];
@@ -215,6 +215,8 @@ export async function streamChat(
 
   let parts: AsyncGenerator<ChatPart>;
   let first: IteratorResult<ChatPart>;
+  // Released when the stream ends (below), so no pending timer outlives the call.
+  const deadline = withTimeout(chatSignal);
   try {
     parts = relaysStream(entry)
       ? await relayChat(
@@ -226,16 +228,18 @@ export async function streamChat(
             maxTokens: req.max_tokens,
             temperature: req.temperature,
           },
-          withTimeout(chatSignal),
+          deadline,
         )
       : sdkParts(sdkOptions(resolved, req, chatSignal));
     while (!(first = await parts.next()).done && first.value.type === "model") model = first.value.id;
   } catch (err) {
+    releaseDeadline(deadline);
     throw providerError(entry.name, err);
   }
 
   let settle!: (o: StreamOutcome) => void;
   const finished = new Promise<StreamOutcome>((resolve) => (settle = resolve));
+  void finished.finally(() => releaseDeadline(deadline));
   // Only its length is needed (for the estimate), so an open stream does not hold the whole reply.
   let textChars = 0;
   let bytes = 0;

@@ -5,7 +5,7 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
 import { llmTimeoutMs } from "../llm/chat.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
-import { withDeadline } from "../../upstream/deadline.ts";
+import { releaseDeadline, released, releasedWhenDone, withDeadline } from "../../upstream/deadline.ts";
 import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
 import { anthropicUsage } from "../chat/anthropic-upstream.ts";
 import { anthropicErrorResponses } from "../chat/compat-error-responses.ts";
@@ -106,12 +106,15 @@ async function onAnthropic(c: Parameters<typeof handleMessages>[0], target: Chat
     // A stream's provider call is also stopped when the relay gives up on it, not only when the client leaves.
     const upstream = new AbortController();
     const deadline = withDeadline(AbortSignal.any([signal, upstream.signal]), llmTimeoutMs());
-    const res = await postChat(entry, sent, deadline, headers);
-    return meteredChatStream(c, relayEvents(entry, res, upstream, signal, modelId, anthropicEvents(name)));
+    const res = await postChat(entry, sent, deadline, headers).catch(released(deadline));
+    return meteredChatStream(
+      c,
+      releasedWhenDone(deadline, relayEvents(entry, res, upstream, signal, modelId, anthropicEvents(name))),
+    );
   }
-  const msg = await readAnswer<AnthropicMessage>(
-    entry,
-    await postChat(entry, sent, withDeadline(signal, llmTimeoutMs()), headers),
+  const deadline = withDeadline(signal, llmTimeoutMs());
+  const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, sent, deadline, headers)).finally(() =>
+    releaseDeadline(deadline),
   );
   reportCompletion(c, {
     provider: entry.name,
