@@ -196,6 +196,7 @@ test.describe("the operator's pages", () => {
           ["Keys", "Keys"],
           ["Usage", "Usage, all keys"],
           ["Request log", "Request log, all keys"],
+          ["Prices", "Model prices"],
           ["Audit log", "Audit log"],
         ] as const) {
           await tabs.getByRole("link", { name: tab, exact: true }).click();
@@ -204,7 +205,7 @@ test.describe("the operator's pages", () => {
           if (tab === "Usage") await page.getByText("Keys by requests (30 days)").waitFor();
           expect(await overflowsSideways(page), `${tab} scrolls sideways`).toBe(false);
           await expectAccessible(page);
-          await screenshot(page, `admin-${tab.toLowerCase().replace(" ", "-")}-${label}-${colorScheme}`);
+          await screenshot(page, `admin-tab-${tab.toLowerCase().replace(" ", "-")}-${label}-${colorScheme}`);
         }
       });
     }
