@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { currentSession } from "@/lib/portal/session.ts";
 import { NavLink } from "./nav-link";
 
@@ -20,19 +21,17 @@ export async function SiteHeader() {
           {session ? (
             <>
               <span className="text-slate-700 dark:text-slate-300">{session.user.email ?? session.user.name}</span>
-              {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- next-auth's pages are route handlers: a full navigation */}
-              <a href="/api/auth/signout" className="rounded-md px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+              <Link href="/sign-out" className="rounded-md px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800">
                 Sign out
-              </a>
+              </Link>
             </>
           ) : (
-            // eslint-disable-next-line @next/next/no-html-link-for-pages -- next-auth's pages are route handlers: a full navigation
-            <a
-              href="/api/auth/signin"
+            <Link
+              href="/sign-in"
               className="rounded-md bg-indigo-700 px-3 py-1 font-medium text-white hover:bg-indigo-600"
             >
               Sign in
-            </a>
+            </Link>
           )}
         </span>
       </nav>

@@ -127,7 +127,7 @@ test.describe("usage you can trust and monthly budgets, in real Chromium", () =>
     const operator = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await operator.addCookies(sessions[OPERATOR]!);
     const page = await operator.newPage();
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${server.url}/admin/usage`);
     await page.getByRole("link", { name: "the model price table" }).click();
     await page.waitForURL(/\/admin\/prices$/);
     await page.getByLabel("Provider", { exact: true }).fill("xai");

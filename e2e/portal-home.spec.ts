@@ -75,7 +75,8 @@ test.describe("the portal home in real Chromium", () => {
 
         await page.getByRole("link", { name: "Get an API key" }).click();
         // Signed out, the request form first sends the visitor to sign in, and back to it afterwards.
-        await page.waitForURL(/\/api\/auth\/signin\?callbackUrl=%2Fkeys%2Frequest$/);
+        await page.waitForURL(/\/sign-in\?callbackUrl=%2Fkeys%2Frequest$/);
+        await expect(page.getByTestId("sign-in-reason")).toContainText("Requesting an API key needs an account");
       });
 
       test("has a favicon", async ({ page }) => {

@@ -72,7 +72,8 @@ test.describe("the portal journey in real Chromium: sign in, request, approve, u
 
   test("sends a signed-out visitor to sign in, and signs them in through the mailed link", async () => {
     await user.goto(`${server.url}/keys`);
-    await user.waitForURL(/\/api\/auth\/signin/);
+    await user.waitForURL(/\/sign-in\?callbackUrl=%2Fkeys$/);
+    await user.getByText("Your API keys belong to your account").waitFor();
     await expectAccessible(user, "sign-in");
     await shoot(user, "sign-in");
     await signInThroughMail(user, server.url, smtp, USER, "/keys");
@@ -162,7 +163,7 @@ test.describe("the portal journey in real Chromium: sign in, request, approve, u
   });
 
   test("lets the operator set the key's limits, which the gateway enforces at once", async () => {
-    await operator.goto(`${server.url}/admin`);
+    await operator.goto(`${server.url}/admin/keys`);
     const minute = operator.getByLabel(/^Per minute limit of Journey key/).first();
     await minute.fill("40");
     await operator
@@ -209,8 +210,8 @@ test.describe("the portal journey in real Chromium: sign in, request, approve, u
   });
 
   test("records every change in the audit log the operator sees", async () => {
-    await operator.goto(`${server.url}/admin`);
-    const audit = operator.getByRole("table").last();
+    await operator.goto(`${server.url}/admin/audit`);
+    const audit = operator.getByRole("list", { name: "Audit entries" });
     const text = (await audit.textContent()) ?? "";
     for (const action of [
       "key_request.create",
@@ -223,6 +224,9 @@ test.describe("the portal journey in real Chromium: sign in, request, approve, u
       expect(text).toContain(action);
     expect(text).toContain(USER);
     expect(text).toContain(OPERATOR);
+    await expectAccessible(operator, "audit log");
+    await shoot(operator, "admin-audit-dark");
+    await operator.goto(`${server.url}/admin/usage`);
     await operator.getByText("Keys by requests (30 days)").waitFor();
     await expectAccessible(operator, "admin after");
     await shoot(operator, "admin-dark");

@@ -161,7 +161,7 @@ test.describe("the request log in real Chromium", () => {
     await operator.addCookies(sessions[OPERATOR]!);
     const page = await operator.newPage();
     await page.goto(`${server.url}/admin`);
-    await page.getByRole("link", { name: "the request log across all keys" }).click();
+    await page.getByRole("navigation", { name: "Operator views" }).getByRole("link", { name: "Request log" }).click();
     await page.waitForURL(/\/admin\/requests$/);
     await page.getByLabel("Request id").fill(id);
     await page.getByRole("button", { name: "Search" }).click();

@@ -29,7 +29,7 @@ export async function decideRequest(_previous: AdminActionState, form: FormData)
   if (!parsed.success) return { error: "invalid decision" };
   const { id, decision, note } = parsed.data;
   const request = await decideKeyRequest(rt.db, id, { approve: decision === "approve", note }, actor);
-  revalidatePath("/admin");
+  revalidatePath("/admin", "layout");
   if (!request) return { error: "this request was decided already" };
   const { mailer, config } = await getPortal();
   const to = request.user.email;
@@ -65,7 +65,7 @@ export async function revokeAnyKey(_previous: AdminActionState, form: FormData):
   const record = await revokeKey(rt.db, parsed.data.id, actor);
   if (!record) return { error: "no such key" };
   await publishKeyChange(rt, record);
-  revalidatePath("/admin");
+  revalidatePath("/admin", "layout");
   return { message: "Revoked." };
 }
 
@@ -89,6 +89,6 @@ export async function setLimits(_previous: AdminActionState, form: FormData): Pr
   const record = await setKeyLimits(rt.db, id, limits, actor);
   if (!record) return { error: "no such key" };
   await publishKeyChange(rt, record);
-  revalidatePath("/admin");
+  revalidatePath("/admin", "layout");
   return { message: "Limits saved." };
 }

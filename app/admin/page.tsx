@@ -1,138 +1,114 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { AdminLimitsForm, AdminRevokeForm, DecisionForm } from "@/components/portal/admin-forms";
-import { DataTable } from "@/components/portal/data-table";
+import { DecisionForm } from "@/components/portal/admin-forms";
+import { AdminShell } from "@/components/portal/admin-shell";
+import { ListProblem, ListSearch, Pager } from "@/components/portal/list-controls";
 import { OperatorsOnly } from "@/components/portal/operators-only";
 import { Section } from "@/components/portal/section";
-import { UsageDashboard } from "@/components/portal/usage-dashboard";
 import { getGateway } from "@/lib/instance.ts";
-import { listAudit, listKeys } from "@/lib/gateway/keys/admin.ts";
-import { formatUtc, keyState } from "@/lib/portal/format.ts";
+import { keyRequestsPage, parseListParams, requestListParams } from "@/lib/portal/admin-lists.ts";
+import { formatUtc } from "@/lib/portal/format.ts";
 import { requestTerms } from "@/lib/portal/request-terms.ts";
 import { requireOperator } from "@/lib/portal/session.ts";
 
-export const metadata: Metadata = { title: "Operator · Unified API Gateway" };
+export const metadata: Metadata = { title: "Key requests · Operator · Unified API Gateway" };
 export const dynamic = "force-dynamic";
 
-const td = "px-3 py-2 align-top";
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-export default async function AdminPage() {
+const STATUS_CHOICES: ReadonlyArray<[string, string]> = [
+  ["pending", "Waiting"],
+  ["decided", "Decided"],
+  ["approved", "Approved"],
+  ["declined", "Declined"],
+  ["all", "All"],
+];
+
+const TITLES: Record<string, string> = {
+  pending: "Key requests waiting",
+  decided: "Decided key requests",
+  approved: "Approved key requests",
+  declined: "Declined key requests",
+  all: "All key requests",
+};
+
+const badge = {
+  pending: "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100",
+  approved: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100",
+  declined: "bg-red-100 text-red-900 dark:bg-red-900 dark:text-red-100",
+} as Record<string, string>;
+
+/** The operator's first tab: the queue of key requests, and the decided ones with their notes. */
+export default async function AdminPage({ searchParams }: Props) {
   const session = await requireOperator("/admin");
   if (!session) return <OperatorsOnly />;
+  const parsed = parseListParams(requestListParams, await searchParams);
   const { rt } = await getGateway();
-  const [pending, keys, audit] = await Promise.all([
-    rt.db.prisma.keyRequest.findMany({
-      where: { status: "pending" },
-      orderBy: { createdAt: "asc" },
-      include: { user: true },
-    }),
-    listKeys(rt.db),
-    listAudit(rt.db, 100),
-  ]);
+  const list = parsed.ok ? await keyRequestsPage(rt.db, parsed.params) : null;
+  const status = parsed.ok ? parsed.params.status : "pending";
+  const q = parsed.ok ? parsed.params.q : undefined;
 
   return (
-    <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
-      <h1 className="text-3xl font-bold">Operator</h1>
-
-      <Section id="queue" className="mt-8" title={<>Key requests waiting ({pending.length})</>}>
-        {pending.length === 0 ? (
-          <p className="mt-2 text-slate-700 dark:text-slate-300">Nothing to review.</p>
-        ) : (
-          <ul className="mt-3 space-y-3">
-            {pending.map((r) => (
-              <li key={r.id} className="rounded-xl border border-slate-300 p-4 dark:border-slate-700">
-                <p>
-                  <strong>{r.name}</strong> for {r.user.email ?? r.userId} · {r.useType}
-                  {r.organisation ? ` · ${r.organisation}` : ""} · {formatUtc(r.createdAt)}
-                </p>
-                <p className="mt-1 text-sm">{requestTerms(r)}</p>
-                <p className="mt-1 whitespace-pre-wrap text-sm">{r.intendedUse}</p>
-                <DecisionForm id={r.id} name={r.name} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </Section>
-
-      <Section id="usage" className="mt-10" title="Usage, all keys">
-        <p className="mt-2">
-          Single requests, searchable by key, status, area, time and request id:{" "}
-          <Link href="/admin/requests" className="text-indigo-700 underline dark:text-indigo-300">
-            the request log across all keys
-          </Link>
-          . Estimated costs use{" "}
-          <Link href="/admin/prices" className="text-indigo-700 underline dark:text-indigo-300">
-            the model price table
-          </Link>
-          , which you can edit.
-        </p>
-        <UsageDashboard
-          endpoint="/api/portal/admin/usage"
-          keys={keys.map((k) => ({ id: k.id, label: `${k.name} (${k.prefix}…, ${k.email ?? "no owner"})` }))}
-          showKeys
-        />
-      </Section>
-
-      <Section id="all-keys" className="mt-10" title={<>All keys ({keys.length})</>}>
-        <DataTable
-          margin="mt-3"
-          headers={[
-            "Key",
-            "Owner",
-            "State",
-            "Created",
-            "Last used",
-            "Limits (empty = default)",
-            <span key="actions" className="sr-only">
-              Actions
-            </span>,
-          ]}
-        >
-          {keys.map((k) => {
-            const state = keyState(k);
-            return (
-              <tr key={k.id} className="border-t border-slate-200 dark:border-slate-800">
-                <td className={td}>
-                  {k.name} <code>{k.prefix}…</code>
-                  {k.kind === "console" ? " (console)" : ""}
-                </td>
-                <td className={td}>{k.email ?? "—"}</td>
-                <td className={td}>{state === "expiring" ? `expires ${formatUtc(k.expires_at)}` : state}</td>
-                <td className={td}>{formatUtc(k.created_at)}</td>
-                <td className={td}>{formatUtc(k.last_used_at)}</td>
-                <td className={td}>
-                  {state !== "revoked" && (
-                    <AdminLimitsForm id={k.id} name={`${k.name} (${k.prefix})`} limits={k.limits} />
+    <AdminShell current="/admin" title="Key requests">
+      <ListSearch
+        action="/admin"
+        label="Search key requests"
+        q={q}
+        placeholder="key name, requester's address, organisation or note"
+        choice={{ name: "status", label: "Show", value: status, options: STATUS_CHOICES }}
+      />
+      {!parsed.ok && <ListProblem error={parsed.error} action="/admin" />}
+      {list && (
+        <Section id="requests" className="mt-8" title={<>{`${TITLES[status]} (${list.total})`}</>}>
+          {list.rows.length === 0 ? (
+            <p className="mt-2 text-slate-700 dark:text-slate-300">
+              {status === "pending" && !q ? "Nothing to review." : "No requests match."}
+            </p>
+          ) : (
+            <ul className="mt-3 space-y-3">
+              {list.rows.map((r) => (
+                <li
+                  key={r.id}
+                  data-testid={`key-request-${r.id}`}
+                  className="rounded-xl border border-slate-300 p-4 break-words dark:border-slate-700"
+                >
+                  <p className="flex flex-wrap items-center gap-2">
+                    <strong>{r.name}</strong>
+                    <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${badge[r.status] ?? ""}`}>
+                      {r.status === "pending" ? "waiting" : r.status}
+                    </span>
+                  </p>
+                  <p className="mt-1 text-sm">
+                    For {r.user.email ?? r.userId} · {r.useType}
+                    {r.organisation ? ` · ${r.organisation}` : ""} · asked {formatUtc(r.createdAt)}
+                  </p>
+                  <p className="mt-1 text-sm">{requestTerms(r)}</p>
+                  <p className="mt-1 whitespace-pre-wrap text-sm">{r.intendedUse}</p>
+                  {r.status === "pending" ? (
+                    <DecisionForm id={r.id} name={r.name} email={r.user.email ?? r.userId} />
+                  ) : (
+                    <div className="mt-3 rounded-lg bg-slate-100 p-3 text-sm dark:bg-slate-800">
+                      <p>
+                        {r.status === "approved" ? "Approved" : "Declined"} by {r.decidedBy ?? "—"} on{" "}
+                        {formatUtc(r.decidedAt)}
+                        {r.status === "approved" && (r.keyId ? "; the key was created." : "; not collected yet.")}
+                      </p>
+                      <p className="mt-1">{r.note ? `Note: “${r.note}”` : "No note."}</p>
+                    </div>
                   )}
-                </td>
-                <td className={td}>
-                  {state !== "revoked" && <AdminRevokeForm id={k.id} name={`${k.name} (${k.prefix})`} />}
-                </td>
-              </tr>
-            );
-          })}
-        </DataTable>
-      </Section>
-
-      <Section id="audit" className="mt-10" title="Audit log (latest 100)">
-        <DataTable margin="mt-3" headers={["When", "Actor", "Action", "Target", "Detail"]}>
-          {audit.map((a) => (
-            <tr key={a.id} className="border-t border-slate-200 dark:border-slate-800">
-              <td className={`${td} whitespace-nowrap`}>{formatUtc(a.at)}</td>
-              <td className={td}>{a.actor}</td>
-              <td className={td}>
-                <code>{a.action}</code>
-              </td>
-              <td className={td}>
-                <code>{a.target ?? "—"}</code>
-              </td>
-              <td className={td}>
-                <code className="break-all">{a.detail ? JSON.stringify(a.detail) : ""}</code>
-              </td>
-            </tr>
-          ))}
-        </DataTable>
-      </Section>
-    </main>
+                </li>
+              ))}
+            </ul>
+          )}
+          <Pager
+            base="/admin"
+            params={{ q, status: status === "pending" ? undefined : status }}
+            page={list.page}
+            pages={list.pages}
+            total={list.total}
+            noun={["request", "requests"]}
+          />
+        </Section>
+      )}
+    </AdminShell>
   );
 }

@@ -6,19 +6,36 @@ import { ActionMessages } from "./action-messages";
 
 const button = "rounded-lg px-3 py-1.5 text-sm font-medium disabled:opacity-60";
 
-export function DecisionForm({ id, name }: { id: string; name: string }) {
+/**
+ * Approve or decline a waiting request, each confirmed first (a decision mails the requester and
+ * cannot be taken back), with an optional note the requester reads.
+ */
+export function DecisionForm({ id, name, email }: { id: string; name: string; email: string }) {
   const [state, action, pending] = useActionState(decideRequest, {});
   if (state.message) return <ActionMessages state={state} />;
   return (
-    <form action={action} className="mt-2 flex flex-wrap items-end gap-2">
+    <form
+      action={action}
+      onSubmit={(e) => {
+        const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+        const note = new FormData(e.currentTarget).get("note");
+        const told = note ? ", with your note" : "";
+        const question =
+          submitter?.value === "decline"
+            ? `Decline “${name}” for ${email}? They are told${told}, and cannot collect a key from this request.`
+            : `Approve “${name}” for ${email}? They are told${told}, and can then create the key.`;
+        if (!window.confirm(question)) e.preventDefault();
+      }}
+      className="mt-3 flex flex-wrap items-end gap-2"
+    >
       <input type="hidden" name="id" value={id} />
-      <label className="text-sm">
+      <label className="w-full text-sm sm:w-auto">
         Note to the requester (optional)
         <input
           name="note"
           maxLength={1000}
           aria-label={`Note about ${name}`}
-          className="mt-1 block w-72 max-w-full rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+          className="mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-slate-900 sm:w-72 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
         />
       </label>
       <button
@@ -27,6 +44,7 @@ export function DecisionForm({ id, name }: { id: string; name: string }) {
         value="approve"
         disabled={pending}
         className={`${button} bg-emerald-700 text-white hover:bg-emerald-800`}
+        aria-label={`Approve ${name}`}
       >
         Approve
       </button>
@@ -36,6 +54,7 @@ export function DecisionForm({ id, name }: { id: string; name: string }) {
         value="decline"
         disabled={pending}
         className={`${button} border border-red-600 text-red-700 dark:text-red-400`}
+        aria-label={`Decline ${name}`}
       >
         Decline
       </button>
@@ -71,10 +90,23 @@ export function AdminRevokeForm({ id, name }: { id: string; name: string }) {
 type Limits = { day: number | null; minute: number | null; concurrency: number | null };
 
 const limitInput =
-  "mt-1 block w-28 rounded-lg border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
+  "mt-1 block w-32 rounded-lg border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
 
-/** Per-key limits; an empty field falls back to the service default (LIMIT_DAY, LIMIT_MINUTE, LIMIT_CONCURRENCY). */
-export function AdminLimitsForm({ id, name, limits }: { id: string; name: string; limits: Limits }) {
+/**
+ * Per-key limits; an empty field falls back to the default for the key's kind, whose number the
+ * field shows as its placeholder (`defaults`).
+ */
+export function AdminLimitsForm({
+  id,
+  name,
+  limits,
+  defaults,
+}: {
+  id: string;
+  name: string;
+  limits: Limits;
+  defaults: { [K in keyof Limits]: number };
+}) {
   const [state, action, pending] = useActionState(setLimits, {});
   const fields: [keyof Limits, string][] = [
     ["day", "Per day"],
@@ -94,7 +126,7 @@ export function AdminLimitsForm({ id, name, limits }: { id: string; name: string
             max={100_000_000}
             step={1}
             defaultValue={limits[field] ?? ""}
-            placeholder="default"
+            placeholder={`${defaults[field].toLocaleString("en")} (default)`}
             aria-label={`${label} limit of ${name}`}
             className={limitInput}
           />

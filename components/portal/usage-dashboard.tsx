@@ -305,7 +305,11 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
 
       {showKeys && (
         <Section id="top-keys" title="Keys by requests (30 days)">
-          <DataTable margin="mt-2" headers={["Key", "Owner", "Requests", "4xx (not 429)", "5xx", "429", "Error rate"]}>
+          <DataTable
+            margin="mt-2"
+            label="Keys by requests"
+            headers={["Key", "Owner", "Requests", "4xx (not 429)", "5xx", "429", "Error rate"]}
+          >
             {report.keys.map((k) => (
               <tr key={k.id} className="border-t border-slate-200 dark:border-slate-800">
                 <td className="px-3 py-2">

@@ -42,8 +42,13 @@ export function getPortal(): Promise<Portal> {
       providers,
       secret: config.secret,
       session: { strategy: "database", maxAge: 30 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
-      // next-auth's own sign-in pages: our indigo, with white text that passes WCAG AA (its default blue does not).
-      theme: { colorScheme: "auto", brandColor: "#4338ca", buttonText: "#ffffff" },
+      // The portal's own pages (app/sign-in, app/sign-out), in its look and saying why sign-in was asked.
+      pages: {
+        signIn: "/sign-in",
+        verifyRequest: "/sign-in/verify-request",
+        error: "/sign-in/error",
+        signOut: "/sign-out",
+      },
       callbacks: {
         // Email links prove their address; a GitHub address counts only when GitHub says it is verified.
         // ADMIN_EMAILS therefore only ever matches addresses someone has shown they own.

@@ -3,6 +3,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { SESSION_COOKIES } from "../gateway/keys/session-bridge.ts";
 import { getPortal } from "./auth.ts";
+import { signInPath } from "./sign-in-reason.ts";
 
 /** The signed-in session, or null. */
 export async function currentSession(): Promise<Session | null> {
@@ -14,10 +15,13 @@ export async function currentSession(): Promise<Session | null> {
   return getServerSession(authOptions);
 }
 
-/** For pages that need a user: the session, or a redirect to sign-in that comes back to `path`. */
+/**
+ * For pages that need a user: the session, or a redirect to the sign-in page, which says why `path`
+ * needs one and comes back to it.
+ */
 export async function requireSession(path: string): Promise<Session> {
   const session = await currentSession();
-  if (!session) redirect(`/api/auth/signin?callbackUrl=${encodeURIComponent(path)}`);
+  if (!session) redirect(signInPath(path));
   return session;
 }
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AdminShell } from "@/components/portal/admin-shell";
 import { OperatorsOnly } from "@/components/portal/operators-only";
 import { PriceForm, ResetPriceButton } from "@/components/portal/price-forms";
 import { PriceTable } from "@/components/portal/price-table";
@@ -19,14 +19,7 @@ export default async function PricesPage() {
   await loadPrices(rt.db);
   const rows = listPrices();
   return (
-    <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
-      <p className="text-sm">
-        <Link href="/admin" className="text-indigo-700 underline dark:text-indigo-300">
-          Operator
-        </Link>{" "}
-        › Model prices
-      </p>
-      <h1 className="mt-2 text-3xl font-bold">Model prices</h1>
+    <AdminShell current="/admin/prices" title="Model prices">
       <p className="mt-4 max-w-3xl text-slate-700 dark:text-slate-300">
         One table prices every estimate: the request log, the usage dashboards, cost budgets and research results. USD
         per million tokens, input (prompt) and output (completion). Defaults come with the release; a price set here
@@ -42,6 +35,6 @@ export default async function PricesPage() {
           actions={(r) => (r.source === "operator" ? <ResetPriceButton provider={r.provider} model={r.model} /> : null)}
         />
       </Section>
-    </main>
+    </AdminShell>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AdminShell } from "@/components/portal/admin-shell";
 import { OperatorsOnly } from "@/components/portal/operators-only";
 import { RequestLog } from "@/components/portal/request-log";
 import { getGateway } from "@/lib/instance.ts";
@@ -19,13 +20,12 @@ export default async function AdminRequestsPage({ searchParams }: Props) {
   const { rt } = await getGateway();
   const view = parsed.ok ? await requestLogView(rt, { operator: true }, parsed.params) : null;
   return (
-    <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
-      <h1 className="text-3xl font-bold">Request log, all keys</h1>
-      <p className="mt-2 text-slate-700 dark:text-slate-300">
+    <AdminShell current="/admin/requests" title="Request log, all keys">
+      <p className="mt-4 text-slate-700 dark:text-slate-300">
         Every keyed request over the last {rt.config.requestLogRetentionDays} days (UTC,{" "}
         <code>REQUEST_LOG_RETENTION_DAYS</code>), with the key&apos;s owner. Daily totals reach further back on the{" "}
-        <Link href="/admin#usage" className="text-indigo-700 underline dark:text-indigo-300">
-          operator page
+        <Link href="/admin/usage" className="text-indigo-700 underline dark:text-indigo-300">
+          usage tab
         </Link>
         .
       </p>
@@ -36,6 +36,6 @@ export default async function AdminRequestsPage({ searchParams }: Props) {
         keys={view?.keys ?? (await listKeys(rt.db))}
         showOwner
       />
-    </main>
+    </AdminShell>
   );
 }

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { actionText, actorText, detailText, targetText, type AuditNames } from "./audit-text.ts";
+
+const names: AuditNames = {
+  people: new Map([
+    ["u1", "dev@example.test"],
+    ["u2", null],
+  ]),
+  keys: new Map([
+    ["key_a", { name: "Journey key", prefix: "sk_abcdefgh" }],
+    ["key_b", { name: "Journey key", prefix: "sk_zyxwvuts" }],
+  ]),
+  requests: new Map([["kr_1", "Journey key"]]),
+};
+
+describe("audit entries in words", () => {
+  it("names people by their address, and says what a non-person actor is", () => {
+    expect(actorText("user:u1", names)).toBe("dev@example.test");
+    expect(actorText("user:u2", names)).toBe("an account without an address (u2)");
+    expect(actorText("ops@example.test", names)).toBe("ops@example.test");
+    expect(actorText("auto-approve:example.org", names)).toBe("the approval policy (domain example.org)");
+    expect(actorText("cli", names)).toMatch(/operator CLI/);
+    expect(actorText("migration:0009_key_names", names)).toBe("database migration 0009_key_names");
+  });
+
+  it("names keys and requests by name, keeping an unknown id as it is", () => {
+    expect(targetText("key_a", names)).toBe("key “Journey key” (sk_abcdefgh…)");
+    expect(targetText("kr_1", names)).toBe("request for “Journey key”");
+    expect(targetText("kr_gone", names)).toBe("request kr_gone");
+    expect(targetText(null, names)).toBe("—");
+    expect(actionText("key.limits")).toBe("Key limits changed");
+    expect(actionText("something.new")).toBe("something.new");
+  });
+
+  it("writes each action's detail as a sentence, only the limits that changed", () => {
+    expect(
+      detailText(
+        "key.limits",
+        { from: { day: null, minute: null, concurrency: 4 }, to: { day: 5000, minute: null, concurrency: 4 } },
+        names,
+      ),
+    ).toBe("per day default → 5,000");
+    expect(
+      detailText(
+        "key.rotate",
+        { replacement: "key_b", prefix: "sk_zyxwvuts", old_expires_at: "2026-11-28T10:00:00.000Z", grace_hours: 24 },
+        names,
+      ),
+    ).toBe("replaced by “Journey key” (sk_zyxwvuts…); old key valid until 2026-11-28 10:00 UTC (24 h grace)");
+    expect(
+      detailText(
+        "key_request.create",
+        { name: "Journey key", use_type: "research", scopes: ["llm", "data"], expires_at: null },
+        names,
+      ),
+    ).toBe("“Journey key”, research use, areas llm, data, no expiry");
+    expect(detailText("key.scopes", { from: [], to: ["llm"] }, names)).toBe("every area → areas llm");
+    expect(detailText("key_request.approve", { note: "Enjoy" }, names)).toBe("note: “Enjoy”");
+    expect(detailText("key.create", { name: "Portal consoles", prefix: "sk_q", kind: "console" }, names)).toBe(
+      "“Portal consoles”, sk_q…, the portal's console key",
+    );
+    // Named once: by the target when the key is known.
+    expect(
+      detailText("key.create", { name: "Journey key", prefix: "sk_abcdefgh", request: "kr_1" }, names, "key_a"),
+    ).toBe("picked up from its approved request");
+    expect(detailText("key.revoke", null, names)).toBe("");
+  });
+
+  it("gives an action it does not know its fields as words, never JSON", () => {
+    const text = detailText("thing.happened", { when_it: "now", parts: ["a", "b"], inner: { x: 1 } }, names);
+    expect(text).toBe("when it now, parts a, b, inner x 1");
+    expect(text).not.toMatch(/[{}"]/);
+  });
+});
