@@ -1,9 +1,9 @@
-import { expect, test, type Browser, type Cookie, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Cookie } from "@playwright/test";
 import { readOperatorEndpoint } from "../lib/gateway/keys/operator.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { startTestSmtp, type TestSmtp } from "../test/support/mail.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { expectAccessible, screenshot } from "./console-session.ts";
+import { expectAccessible, overflowsSideways, screenshot } from "./console-session.ts";
 import { signInThroughMail } from "./sign-in.ts";
 
 /**
@@ -15,10 +15,6 @@ import { signInThroughMail } from "./sign-in.ts";
 const OPERATOR = "ops@example.test";
 const ALICE = "alice@example.test";
 const BULK = 30;
-
-async function overflowsSideways(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-}
 
 async function sessionOf(browser: Browser, server: ServerProcess, smtp: TestSmtp, email: string, path = "/") {
   const context = await browser.newContext();

@@ -3,15 +3,11 @@ import { startFakeOpenAICompatible, type FakeLlm } from "../test/fakes/llm.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { startTestSmtp, type TestSmtp } from "../test/support/mail.ts";
 import { runKeysCli, startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { expectAccessible, screenshot } from "./console-session.ts";
+import { expectAccessible, overflowsSideways, screenshot } from "./console-session.ts";
 import { signInThroughMail } from "./sign-in.ts";
 
 const USER = "budgeter@example.test";
 const OPERATOR = "prices@example.test";
-
-async function overflowsSideways(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-}
 
 async function sessionOf(browser: Browser, server: ServerProcess, smtp: TestSmtp, email: string) {
   const context = await browser.newContext();

@@ -49,6 +49,11 @@ export async function expectAccessibleInBothSchemes(page: Page, name: string, ex
   await page.emulateMedia({ colorScheme: "light" });
 }
 
+/** Whether the page scrolls sideways (a layout wider than the viewport, as at 390 px it must not be). */
+export async function overflowsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+}
+
 /** A full-page screenshot kept in test-results/screenshots and attached to the HTML report. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });

@@ -6,7 +6,13 @@ import { startFakeResearchLlm, type FakeResearchLlm } from "../test/fakes/resear
 import { playableStory } from "../test/fakes/story.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { expectAccessible, expectAccessibleInBothSchemes, screenshot, signIn } from "./console-session.ts";
+import {
+  expectAccessible,
+  expectAccessibleInBothSchemes,
+  overflowsSideways,
+  screenshot,
+  signIn,
+} from "./console-session.ts";
 
 const LCP_BUDGET_MS = 1_500;
 
@@ -24,10 +30,6 @@ async function largestContentfulPaint(page: Page): Promise<number> {
 }
 
 /** Whether the page scrolls sideways: wider than the window it is shown in. */
-async function overflowsSideways(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-}
-
 /** What the page's Content-Security-Policy blocked, as Chromium reports it: a policy that breaks the portal shows here. */
 function watchCspViolations(page: Page): string[] {
   const blocked: string[] = [];

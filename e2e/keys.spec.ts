@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { backendEnv } from "../test/support/backends.ts";
 import { startTestSmtp, type TestSmtp } from "../test/support/mail.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { expectAccessibleInBothSchemes } from "./console-session.ts";
+import { expectAccessibleInBothSchemes, overflowsSideways } from "./console-session.ts";
 import { signInThroughMail } from "./sign-in.ts";
 
 /**
@@ -12,10 +12,6 @@ import { signInThroughMail } from "./sign-in.ts";
  */
 
 const TRUSTED = "trusted.test";
-
-async function overflowsSideways(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-}
 
 /** A date `days` from today as a date input takes it (UTC). */
 function dayFromNow(days: number): string {

@@ -1,13 +1,9 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { backendEnv } from "../test/support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { expectAccessibleInBothSchemes } from "./console-session.ts";
+import { expectAccessibleInBothSchemes, overflowsSideways } from "./console-session.ts";
 
 /** Whether the page scrolls sideways: nothing on a phone-width page may be wider than the screen. */
-async function overflowsSideways(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-}
-
 test.describe("the portal home in real Chromium", () => {
   let server: ServerProcess;
   let cleanup: () => Promise<void>;

@@ -1,9 +1,9 @@
-import { expect, test, type Browser, type Cookie, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Cookie } from "@playwright/test";
 import { startFakeOpenAICompatible, type FakeLlm } from "../test/fakes/llm.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { startTestSmtp, type TestSmtp } from "../test/support/mail.ts";
 import { runKeysCli, startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { expectAccessible, screenshot } from "./console-session.ts";
+import { expectAccessible, overflowsSideways, screenshot } from "./console-session.ts";
 import { signInThroughMail } from "./sign-in.ts";
 
 const USER = "logger@example.test";
@@ -11,10 +11,6 @@ const OPERATOR = "ops@example.test";
 const STRANGER = "stranger@example.test";
 
 /** Whether the page scrolls sideways: on a phone only the table may scroll, inside its own box. */
-async function overflowsSideways(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-}
-
 /**
  * Signs `email` in through the mailed link (operators' links never reach a production log) in a context of
  * its own, and returns the session's cookies for each test's context.

@@ -1,7 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { backendEnv } from "../test/support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { expectAccessible, screenshot, signIn } from "./console-session.ts";
+import { expectAccessible, overflowsSideways, screenshot, signIn } from "./console-session.ts";
 
 /**
  * The portal's own sign-in pages (issue #16 item 7) on a server without SMTP, where a user's link is
@@ -9,10 +9,6 @@ import { expectAccessible, screenshot, signIn } from "./console-session.ts";
  * check-your-email page with its spam hint and delayed resend, the error page of a used link, and
  * sign-out. At a desktop and a phone width, light and dark.
  */
-
-async function overflowsSideways(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
-}
 
 /** Every sign-in link the server logged for `email`, oldest first. */
 function loggedLinks(server: ServerProcess, email: string): string[] {
