@@ -3,7 +3,7 @@ import { startFakeOpenAICompatible, type FakeLlm } from "../test/fakes/llm.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { startTestSmtp, type TestSmtp } from "../test/support/mail.ts";
 import { runKeysCli, startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { expectAccessible, overflowsSideways, screenshot } from "./console-session.ts";
+import { expectAccessible, expectAccessibleInBothSchemes, overflowsSideways, screenshot } from "./console-session.ts";
 import { signInThroughMail } from "./sign-in.ts";
 
 const USER = "logger@example.test";
@@ -105,8 +105,7 @@ test.describe("the request log in real Chromium", () => {
         for (const text of ["POST", "/v1/llm/chat", "200", "xai", "grok-4-fast", "1,000 + 500", "$0.00045", "Log key"])
           await expect(row).toContainText(text);
         expect(await overflowsSideways(page)).toBe(false);
-        await expectAccessible(page);
-        await screenshot(page, `request-log-${label}`);
+        await expectAccessibleInBothSchemes(page, `request-log-${label}`);
 
         await row.getByRole("link", { name: id }).click();
         await page.waitForURL((url) => decodeURIComponent(url.pathname) === `/usage/requests/${id}`);
@@ -115,8 +114,7 @@ test.describe("the request log in real Chromium", () => {
         for (const text of [id, "/v1/llm/chat", "llm", "grok-4-fast", "1,000", "500", "$0.00045", "Log key"])
           await expect(fields).toContainText(text);
         expect(await overflowsSideways(page)).toBe(false);
-        await expectAccessible(page);
-        await screenshot(page, `request-detail-${label}`);
+        await expectAccessibleInBothSchemes(page, `request-detail-${label}`);
       });
     });
   }
