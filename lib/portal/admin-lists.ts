@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Database } from "../db/database.ts";
 import type { Prisma } from "../db/generated/client.ts";
-import type { KeySummary } from "../gateway/keys/admin.ts";
+import { keySummary } from "../gateway/keys/admin.ts";
 import type { AuditNames } from "./audit-text.ts";
 
 /**
@@ -117,23 +117,7 @@ export async function keysPage(db: Database, p: z.infer<typeof keyListParams>, n
     }),
     db.prisma.apiKey.count({ where }),
   ]);
-  const summaries: KeySummary[] = rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    kind: r.kind,
-    prefix: r.prefix,
-    email: r.user?.email ?? null,
-    status: r.status,
-    scopes: r.scopes,
-    granted_scopes: r.grantedScopes,
-    limits: { day: r.dayLimit, minute: r.minuteLimit, concurrency: r.concurrencyLimit },
-    lineage_id: r.lineageId ?? r.id,
-    replaced_by: r.replacedBy,
-    created_at: r.createdAt.toISOString(),
-    last_used_at: r.lastUsedAt?.toISOString() ?? null,
-    expires_at: r.expiresAt?.toISOString() ?? null,
-  }));
-  return paged(summaries, total, p.page, KEYS_PER_PAGE);
+  return paged(rows.map(keySummary), total, p.page, KEYS_PER_PAGE);
 }
 
 export const AUDIT_PER_PAGE = 50;

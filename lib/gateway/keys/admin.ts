@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Database } from "../../db/client.ts";
-import type { Prisma } from "../../db/generated/client.ts";
+import type { ApiKey, Prisma } from "../../db/generated/client.ts";
 import { decideByPolicy, type KeyApprovalPolicy } from "./approval.ts";
 import { heldNames, isKeyNameTaken, nameClash } from "./names.ts";
 import { isOperatorScope, OPERATOR_SCOPES, SCOPE_AREAS, toKeyRecord, type KeyRecord } from "./record.ts";
@@ -176,7 +176,12 @@ export async function listKeys(db: Database, userId?: string): Promise<KeySummar
     orderBy: { createdAt: "asc" },
     include: { user: true },
   });
-  return rows.map((r) => ({
+  return rows.map(keySummary);
+}
+
+/** A key row, with its owner, as the portal lists it. */
+export function keySummary(r: ApiKey & { user: { email: string | null } | null }): KeySummary {
+  return {
     id: r.id,
     name: r.name,
     kind: r.kind,
@@ -191,7 +196,7 @@ export async function listKeys(db: Database, userId?: string): Promise<KeySummar
     created_at: r.createdAt.toISOString(),
     last_used_at: r.lastUsedAt?.toISOString() ?? null,
     expires_at: r.expiresAt?.toISOString() ?? null,
-  }));
+  };
 }
 
 /**
