@@ -2,6 +2,7 @@ import http from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { getGateway } from "./lib/instance.ts";
 import { isGatewayRequest } from "./lib/front-door.ts";
+import { directRoutes } from "./lib/direct-routes.ts";
 import { addressBucket, resolveClientAddress } from "./lib/gateway/http/trusted-proxies.ts";
 import { loadPortalConfig } from "./lib/portal/config.ts";
 import { CLIENT_ADDRESS_HEADER } from "./lib/portal/sign-in-limits.ts";
@@ -19,7 +20,7 @@ const gateway = await getGateway().catch((err: unknown) => {
   process.exit(1);
 });
 const { config, logger } = gateway.rt;
-const api = getRequestListener(gateway.app.fetch);
+const api = directRoutes(gateway.rt, getRequestListener(gateway.app.fetch));
 
 const servePortal = process.env.SERVE_PORTAL !== "false";
 let portal: ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) | undefined;
@@ -41,7 +42,7 @@ if (servePortal) {
 }
 
 const server = http.createServer((req, res) => {
-  if (!portal || isGatewayRequest(req.url ?? "/", req.headers.accept)) return void api(req, res);
+  if (!portal || isGatewayRequest(req.url ?? "/", req.headers.accept)) return api(req, res);
   // Replaces any value the client sent: the portal's per-client limits must not be the caller's to choose.
   // Counted as the API counts keyless clients: TRUST_PROXY hops only, IPv6 by its /64.
   const forwarded = req.headers["x-forwarded-for"];

@@ -27,6 +27,8 @@ const envSchema = z.object({
   METER_BATCH: positiveInt.max(5000).default(500),
   // Events held while the database is away; past it the oldest are dropped (and counted).
   METER_MAX_BUFFERED: positiveInt.default(1_000_000),
+  // Request-log rows one key may add a second per instance (bursts of ten seconds' worth); 0: every request.
+  REQUEST_LOG_ROWS_PER_KEY_SECOND: z.coerce.number().int().min(0).default(100),
   SHUTDOWN_GRACE_MS: positiveInt.default(15_000),
   KEY_REFRESH_MS: positiveInt.default(500),
   MAX_KEYS_PER_USER: positiveInt.max(1000).default(10),
@@ -106,7 +108,7 @@ export type Config = {
   limits: { day: number; minute: number; concurrency: number };
   /** How long Redis has to answer a limit check before this instance counts the request itself. */
   limitTimeoutMs: number;
-  meter: { flushMs: number; batch: number; maxBuffered: number };
+  meter: { flushMs: number; batch: number; maxBuffered: number; logPerKeySecond: number };
   /** How long a SIGTERM leaves in-flight requests and streams to finish before their connections close. */
   shutdownGraceMs: number;
   keyRefreshMs: number;
@@ -182,7 +184,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxBodyBytes: e.MAX_BODY_BYTES,
     limits: { day: e.LIMIT_DAY, minute: e.LIMIT_MINUTE, concurrency: e.LIMIT_CONCURRENCY },
     limitTimeoutMs: e.LIMIT_REDIS_TIMEOUT_MS,
-    meter: { flushMs: e.METER_FLUSH_MS, batch: e.METER_BATCH, maxBuffered: e.METER_MAX_BUFFERED },
+    meter: {
+      flushMs: e.METER_FLUSH_MS,
+      batch: e.METER_BATCH,
+      maxBuffered: e.METER_MAX_BUFFERED,
+      logPerKeySecond: e.REQUEST_LOG_ROWS_PER_KEY_SECOND,
+    },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     keyRefreshMs: e.KEY_REFRESH_MS,
     maxKeysPerUser: e.MAX_KEYS_PER_USER,

@@ -5,6 +5,7 @@ import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import type { Database } from "../db/client.ts";
 import { Meter, storableEvent, type UsageEventInput } from "./meter.ts";
+import { listRequests } from "./request-log.ts";
 
 const event = (over: Partial<UsageEventInput> = {}): UsageEventInput => ({
   keyId: "key_1",
@@ -82,6 +83,41 @@ describe.each(databaseBackends)("the usage meter on %s", (db) => {
     expect(usage.today.requests).toBe(10);
     const metrics = await (await gw.request("/metrics")).text();
     expect(metrics).toMatch(/gateway_usage_events_dropped_total\{reason="rejected"\} 1\b/);
+  });
+
+  it("past a key's request-log rate, counts every request in the totals but logs only the rate's rows", async () => {
+    const capped = await startTestGateway({ db, env: { REQUEST_LOG_ROWS_PER_KEY_SECOND: "1" } });
+    try {
+      const { key, id } = await capped.key({ minute: 1000, concurrency: 100 });
+      const headers = { "X-API-Key": key };
+      const answers = await Promise.all(Array.from({ length: 25 }, () => capped.request("/v1/key", { headers })));
+      expect(answers.every((r) => r.status === 200)).toBe(true);
+      // Before the write: the log shows only the requests that will have a row.
+      const before = await listRequests(capped.rt.db, { keyIds: [id], pending: capped.rt.meter.pendingFor(id) });
+      expect(before.entries).toHaveLength(10);
+      await capped.rt.meter.flush();
+      // A burst of ten seconds' worth at one row a second.
+      expect(await capped.rt.db.prisma.usageEvent.count({ where: { keyId: id } })).toBe(10);
+      const usage = await (await capped.request("/v1/usage", { headers })).json();
+      expect(usage.today.requests).toBe(25);
+      const metrics = await (await capped.request("/metrics")).text();
+      // 15, and the /v1/usage call itself unless a second passed and refilled a row for it.
+      expect(Number(/gateway_request_log_unlogged_total (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(15);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it("writes the rollups of thousands of keys and routes in one flush", async () => {
+    const meter = new Meter(gw.rt.db, { flushMs: 60_000, batch: 5000 });
+    const { id } = await gw.key();
+    // 6,000 distinct rollup rows would take 84,000 parameters as VALUES lists; PostgreSQL allows 65,535.
+    for (let i = 0; i < 6000; i++) meter.record(event({ keyId: id, route: `/v1/route/${i}`, requestId: `many-${i}` }));
+    await meter.flush();
+    expect(meter.pendingCount()).toBe(0);
+    expect(meter.rejected).toBe(0);
+    const routes = await gw.rt.db.prisma.usageDaily.count({ where: { keyId: id } });
+    expect(routes).toBe(6000);
   });
 
   it("keeps every event, dropping none, while the database does not answer", async () => {

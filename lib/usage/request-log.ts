@@ -186,6 +186,9 @@ function whereOf(q: RequestLogQuery): Prisma.UsageEventWhereInput {
   return { AND: and };
 }
 
+/** Pending events that will get a row: one past its key's log rate is in the totals only, never in the log. */
+const loggedOf = (pending: readonly UsageEventInput[] = []) => pending.filter((e) => !e.unlogged);
+
 /**
  * One page of the request log, newest first, filtered; keyset-paged on (created_at, id) so a page costs
  * the same however deep it is and rows written meanwhile never shift it. Pending events that match are
@@ -195,7 +198,9 @@ export async function listRequests(db: Database, q: RequestLogQuery): Promise<Re
   const limit = pageSize(q.limit);
   // Pending first: an event written after this snapshot is then in the table read next, not lost between them.
   const keys = q.keyIds ? new Set(q.keyIds) : undefined;
-  const pending = (q.pending ?? []).map(fromPending).filter((e) => matches(e, q, keys));
+  const pending = loggedOf(q.pending)
+    .map(fromPending)
+    .filter((e) => matches(e, q, keys));
   const rows = await db.prisma.usageEvent.findMany({
     where: whereOf(q),
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -239,7 +244,7 @@ export async function findRequest(
   });
   const keys = new Set(entries.map((e) => e.keyId));
   const stored = rows.map(fromRow).filter((r) => r.requestId.startsWith(prefix));
-  const pending = (scope.pending ?? [])
+  const pending = loggedOf(scope.pending)
     .map(fromPending)
     .filter((e) => keys.has(e.keyId) && e.requestId.startsWith(prefix))
     .filter((p) => !stored.some((s) => sameRequest(p, s)));

@@ -30,6 +30,8 @@ describe.runIf(process.platform === "linux")("SIGTERM to `npm start`", { timeout
     const env = {
       ...b.env,
       SERVE_PORTAL: "false",
+      // "Nothing lost" is checked row by row: every request must get its request-log row.
+      REQUEST_LOG_ROWS_PER_KEY_SECOND: "0",
       METER_FLUSH_MS: "60000",
       SHUTDOWN_GRACE_MS: "3000",
       XAI_API_KEY: "xai-test",

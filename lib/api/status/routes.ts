@@ -36,9 +36,11 @@ const apiRoot = gatewayRoute("none", {
 const handleIndex: RouteHandler<typeof root, GatewayEnv> = (c) =>
   c.json(rootDocument(c.var.runtime.config, new URL(c.req.url).origin), 200);
 
+export const HEALTH_PATH = "/health";
+
 const health = gatewayRoute("none", {
   method: "get",
-  path: "/health",
+  path: HEALTH_PATH,
   summary: "Liveness",
   tags: ["Status"],
   responses: {
@@ -49,8 +51,10 @@ const health = gatewayRoute("none", {
   },
 });
 
-const handleHealth: RouteHandler<typeof health, GatewayEnv> = (c) =>
-  c.json({ status: "ok" as const, version: API_VERSION }, 200);
+/** GET /health's answer; also given without the framework (lib/direct-routes.ts). */
+export const HEALTH = { status: "ok" as const, version: API_VERSION };
+
+const handleHealth: RouteHandler<typeof health, GatewayEnv> = (c) => c.json(HEALTH, 200);
 
 export function registerStatusRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(root, handleIndex);

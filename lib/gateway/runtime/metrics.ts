@@ -9,10 +9,11 @@ export type GatewayMetrics = {
   limitFallbacks: Counter<"reason">;
   meterBuffered: Gauge;
   meterDropped: Counter<"reason">;
+  requestLogUnlogged: Counter;
 };
 
 /** What the meter reports about events it holds and events it had to drop. */
-export type MeterCounts = { pendingCount(): number; dropped: number; rejected: number };
+export type MeterCounts = { pendingCount(): number; dropped: number; rejected: number; unlogged: number };
 
 /** Prometheus series for /metrics. One registry per runtime so tests with several apps stay apart. */
 export function createMetrics(meter: MeterCounts): GatewayMetrics {
@@ -52,6 +53,15 @@ export function createMetrics(meter: MeterCounts): GatewayMetrics {
         this.reset();
         this.inc({ reason: "buffer_full" }, meter.dropped);
         this.inc({ reason: "rejected" }, meter.rejected);
+      },
+    }),
+    requestLogUnlogged: new Counter({
+      name: "gateway_request_log_unlogged_total",
+      help: "Keyed requests counted in the usage totals but given no request-log row: past REQUEST_LOG_ROWS_PER_KEY_SECOND",
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(meter.unlogged);
       },
     }),
   };
