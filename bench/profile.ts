@@ -4,6 +4,7 @@
 //   npx tsx bench/profile.ts /v1/key 8        GET a path with a key, 50 connections (PROFILE_KEYED=0: no key)
 //   npx tsx bench/profile.ts stream 8         streamed /v1/llm/chat (PROFILE_PATH=/v1/chat/completions for
 //                                             that surface), 20 at once, against a fake provider
+//   npx tsx bench/profile.ts complete 8       the same, not streamed
 // PROFILE_ENV='{"NAME":"value"}' adds to the server's environment; PROFILE_KEEP=1 keeps the .cpuprofile (for Chrome DevTools or speedscope).
 import fs from "node:fs";
 import os from "node:os";
@@ -25,7 +26,7 @@ async function streamFor(url: string, key: string, ms: number): Promise<number> 
   const body = JSON.stringify({
     ...(surface === "/v1/llm/chat" ? {} : { model: "grok-4-fast" }),
     messages: [{ role: "user", content: "Stream something." }],
-    stream: true,
+    stream: target === "stream",
   });
   const end = Date.now() + ms;
   let done = 0;
@@ -47,7 +48,7 @@ async function streamFor(url: string, key: string, ms: number): Promise<number> 
 
 async function main() {
   const fake =
-    target === "stream"
+    target === "stream" || target === "complete"
       ? await startFakeOpenAICompatible({
           key: "bench",
           reply: Array.from({ length: 20 }, (_, i) => `token${i} `).join(""),

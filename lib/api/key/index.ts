@@ -2,12 +2,9 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { defineArea } from "../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
-import { keyInfo } from "./key-info.ts";
+import { effectiveLimits } from "../../gateway/keys/record.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
-
-/** Also answered without the framework in the ordinary case (lib/gateway/http/direct.ts). */
-export const KEY_PATH = "/v1/key";
 
 const WindowSchema = z.object({ limit: z.number().int(), remaining: z.number().int(), reset: z.number().int() });
 
@@ -28,22 +25,48 @@ const KeyInfoSchema = z
   })
   .openapi("KeyInfo");
 
-const keyInfoRoute = gatewayRoute("key", {
+const keyInfo = gatewayRoute("key", {
   method: "get",
-  path: KEY_PATH,
+  path: "/v1/key",
   summary: "The calling key: prefix, name, scopes, limits and what remains in each window (from memory)",
   tags: ["Account"],
   responses: { 200: jsonResponse(KeyInfoSchema, "The calling key"), ...keyedErrors },
 });
 
 function registerKeyRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(keyInfoRoute, (c) => {
+  app.openapi(keyInfo, (c) => {
     // c.get, not c.var: every c.var read copies all of the request's variables (this is the keyed no-op route).
     const key = c.get("key");
     const admission = c.get("admission");
     const runtime = c.get("runtime");
     if (!key || !admission) throw new GatewayError(401, "missing API key");
-    return c.json(keyInfo(key, admission, runtime.config.limits), 200);
+    const limits = effectiveLimits(key, runtime.config.limits);
+    const window = (w: { limit: number; remaining: number; reset: number }) => ({
+      limit: w.limit,
+      remaining: w.remaining,
+      reset: Math.ceil(w.reset / 1000),
+    });
+    return c.json(
+      {
+        id: key.id,
+        prefix: key.prefix,
+        name: key.name,
+        status: key.status,
+        scopes: key.scopes,
+        expires_at: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
+        limits,
+        remaining: {
+          minute: window(admission.minute),
+          day: window(admission.day),
+          concurrency: {
+            limit: admission.concurrency.limit,
+            in_use: admission.concurrency.inUse,
+            remaining: Math.max(0, admission.concurrency.limit - admission.concurrency.inUse),
+          },
+        },
+      },
+      200,
+    );
   });
 }
 
@@ -51,6 +74,6 @@ function registerKeyRoutes(app: OpenAPIHono<GatewayEnv>): void {
 export default defineArea({
   name: "key",
   scope: "account",
-  paths: [KEY_PATH],
+  paths: ["/v1/key"],
   routes: [registerKeyRoutes],
 });

@@ -58,11 +58,6 @@ export class KeyStore {
     return this.resolveHash(hashKey(rawKey));
   }
 
-  /** The key's record if this process already holds it, without waiting: undefined means "ask resolve". */
-  peek(rawKey: string): KeyRecord | undefined {
-    return looksLikeKey(rawKey) ? this.cache.get(hashKey(rawKey)) : undefined;
-  }
-
   /** The same, for a key known by its hash only (a console key, whose secret was never kept). */
   async resolveHash(hash: string): Promise<KeyRecord | null> {
     const cached = this.cache.get(hash);
