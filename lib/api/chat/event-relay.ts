@@ -2,7 +2,8 @@ import { createParser } from "eventsource-parser";
 import { tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { Usage } from "../llm/chat-types.ts";
-import type { StreamOutcome } from "../llm/chat.ts";
+import type { EventSource } from "../../gateway/http/event-stream.ts";
+import type { ChatStream, StreamOutcome } from "../llm/chat.ts";
 import type { ProviderBody } from "../llm/provider-call.ts";
 
 /** One server-sent event as written to the client. */
@@ -48,7 +49,7 @@ export function relayEvents(
   signal: AbortSignal,
   modelId: string,
   t: EventTranslator,
-): { body: ReadableStream<Uint8Array>; finished: Promise<StreamOutcome> } {
+): ChatStream {
   const encoder = new TextEncoder();
   const maxBytes = upstreamMaxBytes();
   const outcome: StreamOutcome = { usage: t.usage(), model: modelId, provider: entry.name, complete: false, bytes: 0 };
@@ -64,7 +65,7 @@ export function relayEvents(
   let size = 0;
   let gone = false;
 
-  const stream = new ReadableStream<Uint8Array>({
+  const source: EventSource = {
     async start(controller) {
       // The frames of one read from the provider go out as one write: a provider (or a proxy before
       // it) that delivers many events at once costs one socket write, not one per token.
@@ -123,6 +124,6 @@ export function relayEvents(
       res.destroy();
       done();
     },
-  });
-  return { body: stream, finished };
+  };
+  return { source, finished };
 }

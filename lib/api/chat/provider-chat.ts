@@ -1,6 +1,6 @@
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { Usage } from "../llm/chat-types.ts";
-import { llmTimeoutMs, type StreamOutcome } from "../llm/chat.ts";
+import { llmTimeoutMs, type ChatStream } from "../llm/chat.ts";
 import { releaseDeadline, released, releasedWhenDone, withDeadline } from "../../upstream/deadline.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
 import { AnthropicToChatChunks, anthropicToChat, anthropicUsage, chatToAnthropic } from "./anthropic-upstream.ts";
@@ -142,7 +142,7 @@ export async function streamOn(
   body: ChatRequest,
   sink: ChatSink,
   signal: AbortSignal,
-): Promise<{ body: ReadableStream<Uint8Array>; finished: Promise<StreamOutcome> }> {
+): Promise<ChatStream> {
   const { entry, modelId, name } = target;
   const upstream = new AbortController();
   // The deadline bounds the provider's whole stream; `signal` alone says whether the client left.

@@ -6,6 +6,7 @@ import { configuredProvider, languageModel } from "./models.ts";
 import type { ChatMessage, ChatPart, Usage } from "./chat-types.ts";
 import { relayChat, relaysStream } from "./openai-stream.ts";
 import { releaseDeadline, withDeadline } from "../../upstream/deadline.ts";
+import type { EventSource } from "../../gateway/http/event-stream.ts";
 
 export type ChatRequest = {
   messages: ChatMessage[];
@@ -173,6 +174,9 @@ async function* sdkParts(p: Prepared): AsyncGenerator<ChatPart> {
 
 export type StreamOutcome = { usage: Usage; model: string; provider: string; complete: boolean; bytes: number };
 
+/** A chat stream ready to answer with (eventStreamResponse), and its outcome once it ends or the client leaves. */
+export type ChatStream = { source: EventSource; finished: Promise<StreamOutcome> };
+
 /** How a stream's events are written: the gateway's own shape, or OpenAI's chunks (for /v1/chat/completions). */
 export type StreamFormat = {
   delta(text: string): unknown;
@@ -205,7 +209,7 @@ export async function streamChat(
   req: ChatRequest,
   signal?: AbortSignal,
   format: StreamFormat = GATEWAY_STREAM,
-): Promise<{ body: ReadableStream<Uint8Array>; finished: Promise<StreamOutcome> }> {
+): Promise<ChatStream> {
   const upstream = new AbortController();
   const chatSignal = signal ? AbortSignal.any([signal, upstream.signal]) : upstream.signal;
   const resolved = resolveChat(req);
@@ -255,7 +259,7 @@ export async function streamChat(
     settle({ ...outcome, bytes });
   };
 
-  const body = new ReadableStream<Uint8Array>({
+  const source: EventSource = {
     async start(controller) {
       const send = (data: unknown) => {
         const chunk = event(data);
@@ -288,6 +292,6 @@ export async function streamChat(
       upstream.abort();
       end({ usage: estimated(), model, provider: entry.name, complete: false });
     },
-  });
-  return { body, finished };
+  };
+  return { source, finished };
 }

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
-import type { CompletionResponse, StreamOutcome } from "./chat.ts";
+import { eventStreamResponse } from "../../gateway/http/event-stream.ts";
+import type { ChatStream, CompletionResponse } from "./chat.ts";
 
 /** Reports a finished completion's provider, model and tokens for metering. */
 export function reportCompletion(
@@ -19,10 +20,7 @@ export function reportCompletion(
  * A chat stream as the response: metered (provider, model, tokens, bytes) when it ends, which is also
  * when the guard releases the request's concurrency slot, and marked so that proxies do not buffer it.
  */
-export function meteredChatStream(
-  c: Context<GatewayEnv>,
-  stream: { body: ReadableStream<Uint8Array>; finished: Promise<StreamOutcome> },
-): Response {
+export function meteredChatStream(c: Context<GatewayEnv>, stream: ChatStream): Response {
   c.set(
     "streamDone",
     stream.finished.then((o) => {
@@ -35,12 +33,5 @@ export function meteredChatStream(
       });
     }),
   );
-  return new Response(stream.body, {
-    status: 200,
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      "x-accel-buffering": "no",
-    },
-  });
+  return eventStreamResponse(c.env?.outgoing, stream.source);
 }
