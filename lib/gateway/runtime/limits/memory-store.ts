@@ -1,74 +1,81 @@
-import { bucketOf, carriedOver, decide, peekState, type Counts } from "./decision.ts";
-import {
-  releaseOnce,
-  type LimitStore,
-  type Limits,
-  type StoreDecision,
-  type WindowKind,
-  type WindowState,
-} from "./windows.ts";
+import { bucketOf, carriedOver, decide, peekState, type Decision } from "./decision.ts";
+import type { LimitStore, Limits, StoreDecision, WindowKind, WindowState } from "./windows.ts";
 
-type Counter = { bucket: number; count: number; previous: number };
+/** One key's counters: the minute's current and previous buckets, the UTC day, slots in use. */
+type KeyCounts = {
+  minuteBucket: number;
+  minute: number;
+  previousMinute: number;
+  dayBucket: number;
+  day: number;
+  inUse: number;
+};
+
+const RELEASED = Promise.resolve();
 
 /**
  * In-process counters for a single instance, deciding with the same function as the Redis
- * store's script, so switching to Redis changes nothing a client sees.
+ * store's script, so switching to Redis changes nothing a client sees. One record per key, found by
+ * its id alone: this runs on every keyed request (no key strings built, no objects copied).
  */
 export class MemoryLimitStore implements LimitStore {
-  private readonly counters = new Map<string, Counter>();
-  private readonly inFlight = new Map<string, number>();
+  private readonly keys = new Map<string, KeyCounts>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async admit(keyId: string, limits: Limits): Promise<StoreDecision> {
+  admit(keyId: string, limits: Limits): Promise<StoreDecision> {
     const now = this.now();
-    const minute = this.roll(`minute:${keyId}`, bucketOf("minute", now));
-    const day = this.roll(`day:${keyId}`, bucketOf("day", now));
-    const counts: Counts = {
-      minute: minute.count,
-      previousMinute: minute.previous,
-      day: day.count,
-      inUse: this.inFlight.get(keyId) ?? 0,
-    };
-    const decision = decide(counts, limits, now);
-    if (decision.refusedBy !== null) return { ...decision, refusedBy: decision.refusedBy };
+    const counts = this.rolled(keyId, now);
+    const decision: Decision = decide(counts, limits, now);
+    if (decision.refusedBy !== null) return Promise.resolve(decision as StoreDecision);
     // Every window was checked above; only now is the request counted, in all of them at once.
-    minute.count += 1;
-    day.count += 1;
-    this.inFlight.set(keyId, counts.inUse + 1);
-    return { ...decision, refusedBy: null, release: releaseOnce(async () => this.release(keyId)) };
+    counts.minute += 1;
+    counts.day += 1;
+    counts.inUse += 1;
+    let released = false;
+    const admitted = decision as Decision & { refusedBy: null; release(): Promise<void> };
+    admitted.release = () => {
+      if (!released) {
+        released = true;
+        counts.inUse -= 1;
+      }
+      return RELEASED;
+    };
+    return Promise.resolve(admitted);
   }
 
   async peek(keyId: string, kind: WindowKind, limit: number): Promise<WindowState> {
     const now = this.now();
+    const counts = this.keys.get(keyId);
     const bucket = bucketOf(kind, now);
-    const counter = this.counters.get(`${kind}:${keyId}`);
-    const count = counter?.bucket === bucket ? counter.count : 0;
-    const previous = counter?.bucket === bucket ? counter.previous : counter?.bucket === bucket - 1 ? counter.count : 0;
-    const used = kind === "day" ? count : count + carriedOver(previous, now);
-    return peekState(kind, limit, used, now);
+    if (kind === "day") return peekState(kind, limit, counts?.dayBucket === bucket ? counts.day : 0, now);
+    const current = counts?.minuteBucket === bucket ? counts.minute : 0;
+    const previous =
+      counts?.minuteBucket === bucket ? counts.previousMinute : counts?.minuteBucket === bucket - 1 ? counts.minute : 0;
+    return peekState(kind, limit, current + carriedOver(previous, now), now);
   }
 
   async close(): Promise<void> {}
 
-  private release(keyId: string): void {
-    const inUse = (this.inFlight.get(keyId) ?? 0) - 1;
-    if (inUse <= 0) this.inFlight.delete(keyId);
-    else this.inFlight.set(keyId, inUse);
-  }
-
-  private roll(id: string, bucket: number): Counter {
-    const counter = this.counters.get(id);
-    if (!counter) {
-      const fresh = { bucket, count: 0, previous: 0 };
-      this.counters.set(id, fresh);
-      return fresh;
+  /** The key's counters with each window moved on to `now`'s bucket. */
+  private rolled(keyId: string, now: number): KeyCounts {
+    const minuteBucket = bucketOf("minute", now);
+    const dayBucket = bucketOf("day", now);
+    let counts = this.keys.get(keyId);
+    if (!counts) {
+      counts = { minuteBucket, minute: 0, previousMinute: 0, dayBucket, day: 0, inUse: 0 };
+      this.keys.set(keyId, counts);
+      return counts;
     }
-    if (counter.bucket !== bucket) {
-      counter.previous = counter.bucket === bucket - 1 ? counter.count : 0;
-      counter.count = 0;
-      counter.bucket = bucket;
+    if (counts.minuteBucket !== minuteBucket) {
+      counts.previousMinute = counts.minuteBucket === minuteBucket - 1 ? counts.minute : 0;
+      counts.minute = 0;
+      counts.minuteBucket = minuteBucket;
     }
-    return counter;
+    if (counts.dayBucket !== dayBucket) {
+      counts.day = 0;
+      counts.dayBucket = dayBucket;
+    }
+    return counts;
   }
 }
