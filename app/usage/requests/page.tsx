@@ -25,6 +25,8 @@ export default async function RequestsPage({ searchParams }: Props) {
         Every request made with your keys, the consoles included, over the last {rt.config.requestLogRetentionDays} days
         (UTC). Paste the <code>X-Request-Id</code> header of a response to find that request; one made a moment ago is
         found too.
+        {rt.config.meter.logPerKeySecond > 0 &&
+          ` A key sending more than ${rt.config.meter.logPerKeySecond} requests a second has only that many a second listed here; the usage totals count every one.`}
       </p>
       <RequestLog
         base="/usage/requests"
