@@ -257,7 +257,8 @@ describe("GET/POST /v1/proxy", () => {
       await Promise.all([plain.close(), behindProxy.close()]);
       await Promise.all([untrusting.close(), trusting.close()]);
     }
-  });
+    // Two PGlite gateways of its own and fourteen requests: past 30 s on a busy 2-core machine.
+  }, 90_000);
 
   it("caps fetches in flight across all clients (PROXY_MAX_CONCURRENT): 503 with Retry-After, free again once done", async () => {
     const capped = await startTestGateway({

@@ -12,7 +12,9 @@ import { runKeysCli, startServerProcess, type ServerProcess } from "./support/se
 
 type Created = { id: string; key: string; prefix: string };
 
-describe.each(databaseBackends)("server.ts process on %s", (backend) => {
+// Each test starts server.ts through tsx; on PGlite that is an initdb and every migration too, which on
+// a 2-core machine running another test file beside it took past the default 30 s.
+describe.each(databaseBackends)("server.ts process on %s", { timeout: 120_000 }, (backend) => {
   const running: ServerProcess[] = [];
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
