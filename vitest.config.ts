@@ -6,7 +6,9 @@ export default defineConfig({
     include: ["lib/**/*.test.ts", "components/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/support/yield-between-tests.ts"],
-    testTimeout: 30_000,
+    // Many tests start a gateway of their own (on PGlite: an initdb and every migration); beside another
+    // file on a slow 2-core machine that alone has taken past 30 s.
+    testTimeout: 90_000,
     hookTimeout: 180_000,
     // Two cores: files run two at a time so server processes and PGlite do not starve each other.
     maxWorkers: 2,
