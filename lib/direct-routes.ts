@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HEALTH, HEALTH_PATH } from "./api/status/routes.ts";
+import { observeRequest } from "./gateway/http/app.ts";
 import { requestIdOf } from "./gateway/http/request-id.ts";
 import type { Runtime } from "./gateway/runtime/runtime.ts";
 
@@ -21,10 +22,7 @@ export function directRoutes(rt: Runtime, next: NodeListener): NodeListener {
     const id = requestIdOf(req.headers["x-request-id"] as string | undefined);
     res.writeHead(200, { "X-Request-Id": id, "Content-Type": "application/json", "Content-Length": health.length });
     res.end(health);
-    const ms = performance.now() - started;
-    rt.metrics.requests.record("GET", HEALTH_PATH, 200, ms / 1000);
-    if (rt.logger.isLevelEnabled("debug"))
-      rt.logger.debug({ requestId: id, method: "GET", route: HEALTH_PATH, status: 200, ms }, "request");
+    observeRequest(rt, id, "GET", HEALTH_PATH, 200, performance.now() - started);
   }
 
   return function direct(req, res) {

@@ -27,21 +27,7 @@ export function createGatewayApp(rt: Runtime, areas: readonly Area[]): GatewayAp
     c.set("runtime", rt);
     const started = performance.now();
     await next();
-    const route = matchedRoute(c);
-    const seconds = (performance.now() - started) / 1000;
-    rt.metrics.requests.record(c.req.method, route, c.res.status, seconds);
-    if (c.res.status >= 500)
-      rt.logger.warn(
-        { requestId: c.get("requestId"), method: c.req.method, route, status: c.res.status },
-        "request failed",
-      );
-    // Checked first so that at the default level no log object is built for every request.
-    else if (rt.logger.isLevelEnabled("debug")) {
-      rt.logger.debug(
-        { requestId: c.get("requestId"), method: c.req.method, route, status: c.res.status, ms: seconds * 1000 },
-        "request",
-      );
-    }
+    observeRequest(rt, c.get("requestId"), c.req.method, matchedRoute(c), c.res.status, performance.now() - started);
   });
   const tooLarge = (c: Context) =>
     c.json({ error: `request body too large: the limit is ${rt.config.maxBodyBytes} bytes` }, 413);
@@ -79,6 +65,21 @@ export function createGatewayApp(rt: Runtime, areas: readonly Area[]): GatewayAp
     ),
   );
   return app;
+}
+
+/** A request as every answer is counted and logged, whichever layer answered it (lib/direct-routes.ts too). */
+export function observeRequest(
+  rt: Runtime,
+  requestId: string,
+  method: string,
+  route: string,
+  status: number,
+  ms: number,
+): void {
+  rt.metrics.requests.record(method, route, status, ms / 1000);
+  if (status >= 500) rt.logger.warn({ requestId, method, route, status }, "request failed");
+  // Checked first so that at the default level no log object is built for every request.
+  else if (rt.logger.isLevelEnabled("debug")) rt.logger.debug({ requestId, method, route, status, ms }, "request");
 }
 
 // Labels by template, never by raw path, so metrics and logs carry no ids or keys.

@@ -19,7 +19,7 @@ const SSE_HEADERS = {
 
 /**
  * A 200 text/event-stream answer fed by `source`. Under Node (server.ts) the events are written to the
- * socket as they come: no web stream, no encoder and no reader per event, and no wait for a second chunk
+ * socket as they come: no web stream, reader or pump per event, and no wait for a second chunk
  * before the head goes out (@hono/node-server waits a timer tick for one when handed a ReadableStream,
  * which was most of the time a first token spent in the gateway). Headers already set on Node's
  * response (request id, rate limits) go out with the head. In-process (`app.request`) it is a
