@@ -3,6 +3,9 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { routePath } from "hono/route";
+import { RegExpRouter } from "hono/router/reg-exp-router";
+import { SmartRouter } from "hono/router/smart-router";
+import { TrieRouter } from "hono/router/trie-router";
 import { createAreaApp, type Area, type GatewayInfo } from "./area.ts";
 import type { GatewayEnv } from "./context.ts";
 import { withDatabaseOutage } from "./openapi-outage.ts";
@@ -10,6 +13,7 @@ import { withSchemaTypes } from "./openapi-types.ts";
 import { errorResponse } from "../../errors.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { validationHook } from "./validation.ts";
+import { MemoRouter } from "./memo-router.ts";
 import { requestId } from "./request-id.ts";
 
 export type GatewayApp = OpenAPIHono<GatewayEnv>;
@@ -20,7 +24,12 @@ export type GatewayApp = OpenAPIHono<GatewayEnv>;
  * auth → limits → validation → handler → metering) → one error shaper.
  */
 export function createGatewayApp(rt: Runtime, areas: readonly Area[]): GatewayApp {
-  const app = new OpenAPIHono<GatewayEnv>({ strict: false, defaultHook: validationHook });
+  const app = new OpenAPIHono<GatewayEnv>({
+    strict: false,
+    defaultHook: validationHook,
+    // Hono's default router, its matches remembered (memo-router.ts).
+    router: new MemoRouter(new SmartRouter({ routers: [new RegExpRouter(), new TrieRouter()] })),
+  });
 
   app.use(requestId());
   app.use(async function observe(c, next) {
