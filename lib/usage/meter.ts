@@ -48,8 +48,9 @@ const STREAM_SETTLE_MS = 2_000;
 export const LATENCY_BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000] as const;
 
 export function latencyBucket(ms: number): number {
-  const i = LATENCY_BUCKETS_MS.findIndex((bound) => ms <= bound);
-  return i === -1 ? LATENCY_BUCKETS_MS.length : i;
+  let i = 0;
+  while (i < LATENCY_BUCKETS_MS.length && !(ms <= LATENCY_BUCKETS_MS[i]!)) i++;
+  return i;
 }
 
 /**
@@ -470,26 +471,58 @@ export function storableEvent(e: UsageEventInput): UsageEventInput {
   };
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Finds the row of an event's group, by key, UTC day and one more field, making it on first sight.
+ * A flush rolls up every event of the last second (15,000 under load) in one synchronous pass, so the
+ * group is found without formatting a date per event (the day is a number; its YYYY-MM-DD is made once
+ * a group), and a run of events of the same group, the common case, skips the lookup altogether.
+ */
+function grouper<R>(make: (e: UsageEventInput, day: string) => R, field: (e: UsageEventInput) => string) {
+  const rows = new Map<string, R>();
+  let last: R | undefined;
+  let lastKey = "";
+  let lastField = "";
+  let lastDay = -1;
+  return {
+    rows,
+    of(e: UsageEventInput): R {
+      const day = Math.floor(e.at.getTime() / DAY_MS);
+      const f = field(e);
+      if (last !== undefined && day === lastDay && e.keyId === lastKey && f === lastField) return last;
+      const id = `${e.keyId}\u0000${day}\u0000${f}`;
+      let r = rows.get(id);
+      if (r === undefined) {
+        r = make(e, new Date(day * DAY_MS).toISOString().slice(0, 10));
+        rows.set(id, r);
+      }
+      last = r;
+      lastKey = e.keyId;
+      lastField = f;
+      lastDay = day;
+      return r;
+    },
+  };
+}
+
 /**
  * Sums events per key, UTC day and route (a route has one area): the rows written to usage_daily,
  * which every usage view reads (lib/usage/reader.ts) instead of raw events.
  */
-export function rollUp(events: UsageEventInput[]): UsageRow[] {
-  const byGroup = new Map<string, UsageRow>();
+export function rollUp(events: readonly UsageEventInput[]): UsageRow[] {
+  const groups = grouper<UsageRow>(
+    (e, day) => ({
+      keyId: e.keyId,
+      day,
+      route: e.route,
+      area: e.area,
+      ...noUsage(new Array<number>(LATENCY_BUCKETS_MS.length + 1).fill(0)),
+    }),
+    (e) => e.route,
+  );
   for (const e of events) {
-    const day = e.at.toISOString().slice(0, 10);
-    const id = `${e.keyId}\u0000${day}\u0000${e.route}`;
-    let r = byGroup.get(id);
-    if (!r) {
-      r = {
-        keyId: e.keyId,
-        day,
-        route: e.route,
-        area: e.area,
-        ...noUsage(new Array<number>(LATENCY_BUCKETS_MS.length + 1).fill(0)),
-      };
-      byGroup.set(id, r);
-    }
+    const r = groups.of(e);
     r.requests += 1;
     if (e.status < 400) r.ok += 1;
     else if (e.status < 500) r.client += 1;
@@ -501,46 +534,47 @@ export function rollUp(events: UsageEventInput[]): UsageRow[] {
     r.tokens += (e.promptTokens ?? 0) + (e.completionTokens ?? 0);
     r.latencyHist[latencyBucket(e.latencyMs)]! += 1;
   }
-  return [...byGroup.values()];
+  return [...groups.rows.values()];
 }
 
 /** Provider calls and their tokens per key and UTC day (only events that named a provider). */
-export function rollUpProviders(events: UsageEventInput[]): ProviderUsageRow[] {
-  const byGroup = new Map<string, ProviderUsageRow>();
+export function rollUpProviders(events: readonly UsageEventInput[]): ProviderUsageRow[] {
+  const groups = grouper<ProviderUsageRow>(
+    (e, day) => ({ keyId: e.keyId, day, provider: e.provider!, requests: 0, prompt: 0, completion: 0 }),
+    (e) => e.provider!,
+  );
   for (const e of events) {
     if (!e.provider) continue;
-    const day = e.at.toISOString().slice(0, 10);
-    const id = `${e.keyId}\u0000${day}\u0000${e.provider}`;
-    let r = byGroup.get(id);
-    if (!r) {
-      r = { keyId: e.keyId, day, provider: e.provider, requests: 0, prompt: 0, completion: 0 };
-      byGroup.set(id, r);
-    }
+    const r = groups.of(e);
     r.requests += 1;
     r.prompt += e.promptTokens ?? 0;
     r.completion += e.completionTokens ?? 0;
   }
-  return [...byGroup.values()];
+  return [...groups.rows.values()];
 }
 
 /** Provider calls and their tokens per key, UTC day and model (only events that named a provider). */
-export function rollUpModels(events: UsageEventInput[]): ModelUsageRow[] {
-  const byGroup = new Map<string, ModelUsageRow>();
+export function rollUpModels(events: readonly UsageEventInput[]): ModelUsageRow[] {
+  const groups = grouper<ModelUsageRow>(
+    (e, day) => ({
+      keyId: e.keyId,
+      day,
+      provider: e.provider!,
+      model: e.model ?? "",
+      requests: 0,
+      prompt: 0,
+      completion: 0,
+    }),
+    (e) => `${e.provider}\u0000${e.model ?? ""}`,
+  );
   for (const e of events) {
     if (!e.provider) continue;
-    const day = e.at.toISOString().slice(0, 10);
-    const model = e.model ?? "";
-    const id = `${e.keyId}\u0000${day}\u0000${e.provider}\u0000${model}`;
-    let r = byGroup.get(id);
-    if (!r) {
-      r = { keyId: e.keyId, day, provider: e.provider, model, requests: 0, prompt: 0, completion: 0 };
-      byGroup.set(id, r);
-    }
+    const r = groups.of(e);
     r.requests += 1;
     r.prompt += e.promptTokens ?? 0;
     r.completion += e.completionTokens ?? 0;
   }
-  return [...byGroup.values()];
+  return [...groups.rows.values()];
 }
 
 /**
