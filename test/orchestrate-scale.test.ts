@@ -101,7 +101,7 @@ describe.runIf(sharedBackends)("research tasks across instances: two web process
 
     workers.push(await startWorkerProcess({ ...env, DATA_DIR: tempDir() }));
     const done = await until(b, id, ["completed", "failed"]);
-    expect(done.status).toBe("completed");
+    expect(done.status, `the task ended ${JSON.stringify(done).slice(0, 2000)}`).toBe("completed");
     const types = await streamTypes(b, id);
     expect(types[0]).toBe("subtasks_ready");
     expect(types).toContain("synthesis_complete");
@@ -146,7 +146,7 @@ describe.runIf(sharedBackends)("research tasks across instances: two web process
       clients: `task ${done.status}, events: ${events.join(", ")}`,
       lost: done.status === "completed" ? 0 : "the task",
     });
-    expect(done.status).toBe("completed");
+    expect(done.status, `the task ended ${JSON.stringify(done).slice(0, 2000)}`).toBe("completed");
     expect(events).toContain("restarted");
   }, 120_000);
 });
