@@ -262,7 +262,8 @@ describe("compiled server (dist/server.mjs)", { timeout: 60_000 }, () => {
       expect(runNode(["--input-type=module", "-e", staleness]).stdout).toMatch(/ changed$/m);
       fs.utimesSync(inputs, built, built);
 
-      const b = await backendEnv("pglite");
+      // An empty directory: the compiled server also runs initdb (in its child) and every migration.
+      const b = await backendEnv("pglite", "memory", { empty: true });
       cleanups.push(b.cleanup);
       const env = { ...b.env, SERVE_PORTAL: "false" };
       const server = await startServerProcess(env, "dist/server.mjs");

@@ -15,7 +15,7 @@ describe.each(databaseBackends)("applyMigrations on %s", (backend) => {
     }
   });
   async function fresh() {
-    const env = await backendEnv(backend);
+    const env = await backendEnv(backend, "memory", { empty: true });
     const db = await openDatabase(loadConfig(env.env));
     open.push({ db, cleanup: env.cleanup });
     return { db, env: env.env };

@@ -165,7 +165,7 @@ describe.each(databaseBackends)("reading usage on %s", (db) => {
     };
     const routes = [...new Set([...Object.keys(before), ...recorded.keys()])];
 
-    const env = await backendEnv(db);
+    const env = await backendEnv(db, "memory", { empty: true });
     const database = await openDatabase(loadConfig(env.env));
     try {
       const migrations = readMigrations();

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { seedPglite } from "./pglite-template.ts";
 
 export type DatabaseBackend = "pglite" | "postgres";
 export type LimitBackend = "memory" | "redis";
@@ -40,9 +41,14 @@ export async function freshPostgres(): Promise<{ url: string; drop: () => Promis
   };
 }
 
-/** Environment for a gateway on the given backends, in its own data directory and database. */
-export async function backendEnv(db: DatabaseBackend, limits: LimitBackend = "memory") {
+/**
+ * Environment for a gateway on the given backends, in its own data directory and database. On PGlite the
+ * database starts migrated (a copy of the run's template, pglite-template.ts) unless `empty` asks for a
+ * directory as a first start finds it, for tests of initdb and the migrations themselves.
+ */
+export async function backendEnv(db: DatabaseBackend, limits: LimitBackend = "memory", { empty = false } = {}) {
   const dataDir = tempDir();
+  if (db === "pglite" && !empty) seedPglite(dataDir);
   const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: "silent" };
   let drop = async () => {};
   if (db === "postgres") {

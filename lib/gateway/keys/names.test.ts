@@ -37,7 +37,7 @@ describe("key names", () => {
 
 describe.each(databaseBackends)("migration 0009_key_names (%s)", (backend) => {
   it("renames existing duplicates deterministically before making names unique, and logs each rename", async () => {
-    const env = await backendEnv(backend);
+    const env = await backendEnv(backend, "memory", { empty: true });
     const db = await openDatabase(loadConfig(env.env));
     try {
       const migrations = readMigrations();
