@@ -2,24 +2,15 @@ import { spawnSync } from "node:child_process";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
 // @ts-expect-error a plain .mjs script without type declarations
 import { staleReason } from "../scripts/build-server.mjs";
-// @ts-expect-error a plain .mjs script without type declarations
-import { SERVER_NODE_FLAGS } from "../scripts/node-flags.mjs";
 
 /**
- * The server as production runs it (`npm start`): dist/server.mjs on plain node with production's V8
- * settings, compiled first when missing or older than its sources, so benchmarks measure no transpiler
- * and no loader hooks.
+ * The server as production runs it (`npm start`): dist/server.mjs on plain node, compiled first when
+ * missing or older than its sources, so benchmarks measure no transpiler and no loader hooks.
  */
 export function startCompiledServer(env: Record<string, string>): Promise<ServerProcess> {
   if ((staleReason as () => string | undefined)()) {
     const r = spawnSync(process.execPath, ["scripts/build-server.mjs"], { stdio: "inherit" });
     if (r.status !== 0) throw new Error("compiling the server failed");
   }
-  return startServerProcess(withServerFlags(env), "dist/server.mjs");
-}
-
-/** The environment with production's V8 settings (scripts/node-flags.mjs) added to NODE_OPTIONS. */
-export function withServerFlags(env: Record<string, string>): Record<string, string> {
-  const flags = (SERVER_NODE_FLAGS as string[]).join(" ");
-  return { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} ${flags}`.trim() };
+  return startServerProcess(env, "dist/server.mjs");
 }

@@ -13,7 +13,7 @@ import autocannon from "autocannon";
 import { startFakeOpenAICompatible } from "../test/fakes/llm.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { startServerProcess } from "../test/support/server-process.ts";
-import { startCompiledServer, withServerFlags } from "./compiled-server.ts";
+import { startCompiledServer } from "./compiled-server.ts";
 import { summariseProfile, type CpuProfile } from "./profile-summary.ts";
 import { createBenchKey } from "./support.ts";
 
@@ -69,7 +69,7 @@ async function main() {
   const key = await createBenchKey(env);
   const headers: Record<string, string> = process.env.PROFILE_KEYED === "0" ? {} : { "X-API-Key": key };
   const server = await startServerProcess(
-    withServerFlags({ ...env, PROFILE_OUT: out, PROFILE_MS: String(seconds * 1000) }),
+    { ...env, PROFILE_OUT: out, PROFILE_MS: String(seconds * 1000) },
     "dist/server.mjs",
     [path.resolve("bench/profile-preload.mjs")],
   );

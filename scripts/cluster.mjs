@@ -8,7 +8,6 @@ import cluster from "node:cluster";
 import net from "node:net";
 import { OUT_DIR } from "./build-server.mjs";
 import { ensureBuilt } from "./ensure-built.mjs";
-import { SERVER_NODE_FLAGS } from "./node-flags.mjs";
 
 /** A child that exits sooner than this after it started is failing to start: restarting it would loop. */
 const CRASH_LOOP_MS = 10_000;
@@ -39,8 +38,8 @@ const port = Number(process.env.PORT ?? 3000) || (await freePort(process.env.HOS
 process.env.PORT = String(port);
 // The worker process below takes the research tasks, so web processes only enqueue them.
 const webEnv = { ...process.env, JOB_WORKERS: process.env.JOB_WORKERS ?? "separate" };
-// Stack traces in the logs name the TypeScript sources (dist/ carries source maps); production's V8 settings.
-const execArgv = ["--enable-source-maps", ...SERVER_NODE_FLAGS];
+// Stack traces in the logs name the TypeScript sources (dist/ carries source maps).
+const execArgv = ["--enable-source-maps"];
 
 /** Live children, web and worker, by cluster worker id. */
 const children = new Map();

@@ -7,8 +7,6 @@ import { readMigrations } from "../lib/db/migrate.ts";
 import { databaseBackends, freshPostgres } from "./support/backends.ts";
 // @ts-expect-error a plain .mjs script without type declarations
 import { ENTRY_POINTS } from "../scripts/build-server.mjs";
-// @ts-expect-error a plain .mjs script without type declarations
-import { SERVER_NODE_FLAGS } from "../scripts/node-flags.mjs";
 
 /**
  * deploy/ (issue #17 item 3) is for operators and is not run here (no container engine): this reads
@@ -101,18 +99,6 @@ describe("deploy/", () => {
     const built = Object.keys(ENTRY_POINTS as Record<string, string>).map((e) => `dist/${e}.mjs`);
     expect(new Set(entries)).toEqual(new Set(["dist/server.mjs", "dist/worker.mjs", "dist/migrate.mjs"]));
     for (const entry of entries) expect(built).toContain(entry);
-  });
-
-  it("runs every production process with the V8 settings of scripts/node-flags.mjs", () => {
-    const flags = SERVER_NODE_FLAGS as string[];
-    expect(flags.length).toBeGreaterThan(0);
-    const scripts = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> })
-      .scripts;
-    for (const name of ["start", "worker", "cluster"])
-      expect(scripts[name], name).toMatch(new RegExp(`^exec node ${flags.join(" ")} scripts/`));
-    const options = /^\s+NODE_OPTIONS=(\S+)/m.exec(dockerfile)?.[1];
-    expect(options?.split(" ")).toEqual(flags);
-    expect(fs.readFileSync("scripts/cluster.mjs", "utf8")).toContain("...SERVER_NODE_FLAGS");
   });
 
   it("has every piece: a multi-stage image, compose with two web processes, and the Kubernetes set", () => {
