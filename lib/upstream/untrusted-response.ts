@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import { GatewayError } from "../errors.ts";
 
@@ -64,10 +65,20 @@ export function refuseServiceWorkerScript(serviceWorkerHeader: string | undefine
 /**
  * For routes whose JSON carries upstream content (archive snapshots, live feeds, screenshots): refuses
  * service-worker script fetches and adds the untrusted-content headers to every answer, errors included.
+ * Under Node (server.ts) they go on Node's own response before the handler runs, merged in whatever is
+ * answered (a stream written to the socket too): setting them on `c.res` afterwards made Hono build an
+ * undici `Headers` for every answer, which @hono/node-server then walked back into an object. No handler
+ * under these paths sets any of the three itself. In-process (`app.request`) there is no Node response,
+ * and they are set on the answer after the handler.
  */
 export function untrustedContent(): MiddlewareHandler {
   return async function untrustedContent(c, next) {
     refuseServiceWorkerScript(c.req.header("service-worker"));
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing && !outgoing.headersSent) {
+      for (const name in UNTRUSTED_RESPONSE_HEADERS) outgoing.setHeader(name, UNTRUSTED_RESPONSE_HEADERS[name]!);
+      return next();
+    }
     await next();
     for (const [name, value] of Object.entries(UNTRUSTED_RESPONSE_HEADERS)) c.res.headers.set(name, value);
   };
