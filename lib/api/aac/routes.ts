@@ -125,7 +125,7 @@ const handleSearch: RouteHandler<typeof search, GatewayEnv> = async (c) => {
   }
   const local = sources.includes("local") ? searchSymbols(q, { limit }) : { results: [], total: 0 };
   const remote = sources.includes("arasaac")
-    ? rankPictograms(q, await findPictograms(c.var.runtime.upstreamCache, q, language))
+    ? rankPictograms(q, await findPictograms(c.get("runtime").upstreamCache, q, language))
     : [];
   return c.json(
     {
@@ -168,7 +168,7 @@ const pictolib = arasaacRoute(
 /** One handler for both names: pictolib is the spec's name for the ARASAAC search. */
 const handleArasaac: RouteHandler<typeof arasaac, GatewayEnv> = async (c) => {
   const { q, limit, language } = c.req.valid("query");
-  const ranked = rankPictograms(q, await findPictograms(c.var.runtime.upstreamCache, q, language));
+  const ranked = rankPictograms(q, await findPictograms(c.get("runtime").upstreamCache, q, language));
   return c.json(
     {
       query: q,
@@ -283,7 +283,7 @@ const sentence = gatewayRoute("key", {
 });
 const handleSentence: RouteHandler<typeof sentence, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
-  const lookups = { index: symbolIndex(), arasaac: arasaacLookup(c.var.runtime.upstreamCache, body.language) };
+  const lookups = { index: symbolIndex(), arasaac: arasaacLookup(c.get("runtime").upstreamCache, body.language) };
   if (body.text !== undefined && body.sentence !== undefined)
     throw new GatewayError(400, "send either text (Form A) or sentence (Form B), not both");
   if (body.text !== undefined) {

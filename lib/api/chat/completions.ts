@@ -71,9 +71,9 @@ function chatChunkSink(name: string, includeUsage: boolean): ChatSink {
 
 const handleChatCompletions: RouteHandler<typeof chatCompletions, GatewayEnv> = async (c) => {
   const body = c.req.valid("json") as unknown as ChatRequest;
-  const target = chatTarget(body.model, c.var.requestId, "chatcmpl-");
+  const target = chatTarget(body.model, c.get("requestId"), "chatcmpl-");
   const signal = c.req.raw.signal;
-  body.messages = await inlineImages(c.var.runtime, body.messages, signal);
+  body.messages = await inlineImages(c.get("runtime"), body.messages, signal);
   if (!body.stream) {
     const r = await completeOn(target, body, signal);
     reportCompletion(c, { provider: target.entry.name, model: r.model, usage: r.usage });

@@ -62,7 +62,7 @@ const indexRoute = gatewayRoute("optional", {
   },
 });
 const handleIndex: RouteHandler<typeof indexRoute, GatewayEnv> = async (c) => {
-  const library = libraryOf(c.var.runtime);
+  const library = libraryOf(c.get("runtime"));
   const corpora = await Promise.all(
     CORPUS_NAMES.map(async (name) => {
       const stats = await library.stats(name);
@@ -123,7 +123,7 @@ const handleSearch: RouteHandler<typeof searchRoute, GatewayEnv> = async (c) => 
   const { q, query, corpus, context, limit } = c.req.valid("query");
   const term = q ?? query;
   if (!term) throw new GatewayError(400, "q is required (the word, wildcard or phrase to find)");
-  const index = await libraryOf(c.var.runtime).index(corpus);
+  const index = await libraryOf(c.get("runtime")).index(corpus);
   return c.json({ corpus, query: term, ...searchCorpus(index, term, { context, limit }) }, 200);
 };
 
@@ -173,7 +173,7 @@ const handleCollocations: RouteHandler<typeof collocationsRoute, GatewayEnv> = a
   // The spec's only Form B parameter in this area is corpus; Form B's default limit is 10, Form A's 20.
   const corpus = named ?? "coca";
   const limit = asked ?? (named ? 10 : 20);
-  const index = await libraryOf(c.var.runtime).index(corpus);
+  const index = await libraryOf(c.get("runtime")).index(corpus);
   return c.json(
     {
       word,
@@ -220,7 +220,7 @@ const frequencyRoute = gatewayRoute("key", {
 });
 const handleFrequency: RouteHandler<typeof frequencyRoute, GatewayEnv> = async (c) => {
   const { word, corpus } = c.req.valid("query");
-  const library = libraryOf(c.var.runtime);
+  const library = libraryOf(c.get("runtime"));
   const names: CorpusName[] = corpus === "all" ? [...CORPUS_NAMES] : [corpus];
   const profiles = await Promise.all(
     names.map(async (name) => ({ name, profile: frequencyOf(await library.index(name), word) })),

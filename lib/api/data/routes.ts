@@ -109,7 +109,7 @@ const handleMulti: RouteHandler<typeof multi, GatewayEnv> = async (c) => {
   const chosen = body.sources ? body.sources.map(dataSource) : SOURCES;
   const { results, status } = await multiSearch(
     chosen,
-    c.var.runtime.upstreamCache,
+    c.get("runtime").upstreamCache,
     body.query,
     body.limit,
     body.budget_ms,

@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { z } from "@hono/zod-openapi";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { ErrorSchema, jsonResponse } from "../../gateway/http/schemas.ts";
@@ -32,10 +33,12 @@ export const upstreamErrors = {
 };
 export const Any = z.record(z.string(), z.unknown());
 
-type RouteContext = { var: GatewayEnv["Variables"] };
+// Only `get`: a `c.var` read copies every variable of the request.
+type RouteContext = Pick<Context<GatewayEnv>, "get">;
 
 /** The source's context (its client) on this request's runtime. */
-export const sourceContext = (c: RouteContext, source: DataSource) => contextFor(source, c.var.runtime.upstreamCache);
+export const sourceContext = (c: RouteContext, source: DataSource) =>
+  contextFor(source, c.get("runtime").upstreamCache);
 
 /** One source's search answer, in the shape every search route shares; the spec's default count differs by route. */
 export async function searchAnswer(
@@ -45,6 +48,6 @@ export async function searchAnswer(
   defaultCount: number,
 ) {
   const terms = searchTerms(q);
-  const results = await cachedSearch(source, c.var.runtime.upstreamCache, terms, searchCount(q, defaultCount));
+  const results = await cachedSearch(source, c.get("runtime").upstreamCache, terms, searchCount(q, defaultCount));
   return { source: source.name, query: terms, count: results.length, results };
 }

@@ -210,7 +210,7 @@ const proxy = gatewayRoute("key", {
 
 const handleProxy: RouteHandler<typeof proxy, GatewayEnv> = async (c) => {
   const { source } = c.req.valid("param");
-  return c.json(await fetchLive(source, c.var.runtime.upstreamCache), 200);
+  return c.json(await fetchLive(source, c.get("runtime").upstreamCache), 200);
 };
 
 export function registerDatavisRoutes(app: OpenAPIHono<GatewayEnv>): void {

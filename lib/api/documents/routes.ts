@@ -81,10 +81,10 @@ const handleGenerate: RouteHandler<typeof generate, GatewayEnv> = async (c) => {
   };
   const data =
     body.format === "pdf"
-      ? await runOnPool(c.var.runtime, pdfRender, req, "document")
+      ? await runOnPool(c.get("runtime"), pdfRender, req, "document")
       : body.format === "docx"
         ? // Also on the pool: marked's emphasis rules are quadratic (40 kB of `_a**` is ~8 s of CPU).
-          await runOnPool(c.var.runtime, docxRender, req, "document")
+          await runOnPool(c.get("runtime"), docxRender, req, "document")
         : Buffer.from(renderMarkdown(req));
   return c.body(new Uint8Array(data), 200, {
     "Content-Type": CONTENT_TYPES[body.format],

@@ -79,7 +79,7 @@ const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
   const signal = c.req.raw.signal;
   const isUrl = imageInput(body.image).image instanceof URL;
-  const image = isUrl ? await fetchImage(c.var.runtime, body.image, signal, "alt text") : body.image;
+  const image = isUrl ? await fetchImage(c.get("runtime"), body.image, signal, "alt text") : body.image;
   const answer = await describeImage(image, altTextPrompt(body.style, body.context), body.provider, undefined, signal);
   reportCompletion(c, answer);
   const altText = cleanAltText(answer.content, body.style);

@@ -126,11 +126,11 @@ async function onAnthropic(c: Parameters<typeof handleMessages>[0], target: Chat
 
 const handleMessages: RouteHandler<typeof messages, GatewayEnv> = async (c) => {
   const body = c.req.valid("json") as unknown as MessagesRequest;
-  const target = chatTarget(body.model, c.var.requestId, "msg_");
+  const target = chatTarget(body.model, c.get("requestId"), "msg_");
   if (target.entry.wire === "anthropic") return (await onAnthropic(c, target, body)) as never;
   const signal = c.req.raw.signal;
   const chat = messagesToChat(body, target.modelId, target.entry.name);
-  chat.messages = await inlineImages(c.var.runtime, chat.messages, signal);
+  chat.messages = await inlineImages(c.get("runtime"), chat.messages, signal);
   if (!chat.stream) {
     const r = await completeOn(target, chat, signal);
     reportCompletion(c, { provider: target.entry.name, model: r.model, usage: r.usage });

@@ -101,8 +101,8 @@ async function start(
 ) {
   // Fails now (400 unknown, 503 unconfigured) rather than inside a background task.
   configuredProvider(input.provider_name);
-  const rt = c.var.runtime;
-  const keyId = c.var.key!.id;
+  const rt = c.get("runtime");
+  const keyId = c.get("key")!.id;
   if (asyncFlag === "true" || asyncFlag === "1") {
     const task = await rt.durable.submit(keyId, kind, input, { idPrefix: ID_PREFIX[kind], capKinds: RESEARCH_KINDS });
     return c.json({ task_id: task.id, status: "pending" as const }, 202);
@@ -112,7 +112,7 @@ async function start(
     keyId,
     route: `/v1/orchestrate/${kind}`,
     area: "orchestrate",
-    requestId: c.var.requestId,
+    requestId: c.get("requestId"),
     signal: AbortSignal.any([c.req.raw.signal, deadline]),
   }).catch((err: unknown) => {
     if (!deadline.aborted) throw err;
@@ -132,7 +132,7 @@ const notFound = { 404: jsonResponse(ErrorSchema, "No such task for this key") }
 
 /** The key's research task, or 404: another key's task is indistinguishable from none. */
 async function ownTask(c: Context<GatewayEnv>, id: string): Promise<Task> {
-  const task = await c.var.runtime.tasks.getForOwner(id, c.var.key!.id);
+  const task = await c.get("runtime").tasks.getForOwner(id, c.get("key")!.id);
   if (!task || !(RESEARCH_KINDS as readonly string[]).includes(task.kind))
     throw new GatewayError(404, `no research task '${id}' for this key`);
   return task;
@@ -189,7 +189,7 @@ const STREAM_MAX_MS = 600_000;
 
 const handleStream: RouteHandler<typeof stream, GatewayEnv> = async (c) => {
   const task = await ownTask(c, c.req.valid("param").task_id);
-  const rt = c.var.runtime;
+  const rt = c.get("runtime");
   const closed = new AbortController();
   const encoder = new TextEncoder();
   let finish: () => void = () => {};
@@ -244,9 +244,9 @@ const cancel = gatewayRoute("key", {
 
 const handleCancel: RouteHandler<typeof cancel, GatewayEnv> = async (c) => {
   const task = await ownTask(c, c.req.valid("param").task_id);
-  const cancelled = await c.var.runtime.durable.cancel(task.id);
+  const cancelled = await c.get("runtime").durable.cancel(task.id);
   if (cancelled) return c.json({ task_id: task.id, status: "cancelled", message: "Cancelled" }, 200);
-  const now = (await c.var.runtime.tasks.get(task.id)) ?? task;
+  const now = (await c.get("runtime").tasks.get(task.id)) ?? task;
   return c.json(
     { task_id: task.id, status: now.status, message: `Task already ${now.status}; nothing to cancel` },
     200,

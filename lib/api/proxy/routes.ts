@@ -34,7 +34,7 @@ function takeFetchSlot(rt: Runtime): () => void {
 }
 
 async function proxy(c: Context<GatewayEnv>, rawUrl: string | undefined): Promise<Response> {
-  const rt = c.var.runtime;
+  const rt = c.get("runtime");
   const { proxy: settings } = rt.config;
   refuseServiceWorkerScript(c.req.header("service-worker"));
   // Keyless, so limited per client address instead (shared across instances when Redis is set).

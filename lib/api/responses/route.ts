@@ -74,7 +74,7 @@ const remove = gatewayRoute("key", {
 const missing = (c: Context<GatewayEnv>, id: string) =>
   new GatewayError(
     404,
-    `response '${id}' not found: responses are kept ${c.var.runtime.config.responsesRetentionDays} days, for the key that made them, unless sent with store: false`,
+    `response '${id}' not found: responses are kept ${c.get("runtime").config.responsesRetentionDays} days, for the key that made them, unless sent with store: false`,
   );
 
 /** Responses events as server-sent events named by their type; the finished response is handed to `done`. */
@@ -93,8 +93,8 @@ function responseEventSink(events: ChatToResponseEvents, done: (r: ResponseObjec
 
 const handleCreate: RouteHandler<typeof create, GatewayEnv> = async (c) => {
   const body = c.req.valid("json") as unknown as ResponsesRequest;
-  const rt = c.var.runtime;
-  const owner = c.var.key!.id;
+  const rt = c.get("runtime");
+  const owner = c.get("key")!.id;
   const store = responseStore(rt);
   let prior: ResponseInputItem[] = [];
   if (body.previous_response_id) {
@@ -102,7 +102,7 @@ const handleCreate: RouteHandler<typeof create, GatewayEnv> = async (c) => {
     if (!turn) throw missing(c, body.previous_response_id);
     prior = turn.items;
   }
-  const target = chatTarget(body.model as string, c.var.requestId, "resp_");
+  const target = chatTarget(body.model as string, c.get("requestId"), "resp_");
   const signal = c.req.raw.signal;
   const input = await resolveReferences(inputItems(body.input), (id) => store.get(owner, id));
   const chat = responsesToChat({ ...body, input }, target.modelId, prior);
@@ -130,14 +130,14 @@ const handleCreate: RouteHandler<typeof create, GatewayEnv> = async (c) => {
 
 const handleRetrieve: RouteHandler<typeof retrieve, GatewayEnv> = async (c) => {
   const id = c.req.valid("param").response_id;
-  const turn = await responseStore(c.var.runtime).get(c.var.key!.id, id);
+  const turn = await responseStore(c.get("runtime")).get(c.get("key")!.id, id);
   if (!turn) throw missing(c, id);
   return c.json(turn.response as never, 200);
 };
 
 const handleRemove: RouteHandler<typeof remove, GatewayEnv> = async (c) => {
   const id = c.req.valid("param").response_id;
-  if (!(await responseStore(c.var.runtime).delete(c.var.key!.id, id))) throw missing(c, id);
+  if (!(await responseStore(c.get("runtime")).delete(c.get("key")!.id, id))) throw missing(c, id);
   return c.json({ id, object: "response", deleted: true }, 200);
 };
 

@@ -78,7 +78,7 @@ const capture = gatewayRoute("key", {
 
 const handleCapture: RouteHandler<typeof capture, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
-  const service = serviceFor(c.var.runtime);
+  const service = serviceFor(c.get("runtime"));
   const formB =
     body.presets !== undefined ||
     body.waitStrategy !== undefined ||

@@ -34,7 +34,7 @@ const apiRoot = gatewayRoute("none", {
 });
 
 const handleIndex: RouteHandler<typeof root, GatewayEnv> = (c) =>
-  c.json(rootDocument(c.var.runtime.config, new URL(c.req.url).origin), 200);
+  c.json(rootDocument(c.get("runtime").config, new URL(c.req.url).origin), 200);
 
 export const HEALTH_PATH = "/health";
 

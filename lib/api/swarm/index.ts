@@ -59,7 +59,7 @@ const health = gatewayRoute("optional", {
 const handleHealth: RouteHandler<typeof health, GatewayEnv> = (c) => {
   const entry = providerEntry(DEFAULT_PROVIDER)!;
   const ready = isConfigured(entry);
-  const mode = c.var.runtime.durable.mode;
+  const mode = c.get("runtime").durable.mode;
   return c.json(
     {
       status: ready ? ("ok" as const) : ("degraded" as const),
@@ -121,12 +121,12 @@ const hive = gatewayRoute("key", {
 
 function depsFor(c: Context<GatewayEnv>, provider: string, route: string) {
   configuredProvider(provider);
-  const rt = c.var.runtime;
+  const rt = c.get("runtime");
   return researchDeps(rt, provider, {
-    keyId: c.var.key!.id,
+    keyId: c.get("key")!.id,
     route,
     area: "swarm",
-    requestId: c.var.requestId,
+    requestId: c.get("requestId"),
     signal: withDeadline(c.req.raw.signal, rt.config.jobs.taskTimeoutMs),
   });
 }

@@ -77,7 +77,7 @@ const handleRun: RouteHandler<typeof run, GatewayEnv> = async (c) => {
   const args = acceptInput(tool.input.safeParse(c.req.valid("json") ?? {}), "body");
   const signal = c.req.raw.signal;
   signal.throwIfAborted();
-  const result = await tool.run(args, { cache: c.var.runtime.upstreamCache, signal });
+  const result = await tool.run(args, { cache: c.get("runtime").upstreamCache, signal });
   return c.json({ tool: tool.name, result }, 200);
 };
 

@@ -134,7 +134,7 @@ const handleConvert: RouteHandler<typeof convert, GatewayEnv> = async (c) => {
   // On the pool: the YAML parser checks duplicate keys pairwise, so 300,000 keys (3 MB) cost ~15 minutes of CPU.
   assertNestingAllowed(body.data);
   const args = { data: body.data, from: body.source_format, to: body.target_format, pretty: body.pretty };
-  const result = await runOnPool(c.var.runtime, pool.dataConvert, args, "data");
+  const result = await runOnPool(c.get("runtime"), pool.dataConvert, args, "data");
   return c.json({ result, source_format: body.source_format, target_format: body.target_format }, 200);
 };
 
@@ -168,7 +168,7 @@ const handleFormat: RouteHandler<typeof format, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
   // On the pool: marked's emphasis rules are quadratic, so 100 kB of `_a**` costs ~45 s of CPU.
   const result = await runOnPool(
-    c.var.runtime,
+    c.get("runtime"),
     pool.formatConvert,
     { content: body.content, from: body.from_format, to: body.to_format },
     "content",
@@ -207,7 +207,7 @@ const keywordsRoute = gatewayRoute(
 
 const handleKeywords: RouteHandler<typeof keywordsRoute, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
-  const keywords = await runOnPool(c.var.runtime, pool.keywords, { text: body.text, topK: body.top_k }, "text");
+  const keywords = await runOnPool(c.get("runtime"), pool.keywords, { text: body.text, topK: body.top_k }, "text");
   return c.json({ keywords, count: keywords.length, algorithm: "rake" }, 200);
 };
 
@@ -269,7 +269,7 @@ async function resizeAnswer(c: Context<GatewayEnv>, image: Uint8Array, input: Re
   const { binary, format } = negotiateImage(c, RESIZE_FORMATS, input.format);
   const options = { width: input.width, height: input.height, maintainAspect: input.maintain_aspect, format };
   const args = { image, options, encoding: binary ? ("binary" as const) : ("base64" as const) };
-  return imageAnswer(c, await runOnPool(c.var.runtime, pool.imageResize, args, "image"), "resized");
+  return imageAnswer(c, await runOnPool(c.get("runtime"), pool.imageResize, args, "image"), "resized");
 }
 
 const resize = gatewayRoute("key", {
@@ -313,7 +313,7 @@ type ImageConvertInput = Omit<z.output<typeof ImageConvertBody>, "image">;
 async function convertAnswer(c: Context<GatewayEnv>, image: Uint8Array, input: ImageConvertInput): Promise<Response> {
   const { binary, format } = negotiateImage(c, CONVERT_FORMATS, input.format);
   const args = { image, format, quality: input.quality, encoding: binary ? ("binary" as const) : ("base64" as const) };
-  return imageAnswer(c, await runOnPool(c.var.runtime, pool.imageConvert, args, "image"), "converted");
+  return imageAnswer(c, await runOnPool(c.get("runtime"), pool.imageConvert, args, "image"), "converted");
 }
 
 const imageConvert = gatewayRoute("key", {
@@ -361,7 +361,7 @@ type PdfInput = Omit<z.output<typeof PdfBody>, "pdf">;
 
 async function pdfAnswer(c: Context<GatewayEnv>, pdfBytes: Uint8Array, input: PdfInput) {
   const args = { pdf: pdfBytes, pages: input.pages, includeMetadata: input.include_metadata };
-  return c.json(await runOnPool(c.var.runtime, pool.pdfExtract, args, "pdf"), 200);
+  return c.json(await runOnPool(c.get("runtime"), pool.pdfExtract, args, "pdf"), 200);
 }
 
 const pdf = gatewayRoute("key", {

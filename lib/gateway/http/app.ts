@@ -70,7 +70,7 @@ export function createGatewayApp(rt: Runtime, areas: readonly Area[]): GatewayAp
   app.notFound((c) => c.json({ error: `no such endpoint: ${c.req.method} ${c.req.path}` }, 404));
   app.onError((err, c) =>
     errorResponse(err, c, (e) =>
-      rt.logger.error({ err: e, requestId: c.var.requestId, route: matchedRoute(c) }, "unhandled error"),
+      rt.logger.error({ err: e, requestId: c.get("requestId"), route: matchedRoute(c) }, "unhandled error"),
     ),
   );
   return app;

@@ -49,8 +49,8 @@ const videoGenerate = gatewayRoute("key", {
 
 const handleVideoGenerate: RouteHandler<typeof videoGenerate, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
-  const rt = c.var.runtime;
-  const keyId = c.var.key!.id;
+  const rt = c.get("runtime");
+  const keyId = c.get("key")!.id;
   const video = videoParameters(body.aspect_ratio, body.duration);
   const pollMs = Number(process.env.VIDEO_POLL_MS ?? 10_000);
   let operation = "";
@@ -105,7 +105,7 @@ const videoStatus = gatewayRoute("key", {
 });
 
 const handleVideoStatus: RouteHandler<typeof videoStatus, GatewayEnv> = async (c) => {
-  const task = await c.var.runtime.tasks.getForOwner(c.req.valid("param").task_id, c.var.key!.id);
+  const task = await c.get("runtime").tasks.getForOwner(c.req.valid("param").task_id, c.get("key")!.id);
   if (!task || task.kind !== VIDEO_KIND) throw new GatewayError(404, "no such video task for this key");
   const result = task.result as { video_url?: string | null } | null;
   return c.json(

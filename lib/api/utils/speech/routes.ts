@@ -52,7 +52,12 @@ const handleTts: RouteHandler<typeof tts, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
   let audio: Uint8Array;
   if (body.provider === "espeak")
-    audio = await runOnPool(c.var.runtime, espeak, { text: body.text, lang: body.lang, speed: body.speed }, "speech");
+    audio = await runOnPool(
+      c.get("runtime"),
+      espeak,
+      { text: body.text, lang: body.lang, speed: body.speed },
+      "speech",
+    );
   else if (body.provider === "openai") audio = await openaiSpeech(body.text, body.voice, "tts-1", body.speed);
   else audio = await elevenlabsSpeech(body.text, body.voice);
   c.set("usage", { provider: body.provider });
