@@ -47,6 +47,8 @@ export class BullDurable implements DurableTasks {
   private readonly running = new Map<string, AbortController>();
   private readonly cancelChannel: string;
   private worker?: Worker<JobData>;
+  /** Whether the worker was told to read the queue (see `define`). */
+  private working = false;
   private events?: QueueEvents;
   private readonly onError: (err: unknown, taskId: string) => void;
 
@@ -74,6 +76,14 @@ export class BullDurable implements DurableTasks {
 
   define(kind: string, handler: DurableHandler): void {
     this.handlers.set(kind, handler);
+    // The queue is read from the turn after the first kind is defined: a process defines its kinds together,
+    // in one synchronous pass at start-up (setUpAreas), after its runtime exists. A worker reading from its
+    // construction took a task already waiting before its kind was defined, and failed it ("no handler").
+    if (this.worker && !this.working) {
+      this.working = true;
+      const worker = this.worker;
+      setImmediate(() => void worker.run().catch((err: unknown) => this.onError(err, "(worker)")));
+    }
   }
 
   async submit(ownerKeyId: string, kind: string, input: unknown, options: SubmitOptions): Promise<Task> {
@@ -109,6 +119,8 @@ export class BullDurable implements DurableTasks {
 
   private startWorking(connection: () => Redis): void {
     this.worker = new Worker<JobData>(this.options.queue, (job) => this.process(job), {
+      // Started by `define`, once this process knows a kind of task.
+      autorun: false,
       connection: connection(),
       concurrency: this.options.concurrency,
       lockDuration: this.options.stalledMs,

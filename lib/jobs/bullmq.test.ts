@@ -1,0 +1,45 @@
+import { randomBytes } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useDatabase } from "../../test/support/use-database.ts";
+import { BullDurable } from "./bullmq.ts";
+import { TaskStore } from "./task-store.ts";
+
+const options = (queue: string, work: boolean) => ({
+  activePerKey: 3,
+  timeoutMs: 10_000,
+  redisUrl: process.env.REDIS_URL!,
+  queue,
+  work,
+  concurrency: 2,
+  stalledMs: 30_000,
+});
+
+describe.runIf(process.env.REDIS_URL)("durable tasks on BullMQ", () => {
+  const t = useDatabase("pglite");
+  let store: TaskStore;
+  beforeAll(() => {
+    store = new TaskStore(t.db);
+  });
+
+  it("a worker started while a task waits runs it once its kinds are defined, rather than failing it", async () => {
+    const queue = `test-${randomBytes(4).toString("hex")}`;
+    const web = new BullDurable(store, options(queue, false));
+    web.define("echo", async () => "unused here");
+    const task = await web.submit("key_a", "echo", { n: 1 }, { idPrefix: "research", capKinds: ["echo"] });
+
+    // A worker process: its runtime (this instance) exists a while before its areas define their kinds.
+    const worker = new BullDurable(store, options(queue, true));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await store.get(task.id))?.status).toBe("pending");
+      worker.define("echo", async (_task, ctx) => {
+        await ctx.progress(0.5);
+        return { echoed: true };
+      });
+      await expect.poll(async () => (await store.get(task.id))?.status, { timeout: 10_000 }).toBe("completed");
+      expect((await store.get(task.id))?.result).toEqual({ echoed: true });
+    } finally {
+      await Promise.allSettled([worker.close(), web.close()]);
+    }
+  }, 30_000);
+});
