@@ -1,6 +1,5 @@
-import type { Context } from "hono";
 import { z } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import type { RequestVariables } from "../../gateway/http/context.ts";
 import { ErrorSchema, jsonResponse } from "../../gateway/http/schemas.ts";
 import { SearchQuery, searchCount, searchTerms } from "./search-query.ts";
 import { cachedSearch, contextFor, type DataSource } from "./source.ts";
@@ -33,16 +32,13 @@ export const upstreamErrors = {
 };
 export const Any = z.record(z.string(), z.unknown());
 
-// Only `get`: a `c.var` read copies every variable of the request.
-type RouteContext = Pick<Context<GatewayEnv>, "get">;
-
 /** The source's context (its client) on this request's runtime. */
-export const sourceContext = (c: RouteContext, source: DataSource) =>
+export const sourceContext = (c: RequestVariables, source: DataSource) =>
   contextFor(source, c.get("runtime").upstreamCache);
 
 /** One source's search answer, in the shape every search route shares; the spec's default count differs by route. */
 export async function searchAnswer(
-  c: RouteContext,
+  c: RequestVariables,
   source: DataSource,
   q: z.infer<typeof SearchQuery>,
   defaultCount: number,

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Context } from "hono";
 import type { Admission } from "../runtime/limits/limiter.ts";
 import type { KeyRecord } from "../keys/record.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -25,3 +26,6 @@ export type GatewayEnv = {
     streamDone?: Promise<void>;
   };
 };
+
+/** What a helper that only reads the request's variables takes: `get`, as a `c.var` read copies all of them. */
+export type RequestVariables = Pick<Context<GatewayEnv>, "get">;

@@ -1,7 +1,7 @@
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import { GatewayError } from "../../../errors.ts";
 import type { AreaApp } from "../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../gateway/http/context.ts";
+import type { GatewayEnv, RequestVariables } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { DEFAULT_PROVIDER } from "../../../upstream/llm-catalogue.ts";
@@ -53,7 +53,7 @@ const handleBatchCreate: RouteHandler<typeof batchCreate, GatewayEnv> = async (c
   const body = c.req.valid("json");
   // Checked now, so a batch for an unconfigured provider fails at once, not item by item.
   configuredProviderOrThrow(body.provider ?? DEFAULT_PROVIDER);
-  const task = await createBatch(c.var.runtime, c.var.key!.id, body);
+  const task = await createBatch(c.get("runtime"), c.get("key")!.id, body);
   return c.json(describeBatch(task), 201);
 };
 
@@ -70,12 +70,12 @@ const batchList = gatewayRoute("key", {
 });
 
 const handleBatchList: RouteHandler<typeof batchList, GatewayEnv> = async (c) => {
-  const tasks = await c.var.runtime.tasks.listForOwner(c.var.key!.id, BATCH_KIND, c.req.valid("query").limit);
+  const tasks = await c.get("runtime").tasks.listForOwner(c.get("key")!.id, BATCH_KIND, c.req.valid("query").limit);
   return c.json({ batches: tasks.map(describeBatch), count: tasks.length }, 200);
 };
 
-const ownBatch = async (c: { var: GatewayEnv["Variables"] }, id: string) => {
-  const task = await c.var.runtime.tasks.getForOwner(id, c.var.key!.id);
+const ownBatch = async (c: RequestVariables, id: string) => {
+  const task = await c.get("runtime").tasks.getForOwner(id, c.get("key")!.id);
   if (!task || task.kind !== BATCH_KIND) throw new GatewayError(404, `no batch '${id}' for this key`);
   return task;
 };

@@ -1,6 +1,6 @@
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../gateway/http/context.ts";
+import type { GatewayEnv, RequestVariables } from "../../../gateway/http/context.ts";
 import { GatewayError } from "../../../errors.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
@@ -30,14 +30,15 @@ const HostSchema = z.object({
 });
 const tags = ["Local model runner"];
 
-const keyOf = (c: { var: GatewayEnv["Variables"] }) => {
-  if (!c.var.key) throw new GatewayError(401, "missing API key");
-  return c.var.key;
+const keyOf = (c: RequestVariables) => {
+  const key = c.get("key");
+  if (!key) throw new GatewayError(401, "missing API key");
+  return key;
 };
-const keyId = (c: { var: GatewayEnv["Variables"] }) => keyOf(c).id;
+const keyId = (c: RequestVariables) => keyOf(c).id;
 // The ?host= a call names, checked for this key (or the operator's default).
-const hostFor = (c: { var: GatewayEnv["Variables"]; req: { query(name: string): string | undefined } }) =>
-  resolveHost(c.var.runtime, keyId(c), c.req.query("host"));
+const hostFor = (c: RequestVariables & { req: { query(name: string): string | undefined } }) =>
+  resolveHost(c.get("runtime"), keyId(c), c.req.query("host"));
 
 const embed = gatewayRoute("key", {
   method: "post",
@@ -72,8 +73,9 @@ const hosts = gatewayRoute("key", {
 });
 
 const handleHosts: RouteHandler<typeof hosts, GatewayEnv> = async (c) => {
-  const list = await listHosts(c.var.runtime, keyId(c));
-  const withStatus = await Promise.all(list.map(async (h) => ({ ...h, status: await hostStatus(c.var.runtime, h) })));
+  const rt = c.get("runtime");
+  const list = await listHosts(rt, keyId(c));
+  const withStatus = await Promise.all(list.map(async (h) => ({ ...h, status: await hostStatus(rt, h) })));
   return c.json({ hosts: withStatus }, 200);
 };
 const addHostRoute = gatewayRoute("key", {
@@ -87,8 +89,8 @@ const addHostRoute = gatewayRoute("key", {
 
 const handleAddHost: RouteHandler<typeof addHostRoute, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
-  const host = await addHost(c.var.runtime, keyId(c), body.url, body.name);
-  return c.json({ ...host, status: await hostStatus(c.var.runtime, host) }, 201);
+  const host = await addHost(c.get("runtime"), keyId(c), body.url, body.name);
+  return c.json({ ...host, status: await hostStatus(c.get("runtime"), host) }, 201);
 };
 const models = gatewayRoute("key", {
   method: "get",
@@ -128,7 +130,7 @@ const pull = gatewayRoute("key", {
 
 const handlePull: RouteHandler<typeof pull, GatewayEnv> = async (c) => {
   const runner = await hostFor(c);
-  await assertMayChangeModels(c.var.runtime, keyOf(c), runner);
+  await assertMayChangeModels(c.get("runtime"), keyOf(c), runner);
   const { body, ended } = untilStreamEnds(await pullModel(runner, c.req.valid("json").model, c.req.raw.signal));
   // The pull holds its concurrency slot until the stream ends, however long the download takes.
   c.set("streamDone", ended);
@@ -153,7 +155,7 @@ const remove = gatewayRoute("key", {
 
 const handleRemove: RouteHandler<typeof remove, GatewayEnv> = async (c) => {
   const runner = await hostFor(c);
-  await assertMayChangeModels(c.var.runtime, keyOf(c), runner);
+  await assertMayChangeModels(c.get("runtime"), keyOf(c), runner);
   const { model_name } = c.req.valid("param");
   await deleteModel(runner, model_name);
   return c.json({ deleted: model_name }, 200);

@@ -1,7 +1,7 @@
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import { GatewayError } from "../../../errors.ts";
 import type { AreaApp } from "../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../gateway/http/context.ts";
+import type { GatewayEnv, RequestVariables } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { contextFor } from "../../data/source.ts";
@@ -21,7 +21,7 @@ const upstreamErrors = {
   503: jsonResponse(ErrorSchema, "Not configured, rate limited or temporarily unavailable"),
   504: jsonResponse(ErrorSchema, "The service did not answer in time"),
 };
-const cache = (c: { var: GatewayEnv["Variables"] }) => c.var.runtime.upstreamCache;
+const cache = (c: RequestVariables) => c.get("runtime").upstreamCache;
 
 const headlinesRoute = gatewayRoute("key", {
   method: "get",
@@ -183,9 +183,9 @@ const archiveCreate = gatewayRoute("key", {
 
 const handleArchiveCreate: RouteHandler<typeof archiveCreate, GatewayEnv> = async (c) => {
   const task = await createArchiveJob(
-    c.var.runtime,
+    c.get("runtime"),
     contextFor(archive, cache(c)),
-    c.var.key!.id,
+    c.get("key")!.id,
     c.req.valid("json").url,
   );
   return c.json({ job_id: task.id, status: "pending" }, 202);
@@ -214,7 +214,7 @@ const archiveJob = gatewayRoute("key", {
 });
 
 const handleArchiveJob: RouteHandler<typeof archiveJob, GatewayEnv> = async (c) => {
-  const task = await c.var.runtime.tasks.getForOwner(c.req.valid("param").job_id, c.var.key!.id);
+  const task = await c.get("runtime").tasks.getForOwner(c.req.valid("param").job_id, c.get("key")!.id);
   if (!task || task.kind !== ARCHIVE_JOB) throw new GatewayError(404, "no such archive job for this key");
   const result = task.result as { snapshot_url?: string } | null;
   return c.json(
