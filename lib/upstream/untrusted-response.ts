@@ -1,6 +1,6 @@
-import type { ServerResponse } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import { GatewayError } from "../errors.ts";
+import { nodeResponse } from "../gateway/http/response-headers.ts";
 
 /**
  * Sent with every response that carries a third party's bytes. The API and the portal may share an
@@ -74,8 +74,8 @@ export function refuseServiceWorkerScript(serviceWorkerHeader: string | undefine
 export function untrustedContent(): MiddlewareHandler {
   return async function untrustedContent(c, next) {
     refuseServiceWorkerScript(c.req.header("service-worker"));
-    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    if (outgoing && !outgoing.headersSent) {
+    const outgoing = nodeResponse(c);
+    if (outgoing) {
       for (const name in UNTRUSTED_RESPONSE_HEADERS) outgoing.setHeader(name, UNTRUSTED_RESPONSE_HEADERS[name]!);
       return next();
     }

@@ -1,5 +1,12 @@
+import type { ServerResponse } from "node:http";
 import type { Context } from "hono";
 import type { GatewayEnv } from "./context.ts";
+
+/** Node's own response, while a header can still go on it: under Node (server.ts), not in-process. */
+export function nodeResponse(c: Context): ServerResponse | undefined {
+  const outgoing = (c.env as GatewayEnv["Bindings"])?.outgoing;
+  return outgoing && !outgoing.headersSent ? outgoing : undefined;
+}
 
 /**
  * Sets a header every response to this request carries, whatever the handler returns. Under Node
@@ -9,8 +16,8 @@ import type { GatewayEnv } from "./context.ts";
  * (`app.request` in tests) there is no Node response, and Hono's headers serve.
  */
 export function setResponseHeader(c: Context<GatewayEnv>, name: string, value: string): void {
-  const outgoing = c.env?.outgoing;
-  if (outgoing && !outgoing.headersSent) outgoing.setHeader(name, value);
+  const outgoing = nodeResponse(c);
+  if (outgoing) outgoing.setHeader(name, value);
   else c.header(name, value);
 }
 
