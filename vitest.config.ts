@@ -6,8 +6,8 @@ export default defineConfig({
     include: ["lib/**/*.test.ts", "components/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     setupFiles: ["test/support/yield-between-tests.ts"],
-    // Many tests start a gateway of their own (on PGlite: an initdb and every migration); beside another
-    // file on a slow 2-core machine that alone has taken past 30 s.
+    // Many tests start a gateway of their own; beside another file on a slow 2-core machine that alone has
+    // taken past 30 s (then on a fresh PGlite directory: since, they start from a migrated template).
     testTimeout: 90_000,
     hookTimeout: 180_000,
     // Two cores: files run two at a time so server processes and PGlite do not starve each other.

@@ -12,8 +12,8 @@ import { runKeysCli, startServerProcess, type ServerProcess } from "./support/se
 
 type Created = { id: string; key: string; prefix: string };
 
-// Each test starts server.ts through tsx; on PGlite that is an initdb and every migration too, which on
-// a 2-core machine running another test file beside it took past the default 30 s.
+// Each test starts server.ts through tsx, which on a 2-core machine running another test file beside it
+// took past the default 30 s (when each PGlite start also ran initdb and every migration, before the template).
 describe.each(databaseBackends)("server.ts process on %s", { timeout: 120_000 }, (backend) => {
   const running: ServerProcess[] = [];
   const cleanups: Array<() => Promise<void>> = [];
