@@ -3,8 +3,9 @@ import { GatewayError } from "../../errors.ts";
 import { DEFAULT_PROVIDER, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import { providerError } from "./errors.ts";
 import { configuredProvider, languageModel } from "./models.ts";
-import type { ChatMessage, ChatPart, Usage } from "./chat-types.ts";
-import { relayChat, relaysStream } from "./openai-stream.ts";
+import type { ChatMessage, ChatPart, CompletionResponse, Usage } from "./chat-types.ts";
+import { relayCompletion } from "./openai-completion.ts";
+import { relayChat, relaysStream, type RelayRequest } from "./openai-stream.ts";
 import { releaseDeadline, withDeadline } from "../../upstream/deadline.ts";
 import type { EventSource } from "../../gateway/http/event-stream.ts";
 
@@ -22,7 +23,7 @@ export type ChatRequest = {
   fallback?: string[];
 };
 
-export type CompletionResponse = { content: string; model: string; provider: string; usage: Usage };
+export type { CompletionResponse } from "./chat-types.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 
@@ -136,9 +137,31 @@ export async function withFallback<T extends object>(
   throw new GatewayError(502, "no provider answered");
 }
 
+/**
+ * One answer, not streamed. Providers speaking OpenAI's Chat Completions are called directly
+ * (`relayCompletion`), the others through the AI SDK; a provider's failure is its GatewayError.
+ */
 export async function completeChat(req: ChatRequest, signal?: AbortSignal): Promise<CompletionResponse> {
-  return generateCompletion(prepareChat(req, signal));
+  const resolved = resolveChat(req);
+  if (!relaysStream(resolved.entry)) return generateCompletion(sdkOptions(resolved, req, signal));
+  const deadline = withTimeout(signal);
+  try {
+    return await relayCompletion(resolved.entry, relayRequest(resolved, req), deadline);
+  } catch (err) {
+    throw providerError(resolved.entry.name, err);
+  } finally {
+    releaseDeadline(deadline);
+  }
 }
+
+/** What the relays send a provider for a resolved chat. */
+const relayRequest = (resolved: Resolved, req: ChatRequest): RelayRequest => ({
+  modelId: resolved.modelId,
+  system: resolved.system,
+  messages: resolved.messages,
+  maxTokens: req.max_tokens,
+  temperature: req.temperature,
+});
 
 /** One answer, not streamed, to a prepared request; a provider's failure becomes its GatewayError. */
 export async function generateCompletion({ entry, modelId, options }: Prepared): Promise<CompletionResponse> {
@@ -223,17 +246,7 @@ export async function streamChat(
   const deadline = withTimeout(chatSignal);
   try {
     parts = relaysStream(entry)
-      ? await relayChat(
-          entry,
-          {
-            modelId: model,
-            system: resolved.system,
-            messages: resolved.messages,
-            maxTokens: req.max_tokens,
-            temperature: req.temperature,
-          },
-          deadline,
-        )
+      ? await relayChat(entry, relayRequest(resolved, req), deadline)
       : sdkParts(sdkOptions(resolved, req, chatSignal));
     while (!(first = await parts.next()).done && first.value.type === "model") model = first.value.id;
   } catch (err) {

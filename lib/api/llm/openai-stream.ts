@@ -27,11 +27,11 @@ export function isOpenAIReasoningModel(modelId: string): boolean {
 }
 
 /**
- * The Chat Completions body the AI SDK's provider sends for the same chat, streaming with usage.
+ * The Chat Completions body the AI SDK's provider sends for the same chat (streamed: with usage).
  * OpenAI's reasoning models take the system prompt as `developer`, `max_completion_tokens`, and no
  * temperature (nor do its search-preview models); other providers take the request as it is.
  */
-export function chatCompletionsBody(entry: ProviderEntry, r: RelayRequest): Record<string, unknown> {
+export function chatCompletionsBody(entry: ProviderEntry, r: RelayRequest, stream = true): Record<string, unknown> {
   const reasoning = entry.wire === "openai" && isOpenAIReasoningModel(r.modelId);
   const noTemperature = reasoning || (entry.wire === "openai" && /^gpt-4o(?:-mini)?-search-preview/.test(r.modelId));
   const messages = r.messages.map(({ role, content }) => ({ role, content }));
@@ -40,8 +40,7 @@ export function chatCompletionsBody(entry: ProviderEntry, r: RelayRequest): Reco
     messages: r.system ? [{ role: reasoning ? "developer" : "system", content: r.system }, ...messages] : messages,
     ...(reasoning ? { max_completion_tokens: r.maxTokens } : { max_tokens: r.maxTokens }),
     ...(noTemperature ? {} : { temperature: r.temperature }),
-    stream: true,
-    stream_options: { include_usage: true },
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   };
 }
 

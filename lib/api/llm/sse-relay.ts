@@ -16,7 +16,7 @@ type Chunk = {
 };
 
 /** The text of a delta's `content`: a string, or (Mistral's thinking models) typed parts of which `text` ones count. */
-function contentText(content: unknown): string {
+export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   let text = "";
