@@ -1,6 +1,8 @@
 // Non-streamed POST /v1/chat/completions through the gateway against the same fake provider straight,
 // in one run (the provider in its own process, as fast as Node answers): throughput ratio, added p50
 // and the gateway's CPU per completion. Targets: throughput >= 0.5x direct, added p50 <= 0.5 ms.
+// Each round also times bench/minimal-proxy-server.ts, the least a Node relay does (read, POST upstream
+// on an undici pool, pass back): its ratio is the floor under any gateway's on this machine.
 import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
 import { startCompiledServer } from "./compiled-server.ts";
@@ -36,18 +38,26 @@ async function main() {
     UPSTREAM_XAI_URL: fake.url,
   };
   const gateway = await startCompiledServer(env);
+  const proxy = await startScriptServer("bench/minimal-proxy-server.ts", { PROXY_UPSTREAM: fake.url });
   try {
     const key = await createBenchKey(env);
     const direct = `${fake.url}/v1/chat/completions`;
     const through = `${gateway.url}/v1/chat/completions`;
+    const minimal = `${proxy.url}/v1/chat/completions`;
     await load(direct, {}, 2);
+    await load(minimal, {}, 2);
     await load(through, { authorization: `Bearer ${key}` }, 3);
     const rows = [];
     const ratios: number[] = [];
+    const floors: number[] = [];
+    const proxyCpu: number[] = [];
     const added: number[] = [];
     const cpu: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const d = await load(direct, {});
+      const proxyBefore = processCpuMs(proxy.pid!);
+      const m = await load(minimal, {});
+      const proxyAfter = processCpuMs(proxy.pid!);
       const before = processCpuMs(gateway.proc.pid!);
       const g = await load(through, { authorization: `Bearer ${key}` });
       const after = processCpuMs(gateway.proc.pid!);
@@ -60,6 +70,18 @@ async function main() {
         "p50 ms": d.latency.p50,
         "p99 ms": d.latency.p99,
       });
+      const proxyUs =
+        proxyBefore !== undefined && proxyAfter !== undefined
+          ? ((proxyAfter - proxyBefore) * 1000) / m.requests.total
+          : NaN;
+      rows.push({
+        round,
+        target: "minimal Node proxy",
+        "req/s": Math.round(m.requests.average),
+        "p50 ms": m.latency.p50,
+        "p99 ms": m.latency.p99,
+        "CPU µs/req": Math.round(proxyUs),
+      });
       rows.push({
         round,
         target: "gateway",
@@ -69,6 +91,8 @@ async function main() {
         "CPU µs/req": Math.round(cpuUs),
       });
       ratios.push(g.requests.average / d.requests.average);
+      floors.push(m.requests.average / d.requests.average);
+      proxyCpu.push(proxyUs);
       added.push(g.latency.p50 - d.latency.p50);
       cpu.push(cpuUs);
     }
@@ -79,7 +103,7 @@ async function main() {
       value: Number(median(ratios).toFixed(3)),
       unit: "×",
       target: ">= 0.5",
-      note: `rounds ${spread(ratios, 3)}; gateway CPU ${cpu.map(Math.round).join(", ")} µs a completion`,
+      note: `rounds ${spread(ratios, 3)}; gateway CPU ${cpu.map(Math.round).join(", ")} µs a completion; the floor, a minimal Node proxy: ${spread(floors, 3)}× at ${proxyCpu.map(Math.round).join(", ")} µs`,
     });
     report({
       bench: "llm-completion",
@@ -91,6 +115,7 @@ async function main() {
     });
   } finally {
     fake.stop();
+    proxy.stop();
     await gateway.stop();
     await backend.cleanup();
   }

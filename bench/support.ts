@@ -6,8 +6,14 @@ import { runKeysCli } from "../test/support/server-process.ts";
  * A helper server of the benchmarks (bench/*-server.ts) in its own process, so it does not share a
  * core's time with the load generator; its first stdout line is `{"url": …}`.
  */
-export async function startScriptServer(script: string): Promise<{ url: string; pid?: number; stop: () => void }> {
-  const proc = spawn(process.execPath, ["--import", "tsx", script], { stdio: ["ignore", "pipe", "inherit"] });
+export async function startScriptServer(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; pid?: number; stop: () => void }> {
+  const proc = spawn(process.execPath, ["--import", "tsx", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+  });
   const url = await new Promise<string>((resolve) =>
     proc.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()).url)),
   );
