@@ -1,7 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { methodNotAllowed } from "hono/method-not-allowed";
 import { routePath } from "hono/route";
 import { RegExpRouter } from "hono/router/reg-exp-router";
 import { SmartRouter } from "hono/router/smart-router";
@@ -14,7 +13,9 @@ import { errorResponse } from "../../errors.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { validationHook } from "./validation.ts";
 import { MemoRouter } from "./memo-router.ts";
-import { requestId } from "./request-id.ts";
+import { requestIdOf } from "./request-id.ts";
+import { methodsByPath } from "./allowed-methods.ts";
+import { setResponseHeader } from "./response-headers.ts";
 
 export type GatewayApp = OpenAPIHono<GatewayEnv>;
 
@@ -31,35 +32,47 @@ export function createGatewayApp(rt: Runtime, areas: readonly Area[]): GatewayAp
     router: new MemoRouter(new SmartRouter({ routers: [new RegExpRouter(), new TrieRouter()] })),
   });
 
-  app.use(requestId());
-  app.use(async function observe(c, next) {
-    c.set("runtime", rt);
-    const started = performance.now();
-    await next();
-    observeRequest(rt, c.get("requestId"), c.req.method, matchedRoute(c), c.res.status, performance.now() - started);
-  });
   const tooLarge = (c: Context) =>
     c.json({ error: `request body too large: the limit is ${rt.config.maxBodyBytes} bytes` }, 413);
   const limitBody = bodyLimit({ maxSize: rt.config.maxBodyBytes, onError: tooLarge });
-  // Hono's bodyLimit asks for the body stream, which makes the Node adapter build a full WHATWG
-  // Request and then read every body through it (36 ms for a 4 MB JSON body instead of 5). A declared
-  // Content-Length is enough to decide (Node's parser never delivers more than it declares), so the
-  // stream-counting limiter is kept for chunked bodies only.
-  app.use(async function capBody(c, next) {
-    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
-    const declared = c.req.header("content-length");
-    if (declared === undefined || c.req.header("transfer-encoding")) return limitBody(c, next);
-    return Number(declared) > rt.config.maxBodyBytes ? tooLarge(c) : next();
-  });
-  app.use(
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (c, methods) =>
-        c.json({ error: `method ${c.req.method} not allowed here; use ${methods.join(", ")}` }, 405, {
+  const allowedMethods = methodsByPath(app);
+  // One middleware, not four (request id, observation, body cap, 405): each layer of Hono's compose is
+  // a closure and a promise per request, on every route.
+  app.use(async function frame(c, next) {
+    const started = performance.now();
+    const id = requestIdOf(c.req.header("x-request-id"));
+    c.set("requestId", id);
+    setResponseHeader(c, "X-Request-Id", id);
+    c.set("runtime", rt);
+    const method = c.req.method;
+    if (method === "GET" || method === "HEAD") await next();
+    else {
+      // Hono's bodyLimit asks for the body stream, which makes the Node adapter build a full WHATWG
+      // Request and then read every body through it (36 ms for a 4 MB JSON body instead of 5). A declared
+      // Content-Length is enough to decide (Node's parser never delivers more than it declares), so the
+      // stream-counting limiter is kept for chunked bodies only.
+      const declared = c.req.header("content-length");
+      if (declared === undefined || c.req.header("transfer-encoding")) {
+        // It answers an overflow by returning its response, as a middleware may (else what next returned).
+        const refused: unknown = await limitBody(c, next);
+        if (refused instanceof Response) c.res = refused;
+      } else if (Number(declared) > rt.config.maxBodyBytes) c.res = tooLarge(c);
+      else await next();
+    }
+    // A known path asked with another method: 405 with Allow, as hono/method-not-allowed answers it.
+    if (c.res.status === 404 && !c.error) {
+      const methods = allowedMethods(c.req.path);
+      if (methods.length > 0 && !methods.includes(method)) {
+        // Hono carries the old response's headers over to the new one: its length and Allow must not.
+        c.res.headers.delete("Allow");
+        c.res.headers.delete("Content-Length");
+        c.res = c.json({ error: `method ${method} not allowed here; use ${methods.join(", ")}` }, 405, {
           Allow: methods.join(", "),
-        }),
-    }),
-  );
+        });
+      }
+    }
+    observeRequest(rt, id, method, matchedRoute(c), c.res.status, performance.now() - started);
+  });
 
   registerSecuritySchemes(app);
   for (const area of areas) {
