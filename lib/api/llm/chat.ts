@@ -5,7 +5,7 @@ import { providerError } from "./errors.ts";
 import { configuredProvider, languageModel } from "./models.ts";
 import type { ChatMessage, ChatPart, CompletionResponse, Usage } from "./chat-types.ts";
 import { relayCompletion } from "./openai-completion.ts";
-import { relayChat, relaysStream, type RelayRequest } from "./openai-stream.ts";
+import { PulledParts, relayChat, relaysStream, type PartSource, type RelayRequest } from "./openai-stream.ts";
 import { releaseDeadline, withDeadline } from "../../upstream/deadline.ts";
 import type { EventSource } from "../../gateway/http/event-stream.ts";
 
@@ -240,15 +240,14 @@ export async function streamChat(
   const promptChars = req.messages.reduce((n, m) => n + m.content.length, 0);
   let model = resolved.modelId;
 
-  let parts: AsyncGenerator<ChatPart>;
-  let first: IteratorResult<ChatPart>;
+  let parts: PartSource;
   // Released when the stream ends (below), so no pending timer outlives the call.
   const deadline = withTimeout(chatSignal);
   try {
     parts = relaysStream(entry)
       ? await relayChat(entry, relayRequest(resolved, req), deadline)
-      : sdkParts(sdkOptions(resolved, req, chatSignal));
-    while (!(first = await parts.next()).done && first.value.type === "model") model = first.value.id;
+      : new PulledParts(sdkParts(sdkOptions(resolved, req, chatSignal)));
+    await parts.ready();
   } catch (err) {
     releaseDeadline(deadline);
     throw providerError(entry.name, err);
@@ -273,32 +272,39 @@ export async function streamChat(
   };
 
   const source: EventSource = {
-    async start(controller) {
+    start(controller) {
       const send = (data: unknown) => {
         const chunk = event(data);
         bytes += chunk.length;
         controller.enqueue(chunk);
       };
-      try {
-        for (let part = first; !part.done; part = await parts.next()) {
-          const p = part.value;
-          if (p.type === "text") {
-            textChars += p.text.length;
-            send(format.delta(p.text));
-          } else if (p.type === "model") model = p.id;
-          else {
-            for (const e of format.done({ usage: p.usage, model, provider: entry.name })) send(e);
-            end({ usage: p.usage, model, provider: entry.name, complete: true });
-          }
-        }
-        if (format.trailer) send(format.trailer);
-        controller.close();
-      } catch (err) {
-        if (upstream.signal.aborted) return;
-        send(format.error(providerError(entry.name, err).message));
-        end({ usage: estimated(), model, provider: entry.name, complete: false });
-        controller.close();
-      }
+      return new Promise<void>((resolve) =>
+        parts.attach({
+          part(p) {
+            if (p.type === "text") {
+              textChars += p.text.length;
+              send(format.delta(p.text));
+            } else if (p.type === "model") model = p.id;
+            else {
+              for (const e of format.done({ usage: p.usage, model, provider: entry.name })) send(e);
+              end({ usage: p.usage, model, provider: entry.name, complete: true });
+            }
+          },
+          end() {
+            if (format.trailer) send(format.trailer);
+            controller.close();
+            resolve();
+          },
+          fail(err) {
+            resolve();
+            // The client left (cancel below metered it) or the stream was stopped on purpose.
+            if (upstream.signal.aborted) return;
+            send(format.error(providerError(entry.name, err).message));
+            end({ usage: estimated(), model, provider: entry.name, complete: false });
+            controller.close();
+          },
+        }),
+      );
     },
     cancel() {
       // The client went away: stop the provider too, and meter what was generated so far.

@@ -1,8 +1,9 @@
+import type { Readable } from "node:stream";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import { tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import type { ChatMessage, ChatPart } from "./chat-types.ts";
 import { postChat } from "./provider-call.ts";
-import { createChunkDecoder, type DecodedPart } from "./sse-relay.ts";
+import { createChunkDecoder } from "./sse-relay.ts";
 
 export type RelayRequest = {
   modelId: string;
@@ -44,49 +45,153 @@ export function chatCompletionsBody(entry: ProviderEntry, r: RelayRequest, strea
   };
 }
 
+/** Where a stream's parts go, as they come. */
+export type PartListener = {
+  /** One part, in order; `finish` is the last. */
+  part(part: ChatPart): void;
+  /** The provider's stream ended after its `finish`. */
+  end(): void;
+  /** The provider failed, its stream broke, it passed the byte cap, or the listener threw: nothing more comes. */
+  fail(err: Error): void;
+};
+
+/** A chat stream's parts, however they are read: `ready` resolves once output has begun, then `attach`. */
+export interface PartSource {
+  /** Resolves once a part other than `model` has come (or the stream ended); rejects on a failure before it. */
+  ready(): Promise<void>;
+  /** Hands on the parts kept so far, then each one as it comes, until `end` or `fail`. */
+  attach(listener: PartListener): void;
+}
+
+/**
+ * An OpenAI Chat Completions event stream, read as it arrives: each read of the body is decoded at once
+ * and its parts handed to the listener in the same turn — no generator, promise or web stream per
+ * event, which were most of a relayed token's cost. Parts decoded before a listener is attached are kept
+ * for it. A failure or the byte cap (a 502 naming the service) destroys the body, which aborts the
+ * upstream request; so does aborting the request's own signal.
+ */
+export class PartFeed implements PartSource {
+  private readonly kept: ChatPart[] = [];
+  private listener: PartListener | undefined;
+  private outcome: { err?: Error } | undefined;
+  private begun = false;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly body: Readable,
+    service = "upstream",
+    maxBytes = upstreamMaxBytes(),
+  ) {
+    const decoder = createChunkDecoder((part) =>
+      part.type === "error" ? this.finish(new Error(part.message)) : this.emit(part),
+    );
+    const text = new TextDecoder();
+    let size = 0;
+    body.on("data", (bytes: Buffer) => {
+      if (this.outcome) return;
+      size += bytes.byteLength;
+      if (size > maxBytes) return this.finish(tooLarge(service, maxBytes));
+      decoder.feed(text.decode(bytes, { stream: true }));
+    });
+    body.on("end", () => {
+      if (this.outcome) return;
+      decoder.feed(text.decode());
+      decoder.end();
+      this.finish();
+    });
+    body.on("error", (err: Error) => this.finish(err));
+    body.on("close", () => this.finish(new Error("the stream closed before it ended")));
+  }
+
+  ready(): Promise<void> {
+    if (this.begun || this.outcome) return this.settled();
+    return new Promise<void>((resolve) => (this.wake = resolve)).then(() => this.settled());
+  }
+
+  attach(listener: PartListener): void {
+    for (const part of this.kept.splice(0)) if (!this.deliver(listener, part)) return;
+    if (this.outcome) return this.tell(listener);
+    this.listener = listener;
+  }
+
+  /** Output has begun (what came before a failure is still handed on), or the failure before it. */
+  private settled(): Promise<void> {
+    return this.begun || !this.outcome?.err ? Promise.resolve() : Promise.reject(this.outcome.err);
+  }
+
+  private emit(part: ChatPart): void {
+    if (part.type !== "model" && !this.begun) {
+      this.begun = true;
+      this.wake?.();
+    }
+    if (this.listener) this.deliver(this.listener, part);
+    else this.kept.push(part);
+  }
+
+  /** Hands one part on; a listener that throws ends the stream with its error, as a reader's loop would. */
+  private deliver(listener: PartListener, part: ChatPart): boolean {
+    try {
+      listener.part(part);
+      return true;
+    } catch (err) {
+      // While attaching, the listener is not yet the one `finish` tells.
+      const told = this.listener === listener;
+      this.finish(err as Error);
+      if (!told) this.tell(listener);
+      return false;
+    }
+  }
+
+  private finish(err?: Error): void {
+    if (this.outcome) return;
+    this.outcome = err ? { err } : {};
+    if (err) this.body.destroy();
+    this.wake?.();
+    if (this.listener) this.tell(this.listener);
+  }
+
+  private tell(listener: PartListener): void {
+    this.listener = undefined;
+    if (this.outcome?.err) listener.fail(this.outcome.err);
+    else listener.end();
+  }
+}
+
+/** The AI SDK's parts (an async generator) as a PartSource: pulled one at a time, as the SDK yields them. */
+export class PulledParts implements PartSource {
+  private readonly kept: ChatPart[] = [];
+  private done = false;
+
+  constructor(private readonly parts: AsyncGenerator<ChatPart>) {}
+
+  async ready(): Promise<void> {
+    for (;;) {
+      const next = await this.parts.next();
+      if (next.done) return void (this.done = true);
+      this.kept.push(next.value);
+      if (next.value.type !== "model") return;
+    }
+  }
+
+  attach(listener: PartListener): void {
+    void (async () => {
+      try {
+        for (const part of this.kept.splice(0)) listener.part(part);
+        if (!this.done) for await (const part of this.parts) listener.part(part);
+      } catch (err) {
+        return listener.fail(err as Error);
+      }
+      listener.end();
+    })();
+  }
+}
+
 /**
  * Starts a streamed chat on a provider speaking OpenAI's Chat Completions and reads its events
  * itself. The AI SDK's pipeline for the same stream (a provider object and its zod schemas per
  * request, every chunk validated, several layers of web streams) was most of the gateway's CPU and
  * memory per stream. A refusal is thrown here as the gateway error it means, before any output.
  */
-export async function relayChat(
-  entry: ProviderEntry,
-  r: RelayRequest,
-  signal: AbortSignal,
-): Promise<AsyncGenerator<ChatPart>> {
-  return relayParts(await postChat(entry, chatCompletionsBody(entry, r), signal), entry.name);
-}
-
-/** Hands on what was decoded; a provider's failure is thrown. */
-function* settle(decoded: DecodedPart[]): Generator<ChatPart> {
-  for (const part of decoded.splice(0)) {
-    if (part.type === "error") throw new Error(part.message);
-    yield part;
-  }
-}
-
-/**
- * The parts of an event-stream body, which may hold at most maxBytes (502 naming the service past it,
- * like every upstream body). Leaving early (a failure, or the caller returning) cancels the body,
- * which aborts the upstream request.
- */
-export async function* relayParts(
-  body: AsyncIterable<Uint8Array>,
-  service = "upstream",
-  maxBytes = upstreamMaxBytes(),
-): AsyncGenerator<ChatPart> {
-  const decoded: DecodedPart[] = [];
-  const decoder = createChunkDecoder((part) => decoded.push(part));
-  const text = new TextDecoder();
-  let size = 0;
-  for await (const bytes of body) {
-    size += bytes.byteLength;
-    if (size > maxBytes) throw tooLarge(service, maxBytes);
-    decoder.feed(text.decode(bytes, { stream: true }));
-    yield* settle(decoded);
-  }
-  decoder.feed(text.decode());
-  decoder.end();
-  yield* settle(decoded);
+export async function relayChat(entry: ProviderEntry, r: RelayRequest, signal: AbortSignal): Promise<PartFeed> {
+  return new PartFeed(await postChat(entry, chatCompletionsBody(entry, r), signal), entry.name);
 }
