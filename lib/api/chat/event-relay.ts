@@ -60,13 +60,12 @@ export function relayEvents(
     outcome.model = t.model() ?? modelId;
     settle(outcome);
   };
-  const reader = (res as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   const text = new TextDecoder();
   let size = 0;
   let gone = false;
 
   const source: EventSource = {
-    async start(controller) {
+    start(controller) {
       // The frames of one read from the provider go out as one write: a provider (or a proxy before
       // it) that delivers many events at once costs one socket write, not one per token.
       let pending = "";
@@ -95,28 +94,51 @@ export function relayEvents(
           if (data && typeof data === "object") send(t.event(data as Record<string, unknown>, event.event));
         },
       });
-      try {
-        for (;;) {
-          const { value, done } = await reader.next();
-          if (done) break;
-          size += value.byteLength;
-          if (size > maxBytes) throw tooLarge(entry.name, maxBytes);
-          parser.feed(text.decode(value, { stream: true }));
-          flush();
-        }
-        parser.feed(text.decode());
-        outcome.complete = true;
-        send(t.end());
-        flush();
-      } catch (err) {
-        flush();
-        if (!signal.aborted) send(t.error((err as Error).message));
-        flush();
-        upstream.abort();
-      } finally {
-        if (!gone) controller.close();
-        done();
-      }
+      // Read as it arrives: each read is parsed and written in the same turn, with no promise or
+      // iterator step per read (a token's share of a stream's CPU).
+      return new Promise<void>((resolve) => {
+        let over = false;
+        const stop = (err?: unknown) => {
+          if (over) return;
+          over = true;
+          if (err === undefined) {
+            outcome.complete = true;
+            send(t.end());
+            flush();
+          } else {
+            flush();
+            if (!signal.aborted) send(t.error((err as Error).message));
+            flush();
+            upstream.abort();
+            res.destroy();
+          }
+          if (!gone) controller.close();
+          done();
+          resolve();
+        };
+        res.on("data", (value: Buffer) => {
+          if (over) return;
+          try {
+            size += value.byteLength;
+            if (size > maxBytes) throw tooLarge(entry.name, maxBytes);
+            parser.feed(text.decode(value, { stream: true }));
+            flush();
+          } catch (err) {
+            stop(err);
+          }
+        });
+        res.on("end", () => {
+          if (over) return;
+          try {
+            parser.feed(text.decode());
+          } catch (err) {
+            return stop(err);
+          }
+          stop();
+        });
+        res.on("error", (err: Error) => stop(err));
+        res.on("close", () => stop(new Error("the provider's stream closed before it ended")));
+      });
     },
     cancel() {
       gone = true;
