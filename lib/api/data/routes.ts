@@ -1,6 +1,7 @@
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { served } from "../../gateway/http/json-text.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { untrustedContent } from "../../upstream/untrusted-response.ts";
@@ -49,7 +50,7 @@ const search = gatewayRoute("key", {
 });
 
 const handleSearch: RouteHandler<typeof search, GatewayEnv> = async (c) =>
-  c.json(await searchAnswer(c, dataSource(c.req.valid("param").source), c.req.valid("query"), 10), 200);
+  c.json(served(await searchAnswer(c, dataSource(c.req.valid("param").source), c.req.valid("query"), 10)), 200);
 
 const get = gatewayRoute("key", {
   method: "get",

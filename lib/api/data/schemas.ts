@@ -2,7 +2,8 @@ import { z } from "@hono/zod-openapi";
 import type { RequestVariables } from "../../gateway/http/context.ts";
 import { ErrorSchema, jsonResponse } from "../../gateway/http/schemas.ts";
 import { SearchQuery, searchCount, searchTerms } from "./search-query.ts";
-import { cachedSearch, contextFor, type DataSource } from "./source.ts";
+import { JsonText } from "../../gateway/http/json-text.ts";
+import { cachedSearchJson, contextFor, type DataSource } from "./source.ts";
 
 // What the generic data routes (./routes.ts) and each source's own (./sources/<name>/routes.ts) share.
 export const tags = ["Data sources"];
@@ -36,14 +37,20 @@ export const Any = z.record(z.string(), z.unknown());
 export const sourceContext = (c: RequestVariables, source: DataSource) =>
   contextFor(source, c.get("runtime").upstreamCache);
 
-/** One source's search answer, in the shape every search route shares; the spec's default count differs by route. */
+/**
+ * One source's search answer, in the shape every search route shares (SearchResult); the spec's
+ * default count differs by route. Its results are spliced in as the cache holds their text, which
+ * is byte for byte what serialising them would give.
+ */
 export async function searchAnswer(
   c: RequestVariables,
   source: DataSource,
   q: z.infer<typeof SearchQuery>,
   defaultCount: number,
-) {
+): Promise<JsonText<z.infer<typeof SearchResult>>> {
   const terms = searchTerms(q);
-  const results = await cachedSearch(source, c.get("runtime").upstreamCache, terms, searchCount(q, defaultCount));
-  return { source: source.name, query: terms, count: results.length, results };
+  const found = await cachedSearchJson(source, c.get("runtime").upstreamCache, terms, searchCount(q, defaultCount));
+  return new JsonText(
+    `{"source":${JSON.stringify(source.name)},"query":${JSON.stringify(terms)},"count":${found.count},"results":${found.json}}`,
+  );
 }
