@@ -2,8 +2,10 @@
 // time to the first token (TTFB here) and total time over 200 requests at 20 concurrent, then 1,000 streams held open
 // at once on one instance with its memory. Targets: added TTFB p50 <= 2 ms, p99 <= 10 ms; 1,000 open streams add <= 100 MB.
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { backendEnv } from "../test/support/backends.ts";
-import { runKeysCli } from "../test/support/server-process.ts";
+import { runKeysCli, startServerProcess } from "../test/support/server-process.ts";
 import { startCompiledServer } from "./compiled-server.ts";
 import { report } from "./results.ts";
 import { percentile, rssMb } from "./support.ts";
@@ -179,7 +181,21 @@ async function main() {
     // Hold many streams open at once against a slow provider.
     process.env.UPSTREAM_XAI_URL = slow.url;
     await server.stop();
-    const held = await startCompiledServer({ ...env, UPSTREAM_XAI_URL: slow.url });
+    const heapOut = path.join(os.tmpdir(), `llm-stream-heap-${process.pid}.json`);
+    // Compiled already (above); started with the heap probe, which does nothing until asked.
+    const held = await startServerProcess(
+      { ...env, UPSTREAM_XAI_URL: slow.url, HEAP_OUT: heapOut },
+      "dist/server.mjs",
+      [path.resolve("bench/heap-preload.mjs")],
+    );
+    /** The server's live heap after a full collection, in MB (see bench/heap-preload.mjs). */
+    const liveHeapMb = async (): Promise<number> => {
+      fs.rmSync(heapOut, { force: true });
+      held.proc.kill("SIGUSR2");
+      for (let i = 0; i < 200 && !fs.existsSync(heapOut); i++) await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, 25));
+      return (JSON.parse(fs.readFileSync(heapOut, "utf8")) as { heapUsed: number }).heapUsed / (1024 * 1024);
+    };
     try {
       const before = rssMb(held.proc.pid!);
       let firstBytes = 0;
@@ -200,17 +216,22 @@ async function main() {
       const deadline = Date.now() + 60_000;
       while (firstBytes < OPEN_STREAMS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       const during = rssMb(held.proc.pid!);
+      // Read after the RSS, so collecting does not move it: the live heap with every stream open, then
+      // with none, is what an open stream keeps.
+      const heapOpen = await liveHeapMb();
       const statuses = await Promise.all(streams);
+      const heapPerStreamKb = ((heapOpen - (await liveHeapMb())) * 1024) / OPEN_STREAMS;
       report({
         bench: "llm-stream",
         measure: `RSS added by ${OPEN_STREAMS} open streams`,
         value: during - before,
         unit: "MB",
         target: "<= 100",
-        note: `${firstBytes} open at once, ${statuses.filter((s) => s === 200).length} completed; ${before} → ${during} MB, ${(((during - before) * 1024) / OPEN_STREAMS).toFixed(0)} kB a stream`,
+        note: `${firstBytes} open at once, ${statuses.filter((s) => s === 200).length} completed; ${before} → ${during} MB, ${(((during - before) * 1024) / OPEN_STREAMS).toFixed(0)} kB a stream; live heap ${heapPerStreamKb.toFixed(1)} kB a stream after a full collection`,
       });
     } finally {
       await held.stop();
+      fs.rmSync(heapOut, { force: true });
     }
   } finally {
     await server.stop();
