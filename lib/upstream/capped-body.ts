@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { GatewayError } from "../errors.ts";
 
 /** Default cap on one upstream body: room for a batch of base64 images, far below what would hurt the process. */
@@ -54,6 +55,56 @@ export async function collectCapped(
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size);
+}
+
+/** Where `streamCappedText` hands a body's text: each read as it comes, then one `end` or one `fail`. */
+export type TextListener = {
+  text(text: string): void;
+  end(): void;
+  fail(err: Error): void;
+};
+
+/**
+ * An upstream body (Node's readable) read as it arrives, each read decoded as UTF-8 (a character cut
+ * between reads is decoded whole) and handed on in the same turn: no promise or iterator step per read,
+ * which is a relayed token's share of a stream's CPU. Past maxBytes it fails with 502 naming the
+ * service; a body that errors or closes before its end fails, and so does a listener that throws. After
+ * `end` or `fail` nothing more is handed on, and a failure destroys the body (aborting its request).
+ */
+export function streamCappedText(body: Readable, service: string, maxBytes: number, on: TextListener): void {
+  const decoder = new TextDecoder();
+  let size = 0;
+  let over = false;
+  const fail = (err: Error) => {
+    if (over) return;
+    over = true;
+    body.destroy();
+    on.fail(err);
+  };
+  body.on("data", (bytes: Buffer) => {
+    if (over) return;
+    size += bytes.byteLength;
+    if (size > maxBytes) return fail(tooLarge(service, maxBytes));
+    try {
+      on.text(decoder.decode(bytes, { stream: true }));
+    } catch (err) {
+      fail(err as Error);
+    }
+  });
+  body.on("end", () => {
+    if (over) return;
+    try {
+      const rest = decoder.decode();
+      if (rest) on.text(rest);
+    } catch (err) {
+      return fail(err as Error);
+    }
+    if (over) return;
+    over = true;
+    on.end();
+  });
+  body.on("error", (err: Error) => fail(err));
+  body.on("close", () => fail(new Error("the stream closed before it ended")));
 }
 
 const cappedFetches = new Map<string, typeof fetch>();

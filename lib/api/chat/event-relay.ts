@@ -1,5 +1,5 @@
 import { createParser } from "eventsource-parser";
-import { tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
+import { streamCappedText, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { Usage } from "../llm/chat-types.ts";
 import type { EventSource } from "../../gateway/http/event-stream.ts";
@@ -60,8 +60,6 @@ export function relayEvents(
     outcome.model = t.model() ?? modelId;
     settle(outcome);
   };
-  const text = new TextDecoder();
-  let size = 0;
   let gone = false;
 
   const source: EventSource = {
@@ -94,50 +92,30 @@ export function relayEvents(
           if (data && typeof data === "object") send(t.event(data as Record<string, unknown>, event.event));
         },
       });
-      // Read as it arrives: each read is parsed and written in the same turn, with no promise or
-      // iterator step per read (a token's share of a stream's CPU).
       return new Promise<void>((resolve) => {
-        let over = false;
-        const stop = (err?: unknown) => {
-          if (over) return;
-          over = true;
+        const stop = (err?: Error) => {
           if (err === undefined) {
             outcome.complete = true;
             send(t.end());
             flush();
           } else {
             flush();
-            if (!signal.aborted) send(t.error((err as Error).message));
+            if (!signal.aborted) send(t.error(err.message));
             flush();
             upstream.abort();
-            res.destroy();
           }
           if (!gone) controller.close();
           done();
           resolve();
         };
-        res.on("data", (value: Buffer) => {
-          if (over) return;
-          try {
-            size += value.byteLength;
-            if (size > maxBytes) throw tooLarge(entry.name, maxBytes);
-            parser.feed(text.decode(value, { stream: true }));
+        streamCappedText(res, entry.name, maxBytes, {
+          text(text) {
+            parser.feed(text);
             flush();
-          } catch (err) {
-            stop(err);
-          }
+          },
+          end: () => stop(),
+          fail: stop,
         });
-        res.on("end", () => {
-          if (over) return;
-          try {
-            parser.feed(text.decode());
-          } catch (err) {
-            return stop(err);
-          }
-          stop();
-        });
-        res.on("error", (err: Error) => stop(err));
-        res.on("close", () => stop(new Error("the provider's stream closed before it ended")));
       });
     },
     cancel() {

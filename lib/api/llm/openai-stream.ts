@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
-import { tooLarge, upstreamMaxBytes } from "../../upstream/capped-body.ts";
+import { streamCappedText, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import type { ChatMessage, ChatPart } from "./chat-types.ts";
 import { postChat } from "./provider-call.ts";
 import { createChunkDecoder } from "./sse-relay.ts";
@@ -85,22 +85,14 @@ export class PartFeed implements PartSource {
     const decoder = createChunkDecoder((part) =>
       part.type === "error" ? this.finish(new Error(part.message)) : this.emit(part),
     );
-    const text = new TextDecoder();
-    let size = 0;
-    body.on("data", (bytes: Buffer) => {
-      if (this.outcome) return;
-      size += bytes.byteLength;
-      if (size > maxBytes) return this.finish(tooLarge(service, maxBytes));
-      decoder.feed(text.decode(bytes, { stream: true }));
+    streamCappedText(body, service, maxBytes, {
+      text: (text) => decoder.feed(text),
+      end: () => {
+        decoder.end();
+        this.finish();
+      },
+      fail: (err) => this.finish(err),
     });
-    body.on("end", () => {
-      if (this.outcome) return;
-      decoder.feed(text.decode());
-      decoder.end();
-      this.finish();
-    });
-    body.on("error", (err: Error) => this.finish(err));
-    body.on("close", () => this.finish(new Error("the stream closed before it ended")));
   }
 
   ready(): Promise<void> {
