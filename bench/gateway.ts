@@ -7,7 +7,7 @@
 import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
 import { startCompiledServer } from "./compiled-server.ts";
-import { processCpuMs } from "./process-cpu.ts";
+import { cpuPerRequest } from "./process-cpu.ts";
 import { median, report, spread } from "./results.ts";
 import { createBenchKey, startScriptServer } from "./support.ts";
 
@@ -21,16 +21,10 @@ function load(url: string, headers: Record<string, string>, duration: number): P
 }
 
 /** One load run, with the CPU the server's process spent per request served. */
-async function measure(pid: number | undefined, url: string, headers: Record<string, string>) {
-  const before = pid === undefined ? undefined : processCpuMs(pid);
-  const result = await load(url, headers, SECONDS);
-  const after = pid === undefined ? undefined : processCpuMs(pid);
-  const cpuUs =
-    before === undefined || after === undefined ? undefined : ((after - before) * 1000) / result.requests.total;
-  return { result, cpuUs };
-}
+const measure = (pid: number | undefined, url: string, headers: Record<string, string>) =>
+  cpuPerRequest(pid, () => load(url, headers, SECONDS));
 
-function summary(round: number, name: string, r: Result, cpuUs: number | undefined) {
+function summary(round: number, name: string, r: Result, cpuUs: number) {
   return {
     round,
     server: name,
@@ -38,7 +32,7 @@ function summary(round: number, name: string, r: Result, cpuUs: number | undefin
     "p50 ms": r.latency.p50,
     "p99 ms": r.latency.p99,
     errors: r.errors + r.non2xx,
-    "CPU µs/req": cpuUs === undefined ? "n/a" : Math.round(cpuUs),
+    "CPU µs/req": Number.isNaN(cpuUs) ? "n/a" : Math.round(cpuUs),
   };
 }
 

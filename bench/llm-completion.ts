@@ -6,7 +6,7 @@
 import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
 import { startCompiledServer } from "./compiled-server.ts";
-import { processCpuMs } from "./process-cpu.ts";
+import { cpuPerRequest } from "./process-cpu.ts";
 import { median, report, spread } from "./results.ts";
 import { createBenchKey, startScriptServer } from "./support.ts";
 
@@ -55,14 +55,11 @@ async function main() {
     const cpu: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const d = await load(direct, {});
-      const proxyBefore = processCpuMs(proxy.pid!);
-      const m = await load(minimal, {});
-      const proxyAfter = processCpuMs(proxy.pid!);
-      const before = processCpuMs(gateway.proc.pid!);
-      const g = await load(through, { authorization: `Bearer ${key}` });
-      const after = processCpuMs(gateway.proc.pid!);
+      const { result: m, cpuUs: proxyUs } = await cpuPerRequest(proxy.pid, () => load(minimal, {}));
+      const { result: g, cpuUs } = await cpuPerRequest(gateway.proc.pid, () =>
+        load(through, { authorization: `Bearer ${key}` }),
+      );
       if (g.non2xx || g.errors) throw new Error(`gateway answered ${g.non2xx} non-2xx, ${g.errors} errors`);
-      const cpuUs = before !== undefined && after !== undefined ? ((after - before) * 1000) / g.requests.total : NaN;
       rows.push({
         round,
         target: "direct",
@@ -70,10 +67,6 @@ async function main() {
         "p50 ms": d.latency.p50,
         "p99 ms": d.latency.p99,
       });
-      const proxyUs =
-        proxyBefore !== undefined && proxyAfter !== undefined
-          ? ((proxyAfter - proxyBefore) * 1000) / m.requests.total
-          : NaN;
       rows.push({
         round,
         target: "minimal Node proxy",

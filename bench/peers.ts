@@ -9,7 +9,7 @@ import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
 import { freePort } from "../test/support/next-build.ts";
 import { startCompiledServer } from "./compiled-server.ts";
-import { processCpuMs } from "./process-cpu.ts";
+import { cpuPerRequest } from "./process-cpu.ts";
 import { createBenchKey, percentile, rssMb, startScriptServer } from "./support.ts";
 import { report } from "./results.ts";
 
@@ -96,9 +96,7 @@ async function ttfbs(t: Target): Promise<number[]> {
 async function measure(t: Target) {
   await load(t, CONNECTIONS, 2);
   const one = await load(t, 1, Math.max(3, SECONDS / 2));
-  const before = t.pid ? processCpuMs(t.pid) : undefined;
-  const many = await load(t, CONNECTIONS, SECONDS);
-  const after = t.pid ? processCpuMs(t.pid) : undefined;
+  const { result: many, cpuUs } = await cpuPerRequest(t.pid || undefined, () => load(t, CONNECTIONS, SECONDS));
   if (many.non2xx || many.errors) throw new Error(`${t.name}: ${many.non2xx} non-2xx, ${many.errors} errors`);
   // Portkey 1.15.2 fails every stream on Node 20 (a 500: it appends to a fetch Response's immutable
   // headers); that is reported instead of a number.
@@ -106,7 +104,7 @@ async function measure(t: Target) {
   return {
     one,
     many,
-    cpuUs: before !== undefined && after !== undefined ? ((after - before) * 1000) / many.requests.total : NaN,
+    cpuUs,
     ttfb: streams instanceof Error ? streams : { p50: percentile(streams, 50), p99: percentile(streams, 99) },
     rss: t.pid ? rssMb(t.pid) : NaN,
   };

@@ -17,6 +17,21 @@ export function processCpuMs(pid: number): number | undefined {
   }
 }
 
+/**
+ * Runs a load and measures the CPU µs the process spent per request it served (NaN off Linux or without
+ * a pid). Only the process's own CPU counts, so other processes' load barely moves it.
+ */
+export async function cpuPerRequest<R extends { requests: { total: number } }>(
+  pid: number | undefined,
+  run: () => Promise<R>,
+): Promise<{ result: R; cpuUs: number }> {
+  const before = pid === undefined ? undefined : processCpuMs(pid);
+  const result = await run();
+  const after = pid === undefined ? undefined : processCpuMs(pid);
+  const cpuUs = before === undefined || after === undefined ? NaN : ((after - before) * 1000) / result.requests.total;
+  return { result, cpuUs };
+}
+
 /** The pids a process started, and theirs in turn, from /proc (empty off Linux or once it has exited). */
 export function descendants(pid: number): number[] {
   let tasks: string[];
