@@ -2,17 +2,15 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { HEALTH, HEALTH_PATH } from "./api/status/routes.ts";
 import { observeRequest } from "./gateway/http/app.ts";
 import { requestIdOf } from "./gateway/http/request-id.ts";
+import type { NodeListener } from "./gateway/http/plain-lane.ts";
 import type { Runtime } from "./gateway/runtime/runtime.ts";
-
-export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * GET /health, the route load balancers and orchestrators call every few seconds per instance, answered
  * on Node's own request and response in front of the Hono app (`next`), which cost it twice a Hono hello
  * (measured: 140-156 µs against 66-82) for an answer that is a constant. Only the plain request: a query
  * string or HEAD goes to the app. What is answered here carries the app's headers and body, and is
- * counted and logged as the app would. Keyed routes are not answered here: their pipeline (auth, limits,
- * metering) has one definition, in the app.
+ * counted and logged as the app would. Keyed GET routes have their own lane (gateway/http/plain-lane.ts).
  */
 export function directRoutes(rt: Runtime, next: NodeListener): NodeListener {
   const health = Buffer.from(JSON.stringify(HEALTH));

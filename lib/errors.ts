@@ -30,24 +30,46 @@ export class RateLimitError extends GatewayError {
 
 export type ErrorLogger = (err: unknown, c: Context) => void;
 
-/** The one place errors become responses: Form A `{error}` for all but 429, never a stack trace. */
-export function errorResponse(err: unknown, c: Context, logUnexpected: ErrorLogger): Response {
+/** What an error is answered with: its status, JSON body and headers. */
+export type ErrorAnswer = { status: ContentfulStatusCode; body: object; headers?: Record<string, string> };
+
+/**
+ * The one place errors become answers: Form A `{error}` for all but 429, never a stack trace.
+ * `unexpected` is told of an error no user caused (logged by the caller), before its 500.
+ */
+export function errorAnswer(
+  err: unknown,
+  requestId: string | undefined,
+  unexpected: (err: unknown) => void,
+): ErrorAnswer {
   if (err instanceof RateLimitError) {
-    return c.json(
-      { error: { code: "rate_limit_exceeded", message: err.message, retry_after: err.retryAfter } },
-      429,
-      err.headers,
-    );
+    return {
+      status: 429,
+      body: { error: { code: "rate_limit_exceeded", message: err.message, retry_after: err.retryAfter } },
+      headers: err.headers,
+    };
   }
-  if (err instanceof GatewayError) return c.json({ error: err.message }, err.status, err.headers);
+  if (err instanceof GatewayError) return { status: err.status, body: { error: err.message }, headers: err.headers };
   if (err instanceof HTTPException) {
     const message = err.status === 413 ? "request body too large" : err.message || "request failed";
-    return c.json({ error: message }, err.status);
+    return { status: err.status, body: { error: message } };
   }
   if (isDatabaseUnreachable(err))
     // The database is down or restarting: the client may retry, and the log has the outage already
     // (the key store's and the meter's own warnings).
-    return c.json({ error: "the database is unreachable; try again shortly" }, 503, { "Retry-After": "5" });
-  logUnexpected(err, c);
-  return c.json({ error: `internal server error (request id ${c.get("requestId") ?? "unknown"})` }, 500);
+    return {
+      status: 503,
+      body: { error: "the database is unreachable; try again shortly" },
+      headers: { "Retry-After": "5" },
+    };
+  unexpected(err);
+  return { status: 500, body: { error: `internal server error (request id ${requestId ?? "unknown"})` } };
+}
+
+/** errorAnswer as the Hono app's response. */
+export function errorResponse(err: unknown, c: Context, logUnexpected: ErrorLogger): Response {
+  const { status, body, headers } = errorAnswer(err, c.get("requestId") as string | undefined, (e) =>
+    logUnexpected(e, c),
+  );
+  return c.json(body, status, headers);
 }

@@ -43,9 +43,11 @@ describe("AAC", () => {
       expect(res.headers.get("X-RateLimit-Limit")).toMatch(/^\d+$/);
       expect(res.headers.get("X-RateLimit-Remaining")).toMatch(/^\d+$/);
       expect(res.headers.get("X-RateLimit-Reset")).toMatch(/^\d+$/);
-      const body = await res.json();
+      const text = await res.text();
+      const body = JSON.parse(text);
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-      expect(Number(res.headers.get("content-length"))).toBe(Buffer.byteLength(JSON.stringify(body)));
+      // The pre-serialised answer is byte for byte what serialising it would give.
+      expect(text).toBe(JSON.stringify(body));
       expect(SearchResponse.parse(body)).toEqual(body);
       expect(body).toMatchObject({ query: "dog", sources: ["local"], metadata: { limit: 10, language: "en" } });
       expect(body.total).toBeGreaterThanOrEqual(body.results.length);

@@ -1,3 +1,4 @@
+import { laneStep } from "../gateway/http/plain-route.ts";
 import type { MiddlewareHandler } from "hono";
 import { GatewayError } from "../errors.ts";
 import { nodeResponse } from "../gateway/http/response-headers.ts";
@@ -62,6 +63,12 @@ export function refuseServiceWorkerScript(serviceWorkerHeader: string | undefine
   }
 }
 
+// What the plain lane (lib/gateway/http/plain-lane.ts) does for it on the routes it answers.
+const LANE_UNTRUSTED = {
+  check: (header: (name: string) => string | undefined) => refuseServiceWorkerScript(header("service-worker")),
+  headers: UNTRUSTED_RESPONSE_HEADERS,
+};
+
 /**
  * For routes whose JSON carries upstream content (archive snapshots, live feeds, screenshots): refuses
  * service-worker script fetches and adds the untrusted-content headers to every answer, errors included.
@@ -72,7 +79,7 @@ export function refuseServiceWorkerScript(serviceWorkerHeader: string | undefine
  * and they are set on the answer after the handler.
  */
 export function untrustedContent(): MiddlewareHandler {
-  return async function untrustedContent(c, next) {
+  return laneStep(async function untrustedContent(c, next) {
     refuseServiceWorkerScript(c.req.header("service-worker"));
     const outgoing = nodeResponse(c);
     if (outgoing) {
@@ -81,5 +88,5 @@ export function untrustedContent(): MiddlewareHandler {
     }
     await next();
     for (const [name, value] of Object.entries(UNTRUSTED_RESPONSE_HEADERS)) c.res.headers.set(name, value);
-  };
+  }, LANE_UNTRUSTED);
 }

@@ -1,7 +1,8 @@
 import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { Context, TypedResponse } from "hono";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
+import { JsonText } from "../../gateway/http/json-text.ts";
+import { plainHandler, type PlainHandler } from "../../gateway/http/plain-route.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
@@ -81,19 +82,6 @@ export const SearchResponse = z.object({
 const arasaacLookup = (cache: UpstreamCache, language: ArasaacLanguage) => async (word: string) =>
   rankPictograms(word, await findPictograms(cache, word, language));
 
-/**
- * Sends JSON text already in the route's documented shape as that route's typed response. Local
- * pages are pre-serialised (see resultsJson in search.ts) because JSON.stringify of a page cost
- * more than the search; test/aac.test.ts parses these bodies with the same zod schemas.
- */
-function preSerialised<T>(c: Context, text: string): TypedResponse<T, 200, "json"> {
-  // Content-Length is what metering counts as bytes out when c.json was not used.
-  return c.body(text, 200, {
-    "Content-Type": "application/json",
-    "Content-Length": String(Buffer.byteLength(text)),
-  }) as unknown as TypedResponse<T, 200, "json">;
-}
-
 /** Local and ARASAAC results in one list: by score, local first among equals (a stable sort). */
 function mergeResults(local: AacSymbol[], remote: AacSymbol[], limit: number): AacSymbol[] {
   return [...local, ...remote].sort((a, b) => b.score - a.score).slice(0, limit);
@@ -113,13 +101,13 @@ const search = gatewayRoute("key", {
     ...upstreamErrors,
   },
 });
-const handleSearch: RouteHandler<typeof search, GatewayEnv> = async (c) => {
-  const { q, limit, sources: list, language } = c.req.valid("query");
+// Local pages are pre-serialised (see resultsJson in search.ts): JSON.stringify of a page cost more
+// than the search. test/aac.test.ts parses these answers with the same zod schemas.
+const handleSearch = plainHandler(search, async (c, { query: { q, limit, sources: list, language } }) => {
   const sources = parseSources(list, "local");
   if (sources.length === 1 && sources[0] === "local") {
     const { json, total } = searchSymbolsJson(q, { limit });
-    return preSerialised<z.infer<typeof SearchResponse>>(
-      c,
+    return new JsonText<z.infer<typeof SearchResponse>>(
       `{"query":${JSON.stringify(q)},"results":${json},"total":${total},"sources":["local"],"metadata":${JSON.stringify({ limit, language })}}`,
     );
   }
@@ -127,17 +115,14 @@ const handleSearch: RouteHandler<typeof search, GatewayEnv> = async (c) => {
   const remote = sources.includes("arasaac")
     ? rankPictograms(q, await findPictograms(c.get("runtime").upstreamCache, q, language))
     : [];
-  return c.json(
-    {
-      query: q,
-      results: mergeResults(local.results, remote, limit),
-      total: local.total + remote.length,
-      sources,
-      metadata: { limit, language, ...(sources.includes("arasaac") ? { attribution: ARASAAC_ATTRIBUTION } : {}) },
-    },
-    200,
-  );
-};
+  return {
+    query: q,
+    results: mergeResults(local.results, remote, limit),
+    total: local.total + remote.length,
+    sources,
+    metadata: { limit, language, ...(sources.includes("arasaac") ? { attribution: ARASAAC_ATTRIBUTION } : {}) },
+  };
+});
 
 const ArasaacResponse = z.object({
   query: z.string(),
@@ -165,20 +150,16 @@ const pictolib = arasaacRoute(
   "/v1/aac/symbols/pictolib",
   "Search ARASAAC pictograms (the spec's pictolib name for /v1/aac/symbols/arasaac)",
 );
-/** One handler for both names: pictolib is the spec's name for the ARASAAC search. */
-const handleArasaac: RouteHandler<typeof arasaac, GatewayEnv> = async (c) => {
-  const { q, limit, language } = c.req.valid("query");
+/** One search for both names: pictolib is the spec's name for the ARASAAC search. */
+const searchArasaac: PlainHandler<typeof arasaac> = async (c, { query: { q, limit, language } }) => {
   const ranked = rankPictograms(q, await findPictograms(c.get("runtime").upstreamCache, q, language));
-  return c.json(
-    {
-      query: q,
-      results: ranked.slice(0, limit),
-      total: ranked.length,
-      source: "arasaac" as const,
-      metadata: { attribution: ARASAAC_ATTRIBUTION, language, limit },
-    },
-    200,
-  );
+  return {
+    query: q,
+    results: ranked.slice(0, limit),
+    total: ranked.length,
+    source: "arasaac" as const,
+    metadata: { attribution: ARASAAC_ATTRIBUTION, language, limit },
+  };
 };
 
 export const LocalResponse = z.object({
@@ -209,15 +190,13 @@ const local = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
-const handleLocal: RouteHandler<typeof local, GatewayEnv> = (c) => {
-  const { q, limit, set } = c.req.valid("query");
+const handleLocal = plainHandler(local, (_c, { query: { q, limit, set } }) => {
   const { json, total } = searchSymbolsJson(q, { limit, ...(set === "all" ? {} : { sets: [set] }) });
   const metadata = JSON.stringify({ limit, set, symbols_indexed: symbolIndex().symbols.length });
-  return preSerialised<z.infer<typeof LocalResponse>>(
-    c,
+  return new JsonText<z.infer<typeof LocalResponse>>(
     `{"query":${JSON.stringify(q)},"results":${json},"total":${total},"source":"local","metadata":${metadata}}`,
   );
-};
+});
 
 const SentenceBody = z
   .object({
@@ -300,8 +279,8 @@ const handleSentence: RouteHandler<typeof sentence, GatewayEnv> = async (c) => {
 
 export function registerAacRoutes(app: OpenAPIHono<GatewayEnv>): void {
   app.openapi(search, handleSearch);
-  app.openapi(arasaac, handleArasaac);
-  app.openapi(pictolib, handleArasaac);
+  app.openapi(arasaac, plainHandler(arasaac, searchArasaac));
+  app.openapi(pictolib, plainHandler(pictolib, searchArasaac));
   app.openapi(local, handleLocal);
   app.openapi(sentence, handleSentence);
 }

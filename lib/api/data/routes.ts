@@ -1,7 +1,7 @@
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
-import { served } from "../../gateway/http/json-text.ts";
+import { plainHandler } from "../../gateway/http/plain-route.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { untrustedContent } from "../../upstream/untrusted-response.ts";
@@ -49,8 +49,9 @@ const search = gatewayRoute("key", {
   responses: { 200: jsonResponse(SearchResult, "Results"), ...keyedErrors, ...upstreamErrors },
 });
 
-const handleSearch: RouteHandler<typeof search, GatewayEnv> = async (c) =>
-  c.json(served(await searchAnswer(c, dataSource(c.req.valid("param").source), c.req.valid("query"), 10)), 200);
+const handleSearch = plainHandler(search, (c, { params, query }) =>
+  searchAnswer(c, dataSource(params.source), query, 10),
+);
 
 const get = gatewayRoute("key", {
   method: "get",
@@ -65,11 +66,10 @@ const get = gatewayRoute("key", {
   },
 });
 
-const handleGet: RouteHandler<typeof get, GatewayEnv> = async (c) => {
-  const { source: name, item_id } = c.req.valid("param");
+const handleGet = plainHandler(get, async (c, { params: { source: name, item_id } }) => {
   const source = dataSource(name);
-  return c.json({ id: item_id, result: await source.get(sourceContext(c, source), item_id), source: source.name }, 200);
-};
+  return { id: item_id, result: await source.get(sourceContext(c, source), item_id), source: source.name };
+});
 
 const multi = gatewayRoute("key", {
   method: "post",

@@ -4,6 +4,7 @@ import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
 import { effectiveLimits } from "../../gateway/keys/record.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
+import { plainHandler } from "../../gateway/http/plain-route.ts";
 import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 
 const WindowSchema = z.object({ limit: z.number().int(), remaining: z.number().int(), reset: z.number().int() });
@@ -34,27 +35,25 @@ const keyInfo = gatewayRoute("key", {
 });
 
 function registerKeyRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(keyInfo, (c) => {
-    // c.get, not c.var: every c.var read copies all of the request's variables (this is the keyed no-op route).
-    const key = c.get("key");
-    const admission = c.get("admission");
-    const runtime = c.get("runtime");
-    if (!key || !admission) throw new GatewayError(401, "missing API key");
-    const limits = effectiveLimits(key, runtime.config.limits);
-    const window = (w: { limit: number; remaining: number; reset: number }) => ({
-      limit: w.limit,
-      remaining: w.remaining,
-      reset: Math.ceil(w.reset / 1000),
-    });
-    return c.json(
-      {
+  app.openapi(
+    keyInfo,
+    plainHandler(keyInfo, (c) => {
+      const key = c.get("key");
+      const admission = c.get("admission");
+      if (!key || !admission) throw new GatewayError(401, "missing API key");
+      const window = (w: { limit: number; remaining: number; reset: number }) => ({
+        limit: w.limit,
+        remaining: w.remaining,
+        reset: Math.ceil(w.reset / 1000),
+      });
+      return {
         id: key.id,
         prefix: key.prefix,
         name: key.name,
         status: key.status,
         scopes: key.scopes,
         expires_at: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
-        limits,
+        limits: effectiveLimits(key, c.get("runtime").config.limits),
         remaining: {
           minute: window(admission.minute),
           day: window(admission.day),
@@ -64,10 +63,9 @@ function registerKeyRoutes(app: OpenAPIHono<GatewayEnv>): void {
             remaining: Math.max(0, admission.concurrency.limit - admission.concurrency.inUse),
           },
         },
-      },
-      200,
-    );
-  });
+      };
+    }),
+  );
 }
 
 /** The calling key itself; the "account" scope, which every key may call. */

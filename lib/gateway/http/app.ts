@@ -15,6 +15,7 @@ import { validationHook } from "./validation.ts";
 import { MemoRouter } from "./memo-router.ts";
 import { requestIdOf } from "./request-id.ts";
 import { methodsByPath } from "./allowed-methods.ts";
+import { laneStep } from "./plain-route.ts";
 import { setResponseHeader } from "./response-headers.ts";
 
 export type GatewayApp = OpenAPIHono<GatewayEnv>;
@@ -38,41 +39,44 @@ export function createGatewayApp(rt: Runtime, areas: readonly Area[]): GatewayAp
   const allowedMethods = methodsByPath(app);
   // One middleware, not four (request id, observation, body cap, 405): each layer of Hono's compose is
   // a closure and a promise per request, on every route.
-  app.use(async function frame(c, next) {
-    const started = performance.now();
-    const id = requestIdOf(c.req.header("x-request-id"));
-    c.set("requestId", id);
-    setResponseHeader(c, "X-Request-Id", id);
-    c.set("runtime", rt);
-    const method = c.req.method;
-    if (method === "GET" || method === "HEAD") await next();
-    else {
-      // Hono's bodyLimit asks for the body stream, which makes the Node adapter build a full WHATWG
-      // Request and then read every body through it (36 ms for a 4 MB JSON body instead of 5). A declared
-      // Content-Length is enough to decide (Node's parser never delivers more than it declares), so the
-      // stream-counting limiter is kept for chunked bodies only.
-      const declared = c.req.header("content-length");
-      if (declared === undefined || c.req.header("transfer-encoding")) {
-        // It answers an overflow by returning its response, as a middleware may (else what next returned).
-        const refused: unknown = await limitBody(c, next);
-        if (refused instanceof Response) c.res = refused;
-      } else if (Number(declared) > rt.config.maxBodyBytes) c.res = tooLarge(c);
-      else await next();
-    }
-    // A known path asked with another method: 405 with Allow, as hono/method-not-allowed answers it.
-    if (c.res.status === 404 && !c.error) {
-      const methods = allowedMethods(c.req.path);
-      if (methods.length > 0 && !methods.includes(method)) {
-        // Hono carries the old response's headers over to the new one: its length and Allow must not.
-        c.res.headers.delete("Allow");
-        c.res.headers.delete("Content-Length");
-        c.res = c.json({ error: `method ${method} not allowed here; use ${methods.join(", ")}` }, 405, {
-          Allow: methods.join(", "),
-        });
+  // The plain lane (plain-lane.ts) does the same for what it answers: request id, observation; no body.
+  app.use(
+    laneStep(async function frame(c, next) {
+      const started = performance.now();
+      const id = requestIdOf(c.req.header("x-request-id"));
+      c.set("requestId", id);
+      setResponseHeader(c, "X-Request-Id", id);
+      c.set("runtime", rt);
+      const method = c.req.method;
+      if (method === "GET" || method === "HEAD") await next();
+      else {
+        // Hono's bodyLimit asks for the body stream, which makes the Node adapter build a full WHATWG
+        // Request and then read every body through it (36 ms for a 4 MB JSON body instead of 5). A declared
+        // Content-Length is enough to decide (Node's parser never delivers more than it declares), so the
+        // stream-counting limiter is kept for chunked bodies only.
+        const declared = c.req.header("content-length");
+        if (declared === undefined || c.req.header("transfer-encoding")) {
+          // It answers an overflow by returning its response, as a middleware may (else what next returned).
+          const refused: unknown = await limitBody(c, next);
+          if (refused instanceof Response) c.res = refused;
+        } else if (Number(declared) > rt.config.maxBodyBytes) c.res = tooLarge(c);
+        else await next();
       }
-    }
-    observeRequest(rt, id, method, matchedRoute(c), c.res.status, performance.now() - started);
-  });
+      // A known path asked with another method: 405 with Allow, as hono/method-not-allowed answers it.
+      if (c.res.status === 404 && !c.error) {
+        const methods = allowedMethods(c.req.path);
+        if (methods.length > 0 && !methods.includes(method)) {
+          // Hono carries the old response's headers over to the new one: its length and Allow must not.
+          c.res.headers.delete("Allow");
+          c.res.headers.delete("Content-Length");
+          c.res = c.json({ error: `method ${method} not allowed here; use ${methods.join(", ")}` }, 405, {
+            Allow: methods.join(", "),
+          });
+        }
+      }
+      observeRequest(rt, id, method, matchedRoute(c), c.res.status, performance.now() - started);
+    }, {}),
+  );
 
   registerSecuritySchemes(app);
   for (const area of areas) {

@@ -10,18 +10,24 @@ export type AuthMode = "key" | "optional" | "none";
 
 const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="gateway"' };
 
+/** What the key is read from: Hono's `c.req`, or the plain lane's view of Node's request. */
+export type RequestHeads = {
+  header(name: string): string | undefined;
+  query(name: string): string | undefined;
+};
+
 /** The key a request carries, from X-API-Key, Authorization: Bearer, or ?api_key=. */
-export function presentedKey(c: Context): string | undefined {
+export function presentedKey(req: RequestHeads): string | undefined {
   const values = new Set<string>();
-  const header = c.req.header("x-api-key")?.trim();
+  const header = req.header("x-api-key")?.trim();
   if (header) values.add(header);
-  const authorization = c.req.header("authorization")?.trim();
+  const authorization = req.header("authorization")?.trim();
   if (authorization) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);
     if (!match) throw new GatewayError(401, "Authorization header must be 'Bearer <API_KEY>'", CHALLENGE);
     values.add(match[1]!);
   }
-  const query = c.req.query("api_key")?.trim();
+  const query = req.query("api_key")?.trim();
   if (query) values.add(query);
   if (values.size > 1)
     throw new GatewayError(400, "send one API key: the X-API-Key header, Authorization: Bearer, and api_key disagree");
@@ -43,10 +49,26 @@ export async function authenticate(
   area: string,
   now = Date.now(),
 ): Promise<KeyRecord | undefined> {
-  const raw = presentedKey(c);
-  let key: KeyRecord | null | undefined;
+  const raw = presentedKey(c.req);
+  if (raw) return acceptKey(await resolvePresented(keys, raw), area, true, now);
+  const key = await reachingDatabase(() => sessions?.fromRequest(c, now));
+  if (key) return acceptKey(key, area, false, now);
+  if (mode === "optional") return undefined;
+  const hint = sessions?.crossSiteCookie(c) ? " (a portal session is accepted only on same-origin requests)" : "";
+  throw new GatewayError(
+    401,
+    `missing API key: send it in the X-API-Key header (or Authorization: Bearer, or ?api_key=)${hint}`,
+    CHALLENGE,
+  );
+}
+
+/** The record of a key a request presented, or null for a key no one has. */
+export const resolvePresented = (keys: KeyStore, raw: string): Promise<KeyRecord | null> =>
+  reachingDatabase(() => keys.resolve(raw));
+
+async function reachingDatabase<T>(read: () => T | Promise<T>): Promise<T> {
   try {
-    key = raw ? await keys.resolve(raw) : await sessions?.fromRequest(c, now);
+    return await read();
   } catch (err) {
     if (!isDatabaseUnreachable(err)) throw err;
     // A key this instance has not seen yet is read from the database; while that is unreachable the
@@ -55,20 +77,18 @@ export async function authenticate(
       "Retry-After": "5",
     });
   }
-  if (!raw && !key) {
-    if (mode === "optional") return undefined;
-    const hint = sessions?.crossSiteCookie(c) ? " (a portal session is accepted only on same-origin requests)" : "";
-    throw new GatewayError(
-      401,
-      `missing API key: send it in the X-API-Key header (or Authorization: Bearer, or ?api_key=)${hint}`,
-      CHALLENGE,
-    );
-  }
+}
+
+/**
+ * The key, when it may call the area now: 401 for an unknown (null), revoked or expired key, 403 for
+ * one whose scopes leave the area out. `presented`: sent by the client, not a portal session's console key.
+ */
+export function acceptKey(key: KeyRecord | null, area: string, presented: boolean, now = Date.now()): KeyRecord {
   if (!key) throw new GatewayError(401, "invalid API key", CHALLENGE);
   if (key.status === "revoked")
     throw new GatewayError(
       401,
-      raw ? "API key has been revoked" : "console access for this account has been revoked by the operator",
+      presented ? "API key has been revoked" : "console access for this account has been revoked by the operator",
       CHALLENGE,
     );
   if (key.expiresAt !== null && key.expiresAt <= now) {

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { clientAddress } from "./client-address.ts";
 import type { GatewayEnv } from "./context.ts";
+import { laneStep } from "./plain-route.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 import { RateLimitError } from "../../errors.ts";
 import type { Admission } from "../runtime/limits/limiter.ts";
@@ -49,8 +50,9 @@ export async function withClientLimit(
  * the key's own limits): for keyless routes that do real work, and optional-key routes called without one.
  */
 export function keylessLimit(): MiddlewareHandler<GatewayEnv> {
-  return function keylessClientLimit(c, next) {
+  // The plain lane answers only requests with a key, for which this does nothing.
+  return laneStep<MiddlewareHandler<GatewayEnv>>(function keylessClientLimit(c, next) {
     if (c.get("key")) return next();
     return withClientLimit(c, next, "keyless-ip", c.get("runtime").config.keyless);
-  };
+  }, {});
 }

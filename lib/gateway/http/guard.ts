@@ -2,64 +2,38 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { routePath } from "hono/route";
 import { authenticate, type AuthMode } from "./auth.ts";
-import type { GatewayEnv } from "./context.ts";
+import type { GatewayEnv, UsageDetail } from "./context.ts";
 import { JsonText } from "./json-text.ts";
 import { setResponseHeaders } from "./response-headers.ts";
 import { RateLimitError } from "../../errors.ts";
-import { effectiveLimits } from "../keys/record.ts";
+import { effectiveLimits, type KeyRecord } from "../keys/record.ts";
+import type { Admission } from "../runtime/limits/limiter.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import { describeBudgetUse, formatAmount } from "../../usage/budget-text.ts";
 import type { BudgetRefusal } from "../../usage/budgets.ts";
 
 /**
  * The keyed part of the pipeline for one route: auth → limits → (validation and handler) →
  * metering. Metering only appends to memory, under the area's scope (`area`), so no reader derives
- * the area from the route; rate-limit headers go on every keyed response.
+ * the area from the route; rate-limit headers go on every keyed response. The plain lane
+ * (plain-lane.ts) runs the same steps, through admitKey and usageRecorder, on Node's own request.
  */
 export function guard(mode: Exclude<AuthMode, "none">, area: string): MiddlewareHandler<GatewayEnv> {
   // c.get, not c.var: Hono builds a fresh object from all variables on every c.var read.
-  return async function gatewayGuard(c, next) {
+  const gatewayGuard: MiddlewareHandler<GatewayEnv> = async function gatewayGuard(c, next) {
     const rt = c.get("runtime");
     const key = await authenticate(c, rt, mode, area);
     if (!key) return next();
     c.set("key", key);
 
-    const started = performance.now();
-    const route = routePath(c);
-    const record = (status: number, bytesOut: number) => {
-      const { bytesOut: _streamed, ...usage } = c.get("usage") ?? {};
-      rt.meter.record({
-        keyId: key.id,
-        requestId: c.get("requestId"),
-        method: c.req.method,
-        route,
-        area,
-        status,
-        latencyMs: performance.now() - started,
-        bytesIn: Number(c.req.header("content-length") ?? 0) || 0,
-        bytesOut,
-        ...usage,
-        at: new Date(),
-      });
-    };
-
-    // The key's monthly budget with a hard stop: one map lookup, nothing read from the database.
-    const overBudget = rt.budgets.refusal(key.id);
-    if (overBudget) {
-      rt.metrics.rateLimited.inc({ kind: "budget" });
-      record(429, 0);
-      throw budgetRefusal(overBudget);
-    }
-
-    let admission;
-    try {
-      admission = await rt.limiter.admit(key.limitKey, effectiveLimits(key, rt.config.limits));
-    } catch (err) {
-      if (err instanceof RateLimitError) {
-        rt.metrics.rateLimited.inc({ kind: err.window });
-        record(429, 0);
-      }
-      throw err;
-    }
+    const record = usageRecorder(rt, key, {
+      requestId: c.get("requestId"),
+      method: c.req.method,
+      route: routePath(c),
+      area,
+      bytesIn: Number(c.req.header("content-length") ?? 0) || 0,
+    });
+    const admission = await admitKey(rt, key, (status) => record(status, 0));
     c.set("admission", admission);
     // Set before the handler runs so every response, errors included, carries them.
     setResponseHeaders(c, admission.headers);
@@ -72,16 +46,62 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
     }
     const finish = () => {
       admission.release();
-      record(
-        c.res.status,
-        c.get("usage")?.bytesOut ?? counted.bytes ?? (Number(c.res.headers.get("content-length")) || 0),
-      );
+      const { bytesOut, ...usage } = c.get("usage") ?? {};
+      record(c.res.status, bytesOut ?? counted.bytes ?? (Number(c.res.headers.get("content-length")) || 0), usage);
     };
     // A stream holds its concurrency slot, and is metered (tokens included), until it ends.
     const streamDone = c.get("streamDone");
     if (streamDone) rt.meter.recordWhen(streamDone.finally(finish));
     else finish();
   };
+  guardAccess.set(gatewayGuard, { mode, area });
+  return gatewayGuard;
+}
+
+const guardAccess = new WeakMap<MiddlewareHandler<GatewayEnv>, { mode: Exclude<AuthMode, "none">; area: string }>();
+
+/** The auth mode and area of a guard this module made (for the plain lane to find a route's), else undefined. */
+export const accessOfGuard = (handler: unknown) => guardAccess.get(handler as MiddlewareHandler<GatewayEnv>);
+
+/** What a keyed request is metered as, besides its outcome. */
+export type UsageRequest = { requestId: string; method: string; route: string; area: string; bytesIn: number };
+
+/** Appends the request's usage event to memory once its status and size are known; its latency runs from now. */
+export function usageRecorder(rt: Runtime, key: KeyRecord, request: UsageRequest) {
+  const started = performance.now();
+  return (status: number, bytesOut: number, usage?: Omit<UsageDetail, "bytesOut">) =>
+    rt.meter.record({
+      keyId: key.id,
+      ...request,
+      status,
+      latencyMs: performance.now() - started,
+      bytesOut,
+      ...usage,
+      at: new Date(),
+    });
+}
+
+/**
+ * Admits a request of an accepted key: its monthly budget with a hard stop (one map lookup, nothing
+ * read from the database), then its minute, day and concurrency windows. A refusal is counted,
+ * reported to `refused` with its status (for metering) and thrown as the 429.
+ */
+export async function admitKey(rt: Runtime, key: KeyRecord, refused: (status: 429) => void): Promise<Admission> {
+  const overBudget = rt.budgets.refusal(key.id);
+  if (overBudget) {
+    rt.metrics.rateLimited.inc({ kind: "budget" });
+    refused(429);
+    throw budgetRefusal(overBudget);
+  }
+  try {
+    return await rt.limiter.admit(key.limitKey, effectiveLimits(key, rt.config.limits));
+  } catch (err) {
+    if (err instanceof RateLimitError) {
+      rt.metrics.rateLimited.inc({ kind: err.window });
+      refused(429);
+    }
+    throw err;
+  }
 }
 
 /**

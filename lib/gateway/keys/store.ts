@@ -58,6 +58,16 @@ export class KeyStore {
     return this.resolveHash(hashKey(rawKey));
   }
 
+  /**
+   * The same answer when memory has it, without a promise (the plain lane's hot path): the record, null for
+   * a key known not to exist, undefined when it must be read (then use resolve).
+   */
+  resolveKnown(rawKey: string): KeyRecord | null | undefined {
+    if (!looksLikeKey(rawKey)) return null;
+    const hash = hashKey(rawKey);
+    return this.cache.get(hash) ?? (this.unknown.has(hash) ? null : undefined);
+  }
+
   /** The same, for a key known by its hash only (a console key, whose secret was never kept). */
   async resolveHash(hash: string): Promise<KeyRecord | null> {
     const cached = this.cache.get(hash);

@@ -1,7 +1,7 @@
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../../../gateway/http/context.ts";
-import { served } from "../../../../gateway/http/json-text.ts";
+import { plainHandler } from "../../../../gateway/http/plain-route.ts";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
 import { SearchResult, searchAnswer, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
@@ -36,8 +36,9 @@ const openlibrarySearch = gatewayRoute("key", {
   responses: { 200: jsonResponse(SearchResult, "Books"), ...keyedErrors, ...upstreamErrors },
 });
 
-const handleOpenlibrarySearch: RouteHandler<typeof openlibrarySearch, GatewayEnv> = async (c) =>
-  c.json(served(await searchAnswer(c, openlibrary, c.req.valid("query"), 10)), 200);
+const handleOpenlibrarySearch = plainHandler(openlibrarySearch, (c, { query }) =>
+  searchAnswer(c, openlibrary, query, 10),
+);
 
 export function registerOpenlibraryRoutes(app: AreaApp): void {
   app.openapi(openlibraryIsbn, handleOpenlibraryIsbn);

@@ -1,7 +1,7 @@
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../../../gateway/http/context.ts";
-import { served } from "../../../../gateway/http/json-text.ts";
+import { plainHandler } from "../../../../gateway/http/plain-route.ts";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
 import { SearchResult, searchAnswer, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
@@ -17,8 +17,7 @@ const wikipediaSearch = gatewayRoute("key", {
   responses: { 200: jsonResponse(SearchResult, "Articles"), ...keyedErrors, ...upstreamErrors },
 });
 
-const handleWikipediaSearch: RouteHandler<typeof wikipediaSearch, GatewayEnv> = async (c) =>
-  c.json(served(await searchAnswer(c, wikipedia, c.req.valid("query"), 5)), 200);
+const handleWikipediaSearch = plainHandler(wikipediaSearch, (c, { query }) => searchAnswer(c, wikipedia, query, 5));
 
 const wikipediaSummaryRoute = gatewayRoute("key", {
   method: "get",
