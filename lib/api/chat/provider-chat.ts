@@ -1,7 +1,13 @@
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { Usage } from "../llm/chat-types.ts";
 import { llmTimeoutMs, type ChatStream } from "../llm/chat.ts";
-import { releaseDeadline, released, releasedWhenDone, withDeadline } from "../../upstream/deadline.ts";
+import {
+  deadlineController,
+  releaseDeadline,
+  released,
+  releasedWhenDone,
+  withDeadline,
+} from "../../upstream/deadline.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
 import { AnthropicToChatChunks, anthropicToChat, anthropicUsage, chatToAnthropic } from "./anthropic-upstream.ts";
 import { relayEvents, streamFailure, type EventTranslator } from "./event-relay.ts";
@@ -144,9 +150,10 @@ export async function streamOn(
   signal: AbortSignal,
 ): Promise<ChatStream> {
   const { entry, modelId, name } = target;
-  const upstream = new AbortController();
-  // The deadline bounds the provider's whole stream; `signal` alone says whether the client left.
-  const both = withDeadline(AbortSignal.any([signal, upstream.signal]), llmTimeoutMs());
+  // The deadline bounds the provider's whole stream, and the relay stops it through the same controller;
+  // `signal` alone says whether the client left.
+  const upstream = deadlineController(signal, llmTimeoutMs());
+  const both = upstream.signal;
   if (entry.wire === "anthropic") {
     const { request, jsonTool } = chatToAnthropic({ ...body, stream: true }, modelId);
     const res = await postChat(entry, request, both).catch(released(both));

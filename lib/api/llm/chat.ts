@@ -6,7 +6,7 @@ import { configuredProvider, languageModel } from "./models.ts";
 import type { ChatMessage, ChatPart, CompletionResponse, Usage } from "./chat-types.ts";
 import { relayCompletion } from "./openai-completion.ts";
 import { PulledParts, relayChat, relaysStream, type PartSource, type RelayRequest } from "./openai-stream.ts";
-import { releaseDeadline, withDeadline } from "../../upstream/deadline.ts";
+import { deadlineController, releaseDeadline, withDeadline } from "../../upstream/deadline.ts";
 import type { EventSource } from "../../gateway/http/event-stream.ts";
 
 export type ChatRequest = {
@@ -233,8 +233,11 @@ export async function streamChat(
   signal?: AbortSignal,
   format: StreamFormat = GATEWAY_STREAM,
 ): Promise<ChatStream> {
-  const upstream = new AbortController();
-  const chatSignal = signal ? AbortSignal.any([signal, upstream.signal]) : upstream.signal;
+  // One controller for the provider call: the client's signal, the deadline and cancel (below) abort it.
+  const upstream = deadlineController(signal, llmTimeoutMs());
+  const deadline = upstream.signal;
+  // Set when the client has gone (cancel): the failure that stopping the provider causes is then not reported.
+  let cancelled = false;
   const resolved = resolveChat(req);
   const { entry } = resolved;
   const promptChars = req.messages.reduce((n, m) => n + m.content.length, 0);
@@ -242,11 +245,10 @@ export async function streamChat(
 
   let parts: PartSource;
   // Released when the stream ends (below), so no pending timer outlives the call.
-  const deadline = withTimeout(chatSignal);
   try {
     parts = relaysStream(entry)
       ? await relayChat(entry, relayRequest(resolved, req), deadline)
-      : new PulledParts(sdkParts(sdkOptions(resolved, req, chatSignal)));
+      : new PulledParts(sdkParts(sdkOptions(resolved, req, deadline)));
     await parts.ready();
   } catch (err) {
     releaseDeadline(deadline);
@@ -297,8 +299,8 @@ export async function streamChat(
           },
           fail(err) {
             resolve();
-            // The client left (cancel below metered it) or the stream was stopped on purpose.
-            if (upstream.signal.aborted) return;
+            // The client left (cancel below metered it).
+            if (cancelled) return;
             send(format.error(providerError(entry.name, err).message));
             end({ usage: estimated(), model, provider: entry.name, complete: false });
             controller.close();
@@ -308,6 +310,7 @@ export async function streamChat(
     },
     cancel() {
       // The client went away: stop the provider too, and meter what was generated so far.
+      cancelled = true;
       upstream.abort();
       end({ usage: estimated(), model, provider: entry.name, complete: false });
     },

@@ -5,7 +5,13 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
 import { llmTimeoutMs } from "../llm/chat.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
-import { releaseDeadline, released, releasedWhenDone, withDeadline } from "../../upstream/deadline.ts";
+import {
+  deadlineController,
+  releaseDeadline,
+  released,
+  releasedWhenDone,
+  withDeadline,
+} from "../../upstream/deadline.ts";
 import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
 import { anthropicUsage } from "../chat/anthropic-upstream.ts";
 import { anthropicErrorResponses } from "../chat/compat-error-responses.ts";
@@ -104,8 +110,8 @@ async function onAnthropic(c: Parameters<typeof handleMessages>[0], target: Chat
   const sent = { ...body, model: modelId };
   if (body.stream) {
     // A stream's provider call is also stopped when the relay gives up on it, not only when the client leaves.
-    const upstream = new AbortController();
-    const deadline = withDeadline(AbortSignal.any([signal, upstream.signal]), llmTimeoutMs());
+    const upstream = deadlineController(signal, llmTimeoutMs());
+    const deadline = upstream.signal;
     const res = await postChat(entry, sent, deadline, headers).catch(released(deadline));
     return meteredChatStream(
       c,
