@@ -5,6 +5,7 @@ import { accepts } from "hono/accepts";
 import { GatewayError } from "../../errors.ts";
 import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { acceptInput } from "../../gateway/http/validation.ts";
+import { readDeclaredBody } from "../../gateway/http/node-body.ts";
 import type { ImageBytes, ImageFormat, ImageResult } from "./images.ts";
 
 /**
@@ -98,18 +99,7 @@ async function readBody(c: Context<GatewayEnv>): Promise<Uint8Array> {
   if (!(incoming instanceof IncomingMessage) || declared === undefined || c.req.header("transfer-encoding")) {
     return new Uint8Array(await c.req.arrayBuffer());
   }
-  const body = new Uint8Array(Number(declared));
-  let length = 0;
-  try {
-    for await (const chunk of incoming as AsyncIterable<Buffer>) {
-      body.set(chunk, length);
-      length += chunk.length;
-    }
-  } catch {
-    throw new GatewayError(400, "the request body was cut short");
-  }
-  if (length !== body.length) throw new GatewayError(400, "the request body was cut short");
-  return body;
+  return readDeclaredBody(incoming, Number(declared));
 }
 
 function listOr(items: readonly string[]): string {

@@ -15,6 +15,7 @@ import { validationHook } from "./validation.ts";
 import { MemoRouter } from "./memo-router.ts";
 import { requestIdOf } from "./request-id.ts";
 import { methodsByPath } from "./allowed-methods.ts";
+import { isJsonType, readDeclaredText } from "./node-body.ts";
 import { laneStep } from "./plain-route.ts";
 import { setResponseHeader } from "./response-headers.ts";
 
@@ -60,7 +61,17 @@ export function createGatewayApp(rt: Runtime, areas: readonly Area[]): GatewayAp
           const refused: unknown = await limitBody(c, next);
           if (refused instanceof Response) c.res = refused;
         } else if (Number(declared) > rt.config.maxBodyBytes) c.res = tooLarge(c);
-        else await next();
+        else {
+          // A JSON body is read off Node's request, for the validator and handlers (c.req.json) to find.
+          const incoming = c.env?.incoming;
+          if (incoming && isJsonType(c.req.header("content-type"))) {
+            const text = readDeclaredText(incoming, Number(declared));
+            // Read whether or not anything asks for it (an unauthenticated request's, say): never unhandled.
+            text.catch(() => {});
+            (c.req.bodyCache as { text?: Promise<string> }).text = text;
+          }
+          await next();
+        }
       }
       // A known path asked with another method: 405 with Allow, as hono/method-not-allowed answers it.
       if (c.res.status === 404 && !c.error) {
