@@ -16,33 +16,44 @@ export async function openPostgres(url: string, onConnectionError?: (err: Error)
   // drops the client and the next query opens a fresh connection, so reporting it is all there is to do.
   pool.on("error", (err) => onConnectionError?.(err));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  /**
+   * A client taken from the pool for `fn`. While it is out, the pool no longer listens for its failure, and
+   * pg emits a lost connection (a server restart, a killed backend) on the client itself: unheard, that
+   * 'error' event ended the process (seen in CI: PostgreSQL stopped during a usage-meter flush). It is
+   * reported here, the query in flight or the next one fails with it, and the client is not given back.
+   */
+  async function checkedOut<T>(fn: (client: pg.PoolClient, unusable: (err: Error) => void) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    const onError = (err: Error) => {
+      broken ??= err;
+      onConnectionError?.(err);
+    };
+    client.on("error", onError);
+    try {
+      return await fn(client, (err) => (broken ??= err));
+    } finally {
+      client.off("error", onError);
+      client.release(broken);
+    }
+  }
   return {
     kind: "postgres",
     prisma,
-    async withSession(fn) {
-      const client = await pool.connect();
-      try {
-        return await fn(sessionOf(client));
-      } finally {
-        client.release();
-      }
-    },
-    async transaction(fn) {
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query("BEGIN");
-        const result = await fn(sessionOf(client));
-        await client.query("COMMIT");
-        return result;
-      } catch (err) {
-        // A connection that cannot even roll back is not given back to the pool.
-        await client.query("ROLLBACK").catch((e: Error) => (broken = e));
-        throw err;
-      } finally {
-        client.release(broken);
-      }
-    },
+    withSession: (fn) => checkedOut((client) => fn(sessionOf(client))),
+    transaction: (fn) =>
+      checkedOut(async (client, unusable) => {
+        try {
+          await client.query("BEGIN");
+          const result = await fn(sessionOf(client));
+          await client.query("COMMIT");
+          return result;
+        } catch (err) {
+          // A connection that cannot even roll back is not given back to the pool.
+          await client.query("ROLLBACK").catch(unusable);
+          throw err;
+        }
+      }),
     async close() {
       await prisma.$disconnect();
       await pool.end();
