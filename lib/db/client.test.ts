@@ -4,7 +4,8 @@ import { freshPostgres, tempDir } from "../../test/support/backends.ts";
 import { openDatabase } from "./client.ts";
 
 describe.runIf(process.env.DATABASE_URL)("the PostgreSQL pool", () => {
-  it("survives its idle connections being killed (a server restart) and reconnects on the next query", async () => {
+  /** A pool on a fresh database, with the connection failures it reports. */
+  async function openWatched() {
     const pgDb = await freshPostgres();
     const failures: Error[] = [];
     const db = await openDatabase({
@@ -12,6 +13,11 @@ describe.runIf(process.env.DATABASE_URL)("the PostgreSQL pool", () => {
       dataDir: tempDir(),
       onConnectionError: (e) => failures.push(e),
     });
+    return { pgDb, db, failures };
+  }
+
+  it("survives its idle connections being killed (a server restart) and reconnects on the next query", async () => {
+    const { pgDb, db, failures } = await openWatched();
     try {
       await db.withSession((s) => s.query("SELECT 1"));
       const name = new URL(pgDb.url).pathname.slice(1);
@@ -28,13 +34,7 @@ describe.runIf(process.env.DATABASE_URL)("the PostgreSQL pool", () => {
   });
 
   it("survives a connection killed while a transaction or session holds it (the usage meter's flush)", async () => {
-    const pgDb = await freshPostgres();
-    const failures: Error[] = [];
-    const db = await openDatabase({
-      databaseUrl: pgDb.url,
-      dataDir: tempDir(),
-      onConnectionError: (e) => failures.push(e),
-    });
+    const { pgDb, db, failures } = await openWatched();
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await admin.connect();
     // Killed between two statements: pg reports the lost connection on the checked-out client, where

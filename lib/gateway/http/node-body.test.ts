@@ -1,38 +1,32 @@
 import http from "node:http";
 import net from "node:net";
-import type { AddressInfo } from "node:net";
-import { getRequestListener } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../../errors.ts";
 import { startTestGateway, type TestGateway } from "../../../test/support/gateway.ts";
+import { listen, type Listening } from "../../../test/support/listen.ts";
 import { isJsonType, readDeclaredText } from "./node-body.ts";
 
-const listen = async (server: http.Server) => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return (server.address() as AddressInfo).port;
-};
-
 describe("readDeclaredText", () => {
-  let server: http.Server;
-  let port: number;
+  let server: Listening<http.Server>;
   const outcomes: Array<Promise<string>> = [];
   beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      const text = readDeclaredText(req, Number(req.headers["content-length"]));
-      outcomes.push(text);
-      text.then(
-        (t) => res.end(JSON.stringify({ text: t })),
-        () => res.destroy(),
-      );
-    });
-    port = await listen(server);
+    server = await listen(
+      http.createServer((req, res) => {
+        const text = readDeclaredText(req, Number(req.headers["content-length"]));
+        outcomes.push(text);
+        text.then(
+          (t) => res.end(JSON.stringify({ text: t })),
+          () => res.destroy(),
+        );
+      }),
+    );
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(() => server.close());
 
   /** Sends the head and then the body's bytes in the given pieces, a tick apart; `close` ends the connection early. */
   function send(pieces: Buffer[], declared: number, close = false): Promise<void> {
     return new Promise((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", async () => {
+      const socket = net.connect(server.port, "127.0.0.1", async () => {
         socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${declared}\r\nConnection: close\r\n\r\n`);
         for (const piece of pieces) {
           socket.write(piece);
@@ -77,25 +71,22 @@ describe("isJsonType", () => {
 /** The app under Node, where a JSON body with a declared length is read off Node's request. */
 describe("JSON bodies under the Node server", () => {
   let gw: TestGateway;
-  let server: http.Server;
-  let base: string;
+  let server: Listening;
   let key: string;
   beforeAll(async () => {
     gw = await startTestGateway();
-    const app = getRequestListener(gw.app.fetch);
-    server = http.createServer((req, res) => void app(req, res));
-    base = `http://127.0.0.1:${await listen(server)}`;
+    server = await listen(gw.app.fetch);
     key = (await gw.key()).key;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
+    await server?.close();
     await gw?.close();
   });
 
   const post = async (body: string, contentType = "application/json") => {
     const init = { method: "POST", headers: { "content-type": contentType, "X-API-Key": key }, body };
     const [viaNode, inProcess] = [
-      await fetch(`${base}/v1/utils/convert`, init),
+      await fetch(`${server.url}/v1/utils/convert`, init),
       await gw.request("/v1/utils/convert", init),
     ];
     return {

@@ -1,9 +1,9 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startFakeWikipedia } from "../../../test/fakes/data-sources.ts";
 import type { TestGateway } from "../../../test/support/gateway.ts";
+import { listen, type Listening } from "../../../test/support/listen.ts";
 import { useGateway } from "../../../test/support/use-gateway.ts";
 import { plainLane, planFor } from "./plain-lane.ts";
 
@@ -18,35 +18,32 @@ describe("the plain lane", () => {
     env: ([wiki]) => ({ UPSTREAM_WIKIPEDIA_URL: wiki.url }),
   });
   let gw: TestGateway;
-  let lane: http.Server;
-  let alone: http.Server;
+  let lane: Listening<http.Server>;
+  let alone: Listening;
   let laneUrl: string;
   let appUrl: string;
   let appCalls = 0;
   let key: string;
 
-  const listen = async (server: http.Server) => {
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  };
-
   beforeAll(async () => {
     gw = t.gw;
     const app = getRequestListener(gw.app.fetch);
-    lane = http.createServer(
-      plainLane(gw.rt, gw.app, (req, res) => {
-        appCalls += 1;
-        void app(req, res);
-      }),
+    lane = await listen(
+      http.createServer(
+        plainLane(gw.rt, gw.app, (req, res) => {
+          appCalls += 1;
+          void app(req, res);
+        }),
+      ),
     );
-    alone = http.createServer((req, res) => void app(req, res));
-    laneUrl = await listen(lane);
-    appUrl = await listen(alone);
+    alone = await listen(gw.app.fetch);
+    laneUrl = lane.url;
+    appUrl = alone.url;
     key = t.key;
   });
   afterAll(async () => {
-    await new Promise((resolve) => lane?.close(resolve));
-    await new Promise((resolve) => alone?.close(resolve));
+    await lane?.close();
+    await alone?.close();
   });
 
   const names = (h: Headers) =>

@@ -63,22 +63,24 @@ export class KeyStore {
    * a key known not to exist, undefined when it must be read (then use resolve).
    */
   resolveKnown(rawKey: string): KeyRecord | null | undefined {
-    if (!looksLikeKey(rawKey)) return null;
-    const hash = hashKey(rawKey);
-    return this.cache.get(hash) ?? (this.unknown.has(hash) ? null : undefined);
+    return looksLikeKey(rawKey) ? this.known(hashKey(rawKey)) : null;
   }
 
-  /** The same, for a key known by its hash only (a console key, whose secret was never kept). */
+  /** resolve, for a key known by its hash only (a console key, whose secret was never kept). */
   async resolveHash(hash: string): Promise<KeyRecord | null> {
-    const cached = this.cache.get(hash);
-    if (cached) return cached;
-    if (this.unknown.has(hash)) return null;
+    const known = this.known(hash);
+    if (known !== undefined) return known;
     let pending = this.loading.get(hash);
     if (!pending) {
       pending = this.load(hash).finally(() => this.loading.delete(hash));
       this.loading.set(hash, pending);
     }
     return pending;
+  }
+
+  /** What memory says of a hash: its record, null for a key known not to exist, undefined when unknown here. */
+  private known(hash: string): KeyRecord | null | undefined {
+    return this.cache.get(hash) ?? (this.unknown.has(hash) ? null : undefined);
   }
 
   /** Puts a record in memory now (a key this process just created or changed). */
