@@ -1,4 +1,5 @@
-// Streamed chat through the gateway against the same fake provider straight, in one run:
+// Streamed chat through the gateway against the same fake provider straight, and through a minimal Node
+// relay (the floor), in one run:
 // time to the first token (TTFB here) and total time over 200 requests at 20 concurrent, then 1,000 streams held open
 // at once on one instance with its memory. Targets: added TTFB p50 <= 2 ms, p99 <= 10 ms; 1,000 open streams add <= 100 MB.
 import fs from "node:fs";
@@ -8,7 +9,7 @@ import { backendEnv } from "../test/support/backends.ts";
 import { runKeysCli, startServerProcess } from "../test/support/server-process.ts";
 import { startCompiledServer } from "./compiled-server.ts";
 import { report } from "./results.ts";
-import { percentile, rssMb } from "./support.ts";
+import { percentile, rssMb, startScriptServer } from "./support.ts";
 import { startFakeOpenAICompatible } from "../test/fakes/llm.ts";
 
 const REQUESTS = 200;
@@ -84,6 +85,8 @@ async function main() {
     UPSTREAM_XAI_URL: fake.url,
   };
   const server = await startCompiledServer(env);
+  // The floor: the least a Node relay does for the same stream (bench/minimal-proxy-server.ts).
+  const proxy = await startScriptServer("bench/minimal-proxy-server.ts", { PROXY_UPSTREAM: fake.url });
   try {
     const { key } = (
       await runKeysCli(
@@ -104,13 +107,23 @@ async function main() {
         headers: { "content-type": "application/json", "X-API-Key": key },
         body: JSON.stringify({ messages, stream: true }),
       });
+    const minimal = () =>
+      timedStream(`${proxy.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "grok-4-fast", messages, stream: true, stream_options: { include_usage: true } }),
+      });
     await run("warm-up direct", direct);
     await run("warm-up gateway", gateway);
+    await run("warm-up minimal relay", minimal);
     const d = await run("direct to the fake provider", direct);
     // CPU per stream is the cost itself; latencies on a shared machine also carry other processes' load.
     const cpuBefore = cpuMs(server.proc.pid!);
     const g = await run("through the gateway", gateway);
     const cpuPerStream = (cpuMs(server.proc.pid!) - cpuBefore) / REQUESTS;
+    const floorBefore = cpuMs(proxy.pid!);
+    const m = await run("through a minimal Node relay", minimal);
+    const floorPerStream = (cpuMs(proxy.pid!) - floorBefore) / REQUESTS;
     const row = (name: string, t: Timing[]) => ({
       path: name,
       "TTFB p50 ms": +percentile(
@@ -130,7 +143,7 @@ async function main() {
         99,
       ).toFixed(2),
     });
-    console.table([row("direct", d), row("gateway", g)]);
+    console.table([row("direct", d), row("gateway", g), row("minimal relay", m)]);
     const added50 =
       percentile(
         g.map((x) => x.ttfb),
@@ -176,6 +189,16 @@ async function main() {
       value: Number(cpuPerStream.toFixed(2)),
       unit: "ms",
       target: "<= 0.5",
+      note: `the floor, a minimal Node relay passing the provider's bytes on unparsed: ${floorPerStream.toFixed(2)} ms a stream, adding ${(
+        percentile(
+          m.map((x) => x.ttfb),
+          50,
+        ) -
+        percentile(
+          d.map((x) => x.ttfb),
+          50,
+        )
+      ).toFixed(2)} ms to the first token at p50`,
     });
 
     // Hold many streams open at once against a slow provider.
@@ -235,6 +258,7 @@ async function main() {
     }
   } finally {
     await server.stop();
+    proxy.stop();
     await fake.close();
     await slow.close();
     await backend.cleanup();

@@ -2,7 +2,9 @@
 // on first run into .bench-peers/) in one run, against the same fake OpenAI-compatible provider in its
 // own process, side by side: added latency p50/p99 (non-streamed, 1 connection), added TTFB p50/p99
 // (streamed, 20 concurrent), throughput against the provider straight (non-streamed, 20 connections),
-// CPU per request and RSS. Ours must lead on every column.
+// CPU per request and RSS. Ours must lead on every column. Ours runs on embedded PGlite, the default;
+// PEERS_BACKEND=postgres runs it on DATABASE_URL's PostgreSQL instead, as production does (no WebAssembly
+// database in its memory).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import autocannon, { type Result } from "autocannon";
@@ -117,7 +119,7 @@ const added = (t: Ttfb, base: Ttfb, p: "p50" | "p99") =>
 async function main() {
   const portkeyEntry = installPortkey();
   const fake = await startScriptServer("bench/fake-chat-server.ts");
-  const backend = await backendEnv("pglite");
+  const backend = await backendEnv(process.env.PEERS_BACKEND === "postgres" ? "postgres" : "pglite");
   const env = {
     ...backend.env,
     LOG_LEVEL: "warn",
