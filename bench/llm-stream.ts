@@ -118,56 +118,32 @@ async function main() {
     await run("warm-up minimal relay", minimal);
     const d = await run("direct to the fake provider", direct);
     // CPU per stream is the cost itself; latencies on a shared machine also carry other processes' load.
-    const cpuBefore = cpuMs(server.proc.pid!);
-    const g = await run("through the gateway", gateway);
-    const cpuPerStream = (cpuMs(server.proc.pid!) - cpuBefore) / REQUESTS;
-    const floorBefore = cpuMs(proxy.pid!);
-    const m = await run("through a minimal Node relay", minimal);
-    const floorPerStream = (cpuMs(proxy.pid!) - floorBefore) / REQUESTS;
+    const timedWithCpu = async (label: string, pid: number, make: () => Promise<Timing>) => {
+      const before = cpuMs(pid);
+      const timings = await run(label, make);
+      return { timings, cpuPerStream: (cpuMs(pid) - before) / REQUESTS };
+    };
+    const viaGateway = await timedWithCpu("through the gateway", server.proc.pid!, gateway);
+    const floor = await timedWithCpu("through a minimal Node relay", proxy.pid!, minimal);
+    const g = viaGateway.timings;
+    const m = floor.timings;
+    /** The p-th percentile of one timing over a run, in ms. */
+    const at = (t: Timing[], field: keyof Timing, p: number) =>
+      percentile(
+        t.map((x) => x[field]),
+        p,
+      );
     const row = (name: string, t: Timing[]) => ({
       path: name,
-      "TTFB p50 ms": +percentile(
-        t.map((x) => x.ttfb),
-        50,
-      ).toFixed(2),
-      "TTFB p99 ms": +percentile(
-        t.map((x) => x.ttfb),
-        99,
-      ).toFixed(2),
-      "total p50 ms": +percentile(
-        t.map((x) => x.total),
-        50,
-      ).toFixed(2),
-      "total p99 ms": +percentile(
-        t.map((x) => x.total),
-        99,
-      ).toFixed(2),
+      "TTFB p50 ms": +at(t, "ttfb", 50).toFixed(2),
+      "TTFB p99 ms": +at(t, "ttfb", 99).toFixed(2),
+      "total p50 ms": +at(t, "total", 50).toFixed(2),
+      "total p99 ms": +at(t, "total", 99).toFixed(2),
     });
     console.table([row("direct", d), row("gateway", g), row("minimal relay", m)]);
-    const added50 =
-      percentile(
-        g.map((x) => x.ttfb),
-        50,
-      ) -
-      percentile(
-        d.map((x) => x.ttfb),
-        50,
-      );
-    const added99 =
-      percentile(
-        g.map((x) => x.ttfb),
-        99,
-      ) -
-      percentile(
-        d.map((x) => x.ttfb),
-        99,
-      );
-    const totals = (xs: typeof g) =>
-      percentile(
-        xs.map((x) => x.total),
-        50,
-      );
-    const note = `ratio of p50 totals ${(totals(g) / totals(d)).toFixed(2)}`;
+    const added50 = at(g, "ttfb", 50) - at(d, "ttfb", 50);
+    const added99 = at(g, "ttfb", 99) - at(d, "ttfb", 99);
+    const note = `ratio of p50 totals ${(at(g, "total", 50) / at(d, "total", 50)).toFixed(2)}`;
     report({
       bench: "llm-stream",
       measure: "streamed chat added TTFB p50",
@@ -186,19 +162,10 @@ async function main() {
     report({
       bench: "llm-stream",
       measure: "gateway CPU a streamed chat",
-      value: Number(cpuPerStream.toFixed(2)),
+      value: Number(viaGateway.cpuPerStream.toFixed(2)),
       unit: "ms",
       target: "<= 0.5",
-      note: `the floor, a minimal Node relay passing the provider's bytes on unparsed: ${floorPerStream.toFixed(2)} ms a stream, adding ${(
-        percentile(
-          m.map((x) => x.ttfb),
-          50,
-        ) -
-        percentile(
-          d.map((x) => x.ttfb),
-          50,
-        )
-      ).toFixed(2)} ms to the first token at p50`,
+      note: `the floor, a minimal Node relay passing the provider's bytes on unparsed: ${floor.cpuPerStream.toFixed(2)} ms a stream, adding ${(at(m, "ttfb", 50) - at(d, "ttfb", 50)).toFixed(2)} ms to the first token at p50`,
     });
 
     // Hold many streams open at once against a slow provider.
