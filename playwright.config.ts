@@ -3,7 +3,7 @@ import { chromiumLaunchOptions } from "./e2e/browser.ts";
 
 /**
  * The browser tests: each spec starts the real server (test/support/server-process.ts) with fakes
- * from test/fakes and drives the system Chromium. `npm test` runs them after Vitest.
+ * from test/fakes and drives the system Chromium. `npm test` runs them beside Vitest.
  */
 export default defineConfig({
   testDir: "e2e",
