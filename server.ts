@@ -1,9 +1,7 @@
 import http from "node:http";
-import { getRequestListener } from "@hono/node-server";
 import { getGateway } from "./lib/instance.ts";
 import { isGatewayRequest } from "./lib/front-door.ts";
-import { directRoutes } from "./lib/direct-routes.ts";
-import { plainLane } from "./lib/gateway/http/plain-lane.ts";
+import { apiListener } from "./lib/api-listener.ts";
 import { addressBucket, resolveClientAddress } from "./lib/gateway/http/trusted-proxies.ts";
 import { loadPortalConfig } from "./lib/portal/config.ts";
 import { CLIENT_ADDRESS_HEADER } from "./lib/portal/sign-in-limits.ts";
@@ -21,8 +19,7 @@ const gateway = await getGateway().catch((err: unknown) => {
   process.exit(1);
 });
 const { config, logger } = gateway.rt;
-// /health, then the plain keyed GET routes, answered on Node's request and response; the rest by the Hono app.
-const api = directRoutes(gateway.rt, plainLane(gateway.rt, gateway.app, getRequestListener(gateway.app.fetch)));
+const api = apiListener(gateway.rt, gateway.app);
 
 const servePortal = process.env.SERVE_PORTAL !== "false";
 let portal: ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) | undefined;

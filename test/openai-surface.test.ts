@@ -1,8 +1,10 @@
+import http from "node:http";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeEmbedding, startFakeAnthropic, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { listen, type Listening } from "./support/listen.ts";
+import { apiListener } from "../lib/api-listener.ts";
 
 describe("OpenAI-compatible surface, driven by the official openai client over a real socket", () => {
   let gw: TestGateway;
@@ -31,7 +33,7 @@ describe("OpenAI-compatible surface, driven by the official openai client over a
     gw = await startTestGateway();
     const created = await gw.key();
     keyId = created.id;
-    server = await listen(gw.app.fetch);
+    server = await listen(http.createServer(apiListener(gw.rt, gw.app)));
     client = new OpenAI({ apiKey: created.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
   });
   afterAll(async () => {

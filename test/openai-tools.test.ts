@@ -1,8 +1,10 @@
+import http from "node:http";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeAnthropic, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { listen, type Listening } from "./support/listen.ts";
+import { apiListener } from "../lib/api-listener.ts";
 
 const weatherTool = {
   type: "function" as const,
@@ -38,7 +40,7 @@ describe("/v1/chat/completions passes OpenAI's options through: tools, tool call
     });
     gw = await startTestGateway();
     const created = await gw.key();
-    server = await listen(gw.app.fetch);
+    server = await listen(http.createServer(apiListener(gw.rt, gw.app)));
     client = new OpenAI({ apiKey: created.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
   });
   afterAll(async () => {

@@ -1,9 +1,9 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { bodyHandler } from "../../gateway/http/plain-route.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
-import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
+import { completionUsage, streamAnswer } from "../llm/usage-report.ts";
 import { openAIErrorResponses } from "./compat-error-responses.ts";
 import { sseFrame } from "./event-relay.ts";
 import { inlineImages } from "./images.ts";
@@ -69,19 +69,19 @@ function chatChunkSink(name: string, includeUsage: boolean): ChatSink {
   };
 }
 
-const handleChatCompletions: RouteHandler<typeof chatCompletions, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json") as unknown as ChatRequest;
+const handleChatCompletions = bodyHandler(chatCompletions, async (c, input) => {
+  const body = input.body as unknown as ChatRequest;
   const target = chatTarget(body.model, c.get("requestId"), "chatcmpl-");
-  const signal = c.req.raw.signal;
+  const signal = c.signal;
   body.messages = await inlineImages(c.get("runtime"), body.messages, signal);
   if (!body.stream) {
     const r = await completeOn(target, body, signal);
-    reportCompletion(c, { provider: target.entry.name, model: r.model, usage: r.usage });
-    return c.json(r.completion as never, 200);
+    c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage }));
+    return r.completion as never;
   }
   const sink = chatChunkSink(target.name, body.stream_options?.include_usage === true);
-  return meteredChatStream(c, await streamOn(target, body, sink, signal)) as never;
-};
+  return streamAnswer(await streamOn(target, body, sink, signal));
+});
 
 export function registerChatCompletions(app: AreaApp): void {
   // The OpenAI-compatible surface answers errors in OpenAI's shape.

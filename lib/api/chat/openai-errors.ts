@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { laneStep, type ErrorBody } from "../../gateway/http/plain-route.ts";
 
 /** OpenAI's error `type` for a status, as its SDKs and clients branch on it. */
 const TYPES: Record<number, string> = {
@@ -11,7 +12,7 @@ const TYPES: Record<number, string> = {
   429: "rate_limit_error",
 };
 
-export type GatewayErrorBody = { error?: string | { message?: unknown; code?: unknown } };
+export type GatewayErrorBody = ErrorBody;
 
 /** The message of an error of the gateway's (Form A `{error}` or Form B `{error: {code, message}}`), if it is one. */
 export function gatewayErrorMessage(body: GatewayErrorBody | null): string | undefined {
@@ -37,28 +38,32 @@ export function toOpenAIError(status: number, body: GatewayErrorBody | null): Re
 /**
  * Every error answer on a compatible surface in that surface's own shape, with the same status and
  * headers (rate-limit headers, Retry-After) as the rest of the gateway; the rest of /v1 keeps the
- * spec's forms. Only error answers are read again, so successful calls pay nothing.
+ * spec's forms. Only error answers are read again, so successful calls pay nothing. The plain lane
+ * reshapes the errors it answers with the same function.
  */
 export function reshapeErrors(
   shape: (status: number, body: GatewayErrorBody | null) => Record<string, unknown> | null,
 ): MiddlewareHandler {
-  return async (c, next) => {
-    await next();
-    const res = c.res;
-    if (res.status < 400 || !res.headers.get("content-type")?.startsWith("application/json")) return;
-    const shaped = shape(
-      res.status,
-      (await res
-        .clone()
-        .json()
-        .catch(() => null)) as GatewayErrorBody | null,
-    );
-    if (!shaped) return;
-    const headers = new Headers(res.headers);
-    headers.delete("content-length");
-    c.res = undefined;
-    c.res = new Response(JSON.stringify(shaped), { status: res.status, headers });
-  };
+  return laneStep(
+    async function reshaped(c, next) {
+      await next();
+      const res = c.res;
+      if (res.status < 400 || !res.headers.get("content-type")?.startsWith("application/json")) return;
+      const shaped = shape(
+        res.status,
+        (await res
+          .clone()
+          .json()
+          .catch(() => null)) as GatewayErrorBody | null,
+      );
+      if (!shaped) return;
+      const headers = new Headers(res.headers);
+      headers.delete("content-length");
+      c.res = undefined;
+      c.res = new Response(JSON.stringify(shaped), { status: res.status, headers });
+    } as MiddlewareHandler,
+    { reshape: shape },
+  );
 }
 
 /** On the OpenAI-compatible paths, errors in OpenAI's shape. */

@@ -1,20 +1,31 @@
 import type { Context } from "hono";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import type { GatewayEnv, UsageDetail } from "../../gateway/http/context.ts";
 import { eventStreamResponse } from "../../gateway/http/event-stream.ts";
+import { StreamAnswer } from "../../gateway/http/plain-route.ts";
 import type { ChatStream, CompletionResponse } from "./chat.ts";
+
+/** A finished completion's provider, model and tokens, as metered. */
+export const completionUsage = (result: Pick<CompletionResponse, "provider" | "model" | "usage">): UsageDetail => ({
+  provider: result.provider,
+  model: result.model,
+  promptTokens: result.usage.prompt_tokens,
+  completionTokens: result.usage.completion_tokens,
+});
 
 /** Reports a finished completion's provider, model and tokens for metering. */
 export function reportCompletion(
   c: Context<GatewayEnv>,
   result: Pick<CompletionResponse, "provider" | "model" | "usage">,
 ): void {
-  c.set("usage", {
-    provider: result.provider,
-    model: result.model,
-    promptTokens: result.usage.prompt_tokens,
-    completionTokens: result.usage.completion_tokens,
-  });
+  c.set("usage", completionUsage(result));
 }
+
+/** A chat stream as a body route's answer: metered (provider, model, tokens, bytes) when it ends. */
+export const streamAnswer = (stream: ChatStream): StreamAnswer =>
+  new StreamAnswer(
+    stream.source,
+    stream.finished.then((o) => ({ ...completionUsage(o), bytesOut: o.bytes })),
+  );
 
 /**
  * A chat stream as the response: metered (provider, model, tokens, bytes) when it ends, which is also
@@ -24,13 +35,7 @@ export function meteredChatStream(c: Context<GatewayEnv>, stream: ChatStream): R
   c.set(
     "streamDone",
     stream.finished.then((o) => {
-      c.set("usage", {
-        provider: o.provider,
-        model: o.model,
-        promptTokens: o.usage.prompt_tokens,
-        completionTokens: o.usage.completion_tokens,
-        bytesOut: o.bytes,
-      });
+      c.set("usage", { ...completionUsage(o), bytesOut: o.bytes });
     }),
   );
   return eventStreamResponse(c.env?.outgoing, stream.source);

@@ -1,6 +1,7 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import type { AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { JsonText } from "../../gateway/http/json-text.ts";
+import { bodyHandler, type BodyCall } from "../../gateway/http/plain-route.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
 import { llmTimeoutMs } from "../llm/chat.ts";
@@ -12,7 +13,7 @@ import {
   releasedWhenDone,
   withDeadline,
 } from "../../upstream/deadline.ts";
-import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
+import { completionUsage, streamAnswer } from "../llm/usage-report.ts";
 import { anthropicUsage } from "../chat/anthropic-upstream.ts";
 import { anthropicErrorResponses } from "../chat/compat-error-responses.ts";
 import { relayEvents, sseFrame, streamFailure, type EventTranslator } from "../chat/event-relay.ts";
@@ -102,10 +103,10 @@ function messageEventSink(events: ChatToMessageEvents): ChatSink {
 }
 
 /** Anthropic itself: the body as sent (with Anthropic's model id and any `anthropic-beta` flags), the answer as given. */
-async function onAnthropic(c: Parameters<typeof handleMessages>[0], target: ChatTarget, body: MessagesRequest) {
+async function onAnthropic(c: BodyCall, target: ChatTarget, body: MessagesRequest) {
   const { entry, modelId, name } = target;
-  const signal = c.req.raw.signal;
-  const beta = c.req.header("anthropic-beta");
+  const signal = c.signal;
+  const beta = c.header("anthropic-beta");
   const headers: Record<string, string> = beta ? { "anthropic-beta": beta } : {};
   const sent = { ...body, model: modelId };
   if (body.stream) {
@@ -113,8 +114,7 @@ async function onAnthropic(c: Parameters<typeof handleMessages>[0], target: Chat
     const upstream = deadlineController(signal, llmTimeoutMs());
     const deadline = upstream.signal;
     const res = await postChat(entry, sent, deadline, headers).catch(released(deadline));
-    return meteredChatStream(
-      c,
+    return streamAnswer(
       releasedWhenDone(deadline, relayEvents(entry, res, upstream, signal, modelId, anthropicEvents(name))),
     );
   }
@@ -122,30 +122,28 @@ async function onAnthropic(c: Parameters<typeof handleMessages>[0], target: Chat
   const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, sent, deadline, headers)).finally(() =>
     releaseDeadline(deadline),
   );
-  reportCompletion(c, {
-    provider: entry.name,
-    model: msg.model ?? modelId,
-    usage: usageFrom(anthropicUsage(msg.usage)),
-  });
-  return c.json({ ...msg, model: name } as never, 200);
+  c.report(
+    completionUsage({ provider: entry.name, model: msg.model ?? modelId, usage: usageFrom(anthropicUsage(msg.usage)) }),
+  );
+  return { ...msg, model: name };
 }
 
-const handleMessages: RouteHandler<typeof messages, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json") as unknown as MessagesRequest;
+const handleMessages = bodyHandler(messages, async (c, input) => {
+  const body = input.body as unknown as MessagesRequest;
   const target = chatTarget(body.model, c.get("requestId"), "msg_");
   if (target.entry.wire === "anthropic") return (await onAnthropic(c, target, body)) as never;
-  const signal = c.req.raw.signal;
+  const signal = c.signal;
   const chat = messagesToChat(body, target.modelId, target.entry.name);
   chat.messages = await inlineImages(c.get("runtime"), chat.messages, signal);
   if (!chat.stream) {
     const r = await completeOn(target, chat, signal);
-    reportCompletion(c, { provider: target.entry.name, model: r.model, usage: r.usage });
+    c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage }));
     const message = chatToMessage(r.completion, { id: target.id, model: target.name });
-    return c.body(messageJson(message), 200, { "content-type": "application/json" }) as never;
+    return new JsonText(messageJson(message));
   }
   const sink = messageEventSink(new ChatToMessageEvents({ id: target.id, model: target.name }));
-  return meteredChatStream(c, await streamOn(target, chat, sink, signal)) as never;
-};
+  return streamAnswer(await streamOn(target, chat, sink, signal));
+});
 
 export function registerMessages(app: AreaApp): void {
   // Claude-SDK programs read errors in Anthropic's shape.

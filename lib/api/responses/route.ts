@@ -1,11 +1,11 @@
 import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import { GatewayError } from "../../errors.ts";
 import type { AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import type { GatewayEnv, RequestVariables } from "../../gateway/http/context.ts";
+import { bodyHandler } from "../../gateway/http/plain-route.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse } from "../../gateway/http/schemas.ts";
-import { meteredChatStream, reportCompletion } from "../llm/usage-report.ts";
+import { completionUsage, streamAnswer } from "../llm/usage-report.ts";
 import { openAIErrorResponses } from "../chat/compat-error-responses.ts";
 import { sseFrame } from "../chat/event-relay.ts";
 import { inlineImages } from "../chat/images.ts";
@@ -71,7 +71,7 @@ const remove = gatewayRoute("key", {
   responses: { 200: jsonResponse(Json, "Deleted"), ...openAIErrorResponses(404) },
 });
 
-const missing = (c: Context<GatewayEnv>, id: string) =>
+const missing = (c: RequestVariables, id: string) =>
   new GatewayError(
     404,
     `response '${id}' not found: responses are kept ${c.get("runtime").config.responsesRetentionDays} days, for the key that made them, unless sent with store: false`,
@@ -91,8 +91,8 @@ function responseEventSink(events: ChatToResponseEvents, done: (r: ResponseObjec
   };
 }
 
-const handleCreate: RouteHandler<typeof create, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json") as unknown as ResponsesRequest;
+const handleCreate = bodyHandler(create, async (c, validated) => {
+  const body = validated.body as unknown as ResponsesRequest;
   const rt = c.get("runtime");
   const owner = c.get("key")!.id;
   const store = responseStore(rt);
@@ -103,7 +103,7 @@ const handleCreate: RouteHandler<typeof create, GatewayEnv> = async (c) => {
     prior = turn.items;
   }
   const target = chatTarget(body.model as string, c.get("requestId"), "resp_");
-  const signal = c.req.raw.signal;
+  const signal = c.signal;
   const input = await resolveReferences(inputItems(body.input), (id) => store.get(owner, id));
   const chat = responsesToChat({ ...body, input }, target.modelId, prior);
   chat.messages = await inlineImages(rt, chat.messages, signal);
@@ -119,14 +119,14 @@ const handleCreate: RouteHandler<typeof create, GatewayEnv> = async (c) => {
   };
   if (!body.stream) {
     const r = await completeOn(target, chat, signal);
-    reportCompletion(c, { provider: target.entry.name, model: r.model, usage: r.usage });
+    c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage }));
     const response = chatToResponse(r.completion, context);
     keep(response);
-    return c.json(response as never, 200);
+    return response as never;
   }
   const sink = responseEventSink(new ChatToResponseEvents(context), keep);
-  return meteredChatStream(c, await streamOn(target, chat, sink, signal)) as never;
-};
+  return streamAnswer(await streamOn(target, chat, sink, signal));
+});
 
 const handleRetrieve: RouteHandler<typeof retrieve, GatewayEnv> = async (c) => {
   const id = c.req.valid("param").response_id;

@@ -1,6 +1,7 @@
 import type { RouteConfig, RouteHandler, z } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
-import type { GatewayEnv, RequestVariables } from "./context.ts";
+import type { Context, MiddlewareHandler } from "hono";
+import type { GatewayEnv, RequestVariables, UsageDetail } from "./context.ts";
+import { eventStreamResponse, type EventSource } from "./event-stream.ts";
 import type { JsonText } from "./json-text.ts";
 
 type Schema = z.ZodType;
@@ -23,11 +24,14 @@ export type PlainInput<R> = {
 export type PlainHandler<R> = (c: RequestVariables, input: PlainInput<R>) => PlainAnswer<R> | Promise<PlainAnswer<R>>;
 type PlainAnswer<R> = Answer<R> | JsonText<Answer<R>>;
 
-/** What the plain lane needs of a route registered through plainHandler. */
+/** What the plain lane needs of a route registered through plainHandler or bodyHandler. */
 export type PlainRoute = {
+  method: "GET" | "POST";
   query?: Schema;
   params?: Schema;
-  handler: (c: RequestVariables, input: { query: unknown; params: unknown }) => unknown;
+  /** A POST route's JSON body. */
+  body?: Schema;
+  handler: (c: BodyCall, input: { query: unknown; params: unknown; body: unknown }) => unknown;
 };
 
 const plainRoutes = new WeakMap<object, PlainRoute>();
@@ -52,8 +56,93 @@ export function plainHandler<R extends RouteConfig>(route: R, handler: PlainHand
     return c.json(await handler(c, input), 200);
   };
   plainRoutes.set(viaApp, {
+    method: "GET",
     query: request?.query,
     params: request?.params,
+    handler: handler as PlainRoute["handler"],
+  });
+  return viaApp as unknown as RouteHandler<R, GatewayEnv>;
+}
+
+/** What a keyed JSON POST route's function has besides the request's variables: the call's own parts. */
+export type BodyCall = RequestVariables & {
+  /** Aborted when the client leaves before the answer is complete. */
+  readonly signal: AbortSignal;
+  header(name: string): string | undefined;
+  /** The work done (provider, model, tokens), for metering. */
+  report(usage: UsageDetail): void;
+};
+
+/**
+ * A streamed answer: its events written to the client as they come (event-stream.ts), the request
+ * metered with `metered`'s usage (tokens, bytes) and its concurrency slot held until it ends.
+ */
+export class StreamAnswer {
+  constructor(
+    readonly source: EventSource,
+    readonly metered: Promise<UsageDetail>,
+  ) {}
+}
+
+type JsonBody<R> =
+  Request<R> extends { body: { content: { "application/json": { schema: infer S } } } } ? Output<S> : undefined;
+
+/** A body route's validated input: its JSON body, and its query and path parameters if it declares them. */
+export type BodyInput<R> = PlainInput<R> & { body: JsonBody<R> };
+
+/**
+ * A keyed JSON POST route's handler as a plain function: the call (see BodyCall) and validated input
+ * in; a 200 answer (a value, a JsonText) or a StreamAnswer out. Errors are thrown.
+ */
+export type BodyHandler<R> = (
+  c: BodyCall,
+  input: BodyInput<R>,
+) => PlainAnswer<R> | JsonText | StreamAnswer | Promise<PlainAnswer<R> | JsonText | StreamAnswer>;
+
+/** The BodyCall of a request the app answers: the same parts, read from Hono's context. */
+function callOf(c: Context<GatewayEnv>): BodyCall {
+  return {
+    get: (name: keyof GatewayEnv["Variables"]) => c.get(name),
+    get signal() {
+      return c.req.raw.signal;
+    },
+    header: (name) => c.req.header(name),
+    report: (usage) => c.set("usage", usage),
+  } as BodyCall;
+}
+
+/**
+ * The Hono handler of a keyed POST route taking a JSON body (see BodyHandler), remembered so that
+ * plain-lane.ts can answer it on Node's own request and response, as plainHandler does for GET routes.
+ */
+export function bodyHandler<R extends RouteConfig>(route: R, handler: BodyHandler<R>): RouteHandler<R, GatewayEnv> {
+  const request = route.request as
+    | { query?: Schema; params?: Schema; body?: { content?: Record<string, { schema?: Schema }> }; headers?: unknown }
+    | undefined;
+  const content = request?.body?.content ?? {};
+  const body = content["application/json"]?.schema;
+  if (route.method !== "post" || !body || Object.keys(content).length !== 1 || request?.headers || route.middleware)
+    throw new Error(`${route.path}: a body route answers POST with a JSON body, its only input besides query and path`);
+  const viaApp = async (c: Context<GatewayEnv>) => {
+    const req = c.req as unknown as { valid(target: string): unknown };
+    const input = {
+      query: request?.query ? req.valid("query") : undefined,
+      params: request?.params ? req.valid("param") : undefined,
+      body: req.valid("json"),
+    } as BodyInput<R>;
+    const answer = await handler(callOf(c), input);
+    if (!(answer instanceof StreamAnswer)) return c.json(answer as never, 200);
+    c.set(
+      "streamDone",
+      answer.metered.then((usage) => c.set("usage", usage)),
+    );
+    return eventStreamResponse(c.env?.outgoing, answer.source);
+  };
+  plainRoutes.set(viaApp, {
+    method: "POST",
+    query: request?.query,
+    params: request?.params,
+    body,
     handler: handler as PlainRoute["handler"],
   });
   return viaApp as unknown as RouteHandler<R, GatewayEnv>;
@@ -70,7 +159,12 @@ export const plainRouteOf = (handler: unknown): PlainRoute | undefined =>
 export type LaneStep = {
   check?: (header: (name: string) => string | undefined) => void;
   headers?: Record<string, string>;
+  /** An error answer in another shape (a compatible surface's), or null to leave it as it is. */
+  reshape?: (status: number, body: ErrorBody | null) => Record<string, unknown> | null;
 };
+
+/** An error answer's body as the gateway writes it: Form A `{error}` or Form B `{error: {code, message}}`. */
+export type ErrorBody = { error?: string | { message?: unknown; code?: unknown } };
 
 const laneSteps = new WeakMap<object, LaneStep>();
 

@@ -1,13 +1,14 @@
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import type { AreaApp } from "../../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../../gateway/http/context.ts";
+import { bodyHandler } from "../../../gateway/http/plain-route.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { completeChat, streamChat, withFallback, type ChatRequest } from "../chat.ts";
 import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT } from "../gemini.ts";
 import { selectModel } from "../tiers.ts";
 import { Budget, Completion, Message, providerErrors } from "./schemas.ts";
-import { meteredChatStream, reportCompletion } from "../usage-report.ts";
+import { completionUsage, reportCompletion, streamAnswer } from "../usage-report.ts";
 
 const SelectionSchema = z
   .object({ provider: z.string(), model: z.string(), tier: Budget, configured: z.boolean(), reason: z.string() })
@@ -53,18 +54,16 @@ const chat = gatewayRoute("key", {
   },
 });
 
-const handleChat: RouteHandler<typeof chat, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const { stream: streamQuery } = c.req.valid("query");
+const handleChat = bodyHandler(chat, async (c, { body, query: { stream: streamQuery } }) => {
   const req: ChatRequest = body;
   if (!(body.stream || streamQuery === "true")) {
-    const result = await withFallback(req, (r) => completeChat(r, c.req.raw.signal));
-    reportCompletion(c, result);
-    return c.json(result, 200);
+    const result = await withFallback(req, (r) => completeChat(r, c.signal));
+    c.report(completionUsage(result));
+    return result;
   }
   // A stream falls back only before its first token: after that the client already has output.
-  return meteredChatStream(c, await withFallback(req, (r) => streamChat(r, c.req.raw.signal))) as never;
-};
+  return streamAnswer(await withFallback(req, (r) => streamChat(r, c.signal)));
+});
 
 const TieredBody = z.object({
   task: z.string().min(1).max(20_000),
