@@ -151,6 +151,8 @@ export class BullDurable implements DurableTasks {
     this.running.set(task.id, controller);
     try {
       if (!(await this.store.update(task.id, { status: "running" }))) return;
+      // Cancelled while it was being marked running: its work never starts (see InProcessRunner.run).
+      if (controller.signal.aborted) return;
       const ctx: TaskContext = {
         signal: controller.signal,
         progress: async (fraction) => void (await this.store.update(task.id, { progress: fraction })),

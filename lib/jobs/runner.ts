@@ -148,6 +148,9 @@ export class InProcessRunner {
     try {
       if (controller.signal.aborted) return;
       await this.store.update(task.id, { status: "running" });
+      // Cancelled while it was being marked running: its work never starts (work handed a signal already
+      // aborted would wait for an abort event that has come and gone, holding a slot for good).
+      if (controller.signal.aborted) return;
       const result = await work(task, {
         signal: controller.signal,
         progress: async (fraction) => void (await this.store.update(task.id, { progress: fraction })),

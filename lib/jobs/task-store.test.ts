@@ -51,6 +51,8 @@ describe.each(databaseBackends)("tasks on %s", (backend) => {
     const bad = await store.create("archive", "key_a");
     const slow = await store.create("archive", "key_a");
     let sawAbort = false;
+    let slowStarted!: () => void;
+    const started = new Promise<void>((resolve) => (slowStarted = resolve));
     runner.enqueue(ok, async (_t, ctx) => {
       await ctx.progress(0.5);
       return { saved: true };
@@ -60,14 +62,34 @@ describe.each(databaseBackends)("tasks on %s", (backend) => {
     });
     runner.enqueue(
       slow,
-      (_t, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve((sawAbort = true)))),
+      (_t, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener("abort", () => resolve((sawAbort = true)));
+          slowStarted();
+        }),
     );
-    await new Promise((r) => setTimeout(r, 100));
+    // Cancelled once its work runs (on a loaded machine that can be long after 100 ms).
+    await started;
     expect((await runner.cancel(slow.id))?.status).toBe("cancelled");
     await runner.drained();
     expect(await store.get(ok.id)).toMatchObject({ status: "completed", progress: 1, result: { saved: true } });
     expect(await store.get(bad.id)).toMatchObject({ status: "failed", error: "upstream refused" });
     expect(await store.get(slow.id)).toMatchObject({ status: "cancelled" });
     expect(sawAbort).toBe(true);
+  });
+
+  it("never starts the work of a task cancelled while it was being marked running", async () => {
+    const runner = new InProcessRunner(store, { concurrency: 1 });
+    const task = await store.create("archive", "key_a");
+    let ran = false;
+    runner.enqueue(task, async () => {
+      ran = true;
+      return {};
+    });
+    // The runner has begun writing "running" (enqueue starts it at once); the cancel lands before that returns.
+    expect((await runner.cancel(task.id))?.status).toBe("cancelled");
+    await runner.drained();
+    expect(ran).toBe(false);
+    expect(await store.get(task.id)).toMatchObject({ status: "cancelled" });
   });
 });
