@@ -100,9 +100,8 @@ async function main() {
       const res = await fetch(sink.url, { method: "POST", headers: { "content-type": "image/png" }, body: rawBody });
       if ((await res.json()).length !== rawBody.length) throw new Error("the sink read a different length");
     });
-    const pdfDirect = await timed("renderPdf in process", () =>
-      renderPdf({ title: "Bench", content: MARKDOWN, template: "default", date: new Date() }),
-    );
+    const pdfArgs = () => ({ title: "Bench", content: MARKDOWN, template: "default", date: new Date() }) as const;
+    const pdfDirect = await timed("renderPdf in process", () => renderPdf(pdfArgs()));
     const pdfTransport = await timed("POST the Markdown JSON to a bare node:http sink", async () => {
       const res = await fetch(sink.url, {
         method: "POST",
@@ -118,10 +117,7 @@ async function main() {
       execArgv: [],
     });
     const pdfWorker = await timed("renderPdf on a worker thread (piscina, no HTTP)", () =>
-      pool.run({
-        task: "pdfRender",
-        args: { title: "Bench", content: MARKDOWN, template: "default", date: new Date() },
-      }),
+      pool.run({ task: "pdfRender", args: pdfArgs() }),
     ).finally(() => pool.close());
     const pdfGateway = await timed("POST /v1/documents/generate", async () => {
       const res = await fetch(`${server.url}/v1/documents/generate`, { method: "POST", headers, body: pdfBody });

@@ -12,10 +12,8 @@ const TYPES: Record<number, string> = {
   429: "rate_limit_error",
 };
 
-export type GatewayErrorBody = ErrorBody;
-
 /** The message of an error of the gateway's (Form A `{error}` or Form B `{error: {code, message}}`), if it is one. */
-export function gatewayErrorMessage(body: GatewayErrorBody | null): string | undefined {
+export function gatewayErrorMessage(body: ErrorBody | null): string | undefined {
   const e = body?.error;
   return typeof e === "string" ? e : typeof e?.message === "string" ? e.message : undefined;
 }
@@ -25,7 +23,7 @@ export function gatewayErrorMessage(body: GatewayErrorBody | null): string | und
  * body is not one of ours. `param` is the field a validation message names first ("invalid request:
  * messages.0.role: …").
  */
-export function toOpenAIError(status: number, body: GatewayErrorBody | null): Record<string, unknown> | null {
+export function toOpenAIError(status: number, body: ErrorBody | null): Record<string, unknown> | null {
   const message = gatewayErrorMessage(body);
   if (message === undefined) return null;
   const e = body?.error;
@@ -42,7 +40,7 @@ export function toOpenAIError(status: number, body: GatewayErrorBody | null): Re
  * reshapes the errors it answers with the same function.
  */
 export function reshapeErrors(
-  shape: (status: number, body: GatewayErrorBody | null) => Record<string, unknown> | null,
+  shape: (status: number, body: ErrorBody | null) => Record<string, unknown> | null,
 ): MiddlewareHandler {
   return laneStep(
     async function reshaped(c, next) {
@@ -54,7 +52,7 @@ export function reshapeErrors(
         (await res
           .clone()
           .json()
-          .catch(() => null)) as GatewayErrorBody | null,
+          .catch(() => null)) as ErrorBody | null,
       );
       if (!shaped) return;
       const headers = new Headers(res.headers);

@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import type { GatewayEnv, UsageDetail } from "../../gateway/http/context.ts";
-import { eventStreamResponse } from "../../gateway/http/event-stream.ts";
 import { StreamAnswer } from "../../gateway/http/plain-route.ts";
 import type { ChatStream, CompletionResponse } from "./chat.ts";
 
@@ -26,17 +25,3 @@ export const streamAnswer = (stream: ChatStream): StreamAnswer =>
     stream.source,
     stream.finished.then((o) => ({ ...completionUsage(o), bytesOut: o.bytes })),
   );
-
-/**
- * A chat stream as the response: metered (provider, model, tokens, bytes) when it ends, which is also
- * when the guard releases the request's concurrency slot, and marked so that proxies do not buffer it.
- */
-export function meteredChatStream(c: Context<GatewayEnv>, stream: ChatStream): Response {
-  c.set(
-    "streamDone",
-    stream.finished.then((o) => {
-      c.set("usage", { ...completionUsage(o), bytesOut: o.bytes });
-    }),
-  );
-  return eventStreamResponse(c.env?.outgoing, stream.source);
-}

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { gatewayErrorMessage, reshapeErrors, type GatewayErrorBody } from "../chat/openai-errors.ts";
+import type { ErrorBody } from "../../gateway/http/plain-route.ts";
+import { gatewayErrorMessage, reshapeErrors } from "../chat/openai-errors.ts";
 
 /** Anthropic's error `type` for a status, as its SDK and clients branch on it. */
 const TYPES: Record<number, string> = {
@@ -14,7 +15,7 @@ const TYPES: Record<number, string> = {
 };
 
 /** An error of the gateway's in Anthropic's shape, `{type: "error", error: {type, message}}`; null when not one of ours. */
-export function toAnthropicError(status: number, body: GatewayErrorBody | null): Record<string, unknown> | null {
+export function toAnthropicError(status: number, body: ErrorBody | null): Record<string, unknown> | null {
   const message = gatewayErrorMessage(body);
   if (message === undefined) return null;
   const type = TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");

@@ -167,19 +167,13 @@ async function answer(
     record = meter;
     admission = await admitKey(rt, key, (refusal) => meter(refusal, 0));
     Object.assign(headers, admission.headers);
+    const variables: Partial<GatewayEnv["Variables"]> = { requestId, runtime: rt, key, admission };
+    let signal: AbortSignal | undefined;
     const call: BodyCall = {
-      get: ((name: keyof GatewayEnv["Variables"]) =>
-        name === "requestId"
-          ? requestId
-          : name === "runtime"
-            ? rt
-            : name === "key"
-              ? key
-              : name === "admission"
-                ? admission
-                : undefined) as BodyCall["get"],
+      get: ((name: keyof GatewayEnv["Variables"]) => variables[name]) as BodyCall["get"],
+      // Made on first use, once: a handler may read it for each provider it tries.
       get signal() {
-        return clientSignal(res);
+        return (signal ??= clientSignal(res));
       },
       header: heads.header,
       report: (detail) => (usage = detail),
