@@ -6,6 +6,7 @@ import { addressBucket, resolveClientAddress } from "./lib/gateway/http/trusted-
 import { loadPortalConfig } from "./lib/portal/config.ts";
 import { CLIENT_ADDRESS_HEADER } from "./lib/portal/sign-in-limits.ts";
 import { deferWasmOptimisation } from "./lib/gateway/runtime/wasm-memory.ts";
+import { keepRequestsYoung } from "./lib/gateway/runtime/pretenuring.ts";
 
 /**
  * Production entry (`npm start` runs it compiled, as dist/server.mjs): one Node process. API paths go
@@ -13,6 +14,7 @@ import { deferWasmOptimisation } from "./lib/gateway/runtime/wasm-memory.ts";
  * pay for Next's pipeline.
  */
 deferWasmOptimisation();
+keepRequestsYoung();
 const gateway = await getGateway().catch((err: unknown) => {
   // Startup refusals (a database directory another process holds, bad configuration) are for a person to read.
   process.stderr.write(`gateway: ${err instanceof Error ? err.message : String(err)}\n`);
