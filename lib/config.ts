@@ -91,6 +91,7 @@ const envSchema = z.object({
   WORKER_THREADS: positiveInt.optional(),
   WORKER_QUEUE: positiveInt.default(64),
   WORKER_JOB_TIMEOUT_MS: positiveInt.default(30_000),
+  WORKER_WAIT_MS: positiveInt.default(60_000),
   WORKER_MEMORY_MB: positiveInt.default(512),
   KEYLESS_RATE_PER_MINUTE: positiveInt.default(60),
   KEYLESS_CONCURRENCY: positiveInt.default(4),
@@ -132,7 +133,7 @@ export type Config = {
   };
   screenshot: { chromiumPath: string; concurrency: number; queue: number; timeoutMs: number };
   /** The pool that runs sharp, pdf.js, pdfkit, espeak and keyword extraction off the event loop. */
-  workers: { threads: number; queue: number; timeoutMs: number; memoryMb: number };
+  workers: { threads: number; queue: number; timeoutMs: number; waitMs: number; memoryMb: number };
   /** Per client address, for keyless requests to routes that do real work. */
   keyless: { minute: number; concurrency: number };
   /** Whether keys may register local runners on private addresses (a LAN GPU box); off by default. */
@@ -241,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       threads: e.WORKER_THREADS ?? os.availableParallelism(),
       queue: e.WORKER_QUEUE,
       timeoutMs: e.WORKER_JOB_TIMEOUT_MS,
+      waitMs: e.WORKER_WAIT_MS,
       memoryMb: e.WORKER_MEMORY_MB,
     },
     keyless: { minute: e.KEYLESS_RATE_PER_MINUTE, concurrency: e.KEYLESS_CONCURRENCY },

@@ -676,6 +676,56 @@ describe("a PDF that keeps pdf.js busy", () => {
   });
 });
 
+describe("a heavy job's time limit counts its own work", () => {
+  const pdfGateway = async (env: Record<string, string>) => {
+    const gw = await startTestGateway({ env: { WORKER_THREADS: "1", ...env } });
+    const { key } = await gw.key();
+    const extract = (pdfBytes: Buffer) =>
+      gw.request("/v1/utils/pdf/extract", {
+        method: "POST",
+        headers: { "content-type": "application/json", "X-API-Key": key },
+        body: JSON.stringify({ pdf: pdfBytes.toString("base64") }),
+      });
+    return { gw, extract };
+  };
+
+  it("not a new thread's start and pdf.js's first import: a one-page PDF on a cold pool is read within a 0.5 s limit", async () => {
+    const { gw, extract } = await pdfGateway({ WORKER_JOB_TIMEOUT_MS: "500" });
+    try {
+      // Starting a thread that compiles its TypeScript and loads pdf.js takes about a second on two
+      // idle cores, longer than the limit; a stopped job leaves the next one a new thread again.
+      for (const text of ["cold", "after a stopped job"]) {
+        const res = await extract(minimalPdf(text));
+        expect(res.status, await res.clone().text()).toBe(200);
+        expect((await res.json()).text).toBe(text);
+        if (text === "cold") expect((await extract(minimalPdf("x", 25_000_000))).status).toBe(422);
+      }
+    } finally {
+      await gw.close();
+    }
+  }, 30_000);
+
+  it("a job that cannot begin within WORKER_WAIT_MS behind a busy thread is refused with 503 and Retry-After", async () => {
+    const { gw, extract } = await pdfGateway({ WORKER_JOB_TIMEOUT_MS: "4000", WORKER_WAIT_MS: "1500" });
+    try {
+      expect((await extract(minimalPdf("warm"))).status).toBe(200);
+      const bomb = extract(minimalPdf("x", 25_000_000));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const started = performance.now();
+      const queued = await extract(minimalPdf("queued"));
+      expect(queued.status).toBe(503);
+      expect(queued.headers.get("retry-after")).toBe("1");
+      expect((await queued.json()).error).toBe(
+        "the server could not start this job within 1.5 s, being busy with other heavy jobs: try again shortly",
+      );
+      expect(performance.now() - started).toBeGreaterThan(1400);
+      expect((await bomb).status).toBe(422);
+    } finally {
+      await gw.close();
+    }
+  }, 30_000);
+});
+
 describe("text and data conversion of hostile input", () => {
   let gw: TestGateway;
   beforeAll(async () => {

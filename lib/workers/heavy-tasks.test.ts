@@ -1,3 +1,4 @@
+import { MessageChannel } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import * as documents from "../api/documents/pool-tasks.ts";
 import * as utils from "../api/utils/pool-tasks.ts";
@@ -19,5 +20,14 @@ describe("heavy tasks", () => {
       args: { pdf: new Uint8Array([1, 2, 3]), includeMetadata: false },
     });
     expect(bad).toEqual({ ok: false, status: 400, message: "pdf is not a PDF document" });
+  });
+
+  it("tells the caller when the work begins, once the task's module is loaded", async () => {
+    const { port1, port2 } = new MessageChannel();
+    const heard = new Promise((resolve) => port1.once("message", resolve));
+    const outcome = await runHeavyTask({ task: "keywords", args: { text: "tide and tide", topK: 1 }, started: port2 });
+    expect(outcome.ok).toBe(true);
+    await expect(heard).resolves.toBe("begun");
+    port1.close();
   });
 });

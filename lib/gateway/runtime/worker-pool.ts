@@ -1,4 +1,5 @@
 import path from "node:path";
+import { MessageChannel } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { GatewayError } from "../../errors.ts";
 import { perRuntime } from "./per-runtime.ts";
@@ -34,7 +35,7 @@ const WORKER_ENTRY =
 export const poolErrors = {
   413: jsonResponse(ErrorSchema, "Input or output too large, or the job needed more memory than a job may use"),
   422: jsonResponse(ErrorSchema, "The job ran longer than a job may run"),
-  503: jsonResponse(ErrorSchema, "Too many heavy jobs queued; try again shortly"),
+  503: jsonResponse(ErrorSchema, "Too many heavy jobs queued, or none could start in time; try again shortly"),
 };
 
 /** The runtime's pool: created on first use (most processes never render a PDF), closed with the runtime. */
@@ -83,19 +84,36 @@ export async function runOnPool<Args extends object, Result>(
   args: Args,
   what: string,
 ): Promise<Cloned<Result>> {
-  const { timeoutMs, memoryMb } = rt.config.workers;
+  const { timeoutMs, waitMs, memoryMb } = rt.config.workers;
+  const stop = new AbortController();
+  // The worker says when the job's work begins (heavy-tasks.ts): until then the job waits (queue, a
+  // thread's start, its module's import) within waitMs; from then it runs within timeoutMs.
+  const { port1: begun, port2: begunInWorker } = new MessageChannel();
+  let running = false;
+  let deadline = setTimeout(() => stop.abort(), waitMs);
+  begun.once("message", () => {
+    running = true;
+    clearTimeout(deadline);
+    deadline = setTimeout(() => stop.abort(), timeoutMs);
+  });
   let outcome: PoolOutcome;
   try {
     outcome = await poolOf(rt).run(
-      { task: task.name, args },
-      { signal: AbortSignal.timeout(timeoutMs), transferList: ownedBuffers(args) },
+      { task: task.name, args, started: begunInWorker },
+      { signal: stop.signal, transferList: [begunInWorker, ...ownedBuffers(args)] },
     );
   } catch (err) {
     const { name, message, code } = err as Error & { code?: string };
-    if (name === "AbortError")
+    if (name === "AbortError" && running)
       throw new GatewayError(
         422,
         `${what} took longer than the ${timeoutMs / 1000} s a job may run, so it was stopped`,
+      );
+    if (name === "AbortError")
+      throw new GatewayError(
+        503,
+        `the server could not start this job within ${waitMs / 1000} s, being busy with other heavy jobs: try again shortly`,
+        { "Retry-After": "1" },
       );
     if (code === "ERR_WORKER_OUT_OF_MEMORY")
       throw new GatewayError(413, `${what} needs more than the ${memoryMb} MB of memory a job may use`);
@@ -104,6 +122,9 @@ export async function runOnPool<Args extends object, Result>(
         "Retry-After": "1",
       });
     throw err;
+  } finally {
+    clearTimeout(deadline);
+    begun.close();
   }
   if (!outcome.ok) throw new GatewayError(outcome.status as 400, outcome.message);
   return outcome.value as Cloned<Result>;
