@@ -21,7 +21,7 @@ import {
 import { startSlowProvider } from "../test/load/slow-provider.ts";
 import { processTreeCpuMs } from "./process-cpu.ts";
 import { median, report, spread } from "./results.ts";
-import { createBenchKey } from "./support.ts";
+import { createBenchKey, startScriptServer } from "./support.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -36,15 +36,15 @@ if (!process.env.DATABASE_URL || !process.env.REDIS_URL) {
   process.exit(0);
 }
 
-async function measure(cluster: ServerProcess, key: string) {
-  const before = processTreeCpuMs(cluster.proc.pid!);
+async function measure(cluster: { url: string; pid: number }, key?: string) {
+  const before = processTreeCpuMs(cluster.pid);
   const r = await autocannon({
-    url: `${cluster.url}/v1/key`,
+    url: key ? `${cluster.url}/v1/key` : cluster.url,
     connections: CONNECTIONS,
     duration: SECONDS,
-    headers: { "x-api-key": key },
+    headers: key ? { "x-api-key": key } : {},
   });
-  const after = processTreeCpuMs(cluster.proc.pid!);
+  const after = processTreeCpuMs(cluster.pid);
   if (r.non2xx || r.errors) throw new Error(`${r.non2xx} non-2xx answers, ${r.errors} errors`);
   const cpuUs = before === undefined || after === undefined ? NaN : ((after - before) * 1000) / r.requests.total;
   return { rps: r.requests.average, p99: r.latency.p99, cpuUs };
@@ -54,7 +54,13 @@ async function scaling(base: Record<string, string>) {
   const key = await createBenchKey(base);
   const one = await startClusterProcess({ ...base, CLUSTER_WEB_INSTANCES: "1", DATA_DIR: tempDir("bench1") });
   const two = await startClusterProcess({ ...base, CLUSTER_WEB_INSTANCES: "2", DATA_DIR: tempDir("bench2") });
+  // The floor: the least server there is, on node:cluster with one worker and with two.
+  const bare = await Promise.all(
+    ["1", "2"].map((n) => startScriptServer("bench/bare-cluster-server.ts", { INSTANCES: n })),
+  );
+  const pidOf = (p: ServerProcess) => ({ url: p.url, pid: p.proc.pid! });
   try {
+    for (const b of bare) await autocannon({ url: b.url, connections: CONNECTIONS, duration: 2 });
     await autocannon({
       url: `${one.url}/v1/key`,
       connections: CONNECTIONS,
@@ -70,10 +76,14 @@ async function scaling(base: Record<string, string>) {
     const rows: Array<{ round: number; instances: number; "req/s": number; "p99 ms": number; "CPU µs/req": number }> =
       [];
     const ratios: number[] = [];
+    const floors: number[] = [];
     for (let round = 1; round <= REPEAT; round++) {
-      const a = await measure(one, key);
-      const b = await measure(two, key);
+      const a = await measure(pidOf(one), key);
+      const b = await measure(pidOf(two), key);
       ratios.push(b.rps / a.rps);
+      const bare1 = await measure({ url: bare[0]!.url, pid: bare[0]!.pid! });
+      const bare2 = await measure({ url: bare[1]!.url, pid: bare[1]!.pid! });
+      floors.push(bare2.rps / bare1.rps);
       for (const [n, m] of [
         [1, a],
         [2, b],
@@ -94,11 +104,12 @@ async function scaling(base: Record<string, string>) {
       value: Number(median(ratios).toFixed(2)),
       unit: "×",
       target: ">= 1.5",
-      note: `rounds ${spread(ratios)}; CPU a request (every process of the cluster) ${cpu(1)} µs with 1, ${cpu(2)} µs with 2`,
+      note: `rounds ${spread(ratios)}; CPU a request (every process of the cluster) ${cpu(1)} µs with 1, ${cpu(2)} µs with 2; the floor, a bare node:http answer on node:cluster: 2 workers / 1 ${spread(floors)}`,
     });
   } finally {
     await one.stop();
     await two.stop();
+    for (const b of bare) b.stop();
   }
 }
 
