@@ -47,17 +47,3 @@ export function releaseDeadline(deadline: AbortSignal): void {
   releases.get(deadline)?.();
   releases.delete(deadline);
 }
-
-/** For a `.catch`: releases the deadline, then rethrows. */
-export const released =
-  (deadline: AbortSignal) =>
-  (err: unknown): never => {
-    releaseDeadline(deadline);
-    throw err;
-  };
-
-/** A stream whose deadline is released once it has finished (or the client has left). */
-export function releasedWhenDone<T extends { finished: Promise<unknown> }>(deadline: AbortSignal, stream: T): T {
-  void stream.finished.finally(() => releaseDeadline(deadline));
-  return stream;
-}

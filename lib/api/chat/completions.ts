@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { llmTimeoutMs } from "../llm/chat.ts";
 import type { AreaApp } from "../../gateway/http/area.ts";
 import { bodyHandler } from "../../gateway/http/plain-route.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
@@ -72,15 +73,16 @@ function chatChunkSink(name: string, includeUsage: boolean): ChatSink {
 const handleChatCompletions = bodyHandler(chatCompletions, async (c, input) => {
   const body = input.body as unknown as ChatRequest;
   const target = chatTarget(body.model, c.get("requestId"), "chatcmpl-");
-  const signal = c.signal;
-  body.messages = await inlineImages(c.get("runtime"), body.messages, signal);
+  // A provider that never answers is a 504 after LLM_TIMEOUT_MS, as on /v1/llm/chat.
+  const stop = c.stop(llmTimeoutMs());
+  body.messages = await inlineImages(c.get("runtime"), body.messages, stop);
   if (!body.stream) {
-    const r = await completeOn(target, body, signal);
+    const r = await completeOn(target, body, stop);
     c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage }));
     return r.completion as never;
   }
   const sink = chatChunkSink(target.name, body.stream_options?.include_usage === true);
-  return streamAnswer(await streamOn(target, body, sink, signal));
+  return streamAnswer(await streamOn(target, body, sink, stop));
 });
 
 export function registerChatCompletions(app: AreaApp): void {

@@ -5,6 +5,7 @@ import type { Usage } from "../llm/chat-types.ts";
 import type { EventSource } from "../../gateway/http/event-stream.ts";
 import type { ChatStream, StreamOutcome } from "../llm/chat.ts";
 import type { ProviderBody } from "../llm/provider-call.ts";
+import type { CallStop } from "../../upstream/call-stop.ts";
 
 /** One server-sent event as written to the client. */
 export const sseFrame = (data: unknown, event?: string): string =>
@@ -40,13 +41,13 @@ export interface EventTranslator {
 /**
  * A provider's event stream relayed to the client through a translator, under the upstream byte cap.
  * The outcome (usage, bytes, whether it finished) is for metering. When the client leaves, the
- * provider's generation is stopped too; its tokens so far are still metered.
+ * provider's generation is stopped too; its tokens so far are still metered. `stop` bounds the
+ * provider's call, the relay stops it through it on a failure, and it is released when the relay ends.
  */
 export function relayEvents(
   entry: ProviderEntry,
   res: ProviderBody,
-  upstream: AbortController,
-  signal: AbortSignal,
+  stop: CallStop,
   modelId: string,
   t: EventTranslator,
 ): ChatStream {
@@ -56,6 +57,7 @@ export function relayEvents(
   let settle: (o: StreamOutcome) => void = () => {};
   const finished = new Promise<StreamOutcome>((resolve) => (settle = resolve));
   const done = () => {
+    stop.release();
     outcome.usage = t.usage();
     outcome.model = t.model() ?? modelId;
     settle(outcome);
@@ -93,16 +95,16 @@ export function relayEvents(
         },
       });
       return new Promise<void>((resolve) => {
-        const stop = (err?: Error) => {
+        const finish = (err?: Error) => {
           if (err === undefined) {
             outcome.complete = true;
             send(t.end());
             flush();
           } else {
             flush();
-            if (!signal.aborted) send(t.error(err.message));
+            if (!stop.clientLeft) send(t.error(err.message));
             flush();
-            upstream.abort();
+            stop.abort();
           }
           if (!gone) controller.close();
           done();
@@ -113,14 +115,14 @@ export function relayEvents(
             parser.feed(text);
             flush();
           },
-          end: () => stop(),
-          fail: stop,
+          end: () => finish(),
+          fail: finish,
         });
       });
     },
     cancel() {
       gone = true;
-      upstream.abort();
+      stop.leave();
       res.destroy();
       done();
     },

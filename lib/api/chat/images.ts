@@ -14,7 +14,11 @@ type Message = { content?: unknown };
  * and sent inline as a data: URL; a data: URL must hold a PNG, JPEG, GIF or WebP. The provider is never
  * handed a URL to fetch, so what it sees is what the gateway checked. Returns new messages.
  */
-export async function inlineImages<M extends Message>(rt: Runtime, messages: M[], signal: AbortSignal): Promise<M[]> {
+export async function inlineImages<M extends Message>(
+  rt: Runtime,
+  messages: M[],
+  stoppedBy: { readonly signal: AbortSignal },
+): Promise<M[]> {
   const fetches: Array<{ part: Part; url: string; where: string }> = [];
   const out = messages.map((m, i) => {
     if (!Array.isArray(m.content)) return m;
@@ -41,7 +45,8 @@ export async function inlineImages<M extends Message>(rt: Runtime, messages: M[]
     throw new GatewayError(400, `at most ${MAX_IMAGE_URLS} image URLs per request (send more as data: URLs)`);
   await Promise.all(
     fetches.map(async ({ part, url }) => {
-      const base64 = await fetchImage(rt, url, signal, "chat image");
+      // Read only here: a real AbortSignal is made only for a request that has images to fetch.
+      const base64 = await fetchImage(rt, url, stoppedBy.signal, "chat image");
       const input = imageInput(base64) as { mediaType: string };
       part.image_url!.url = `data:${input.mediaType};base64,${base64}`;
     }),

@@ -1,13 +1,7 @@
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { Usage } from "../llm/chat-types.ts";
-import { llmTimeoutMs, type ChatStream } from "../llm/chat.ts";
-import {
-  deadlineController,
-  releaseDeadline,
-  released,
-  releasedWhenDone,
-  withDeadline,
-} from "../../upstream/deadline.ts";
+import type { ChatStream } from "../llm/chat.ts";
+import type { CallStop } from "../../upstream/call-stop.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
 import { AnthropicToChatChunks, anthropicToChat, anthropicUsage, chatToAnthropic } from "./anthropic-upstream.ts";
 import { relayEvents, streamFailure, type EventTranslator } from "./event-relay.ts";
@@ -61,11 +55,9 @@ export function upstreamBody(entry: ProviderEntry, body: ChatRequest, modelId: s
 export async function completeOn(
   target: ChatTarget,
   body: ChatRequest,
-  signal: AbortSignal,
+  deadline: CallStop,
 ): Promise<{ completion: ChatCompletion; usage: Usage; model: string }> {
   const { entry, modelId, name } = target;
-  // A provider that never answers is a 504 after LLM_TIMEOUT_MS, as on /v1/llm/chat.
-  const deadline = withDeadline(signal, llmTimeoutMs());
   try {
     if (entry.wire === "anthropic") {
       const { request, jsonTool } = chatToAnthropic({ ...body, stream: false }, modelId);
@@ -83,7 +75,7 @@ export async function completeOn(
       model: typeof json.model === "string" ? json.model : modelId,
     };
   } finally {
-    releaseDeadline(deadline);
+    deadline.release();
   }
 }
 
@@ -147,21 +139,21 @@ export async function streamOn(
   target: ChatTarget,
   body: ChatRequest,
   sink: ChatSink,
-  signal: AbortSignal,
+  stop: CallStop,
 ): Promise<ChatStream> {
   const { entry, modelId, name } = target;
-  // The deadline bounds the provider's whole stream, and the relay stops it through the same controller;
-  // `signal` alone says whether the client left.
-  const upstream = deadlineController(signal, llmTimeoutMs());
-  const both = upstream.signal;
-  if (entry.wire === "anthropic") {
-    const { request, jsonTool } = chatToAnthropic({ ...body, stream: true }, modelId);
-    const res = await postChat(entry, request, both).catch(released(both));
-    const chunks = new AnthropicToChatChunks({ id: target.id, model: name, created: target.created, jsonTool });
-    return releasedWhenDone(both, relayEvents(entry, res, upstream, signal, modelId, anthropicChunks(sink, chunks)));
+  // `stop` bounds the provider's whole stream, and the relay stops it through the same object.
+  try {
+    if (entry.wire === "anthropic") {
+      const { request, jsonTool } = chatToAnthropic({ ...body, stream: true }, modelId);
+      const res = await postChat(entry, request, stop);
+      const chunks = new AnthropicToChatChunks({ id: target.id, model: name, created: target.created, jsonTool });
+      return relayEvents(entry, res, stop, modelId, anthropicChunks(sink, chunks));
+    }
+    const res = await postChat(entry, upstreamBody(entry, { ...body, stream: true }, modelId), stop);
+    return relayEvents(entry, res, stop, modelId, openAIChunks(sink));
+  } catch (err) {
+    stop.release();
+    throw err;
   }
-  const res = await postChat(entry, upstreamBody(entry, { ...body, stream: true }, modelId), both).catch(
-    released(both),
-  );
-  return releasedWhenDone(both, relayEvents(entry, res, upstream, signal, modelId, openAIChunks(sink)));
 }

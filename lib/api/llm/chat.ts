@@ -6,7 +6,8 @@ import { configuredProvider, languageModel } from "./models.ts";
 import type { ChatMessage, ChatPart, CompletionResponse, Usage } from "./chat-types.ts";
 import { relayCompletion } from "./openai-completion.ts";
 import { PulledParts, relayChat, relaysStream, type PartSource, type RelayRequest } from "./openai-stream.ts";
-import { deadlineController, releaseDeadline, withDeadline } from "../../upstream/deadline.ts";
+import { withDeadline } from "../../upstream/deadline.ts";
+import { CallStop } from "../../upstream/call-stop.ts";
 import type { EventSource } from "../../gateway/http/event-stream.ts";
 
 export type ChatRequest = {
@@ -141,17 +142,29 @@ export async function withFallback<T extends object>(
  * One answer, not streamed. Providers speaking OpenAI's Chat Completions are called directly
  * (`relayCompletion`), the others through the AI SDK; a provider's failure is its GatewayError.
  */
-export async function completeChat(req: ChatRequest, signal?: AbortSignal): Promise<CompletionResponse> {
-  const resolved = resolveChat(req);
-  if (!relaysStream(resolved.entry)) return generateCompletion(sdkOptions(resolved, req, signal));
-  const deadline = withTimeout(signal);
+export async function completeChat(req: ChatRequest, signal?: AbortSignal | CallStop): Promise<CompletionResponse> {
+  const stop = callStop(signal);
   try {
-    return await relayCompletion(resolved.entry, relayRequest(resolved, req), deadline);
-  } catch (err) {
-    throw providerError(resolved.entry.name, err);
+    const resolved = resolveChat(req);
+    if (!relaysStream(resolved.entry)) return await generateCompletion(sdkOptions(resolved, req, stop.signal));
+    try {
+      return await relayCompletion(resolved.entry, relayRequest(resolved, req), stop);
+    } catch (err) {
+      throw providerError(resolved.entry.name, err);
+    }
   } finally {
-    releaseDeadline(deadline);
+    stop.release();
   }
+}
+
+/**
+ * What bounds a chat's provider call: the caller's CallStop (BodyCall.stop, no AbortSignal made), or
+ * a new one with LLM_TIMEOUT_MS that also follows the caller's AbortSignal.
+ */
+function callStop(given: AbortSignal | CallStop | undefined): CallStop {
+  if (given instanceof CallStop) return given;
+  const stop = new CallStop(llmTimeoutMs());
+  return given ? stop.follow(given) : stop;
 }
 
 /** What the relays send a provider for a resolved chat. */
@@ -230,15 +243,20 @@ const estimateTokens = (characters: number) => Math.ceil(characters / 4);
  */
 export async function streamChat(
   req: ChatRequest,
-  signal?: AbortSignal,
+  signal?: AbortSignal | CallStop,
   format: StreamFormat = GATEWAY_STREAM,
 ): Promise<ChatStream> {
-  // One controller for the provider call: the client's signal, the deadline and cancel (below) abort it.
-  const upstream = deadlineController(signal, llmTimeoutMs());
-  const deadline = upstream.signal;
+  // One stop for the provider call: the client leaving, the deadline and cancel (below) end it.
+  const stop = callStop(signal);
   // Set when the client has gone (cancel): the failure that stopping the provider causes is then not reported.
   let cancelled = false;
-  const resolved = resolveChat(req);
+  let resolved: Resolved;
+  try {
+    resolved = resolveChat(req);
+  } catch (err) {
+    stop.release();
+    throw err;
+  }
   const { entry } = resolved;
   const promptChars = req.messages.reduce((n, m) => n + m.content.length, 0);
   let model = resolved.modelId;
@@ -247,17 +265,17 @@ export async function streamChat(
   // Released when the stream ends (below), so no pending timer outlives the call.
   try {
     parts = relaysStream(entry)
-      ? await relayChat(entry, relayRequest(resolved, req), deadline)
-      : new PulledParts(sdkParts(sdkOptions(resolved, req, deadline)));
+      ? await relayChat(entry, relayRequest(resolved, req), stop)
+      : new PulledParts(sdkParts(sdkOptions(resolved, req, stop.signal)));
     await parts.ready();
   } catch (err) {
-    releaseDeadline(deadline);
+    stop.release();
     throw providerError(entry.name, err);
   }
 
   let settle!: (o: StreamOutcome) => void;
   const finished = new Promise<StreamOutcome>((resolve) => (settle = resolve));
-  void finished.finally(() => releaseDeadline(deadline));
+  void finished.finally(() => stop.release());
   // Only its length is needed (for the estimate), so an open stream does not hold the whole reply.
   let textChars = 0;
   let bytes = 0;
@@ -311,7 +329,7 @@ export async function streamChat(
     cancel() {
       // The client went away: stop the provider too, and meter what was generated so far.
       cancelled = true;
-      upstream.abort();
+      stop.leave();
       end({ usage: estimated(), model, provider: entry.name, complete: false });
     },
   };

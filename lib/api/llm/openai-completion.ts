@@ -1,4 +1,5 @@
 import { GatewayError } from "../../errors.ts";
+import type { StopSignal } from "../../upstream/call-stop.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { CompletionResponse } from "./chat-types.ts";
 import { chatCompletionsBody, type RelayRequest } from "./openai-stream.ts";
@@ -25,7 +26,7 @@ const count = (n: unknown) => (typeof n === "number" && Number.isFinite(n) && n 
 export async function relayCompletion(
   entry: ProviderEntry,
   r: RelayRequest,
-  signal: AbortSignal,
+  signal: StopSignal,
 ): Promise<CompletionResponse> {
   const answer = await readAnswer<Answer>(entry, await postChat(entry, chatCompletionsBody(entry, r, false), signal));
   const message = Array.isArray(answer.choices) ? answer.choices[0]?.message : undefined;

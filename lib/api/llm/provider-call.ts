@@ -1,5 +1,6 @@
 import { Agent, request, type Dispatcher } from "undici";
 import { GatewayError } from "../../errors.ts";
+import type { StopSignal } from "../../upstream/call-stop.ts";
 import { collectCapped, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import { upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
@@ -57,7 +58,7 @@ function headers(entry: ProviderEntry): Record<string, string> {
 export async function postChat(
   entry: ProviderEntry,
   body: unknown,
-  signal: AbortSignal,
+  signal: StopSignal,
   extraHeaders: Record<string, string> = {},
 ): Promise<ProviderBody> {
   let res: Dispatcher.ResponseData;

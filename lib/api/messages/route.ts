@@ -6,13 +6,6 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
 import { llmTimeoutMs } from "../llm/chat.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
-import {
-  deadlineController,
-  releaseDeadline,
-  released,
-  releasedWhenDone,
-  withDeadline,
-} from "../../upstream/deadline.ts";
 import { completionUsage, streamAnswer } from "../llm/usage-report.ts";
 import { anthropicUsage } from "../chat/anthropic-upstream.ts";
 import { anthropicErrorResponses } from "../chat/compat-error-responses.ts";
@@ -105,22 +98,20 @@ function messageEventSink(events: ChatToMessageEvents): ChatSink {
 /** Anthropic itself: the body as sent (with Anthropic's model id and any `anthropic-beta` flags), the answer as given. */
 async function onAnthropic(c: BodyCall, target: ChatTarget, body: MessagesRequest) {
   const { entry, modelId, name } = target;
-  const signal = c.signal;
   const beta = c.header("anthropic-beta");
   const headers: Record<string, string> = beta ? { "anthropic-beta": beta } : {};
   const sent = { ...body, model: modelId };
+  // Bounds the provider's call (its whole stream), and a stream's relay stops it when it gives up.
+  const stop = c.stop(llmTimeoutMs());
   if (body.stream) {
-    // A stream's provider call is also stopped when the relay gives up on it, not only when the client leaves.
-    const upstream = deadlineController(signal, llmTimeoutMs());
-    const deadline = upstream.signal;
-    const res = await postChat(entry, sent, deadline, headers).catch(released(deadline));
-    return streamAnswer(
-      releasedWhenDone(deadline, relayEvents(entry, res, upstream, signal, modelId, anthropicEvents(name))),
-    );
+    const res = await postChat(entry, sent, stop, headers).catch((err: unknown) => {
+      stop.release();
+      throw err;
+    });
+    return streamAnswer(relayEvents(entry, res, stop, modelId, anthropicEvents(name)));
   }
-  const deadline = withDeadline(signal, llmTimeoutMs());
-  const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, sent, deadline, headers)).finally(() =>
-    releaseDeadline(deadline),
+  const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, sent, stop, headers)).finally(() =>
+    stop.release(),
   );
   c.report(
     completionUsage({ provider: entry.name, model: msg.model ?? modelId, usage: usageFrom(anthropicUsage(msg.usage)) }),
@@ -132,17 +123,17 @@ const handleMessages = bodyHandler(messages, async (c, input) => {
   const body = input.body as unknown as MessagesRequest;
   const target = chatTarget(body.model, c.get("requestId"), "msg_");
   if (target.entry.wire === "anthropic") return (await onAnthropic(c, target, body)) as never;
-  const signal = c.signal;
+  const stop = c.stop(llmTimeoutMs());
   const chat = messagesToChat(body, target.modelId, target.entry.name);
-  chat.messages = await inlineImages(c.get("runtime"), chat.messages, signal);
+  chat.messages = await inlineImages(c.get("runtime"), chat.messages, stop);
   if (!chat.stream) {
-    const r = await completeOn(target, chat, signal);
+    const r = await completeOn(target, chat, stop);
     c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage }));
     const message = chatToMessage(r.completion, { id: target.id, model: target.name });
     return new JsonText(messageJson(message));
   }
   const sink = messageEventSink(new ChatToMessageEvents({ id: target.id, model: target.name }));
-  return streamAnswer(await streamOn(target, chat, sink, signal));
+  return streamAnswer(await streamOn(target, chat, sink, stop));
 });
 
 export function registerMessages(app: AreaApp): void {

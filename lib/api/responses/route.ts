@@ -1,4 +1,5 @@
 import { z, type RouteHandler } from "@hono/zod-openapi";
+import { llmTimeoutMs } from "../llm/chat.ts";
 import { GatewayError } from "../../errors.ts";
 import type { AreaApp } from "../../gateway/http/area.ts";
 import type { GatewayEnv, RequestVariables } from "../../gateway/http/context.ts";
@@ -103,10 +104,10 @@ const handleCreate = bodyHandler(create, async (c, validated) => {
     prior = turn.items;
   }
   const target = chatTarget(body.model as string, c.get("requestId"), "resp_");
-  const signal = c.signal;
+  const stop = c.stop(llmTimeoutMs());
   const input = await resolveReferences(inputItems(body.input), (id) => store.get(owner, id));
   const chat = responsesToChat({ ...body, input }, target.modelId, prior);
-  chat.messages = await inlineImages(rt, chat.messages, signal);
+  chat.messages = await inlineImages(rt, chat.messages, stop);
   const context = { id: target.id, model: target.name, createdAt: target.created, request: body };
   // What a follow-up continues from: the earlier turns, this input, and what the model answered.
   const keep = (response: ResponseObject) => {
@@ -118,14 +119,14 @@ const handleCreate = bodyHandler(create, async (c, validated) => {
     store.save(owner, turn);
   };
   if (!body.stream) {
-    const r = await completeOn(target, chat, signal);
+    const r = await completeOn(target, chat, stop);
     c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage }));
     const response = chatToResponse(r.completion, context);
     keep(response);
     return response as never;
   }
   const sink = responseEventSink(new ChatToResponseEvents(context), keep);
-  return streamAnswer(await streamOn(target, chat, sink, signal));
+  return streamAnswer(await streamOn(target, chat, sink, stop));
 });
 
 const handleRetrieve: RouteHandler<typeof retrieve, GatewayEnv> = async (c) => {

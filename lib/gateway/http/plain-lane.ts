@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { CallStop } from "../../upstream/call-stop.ts";
 import type { Result } from "hono/router";
 import type { RouterRoute } from "hono/types";
 import { HTTPException } from "hono/http-exception";
@@ -219,6 +220,17 @@ class LaneCall implements BodyCall {
   /** Made on first use, once: a handler may read it for each provider it tries. */
   get signal(): AbortSignal {
     return (this.#signal ??= clientSignal(this.res));
+  }
+
+  stop(ms: number): CallStop {
+    const stop = new CallStop(ms);
+    if (this.#signal) return stop.follow(this.#signal);
+    // The response's own close, as clientSignal hears it, with no AbortSignal made for it.
+    const res = this.res;
+    res.once("close", () => {
+      if (!res.writableFinished) stop.leave();
+    });
+    return stop;
   }
 
   report(detail: UsageDetail): void {

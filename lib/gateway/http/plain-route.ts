@@ -1,4 +1,5 @@
 import type { RouteConfig, RouteHandler, z } from "@hono/zod-openapi";
+import { CallStop } from "../../upstream/call-stop.ts";
 import type { Context, MiddlewareHandler } from "hono";
 import type { GatewayEnv, RequestVariables, UsageDetail } from "./context.ts";
 import { eventStreamResponse, type EventSource } from "./event-stream.ts";
@@ -68,6 +69,8 @@ export function plainHandler<R extends RouteConfig>(route: R, handler: PlainHand
 export type BodyCall = RequestVariables & {
   /** Aborted when the client leaves before the answer is complete. */
   readonly signal: AbortSignal;
+  /** What stops this call's provider work: `ms` passing, or the client leaving (see CallStop). */
+  stop(ms: number): CallStop;
   header(name: string): string | undefined;
   /** The work done (provider, model, tokens), for metering. */
   report(usage: UsageDetail): void;
@@ -112,6 +115,10 @@ class AppCall implements BodyCall {
 
   get signal(): AbortSignal {
     return this.c.req.raw.signal;
+  }
+
+  stop(ms: number): CallStop {
+    return new CallStop(ms).follow(this.c.req.raw.signal);
   }
 
   header(name: string): string | undefined {

@@ -4,7 +4,7 @@ import type { GatewayEnv } from "../../../gateway/http/context.ts";
 import { bodyHandler } from "../../../gateway/http/plain-route.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
-import { completeChat, streamChat, withFallback, type ChatRequest } from "../chat.ts";
+import { completeChat, llmTimeoutMs, streamChat, withFallback, type ChatRequest } from "../chat.ts";
 import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT } from "../gemini.ts";
 import { selectModel } from "../tiers.ts";
 import { Budget, Completion, Message, providerErrors } from "./schemas.ts";
@@ -57,12 +57,12 @@ const chat = gatewayRoute("key", {
 const handleChat = bodyHandler(chat, async (c, { body, query: { stream: streamQuery } }) => {
   const req: ChatRequest = body;
   if (!(body.stream || streamQuery === "true")) {
-    const result = await withFallback(req, (r) => completeChat(r, c.signal));
+    const result = await withFallback(req, (r) => completeChat(r, c.stop(llmTimeoutMs())));
     c.report(completionUsage(result));
     return result;
   }
   // A stream falls back only before its first token: after that the client already has output.
-  return streamAnswer(await withFallback(req, (r) => streamChat(r, c.signal)));
+  return streamAnswer(await withFallback(req, (r) => streamChat(r, c.stop(llmTimeoutMs()))));
 });
 
 const TieredBody = z.object({

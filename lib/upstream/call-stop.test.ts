@@ -1,0 +1,58 @@
+import { Agent, request } from "undici";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { CallStop } from "./call-stop.ts";
+
+describe("CallStop", () => {
+  it("aborts with a TimeoutError once its time is up, and a real AbortSignal made after follows it", async () => {
+    const stop = new CallStop(50);
+    await new Promise((resolve) => stop.once("abort", resolve));
+    expect(stop.aborted).toBe(true);
+    expect((stop.reason as Error).name).toBe("TimeoutError");
+    expect(stop.clientLeft).toBe(false);
+    expect(stop.signal.aborted).toBe(true);
+    expect((stop.signal.reason as Error).name).toBe("TimeoutError");
+  });
+
+  it("says the client left when the followed signal aborts, and aborts a signal made before", () => {
+    const client = new AbortController();
+    const stop = new CallStop(60_000).follow(client.signal);
+    const signal = stop.signal;
+    client.abort();
+    expect(stop.aborted).toBe(true);
+    expect(stop.clientLeft).toBe(true);
+    expect(signal.aborted).toBe(true);
+    expect(new CallStop(60_000).follow(client.signal).clientLeft).toBe(true);
+  });
+
+  it("once released, never aborts: not by its time, its holder or the client", async () => {
+    const client = new AbortController();
+    const stop = new CallStop(30).follow(client.signal);
+    stop.release();
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    client.abort();
+    stop.abort();
+    stop.leave();
+    expect(stop.aborted).toBe(false);
+    expect(stop.signal.aborted).toBe(false);
+  });
+
+  it("stops an undici request it is given as the signal, and undici lets go of it afterwards", async () => {
+    const server = http.createServer((req) => req.resume()).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const dispatcher = new Agent();
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const stop = new CallStop(60_000);
+      const pending = request(url, { dispatcher, method: "POST", body: "{}", signal: stop });
+      setTimeout(() => stop.abort(new Error("relay gave up")), 50);
+      await expect(pending).rejects.toThrow("relay gave up");
+      expect(stop.listenerCount("abort")).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await dispatcher.close();
+    }
+  });
+});
