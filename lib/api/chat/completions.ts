@@ -73,9 +73,9 @@ function chatChunkSink(name: string, includeUsage: boolean): ChatSink {
 const handleChatCompletions = bodyHandler(chatCompletions, async (c, input) => {
   const body = input.body as unknown as ChatRequest;
   const target = chatTarget(body.model, c.get("requestId"), "chatcmpl-");
+  body.messages = await inlineImages(c.get("runtime"), body.messages, c);
   // A provider that never answers is a 504 after LLM_TIMEOUT_MS, as on /v1/llm/chat.
   const stop = c.stop(llmTimeoutMs());
-  body.messages = await inlineImages(c.get("runtime"), body.messages, stop);
   if (!body.stream) {
     const r = await completeOn(target, body, stop);
     c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage }));

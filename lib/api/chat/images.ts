@@ -45,7 +45,7 @@ export async function inlineImages<M extends Message>(
     throw new GatewayError(400, `at most ${MAX_IMAGE_URLS} image URLs per request (send more as data: URLs)`);
   await Promise.all(
     fetches.map(async ({ part, url }) => {
-      // Read only here: a real AbortSignal is made only for a request that has images to fetch.
+      // Read only here: the client's AbortSignal is made only for a request that has images to fetch.
       const base64 = await fetchImage(rt, url, stoppedBy.signal, "chat image");
       const input = imageInput(base64) as { mediaType: string };
       part.image_url!.url = `data:${input.mediaType};base64,${base64}`;

@@ -123,9 +123,9 @@ const handleMessages = bodyHandler(messages, async (c, input) => {
   const body = input.body as unknown as MessagesRequest;
   const target = chatTarget(body.model, c.get("requestId"), "msg_");
   if (target.entry.wire === "anthropic") return (await onAnthropic(c, target, body)) as never;
-  const stop = c.stop(llmTimeoutMs());
   const chat = messagesToChat(body, target.modelId, target.entry.name);
-  chat.messages = await inlineImages(c.get("runtime"), chat.messages, stop);
+  chat.messages = await inlineImages(c.get("runtime"), chat.messages, c);
+  const stop = c.stop(llmTimeoutMs());
   if (!chat.stream) {
     const r = await completeOn(target, chat, stop);
     c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage }));

@@ -104,10 +104,10 @@ const handleCreate = bodyHandler(create, async (c, validated) => {
     prior = turn.items;
   }
   const target = chatTarget(body.model as string, c.get("requestId"), "resp_");
-  const stop = c.stop(llmTimeoutMs());
   const input = await resolveReferences(inputItems(body.input), (id) => store.get(owner, id));
   const chat = responsesToChat({ ...body, input }, target.modelId, prior);
-  chat.messages = await inlineImages(rt, chat.messages, stop);
+  chat.messages = await inlineImages(rt, chat.messages, c);
+  const stop = c.stop(llmTimeoutMs());
   const context = { id: target.id, model: target.name, createdAt: target.created, request: body };
   // What a follow-up continues from: the earlier turns, this input, and what the model answered.
   const keep = (response: ResponseObject) => {
