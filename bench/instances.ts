@@ -58,7 +58,8 @@ async function scaling(base: Record<string, string>) {
   const bare = await Promise.all(
     ["1", "2"].map((n) => startScriptServer("bench/bare-cluster-server.ts", { INSTANCES: n })),
   );
-  const pidOf = (p: ServerProcess) => ({ url: p.url, pid: p.proc.pid! });
+  const gateway = [one, two].map((p: ServerProcess) => ({ url: p.url, pid: p.proc.pid! }));
+  const floor = bare.map((b) => ({ url: b.url, pid: b.pid! }));
   try {
     for (const b of bare) await autocannon({ url: b.url, connections: CONNECTIONS, duration: 2 });
     await autocannon({
@@ -78,12 +79,12 @@ async function scaling(base: Record<string, string>) {
     const ratios: number[] = [];
     const floors: number[] = [];
     for (let round = 1; round <= REPEAT; round++) {
-      const a = await measure(pidOf(one), key);
-      const b = await measure(pidOf(two), key);
+      const a = await measure(gateway[0]!, key);
+      const b = await measure(gateway[1]!, key);
       ratios.push(b.rps / a.rps);
-      const bare1 = await measure({ url: bare[0]!.url, pid: bare[0]!.pid! });
-      const bare2 = await measure({ url: bare[1]!.url, pid: bare[1]!.pid! });
-      floors.push(bare2.rps / bare1.rps);
+      const bareOne = await measure(floor[0]!);
+      const bareTwo = await measure(floor[1]!);
+      floors.push(bareTwo.rps / bareOne.rps);
       for (const [n, m] of [
         [1, a],
         [2, b],

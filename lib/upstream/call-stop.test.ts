@@ -26,6 +26,18 @@ describe("CallStop", () => {
     expect(new CallStop(60_000).follow(client.signal).clientLeft).toBe(true);
   });
 
+  it("is stopped by its holder with its reason, and then no longer hears the client", () => {
+    const client = new AbortController();
+    const stop = new CallStop(60_000).follow(client.signal);
+    stop.abort(new Error("relay gave up"));
+    expect((stop.reason as Error).message).toBe("relay gave up");
+    client.abort(new Error("client gone"));
+    expect((stop.reason as Error).message).toBe("relay gave up");
+    expect(stop.clientLeft).toBe(false);
+    const followed = new CallStop(60_000).follow(client.signal);
+    expect((followed.reason as Error).message).toBe("client gone");
+  });
+
   it("once released, never aborts: not by its time, its holder or the client", async () => {
     const client = new AbortController();
     const stop = new CallStop(30).follow(client.signal);

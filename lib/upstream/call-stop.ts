@@ -39,19 +39,19 @@ export class CallStop extends EventEmitter {
   }
 
   /** The client has gone: the call stops, and says so. */
-  leave(): void {
+  leave(reason: unknown = new DOMException("The client left before the answer was complete", "AbortError")): void {
     if (this.aborted || this.#released) return;
     this.clientLeft = true;
-    this.abort(new DOMException("The client left before the answer was complete", "AbortError"));
+    this.abort(reason);
   }
 
-  /** Also stopped when the client's `signal` aborts (an AbortSignal the caller already has). */
+  /** Also stopped, with its reason, when the client's `signal` aborts (an AbortSignal the caller already has). */
   follow(signal: AbortSignal): this {
     if (signal.aborted) {
-      this.leave();
+      this.leave(signal.reason);
       return this;
     }
-    const onAbort = () => this.leave();
+    const onAbort = () => this.leave(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
     this.#unfollow = () => signal.removeEventListener("abort", onAbort);
     return this;

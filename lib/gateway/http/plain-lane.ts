@@ -226,10 +226,7 @@ class LaneCall implements BodyCall {
     const stop = new CallStop(ms);
     if (this.#signal) return stop.follow(this.#signal);
     // The response's own close, as clientSignal hears it, with no AbortSignal made for it.
-    const res = this.res;
-    res.once("close", () => {
-      if (!res.writableFinished) stop.leave();
-    });
+    whenClientLeaves(this.res, () => stop.leave());
     return stop;
   }
 
@@ -248,12 +245,17 @@ async function parsedBody(text: Promise<string>): Promise<unknown> {
   }
 }
 
+/** Calls `leave` if the response closes before its answer is complete: the client has gone. */
+function whenClientLeaves(res: ServerResponse, leave: () => void): void {
+  res.once("close", () => {
+    if (!res.writableFinished) leave();
+  });
+}
+
 /** A signal aborted when the client leaves before its answer is complete (as @hono/node-server's request's is). */
 function clientSignal(res: ServerResponse): AbortSignal {
   const left = new AbortController();
-  res.once("close", () => {
-    if (!res.writableFinished) left.abort();
-  });
+  whenClientLeaves(res, () => left.abort());
   return left.signal;
 }
 
