@@ -46,7 +46,7 @@ describe("monthly budgets and the usage you can trust, against a fake provider a
     const key = await t.gw.rt.db.prisma.apiKey.findUniqueOrThrow({ where: { id: created.id } });
     return { id: created.id, secret: created.key, owner: key.userId! };
   }
-  const call = (secret: string, path = "/v1/usage") => t.gw.request(path, { headers: { "X-API-Key": secret } });
+  const call = (secret: string, path = "/v1/llm/models") => t.gw.request(path, { headers: { "X-API-Key": secret } });
   const chat = (secret: string) =>
     t.gw.request("/v1/llm/chat", {
       method: "POST",
@@ -72,6 +72,11 @@ describe("monthly budgets and the usage you can trust, against a fake provider a
     expect(hundred.text).toMatch(/5 of 5 requests/);
     expect(hundred.text).toMatch(/refused \(429\)/);
 
+    // The owner's own account endpoints stay open, so they can see why they are refused.
+    for (const path of ["/v1/usage", "/v1/key"]) expect((await call(k.secret, path)).status, path).toBe(200);
+    const own = await call(k.secret, "/v1/usage");
+    expect((await own.json()).budget).toMatchObject({ metric: "requests", monthly_limit: 5, hard_stop: true });
+
     const refused = await call(k.secret);
     expect(refused.status).toBe(429);
     const body = (await refused.json()) as { error: { code: string; message: string; retry_after: number } };
@@ -90,7 +95,7 @@ describe("monthly budgets and the usage you can trust, against a fake provider a
     await call(k.secret);
     await t.gw.rt.meter.flush();
     await t.gw.rt.budgets.refresh();
-    expect(t.gw.rt.budgets.status(k.id)?.used).toBe(5);
+    expect(t.gw.rt.budgets.status(k.id)?.used).toBe(8);
     await new Promise((r) => setTimeout(r, 300));
     expect(smtp.mails.slice(since).filter((m) => m.to.includes("alice@example.test"))).toHaveLength(2);
     expect(await t.gw.rt.db.prisma.budgetAlert.count({ where: { keyId: k.id } })).toBe(2);
@@ -102,14 +107,15 @@ describe("monthly budgets and the usage you can trust, against a fake provider a
       limit: 10,
       hardStop: true,
     });
-    const again = await call(k.secret);
+    expect((await call(k.secret)).status).toBe(200);
+    const again = await call(k.secret, "/v1/usage");
     expect(again.status).toBe(200);
     expect((await again.json()).budget).toMatchObject({ metric: "requests", monthly_limit: 10, hard_stop: true });
 
     // A rotation's replacement keeps the budget.
     const rotated = await rotateKey(t.gw.rt.db, k.id, {}, "alice@example.test", k.owner);
     await t.gw.rt.budgets.refresh();
-    const replaced = await call(rotated!.key);
+    const replaced = await call(rotated!.key, "/v1/usage");
     expect((await replaced.json()).budget).toMatchObject({ metric: "requests", monthly_limit: 10, hard_stop: true });
   });
 

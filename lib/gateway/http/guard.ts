@@ -33,7 +33,7 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
       area,
       bytesIn: Number(c.req.header("content-length") ?? 0) || 0,
     });
-    const admission = await admitKey(rt, key, (status) => record(status, 0));
+    const admission = await admitKey(rt, key, area, (status) => record(status, 0));
     c.set("admission", admission);
     // Set before the handler runs so every response, errors included, carries them.
     setResponseHeaders(c, admission.headers);
@@ -63,6 +63,9 @@ const guardAccess = new WeakMap<MiddlewareHandler<GatewayEnv>, { mode: Exclude<A
 /** The auth mode and area of a guard this module made (for the plain lane to find a route's), else undefined. */
 export const accessOfGuard = (handler: unknown) => guardAccess.get(handler as MiddlewareHandler<GatewayEnv>);
 
+/** The scope of the owner's own account endpoints, which every key may call. */
+export const ACCOUNT_AREA = "account";
+
 /** What a keyed request is metered as, besides its outcome. */
 export type UsageRequest = { requestId: string; method: string; route: string; area: string; bytesIn: number };
 
@@ -84,10 +87,17 @@ export function usageRecorder(rt: Runtime, key: KeyRecord, request: UsageRequest
 /**
  * Admits a request of an accepted key: its monthly budget with a hard stop (one map lookup, nothing
  * read from the database), then its minute, day and concurrency windows. A refusal is counted,
- * reported to `refused` with its status (for metering) and thrown as the 429.
+ * reported to `refused` with its status (for metering) and thrown as the 429. The account area
+ * (`/v1/key`, `/v1/usage`) costs nothing and is how an owner finds out why they are refused, so a
+ * used-up budget does not close it; its minute and day windows still apply.
  */
-export async function admitKey(rt: Runtime, key: KeyRecord, refused: (status: 429) => void): Promise<Admission> {
-  const overBudget = rt.budgets.refusal(key.id);
+export async function admitKey(
+  rt: Runtime,
+  key: KeyRecord,
+  area: string,
+  refused: (status: 429) => void,
+): Promise<Admission> {
+  const overBudget = area === ACCOUNT_AREA ? undefined : rt.budgets.refusal(key.id);
   if (overBudget) {
     rt.metrics.rateLimited.inc({ kind: "budget" });
     refused(429);

@@ -166,7 +166,7 @@ async function answer(
       bytesIn: Number(req.headers["content-length"] ?? 0) || 0,
     });
     record = meter;
-    admission = await admitKey(rt, key, (refusal) => meter(refusal, 0));
+    admission = await admitKey(rt, key, plan.area, (refusal) => meter(refusal, 0));
     Object.assign(headers, admission.headers);
     call = new LaneCall({ requestId, runtime: rt, key, admission }, res, heads.header);
     const ran = run(plan, call, search, text && (await parsedBody(text)));
