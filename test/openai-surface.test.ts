@@ -55,6 +55,14 @@ describe("OpenAI-compatible surface, driven by the official openai client over a
     expect(xai.requests.at(-1)!.body.model).toBe("grok-4");
   });
 
+  it("refuses a model whose provider prefix is unknown with a 400 naming the providers, sending nothing on", async () => {
+    const before = xai.requests.length;
+    const refused = client.chat.completions.create({ model: "nope/xyz", messages: [{ role: "user", content: "hi" }] });
+    await expect(refused).rejects.toMatchObject({ status: 400 });
+    await expect(refused).rejects.toThrow(/unknown provider 'nope' in model 'nope\/xyz'.*xai/);
+    expect(xai.requests.length).toBe(before);
+  });
+
   it("streams a chat from another provider, with usage at the end", async () => {
     const stream = await client.chat.completions.create({
       model: "anthropic/claude-haiku-4-5",

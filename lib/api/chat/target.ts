@@ -1,16 +1,25 @@
+import { GatewayError } from "../../errors.ts";
 import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { configuredProvider } from "../llm/models.ts";
 import type { ChatTarget } from "./provider-chat.ts";
 
 /**
  * Models on the compatible surfaces are named `provider/model` (a bare model id goes to the provider
- * whose defaults list it, else to the default provider).
+ * whose defaults list it, else to the default provider). A name whose first segment is no provider
+ * and which no provider lists is a 400: sent on, a typo such as `opena/gpt-4o` would reach the default
+ * provider as a model it has never heard of. A model id that itself has a slash is named behind its
+ * provider (`groq/meta-llama/llama-4-scout`).
  */
 export function splitModel(model: string): { provider: string; model: string } {
   const slash = model.indexOf("/");
   if (slash > 0 && CHAT_PROVIDER_NAMES.includes(model.slice(0, slash)))
     return { provider: model.slice(0, slash), model: model.slice(slash + 1) };
   const owner = PROVIDERS.find((p) => p.defaultModel === model || Object.values(p.tiers).includes(model));
+  if (!owner && slash >= 0)
+    throw new GatewayError(
+      400,
+      `unknown provider '${model.slice(0, slash)}' in model '${model}': name a model as provider/model with one of ${CHAT_PROVIDER_NAMES.join(", ")} (a model id with a slash goes behind its provider, e.g. groq/meta-llama/llama-4-scout-17b-16e-instruct)`,
+    );
   return { provider: owner?.name ?? DEFAULT_PROVIDER, model };
 }
 
