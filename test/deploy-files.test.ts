@@ -116,6 +116,12 @@ describe("deploy/", () => {
     ]);
     expect(manifests.find((m) => m.kind === "HorizontalPodAutoscaler")!.spec!.scaleTargetRef!.name).toBe("gateway-web");
   });
+
+  it("builds and runs on a supported Node.js LTS (20 reached end of life on 2026-04-30)", () => {
+    const bases = [...dockerfile.matchAll(/^FROM node:(\d+)-/gm)].map((m) => Number(m[1]));
+    expect(bases.length).toBeGreaterThanOrEqual(2);
+    for (const major of bases) expect([22, 24]).toContain(major);
+  });
 });
 
 describe.runIf(databaseBackends.includes("postgres"))("the migration step (npm run migrate, dist/migrate.mjs)", () => {
