@@ -66,6 +66,7 @@ const envSchema = z.object({
   LLM_TIMEOUT_MS: positiveInt.optional(),
   CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
   OLLAMA_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false"),
+  OLLAMA_HOSTS_PER_KEY: positiveInt.max(100).default(5),
   SCREENSHOT_CONCURRENCY: positiveInt.default(2),
   SCREENSHOT_QUEUE: z.coerce.number().int().min(0).default(8),
   SCREENSHOT_TIMEOUT_MS: positiveInt.default(45_000),
@@ -138,6 +139,8 @@ export type Config = {
   keyless: { minute: number; concurrency: number };
   /** Whether keys may register local runners on private addresses (a LAN GPU box); off by default. */
   ollamaAllowPrivateHosts: boolean;
+  /** Runner hosts one key (its rotation lineage) may register: each is probed whenever the key lists them. */
+  ollamaHostsPerKey: number;
   /** Days a stored Responses API answer stays readable (GET, previous_response_id) before it is deleted. */
   responsesRetentionDays: number;
   /** Days a keyed request's row (usage_events, the portal's request log) is kept; the daily rollups stay. */
@@ -211,6 +214,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       extraCa: e.UPSTREAM_CA_FILE ? fs.readFileSync(e.UPSTREAM_CA_FILE, "utf8") : undefined,
     },
     ollamaAllowPrivateHosts: e.OLLAMA_ALLOW_PRIVATE_HOSTS === "true",
+    ollamaHostsPerKey: e.OLLAMA_HOSTS_PER_KEY,
     responsesRetentionDays: e.RESPONSES_RETENTION_DAYS,
     requestLogRetentionDays: e.REQUEST_LOG_RETENTION_DAYS,
     budgets: {

@@ -1,6 +1,14 @@
 import { createParser } from "eventsource-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LEAKY_ERROR, REFUSED_MODEL, startFakeOllama, type FakeOllama } from "./fakes/ollama.ts";
+import { rotateKey } from "../lib/gateway/keys/admin.ts";
+import {
+  LEAKY_ERROR,
+  REFUSED_MODEL,
+  startFakeOllama,
+  startHostileRunner,
+  type FakeOllama,
+  type HostileRunner,
+} from "./fakes/ollama.ts";
 import { startTestGateway } from "./support/gateway.ts";
 import { jailNetwork, type NetworkJail } from "./support/network-jail.ts";
 import { useGateway } from "./support/use-gateway.ts";
@@ -274,5 +282,84 @@ describe("/v1/llm/ollama: a registered host is pinned to the address it was chec
     expect(lookups).toBe(1);
     expect(jail!.dialled).toEqual(["8.8.8.8"]);
     expect(inside.calls).toEqual([]);
+  });
+});
+
+describe("/v1/llm/ollama: registered hosts are capped per key, probed briefly and read only so far", () => {
+  let runner: FakeOllama;
+  let hostile: HostileRunner;
+  const t = useGateway({
+    fakes: async () => [(runner = await startFakeOllama()), (hostile = await startHostileRunner())],
+    env: () => ({ UPSTREAM_OLLAMA_URL: runner.url }),
+    config: { OLLAMA_ALLOW_PRIVATE_HOSTS: "true", OLLAMA_HOSTS_PER_KEY: "3" },
+  });
+  const headers = (key: string) => ({ "content-type": "application/json", "X-API-Key": key });
+  const add = (key: string, url: string) =>
+    t.gw.request("/v1/llm/ollama/hosts", { method: "POST", headers: headers(key), body: JSON.stringify({ url }) });
+
+  it("refuses one host past OLLAMA_HOSTS_PER_KEY with 409 naming the cap, and a rotation brings no fresh room", async () => {
+    const k = await t.gw.key();
+    const at = (ip: string) => `http://${ip}:${runner.port}`;
+    for (const ip of ["127.0.0.1", "127.0.0.2", "127.0.0.3"]) expect((await add(k.key, at(ip))).status).toBe(201);
+    const refused = await add(k.key, at("127.0.0.4"));
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error).toMatch(
+      /registered 3 runner hosts, the most allowed \(3, OLLAMA_HOSTS_PER_KEY\)/,
+    );
+    // Registering a host it has again (to rename it) is not one more.
+    expect((await add(k.key, at("127.0.0.2"))).status).toBe(201);
+
+    const rotated = (await rotateKey(t.gw.rt.db, k.id, { graceHours: 1 }, "test"))!;
+    expect((await add(rotated.key, at("127.0.0.4"))).status).toBe(409);
+    const listed = await (await t.gw.request("/v1/llm/ollama/hosts", { headers: headers(rotated.key) })).json();
+    expect(listed.hosts.map((h: { url: string }) => h.url)).toEqual([
+      runner.url,
+      at("127.0.0.1"),
+      at("127.0.0.2"),
+      at("127.0.0.3"),
+    ]);
+    expect(await t.gw.rt.db.prisma.ollamaHost.count({ where: { url: at("127.0.0.4") } })).toBe(0);
+  });
+
+  it("cuts a host's endless model list off at 1 MB with a 502, and its silent status probe reads offline", async () => {
+    const k = await t.gw.key();
+    const added = await add(k.key, hostile.url);
+    expect(added.status).toBe(201);
+    expect((await added.json()).status).toBe("offline");
+    const res = await t.gw.request(`/v1/llm/ollama/models?host=${encodeURIComponent(hostile.url)}`, {
+      headers: headers(k.key),
+    });
+    expect(res.status).toBe(502);
+    expect((await res.json()).error).toBe("ollama sent a response larger than 1048576 bytes");
+    // The gateway hung up near the cap (socket buffers aside), not after buffering tens of megabytes.
+    expect(hostile.sent).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  it("answers within the status timeout when a host's name lookup or its status never comes", async () => {
+    const k = await t.gw.key();
+    const stuck = `http://stuck.test:${runner.port}`;
+    let lookups = 0;
+    const previous = t.gw.rt.resolveHost;
+    // The check at registration gets an answer; every later lookup of the name (the status probes) hangs.
+    t.gw.rt.resolveHost = async (host) => {
+      if (host === "localhost") return [{ address: "127.0.0.1", family: 4 }];
+      if (host !== "stuck.test") throw new Error("NXDOMAIN");
+      lookups += 1;
+      return lookups === 1 ? [{ address: "127.0.0.1", family: 4 }] : new Promise(() => {});
+    };
+    try {
+      const started = Date.now();
+      const added = await add(k.key, stuck);
+      expect(added.status).toBe(201);
+      expect((await added.json()).status).toBe("offline");
+      expect((await add(k.key, hostile.url)).status).toBe(201);
+      expect((await add(k.key, `http://localhost:${runner.port}`)).status).toBe(201);
+      const listed = await (await t.gw.request("/v1/llm/ollama/hosts", { headers: headers(k.key) })).json();
+      expect(listed.hosts.map((h: { status: string }) => h.status)).toEqual(["online", "offline", "offline", "online"]);
+      // Three answers each held at most the 3 s timeout: far from a hang, with room for a slow machine.
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      t.gw.rt.resolveHost = previous;
+    }
   });
 });

@@ -60,6 +60,34 @@ describe.each(databaseBackends)("applyMigrations on %s", (backend) => {
     expect(tables).toHaveLength(0);
   });
 
+  it("moves the runner hosts a rotated key registered to its lineage, keeping the oldest of a URL", async () => {
+    const { db } = await fresh();
+    const before = readMigrations().filter((m) => m.name < "0011_ollama_hosts_lineage");
+    await applyMigrations(db, before);
+    const key = (id: string, lineageId: string) =>
+      db.prisma.apiKey.create({ data: { id, name: id, prefix: id, hash: id, lineageId } });
+    await key("first", "first");
+    await key("second", "first");
+    await key("third", "first");
+    await key("other", "other");
+    const host = (id: string, ownerKeyId: string, url: string, at: number) =>
+      db.prisma.ollamaHost.create({ data: { id, ownerKeyId, url, createdAt: new Date(at) } });
+    await host("h1", "first", "http://a", 1);
+    await host("h2", "second", "http://a", 2);
+    await host("h3", "third", "http://b", 3);
+    await host("h4", "second", "http://b", 4);
+    await host("h5", "third", "http://c", 5);
+    await host("h6", "other", "http://a", 6);
+    await applyMigrations(db);
+    const rows = await db.prisma.ollamaHost.findMany({ orderBy: { id: "asc" } });
+    expect(rows.map((r) => [r.id, r.ownerKeyId, r.url])).toEqual([
+      ["h1", "first", "http://a"],
+      ["h3", "first", "http://b"],
+      ["h5", "first", "http://c"],
+      ["h6", "other", "http://a"],
+    ]);
+  });
+
   it.runIf(backend === "postgres")(
     "lets two processes start at once: the lock makes one apply and the other wait",
     async () => {

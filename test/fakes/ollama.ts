@@ -1,3 +1,4 @@
+import http from "node:http";
 import { Hono } from "hono";
 import { stream } from "hono/streaming";
 import { listen } from "../support/listen.ts";
@@ -99,4 +100,36 @@ export async function startFakeOllama(
   const server = await listen(app.fetch, { hostname, port });
   Object.assign(fake, { url: server.url, port: server.port, close: server.close });
   return fake;
+}
+
+export type HostileRunner = {
+  url: string;
+  port: number;
+  /** Bytes of model list written before the gateway hung up. */
+  sent: number;
+  close(): Promise<void>;
+};
+
+// Where a hostile runner gives up writing on its own, so a gateway that never hangs up cannot run the test forever.
+const HOSTILE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** A registered host that is not Ollama: its model list never ends, and its version never comes. */
+export async function startHostileRunner(): Promise<HostileRunner> {
+  const chunk = Buffer.alloc(64 * 1024, "x");
+  const server = http.createServer((req, res) => {
+    if (req.url === "/api/version") return;
+    res.writeHead(200, { "content-type": "application/json" });
+    res.write('{"models":[{"name":"');
+    const pump = () => {
+      while (!res.destroyed && hostile.sent < HOSTILE_MAX_BYTES) {
+        hostile.sent += chunk.byteLength;
+        if (!res.write(chunk)) return void res.once("drain", pump);
+      }
+      res.end();
+    };
+    pump();
+  });
+  const listening = await listen(server);
+  const hostile: HostileRunner = { url: listening.url, port: listening.port, sent: 0, close: listening.close };
+  return hostile;
 }

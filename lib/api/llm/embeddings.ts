@@ -1,7 +1,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { embedMany } from "ai";
 import { GatewayError } from "../../errors.ts";
-import { cappedFetch } from "../../upstream/capped-body.ts";
+import { cappedFetch, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import { OLLAMA_DEFAULT_ORIGIN, providerEntry } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
 import { providerError } from "./errors.ts";
@@ -14,6 +14,9 @@ export const DEFAULT_EMBEDDING_MODELS: Record<EmbeddingProvider, string> = {
   openai: "text-embedding-3-small",
   ollama: "nomic-embed-text",
 };
+
+// One embedding as JSON is some 200 KB at 8,192 dimensions: a runner sending far more per text is not answering.
+const RUNNER_BYTES_PER_EMBEDDING = 1024 * 1024;
 
 export type Embedded = { embeddings: number[][]; model: string; provider: EmbeddingProvider; tokens: number };
 
@@ -32,6 +35,7 @@ export async function embedTexts(
       "/api/embed",
       { method: "POST", body: JSON.stringify({ model: modelId, input: texts }), signal },
       60_000,
+      Math.min(upstreamMaxBytes(), texts.length * RUNNER_BYTES_PER_EMBEDDING),
     );
     return {
       embeddings: body.embeddings ?? [],

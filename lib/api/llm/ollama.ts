@@ -4,17 +4,26 @@ import { GatewayError } from "../../errors.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import type { KeyRecord, OPERATOR_SCOPES } from "../../gateway/keys/record.ts";
 import { readCappedText } from "../../upstream/capped-body.ts";
+import { CallStop } from "../../upstream/call-stop.ts";
 import { callUpstream, upstreamFailure, upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
 import { OLLAMA_DEFAULT_ORIGIN } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
 import { pinnedRequest, resolveOnce } from "../../upstream/pinned-request.ts";
 import { checkDestination, defaultResolve, type Resolved } from "../../upstream/safe-fetch.ts";
+import { pool, untilAborted } from "../orchestrate/agent-run.ts";
 import { isOperatorRunner } from "./operator-runner.ts";
 
 /** The operator scope (CLI only) that may pull and delete models on the operator's own runner. */
 export const RUNNER_ADMIN_SCOPE: (typeof OPERATOR_SCOPES)[number] = "ollama:admin";
 
 export type Host = { url: string; name: string | null; default: boolean };
+export type HostWithStatus = Host & { status: "online" | "offline" };
+
+/** What a runner may send for a model list, a status or an error: kilobytes from Ollama, so more is not Ollama. */
+export const RUNNER_LIST_MAX_BYTES = 1024 * 1024;
+/** Status probes one listing makes at once, and how long it waits for all of them, name lookups included. */
+const STATUS_CONCURRENCY = 4;
+export const STATUS_TIMEOUT_MS = 3000;
 
 export function defaultHost(): Host {
   return { url: upstreamOrigin("ollama", OLLAMA_DEFAULT_ORIGIN), name: "default", default: true };
@@ -57,39 +66,75 @@ export async function pinnedRunner(rt: Runtime, url: string): Promise<Runner> {
   return { url, default: false, address: await checkUserHost(rt, url) };
 }
 
-export async function listHosts(rt: Runtime, keyId: string): Promise<Host[]> {
-  const rows = await rt.db.prisma.ollamaHost.findMany({ where: { ownerKeyId: keyId }, orderBy: { createdAt: "asc" } });
+/**
+ * Hosts belong to a key's rotation lineage (`KeyRecord.limitKey`), as its limits do: a rotation keeps
+ * them, and brings no fresh room under the cap.
+ */
+export async function listHosts(rt: Runtime, owner: string): Promise<Host[]> {
+  const rows = await rt.db.prisma.ollamaHost.findMany({ where: { ownerKeyId: owner }, orderBy: { createdAt: "asc" } });
   return [defaultHost(), ...rows.map((r) => ({ url: r.url, name: r.name, default: false }))];
 }
 
-export async function addHost(rt: Runtime, keyId: string, rawUrl: string, name?: string): Promise<Host> {
+/** Refuses a new host past the cap (every listing probes each one); renaming a registered host is not a new one. */
+export function assertRoomForHost(registered: readonly string[], url: string, cap: number): void {
+  if (registered.includes(url) || registered.length < cap) return;
+  throw new GatewayError(
+    409,
+    `this key has registered ${registered.length} runner hosts, the most allowed (${cap}, OLLAMA_HOSTS_PER_KEY)`,
+  );
+}
+
+export async function addHost(rt: Runtime, owner: string, rawUrl: string, name?: string): Promise<Host> {
   const url = normaliseHostUrl(rawUrl);
   await checkUserHost(rt, url);
-  await rt.db.prisma.ollamaHost.upsert({
-    where: { ownerKeyId_url: { ownerKeyId: keyId, url } },
-    create: { id: randomUUID(), ownerKeyId: keyId, url, name: name ?? null },
-    update: { name: name ?? null },
+  await rt.db.prisma.$transaction(async (tx) => {
+    // The lineage's first key row is the lock, so two registrations at once cannot both pass the count.
+    await tx.$queryRaw`SELECT id FROM api_keys WHERE id = ${owner} FOR UPDATE`;
+    const rows = await tx.ollamaHost.findMany({ where: { ownerKeyId: owner }, select: { url: true } });
+    assertRoomForHost(
+      rows.map((r) => r.url),
+      url,
+      rt.config.ollamaHostsPerKey,
+    );
+    await tx.ollamaHost.upsert({
+      where: { ownerKeyId_url: { ownerKeyId: owner, url } },
+      create: { id: randomUUID(), ownerKeyId: owner, url, name: name ?? null },
+      update: { name: name ?? null },
+    });
   });
   return { url, name: name ?? null, default: false };
 }
 
-/** Live status; a registered host is checked and pinned like any call, and anything wrong reads as offline. */
-export async function hostStatus(rt: Runtime, host: Host): Promise<"online" | "offline"> {
+/**
+ * Live status of each host, a few at a time, all within STATUS_TIMEOUT_MS: a host (or its name's
+ * lookup) that is slow, or not reached before the time is up, reads as offline and never holds the answer.
+ */
+export async function withStatus(rt: Runtime, hosts: Host[], signal: AbortSignal): Promise<HostWithStatus[]> {
+  const deadline = new CallStop(STATUS_TIMEOUT_MS).follow(signal);
+  const status = async (host: Host) => {
+    if (deadline.aborted) return "offline";
+    return untilAborted(probe(rt, host, deadline.signal), deadline.signal).catch(() => "offline" as const);
+  };
   try {
-    const runner = host.default ? { url: host.url, default: true } : await pinnedRunner(rt, host.url);
-    const res = await runnerFetch(runner, "/api/version", {}, 1500);
-    await res.body?.cancel();
-    return res.ok ? "online" : "offline";
-  } catch {
-    return "offline";
+    return await pool(hosts, STATUS_CONCURRENCY, signal, async (host) => ({ ...host, status: await status(host) }));
+  } finally {
+    deadline.release();
   }
 }
 
-/** The runner a call goes to: the named host if this key registered it (403 otherwise), else the operator's default. */
-export async function resolveHost(rt: Runtime, keyId: string, requested?: string): Promise<Runner> {
+/** A registered host is checked and pinned like any call; anything wrong reads as offline. */
+async function probe(rt: Runtime, host: Host, signal: AbortSignal): Promise<"online" | "offline"> {
+  const runner = host.default ? { url: host.url, default: true } : await pinnedRunner(rt, host.url);
+  const res = await runnerFetch(runner, "/api/version", { signal }, STATUS_TIMEOUT_MS);
+  await res.body?.cancel();
+  return res.ok ? "online" : "offline";
+}
+
+/** The runner a call goes to: the named host if this key's lineage registered it (403 otherwise), else the operator's default. */
+export async function resolveHost(rt: Runtime, owner: string, requested?: string): Promise<Runner> {
   if (!requested) return { url: defaultHost().url, default: true };
   const url = normaliseHostUrl(requested);
-  const host = (await listHosts(rt, keyId)).find((h) => h.url === url);
+  const host = (await listHosts(rt, owner)).find((h) => h.url === url);
   if (!host)
     throw new GatewayError(403, `host ${url} is not registered for this key; add it with POST /v1/llm/ollama/hosts`);
   return host.default ? { url, default: true } : pinnedRunner(rt, url);
@@ -151,15 +196,17 @@ async function runnerFailure(runner: Runner, res: Response): Promise<GatewayErro
   );
 }
 
+/** A runner's JSON answer, read up to maxBytes (502 past it): a registered host is a stranger's server. */
 export async function runnerJson<T>(
   runner: Runner,
   path: string,
   init: { method?: string; body?: string; signal?: AbortSignal } = {},
   timeoutMs = 10_000,
+  maxBytes = RUNNER_LIST_MAX_BYTES,
 ): Promise<T> {
   const res = await runnerFetch(runner, path, init, timeoutMs);
   if (!res.ok) throw await runnerFailure(runner, res);
-  const text = await readCappedText(res, "ollama");
+  const text = await readCappedText(res, "ollama", maxBytes);
   try {
     return JSON.parse(text) as T;
   } catch {

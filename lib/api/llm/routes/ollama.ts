@@ -10,12 +10,12 @@ import {
   addHost,
   assertMayChangeModels,
   deleteModel,
-  hostStatus,
   installedModels,
   listHosts,
   pullModel,
   resolveHost,
   runningModels,
+  withStatus,
 } from "../ollama.ts";
 
 const HostQuery = z.object({
@@ -35,10 +35,11 @@ const keyOf = (c: RequestVariables) => {
   if (!key) throw new GatewayError(401, "missing API key");
   return key;
 };
-const keyId = (c: RequestVariables) => keyOf(c).id;
+// Registered hosts belong to the key's rotation lineage.
+const owner = (c: RequestVariables) => keyOf(c).limitKey;
 // The ?host= a call names, checked for this key (or the operator's default).
 const hostFor = (c: RequestVariables & { req: { query(name: string): string | undefined } }) =>
-  resolveHost(c.get("runtime"), keyId(c), c.req.query("host"));
+  resolveHost(c.get("runtime"), owner(c), c.req.query("host"));
 
 const embed = gatewayRoute("key", {
   method: "post",
@@ -74,9 +75,7 @@ const hosts = gatewayRoute("key", {
 
 const handleHosts: RouteHandler<typeof hosts, GatewayEnv> = async (c) => {
   const rt = c.get("runtime");
-  const list = await listHosts(rt, keyId(c));
-  const withStatus = await Promise.all(list.map(async (h) => ({ ...h, status: await hostStatus(rt, h) })));
-  return c.json({ hosts: withStatus }, 200);
+  return c.json({ hosts: await withStatus(rt, await listHosts(rt, owner(c)), c.req.raw.signal) }, 200);
 };
 const addHostRoute = gatewayRoute("key", {
   method: "post",
@@ -84,13 +83,19 @@ const addHostRoute = gatewayRoute("key", {
   summary: "Register a runner host for this key",
   tags,
   request: jsonRequest(z.object({ url: z.string().min(1).max(500), name: z.string().max(100).optional() })),
-  responses: { 201: jsonResponse(HostSchema, "The registered host"), ...keyedErrors },
+  responses: {
+    201: jsonResponse(HostSchema, "The registered host"),
+    ...keyedErrors,
+    409: jsonResponse(ErrorSchema, "The key has registered as many hosts as OLLAMA_HOSTS_PER_KEY allows"),
+  },
 });
 
 const handleAddHost: RouteHandler<typeof addHostRoute, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
-  const host = await addHost(c.get("runtime"), keyId(c), body.url, body.name);
-  return c.json({ ...host, status: await hostStatus(c.get("runtime"), host) }, 201);
+  const rt = c.get("runtime");
+  const host = await addHost(rt, owner(c), body.url, body.name);
+  const [added] = await withStatus(rt, [host], c.req.raw.signal);
+  return c.json(added!, 201);
 };
 const models = gatewayRoute("key", {
   method: "get",
