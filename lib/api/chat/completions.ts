@@ -10,7 +10,7 @@ import { sseFrame } from "./event-relay.ts";
 import { inlineImages } from "./images.ts";
 import { openAIErrors } from "./openai-errors.ts";
 import { completeOn, MODEL_FIELD, streamOn, type ChatSink } from "./provider-chat.ts";
-import { chatTarget } from "./target.ts";
+import { chatTarget, requestAnswerId } from "./target.ts";
 import type { ChatRequest } from "./wire.ts";
 
 const OpenAIMessage = z
@@ -72,7 +72,7 @@ function chatChunkSink(name: string, includeUsage: boolean): ChatSink {
 
 const handleChatCompletions = bodyHandler(chatCompletions, async (c, input) => {
   const body = input.body as unknown as ChatRequest;
-  const target = chatTarget(body.model, c.get("requestId"), "chatcmpl-");
+  const target = chatTarget(body.model, requestAnswerId("chatcmpl-", c.get("requestId")));
   body.messages = await inlineImages(c.get("runtime"), body.messages, c);
   // A provider that never answers is a 504 after LLM_TIMEOUT_MS, as on /v1/llm/chat.
   const stop = c.stop(llmTimeoutMs());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitModel } from "./target.ts";
+import { requestAnswerId, splitModel, storedAnswerId } from "./target.ts";
 
 describe("splitModel", () => {
   it("routes provider/model, and a slashed model id behind its provider", () => {
@@ -15,5 +15,17 @@ describe("splitModel", () => {
     expect(() => splitModel("nope/xyz")).toThrow(
       expect.objectContaining({ status: 400, message: expect.stringMatching(/unknown provider 'nope'.*openai/) }),
     );
+  });
+});
+
+describe("answer ids", () => {
+  it("takes an unstored answer's id from the request id, word characters only", () => {
+    expect(requestAnswerId("chatcmpl-", "abc-123=")).toBe("chatcmpl-abc123");
+  });
+
+  it("makes a stored answer's id at random, whatever the request", () => {
+    const [one, two] = [storedAnswerId("resp_"), storedAnswerId("resp_")];
+    expect(one).toMatch(/^resp_[0-9a-f]{32}$/);
+    expect(two).not.toBe(one);
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { GatewayError } from "../../errors.ts";
 import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { configuredProvider } from "../llm/models.ts";
@@ -23,18 +24,30 @@ export function splitModel(model: string): { provider: string; model: string } {
   return { provider: owner?.name ?? DEFAULT_PROVIDER, model };
 }
 
+/** The id of an answer the gateway keeps nowhere (`chatcmpl-…`, `msg_…`): the request id's, so logs and answers match. */
+export function requestAnswerId(prefix: string, requestId: string): string {
+  return `${prefix}${requestId.replace(/[^\w]/g, "")}`;
+}
+
+/**
+ * The id of an answer the gateway stores and reads back by id (`resp_…`): random, never from the
+ * caller's X-Request-Id, which any key may send, so no caller can choose an id another already holds.
+ */
+export function storedAnswerId(prefix: string): string {
+  return `${prefix}${randomUUID().replaceAll("-", "")}`;
+}
+
 /**
  * Where a compatible-surface call goes: the configured provider (400 unknown, 503 unconfigured), its
- * model id, the name the client sees, and an id for answers the gateway writes itself (`chatcmpl-…`,
- * `msg_…`, `resp_…`) derived from the request id so logs and answers match.
+ * model id, the name the client sees, and `id` for the answer the gateway writes itself.
  */
-export function chatTarget(model: string, requestId: string, idPrefix: string): ChatTarget {
+export function chatTarget(model: string, id: string): ChatTarget {
   const split = splitModel(model);
   return {
     entry: configuredProvider(split.provider),
     modelId: split.model,
     name: `${split.provider}/${split.model}`,
-    id: `${idPrefix}${requestId.replace(/[^\w]/g, "")}`,
+    id,
     created: Math.floor(Date.now() / 1000),
   };
 }

@@ -12,7 +12,7 @@ import { anthropicErrorResponses } from "../chat/compat-error-responses.ts";
 import { relayEvents, sseFrame, streamFailure, type EventTranslator } from "../chat/event-relay.ts";
 import { inlineImages } from "../chat/images.ts";
 import { completeOn, streamOn, usageFrom, type ChatSink, type ChatTarget } from "../chat/provider-chat.ts";
-import { chatTarget } from "../chat/target.ts";
+import { chatTarget, requestAnswerId } from "../chat/target.ts";
 import type { AnthropicEvent, AnthropicMessage, MessagesRequest } from "../chat/wire.ts";
 import { anthropicErrors } from "./anthropic-errors.ts";
 import { ChatToMessageEvents, chatToMessage, messageJson, messagesToChat } from "./translate.ts";
@@ -121,7 +121,7 @@ async function onAnthropic(c: BodyCall, target: ChatTarget, body: MessagesReques
 
 const handleMessages = bodyHandler(messages, async (c, input) => {
   const body = input.body as unknown as MessagesRequest;
-  const target = chatTarget(body.model, c.get("requestId"), "msg_");
+  const target = chatTarget(body.model, requestAnswerId("msg_", c.get("requestId")));
   if (target.entry.wire === "anthropic") return (await onAnthropic(c, target, body)) as never;
   const chat = messagesToChat(body, target.modelId, target.entry.name);
   chat.messages = await inlineImages(c.get("runtime"), chat.messages, c);

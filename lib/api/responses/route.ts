@@ -12,7 +12,7 @@ import { sseFrame } from "../chat/event-relay.ts";
 import { inlineImages } from "../chat/images.ts";
 import { openAIErrors } from "../chat/openai-errors.ts";
 import { completeOn, streamOn, type ChatSink } from "../chat/provider-chat.ts";
-import { chatTarget } from "../chat/target.ts";
+import { chatTarget, storedAnswerId } from "../chat/target.ts";
 import type { ResponseEvent, ResponseInputItem, ResponseObject, ResponsesRequest } from "../chat/wire.ts";
 import { resolveReferences } from "./references.ts";
 import { responseStore, type StoredTurn } from "./store.ts";
@@ -103,7 +103,7 @@ const handleCreate = bodyHandler(create, async (c, validated) => {
     if (!turn) throw missing(c, body.previous_response_id);
     prior = turn.items;
   }
-  const target = chatTarget(body.model as string, c.get("requestId"), "resp_");
+  const target = chatTarget(body.model as string, storedAnswerId("resp_"));
   const input = await resolveReferences(inputItems(body.input), (id) => store.get(owner, id));
   const chat = responsesToChat({ ...body, input }, target.modelId, prior);
   chat.messages = await inlineImages(rt, chat.messages, c);

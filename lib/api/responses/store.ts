@@ -4,11 +4,13 @@ import type { ResponseInputItem, ResponseObject } from "../chat/wire.ts";
 /** What a follow-up continues from, and what GET answers. */
 export type StoredTurn = { items: ResponseInputItem[]; response: ResponseObject };
 
-type Entry = StoredTurn & { owner: string; expiresAt: number };
+type Entry = StoredTurn & { expiresAt: number };
 
 // Follow-ups usually come right after the answer they continue, so the latest are kept in memory: the
 // request that continues one reads no database, and neither waits for the other's write.
 const RECENT = 512;
+// Kept in memory under its owner and id together: one key's entry is never another's to read or replace.
+const recentKey = (owner: string, id: string) => `${owner} ${id}`;
 const SWEEP_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -28,7 +30,7 @@ export class ResponseStore {
 
   save(owner: string, turn: StoredTurn): void {
     const expiresAt = Date.now() + this.rt.config.responsesRetentionDays * DAY_MS;
-    this.remember(turn.response.id, { ...turn, owner, expiresAt });
+    this.remember(recentKey(owner, turn.response.id), { ...turn, expiresAt });
     this.track(
       this.rt.db.prisma.storedResponse.create({
         data: {
@@ -48,25 +50,23 @@ export class ResponseStore {
 
   /** The stored turn, when this key made it and it has not expired; another key's id reads as absent. */
   async get(owner: string, id: string): Promise<StoredTurn | undefined> {
-    const hit = this.recent.get(id);
-    if (hit) return hit.owner === owner && hit.expiresAt > Date.now() ? hit : undefined;
+    const hit = this.recent.get(recentKey(owner, id));
+    if (hit) return hit.expiresAt > Date.now() ? hit : undefined;
     const row = await this.rt.db.prisma.storedResponse.findUnique({ where: { id } });
     if (!row || row.ownerKeyId !== owner || row.expiresAt.getTime() <= Date.now()) return undefined;
     return { items: row.items as unknown as ResponseInputItem[], response: row.response as unknown as ResponseObject };
   }
 
   async delete(owner: string, id: string): Promise<boolean> {
-    const hit = this.recent.get(id);
-    if (hit && hit.owner !== owner) return false;
-    this.recent.delete(id);
+    const forgotten = this.recent.delete(recentKey(owner, id));
     await Promise.allSettled([...this.writes]);
     const { count } = await this.rt.db.prisma.storedResponse.deleteMany({ where: { id, ownerKeyId: owner } });
-    return count > 0 || hit !== undefined;
+    return count > 0 || forgotten;
   }
 
-  private remember(id: string, entry: Entry): void {
+  private remember(key: string, entry: Entry): void {
     if (this.recent.size >= RECENT) this.recent.delete(this.recent.keys().next().value!);
-    this.recent.set(id, entry);
+    this.recent.set(key, entry);
   }
 
   private track(write: Promise<unknown>): void {
