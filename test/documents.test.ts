@@ -3,6 +3,7 @@ import JSZip from "jszip";
 import { extractText, getDocumentProxy } from "unpdf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { listen, type Listening } from "./support/listen.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 const CONTENT = `# Findings
@@ -155,4 +156,64 @@ describe("a DOCX whose Markdown keeps marked busy", () => {
     expect(res.status).toBe(422);
     expect((await res.json()).error).toBe("document took longer than the 5 s a job may run, so it was stopped");
   }, 60_000);
+});
+
+describe("one unbroken word as long as the content may be", () => {
+  const t = useGateway();
+  let server: Listening;
+
+  /** Over a real socket: the status, the body and how long the whole answer took. */
+  const generate = async (body: unknown) => {
+    const started = performance.now();
+    const res = await fetch(`${server.url}/v1/documents/generate`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "X-API-Key": t.key },
+      body: JSON.stringify(body),
+    });
+    const bytes = await res.arrayBuffer();
+    return { status: res.status, bytes, seconds: (performance.now() - started) / 1000 };
+  };
+
+  beforeAll(async () => {
+    server = await listen(t.gw.app.fetch);
+    // A thread's start and its first import of pdfkit and docx are not what is timed here.
+    for (const format of ["pdf", "docx"])
+      expect((await generate({ title: "Warm", content: "x", format })).status).toBe(200);
+  });
+  afterAll(() => server?.close());
+
+  // pdfkit alone took ~30 s for 100 kB of one word (it is quadratic in a word's length); laid out in
+  // linear time it is well under a second. The bound only tells an answer from a hang on a busy machine.
+  const BOUND_S = 10;
+  const countA = (text: string) => text.split("A").length - 1;
+
+  it.each(["pdf", "docx"])("100 kB of `A` in %s is rendered whole, in time", async (format) => {
+    const { status, bytes, seconds } = await generate({ title: "Long word", content: "A".repeat(100_000), format });
+    expect(status).toBe(200);
+    expect(seconds).toBeLessThan(BOUND_S);
+    if (format === "pdf") {
+      expect(await pdfPages(bytes)).toBeGreaterThan(1);
+      expect(countA(await pdfText(bytes))).toBe(100_000);
+    } else {
+      const xml = await (await JSZip.loadAsync(bytes)).file("word/document.xml")!.async("string");
+      expect(countA(xml)).toBe(100_000);
+    }
+  });
+
+  it("the most content accepted, 500 kB of one word in a paragraph, a link, a table cell and code, renders in time", async () => {
+    const word = "W".repeat(124_000);
+    const content = `${word}\n\n[${word}](https://example.com/)\n\n| h |\n| - |\n| ${word} |\n\n\`\`\`\n${word}\n\`\`\`\n`;
+    expect(content.length).toBeLessThanOrEqual(500_000);
+    const { status, bytes, seconds } = await generate({ title: "Long words", content, template: "report" });
+    expect(status).toBe(200);
+    expect(seconds).toBeLessThan(BOUND_S);
+    expect(await pdfText(bytes)).toContain("Page 1 of");
+  });
+
+  it.each(["pdf", "docx"])("1 MB of `A` in %s is refused at once with 400", async (format) => {
+    const { status, bytes, seconds } = await generate({ title: "Long word", content: "A".repeat(1_000_000), format });
+    expect(status).toBe(400);
+    expect(JSON.parse(Buffer.from(bytes).toString()).error).toMatch(/invalid request/);
+    expect(seconds).toBeLessThan(BOUND_S);
+  });
 });

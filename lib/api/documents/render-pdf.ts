@@ -1,4 +1,5 @@
 import PDFDocument from "pdfkit";
+import { breakLongWords } from "./break-long-words.ts";
 import { markdownBlocks, plainText, type Block, type Span } from "./markdown-blocks.ts";
 import { formatDate, TEMPLATES, type DocumentRequest } from "./templates.ts";
 
@@ -102,14 +103,13 @@ function writeBlock(doc: Doc, block: Block) {
       }
       doc.moveDown(0.6);
       break;
-    case "code":
-      doc
-        .font("Courier")
-        .fontSize(9.5)
-        .fillColor("#111111")
-        .text(block.text, left + 12, doc.y, { lineGap: 1 });
+    case "code": {
+      const width = doc.page.width - doc.page.margins.right - (left + 12);
+      doc.font("Courier").fontSize(9.5).fillColor("#111111");
+      doc.text(fitted(doc, block.text, width), left + 12, doc.y, { lineGap: 1, width });
       doc.moveDown(0.6);
       break;
+    }
     case "table":
       writeTable(doc, block.header, block.rows);
       doc.moveDown(0.6);
@@ -137,10 +137,17 @@ function writeSpans(doc: Doc, spans: Span[], o: SpanOptions) {
       strike: Boolean(span.strike),
       width,
     };
-    if (i === 0) doc.text(span.text, o.x, o.y ?? doc.y, options);
-    else doc.text(span.text, options);
+    // Pieces end in a space, not a line break: pdfkit starts a line after a break inside continued text
+    // where the previous span ended, not at the margin.
+    const text = fitted(doc, span.text, width, " ");
+    if (i === 0) doc.text(text, o.x, o.y ?? doc.y, options);
+    else doc.text(text, options);
   });
 }
+
+/** The text with its over-long words cut to the width, measured in the font and size already set. */
+const fitted = (doc: Doc, text: string, width: number, separator?: string) =>
+  breakLongWords(text, width, (c) => doc.widthOfString(c), separator);
 
 function fontFor(span: Span, o: SpanOptions): string {
   if (span.code) return "Courier";
@@ -163,7 +170,7 @@ function writeTable(doc: Doc, header: Span[][], rows: Span[][][]) {
   const pad = 4;
   const drawRow = (cells: Span[][], bold: boolean) => {
     doc.font(bold ? "Helvetica-Bold" : "Helvetica").fontSize(10);
-    const texts = Array.from({ length: columns }, (_, i) => plainText(cells[i] ?? []));
+    const texts = Array.from({ length: columns }, (_, i) => fitted(doc, plainText(cells[i] ?? []), cell - 2 * pad));
     const height = Math.max(...texts.map((t) => doc.heightOfString(t || " ", { width: cell - 2 * pad }))) + 2 * pad;
     if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage();
     const y = doc.y;
