@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startFakeServer } from "./fakes/data-sources.ts";
+import { PIXEL_PNG, startFakeSite, testCertificate, type FakeSite } from "./fakes/https-site.ts";
 import { fakeEmbedding, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
@@ -14,16 +15,33 @@ describe("/v1/llm embeddings, similarity and vision", () => {
     return c.json({ model: body.model, embeddings: inputs.map(fakeEmbedding), prompt_eval_count: inputs.length * 3 });
   });
   let openai: FakeLlm;
+  let site: FakeSite;
+  // Filled in once the image site has its port, before the gateway starts: only images.test may be on loopback.
+  const config: Record<string, string> = {};
   const t = useGateway({
-    fakes: async () => [
-      (openai = await startFakeOpenAICompatible({ key: "sk-openai", reply: "A red square." })),
-      await startFakeServer(ollamaEmbed),
-    ],
+    fakes: async () => {
+      site = await startFakeSite(await testCertificate(["images.test", "inside.test"]));
+      config.PROXY_ALLOW_PRIVATE_FOR_TESTS = `images.test:${site.port}`;
+      config.UPSTREAM_CA_FILE = site.caFile;
+      return [
+        (openai = await startFakeOpenAICompatible({ key: "sk-openai", reply: "A red square." })),
+        await startFakeServer(ollamaEmbed),
+        site,
+      ];
+    },
     env: ([, ollama]) => ({
       OPENAI_API_KEY: "sk-openai",
       UPSTREAM_OPENAI_URL: openai.url,
       UPSTREAM_OLLAMA_URL: ollama.url,
     }),
+    config,
+  });
+  beforeAll(() => {
+    // Two public-looking names on the test site: images.test is exempted as if public, inside.test is not.
+    t.gw.rt.resolveHost = async (host) => {
+      if (host === "images.test" || host === "inside.test") return [{ address: "127.0.0.1", family: 4 }];
+      throw new Error("NXDOMAIN");
+    };
   });
   const { post } = t;
 
@@ -54,7 +72,7 @@ describe("/v1/llm embeddings, similarity and vision", () => {
     expect(different.similarity).toBeLessThan(0.5);
   });
 
-  it("asks a vision model about a base64 image or an https URL", async () => {
+  it("asks a vision model about a base64 image or an https URL, sent as bytes either way", async () => {
     const png = (
       await sharp({ create: { width: 8, height: 8, channels: 3, background: "red" } })
         .png()
@@ -70,13 +88,31 @@ describe("/v1/llm embeddings, similarity and vision", () => {
     expect(parts[0]).toMatchObject({ type: "text" });
     expect(parts[1]!.image_url!.url).toMatch(/^data:image\/png;base64,/);
 
-    await post("/v1/llm/vision", { image_url: "https://example.com/cat.jpg" });
+    const fetched = await post("/v1/llm/vision", { image_url: `https://images.test:${site.port}/pixel.png` });
+    expect(fetched.status).toBe(200);
     const byUrl = openai.requests.at(-1)!.body as typeof sent;
-    expect(byUrl.messages[0]!.content[1]!.image_url!.url).toBe("https://example.com/cat.jpg");
+    // The gateway fetched it under its own rules; the provider (and the AI SDK before it) saw bytes, never the URL.
+    expect(byUrl.messages[0]!.content[1]!.image_url!.url).toBe(`data:image/png;base64,${PIXEL_PNG.toString("base64")}`);
     expect(byUrl.messages[0]!.content[0]).toMatchObject({ text: "Describe the image." });
+    expect(site.hits.at(-1)).toBe("/pixel.png");
 
     expect((await post("/v1/llm/vision", { prompt: "x" })).status).toBe(400);
     expect((await post("/v1/llm/vision", { image: "bm90IGFuIGltYWdl" })).status).toBe(400);
     expect((await post("/v1/llm/vision", { image: "http://example.com/a.png" })).status).toBe(400);
+  });
+
+  it("holds a vision URL to the address policy alt text has: a name on a private address is refused, nothing is sent on", async () => {
+    const before = { provider: openai.requests.length, site: site.hits.length };
+    for (const image of [`https://inside.test:${site.port}/pixel.png`, "https://169.254.169.254/latest/meta-data/"]) {
+      const vision = await post("/v1/llm/vision", { image, prompt: "What colour?" });
+      const altText = await post("/v1/generate/alt-text", { image });
+      expect(vision.status).toBe(403);
+      expect({ status: vision.status, body: await vision.json() }).toEqual({
+        status: altText.status,
+        body: await altText.json(),
+      });
+    }
+    expect(openai.requests.length).toBe(before.provider);
+    expect(site.hits.length).toBe(before.site);
   });
 });

@@ -6,6 +6,12 @@ import path from "node:path";
 import { generate } from "selfsigned";
 import { listen } from "../support/listen.ts";
 
+/** A 1×1 red PNG, served at /pixel.png. */
+export const PIXEL_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC",
+  "base64",
+);
+
 export type FakeSite = { url: string; port: number; caFile: string; hits: string[]; close(): Promise<void> };
 
 /** A certificate for the fake hosts, valid for 127.0.0.1 and the names tests resolve to it. */
@@ -82,6 +88,9 @@ pc.createOffer().then((offer) => pc.setLocalDescription(offer));</script>`);
       case "/style.css":
         res.writeHead(200, { "content-type": "text/css" });
         return res.end("body{margin:0;background:#4f46e5;color:white;font:32px sans-serif} .tall{height:2400px}");
+      case "/pixel.png":
+        res.writeHead(200, { "content-type": "image/png" });
+        return res.end(PIXEL_PNG);
       case "/data.json":
         res.writeHead(200, { "content-type": "application/json" });
         return res.end(JSON.stringify({ ok: true }));

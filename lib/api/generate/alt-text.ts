@@ -6,7 +6,7 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { providerErrors } from "../llm/routes/schemas.ts";
 import { reportCompletion } from "../llm/usage-report.ts";
-import { describeImage, fetchImage, imageInput } from "../llm/vision.ts";
+import { describeImage, imageBytes } from "../llm/vision.ts";
 
 const STYLES = ["concise", "detailed", "functional"] as const;
 type Style = (typeof STYLES)[number];
@@ -78,8 +78,7 @@ const route = gatewayRoute("key", {
 const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
   const signal = c.req.raw.signal;
-  const isUrl = imageInput(body.image).image instanceof URL;
-  const image = isUrl ? await fetchImage(c.get("runtime"), body.image, signal, "alt text") : body.image;
+  const image = await imageBytes(c.get("runtime"), body.image, signal, "alt text");
   const answer = await describeImage(image, altTextPrompt(body.style, body.context), body.provider, undefined, signal);
   reportCompletion(c, answer);
   const altText = cleanAltText(answer.content, body.style);

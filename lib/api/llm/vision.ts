@@ -11,13 +11,21 @@ const SIGNATURES: Array<[string, number[]]> = [
   ["image/webp", [0x52, 0x49, 0x46, 0x46]],
 ];
 
-/** An image given as an https URL (the provider fetches it) or base64 / data: URL (sent inline). */
-export function imageInput(image: string): { image: URL } | { image: Uint8Array; mediaType: string } {
+/** An image as a provider is sent it: its bytes and their type, never a URL for the provider (or its SDK) to fetch. */
+export type InlineImage = { image: Uint8Array; mediaType: string };
+
+/** An image given as an https URL (for the gateway to fetch) or base64 / data: URL (its bytes). */
+export function imageInput(image: string): { image: URL } | InlineImage {
   if (/^https?:\/\//i.test(image)) {
     const url = new URL(image);
     if (url.protocol !== "https:") throw new GatewayError(400, "image URL must use https");
     return { image: url };
   }
+  return decodeImage(image);
+}
+
+/** Base64 or a data: URL of a PNG, JPEG, GIF or WebP, as its bytes and their type (400 for anything else). */
+function decodeImage(image: string): InlineImage {
   const payload = image.startsWith("data:") ? image.slice(image.indexOf(",") + 1) : image;
   const bytes = Buffer.from(payload, "base64");
   const type = SIGNATURES.find(([, sig]) => sig.every((b, i) => bytes[i] === b))?.[0];
@@ -25,14 +33,27 @@ export function imageInput(image: string): { image: URL } | { image: Uint8Array;
   return { image: new Uint8Array(bytes), mediaType: type };
 }
 
-export async function describeImage(
+/**
+ * The image a caller gave, as bytes: an https URL is fetched by the gateway (fetchImage's rules), so
+ * the AI SDK, which would otherwise download it itself, never sees a caller's URL.
+ */
+export async function imageBytes(
+  rt: Runtime,
   image: string,
+  signal: AbortSignal,
+  purpose: string,
+): Promise<InlineImage> {
+  const input = imageInput(image);
+  return "mediaType" in input ? input : decodeImage(await fetchImage(rt, image, signal, purpose));
+}
+
+export async function describeImage(
+  input: InlineImage,
   prompt: string,
   provider = "openai",
   model?: string,
   signal?: AbortSignal,
 ): Promise<CompletionResponse> {
-  const input = imageInput(image);
   const prepared = prepareChat({ messages: [{ role: "user", content: prompt }], provider, model }, signal);
   return generateCompletion({
     ...prepared,
@@ -70,7 +91,7 @@ export async function fetchImage(rt: Runtime, url: string, signal: AbortSignal, 
   if (res.status !== 200) throw new GatewayError(502, `the image URL answered ${res.status}`);
   const base64 = res.body.toString("base64");
   try {
-    imageInput(base64);
+    decodeImage(base64);
   } catch {
     throw new GatewayError(400, "the image URL did not return a PNG, JPEG, GIF or WebP image");
   }

@@ -6,14 +6,14 @@ import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { elevenlabsSpeech, openaiSpeech } from "../../../upstream/speech.ts";
 import { generateImage, transcribe, TRANSCRIBE_FORMATS } from "../media.ts";
-import { describeImage } from "../vision.ts";
+import { describeImage, imageBytes } from "../vision.ts";
 import { Completion, providerErrors } from "./schemas.ts";
 import { reportCompletion } from "../usage-report.ts";
 
 const vision = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/vision",
-  summary: "Ask a vision model about an image (base64 or https URL)",
+  summary: "Ask a vision model about an image (base64, or an https URL the gateway fetches)",
   tags: ["LLM"],
   request: jsonRequest(
     z
@@ -31,13 +31,9 @@ const vision = gatewayRoute("key", {
 
 const handleVision: RouteHandler<typeof vision, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
-  const result = await describeImage(
-    (body.image ?? body.image_url)!,
-    body.prompt,
-    body.provider,
-    body.model,
-    c.req.raw.signal,
-  );
+  const signal = c.req.raw.signal;
+  const image = await imageBytes(c.get("runtime"), (body.image ?? body.image_url)!, signal, "vision");
+  const result = await describeImage(image, body.prompt, body.provider, body.model, signal);
   reportCompletion(c, result);
   return c.json(result, 200);
 };
