@@ -96,6 +96,8 @@ const envSchema = z.object({
   WORKER_MEMORY_MB: positiveInt.default(512),
   KEYLESS_RATE_PER_MINUTE: positiveInt.default(60),
   KEYLESS_CONCURRENCY: positiveInt.default(4),
+  // The MCP SDK refuses batches over 100 messages itself.
+  MCP_MAX_BATCH: positiveInt.max(100).default(20),
 });
 
 export type Config = {
@@ -137,6 +139,8 @@ export type Config = {
   workers: { threads: number; queue: number; timeoutMs: number; waitMs: number; memoryMb: number };
   /** Per client address, for keyless requests to routes that do real work. */
   keyless: { minute: number; concurrency: number };
+  /** Messages one POST /v1/mcp may batch (each may be a tool call); past it a JSON-RPC error. */
+  mcpMaxBatch: number;
   /** Whether keys may register local runners on private addresses (a LAN GPU box); off by default. */
   ollamaAllowPrivateHosts: boolean;
   /** Runner hosts one key (its rotation lineage) may register: each is probed whenever the key lists them. */
@@ -250,6 +254,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       memoryMb: e.WORKER_MEMORY_MB,
     },
     keyless: { minute: e.KEYLESS_RATE_PER_MINUTE, concurrency: e.KEYLESS_CONCURRENCY },
+    mcpMaxBatch: e.MCP_MAX_BATCH,
   };
 }
 

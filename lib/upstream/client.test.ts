@@ -92,6 +92,18 @@ describe("UpstreamClient against a loopback service", () => {
     expect(hits.get("/down")).toBe(before + 2);
   });
 
+  it("answers a 429 with 503 without counting it towards the circuit: it is pacing, not failure", async () => {
+    const c = client({ cacheTtlMs: 0, retries: 0, breaker: { failures: 2, cooldownMs: 10_000 } });
+    for (let i = 0; i < 4; i++)
+      await expect(c.get({ path: "/limited" })).rejects.toMatchObject({ status: 503, message: /rate limiting/ });
+    // Still closed: a 500 is tried, and only the second failure opens it.
+    const before = hits.get("/down") ?? 0;
+    await expect(c.get({ path: "/down" })).rejects.toMatchObject({ status: 502 });
+    await expect(c.get({ path: "/down" })).rejects.toMatchObject({ status: 502 });
+    await expect(c.get({ path: "/down" })).rejects.toMatchObject({ status: 503, message: /temporarily unavailable/ });
+    expect(hits.get("/down")).toBe(before + 2);
+  });
+
   it("honours the UPSTREAM_<NAME>_URL override", async () => {
     process.env.UPSTREAM_ELSEWHERE_URL = origin;
     try {

@@ -33,8 +33,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * The one way the gateway calls a third-party API: a timeout, retries with jitter on 429/5xx
  * (honouring Retry-After), a response cache, coalescing of identical in-flight lookups, a circuit
- * breaker, our User-Agent, and the UPSTREAM_<NAME>_URL override. Failures are 502/504 naming the
- * source; an open circuit is 503.
+ * breaker (opened by failures: 5xx, timeouts, unreachable; not by 429s), our User-Agent, and the
+ * UPSTREAM_<NAME>_URL override. Failures are 502/504 naming the source; a 429 and an open circuit are 503.
  */
 export class UpstreamClient {
   private readonly inFlight = new Map<string, Promise<unknown>>();
@@ -111,6 +111,8 @@ export class UpstreamClient {
     const retries = retryLimit ?? this.options.retries ?? 2;
     const timeoutMs = this.options.timeoutMs ?? 10_000;
     let last: GatewayError | undefined;
+    // Whether the last attempt was answered 429.
+    let limited = false;
     for (let attempt = 0; attempt <= retries; attempt++) {
       let res: Response;
       try {
@@ -130,6 +132,7 @@ export class UpstreamClient {
           (err as Error).name === "TimeoutError"
             ? new GatewayError(504, `${name} did not answer within ${timeoutMs / 1000} s`)
             : new GatewayError(502, `${name} could not be reached`);
+        limited = false;
         if (attempt < retries) await sleep(backoff(attempt));
         continue;
       }
@@ -143,9 +146,13 @@ export class UpstreamClient {
       const failure = await upstreamFailure(name, res);
       if (res.status !== 429 && res.status < 500) throw failure;
       last = failure;
+      limited = res.status === 429;
       if (attempt < retries)
         await sleep(Math.min(5_000, retryAfterMs(res.headers.get("retry-after")) ?? backoff(attempt)));
     }
+    // A 429 is the service pacing the gateway (often one key's burst), not the service failing: the
+    // caller gets it (503 with its Retry-After), but it opens no circuit, which would refuse every key.
+    if (limited && last) throw last;
     this.breaker.failures += 1;
     const breaker = this.options.breaker ?? { failures: 5, cooldownMs: 30_000 };
     if (this.breaker.failures >= breaker.failures) this.breaker.openUntil = Date.now() + breaker.cooldownMs;

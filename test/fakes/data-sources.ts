@@ -8,6 +8,8 @@ export type FakeSource = {
   setStatus(status: number | undefined): void;
   /** Answer 200 with a body that is neither the JSON nor the XML the service documents. */
   setGarbage(on: boolean): void;
+  /** Requests being answered now, and the most at once since a test last set `peak` to 0. */
+  inFlight: { now: number; peak: number };
   close(): Promise<void>;
 };
 
@@ -18,6 +20,15 @@ export async function startFakeServer(
   state: { delay: number; status?: number; garbage?: boolean } = { delay: 0 },
 ): Promise<FakeSource> {
   const outer = new Hono();
+  const inFlight = { now: 0, peak: 0 };
+  outer.use(async (_c, next) => {
+    inFlight.peak = Math.max(inFlight.peak, ++inFlight.now);
+    try {
+      await next();
+    } finally {
+      inFlight.now -= 1;
+    }
+  });
   outer.use(async (c, next) => {
     hits.push(`${c.req.path}${new URL(c.req.url).search}`);
     if (state.delay) await new Promise((r) => setTimeout(r, state.delay));
@@ -38,6 +49,7 @@ export async function startFakeServer(
     setDelay: (ms) => (state.delay = ms),
     setStatus: (status) => (state.status = status),
     setGarbage: (on) => (state.garbage = on),
+    inFlight,
     close,
   };
 }

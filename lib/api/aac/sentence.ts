@@ -1,3 +1,4 @@
+import { concurrencyLimit } from "../../concurrency-limit.ts";
 import { GatewayError } from "../../errors.ts";
 import { normaliseKeyword, tokenise } from "./normalise.ts";
 import { lemmaForms, SCORES } from "./ranking.ts";
@@ -29,21 +30,6 @@ export const SYMBOLS_PER_WORD = 3;
 export const MAX_SENTENCE_WORDS = 60;
 /** Upstream lookups one sentence runs at a time, so a long sentence does not burst ARASAAC. */
 const UPSTREAM_CONCURRENCY = 6;
-
-function concurrencyLimit(max: number) {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
-    active += 1;
-    try {
-      return await task();
-    } finally {
-      active -= 1;
-      waiting.shift()?.();
-    }
-  };
-}
 
 /**
  * Splits tokens into the words and phrases a board shows: at each position the longest run of

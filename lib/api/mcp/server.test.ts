@@ -3,9 +3,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it, vi } from "vitest";
+import { RateLimitError } from "../../errors.ts";
 import { MemoryUpstreamCache, type UpstreamCache } from "../../upstream/cache.ts";
+import type { AdmitToolCall } from "../tools/tool.ts";
 import { TOOLS } from "../tools/tools.ts";
-import { callTool, createMcpServer } from "./server.ts";
+import { callTool, createMcpServer, oversizedBatch } from "./server.ts";
 
 // wikipedia_search answers from the search cache when it holds the query, so these run without a network.
 const RECORDS = [{ id: "Ada Lovelace", title: "Ada Lovelace", source: "wikipedia" }];
@@ -91,5 +93,52 @@ describe("createMcpServer", () => {
     const result = await client.callTool({ name: "wikipedia_search", arguments: { query: "ada" } });
     expect(result.structuredContent).toMatchObject({ count: 1, results: RECORDS });
     await client.close();
+  });
+});
+
+describe("createMcpServer: the tool calls of one request", () => {
+  it("lets the request pay for its first tools/call and admits each later one; a refusal is an error result", async () => {
+    const admitted: string[] = [];
+    let left = 1;
+    const admit: AdmitToolCall = async (tool) => {
+      if (left-- <= 0)
+        throw new RateLimitError("rate limit exceeded: the daily limit of 2 requests is used up", 42, "day");
+      admitted.push(tool);
+      return () => {};
+    };
+    const server = createMcpServer({ ...(await ctx()), admit }, never);
+    const client = new Client({ name: "unit", version: "1.0.0" });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+
+    const call = () => client.callTool({ name: "wikipedia_search", arguments: { query: "ada" } });
+    expect((await call()).isError).toBeFalsy();
+    expect(admitted).toEqual([]);
+    expect((await call()).isError).toBeFalsy();
+    expect(admitted).toEqual(["wikipedia_search"]);
+    const refused = await call();
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused as { content: unknown })).toBe(
+      "rate limit exceeded: the daily limit of 2 requests is used up (retry after 42 s)",
+    );
+    await client.close();
+  });
+});
+
+describe("oversizedBatch", () => {
+  it("refuses a batch of more than the cap with a JSON-RPC Invalid Request naming it; passes the rest", async () => {
+    const message = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+    expect(oversizedBatch(message, 2)).toBeUndefined();
+    expect(oversizedBatch([message, message], 2)).toBeUndefined();
+    const res = oversizedBatch([message, message, message], 2)!;
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32600,
+        message: "Invalid Request: a batch may hold at most 2 messages (MCP_MAX_BATCH); this one has 3",
+      },
+    });
   });
 });

@@ -3,7 +3,7 @@ import { GatewayError } from "../../errors.ts";
 import { usageOf } from "../llm/chat.ts";
 import { providerError } from "../llm/errors.ts";
 import { configuredProvider, languageModel } from "../llm/models.ts";
-import type { Tool } from "../tools/tool.ts";
+import { runToolCall, type Tool } from "../tools/tool.ts";
 import { sourcesFrom } from "./sources.ts";
 import type { AgentCall, AgentLlm, AgentReply, Source, ToolCallRecord } from "./types.ts";
 import { withDeadline } from "../../upstream/deadline.ts";
@@ -22,7 +22,7 @@ export type AgentLlmOptions = {
 
 const errorText = (err: unknown) => ((err instanceof Error ? err.message : String(err)) || "failed").slice(0, 300);
 
-/** Registry tools as AI SDK tools: same description and zod input; they run with the call's cache and signal. */
+/** Registry tools as AI SDK tools: same description and zod input; they run with the call's cache, signal and admission. */
 function sdkTools(tools: readonly Tool[], call: AgentCall, signal: AbortSignal): ToolSet {
   const context = call.toolContext;
   if (!context) throw new Error(`agent ${call.agentId} was given tools without a toolContext`);
@@ -32,8 +32,9 @@ function sdkTools(tools: readonly Tool[], call: AgentCall, signal: AbortSignal):
       tool({
         description: t.description,
         inputSchema: t.input,
-        // A throw here becomes the SDK's tool-error part: the model is told the tool failed and goes on.
-        execute: (args, { abortSignal }) => t.run(args, { cache: context.cache, signal: abortSignal ?? signal }),
+        // A throw here (a refused admission too) becomes the SDK's tool-error part: the model is told
+        // the tool failed and goes on.
+        execute: (args, { abortSignal }) => runToolCall(t, args, { ...context, signal: abortSignal ?? signal }),
         toModelOutput: ({ output }) => ({
           type: "text",
           value: JSON.stringify(output ?? null).slice(0, TOOL_OUTPUT_CHARS),

@@ -1,4 +1,6 @@
+import type { KeyRecord } from "../../gateway/keys/record.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { keyById, toolAdmission } from "../tools/admission.ts";
 import { agentLlm } from "./agent-llm.ts";
 import { runCascade } from "./cascade.ts";
 import { estimateCostUsd } from "./cost.ts";
@@ -19,6 +21,8 @@ export type Spend = { calls: number; prompt_tokens: number; completion_tokens: n
 
 export type RunScope = {
   keyId: string;
+  /** The key's record when a request runs the work (a task finds it by keyId): its tool calls are admitted against it. */
+  key?: KeyRecord;
   /** The usage events' route and area: the endpoint that started the work. */
   route: string;
   area: string;
@@ -67,7 +71,13 @@ export function researchDeps(rt: Runtime, provider: string, scope: RunScope): Ag
     },
     emit: (event) => scope.emit?.(event),
     signal: scope.signal,
-    toolContext: { cache: rt.upstreamCache, signal: scope.signal },
+    // Each tool call is one more request of the key (toolAdmission): once its limits or budget refuse,
+    // the agents' tool calls fail without reaching the sources.
+    toolContext: {
+      cache: rt.upstreamCache,
+      signal: scope.signal,
+      admit: toolAdmission(rt, scope.key ? async () => scope.key! : keyById(rt, scope.keyId), scope),
+    },
   };
 }
 

@@ -102,7 +102,8 @@ async function start(
   // Fails now (400 unknown, 503 unconfigured) rather than inside a background task.
   configuredProvider(input.provider_name);
   const rt = c.get("runtime");
-  const keyId = c.get("key")!.id;
+  const key = c.get("key")!;
+  const keyId = key.id;
   if (asyncFlag === "true" || asyncFlag === "1") {
     const task = await rt.durable.submit(keyId, kind, input, { idPrefix: ID_PREFIX[kind], capKinds: RESEARCH_KINDS });
     return c.json({ task_id: task.id, status: "pending" as const }, 202);
@@ -110,6 +111,7 @@ async function start(
   const deadline = AbortSignal.timeout(rt.config.jobs.taskTimeoutMs);
   const result = await runResearch(rt, kind, input as never, {
     keyId,
+    key,
     route: `/v1/orchestrate/${kind}`,
     area: "orchestrate",
     requestId: c.get("requestId"),

@@ -1,6 +1,6 @@
 import { GatewayError } from "../../errors.ts";
 import type { Usage } from "../llm/chat-types.ts";
-import type { Tool } from "../tools/tool.ts";
+import { runToolCall, type Tool } from "../tools/tool.ts";
 import { toolByName } from "../tools/tools.ts";
 import { clip, errorMessage, pool, runAgent, untilAborted } from "./agent-run.ts";
 import { usageTally } from "./cost.ts";
@@ -192,7 +192,7 @@ type ToolRun = { record: ToolCallRecord; result?: unknown; sources: Source[] };
 async function runTool(tool: Tool, query: string, deps: AgentDeps): Promise<ToolRun> {
   const args = { query: query.slice(0, 300), limit: RESULTS_PER_TOOL };
   try {
-    const result = await untilAborted(tool.run(tool.input.parse(args), deps.toolContext), deps.signal);
+    const result = await untilAborted(runToolCall(tool, tool.input.parse(args), deps.toolContext), deps.signal);
     return { record: { tool: tool.name, args, ok: true }, result, sources: sourcesFrom(result, tool.module) };
   } catch (err) {
     if (deps.signal.aborted) throw deps.signal.reason;

@@ -122,8 +122,10 @@ const hive = gatewayRoute("key", {
 function depsFor(c: Context<GatewayEnv>, provider: string, route: string) {
   configuredProvider(provider);
   const rt = c.get("runtime");
+  const key = c.get("key")!;
   return researchDeps(rt, provider, {
-    keyId: c.get("key")!.id,
+    keyId: key.id,
+    key,
     route,
     area: "swarm",
     requestId: c.get("requestId"),

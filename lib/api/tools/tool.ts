@@ -1,8 +1,19 @@
 import { z } from "@hono/zod-openapi";
+import { GatewayError } from "../../errors.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
 
-/** What a tool runs with: the runtime's upstream cache (source clients, cached searches) and the caller's signal. */
-export type ToolContext = { cache: UpstreamCache; signal: AbortSignal };
+/**
+ * Admits one tool call against the caller's key before it runs (a refusal is thrown: the 429 of the
+ * key's limits or budget) and returns what meters the call's outcome (its status).
+ */
+export type AdmitToolCall = (tool: string) => Promise<(status: number) => void>;
+
+/**
+ * What a tool runs with: the runtime's upstream cache (source clients, cached searches), the
+ * caller's signal and, where one request or task makes many calls, `admit` (tools/admission.ts).
+ * Without it the call rides on the request the guard admitted (POST /v1/tools/{name}: one call).
+ */
+export type ToolContext = { cache: UpstreamCache; signal: AbortSignal; admit?: AdmitToolCall };
 
 /**
  * One tool, defined once: the HTTP area lists and runs it, and later agents and MCP reuse the same
@@ -17,3 +28,19 @@ export type Tool<I extends z.ZodObject = z.ZodObject> = {
 };
 
 export const defineTool = <I extends z.ZodObject>(tool: Tool<I>): Tool => tool as unknown as Tool;
+
+/**
+ * Runs a tool with arguments already parsed, admitted first when the context says so: a refused call
+ * throws before any upstream request is made, and an admitted one is metered with its outcome.
+ */
+export async function runToolCall(tool: Tool, args: z.infer<z.ZodObject>, ctx: ToolContext): Promise<unknown> {
+  const done = await ctx.admit?.(tool.name);
+  try {
+    const result = await tool.run(args, ctx);
+    done?.(200);
+    return result;
+  } catch (err) {
+    done?.(err instanceof GatewayError ? err.status : 500);
+    throw err;
+  }
+}
