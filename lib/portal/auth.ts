@@ -5,6 +5,7 @@ import { getGateway } from "../instance.ts";
 import { isOperatorEmail, loadPortalConfig, type PortalConfig } from "./config.ts";
 import { gitHubProvider, gitHubSignInAllowed } from "./github.ts";
 import { createMailer, deliverSignInLink, SIGN_IN_LINK_MAX_AGE_S, type Mailer } from "./mail.ts";
+import { signInIdentifier } from "./sign-in-address.ts";
 import { createSignInLimiter, type SignInLimiter } from "./sign-in-limits.ts";
 
 export type Portal = { config: PortalConfig; mailer: Mailer; authOptions: AuthOptions; signInLimiter: SignInLimiter };
@@ -31,6 +32,8 @@ export function getPortal(): Promise<Portal> {
         server: "smtp://unused.invalid",
         from: config.emailFrom,
         maxAge: SIGN_IN_LINK_MAX_AGE_S,
+        // next-auth's own default, held here so the link limit counts the very address mailed.
+        normalizeIdentifier: signInIdentifier,
         sendVerificationRequest: ({ identifier, url }) =>
           deliverSignInLink(mailer, rt.logger, identifier, url, production && isOperatorEmail(config, identifier)),
       }),

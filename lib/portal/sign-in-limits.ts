@@ -15,8 +15,11 @@ export const SIGN_IN_LIMITS = {
 export type SignInRefusal = { message: string; retryAfterSeconds: number };
 
 export type SignInLimiter = {
-  /** Counts a sign-in link request; null when it may go out, otherwise why not and when to try again. */
-  admit(email: string, client: string, now?: number): SignInRefusal | null;
+  /**
+   * Counts a sign-in link request for `address` (as normalizeSignInAddress gives it: the address the link
+   * goes to) from `client`; null when it may go out, otherwise why not and when to try again.
+   */
+  admit(address: string, client: string, now?: number): SignInRefusal | null;
 };
 
 const minutes = (ms: number) => `${Math.round(ms / 60_000)} minutes`;
@@ -41,8 +44,8 @@ export function createSignInLimiter(
   };
 
   return {
-    admit(email, client, now = Date.now()) {
-      const address = recent(`address:${email.trim().toLowerCase()}`, limits.perAddress.windowMs, now);
+    admit(to, client, now = Date.now()) {
+      const address = recent(`address:${to}`, limits.perAddress.windowMs, now);
       const fromClient = recent(`client:${client}`, limits.perClient.windowMs, now);
       const refuse = (times: number[], w: Window, message: string): SignInRefusal => ({
         message,

@@ -1,6 +1,7 @@
 import NextAuth from "next-auth";
 import { prefersHtml } from "@/lib/prefers-html.ts";
 import { getPortal } from "@/lib/portal/auth.ts";
+import { normalizeSignInAddress, signInEmailField } from "@/lib/portal/sign-in-address.ts";
 import { CLIENT_ADDRESS_HEADER, type SignInRefusal } from "@/lib/portal/sign-in-limits.ts";
 
 export const runtime = "nodejs";
@@ -11,18 +12,14 @@ type RouteContext = { params: Promise<{ nextauth: string[] }> };
 // The options need the gateway's database, which opens asynchronously, so the handler is built per call.
 async function handle(request: Request, context: RouteContext): Promise<Response> {
   const portal = await getPortal();
-  if (request.method === "POST" && new URL(request.url).pathname.endsWith("/signin/email")) {
-    const email = await request
-      .clone()
-      .formData()
-      .then((form) => form.get("email"))
-      .catch(() => null);
-    // Without an address next-auth refuses the request itself; only link requests are counted.
-    if (typeof email === "string" && email.trim()) {
-      const refusal = portal.signInLimiter.admit(
-        email.slice(0, 320),
-        request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown",
-      );
+  // next-auth takes the action and provider from these segments (later ones are ignored), so they decide.
+  const [action, provider] = (await context.params).nextauth;
+  if (request.method === "POST" && action === "signin" && provider === "email") {
+    const email = await signInEmailField(request);
+    // Counted as the address the link would go to; one next-auth refuses (none, malformed) gets no link.
+    const address = email === null ? null : normalizeSignInAddress(email);
+    if (address !== null) {
+      const refusal = portal.signInLimiter.admit(address, request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown");
       if (refusal) return refused(refusal, request.headers.get("accept"));
     }
   }
