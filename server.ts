@@ -4,6 +4,7 @@ import { isGatewayRequest } from "./lib/front-door.ts";
 import { apiListener } from "./lib/api-listener.ts";
 import { addressBucket, resolveClientAddress } from "./lib/gateway/http/trusted-proxies.ts";
 import { loadPortalConfig } from "./lib/portal/config.ts";
+import { announceFirstRunLink } from "./lib/portal/first-run.ts";
 import { CLIENT_ADDRESS_HEADER } from "./lib/portal/sign-in-limits.ts";
 import { deferWasmOptimisation } from "./lib/gateway/runtime/wasm-memory.ts";
 import { keepRequestsYoung } from "./lib/gateway/runtime/pretenuring.ts";
@@ -61,12 +62,14 @@ const server = http.createServer((req, res) => {
 });
 server.keepAliveTimeout = 65_000;
 
-server.listen(config.port, config.host, () => {
+server.listen(config.port, config.host, async () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   // Sign-in links need the portal's public address; with none configured it is where we listen.
   const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   process.env.NEXTAUTH_URL ??= config.publicBaseUrl ?? `http://${host}:${port}`;
+  // Once NEXTAUTH_URL is known, and before the listening line, so whoever waits for that line finds it above.
+  if (servePortal) await announceFirstRunLink(gateway.rt.db, logger);
   logger.info(
     {
       url: `http://${config.host}:${port}`,

@@ -1,5 +1,6 @@
 // Operator CLI: `npm run --silent keys -- create --name NAME [--email E] [--day N] [--minute N]
-// [--concurrency N] [--scopes a,b]`, `keys -- list`, `keys -- revoke ID`. Goes through the running
+// [--concurrency N] [--scopes a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
+// files: `keys -- requests`, `keys -- approve ID`, `keys -- decline ID`. Goes through the running
 // server's loopback operator endpoint when there is one (PGlite admits one process, and the server's
 // key cache learns of the change at once), and straight to the database otherwise.
 import { parseArgs } from "node:util";
@@ -9,14 +10,30 @@ import { DirectoryLockedError } from "../lib/db/directory-lock.ts";
 import { applyMigrations } from "../lib/db/migrate.ts";
 import { createKey, listKeys, revokeKey, type CreateKeyInput } from "../lib/gateway/keys/admin.ts";
 import { redisKeyEvents } from "../lib/gateway/keys/events.ts";
-import { OPERATOR_FILE, readOperatorEndpoint } from "../lib/gateway/keys/operator.ts";
+import {
+  decideForCli,
+  decisionNotice,
+  notPending,
+  OPERATOR_FILE,
+  readOperatorEndpoint,
+  requestsForCli,
+} from "../lib/gateway/keys/operator.ts";
+import { REQUEST_STATUSES } from "../lib/portal/admin-lists.ts";
 
 const USAGE = `usage:
   keys create --name NAME [--email E] [--day N] [--minute N] [--concurrency N] [--scopes a,b] [--expires ISO-DATE]
   keys list
-  keys revoke ID`;
+  keys revoke ID
+  keys requests [--status ${REQUEST_STATUSES.join("|")}] [--page N]
+  keys approve ID [--note TEXT]
+  keys decline ID [--reason TEXT]        (--note and --reason are one: the requester's note)`;
 
-type Command = { kind: "create"; input: CreateKeyInput } | { kind: "list" } | { kind: "revoke"; id: string };
+type Command =
+  | { kind: "create"; input: CreateKeyInput }
+  | { kind: "list" }
+  | { kind: "revoke"; id: string }
+  | { kind: "requests"; query: { status?: string; page?: string } }
+  | { kind: "decide"; id: string; approve: boolean; note?: string };
 
 function parse(argv: string[]): Command {
   const { values, positionals } = parseArgs({
@@ -30,6 +47,10 @@ function parse(argv: string[]): Command {
       concurrency: { type: "string" },
       scopes: { type: "string" },
       expires: { type: "string" },
+      status: { type: "string" },
+      page: { type: "string" },
+      note: { type: "string" },
+      reason: { type: "string" },
     },
   });
   const [verb, arg] = positionals;
@@ -61,10 +82,42 @@ function parse(argv: string[]): Command {
   }
   if (verb === "list") return { kind: "list" };
   if (verb === "revoke" && arg) return { kind: "revoke", id: arg };
+  if (verb === "requests") {
+    const status = values.status;
+    if (status !== undefined && !(REQUEST_STATUSES as readonly string[]).includes(status))
+      throw new Error(`--status must be one of ${REQUEST_STATUSES.join(", ")}`);
+    return { kind: "requests", query: { status, page: int(values.page, "page")?.toString() } };
+  }
+  if ((verb === "approve" || verb === "decline") && arg) {
+    // The note the requester reads on their keys page (and in the decision mail); either name for it.
+    if (values.note !== undefined && values.reason !== undefined) throw new Error("give --note or --reason, not both");
+    const note = values.note ?? values.reason;
+    if (note !== undefined && note.length > 1000) throw new Error("--note/--reason must be at most 1000 characters");
+    return { kind: "decide", id: arg, approve: verb === "approve", note };
+  }
   throw new Error(USAGE);
 }
 
 type Output = unknown[];
+
+type RequestList = Awaited<ReturnType<typeof requestsForCli>>;
+
+/** A page of requests as lines; where more pages follow, stderr says how to get them. */
+function requestLines(list: RequestList): Output {
+  if (list.pages > list.page)
+    process.stderr.write(
+      `keys: page ${list.page} of ${list.pages} (${list.total} requests); --page ${list.page + 1} for more\n`,
+    );
+  return list.requests;
+}
+
+/** A decision as its line; a mail that failed is said on stderr (the decision stands). */
+function decisionLine(id: string, decided: Awaited<ReturnType<typeof decideForCli>>): Output {
+  if (!decided) throw new Error(notPending(id));
+  const { error, ...line } = decided;
+  if (error) process.stderr.write(`keys: the decision mail to ${line.email} could not be sent: ${String(error)}\n`);
+  return [line];
+}
 
 async function viaServer(cmd: Command, dataDir: string): Promise<Output | null> {
   const endpoint = readOperatorEndpoint(dataDir);
@@ -87,6 +140,14 @@ async function viaServer(cmd: Command, dataDir: string): Promise<Output | null> 
   }
   if (cmd.kind === "create") return [await call("POST", "/keys", cmd.input)];
   if (cmd.kind === "list") return ((await call("GET", "/keys")).keys as unknown[]) ?? [];
+  if (cmd.kind === "requests") {
+    const query = new URLSearchParams(Object.entries(cmd.query).filter((kv): kv is [string, string] => !!kv[1]));
+    return requestLines((await call("GET", `/requests?${query}`)) as RequestList);
+  }
+  if (cmd.kind === "decide") {
+    const verb = cmd.approve ? "approve" : "decline";
+    return [await call("POST", `/requests/${encodeURIComponent(cmd.id)}/${verb}`, { note: cmd.note })];
+  }
   return [await call("POST", `/keys/${encodeURIComponent(cmd.id)}/revoke`)];
 }
 
@@ -117,6 +178,9 @@ async function direct(cmd: Command): Promise<Output> {
       return [{ id: created.id, key: created.key, prefix: created.prefix }];
     }
     if (cmd.kind === "list") return await listKeys(db);
+    if (cmd.kind === "requests") return requestLines(await requestsForCli(db, cmd.query));
+    if (cmd.kind === "decide")
+      return decisionLine(cmd.id, await decideForCli(db, decisionNotice(), cmd.id, cmd.approve, cmd.note, "cli"));
     const record = await revokeKey(db, cmd.id, "cli");
     if (!record) throw new Error(`no key with id ${cmd.id}`);
     await announce(config.redisUrl, record.hash);

@@ -3,8 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getGateway } from "@/lib/instance.ts";
-import { decideKeyRequest, revokeKey, setKeyLimits } from "@/lib/gateway/keys/admin.ts";
+import { revokeKey, setKeyLimits } from "@/lib/gateway/keys/admin.ts";
 import { getPortal } from "@/lib/portal/auth.ts";
+import { decideAndTell } from "@/lib/portal/key-decision.ts";
 import { publishKeyChange } from "@/lib/portal/keys.ts";
 import { currentSession } from "@/lib/portal/session.ts";
 
@@ -28,34 +29,22 @@ export async function decideRequest(_previous: AdminActionState, form: FormData)
   const parsed = decisionForm.safeParse(Object.fromEntries(form));
   if (!parsed.success) return { error: "invalid decision" };
   const { id, decision, note } = parsed.data;
-  const request = await decideKeyRequest(rt.db, id, { approve: decision === "approve", note }, actor);
-  revalidatePath("/admin", "layout");
-  if (!request) return { error: "this request was decided already" };
   const { mailer, config } = await getPortal();
-  const to = request.user.email;
-  if (to && mailer.configured) {
-    const approved = request.status === "approved";
-    try {
-      await mailer.send({
-        to,
-        subject: approved
-          ? `Your API key “${request.name}” is approved`
-          : `Your API key request “${request.name}” was declined`,
-        text:
-          (approved
-            ? `Your request was approved. Open ${config.url}/keys to create the key; it is shown once.`
-            : `Your request was declined.`) +
-          (request.note ? `\n\nNote from the operator: ${request.note}` : "") +
-          "\n",
-      });
-    } catch (err) {
-      rt.logger.error({ err, request: id }, "key decision mail failed");
-      return {
-        message: `${decision === "approve" ? "Approved" : "Declined"}; the notification mail could not be sent.`,
-      };
-    }
+  const told = await decideAndTell(
+    rt.db,
+    { mailer, portalUrl: config.url },
+    id,
+    { approve: decision === "approve", note },
+    actor,
+  );
+  revalidatePath("/admin", "layout");
+  if (!told) return { error: "this request was decided already" };
+  const done = decision === "approve" ? "Approved" : "Declined";
+  if (told.mail === "failed") {
+    rt.logger.error({ err: told.error, request: id }, "key decision mail failed");
+    return { message: `${done}; the notification mail could not be sent.` };
   }
-  return { message: decision === "approve" ? "Approved." : "Declined." };
+  return { message: `${done}.` };
 }
 
 export async function revokeAnyKey(_previous: AdminActionState, form: FormData): Promise<AdminActionState> {

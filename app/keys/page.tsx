@@ -80,7 +80,7 @@ export default async function KeysPage() {
         ) : (
           <ul className="mt-3 space-y-3">
             {current.map((entry) => (
-              <CurrentKeyItem key={entry.key.id} entry={entry} defaults={rt.config.limits} />
+              <CurrentKeyItem key={entry.key.id} entry={entry} policy={rt.config} />
             ))}
           </ul>
         )}

@@ -1,6 +1,6 @@
 import type { KeySummary } from "@/lib/gateway/keys/admin.ts";
-import { isOperatorScope, SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
-import type { Limits } from "@/lib/gateway/runtime/limits/windows.ts";
+import { enforcedTerms, isOperatorScope, SCOPE_AREAS, type KeyPolicy } from "@/lib/gateway/keys/record.ts";
+import { areasText } from "@/lib/portal/enforced-limits.ts";
 import { formatUtc, keyState } from "@/lib/portal/format.ts";
 import type { CurrentKey, RetiredKey } from "@/lib/portal/key-lineage.ts";
 import { RenameKeyForm, RevokeKeyForm, RotateKeyForm, ScopesForm } from "./key-forms";
@@ -24,7 +24,9 @@ function StateBadge({ keyRow }: { keyRow: KeySummary }) {
   return <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATE_STYLE[state]}`}>{text}</span>;
 }
 
-function Facts({ keyRow: k, defaults }: { keyRow: KeySummary; defaults: Limits }) {
+/** The key's dates and what the gateway holds it to (enforcedTerms: a console key gets the console policy). */
+function Facts({ keyRow: k, policy }: { keyRow: KeySummary; policy: KeyPolicy }) {
+  const { limits, scopes } = enforcedTerms(k, policy);
   return (
     <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2 lg:grid-cols-4">
       <div>
@@ -37,14 +39,16 @@ function Facts({ keyRow: k, defaults }: { keyRow: KeySummary; defaults: Limits }
       </div>
       <div>
         <dt className={`inline ${muted}`}>Limits </dt>
-        <dd className="inline">
-          {(k.limits.day ?? defaults.day).toLocaleString("en")}/day · {k.limits.minute ?? defaults.minute}/min ·{" "}
-          {k.limits.concurrency ?? defaults.concurrency} at once
+        <dd className="inline" data-testid="limits">
+          {limits.day.value.toLocaleString("en")}/day · {limits.minute.value.toLocaleString("en")}/min ·{" "}
+          {limits.concurrency.value.toLocaleString("en")} at once
         </dd>
       </div>
       <div>
-        <dt className={`inline ${muted}`}>Scopes </dt>
-        <dd className="inline">{k.scopes.length ? k.scopes.join(", ") : "every area"}</dd>
+        <dt className={`inline ${muted}`}>Areas </dt>
+        <dd className="inline" data-testid="areas">
+          {areasText(scopes)}
+        </dd>
       </div>
     </dl>
   );
@@ -55,7 +59,7 @@ function Facts({ keyRow: k, defaults }: { keyRow: KeySummary; defaults: Limits }
  * each of which can be stopped early. A key in its grace period offers no Rotate: it was rotated
  * already, and the rotation to make is its replacement's.
  */
-export function CurrentKeyItem({ entry, defaults }: { entry: CurrentKey; defaults: Limits }) {
+export function CurrentKeyItem({ entry, policy }: { entry: CurrentKey; policy: KeyPolicy }) {
   const { key: k, predecessors, replacedBy } = entry;
   const changeable = k.kind === "client";
   const grantedAreas = k.granted_scopes.filter((s) => !isOperatorScope(s));
@@ -91,7 +95,7 @@ export function CurrentKeyItem({ entry, defaults }: { entry: CurrentKey; default
           ))}
         </ul>
       )}
-      <Facts keyRow={k} defaults={defaults} />
+      <Facts keyRow={k} policy={policy} />
       {changeable && (
         <details className="mt-3">
           <summary className="cursor-pointer text-sm font-medium text-indigo-700 dark:text-indigo-300">

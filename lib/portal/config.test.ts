@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/support/backends.ts";
-import { loadPortalConfig } from "./config.ts";
+import { isOperatorEmail, LOCAL_OPERATOR_EMAIL, loadPortalConfig } from "./config.ts";
 
 describe("the key approval settings", () => {
   const dir = tempDir("portal-approval");
@@ -50,5 +50,24 @@ describe("the key approval settings", () => {
       /^invalid configuration: KEY_APPROVAL_DOMAINS: "\*\.example\.com" is not a domain/,
     );
     expect(() => load({ KEY_APPROVAL: "sometimes" })).toThrow(/KEY_APPROVAL/);
+  });
+});
+
+describe("the operators", () => {
+  const dir = tempDir("portal-operators");
+  const load = (env: Record<string, string>) =>
+    loadPortalConfig({ DATA_DIR: dir, NEXTAUTH_SECRET: "s".repeat(32), ...env });
+
+  it("are ADMIN_EMAILS, lowercased", () => {
+    expect([...load({ ADMIN_EMAILS: " Ops@Example.test ,b@example.test" }).adminEmails]).toEqual([
+      "ops@example.test",
+      "b@example.test",
+    ]);
+  });
+
+  it("are the local operator on the embedded default (no ADMIN_EMAILS, no SMTP), nobody once mail is set", () => {
+    expect([...load({}).adminEmails]).toEqual([LOCAL_OPERATOR_EMAIL]);
+    expect(isOperatorEmail(load({}), "Operator@Localhost")).toBe(true);
+    expect(load({ SMTP_URL: "smtp://mail.example.test" }).adminEmails.size).toBe(0);
   });
 });

@@ -56,20 +56,33 @@ export function loadPortalConfig(env: Record<string, string | undefined> = proce
   }
   const e = parsed.data;
   const approval = keyApproval(e);
+  const smtp = smtpSettings(e);
   return {
-    url: (e.NEXTAUTH_URL ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT || 3000}`).replace(/\/+$/, ""),
+    url: portalUrl(e),
     secret: e.NEXTAUTH_SECRET ?? persistedSecret(path.resolve(e.DATA_DIR)),
-    smtp: smtpSettings(e),
+    smtp,
     emailFrom: e.EMAIL_FROM,
     github: e.GITHUB_ID && e.GITHUB_SECRET ? { clientId: e.GITHUB_ID, clientSecret: e.GITHUB_SECRET } : null,
-    adminEmails: new Set(
-      e.ADMIN_EMAILS.split(",")
-        .map((s) => s.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+    adminEmails: operatorEmails(e.ADMIN_EMAILS, smtp),
     keyApproval: approval.policy,
     deprecations: approval.deprecations,
   };
+}
+
+/**
+ * The operator of the embedded default, which names none (ADMIN_EMAILS) and sends no mail: only the
+ * first-run link (first-run.ts) signs this address in, since no mail can reach it and operators'
+ * sign-in links are kept out of the production log.
+ */
+export const LOCAL_OPERATOR_EMAIL = "operator@localhost";
+
+/** ADMIN_EMAILS, lowercased; with neither operators nor SMTP configured, the local operator. */
+function operatorEmails(list: string, smtp: SmtpSettings | null): Set<string> {
+  const listed = list
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  return new Set(listed.length || smtp !== null ? listed : [LOCAL_OPERATOR_EMAIL]);
 }
 
 /**
@@ -104,6 +117,16 @@ function keyApproval(e: z.infer<typeof envSchema>): { policy: KeyApprovalPolicy;
       "invalid configuration: KEY_APPROVAL=domains needs KEY_APPROVAL_DOMAINS, e.g. KEY_APPROVAL_DOMAINS=example.com,example.org",
     );
   return { policy: { mode, domains }, deprecations };
+}
+
+function portalUrl(e: Pick<z.infer<typeof envSchema>, "NEXTAUTH_URL" | "PUBLIC_BASE_URL" | "PORT">): string {
+  return (e.NEXTAUTH_URL ?? e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT || 3000}`).replace(/\/+$/, "");
+}
+
+/** The portal's public origin, read alone (the keys CLI's decision mail links to it): as loadPortalConfig's `url`. */
+export function loadPortalUrl(env: Record<string, string | undefined> = process.env): string {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  return portalUrl(envSchema.pick({ NEXTAUTH_URL: true, PUBLIC_BASE_URL: true, PORT: true }).parse(clean));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Database } from "../db/client.ts";
-import { effectiveLimits, toKeyRecord, withConsolePolicy } from "../gateway/keys/record.ts";
+import { effectiveLimits, toKeyRecord, withEnforcedTerms } from "../gateway/keys/record.ts";
 import { LATENCY_BUCKETS_MS, latencyPercentile } from "../usage/meter.ts";
 import {
   groupUsage,
@@ -172,7 +172,7 @@ export async function quotaNow(rt: Runtime, owner: string, now = Date.now()): Pr
   const usable = rows.filter((r) => r.expiresAt === null || r.expiresAt.getTime() > now);
   return Promise.all(
     usable.map(async (row) => {
-      const key = withConsolePolicy(toKeyRecord(row), rt.config.console);
+      const key = withEnforcedTerms(toKeyRecord(row), rt.config);
       const { day, minute } = await rt.limiter.remaining(key.limitKey, effectiveLimits(key, rt.config.limits));
       return {
         id: row.id,

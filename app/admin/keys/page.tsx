@@ -6,7 +6,8 @@ import { OperatorsOnly } from "@/components/portal/operators-only";
 import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
 import { keyListParams, keysPage, parseListParams } from "@/lib/portal/admin-lists.ts";
-import { enforcedLimits, limitSourceText } from "@/lib/portal/enforced-limits.ts";
+import { enforcedTerms } from "@/lib/gateway/keys/record.ts";
+import { areasText, limitSourceText } from "@/lib/portal/enforced-limits.ts";
 import { formatUtc, keyState } from "@/lib/portal/format.ts";
 import { requireOperator } from "@/lib/portal/session.ts";
 
@@ -60,7 +61,7 @@ export default async function AdminKeysPage({ searchParams }: Props) {
               {list.rows.map((k) => {
                 const status = keyState(k);
                 const label = `${k.name} (${k.prefix})`;
-                const limits = enforcedLimits(k, rt.config);
+                const { limits, scopes } = enforcedTerms(k, rt.config);
                 const defaults = k.kind === "console" ? rt.config.console.limits : rt.config.limits;
                 return (
                   <li
@@ -77,7 +78,15 @@ export default async function AdminKeysPage({ searchParams }: Props) {
                       {k.replaced_by ? " (rotated)" : ""} · created {formatUtc(k.created_at)} · last used{" "}
                       {formatUtc(k.last_used_at)}
                     </p>
-                    <p className="mt-1 text-sm">Areas: {k.scopes.length ? k.scopes.join(", ") : "every area"}</p>
+                    <p className="mt-1 text-sm" data-testid="areas">
+                      Areas: {areasText(scopes)}
+                      {scopes.source === "console" && (
+                        <span className="text-slate-700 dark:text-slate-300">
+                          {" "}
+                          (console default, CONSOLE_KEY_SCOPES)
+                        </span>
+                      )}
+                    </p>
                     <dl
                       className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-3"
                       aria-label={`Enforced limits of ${label}`}

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBackends } from "../../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../../test/support/gateway.ts";
+import { requestKey } from "./admin.ts";
 import { OPERATOR_FILE, operatorApp, readOperatorEndpoint, startOperatorServer } from "./operator.ts";
 
 describe.each(databaseBackends)("the operator endpoint (%s)", (db) => {
@@ -70,5 +71,74 @@ describe("operator.json belongs to the process that wrote it", () => {
     const operator = await startOperatorServer(gw.rt);
     expect(readOperatorEndpoint(gw.rt.config.dataDir)?.pid).toBe(process.pid);
     await operator.close();
+  });
+});
+
+describe("key requests through the operator endpoint (the keys CLI's)", () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway();
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+  const headers = { authorization: "Bearer tok", "content-type": "application/json" };
+  const REQUEST = { name: "Thesis", intendedUse: "Collecting papers for my thesis", useType: "research" as const };
+
+  it("lists the waiting queue, approves one, declines another with a note, and refuses a second decision", async () => {
+    const app = operatorApp(gw.rt, "tok");
+    const asked = [];
+    for (const email of ["first@example.test", "second@example.test"]) {
+      const user = await gw.rt.db.prisma.user.create({ data: { email } });
+      asked.push(await requestKey(gw.rt.db, user.id, REQUEST, { mode: "manual" }));
+    }
+    const list = await (await app.request("/requests", { headers })).json();
+    expect(list).toMatchObject({ page: 1, pages: 1, total: 2 });
+    expect(list.requests).toEqual([
+      expect.objectContaining({
+        id: asked[0]!.id,
+        email: "first@example.test",
+        status: "pending",
+        use_type: "research",
+      }),
+      expect.objectContaining({ id: asked[1]!.id, email: "second@example.test", status: "pending" }),
+    ]);
+
+    const decide = (id: string, verb: string, body: unknown = {}) =>
+      app.request(`/requests/${encodeURIComponent(id)}/${verb}`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+      });
+    const approved = await decide(asked[0]!.id, "approve");
+    expect(await approved.json()).toEqual({
+      id: asked[0]!.id,
+      status: "approved",
+      email: "first@example.test",
+      note: null,
+      mail: "unsent",
+    });
+    const declined = await decide(asked[1]!.id, "decline", { note: "Say more about the use" });
+    expect(await declined.json()).toMatchObject({ status: "declined", note: "Say more about the use" });
+    const again = await decide(asked[0]!.id, "decline");
+    expect(again.status).toBe(404);
+    expect((await again.json()).error).toMatch(/no pending key request with id kr_/);
+    expect((await (await app.request("/requests", { headers })).json()).total).toBe(0);
+    const decided = await (await app.request("/requests?status=decided", { headers })).json();
+    expect(decided.requests.map((r: { decided_by: string }) => r.decided_by)).toEqual(["operator-cli", "operator-cli"]);
+  });
+
+  it("answers 400 for a bad status, id or note", async () => {
+    const app = operatorApp(gw.rt, "tok");
+    expect((await app.request("/requests?status=maybe", { headers })).status).toBe(400);
+    const bad = await app.request("/requests/a%00b/approve", { method: "POST", headers, body: "{}" });
+    expect(bad.status).toBe(400);
+    const long = await app.request("/requests/kr_x/decline", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ note: "x".repeat(1001) }),
+    });
+    expect(long.status).toBe(400);
+    expect((await app.request("/requests/kr_x/approve", { method: "POST", headers, body: "{" })).status).toBe(400);
   });
 });

@@ -3,8 +3,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { createAdaptorServer, type ServerType } from "@hono/node-server";
 import { Hono } from "hono";
-import { ZodError } from "zod";
+import { z, ZodError } from "zod";
+import type { Database } from "../../db/database.ts";
 import { isProcessAlive } from "../../db/directory-lock.ts";
+import { keyRequestsPage, requestListParams } from "../../portal/admin-lists.ts";
+import { loadMailSettings, loadPortalUrl } from "../../portal/config.ts";
+import { decideAndTell, type DecisionNotice } from "../../portal/key-decision.ts";
+import { createMailer } from "../../portal/mail.ts";
 import { makePrivateDir } from "../../private-dir.ts";
 import { createKey, KeyRuleError, listKeys, revokeKey } from "./admin.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -13,6 +18,63 @@ import { isUnsafeText } from "../http/safe-text.ts";
 export const OPERATOR_FILE = "operator.json";
 
 export type OperatorEndpoint = { url: string; token: string; pid: number };
+
+/** The admin area's queue of key requests (keyRequestsPage), a page at a time, as the keys CLI prints it. */
+export async function requestsForCli(db: Database, query: Record<string, string | undefined>) {
+  const list = await keyRequestsPage(db, requestListParams.parse(query));
+  return {
+    requests: list.rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      email: r.user.email,
+      status: r.status,
+      use_type: r.useType,
+      intended_use: r.intendedUse,
+      organisation: r.organisation,
+      scopes: r.scopes,
+      expires_at: r.expiresAt?.toISOString() ?? null,
+      created_at: r.createdAt.toISOString(),
+      decided_by: r.decidedBy,
+      decided_at: r.decidedAt?.toISOString() ?? null,
+      note: r.note,
+    })),
+    page: list.page,
+    pages: list.pages,
+    total: list.total,
+  };
+}
+
+export const requestIdParam = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine((v) => !isUnsafeText(v), "must not contain NUL characters or unpaired surrogates");
+export const decisionBody = z.object({ note: z.string().max(1000).optional() });
+
+/** Mail as the portal sends it (SMTP_*, EMAIL_FROM; links to NEXTAUTH_URL or PUBLIC_BASE_URL), for decisions made here. */
+export function decisionNotice(): DecisionNotice {
+  return { mailer: createMailer(loadMailSettings()), portalUrl: loadPortalUrl() };
+}
+
+/**
+ * The admin area's decision (decideAndTell: the requester mailed when this server sends mail) for the
+ * keys CLI. Null when the request is not pending.
+ */
+export async function decideForCli(
+  db: Database,
+  notice: DecisionNotice,
+  id: string,
+  approve: boolean,
+  note: string | undefined,
+  actor: string,
+) {
+  const told = await decideAndTell(db, notice, requestIdParam.parse(id), { approve, note }, actor);
+  if (!told) return null;
+  const { request, mail, error } = told;
+  return { id: request.id, status: request.status, email: request.user.email, note: request.note, mail, error };
+}
+
+export const notPending = (id: string) => `no pending key request with id ${id} (decided already, or unknown)`;
 
 /**
  * Key administration for the CLI while a server owns the database (PGlite admits one process).
@@ -46,6 +108,20 @@ export function operatorApp(rt: Runtime, token: string): Hono {
     await rt.keyEvents.publish(record.hash);
     return c.json({ id: record.id, status: record.status });
   });
+  app.get("/requests", async (c) => c.json(await requestsForCli(rt.db, c.req.query())));
+  let notice: DecisionNotice | undefined;
+  for (const verb of ["approve", "decline"] as const) {
+    app.post(`/requests/:id/${verb}`, async (c) => {
+      const id = c.req.param("id");
+      const { note } = decisionBody.parse(await c.req.json());
+      notice ??= decisionNotice();
+      const decided = await decideForCli(rt.db, notice, id, verb === "approve", note, "operator-cli");
+      if (!decided) return c.json({ error: notPending(id) }, 404);
+      const { error, ...line } = decided;
+      if (error) rt.logger.error({ err: error, request: id }, "key decision mail failed");
+      return c.json(line);
+    });
+  }
   app.onError((err, c) => {
     if (err instanceof ZodError || err instanceof SyntaxError) return c.json({ error: err.message }, 400);
     if (err instanceof KeyRuleError) return c.json({ error: err.message }, 409);

@@ -35,7 +35,7 @@ export type KeyRecord = {
   /** "client" (issued to a person or program) or "console" (a portal session's key). */
   kind: "client" | "console";
   scopes: string[];
-  /** Per-key overrides; null fields fall back to the operator's defaults. */
+  /** Per-key limits; null falls back to the operator's defaults (in the key cache: filled in, withEnforcedTerms). */
   overrides: { [K in keyof Limits]: number | null };
   /** What the limiter counts against: the first key of the rotation lineage, so a rotation brings no fresh quota. */
   limitKey: string;
@@ -67,24 +67,59 @@ export function toKeyRecord(row: ApiKey): KeyRecord {
 /** What the operator configured for console keys: their areas ([] = all) and default limits. */
 export type ConsolePolicy = { scopes: string[]; limits: Limits };
 
+/** What applies to a key that sets none of its own: the service defaults (LIMIT_*) and the console policy (CONSOLE_*). */
+export type KeyPolicy = { limits: Limits; console: ConsolePolicy };
+
+/** Where an enforced term comes from: the key's own setting, the console policy, or the service default. */
+export type TermSource = "key" | "console" | "default";
+
+/** What the gateway enforces for a key: each limit and the scopes ([] = every area), with where each comes from. */
+export type EnforcedTerms = {
+  limits: { [K in keyof Limits]: { value: number; source: TermSource } };
+  scopes: { value: string[]; source: TermSource };
+};
+
 /**
- * A console key as the gateway enforces it: the console areas and limits unless the operator set
- * the key's own. Applied when the record enters the key cache, so requests pay nothing for it.
+ * The one statement of what a key is held to: its own limits and scopes where set, else the console
+ * policy for a console key, else the service defaults. The key cache applies it as a record enters
+ * memory (withEnforcedTerms) and the portal shows it, so a page never says other than what callers meet.
  */
-export function withConsolePolicy(record: KeyRecord, policy: ConsolePolicy | undefined): KeyRecord {
-  if (record.kind !== "console" || !policy) return record;
-  const { overrides: o, scopes } = record;
+export function enforcedTerms(
+  key: { kind: string; scopes: readonly string[]; limits: { [K in keyof Limits]: number | null } },
+  policy: KeyPolicy,
+): EnforcedTerms {
+  const isConsole = key.kind === "console";
+  const fallback = isConsole ? policy.console.limits : policy.limits;
+  const source: TermSource = isConsole ? "console" : "default";
+  const limit = (w: keyof Limits) => {
+    const own = key.limits[w];
+    return own === null ? { value: fallback[w], source } : { value: own, source: "key" as const };
+  };
   return {
-    ...record,
-    scopes: scopes.length ? scopes : policy.scopes,
-    overrides: {
-      day: o.day ?? policy.limits.day,
-      minute: o.minute ?? policy.limits.minute,
-      concurrency: o.concurrency ?? policy.limits.concurrency,
-    },
+    limits: { day: limit("day"), minute: limit("minute"), concurrency: limit("concurrency") },
+    // A client key's empty list is its own grant of every area; a console key's means "the console areas".
+    scopes:
+      isConsole && key.scopes.length === 0
+        ? { value: [...policy.console.scopes], source: "console" }
+        : { value: [...key.scopes], source: "key" },
   };
 }
 
+/**
+ * A record as the gateway enforces it (enforcedTerms): its scopes and every limit filled in. Applied
+ * when the record enters the key cache, so requests pay nothing for it.
+ */
+export function withEnforcedTerms(record: KeyRecord, policy: KeyPolicy | undefined): KeyRecord {
+  if (!policy) return record;
+  const { limits, scopes } = enforcedTerms({ ...record, limits: record.overrides }, policy);
+  return {
+    ...record,
+    scopes: scopes.value,
+    overrides: { day: limits.day.value, minute: limits.minute.value, concurrency: limits.concurrency.value },
+  };
+}
+
+/** The limits a request is admitted under: a cached record's own (enforcedTerms filled them in), else `defaults`. */
 export function effectiveLimits(key: KeyRecord, defaults: Limits): Limits {
   return {
     day: key.overrides.day ?? defaults.day,

@@ -1,13 +1,13 @@
 import { LRUCache } from "lru-cache";
 import type { Database } from "../../db/client.ts";
-import { toKeyRecord, withConsolePolicy, type ConsolePolicy, type KeyRecord } from "./record.ts";
+import { toKeyRecord, withEnforcedTerms, type KeyPolicy, type KeyRecord } from "./record.ts";
 import { hashKey, looksLikeKey } from "./secrets.ts";
 
 export type KeyStoreOptions = {
   /** How often to read keys changed by other processes (revocations, new limits). */
   refreshMs: number;
-  /** Console keys' areas and default limits, applied as their records enter memory. */
-  console?: ConsolePolicy;
+  /** The service defaults and console policy, applied as records enter memory (enforcedTerms). */
+  policy?: KeyPolicy;
   /** How long a key found in no row is answered from memory, so a flood of random keys costs no query each. */
   unknownTtlMs?: number;
   /** How many unknown keys are remembered: a separate, smaller cache, so a flood cannot evict real keys. */
@@ -86,7 +86,7 @@ export class KeyStore {
   /** Puts a record in memory now (a key this process just created or changed). */
   remember(record: KeyRecord): void {
     this.unknown.delete(record.hash);
-    this.cache.set(record.hash, withConsolePolicy(record, this.options.console));
+    this.cache.set(record.hash, withEnforcedTerms(record, this.options.policy));
   }
 
   /** Drops what is known about a key so the next request reads it again. */
@@ -109,7 +109,7 @@ export class KeyStore {
         this.watermark = Math.max(this.watermark, row.updatedAt.getTime());
         this.unknown.delete(row.hash);
         if (this.cache.has(row.hash))
-          this.cache.set(row.hash, withConsolePolicy(toKeyRecord(row), this.options.console));
+          this.cache.set(row.hash, withEnforcedTerms(toKeyRecord(row), this.options.policy));
       }
     } catch (err) {
       this.options.onError?.(err);
@@ -124,7 +124,7 @@ export class KeyStore {
       if (!remembered) this.unknown.set(hash, true);
       return remembered ?? null;
     }
-    const record = withConsolePolicy(toKeyRecord(row), this.options.console);
+    const record = withEnforcedTerms(toKeyRecord(row), this.options.policy);
     this.cache.set(hash, record);
     return record;
   }

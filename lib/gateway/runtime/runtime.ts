@@ -84,7 +84,7 @@ export async function createRuntime(
 
   const keys = new KeyStore(db, {
     refreshMs: config.keyRefreshMs,
-    console: config.console,
+    policy: { limits: config.limits, console: config.console },
     onError: logError("key refresh failed"),
   });
   keys.start();
