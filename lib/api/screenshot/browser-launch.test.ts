@@ -2,10 +2,18 @@ import { describe, expect, it } from "vitest";
 import { chromiumArgs, sandboxFallbackLauncher } from "./browser-launch.ts";
 
 describe("Chromium launch for screenshots", () => {
-  it("always disables non-proxied WebRTC UDP, and adds --no-sandbox only without the sandbox", () => {
+  it("always cuts Chromium off the network (dead proxy, loopback included, no names, no QUIC, no WebRTC UDP), and adds --no-sandbox only without the sandbox", () => {
     for (const sandbox of [true, false]) {
-      expect(chromiumArgs(sandbox)).toContain("--force-webrtc-ip-handling-policy=disable_non_proxied_udp");
-      expect(chromiumArgs(sandbox)).toContain("--webrtc-ip-handling-policy=disable_non_proxied_udp");
+      expect(chromiumArgs(sandbox)).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^--proxy-server=http:\/\/[^/]+\.invalid:\d+$/),
+          "--proxy-bypass-list=<-loopback>",
+          "--host-resolver-rules=MAP * ~NOTFOUND",
+          "--disable-quic",
+          "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+          "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+        ]),
+      );
     }
     expect(chromiumArgs(true)).not.toContain("--no-sandbox");
     expect(chromiumArgs(false)).toContain("--no-sandbox");

@@ -5,8 +5,20 @@ const COMMON_ARGS = [
   "--disable-sync",
   "--no-first-run",
   "--disable-dev-shm-usage",
-  // Page requests are all fetched by the gateway, but WebRTC's UDP would go straight out (and find the
-  // host's private addresses); with no proxy configured, "non-proxied UDP disabled" means no UDP at all.
+  // Every request the gateway's route sees it fetches itself and fulfils, so Chromium's own network
+  // stack needs no network at all. Some requests never reach the route (a SharedWorker's fetch, a
+  // speculation-rules prefetch, a popup's first navigation; WebTransport fails today only because
+  // requests are intercepted); these flags make them fail instead of connecting. The proxy is a name that never resolves (RFC 6761 .invalid),
+  // and `<-loopback>` drops Chromium's implicit bypass, without which 127.0.0.1 and localhost would
+  // still be reached directly.
+  "--proxy-server=http://no-direct-network.invalid:9",
+  "--proxy-bypass-list=<-loopback>",
+  // A second, independent layer: no name (nor IP literal) resolves, which also stops DNS lookups
+  // (dns-prefetch, the proxy's own name) from carrying data out.
+  "--host-resolver-rules=MAP * ~NOTFOUND",
+  // QUIC is UDP, which an HTTP proxy does not carry: off, so no request can take it around the proxy.
+  "--disable-quic",
+  // WebRTC's UDP goes around proxies; "non-proxied UDP disabled" with a dead proxy means no UDP at all.
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
   "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
