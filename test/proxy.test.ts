@@ -1,17 +1,44 @@
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Resolved } from "../lib/upstream/safe-fetch.ts";
 import { startFakeSite, startSentinel, testCertificate, type FakeSite } from "./fakes/https-site.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
-import { listen } from "./support/listen.ts";
+import { listen, type Listening } from "./support/listen.ts";
 import { jailNetwork, type NetworkJail } from "./support/network-jail.ts";
 
 /** The gateway listening on loopback, so requests arrive over a real socket (the limiter keys on its peer). */
 const overHttp = (gw: TestGateway) => listen(gw.app.fetch);
 
+// The fetch timeout leaves a busy machine room for a TLS handshake and a redirect (1.5 s did not, with the
+// gateway, the fake site and its database sharing one busy thread), and the upstream that is too slow
+// never answers at all, so no race of two timers decides the 504.
+const PROXY_TIMEOUT_MS = "10000";
+
+type SilentUpstream = Listening<net.Server> & { connections(): number; hangUp(): void };
+
+/** An upstream that accepts connections and never says a word, until hangUp() drops them. */
+async function startSilentUpstream(): Promise<SilentUpstream> {
+  const sockets = new Set<net.Socket>();
+  const silent = await listen(net.createServer((socket) => void sockets.add(socket)));
+  const hangUp = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    ...silent,
+    connections: () => sockets.size,
+    hangUp,
+    close: () => {
+      hangUp();
+      return silent.close();
+    },
+  };
+}
+
 describe("GET/POST /v1/proxy", () => {
   let gw: TestGateway;
   let site: FakeSite;
   let sentinel: Awaited<ReturnType<typeof startSentinel>>;
+  let silent: SilentUpstream;
   const lookups: string[] = [];
   let rebindCalls = 0;
   let jail: NetworkJail | undefined;
@@ -21,11 +48,12 @@ describe("GET/POST /v1/proxy", () => {
     const tlsPair = await testCertificate(["fake.test", "rebind.test", "evil.test"]);
     site = await startFakeSite(tlsPair);
     sentinel = await startSentinel(tlsPair);
+    silent = await startSilentUpstream();
     gw = await startTestGateway({
       env: {
-        PROXY_ALLOW_PRIVATE_FOR_TESTS: `127.0.0.1:${site.port},fake.test:${site.port},rebind.test:${site.port}`,
+        PROXY_ALLOW_PRIVATE_FOR_TESTS: `127.0.0.1:${site.port},fake.test:${site.port},rebind.test:${site.port},127.0.0.1:${silent.port}`,
         UPSTREAM_CA_FILE: site.caFile,
-        PROXY_TIMEOUT_MS: "1500",
+        PROXY_TIMEOUT_MS,
         PROXY_MAX_BYTES: String(1024 * 1024),
         PROXY_RATE_PER_MINUTE: "1000",
       },
@@ -58,6 +86,7 @@ describe("GET/POST /v1/proxy", () => {
     await gw?.close();
     await site?.close();
     await sentinel?.close();
+    await silent?.close();
   });
 
   const get = (url: string) => gw.request(`/v1/proxy?url=${encodeURIComponent(url)}`);
@@ -132,7 +161,7 @@ describe("GET/POST /v1/proxy", () => {
     const big = await get(`https://fake.test:${site.port}/big`);
     expect(big.status).toBe(502);
     expect((await big.json()).error).toMatch(/larger than/);
-    const slow = await get(`https://fake.test:${site.port}/slow`);
+    const slow = await get(`https://127.0.0.1:${silent.port}/`);
     expect(slow.status).toBe(504);
     expect((await get("https://nowhere.test/")).status).toBe(502);
   });
@@ -263,23 +292,25 @@ describe("GET/POST /v1/proxy", () => {
   it("caps fetches in flight across all clients (PROXY_MAX_CONCURRENT): 503 with Retry-After, free again once done", async () => {
     const capped = await startTestGateway({
       env: {
-        PROXY_ALLOW_PRIVATE_FOR_TESTS: `127.0.0.1:${site.port}`,
+        PROXY_ALLOW_PRIVATE_FOR_TESTS: `127.0.0.1:${site.port},127.0.0.1:${silent.port}`,
         UPSTREAM_CA_FILE: site.caFile,
-        PROXY_TIMEOUT_MS: "1500",
         PROXY_MAX_CONCURRENT: "1",
       },
     });
     const server = await overHttp(capped);
     try {
-      const slow = fetch(`${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/slow`)}`);
-      await new Promise((r) => setTimeout(r, 300));
+      // The one slot is held by a fetch the upstream never answers, for as long as the test likes.
+      const before = silent.connections();
+      const slow = fetch(`${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${silent.port}/`)}`);
+      await expect.poll(() => silent.connections(), { timeout: 30_000 }).toBe(before + 1);
       const refused = await fetch(
         `${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/page`)}`,
       );
       expect(refused.status).toBe(503);
       expect(refused.headers.get("retry-after")).toBe("1");
       expect((await refused.json()).error).toMatch(/limit of 1 fetches at once/);
-      expect((await slow).status).toBe(504);
+      silent.hangUp();
+      expect((await slow).status).toBe(502);
       expect(
         (await fetch(`${server.url}/v1/proxy?url=${encodeURIComponent(`https://127.0.0.1:${site.port}/page`)}`)).status,
       ).toBe(200);

@@ -664,11 +664,11 @@ describe("a PDF that keeps pdf.js busy", () => {
     // 25 million text operators in ~250 kB: tens of seconds of pdf.js on a page nobody can read.
     const bomb = minimalPdf("x", 25_000_000);
     expect(bomb.length).toBeLessThan(400_000);
-    const started = performance.now();
+    // Stopped, not finished (that would be a 200), and where: the message names the limit. No stopwatch:
+    // on a busy machine the answer's time is the thread's start and the machine's load as much as the limit.
     const res = await extract(bomb);
     expect(res.status).toBe(422);
     expect((await res.json()).error).toBe("pdf took longer than the 5 s a job may run, so it was stopped");
-    expect(performance.now() - started).toBeLessThan(9000);
     expect((await gw.request("/health")).status).toBe(200);
     const after = await extract(minimalPdf("after"));
     expect(after.status).toBe(200);
@@ -689,26 +689,41 @@ describe("a heavy job's time limit counts its own work", () => {
     return { gw, extract };
   };
 
-  it("not a new thread's start and pdf.js's first import: a one-page PDF on a cold pool is read within a 0.5 s limit", async () => {
-    const { gw, extract } = await pdfGateway({ WORKER_JOB_TIMEOUT_MS: "500" });
+  // No limit is raced against the job's own work (a one-page PDF gets 6 s, however busy the machine): the
+  // queued job answers 200 although more than its 6 s passed since it was sent, which a limit counted
+  // from submission would not allow. That the limit starts once the task's module is loaded, not at a
+  // thread's start, is shown with a controllable clock and the order of events beside the code
+  // (lib/gateway/runtime/worker-pool.test.ts, lib/workers/heavy-tasks.test.ts).
+  it("not the wait before its work: a job queued behind one stopped at the limit, then started on a new thread, reads its PDF", async () => {
+    const limitMs = 6_000;
+    const { gw, extract } = await pdfGateway({ WORKER_JOB_TIMEOUT_MS: String(limitMs) });
     try {
-      // Starting a thread that compiles its TypeScript and loads pdf.js takes about a second on two
-      // idle cores, longer than the limit; a stopped job leaves the next one a new thread again.
-      for (const text of ["cold", "after a stopped job"]) {
-        const res = await extract(minimalPdf(text));
-        expect(res.status, await res.clone().text()).toBe(200);
-        expect((await res.json()).text).toBe(text);
-        if (text === "cold") expect((await extract(minimalPdf("x", 25_000_000))).status).toBe(422);
-      }
+      // The key is looked up once before the timed requests (invalid input, refused before the pool).
+      expect((await extract(Buffer.alloc(0))).status).toBe(400);
+      const bomb = extract(minimalPdf("x", 25_000_000));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const sent = performance.now();
+      const queued = await extract(minimalPdf("queued"));
+      const waited = performance.now() - sent;
+      expect(queued.status, await queued.clone().text()).toBe(200);
+      expect((await queued.json()).text).toBe("queued");
+      // It waited out the bomb's whole limit, then a new thread's start and pdf.js's import: more than a
+      // limit counted from its sending would allow.
+      expect(waited).toBeGreaterThan(limitMs);
+      expect((await bomb).status).toBe(422);
     } finally {
       await gw.close();
     }
-  }, 30_000);
+  }, 90_000);
 
   it("a job that cannot begin within WORKER_WAIT_MS behind a busy thread is refused with 503 and Retry-After", async () => {
-    const { gw, extract } = await pdfGateway({ WORKER_JOB_TIMEOUT_MS: "4000", WORKER_WAIT_MS: "1500" });
+    const { gw, extract } = await pdfGateway({ WORKER_JOB_TIMEOUT_MS: "10000", WORKER_WAIT_MS: "1500" });
     try {
-      expect((await extract(minimalPdf("warm"))).status).toBe(200);
+      // A thread's start counts against the wait too, and takes longer than 1.5 s on a busy machine; a
+      // job refused meanwhile leaves the thread starting, so the warm-up is tried until it is served.
+      let warm = 0;
+      for (let tries = 0; tries < 30 && warm !== 200; tries++) warm = (await extract(minimalPdf("warm"))).status;
+      expect(warm).toBe(200);
       const bomb = extract(minimalPdf("x", 25_000_000));
       await new Promise((resolve) => setTimeout(resolve, 200));
       const started = performance.now();
@@ -723,7 +738,7 @@ describe("a heavy job's time limit counts its own work", () => {
     } finally {
       await gw.close();
     }
-  }, 30_000);
+  }, 90_000);
 });
 
 describe("text and data conversion of hostile input", () => {
@@ -739,36 +754,39 @@ describe("text and data conversion of hostile input", () => {
       body: JSON.stringify({ content, from_format, to_format }),
     });
 
-  it("runs off the event loop: 99 kB of `_a**` (~45 s of marked) is stopped with 422 while /health answers at once", async () => {
-    const started = performance.now();
-    const pending = convert("_a**".repeat(24_750), "markdown", "html");
+  // "Off the event loop" is shown by order, not by a stopwatch: /health is answered while the job is still
+  // running (on the event loop, the job would have ended first). The 422's message shows where it stopped.
+  it("runs off the event loop: 99 kB of `_a**` (~45 s of marked) is stopped with 422 while /health answers", async () => {
+    let ended = false;
+    const pending = convert("_a**".repeat(24_750), "markdown", "html").finally(() => (ended = true));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await gw.request("/health")).status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(ended).toBe(false);
     const res = await pending;
     expect(res.status).toBe(422);
     expect((await res.json()).error).toBe("content took longer than the 5 s a job may run, so it was stopped");
-    expect(performance.now() - started).toBeLessThan(9000);
     const after = await convert("# after", "markdown", "html");
     expect((await after.json()).result).toContain("<h1>after</h1>");
-  }, 20_000);
+  }, 60_000);
 
   it("converts data off the event loop too: 60,000 YAML keys (~40 s of the parser) stop at the job limit, /health answers", async () => {
     const { key } = await gw.key();
     const yaml = Array.from({ length: 60_000 }, (_, i) => `k${i}: v${i}`).join("\n");
-    const started = performance.now();
-    const pending = gw.request("/v1/utils/convert", {
-      method: "POST",
-      headers: { "content-type": "application/json", "X-API-Key": key },
-      body: JSON.stringify({ data: yaml, source_format: "yaml", target_format: "json" }),
-    });
+    let ended = false;
+    const pending = gw
+      .request("/v1/utils/convert", {
+        method: "POST",
+        headers: { "content-type": "application/json", "X-API-Key": key },
+        body: JSON.stringify({ data: yaml, source_format: "yaml", target_format: "json" }),
+      })
+      .finally(() => (ended = true));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await gw.request("/health")).status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(ended).toBe(false);
     const res = await pending;
     expect(res.status).toBe(422);
     expect((await res.json()).error).toBe("data took longer than the 5 s a job may run, so it was stopped");
-  }, 20_000);
+  }, 60_000);
 });
 
 // With the default job time: under a loaded machine, parsing this much nesting can outlast the 5 s

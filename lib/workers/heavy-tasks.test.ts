@@ -2,11 +2,12 @@ import { MessageChannel } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import * as documents from "../api/documents/pool-tasks.ts";
 import * as utils from "../api/utils/pool-tasks.ts";
-import { HEAVY_TASKS, runHeavyTask } from "./heavy-tasks.ts";
+import { emptyJob, poolTask } from "../gateway/runtime/worker-pool.ts";
+import { HEAVY_TASKS, implement, runHeavyTask } from "./heavy-tasks.ts";
 
 describe("heavy tasks", () => {
   it("implements every task an area declares for the pool", () => {
-    const declared = [...Object.values(utils), ...Object.values(documents)].map((t) => t.name);
+    const declared = [...Object.values(utils), ...Object.values(documents), emptyJob].map((t) => t.name);
     expect(declared.length).toBeGreaterThan(0);
     for (const name of declared) expect(HEAVY_TASKS.has(name), name).toBe(true);
   });
@@ -29,5 +30,22 @@ describe("heavy tasks", () => {
     expect(outcome.ok).toBe(true);
     await expect(heard).resolves.toBe("begun");
     port1.close();
+  });
+
+  it("begins the job's time after its module is loaded and before its work", async () => {
+    const events: string[] = [];
+    let load!: (module: { double: (n: number) => number }) => void;
+    const [, run] = implement(
+      poolTask<number, number>("double"),
+      () => new Promise<{ double: (n: number) => number }>((resolve) => (load = resolve)),
+      (m, n) => (events.push("work"), m.double(n)),
+    );
+    const result = run(21, () => events.push("begin"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual([]);
+    events.push("loaded");
+    load({ double: (n) => n * 2 });
+    await expect(result).resolves.toBe(42);
+    expect(events).toEqual(["loaded", "begin", "work"]);
   });
 });

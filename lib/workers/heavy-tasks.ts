@@ -2,7 +2,7 @@ import { docxRender, pdfRender } from "../api/documents/pool-tasks.ts";
 import * as utils from "../api/utils/pool-tasks.ts";
 import type { MessagePort } from "node:worker_threads";
 import { GatewayError } from "../errors.ts";
-import type { PoolOutcome, PoolTask } from "../gateway/runtime/worker-pool.ts";
+import { emptyJob, type PoolOutcome, type PoolTask } from "../gateway/runtime/worker-pool.ts";
 
 /** Buffers cross the thread boundary as plain Uint8Arrays; this views one as a Buffer without copying. */
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -13,7 +13,7 @@ type Run = (args: unknown, begin: () => void) => Promise<unknown>;
  * time limit starts (lib/gateway/runtime/worker-pool.ts): a thread's start and a module's first
  * import (pdf.js, sharp) are the server's cost, not the job's.
  */
-const implement = <Args, Result, Module>(
+export const implement = <Args, Result, Module>(
   task: PoolTask<Args, Result>,
   load: () => Promise<Module>,
   run: (module: Module, args: Args) => Promise<Result> | Result,
@@ -32,6 +32,11 @@ const implement = <Args, Result, Module>(
  * its module when first run, so a worker loads (and tsx compiles) only what it is asked to do.
  */
 export const HEAVY_TASKS: ReadonlyMap<string, Run> = new Map([
+  implement(
+    emptyJob,
+    async () => undefined,
+    () => null,
+  ),
   implement(
     utils.imageResize,
     () => import("../api/utils/images.ts"),

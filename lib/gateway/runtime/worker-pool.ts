@@ -38,6 +38,18 @@ export const poolErrors = {
   503: jsonResponse(ErrorSchema, "Too many heavy jobs queued, or none could start in time; try again shortly"),
 };
 
+/** A job with no work, sent only to make the pool start a thread for the jobs queued (see wakeQueue). */
+export const emptyJob = poolTask<Record<string, never>, null>("empty");
+
+/**
+ * piscina ends the thread of a job stopped while running and, keeping no minimum of threads, starts
+ * none for the jobs queued behind it until another job is sent: they would wait out WORKER_WAIT_MS and
+ * be refused with 503. Sending an empty job then makes it start one.
+ */
+function wakeQueue(pool: Piscina): void {
+  if (pool.queueSize > 0) pool.run({ task: emptyJob.name, args: {} }).catch(() => undefined);
+}
+
 /** The runtime's pool: created on first use (most processes never render a PDF), closed with the runtime. */
 const poolOf = perRuntime((rt) => {
   const { threads, queue, memoryMb } = rt.config.workers;
@@ -74,6 +86,43 @@ function ownedBuffers(args: object): ArrayBuffer[] {
 }
 
 /**
+ * A job's two clocks, its signal aborted when either runs out: the job may wait `waitMs` for its work
+ * to begin (the queue, a thread's start, its module's import: the server's cost), then run `timeoutMs`
+ * from when it begins. `running` tells which ran out.
+ */
+export class JobClock {
+  readonly #stop = new AbortController();
+  readonly #timeoutMs: number;
+  #running = false;
+  #timer: NodeJS.Timeout;
+
+  constructor(waitMs: number, timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+    this.#timer = setTimeout(() => this.#stop.abort(), waitMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.#stop.signal;
+  }
+
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** The work begins: the wait's clock stops and the job's starts (once; never after the wait ran out). */
+  begin = (): void => {
+    if (this.#running || this.#stop.signal.aborted) return;
+    this.#running = true;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#stop.abort(), this.#timeoutMs);
+  };
+
+  clear(): void {
+    clearTimeout(this.#timer);
+  }
+}
+
+/**
  * Runs one CPU-heavy job on the worker pool, so the event loop keeps answering everyone else. A job
  * that outgrows its memory (413) or its time (422) ends its own worker and request, never the process;
  * a full queue is a 503. `what` names the input in those messages ("image", "pdf").
@@ -85,30 +134,26 @@ export async function runOnPool<Args extends object, Result>(
   what: string,
 ): Promise<Cloned<Result>> {
   const { timeoutMs, waitMs, memoryMb } = rt.config.workers;
-  const stop = new AbortController();
-  // The worker says when the job's work begins (heavy-tasks.ts): until then the job waits (queue, a
-  // thread's start, its module's import) within waitMs; from then it runs within timeoutMs.
+  const clock = new JobClock(waitMs, timeoutMs);
+  // The worker says when the job's work begins (heavy-tasks.ts), once its module is loaded.
   const { port1: begun, port2: begunInWorker } = new MessageChannel();
-  let running = false;
-  let deadline = setTimeout(() => stop.abort(), waitMs);
-  begun.once("message", () => {
-    running = true;
-    clearTimeout(deadline);
-    deadline = setTimeout(() => stop.abort(), timeoutMs);
-  });
+  begun.once("message", clock.begin);
+  const pool = poolOf(rt);
   let outcome: PoolOutcome;
   try {
-    outcome = await poolOf(rt).run(
+    outcome = await pool.run(
       { task: task.name, args, started: begunInWorker },
-      { signal: stop.signal, transferList: [begunInWorker, ...ownedBuffers(args)] },
+      { signal: clock.signal, transferList: [begunInWorker, ...ownedBuffers(args)] },
     );
   } catch (err) {
     const { name, message, code } = err as Error & { code?: string };
-    if (name === "AbortError" && running)
+    if (name === "AbortError" && clock.running) {
+      wakeQueue(pool);
       throw new GatewayError(
         422,
         `${what} took longer than the ${timeoutMs / 1000} s a job may run, so it was stopped`,
       );
+    }
     if (name === "AbortError")
       throw new GatewayError(
         503,
@@ -123,7 +168,7 @@ export async function runOnPool<Args extends object, Result>(
       });
     throw err;
   } finally {
-    clearTimeout(deadline);
+    clock.clear();
     begun.close();
   }
   if (!outcome.ok) throw new GatewayError(outcome.status as 400, outcome.message);
