@@ -72,6 +72,7 @@ const envSchema = z.object({
   SCREENSHOT_TIMEOUT_MS: positiveInt.default(45_000),
   JOBS_CONCURRENCY: positiveInt.max(1000).default(4),
   JOBS_QUEUED_PER_KEY: positiveInt.max(100_000).default(20),
+  JOBS_RUNNING_PER_KEY: positiveInt.max(1000).default(2),
   BATCH_ITEMS_PER_DAY: positiveInt.default(5000),
   JOB_WORKERS: z.enum(["inline", "separate"]).default("inline"),
   RESPONSES_RETENTION_DAYS: positiveInt.max(3650).default(30),
@@ -155,6 +156,8 @@ export type Config = {
   jobs: {
     concurrency: number;
     queuedPerKey: number;
+    /** Jobs one key (its rotation lineage) may have running at once, so it cannot take every slot. */
+    runningPerKey: number;
     batchItemsPerDay: number;
     /** With Redis: whether web processes also work the research queue ("inline") or leave it to `npm run worker`. */
     workers: "inline" | "separate";
@@ -232,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobs: {
       concurrency: e.JOBS_CONCURRENCY,
       queuedPerKey: e.JOBS_QUEUED_PER_KEY,
+      runningPerKey: e.JOBS_RUNNING_PER_KEY,
       batchItemsPerDay: e.BATCH_ITEMS_PER_DAY,
       workers: e.JOB_WORKERS,
       queue: e.JOB_QUEUE,

@@ -195,12 +195,14 @@ export async function rotateMyKey(_previous: KeyActionState, form: FormData): Pr
   if (!parsed.success) return { error: firstIssue(parsed.error) };
   let rotated;
   try {
-    rotated = await rotateKey(rt.db, parsed.data.id, { graceHours: parsed.data.graceHours }, actor, userId);
+    rotated = await rotateKey(rt.db, parsed.data.id, { graceHours: parsed.data.graceHours }, actor, userId, rt.config);
   } catch (err) {
     return refused(err);
   }
   if (!rotated) return { error: "no such key of yours" };
-  await publishKeyChange(rt, rotated.record, rotated.old);
+  await publishKeyChange(rt, rotated.record, rotated.old, ...rotated.ended);
+  // The replacement counts against its lineage's budget here at once (other instances: their next refresh).
+  void rt.budgets.refresh();
   return { created: shown(rotated) };
 }
 

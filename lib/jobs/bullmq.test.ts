@@ -11,8 +11,11 @@ const options = (queue: string, work: boolean) => ({
   queue,
   work,
   concurrency: 2,
+  runningPerKey: 2,
   stalledMs: 30_000,
 });
+/** A key never rotated: its own lineage. */
+const owner = (id: string) => ({ id, limitKey: id });
 
 describe.runIf(process.env.REDIS_URL)("durable tasks on BullMQ", () => {
   const t = useDatabase("pglite");
@@ -25,7 +28,7 @@ describe.runIf(process.env.REDIS_URL)("durable tasks on BullMQ", () => {
     const queue = `test-${randomBytes(4).toString("hex")}`;
     const web = new BullDurable(store, options(queue, false));
     web.define("echo", async () => "unused here");
-    const task = await web.submit("key_a", "echo", { n: 1 }, { idPrefix: "research", capKinds: ["echo"] });
+    const task = await web.submit(owner("key_a"), "echo", { n: 1 }, { idPrefix: "research", capKinds: ["echo"] });
 
     // A worker process: its runtime (this instance) exists a while before its areas define their kinds.
     const worker = new BullDurable(store, options(queue, true));
@@ -42,4 +45,34 @@ describe.runIf(process.env.REDIS_URL)("durable tasks on BullMQ", () => {
       await Promise.allSettled([worker.close(), web.close()]);
     }
   }, 30_000);
+
+  it("runs at most runningPerKey of one key's tasks at once on its workers: another key's task takes the free slot", async () => {
+    const worker = new BullDurable(store, {
+      ...options(`test-${randomBytes(4).toString("hex")}`, true),
+      runningPerKey: 1,
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    worker.define("hold", async (task) => {
+      started.push(task.ownerKeyId!);
+      await gate;
+      return {};
+    });
+    const submit = (key: string) => worker.submit(owner(key), "hold", {}, { idPrefix: "research", capKinds: ["hold"] });
+    try {
+      await submit("key_cap_a");
+      const second = await submit("key_cap_a");
+      await submit("key_cap_b");
+      // Two slots: key A's first task and key B's, while A's second waits out A's cap.
+      await expect.poll(() => started.length, { timeout: 15_000 }).toBe(2);
+      expect([...started].sort()).toEqual(["key_cap_a", "key_cap_b"]);
+      expect((await store.get(second.id))?.status).toBe("pending");
+      release();
+      await expect.poll(async () => (await store.get(second.id))?.status, { timeout: 15_000 }).toBe("completed");
+    } finally {
+      release();
+      await worker.close();
+    }
+  }, 40_000);
 });

@@ -1,6 +1,6 @@
-import { Queue, QueueEvents, Worker, type Job } from "bullmq";
+import { DelayedError, Queue, QueueEvents, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
-import type { TaskContext } from "./runner.ts";
+import type { JobOwner, TaskContext } from "./runner.ts";
 import {
   ActiveCap,
   isFinal,
@@ -20,6 +20,8 @@ export type BullOptions = DurableOptions & {
   /** Whether this process works the queue (workers, and web instances unless JOB_WORKERS=separate). */
   work: boolean;
   concurrency: number;
+  /** Tasks one key (its rotation lineage) may have running at once on all workers; its others wait. */
+  runningPerKey: number;
   /**
    * How long a job's lock lasts without renewal, and how often stalled jobs are looked for: a worker
    * killed mid-task has its job found stalled within about twice this, then retried once on another
@@ -28,7 +30,11 @@ export type BullOptions = DurableOptions & {
   stalledMs: number;
 };
 
-type JobData = { taskId: string };
+/** `lineage`: the rotation lineage the task's running cap counts against (absent on jobs queued before it was kept). */
+type JobData = { taskId: string; lineage?: string };
+
+// A job whose key already has its share of the workers waits this long, behind other keys' jobs, and is tried again.
+const DEFER_MS = 2_000;
 
 /**
  * Durable tasks on BullMQ: submit writes the row and enqueues its id; any process that works the
@@ -86,13 +92,23 @@ export class BullDurable implements DurableTasks {
     }
   }
 
-  async submit(ownerKeyId: string, kind: string, input: unknown, options: SubmitOptions): Promise<Task> {
+  async submit(owner: JobOwner, kind: string, input: unknown, options: SubmitOptions): Promise<Task> {
     if (!this.handlers.has(kind)) throw new Error(`no handler for task kind '${kind}'`);
-    return this.cap.reserve(ownerKeyId, options.capKinds, async () => {
-      const task = await this.store.create(kind, ownerKeyId, input, { idPrefix: options.idPrefix });
-      await this.queue.add(kind, { taskId: task.id }, { jobId: task.id, removeOnComplete: 1000, removeOnFail: 1000 });
+    return this.cap.reserve(owner.limitKey, options.capKinds, async () => {
+      const task = await this.store.create(kind, owner.id, input, { idPrefix: options.idPrefix });
+      await this.queue.add(
+        kind,
+        { taskId: task.id, lineage: owner.limitKey },
+        { jobId: task.id, removeOnComplete: 1000, removeOnFail: 1000 },
+      );
       return task;
     });
+  }
+
+  /** Its place in the queue's waiting list, next first; null while it waits out its key's running cap. */
+  async queuePosition(taskId: string): Promise<number | null> {
+    const index = (await this.queue.getRanges(["waiting"], 0, -1, true)).indexOf(taskId);
+    return index < 0 ? null : index + 1;
   }
 
   async cancel(taskId: string): Promise<Task | null> {
@@ -118,7 +134,7 @@ export class BullDurable implements DurableTasks {
   }
 
   private startWorking(connection: () => Redis): void {
-    this.worker = new Worker<JobData>(this.options.queue, (job) => this.process(job), {
+    this.worker = new Worker<JobData>(this.options.queue, (job, token) => this.process(job, token), {
       // Started by `define`, once this process knows a kind of task.
       autorun: false,
       connection: connection(),
@@ -142,7 +158,7 @@ export class BullDurable implements DurableTasks {
     });
   }
 
-  private async process(job: Job<JobData>): Promise<void> {
+  private async process(job: Job<JobData>, token: string | undefined): Promise<void> {
     const task = await this.store.get(job.data.taskId);
     if (!task || isFinal(task)) return;
     const handler = this.handlers.get(task.kind);
@@ -150,7 +166,15 @@ export class BullDurable implements DurableTasks {
     const controller = new AbortController();
     this.running.set(task.id, controller);
     try {
-      if (!(await this.store.update(task.id, { status: "running" }))) return;
+      const lineage = job.data.lineage ?? task.ownerKeyId ?? "";
+      const kinds = [...this.handlers.keys()];
+      const claim = await this.store.claimRunning(task.id, lineage, kinds, this.options.runningPerKey);
+      if (claim === "ended") return;
+      if (claim === "busy") {
+        // Its key already has its share of the workers: the job goes back to wait, behind other keys' jobs.
+        await job.moveToDelayed(Date.now() + DEFER_MS, token);
+        throw new DelayedError();
+      }
       // Cancelled while it was being marked running: its work never starts (see InProcessRunner.run).
       if (controller.signal.aborted) return;
       const ctx: TaskContext = {

@@ -18,7 +18,12 @@ describe("durable tasks in process", () => {
       "slow",
       (_task, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve((aborted = true)))),
     );
-    const task = await durable.submit("key_a", "slow", {}, { idPrefix: "research", capKinds: ["slow"] });
+    const task = await durable.submit(
+      { id: "key_a", limitKey: "key_a" },
+      "slow",
+      {},
+      { idPrefix: "research", capKinds: ["slow"] },
+    );
     expect(task.id).toMatch(/^research_[0-9a-f]{12}$/);
     await expect.poll(async () => (await store.get(task.id))?.status, { timeout: 3000 }).toBe("failed");
     expect((await store.get(task.id))?.error).toBe("timed out after 0 s");

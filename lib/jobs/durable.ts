@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { RateLimitError } from "../errors.ts";
-import { QUEUE_RETRY_AFTER_S, type InProcessRunner, type TaskContext } from "./runner.ts";
+import { QUEUE_RETRY_AFTER_S, type InProcessRunner, type JobOwner, type TaskContext } from "./runner.ts";
 import { FINAL_STATUSES, type Task, type TaskStore } from "./task-store.ts";
 
 /** What a durable task's work gets beyond the signal and progress: events for its stream, and its spend. */
@@ -35,15 +35,20 @@ export type DurableOptions = {
 export interface DurableTasks {
   readonly mode: "in-process" | "bullmq";
   define(kind: string, handler: DurableHandler): void;
-  submit(ownerKeyId: string, kind: string, input: unknown, options: SubmitOptions): Promise<Task>;
+  submit(owner: JobOwner, kind: string, input: unknown, options: SubmitOptions): Promise<Task>;
   /** Marks the task cancelled and aborts its work wherever it runs; null when it had already ended. */
   cancel(taskId: string): Promise<Task | null>;
+  /** A pending task's place in the queue (1 = next to start), or null when this process cannot tell. */
+  queuePosition(taskId: string): Promise<number | null>;
   /** Called when a task of this process gets an event or ends, so a stream here need not wait for its next poll. */
   watch(taskId: string, listener: () => void): () => void;
   close(): Promise<void>;
 }
 
-/** The per-key cap, counted in the database (every instance's tasks) plus submissions still being written here. */
+/**
+ * The per-key cap, counted by rotation lineage in the database (every instance's tasks of every key of
+ * the lineage) plus submissions still being written here.
+ */
 export class ActiveCap {
   private readonly reserved = new Map<string, number>();
   constructor(
@@ -51,11 +56,11 @@ export class ActiveCap {
     private readonly limit: number,
   ) {}
 
-  async reserve<T>(ownerKeyId: string, kinds: readonly string[], create: () => Promise<T>): Promise<T> {
-    const mine = this.reserved.get(ownerKeyId) ?? 0;
-    this.reserved.set(ownerKeyId, mine + 1);
+  async reserve<T>(lineage: string, kinds: readonly string[], create: () => Promise<T>): Promise<T> {
+    const mine = this.reserved.get(lineage) ?? 0;
+    this.reserved.set(lineage, mine + 1);
     try {
-      const active = (await this.store.countActive(ownerKeyId, kinds)) + mine;
+      const active = (await this.store.countActive(lineage, kinds)) + mine;
       if (active >= this.limit) {
         throw new RateLimitError(
           `rate limit exceeded: this key already has ${active} research tasks pending or running (at most ${this.limit}); try again when one has finished, or cancel one`,
@@ -65,9 +70,9 @@ export class ActiveCap {
       }
       return await create();
     } finally {
-      const left = (this.reserved.get(ownerKeyId) ?? 1) - 1;
-      if (left > 0) this.reserved.set(ownerKeyId, left);
-      else this.reserved.delete(ownerKeyId);
+      const left = (this.reserved.get(lineage) ?? 1) - 1;
+      if (left > 0) this.reserved.set(lineage, left);
+      else this.reserved.delete(lineage);
     }
   }
 }
@@ -150,13 +155,13 @@ export class InProcessDurable implements DurableTasks {
     this.handlers.set(kind, handler);
   }
 
-  async submit(ownerKeyId: string, kind: string, input: unknown, options: SubmitOptions): Promise<Task> {
+  async submit(owner: JobOwner, kind: string, input: unknown, options: SubmitOptions): Promise<Task> {
     const handler = this.handlers.get(kind);
     if (!handler) throw new Error(`no handler for task kind '${kind}'`);
-    return this.cap.reserve(ownerKeyId, options.capKinds, () =>
+    return this.cap.reserve(owner.limitKey, options.capKinds, () =>
       this.runner.submit(
-        ownerKeyId,
-        () => this.store.create(kind, ownerKeyId, input, { idPrefix: options.idPrefix }),
+        owner,
+        () => this.store.create(kind, owner.id, input, { idPrefix: options.idPrefix }),
         async (task, ctx) => {
           try {
             return await runDurable(this.store, this.signals, handler, task, ctx, this.options.timeoutMs, this.onError);
@@ -173,6 +178,10 @@ export class InProcessDurable implements DurableTasks {
     const task = await this.runner.cancel(taskId);
     this.signals.notify(taskId);
     return task;
+  }
+
+  async queuePosition(taskId: string): Promise<number | null> {
+    return this.runner.queuePosition(taskId);
   }
 
   watch(taskId: string, listener: () => void): () => void {

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Database } from "../db/client.ts";
-import type { Prisma } from "../db/generated/client.ts";
+import { Prisma } from "../db/generated/client.ts";
 import { toSafeText } from "../gateway/http/safe-text.ts";
 
 export type TaskStatus = "pending" | "running" | "completed" | "failed" | "cancelled";
@@ -37,18 +37,80 @@ export type CreateOptions = {
   idPrefix?: string;
 };
 
+/**
+ * The ids of a rotation lineage's keys, as SQL for `owner_key_id IN (…)`: its first key (whose id names
+ * it) and every key that replaced one of it. Quotas counted in the tasks table go by it, so a rotation
+ * brings no fresh room.
+ */
+export const lineageKeys = (lineage: string) =>
+  Prisma.sql`SELECT ${lineage}::text UNION SELECT id FROM api_keys WHERE lineage_id = ${lineage}`;
+
+/** A transaction's client, for reads that must see what it holds locked. */
+export type TaskTransaction = Prisma.TransactionClient;
+
+/** What `claimRunning` did: marked it running, left it pending (its lineage is at its cap), or found it ended. */
+export type Claim = "running" | "busy" | "ended";
+
+// Generous: a transaction waits here for other submissions of the same lineage, each a count and an insert.
+const LOCKED_TRANSACTION_MS = 10_000;
+
 /** Task rows are the truth for every asynchronous job (batch, video, archive, orchestration). */
 export class TaskStore {
   constructor(private readonly db: Database) {}
 
   async create(kind: string, ownerKeyId: string | null, input?: unknown, options: CreateOptions = {}): Promise<Task> {
-    const id = options.idPrefix
-      ? `${options.idPrefix}_${randomBytes(6).toString("hex")}`
-      : `task_${randomUUID().replaceAll("-", "")}`;
-    const row = await this.db.prisma.task.create({
-      data: { id, kind, ownerKeyId, status: "pending", input: json(input) },
+    return insertTask(this.db.prisma, kind, ownerKeyId, input, options);
+  }
+
+  /**
+   * Creates a task once `admit` passes, both in one transaction holding the lock named `lock` (a quota
+   * and a key's lineage): a quota counted in the tasks table then holds against parallel submissions on
+   * every instance. `admit` reads through the transaction and throws to refuse.
+   */
+  async createAdmitted(
+    lock: string,
+    admit: (tx: TaskTransaction) => Promise<void>,
+    kind: string,
+    ownerKeyId: string,
+    input?: unknown,
+  ): Promise<Task> {
+    return this.locked(lock, async (tx) => {
+      await admit(tx);
+      return insertTask(tx, kind, ownerKeyId, input);
     });
-    return toTask(row);
+  }
+
+  /**
+   * Marks a task running unless its lineage already has `cap` tasks of these kinds running, on every
+   * worker. Counted and written under the lineage's lock, so two workers cannot both take its last place.
+   */
+  async claimRunning(taskId: string, lineage: string, kinds: readonly string[], cap: number): Promise<Claim> {
+    return this.locked(`tasks running:${lineage}`, async (tx) => {
+      const [row] = await tx.$queryRaw<Array<{ n: number }>>`
+        SELECT count(*)::int AS n FROM tasks
+        WHERE status = 'running' AND id <> ${taskId} AND kind = ANY(${[...kinds]})
+          AND owner_key_id IN (${lineageKeys(lineage)})`;
+      if (Number(row?.n ?? 0) >= cap) return "busy";
+      const { count } = await tx.task.updateMany({
+        where: { id: taskId, status: { notIn: [...FINAL_STATUSES] } },
+        data: { status: "running" },
+      });
+      return count === 0 ? "ended" : "running";
+    });
+  }
+
+  /**
+   * Runs `fn` in a transaction holding a lock on `name` (a PostgreSQL advisory lock, so on every instance;
+   * PGlite runs transactions one at a time anyway) until it commits.
+   */
+  private locked<T>(name: string, fn: (tx: TaskTransaction) => Promise<T>): Promise<T> {
+    return this.db.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${name}, 0))`;
+        return fn(tx);
+      },
+      { maxWait: LOCKED_TRANSACTION_MS, timeout: LOCKED_TRANSACTION_MS },
+    );
   }
 
   /** Applies an update unless the task already ended (a cancelled task stays cancelled). */
@@ -78,11 +140,16 @@ export class TaskStore {
     return task && task.ownerKeyId === ownerKeyId ? task : null;
   }
 
-  /** Tasks of these kinds the key has pending or running, on every instance (the per-key cap counts them). */
-  async countActive(ownerKeyId: string, kinds: readonly string[]): Promise<number> {
-    return this.db.prisma.task.count({
-      where: { ownerKeyId, kind: { in: [...kinds] }, status: { in: ["pending", "running"] } },
-    });
+  /**
+   * Tasks of these kinds pending or running for any key of the rotation lineage, on every instance (the
+   * per-key cap counts them: a rotation brings no fresh room).
+   */
+  async countActive(lineage: string, kinds: readonly string[]): Promise<number> {
+    const [row] = await this.db.prisma.$queryRaw<Array<{ n: number }>>`
+      SELECT count(*)::int AS n FROM tasks
+      WHERE status IN ('pending', 'running') AND kind = ANY(${[...kinds]})
+        AND owner_key_id IN (${lineageKeys(lineage)})`;
+    return Number(row?.n ?? 0);
   }
 
   async appendEvent(taskId: string, data: Record<string, unknown>): Promise<void> {
@@ -107,6 +174,20 @@ export class TaskStore {
     });
     return rows.map(toTask);
   }
+}
+
+async function insertTask(
+  client: TaskTransaction,
+  kind: string,
+  ownerKeyId: string | null,
+  input: unknown,
+  options: CreateOptions = {},
+): Promise<Task> {
+  const id = options.idPrefix
+    ? `${options.idPrefix}_${randomBytes(6).toString("hex")}`
+    : `task_${randomUUID().replaceAll("-", "")}`;
+  const row = await client.task.create({ data: { id, kind, ownerKeyId, status: "pending", input: json(input) } });
+  return toTask(row);
 }
 
 // Results carry upstream text (model output, error bodies): PostgreSQL's jsonb refuses \u0000 and a

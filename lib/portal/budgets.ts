@@ -44,7 +44,24 @@ async function ownKey(db: Database, keyId: string, owner: string) {
   return key;
 }
 
-/** Sets a key's monthly budget (its owner only), audited, and applies it on this instance at once. */
+/**
+ * The key that holds a budget for `key`'s rotation lineage (it applies to every key of the lineage, whose
+ * spend adds up in it): the lineage's newest key, where a rotation moves it, else `key` itself.
+ */
+async function budgetHolder(db: Database, key: { id: string; lineageId: string | null }) {
+  const lineage = key.lineageId ?? key.id;
+  const newest = await db.prisma.apiKey.findFirst({
+    where: { lineageId: lineage, replacedBy: null },
+    orderBy: { createdAt: "desc" },
+    select: { id: true },
+  });
+  return { id: newest?.id ?? key.id, lineage };
+}
+
+/**
+ * Sets the monthly budget of a key and the rest of its rotation lineage (its owner only), audited, and
+ * applies it on this instance at once. One row holds it (budgetHolder): rows rotations once copied go.
+ */
 export async function setBudget(
   db: Database,
   tracker: BudgetTracker,
@@ -52,12 +69,13 @@ export async function setBudget(
   actor: string,
   input: { keyId: string } & Budget,
 ): Promise<void> {
-  await ownKey(db, input.keyId, owner);
+  const holder = await budgetHolder(db, await ownKey(db, input.keyId, owner));
   const data = { metric: input.metric, monthlyLimit: input.limit, hardStop: input.hardStop, updatedAt: new Date() };
   await db.prisma.$transaction([
+    db.prisma.keyBudget.deleteMany({ where: { key: { lineageId: holder.lineage }, keyId: { not: holder.id } } }),
     db.prisma.keyBudget.upsert({
-      where: { keyId: input.keyId },
-      create: { keyId: input.keyId, ...data },
+      where: { keyId: holder.id },
+      create: { keyId: holder.id, ...data },
       update: data,
     }),
     db.prisma.auditLog.create({
@@ -69,17 +87,17 @@ export async function setBudget(
       },
     }),
   ]);
-  tracker.apply(input.keyId, { metric: input.metric, limit: input.limit, hardStop: input.hardStop });
+  tracker.apply(input.keyId, { metric: input.metric, limit: input.limit, hardStop: input.hardStop }, holder.lineage);
 }
 
-/** Removes a key's budget (its owner only). */
+/** Removes the budget of a key and the rest of its rotation lineage (its owner only). */
 export async function removeBudget(db: Database, tracker: BudgetTracker, owner: string, actor: string, keyId: string) {
-  await ownKey(db, keyId, owner);
+  const { lineage } = await budgetHolder(db, await ownKey(db, keyId, owner));
   await db.prisma.$transaction([
-    db.prisma.keyBudget.deleteMany({ where: { keyId } }),
+    db.prisma.keyBudget.deleteMany({ where: { OR: [{ keyId }, { key: { lineageId: lineage } }] } }),
     db.prisma.auditLog.create({ data: { actor, action: "key.budget.remove", target: keyId } }),
   ]);
-  tracker.apply(keyId, null);
+  tracker.apply(keyId, null, lineage);
 }
 
 export type KeyBudgetView = {

@@ -20,8 +20,10 @@ export function budgetAlertDelivery(
     "",
   );
   return async (alert) => {
-    const key = await db.prisma.apiKey.findUnique({
-      where: { id: alert.keyId },
+    // The alert is the lineage's (its first key's id): the mail names the key in use now, its newest.
+    const key = await db.prisma.apiKey.findFirst({
+      where: { OR: [{ id: alert.keyId }, { lineageId: alert.keyId }] },
+      orderBy: { createdAt: "desc" },
       select: { name: true, prefix: true, user: { select: { email: true } } },
     });
     if (!key) return;

@@ -16,6 +16,7 @@ export const ALERT_THRESHOLDS = [80, 100] as const;
 
 /** A budget alert to deliver: the key, the month (YYYY-MM), the threshold crossed and where the key stands. */
 export type BudgetAlert = {
+  /** The budget's rotation lineage: its first key's id (budgets and their alerts follow a key's rotations). */
   keyId: string;
   month: string;
   threshold: number;
@@ -82,9 +83,12 @@ export type MeterView = {
  * month and threshold (a row in budget_alerts decides, across instances).
  */
 export class BudgetTracker {
+  /** Budgets and this month's use per rotation lineage (its first key's id): a key and its replacements share one. */
   private budgets = new Map<string, Budget>();
   private spent = new Map<string, Spent>();
-  /** Counted since a refresh began reading, per key: added to what it read. */
+  /** The lineage of every key whose lineage has a budget. */
+  private lineageOf = new Map<string, string>();
+  /** Counted since a refresh began reading, per lineage: added to what it read. */
   private sinceRead: Map<string, number> | undefined;
   private alerted = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
@@ -110,48 +114,59 @@ export class BudgetTracker {
     await this.refreshing;
   }
 
-  /** Counts a metered request against its key's budget (the meter calls this as it records). */
+  /** Counts a metered request against its key's lineage's budget (the meter calls this as it records). */
   record(e: UsageEventInput): void {
-    const budget = this.budgets.get(e.keyId);
+    const lineage = this.lineageOf.get(e.keyId);
+    if (lineage === undefined) return;
+    const budget = this.budgets.get(lineage);
     if (!budget) return;
     const amount = amountOf(budget.metric, e);
     if (amount === 0) return;
     const month = monthOf(e.at);
-    let spent = this.spent.get(e.keyId);
+    let spent = this.spent.get(lineage);
     if (!spent || spent.month !== month) {
       if (spent && spent.month > month) return;
       spent = { month, end: monthEnd(month), used: 0 };
-      this.spent.set(e.keyId, spent);
+      this.spent.set(lineage, spent);
     }
     spent.used += amount;
-    if (this.sinceRead) this.sinceRead.set(e.keyId, (this.sinceRead.get(e.keyId) ?? 0) + amount);
-    this.checkAlerts(e.keyId, budget, spent);
+    if (this.sinceRead) this.sinceRead.set(lineage, (this.sinceRead.get(lineage) ?? 0) + amount);
+    this.checkAlerts(lineage, budget, spent);
   }
 
-  /** The refusal when the key has a hard stop and its budget is used up this month; O(1), no I/O. */
+  /** The refusal when the key's lineage has a hard stop and its budget is used up this month; O(1), no I/O. */
   refusal(keyId: string, now = Date.now()): BudgetRefusal | undefined {
-    const budget = this.budgets.get(keyId);
+    const lineage = this.lineageOf.get(keyId);
+    if (lineage === undefined) return undefined;
+    const budget = this.budgets.get(lineage);
     if (!budget?.hardStop) return undefined;
-    const spent = this.spent.get(keyId);
+    const spent = this.spent.get(lineage);
     if (!spent || now >= spent.end || spent.used < budget.limit) return undefined;
     return { budget, used: spent.used, resetsAt: spent.end };
   }
 
-  /** Where a key stands this month (this instance's view, refreshed from the database). */
+  /** Where a key's lineage stands this month (this instance's view, refreshed from the database). */
   status(keyId: string, now = Date.now()): BudgetStatus | undefined {
-    const budget = this.budgets.get(keyId);
+    const lineage = this.lineageOf.get(keyId);
+    const budget = lineage === undefined ? undefined : this.budgets.get(lineage);
     if (!budget) return undefined;
     const month = monthOf(now);
-    const spent = this.spent.get(keyId);
+    const spent = this.spent.get(lineage!);
     return { budget, month, used: spent?.month === month ? spent.used : 0 };
   }
 
-  /** Sets (or with null removes) a key's budget here at once; the database is the caller's to write. */
-  apply(keyId: string, budget: Budget | null): void {
+  /**
+   * Sets (or with null removes) the budget of a key's rotation lineage (by default its own: a key never
+   * rotated) here at once; the database is the caller's to write. The lineage's other keys are found by
+   * the refresh this starts.
+   */
+  apply(keyId: string, budget: Budget | null, lineage = keyId): void {
+    this.lineageOf.set(keyId, lineage);
+    this.lineageOf.set(lineage, lineage);
     // Use counted in another metric means nothing in this one: it is read again by the refresh below.
-    if (budget?.metric !== this.budgets.get(keyId)?.metric) this.spent.delete(keyId);
-    if (budget) this.budgets.set(keyId, budget);
-    else this.budgets.delete(keyId);
+    if (budget?.metric !== this.budgets.get(lineage)?.metric) this.spent.delete(lineage);
+    if (budget) this.budgets.set(lineage, budget);
+    else this.budgets.delete(lineage);
     void this.refresh();
   }
 
@@ -182,12 +197,28 @@ export class BudgetTracker {
         // `sinceRead` catches what is recorded while the queries run.
         const pending = this.meter.pending();
         this.sinceRead = new Map();
-        const rows = await this.db.prisma.keyBudget.findMany();
+        // A budget belongs to its key's lineage. Rotations once copied it to each replacement: the copy
+        // written last is the lineage's (setBudget keeps one row, on the lineage's newest key).
+        const rows = await this.db.prisma.keyBudget.findMany({
+          orderBy: { updatedAt: "asc" },
+          include: { key: { select: { id: true, lineageId: true } } },
+        });
         const budgets = new Map<string, Budget>(
-          rows.map((r) => [r.keyId, { metric: r.metric as BudgetMetric, limit: r.monthlyLimit, hardStop: r.hardStop }]),
+          rows.map((r) => [
+            r.key.lineageId ?? r.key.id,
+            { metric: r.metric as BudgetMetric, limit: r.monthlyLimit, hardStop: r.hardStop },
+          ]),
         );
-        const keyIds = [...budgets.keys()];
-        if (!keyIds.length) return { budgets, used: new Map<string, number>(), pending, sent: [] };
+        const lineages = [...budgets.keys()];
+        const lineageOf = new Map<string, string>();
+        if (!lineages.length) return { budgets, lineageOf, used: new Map<string, number>(), pending, sent: [] };
+        const keys = await this.db.prisma.apiKey.findMany({
+          where: { OR: [{ id: { in: lineages } }, { lineageId: { in: lineages } }] },
+          select: { id: true, lineageId: true },
+        });
+        for (const k of keys) lineageOf.set(k.id, k.lineageId ?? k.id);
+        const keyIds = [...lineageOf.keys()];
+        const budgetOf = (keyId: string) => budgets.get(lineageOf.get(keyId)!)!;
         const [daily, models, sent] = await Promise.all([
           this.db.prisma.usageDaily.groupBy({
             by: ["keyId"],
@@ -199,22 +230,26 @@ export class BudgetTracker {
             where: { keyId: { in: keyIds }, day: { gte: from } },
             _sum: { promptTokens: true, completionTokens: true },
           }),
-          this.db.prisma.budgetAlert.findMany({ where: { keyId: { in: keyIds }, month } }),
+          this.db.prisma.budgetAlert.findMany({ where: { keyId: { in: lineages }, month } }),
         ]);
+        // Use per lineage: what every key of it spent this month.
         const used = new Map<string, number>();
-        const add = (keyId: string, n: number) => used.set(keyId, (used.get(keyId) ?? 0) + n);
+        const add = (keyId: string, n: number) => {
+          const lineage = lineageOf.get(keyId)!;
+          used.set(lineage, (used.get(lineage) ?? 0) + n);
+        };
         for (const d of daily) {
-          const metric = budgets.get(d.keyId)!.metric;
+          const metric = budgetOf(d.keyId).metric;
           if (metric === "requests") add(d.keyId, (d._sum.requests ?? 0) - (d._sum.status429 ?? 0));
           if (metric === "tokens") add(d.keyId, Number(d._sum.tokens ?? 0));
         }
         for (const m of models) {
-          if (budgets.get(m.keyId)!.metric !== "cost") continue;
+          if (budgetOf(m.keyId).metric !== "cost") continue;
           const prompt = Number(m._sum.promptTokens ?? 0);
           const completion = Number(m._sum.completionTokens ?? 0);
           add(m.keyId, estimateCost(m.provider, m.model, prompt, completion) ?? 0);
         }
-        return { budgets, used, pending, sent };
+        return { budgets, lineageOf, used, pending, sent };
       });
     } catch (err) {
       this.sinceRead = undefined;
@@ -223,16 +258,17 @@ export class BudgetTracker {
     const since = this.sinceRead ?? new Map<string, number>();
     this.sinceRead = undefined;
     this.budgets = read.budgets;
+    this.lineageOf = read.lineageOf;
     const spent = new Map<string, Spent>();
-    for (const [keyId, budget] of read.budgets) {
-      let used = (read.used.get(keyId) ?? 0) + (since.get(keyId) ?? 0);
+    for (const [lineage, budget] of read.budgets) {
+      let used = (read.used.get(lineage) ?? 0) + (since.get(lineage) ?? 0);
       for (const e of read.pending)
-        if (e.keyId === keyId && monthOf(e.at) === month) used += amountOf(budget.metric, e);
-      spent.set(keyId, { month, end: monthEnd(month), used });
+        if (read.lineageOf.get(e.keyId) === lineage && monthOf(e.at) === month) used += amountOf(budget.metric, e);
+      spent.set(lineage, { month, end: monthEnd(month), used });
     }
     this.spent = spent;
     for (const a of read.sent) this.alerted.add(alertId(a.keyId, a.month, a.threshold));
-    for (const [keyId, budget] of read.budgets) this.checkAlerts(keyId, budget, spent.get(keyId)!);
+    for (const [lineage, budget] of read.budgets) this.checkAlerts(lineage, budget, spent.get(lineage)!);
   }
 
   private checkAlerts(keyId: string, budget: Budget, spent: Spent): void {

@@ -21,6 +21,8 @@ export type FakeLlmOptions = {
   failWith?: number;
   /** Token counts to report instead of the computed ones (what a misbehaving provider might claim). */
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Each chat completion waits for this before answering (tests that need a job to stay running). */
+  hold?: () => Promise<void>;
   /**
    * When the request offers tools and holds no tool result yet, call this tool (answered as the wire
    * does: OpenAI's `tool_calls` with finish_reason "tool_calls", Anthropic's `tool_use` block, each
@@ -128,6 +130,7 @@ export async function startFakeOpenAICompatible(options: FakeLlmOptions & { base
   app.post(`${options.basePath ?? "/v1"}/chat/completions`, async (c) => {
     const body = await c.req.json();
     requests.push({ path: c.req.path, body, headers: Object.fromEntries(c.req.raw.headers) });
+    await options.hold?.();
     if (c.req.header("authorization") !== `Bearer ${options.key}`)
       return c.json(
         { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } },

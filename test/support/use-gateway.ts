@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
 import type { CreateKeyInput } from "../../lib/gateway/keys/admin.ts";
+import type { DatabaseBackend } from "./backends.ts";
 import { startTestGateway, type TestGateway } from "./gateway.ts";
 
 type Closable = { close(): unknown };
@@ -28,6 +29,8 @@ export function useGateway<F extends Closable[] = []>(
     /** The gateway's own configuration (lib/config.ts reads it from here, not from process.env). */
     config?: Record<string, string>;
     key?: Partial<CreateKeyInput>;
+    /** PGlite unless given (databaseBackends lists PostgreSQL too when DATABASE_URL is set). */
+    db?: DatabaseBackend;
   } = {},
 ): UsedGateway<F> {
   const saved = { ...process.env };
@@ -47,7 +50,7 @@ export function useGateway<F extends Closable[] = []>(
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
-    t.gw = await startTestGateway({ env: options.config });
+    t.gw = await startTestGateway({ db: options.db, env: options.config });
     ({ key: t.key, id: t.keyId } = await t.gw.key(options.key));
   });
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import { RateLimitError } from "../../errors.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
-import type { Task } from "../../jobs/task-store.ts";
+import type { JobOwner } from "../../jobs/runner.ts";
+import { lineageKeys, type Task, type TaskTransaction } from "../../jobs/task-store.ts";
 import type { ChatMessage } from "./chat-types.ts";
 import { completeChat } from "./chat.ts";
 
@@ -38,7 +39,8 @@ export function batchStatus(task: Task): string {
   }
 }
 
-export function describeBatch(task: Task) {
+/** A batch as its status answers give it; `queuePosition` while it waits on this instance's runner. */
+export function describeBatch(task: Task, queuePosition: number | null = null) {
   const input = task.input as BatchInput;
   const results = ((task.result as { results?: BatchItemResult[] } | null)?.results ?? []) as BatchItemResult[];
   const succeeded = results.filter((r) => r.status === "succeeded").length;
@@ -57,6 +59,7 @@ export function describeBatch(task: Task) {
     created_at: task.createdAt.toISOString(),
     completed_at: task.completedAt?.toISOString() ?? null,
     error: task.error,
+    ...(queuePosition !== null && task.status === "pending" ? { queue_position: queuePosition } : {}),
   };
 }
 
@@ -76,32 +79,40 @@ export function batchQuotaError(used: number, asked: number, perDay: number, now
   );
 }
 
-/** Items in this key's batches created since midnight UTC (batch creation, not the hot path). */
-async function batchItemsToday(rt: Runtime, keyId: string, now: number): Promise<number> {
+/**
+ * Items in batches created since midnight UTC by any key of the rotation lineage (a rotation brings no
+ * fresh quota), read in the transaction that writes the next batch.
+ */
+async function batchItemsToday(tx: TaskTransaction, lineage: string, now: number): Promise<number> {
   const since = new Date(now - (now % DAY_MS));
-  const rows = await rt.db.prisma.$queryRaw<Array<{ items: number }>>`
+  const rows = await tx.$queryRaw<Array<{ items: number }>>`
     SELECT COALESCE(SUM(jsonb_array_length(input -> 'requests')), 0)::int AS items FROM tasks
-    WHERE owner_key_id = ${keyId} AND kind = ${BATCH_KIND} AND created_at >= ${since}`;
+    WHERE kind = ${BATCH_KIND} AND created_at >= ${since}
+      AND owner_key_id IN (${lineageKeys(lineage)})`;
   return Number(rows[0]?.items ?? 0);
 }
 
 /**
  * Runs a batch in the background on the job runner: every request goes through the same chat path
  * as /v1/llm/chat, a few at a time; each item's tokens are metered to the batch's key. Each item
- * counts against the key's batch items per day, and the batch against its queued-jobs quota.
+ * counts against the lineage's batch items per day (counted and written under one lock, so parallel
+ * batches cannot all pass), and the batch against its queued-jobs quota.
  */
-export async function createBatch(rt: Runtime, keyId: string, input: BatchInput): Promise<Task> {
-  const now = Date.now();
-  const refused = batchQuotaError(
-    await batchItemsToday(rt, keyId, now),
-    input.requests.length,
-    rt.config.jobs.batchItemsPerDay,
-    now,
-  );
-  if (refused) throw refused;
+export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInput): Promise<Task> {
+  const keyId = owner.id;
+  const admit = async (tx: TaskTransaction) => {
+    const now = Date.now();
+    const over = batchQuotaError(
+      await batchItemsToday(tx, owner.limitKey, now),
+      input.requests.length,
+      rt.config.jobs.batchItemsPerDay,
+      now,
+    );
+    if (over) throw over;
+  };
   return rt.runner.submit(
-    keyId,
-    () => rt.tasks.create(BATCH_KIND, keyId, input),
+    owner,
+    () => rt.tasks.createAdmitted(`batch items:${owner.limitKey}`, admit, BATCH_KIND, keyId, input),
     async (task, ctx) => {
       const results: BatchItemResult[] = new Array(input.requests.length);
       let done = 0;

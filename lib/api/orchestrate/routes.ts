@@ -61,6 +61,10 @@ const TaskStatus = z
     created_at: z.string(),
     updated_at: z.string(),
     completed_at: z.string().nullable(),
+    queue_position: z.number().int().min(1).optional().openapi({
+      description:
+        "While pending: the task's place among the tasks waiting to start (1 = next); absent when the instance answering cannot tell",
+    }),
   })
   .openapi("ResearchTaskStatus");
 const Cancelled = z
@@ -105,7 +109,10 @@ async function start(
   const key = c.get("key")!;
   const keyId = key.id;
   if (asyncFlag === "true" || asyncFlag === "1") {
-    const task = await rt.durable.submit(keyId, kind, input, { idPrefix: ID_PREFIX[kind], capKinds: RESEARCH_KINDS });
+    const task = await rt.durable.submit(c.get("key")!, kind, input, {
+      idPrefix: ID_PREFIX[kind],
+      capKinds: RESEARCH_KINDS,
+    });
     return c.json({ task_id: task.id, status: "pending" as const }, 202);
   }
   const deadline = AbortSignal.timeout(rt.config.jobs.taskTimeoutMs);
@@ -151,6 +158,7 @@ const status = gatewayRoute("key", {
 
 const handleStatus: RouteHandler<typeof status, GatewayEnv> = async (c) => {
   const task = await ownTask(c, c.req.valid("param").task_id);
+  const position = task.status === "pending" ? await c.get("runtime").durable.queuePosition(task.id) : null;
   return c.json(
     {
       task_id: task.id,
@@ -163,6 +171,7 @@ const handleStatus: RouteHandler<typeof status, GatewayEnv> = async (c) => {
       created_at: task.createdAt.toISOString(),
       updated_at: task.updatedAt.toISOString(),
       completed_at: task.completedAt?.toISOString() ?? null,
+      ...(position !== null ? { queue_position: position } : {}),
     },
     200,
   );

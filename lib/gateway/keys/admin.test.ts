@@ -134,14 +134,22 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
       /already has 2 active keys/,
     );
     const userId = first.record.userId!;
-    // Console keys do not count, and a rotation in its grace period counts once.
+    // Console keys do not count. A key in its rotation grace period still works, so it counts: at the cap
+    // a rotation must end the old key at once.
     await consoleKeyFor(gw.rt.db, userId);
-    await rotateKey(gw.rt.db, first.id, { graceHours: 24 }, "me", userId);
+    await expect(rotateKey(gw.rt.db, first.id, { graceHours: 24 }, "me", userId, rules)).rejects.toThrow(
+      /already has 2 active keys.*grace period included\); revoke one first, or rotate with no grace period/,
+    );
+    const rotated = (await rotateKey(gw.rt.db, first.id, { graceHours: 0 }, "me", userId, rules))!;
     const request = await requestKey(gw.rt.db, userId, REQUEST, { mode: "auto" });
     await expect(pickUpKey(gw.rt.db, request.id, userId, rules)).rejects.toThrow(KeyRuleError);
     // Refused, the request is still there to collect once a key is revoked.
     expect((await gw.rt.db.prisma.keyRequest.findUniqueOrThrow({ where: { id: request.id } })).keyId).toBeNull();
     await revokeKey(gw.rt.db, second.id, "me", userId);
+    // The room freed is taken by a rotation with a grace period: its old key and the replacement both work.
+    const again = (await rotateKey(gw.rt.db, rotated.id, { graceHours: 24 }, "me", userId, rules))!;
+    await expect(pickUpKey(gw.rt.db, request.id, userId, rules)).rejects.toThrow(/already has 2 active keys/);
+    await revokeKey(gw.rt.db, again.old.id, "me", userId);
     expect(await pickUpKey(gw.rt.db, request.id, userId, rules)).not.toBeNull();
   });
 
@@ -159,7 +167,7 @@ describe.each(databaseBackends)("key administration for the portal (%s)", (db) =
       const refused = await create("second");
       expect(refused.status).toBe(409);
       expect(await refused.json()).toEqual({
-        error: expect.stringMatching(/already has 1 active keys, the most allowed \(1\)/),
+        error: expect.stringMatching(/already has 1 active keys, the most allowed \(1, keys in a rotation grace/),
       });
     } finally {
       await capped.close();

@@ -23,14 +23,16 @@ async function lockUser(tx: Prisma.TransactionClient, userId: string): Promise<v
 }
 
 /**
- * Refuses a new client key for a user who already holds the most active ones allowed. A key in its
- * rotation grace period is not counted: its replacement is.
+ * Refuses one more live client key for a user who already holds the most allowed. A key in its rotation
+ * grace period still works, so it counts as well as its replacement. `advice` says what the person asking
+ * can do instead.
  */
 async function assertRoomForKey(
   tx: Prisma.TransactionClient,
   userId: string,
   rules: KeyRules,
   now = new Date(),
+  advice = "revoke one first",
 ): Promise<void> {
   await lockUser(tx, userId);
   const active = await tx.apiKey.count({
@@ -38,13 +40,12 @@ async function assertRoomForKey(
       userId,
       kind: "client",
       status: "active",
-      replacedBy: null,
       OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
     },
   });
   if (active >= rules.maxKeysPerUser) {
     throw new KeyRuleError(
-      `the owner already has ${active} active keys, the most allowed (${rules.maxKeysPerUser}); revoke one first`,
+      `the owner already has ${active} active keys, the most allowed (${rules.maxKeysPerUser}, keys in a rotation grace period included); ${advice}`,
     );
   }
 }
@@ -361,12 +362,17 @@ export const rotateKeyInput = z.object({
     .default(24),
 });
 
-export type RotatedKey = CreatedKey & { old: KeyRecord };
+/** `ended`: keys of the lineage whose grace period this rotation ended (revoked), for the caller to publish. */
+export type RotatedKey = CreatedKey & { old: KeyRecord; ended: KeyRecord[] };
 
 /**
  * Issues a replacement with the same name, owner, scopes, grant, limits, expiry and limit lineage (so
  * its counters continue the old key's), and lets the old key expire after the grace period (at once
  * for 0). Revoked, expired and already rotated keys are refused. The new secret is returned here once.
+ *
+ * A lineage has at most one key in its grace period: a key rotated earlier and still in it is revoked
+ * now, so rotating again and again never yields more working keys. The grace key counts towards the
+ * owner's MAX_KEYS_PER_USER, so a rotation with a grace period needs room for one more key.
  */
 export async function rotateKey(
   db: Database,
@@ -374,6 +380,7 @@ export async function rotateKey(
   input: z.input<typeof rotateKeyInput>,
   actor: string,
   owner?: string,
+  rules = DEFAULT_KEY_RULES,
   now = new Date(),
 ): Promise<RotatedKey | null> {
   const { graceHours } = rotateKeyInput.parse(input);
@@ -389,7 +396,10 @@ export async function rotateKey(
   const graceEnds = new Date(now.getTime() + graceHours * 3_600_000);
   // A key already due to expire sooner keeps its earlier end.
   const oldExpiry = existing.expiresAt && existing.expiresAt < graceEnds ? existing.expiresAt : graceEnds;
-  const [created, old] = await db.prisma.$transaction(async (tx) => {
+  const lineage = existing.lineageId ?? existing.id;
+  const [created, old, ended] = await db.prisma.$transaction(async (tx) => {
+    // The owner first, as every key change takes it, so this and a rename of the key cannot deadlock.
+    if (existing.userId) await lockUser(tx, existing.userId);
     // Conditional, so of two rotations at once only one claims the key; the other rolls back. Claimed
     // before the replacement is written: the old key gives its name up (it no longer holds it once
     // replaced) in time for the replacement to take it under the unique name index.
@@ -398,6 +408,30 @@ export async function rotateKey(
       data: { expiresAt: oldExpiry, replacedBy: newId },
     });
     if (claimed.count === 0) throw alreadyRotated();
+    // The lineage's earlier key still in its grace period stops now: one key in grace per lineage.
+    const inGrace = await tx.apiKey.findMany({
+      where: {
+        OR: [{ lineageId: lineage }, { id: lineage }],
+        id: { not: id },
+        status: "active",
+        replacedBy: { not: null },
+        expiresAt: { gt: now },
+      },
+    });
+    if (inGrace.length) {
+      await tx.apiKey.updateMany({ where: { id: { in: inGrace.map((k) => k.id) } }, data: { status: "revoked" } });
+      await tx.auditLog.createMany({
+        data: inGrace.map(({ id: target }) => ({
+          actor,
+          action: "key.revoke",
+          target,
+          detail: { reason: "its lineage was rotated again: one key in a grace period per lineage", rotation: id },
+        })),
+      });
+    }
+    // The old key still works through its grace period: it counts, so the replacement needs room.
+    if (existing.userId && existing.kind === "client" && oldExpiry > now)
+      await assertRoomForKey(tx, existing.userId, rules, now, "revoke one first, or rotate with no grace period");
     // Read again under the claim: a rename or a scope change made since the read above carries over.
     const updated = await tx.apiKey.findUniqueOrThrow({ where: { id } });
     const fresh = await tx.apiKey.create({
@@ -417,10 +451,9 @@ export async function rotateKey(
         lineageId: updated.lineageId ?? updated.id,
       },
     });
-    // The owner's monthly budget goes with the key (the replacement's use this month starts from its own
-    // requests: usage is kept per key id). Instances pick it up on their next budget refresh.
-    await tx.$executeRaw`INSERT INTO key_budgets (key_id, metric, monthly_limit, hard_stop)
-      SELECT ${newId}, metric, monthly_limit, hard_stop FROM key_budgets WHERE key_id = ${id}`;
+    // The lineage's monthly budget moves to its newest key (lib/portal/budgets.ts); it applies to the whole
+    // lineage, whose spend adds up in it. Instances map the replacement to it on their next budget refresh.
+    await tx.$executeRaw`UPDATE key_budgets SET key_id = ${newId} WHERE key_id = ${id}`;
     await tx.auditLog.create({
       data: {
         actor,
@@ -429,9 +462,16 @@ export async function rotateKey(
         detail: { replacement: newId, prefix, old_expires_at: oldExpiry.toISOString(), grace_hours: graceHours },
       },
     });
-    return [fresh, updated] as const;
+    return [fresh, updated, inGrace.map((k) => ({ ...k, status: "revoked" }))] as const;
   });
-  return { id: newId, key, prefix, record: toKeyRecord(created), old: toKeyRecord(old) };
+  return {
+    id: newId,
+    key,
+    prefix,
+    record: toKeyRecord(created),
+    old: toKeyRecord(old),
+    ended: ended.map(toKeyRecord),
+  };
 }
 
 export const keyRequestInput = z.object({

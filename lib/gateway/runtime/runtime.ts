@@ -127,6 +127,7 @@ export async function createRuntime(
   const runner = new InProcessRunner(tasks, {
     concurrency: config.jobs.concurrency,
     queuedPerKey: config.jobs.queuedPerKey,
+    runningPerKey: config.jobs.runningPerKey,
     onError: (err, taskId) => logger.error({ err, taskId }, "task failed"),
   });
   const durableOptions = {
@@ -142,6 +143,7 @@ export async function createRuntime(
         queue: config.jobs.queue,
         work: options.worker === true || config.jobs.workers === "inline",
         concurrency: config.jobs.concurrency,
+        runningPerKey: config.jobs.runningPerKey,
         stalledMs: config.jobs.stalledMs,
       })
     : new InProcessDurable(tasks, runner, durableOptions);

@@ -35,6 +35,10 @@ const BatchSchema = z
     created_at: z.string(),
     completed_at: z.string().nullable(),
     error: z.string().nullable(),
+    queue_position: z.number().int().min(1).optional().openapi({
+      description:
+        "While queued: the batch's place among the jobs waiting to start (1 = next); absent when the instance answering does not hold its queue",
+    }),
   })
   .openapi("Batch");
 const batchCreateConfig = (path: string) =>
@@ -53,8 +57,9 @@ const handleBatchCreate: RouteHandler<typeof batchCreate, GatewayEnv> = async (c
   const body = c.req.valid("json");
   // Checked now, so a batch for an unconfigured provider fails at once, not item by item.
   configuredProviderOrThrow(body.provider ?? DEFAULT_PROVIDER);
-  const task = await createBatch(c.get("runtime"), c.get("key")!.id, body);
-  return c.json(describeBatch(task), 201);
+  const rt = c.get("runtime");
+  const task = await createBatch(rt, c.get("key")!, body);
+  return c.json(describeBatch(task, rt.runner.queuePosition(task.id)), 201);
 };
 
 const batchList = gatewayRoute("key", {
@@ -70,8 +75,10 @@ const batchList = gatewayRoute("key", {
 });
 
 const handleBatchList: RouteHandler<typeof batchList, GatewayEnv> = async (c) => {
-  const tasks = await c.get("runtime").tasks.listForOwner(c.get("key")!.id, BATCH_KIND, c.req.valid("query").limit);
-  return c.json({ batches: tasks.map(describeBatch), count: tasks.length }, 200);
+  const rt = c.get("runtime");
+  const tasks = await rt.tasks.listForOwner(c.get("key")!.id, BATCH_KIND, c.req.valid("query").limit);
+  const batches = tasks.map((task) => describeBatch(task, rt.runner.queuePosition(task.id)));
+  return c.json({ batches, count: tasks.length }, 200);
 };
 
 const ownBatch = async (c: RequestVariables, id: string) => {
@@ -93,8 +100,10 @@ const batchGet = gatewayRoute("key", {
   },
 });
 
-const handleBatchGet: RouteHandler<typeof batchGet, GatewayEnv> = async (c) =>
-  c.json(describeBatch(await ownBatch(c, c.req.valid("param").batch_id)), 200);
+const handleBatchGet: RouteHandler<typeof batchGet, GatewayEnv> = async (c) => {
+  const task = await ownBatch(c, c.req.valid("param").batch_id);
+  return c.json(describeBatch(task, c.get("runtime").runner.queuePosition(task.id)), 200);
+};
 
 const batchResults = gatewayRoute("key", {
   method: "get",

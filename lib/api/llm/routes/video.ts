@@ -67,7 +67,7 @@ const handleVideoGenerate: RouteHandler<typeof videoGenerate, GatewayEnv> = asyn
     }
     return task;
   };
-  const task = await rt.runner.submit(keyId, start, async (_t, ctx) => {
+  const task = await rt.runner.submit(c.get("key")!, start, async (_t, ctx) => {
     const deadline = Date.now() + 30 * 60_000;
     while (!ctx.signal.aborted && Date.now() < deadline) {
       const poll = await pollVideo(operation);

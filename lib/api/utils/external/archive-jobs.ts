@@ -1,4 +1,5 @@
 import type { Runtime } from "../../../gateway/runtime/runtime.ts";
+import type { JobOwner } from "../../../jobs/runner.ts";
 import type { Task } from "../../../jobs/task-store.ts";
 import { captures } from "../../data/sources/archive/index.ts";
 import type { SourceContext } from "../../data/source.ts";
@@ -27,10 +28,10 @@ export async function waybackSummary(ctx: SourceContext, url: string) {
  * Asks the Wayback Machine to save a page (GET /save/{url}, which answers once the capture is made
  * and redirects to it), as a background job whose result is the snapshot URL.
  */
-export async function createArchiveJob(rt: Runtime, ctx: SourceContext, keyId: string, url: string): Promise<Task> {
+export async function createArchiveJob(rt: Runtime, ctx: SourceContext, owner: JobOwner, url: string): Promise<Task> {
   return rt.runner.submit(
-    keyId,
-    () => rt.tasks.create(ARCHIVE_JOB, keyId, { url }),
+    owner,
+    () => rt.tasks.create(ARCHIVE_JOB, owner.id, { url }),
     async () => {
       const res = await fetch(ctx.client.url({ origin: "https://web.archive.org", path: `/save/${url}` }), {
         redirect: "follow",

@@ -185,7 +185,7 @@ const handleArchiveCreate: RouteHandler<typeof archiveCreate, GatewayEnv> = asyn
   const task = await createArchiveJob(
     c.get("runtime"),
     contextFor(archive, cache(c)),
-    c.get("key")!.id,
+    c.get("key")!,
     c.req.valid("json").url,
   );
   return c.json({ job_id: task.id, status: "pending" }, 202);
