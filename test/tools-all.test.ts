@@ -2,42 +2,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOLS } from "../lib/api/tools/tools.ts";
-import {
-  startFakeArchive,
-  startFakeArxiv,
-  startFakeCensus,
-  startFakeFinance,
-  startFakeGithub,
-  startFakeKeyedSources,
-  startFakeNasa,
-  startFakeOpenLibrary,
-  startFakeOpenMeteo,
-  startFakeSemanticScholar,
-  startFakeWikipedia,
-  type FakeSource,
-} from "./fakes/data-sources.ts";
+import type { FakeSource } from "./fakes/data-sources.ts";
 import { listen, type Listening } from "./support/listen.ts";
-import { useGateway } from "./support/use-gateway.ts";
+import { useToolGateway, type FakeName } from "./support/tool-gateway.ts";
 
 // Issue #13, "Done when": every one of the tools lists, validates and runs against a fake of its
 // upstream, over REST (POST /v1/tools/{name}) and over MCP (/v1/mcp, the SDK's own client).
-
-/** The fakes the tools' sources reach, each under the UPSTREAM_<NAME>_URL variables it stands in for. */
-const FAKES = {
-  archive: { start: startFakeArchive, sources: ["ARCHIVE"] },
-  arxiv: { start: startFakeArxiv, sources: ["ARXIV"] },
-  census: { start: startFakeCensus, sources: ["CENSUS"] },
-  finance: { start: startFakeFinance, sources: ["FINANCE"] },
-  github: { start: startFakeGithub, sources: ["GITHUB"] },
-  keyed: { start: startFakeKeyedSources, sources: ["NEWS", "YOUTUBE"] },
-  nasa: { start: startFakeNasa, sources: ["NASA"] },
-  openlibrary: { start: startFakeOpenLibrary, sources: ["OPENLIBRARY"] },
-  weather: { start: startFakeOpenMeteo, sources: ["WEATHER"] },
-  scholar: { start: startFakeSemanticScholar, sources: ["SEMANTIC_SCHOLAR"] },
-  wikipedia: { start: startFakeWikipedia, sources: ["WIKIPEDIA"] },
-} as const;
-type FakeName = keyof typeof FAKES;
-const FAKE_NAMES = Object.keys(FAKES) as FakeName[];
 
 type Case = {
   args: Record<string, unknown>;
@@ -353,32 +323,6 @@ const CASES: Record<string, Case> = {
 };
 
 const NAMES = TOOLS.map((t) => t.name);
-
-/** A gateway whose tools reach the fakes (each describe its own: a cold upstream cache, so each call reaches them). */
-function useToolGateway() {
-  const fakes = {} as Record<FakeName, FakeSource>;
-  const t = useGateway({
-    fakes: async () => {
-      const started = await Promise.all(FAKE_NAMES.map((name) => FAKES[name].start()));
-      FAKE_NAMES.forEach((name, i) => (fakes[name] = started[i]!));
-      return started;
-    },
-    env: () => ({
-      ...Object.fromEntries(
-        FAKE_NAMES.flatMap((name) => FAKES[name].sources.map((s) => [`UPSTREAM_${s}_URL`, fakes[name].url])),
-      ),
-      NEWS_API_KEY: "na",
-      YOUTUBE_API_KEY: "yt",
-      ALPHAVANTAGE_API_KEY: "av-key",
-      NASA_API_KEY: undefined,
-      GITHUB_TOKEN: undefined,
-      CENSUS_API_KEY: undefined,
-      SEMANTIC_SCHOLAR_API_KEY: undefined,
-    }),
-    key: { minute: 1000 },
-  });
-  return { t, fakes };
-}
 
 /** Runs call() and checks the fake was asked, in one request, for every substring of `asked`. */
 async function expectAsked<T>(

@@ -117,9 +117,25 @@ describe("UpstreamClient against a loopback service", () => {
 
 describe("hasDotSegment", () => {
   it("finds '.' and '..' segments, plain or percent-encoded, and nothing else", () => {
-    for (const path of ["/repos/../user", "/repos/./x", "/repos/%2e%2E/user", "/a/%2e", ".."])
+    for (const path of [
+      "/repos/../user",
+      "/repos/./x",
+      "/repos/%2e%2E/user",
+      "/a/%2e",
+      "..",
+      "/a/..?x",
+      "/a/.#x",
+      "/a\\..\\user",
+    ])
       expect(hasDotSegment(path), path).toBe(true);
-    for (const path of ["/repos/honojs/hono.js", "/repos/a..b/c", "/web/2020id_/https://example.com/", "/search?q=.."])
+    for (const path of [
+      "/repos/honojs/hono.js",
+      "/repos/a..b/c",
+      "/web/2020id_/https://example.com/",
+      "/search?q=..",
+      "/search?..",
+      "/web/2020id_/https://example.com/?a=/../b#/./",
+    ])
       expect(hasDotSegment(path), path).toBe(false);
   });
 });

@@ -163,9 +163,12 @@ export class UpstreamClient {
 /**
  * Paths are built from callers' ids; a "." or ".." segment (also percent-encoded) would be resolved
  * away by the URL parser and reach another endpoint of the service with the gateway's credentials.
+ * Only the path is resolved so (where a backslash separates segments as "/" does in an https URL):
+ * dots in a query or fragment (an archived URL's ?a=/../) stay as sent.
  */
 export function hasDotSegment(path: string): boolean {
-  return path.split(/[/?#]/).some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
+  const [resolved = ""] = path.split(/[?#]/, 1);
+  return resolved.split(/[/\\]/).some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 }
 
 // Full jitter: up to 200 ms, 400 ms, … so retries from many clients do not line up.

@@ -467,7 +467,7 @@ export function startFakeSemanticScholar(): Promise<FakeSource> {
   return startFakeServer(app);
 }
 
-/** The Census Data API: /data/{year}/acs/acs5 answering a JSON table. */
+/** The Census Data API: /data/{year}/acs/acs5 answering a JSON table, for each geography the gateway asks for. */
 export function startFakeCensus(): Promise<FakeSource> {
   const app = new Hono();
   app.get("/data/:year/acs/acs5", (c) => {
@@ -482,6 +482,17 @@ export function startFakeCensus(): Promise<FakeSource> {
       return c.json([
         ["NAME", "B01003_001E", "state", "county"],
         ["Los Angeles County, California", "9936690", "06", "037"],
+      ]);
+    // Tracts are asked for within a state, as the real API requires.
+    if (forParam.startsWith("tract") && c.req.query("in")?.startsWith("state:"))
+      return c.json([
+        ["NAME", "B01003_001E", "state", "county", "tract"],
+        ["Census Tract 1011.10; Los Angeles County; California", "3853", "06", "037", "101110"],
+      ]);
+    if (forParam.startsWith("zip code tabulation area"))
+      return c.json([
+        ["NAME", "B01003_001E", "zip code tabulation area"],
+        ["ZCTA5 90210", "19627", "90210"],
       ]);
     return c.json({ error: "unknown geography" }, 400);
   });

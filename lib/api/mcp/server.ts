@@ -1,4 +1,3 @@
-import { z } from "@hono/zod-openapi";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
@@ -12,7 +11,7 @@ import {
 import { concurrencyLimit } from "../../concurrency-limit.ts";
 import { GatewayError, RateLimitError } from "../../errors.ts";
 import { acceptInput } from "../../gateway/http/validation.ts";
-import { runToolCall, type ToolContext } from "../tools/tool.ts";
+import { inputJsonSchema, runToolCall, type ToolContext } from "../tools/tool.ts";
 import { TOOLS, toolByName } from "../tools/tools.ts";
 
 const SERVER_INFO = { name: "unified-gateway", version: "1.0.0" };
@@ -28,7 +27,7 @@ const LISTING: ListToolsResult = {
   tools: TOOLS.map((t) => ({
     name: t.name,
     description: t.description,
-    inputSchema: z.toJSONSchema(t.input, { io: "input" }) as ListToolsResult["tools"][number]["inputSchema"],
+    inputSchema: inputJsonSchema(t) as ListToolsResult["tools"][number]["inputSchema"],
   })),
 };
 

@@ -7,18 +7,19 @@ import { acceptInput } from "../../gateway/http/validation.ts";
 import { GatewayError } from "../../errors.ts";
 import { untrustedContent } from "../../upstream/untrusted-response.ts";
 import { upstreamErrors } from "../data/schemas.ts";
+import { inputJsonSchema } from "./tool.ts";
 import { TOOLS, toolByName } from "./tools.ts";
 
 const tags = ["Tools"];
 
-// Each tool's JSON Schema (of its input: defaulted arguments are optional) is computed once, here, not per request.
+// Each tool's JSON Schema is computed once, here, not per request.
 const LISTING = {
   count: TOOLS.length,
   tools: TOOLS.map((t) => ({
     name: t.name,
     module: t.module,
     description: t.description,
-    schema: z.toJSONSchema(t.input, { io: "input" }),
+    schema: inputJsonSchema(t),
   })),
 };
 

@@ -30,6 +30,13 @@ export type Tool<I extends z.ZodObject = z.ZodObject> = {
 export const defineTool = <I extends z.ZodObject>(tool: Tool<I>): Tool => tool as unknown as Tool;
 
 /**
+ * A tool's arguments as JSON Schema (of its input: defaulted arguments are optional): what GET
+ * /v1/tools/ and MCP's tools/list publish. The agents' AI SDK converts the same zod input itself, so
+ * all three state the same rules (tools.test.ts compares them).
+ */
+export const inputJsonSchema = (tool: Tool): Record<string, unknown> => z.toJSONSchema(tool.input, { io: "input" });
+
+/**
  * Runs a tool with arguments already parsed, admitted first when the context says so: a refused call
  * throws before any upstream request is made, and an admitted one is metered with its outcome.
  */

@@ -2,7 +2,26 @@ import { GatewayError } from "../../../../errors.ts";
 import type { DataSource, SearchRecord, SourceContext } from "../../source.ts";
 
 const WEB = "https://web.archive.org";
-const TIMESTAMP = /^\d{4,14}$/;
+/** A Wayback timestamp: YYYYMMDDhhmmss or any prefix of it down to the year. */
+export const TIMESTAMP = /^\d{4,14}$/;
+
+// The URLs checkUrl accepts, as a pattern a JSON Schema can carry (no flags, whole value). It is
+// narrower than the URL parser on purpose, so that whatever matches parses: a host's last label
+// starts with a letter (a numeric one makes the parser read an IPv4 address and fail), labels have
+// no "--" (an "xn--" label that is not valid punycode fails), ports stop at 65535.
+const LABEL = "[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*";
+const HOST = `(?:${LABEL}\\.)*[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*`;
+const OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
+const IPV4 = `${OCTET}(?:\\.${OCTET}){3}`;
+const PORT = "(?:[1-5]?\\d{1,4}|6[0-4]\\d{3}|65[0-4]\\d{2}|655[0-2]\\d|6553[0-5])";
+const HTTP_URL_SOURCE = `https?:\\/\\/(?:${HOST}|${IPV4})(?::${PORT})?(?:[/?#]\\S*)?`;
+// What CDX takes besides a URL: a bare host, optionally with a path (example.com, example.com/a).
+const BARE_HOST_SOURCE = "[A-Za-z0-9.-]+\\.[A-Za-z]{2,}(?:\\/\\S*)?";
+const BARE_HOST = new RegExp(`^${BARE_HOST_SOURCE}$`);
+/** An absolute http(s) URL that checkUrl accepts. */
+export const HTTP_URL = new RegExp(`^${HTTP_URL_SOURCE}$`);
+/** What captures() accepts: a bare host (with or without a path) or an absolute http(s) URL. */
+export const CAPTURE_TARGET = new RegExp(`^(?:${BARE_HOST_SOURCE}|${HTTP_URL_SOURCE})$`);
 
 function checkUrl(url: string): string {
   try {
@@ -41,7 +60,7 @@ export async function snapshot(ctx: SourceContext, rawUrl: string, timestamp?: s
 
 /** Captures of a URL (or a bare host such as example.com, as CDX allows) from the CDX server, oldest first. */
 export async function captures(ctx: SourceContext, rawUrl: string, limit: number) {
-  const url = /^[a-z0-9.-]+\.[a-z]{2,}(\/\S*)?$/i.test(rawUrl) ? rawUrl : checkUrl(rawUrl);
+  const url = BARE_HOST.test(rawUrl) ? rawUrl : checkUrl(rawUrl);
   const rows = await ctx.client.get<string[][]>({
     origin: WEB,
     path: "/cdx/search/cdx",

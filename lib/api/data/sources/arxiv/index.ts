@@ -51,7 +51,8 @@ export function parseArxivFeed(xml: string): SearchRecord[] {
   });
 }
 
-const ARXIV_ID = /^(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?\/\d{7})(v\d+)?$/;
+/** An arXiv id, new style (2301.01234) or old (hep-th/9901001), with an optional version (v2). */
+export const ARXIV_ID = /^(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?\/\d{7})(v\d+)?$/;
 
 export const arxiv: DataSource = {
   name: "arxiv",

@@ -8,13 +8,15 @@ export const GEOGRAPHIES = {
   zcta: "zip code tabulation area:*",
 } as const;
 export type Geography = keyof typeof GEOGRAPHIES;
+/** A state's two-digit FIPS code (06 is California). */
+export const STATE_FIPS = /^\d{2}$/;
 const key = () => process.env.CENSUS_API_KEY?.trim() || undefined;
 
 /** Total population (ACS 5-year, B01003_001E) for every area of one kind. */
 export async function population(ctx: SourceContext, geography: Geography, year: number, state?: string) {
   if (geography === "tract" && !state)
     throw new GatewayError(400, "tract population needs state (a two-digit FIPS code)");
-  if (state && !/^\d{2}$/.test(state)) throw new GatewayError(400, "state must be a two-digit FIPS code, e.g. 06");
+  if (state && !STATE_FIPS.test(state)) throw new GatewayError(400, "state must be a two-digit FIPS code, e.g. 06");
   const rows = await ctx.client.get<string[][]>({
     path: `/data/${year}/acs/acs5`,
     query: {
@@ -57,7 +59,7 @@ export const census: DataSource = {
       }));
   },
   async get(ctx, id) {
-    if (!/^\d{2}$/.test(id)) throw new GatewayError(400, "census get takes a state FIPS code, e.g. 06");
+    if (!STATE_FIPS.test(id)) throw new GatewayError(400, "census get takes a state FIPS code, e.g. 06");
     const { areas, year } = await population(ctx, "state", 2022);
     const area = areas.find((a) => a.fips === id);
     if (!area) throw new GatewayError(404, `no state with FIPS code ${id}`);

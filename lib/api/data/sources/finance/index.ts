@@ -43,8 +43,11 @@ export async function cryptoPrices(
   );
 }
 
+/** A three-letter currency code (ISO 4217), either case. */
+export const CURRENCY = /^[A-Za-z]{3}$/;
+
 export async function fxRates(ctx: SourceContext, base: string, symbols?: string[]) {
-  if (!/^[A-Za-z]{3}$/.test(base)) throw new GatewayError(400, "base must be a three-letter currency code");
+  if (!CURRENCY.test(base)) throw new GatewayError(400, "base must be a three-letter currency code");
   const body = await ctx.client.get<{ base: string; date: string; rates: Record<string, number> }>({
     origin: FRANKFURTER,
     path: "/latest",

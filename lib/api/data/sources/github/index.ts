@@ -9,8 +9,14 @@ const headers = (): Record<string, string> => {
     ...(token ? { authorization: `Bearer ${token}` } : {}),
   };
 };
-// "." and ".." are not names: in the path they would walk up to other GitHub endpoints (/user) with our token.
-const NAME = /^(?!\.\.?$)[A-Za-z0-9_.-]{1,100}$/;
+/**
+ * An owner or repository name: 1-100 of A-Z a-z 0-9 _ . - but not "." or "..", which in the path
+ * would walk up to other GitHub endpoints (/user) with our token. Written without a lookahead so
+ * that a JSON Schema consumer (and a test-data generator) reads it as the gateway does: the first
+ * character is not a dot, or the second is not, or a third character follows two dots.
+ */
+export const GITHUB_NAME =
+  /^(?:[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}|\.[A-Za-z0-9_-][A-Za-z0-9_.-]{0,98}|\.\.[A-Za-z0-9_.-]{1,98})$/;
 
 type Repo = {
   full_name: string;
@@ -46,7 +52,8 @@ const repoView = (r: Repo) => ({
 });
 
 export async function repository(ctx: SourceContext, owner: string, repo: string) {
-  if (!NAME.test(owner) || !NAME.test(repo)) throw new GatewayError(400, "owner and repo must be GitHub names");
+  if (!GITHUB_NAME.test(owner) || !GITHUB_NAME.test(repo))
+    throw new GatewayError(400, "owner and repo must be GitHub names");
   return repoView(await ctx.client.get<Repo>({ path: `/repos/${owner}/${repo}`, headers: headers() }));
 }
 

@@ -1,9 +1,11 @@
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../../../errors.ts";
 import type { DataSource, SearchRecord, SourceContext } from "../../source.ts";
 
 const IMAGES = "https://images-api.nasa.gov";
 const apiKey = () => process.env.NASA_API_KEY?.trim() || "DEMO_KEY";
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** A calendar date, YYYY-MM-DD (no 2023-02-30): zod's, which z.iso.date() checks and publishes as its pattern. */
+export const DATE = z.regexes.date;
 export const ROVERS = ["curiosity", "opportunity", "spirit", "perseverance"] as const;
 
 export async function apod(ctx: SourceContext, date?: string) {

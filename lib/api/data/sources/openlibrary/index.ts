@@ -2,6 +2,9 @@ import { GatewayError } from "../../../../errors.ts";
 import type { DataSource, SearchRecord, SourceContext } from "../../source.ts";
 import { normaliseIsbn } from "./isbn.ts";
 
+/** An Open Library work (OL…W) or edition (OL…M) id. */
+export const OPENLIBRARY_ID = /^OL\d+[WM]$/;
+
 type SearchDoc = {
   key: string;
   title: string;
@@ -73,7 +76,7 @@ export const openlibrary: DataSource = {
   search: searchBooks,
   async get(ctx, id) {
     if (normaliseIsbn(id)) return bookByIsbn(ctx, id);
-    if (!/^OL\d+[WM]$/.test(id))
+    if (!OPENLIBRARY_ID.test(id))
       throw new GatewayError(400, `'${id}' is not an Open Library work id (OL…W), edition id (OL…M) or ISBN`);
     return ctx.client.get({ path: `/${id.endsWith("W") ? "works" : "books"}/${id}.json` });
   },

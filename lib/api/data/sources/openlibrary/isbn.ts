@@ -1,3 +1,9 @@
+/**
+ * What an ISBN-10 or ISBN-13 looks like, digits maybe split by single hyphens or spaces: the shape
+ * normaliseIsbn reads (it also checks the check digit, which no pattern can).
+ */
+export const ISBN_SHAPE = /^(?:(?:\d[ -]?){9}[\dXx]|(?:\d[ -]?){12}\d)$/;
+
 /** ISBN-10 or ISBN-13 with a valid check digit, normalised (hyphens and spaces removed), or null. */
 export function normaliseIsbn(raw: string): string | null {
   const isbn = raw.replace(/[\s-]/g, "").toUpperCase();

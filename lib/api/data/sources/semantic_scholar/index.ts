@@ -1,5 +1,13 @@
 import type { DataSource, SearchRecord } from "../../source.ts";
 
+/** A DOI: 10.<registrant>/<suffix>. */
+export const DOI = /^10\.\d{4,9}\/\S+$/;
+/**
+ * The paper ids the Graph API takes: its own 40-hex id, a prefixed id (DOI:…, ARXIV:… / arXiv:…,
+ * CorpusId:…, PMID:…, PMCID:…, MAG:…, ACL:…, URL:…), or a bare DOI, which get() prefixes itself.
+ */
+export const PAPER_ID = /^(?:[0-9a-f]{40}|(?:CorpusId|DOI|ARXIV|arXiv|PMID|PMCID|MAG|ACL|URL):\S+|10\.\d{4,9}\/\S+)$/;
+
 const FIELDS = "title,url,abstract,authors,year,venue,citationCount,externalIds,openAccessPdf";
 const headers = (): Record<string, string> => {
   const key = process.env.SEMANTIC_SCHOLAR_API_KEY?.trim();

@@ -5,8 +5,13 @@ import type { DataSource, SearchRecord, SourceContext } from "../../source.ts";
 const key = () => requireCredential("youtube", "YOUTUBE_API_KEY");
 type Snippet = { title: string; description?: string; channelTitle?: string; publishedAt?: string; customUrl?: string };
 
+/** A channel id: UC and 22 more characters. */
+export const CHANNEL_ID = /^UC[\w-]{22}$/;
+/** A video id: 11 characters. */
+export const VIDEO_ID = /^[\w-]{11}$/;
+
 export async function channel(ctx: SourceContext, id: string) {
-  if (!/^UC[\w-]{22}$/.test(id))
+  if (!CHANNEL_ID.test(id))
     throw new GatewayError(400, "channel_id must be a YouTube channel id (UC… , 24 characters)");
   const body = await ctx.client.get<{
     items?: Array<{
