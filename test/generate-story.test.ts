@@ -123,17 +123,24 @@ describe("/v1/generate/story: a story graph from the fake provider, checked and 
     expect(repairOf(malformed.asked[1]!)).toMatch(/does not match the schema: nodes: /);
   });
 
-  it("answers 502 naming the rules a story still breaks after the repair turn", async () => {
+  it("answers the story with warnings naming the rules it still breaks after the repair turn; 502 with strict", async () => {
     const broken = playableStory(6);
     broken.nodes.push({ id: "island", type: "story", text: "Nobody comes here." });
-    const { res, body, asked } = await generate({ description: "stairs", complexity: "simple" }, () => answer(broken));
+    const rules = [
+      'every node must be reachable from "start": no path leads to "island"',
+      'every node that is not an ending needs at least one outgoing connection: "island" has none',
+    ];
+    const warned = await generate({ description: "stairs", complexity: "simple" }, () => answer(broken));
+    expect(warned.res.status).toBe(200);
+    expect(warned.asked).toHaveLength(2);
+    expect(warned.body).toEqual({ ...broken, complexity: "simple", provider: "xai", warnings: rules });
+
+    const { res, body, asked } = await generate({ description: "stairs", complexity: "simple", strict: true }, () =>
+      answer(broken),
+    );
     expect(res.status).toBe(502);
     expect(asked).toHaveLength(2);
-    expect(body.error).toBe(
-      "xai did not produce a valid story after a repair attempt: " +
-        'every node must be reachable from "start": no path leads to "island"; ' +
-        'every node that is not an ending needs at least one outgoing connection: "island" has none',
-    );
+    expect(body.error).toBe(`xai did not produce a valid story after a repair attempt: ${rules.join("; ")}`);
   });
 
   it("meters the tokens of every call, the repair turn's included, to the key", async () => {

@@ -181,13 +181,25 @@ describe("/v1/generate: alt text, lesson plan, business plan, itinerary", () => 
       expect(lastUser({ body: calls()[1]!.body } as FakeRequest)).toContain("outline.production");
     });
 
-    it("an empty section breaks the rules and is repaired; still empty after repair → 502 naming it", async () => {
+    it("an empty section breaks the rules and is repaired; still empty after repair → warnings, or 502 with strict", async () => {
       const blank = lesson({ outline: { ...lesson().outline, wrap_up: " " }, objectives: ["Only one"] });
       script = (req) => ({ content: JSON.stringify(isRepair(req) ? lesson() : blank) });
-      expect((await t.post("/v1/generate/lesson-plan", { topic: "Weather" })).status).toBe(200);
+      const repaired = await t.post("/v1/generate/lesson-plan", { topic: "Weather" });
+      expect(repaired.status).toBe(200);
+      expect((await repaired.json()).warnings).toBeUndefined();
 
       script = () => ({ content: JSON.stringify(blank) });
-      const res = await t.post("/v1/generate/lesson-plan", { topic: "Weather" });
+      const warned = await t.post("/v1/generate/lesson-plan", { topic: "Weather" });
+      expect(warned.status).toBe(200);
+      expect(await warned.json()).toMatchObject({
+        objectives: ["Only one"],
+        warnings: [
+          "outline.wrap_up is empty: describe that stage's activities and minutes",
+          "objectives needs at least 2 learning objectives",
+        ],
+      });
+
+      const res = await t.post("/v1/generate/lesson-plan", { topic: "Weather", strict: true });
       expect(res.status).toBe(502);
       const { error } = await res.json();
       expect(error).toContain("outline.wrap_up is empty");
@@ -245,11 +257,24 @@ describe("/v1/generate: alt text, lesson plan, business plan, itinerary", () => 
       );
     });
 
-    it("days out of order or still wrong after repair → 502 naming the problem", async () => {
+    it("days out of order are put in order without a repair turn; a count still wrong → warnings, or 502 with strict", async () => {
       script = () => ({ content: JSON.stringify(itinerary([1, 3, 2])) });
-      const res = await t.post("/v1/generate/itinerary", { destination: "Rome", days: 3 });
+      const calls = since(() => xai);
+      const ordered = await t.post("/v1/generate/itinerary", { destination: "Rome", days: 3 });
+      expect(ordered.status).toBe(200);
+      expect(await ordered.json()).toEqual({ ...itinerary(range(3)), duration: 3, provider: "xai" });
+      expect(calls()).toHaveLength(1);
+
+      script = () => ({ content: JSON.stringify(itinerary(range(2))) });
+      const short = await t.post("/v1/generate/itinerary", { destination: "Rome", days: 3 });
+      expect(short.status).toBe(200);
+      expect(await short.json()).toMatchObject({
+        daily_itinerary: [{ day: 1 }, { day: 2 }],
+        warnings: ["daily_itinerary has 2 days; it must have exactly 3"],
+      });
+      const res = await t.post("/v1/generate/itinerary", { destination: "Rome", days: 3, strict: true });
       expect(res.status).toBe(502);
-      expect((await res.json()).error).toContain("days are numbered 1, 3, 2; number them 1 to 3 in order");
+      expect((await res.json()).error).toContain("daily_itinerary has 2 days; it must have exactly 3");
     });
 
     it("400 for days out of 1-30, a missing days count, or a budget of the other form", async () => {
@@ -304,9 +329,22 @@ describe("/v1/generate: alt text, lesson plan, business plan, itinerary", () => 
       expect((await res.json()).error).toContain("risk_assessment");
     });
 
-    it("comprehensive detail asks for more; too few risks is a rule break", async () => {
+    it("comprehensive detail asks for more; too few risks is a rule break: warnings, or 502 with strict", async () => {
       script = (req) => ({ content: JSON.stringify(isRepair(req) ? plan({ risk_assessment: [] }) : plan()) });
-      const res = await t.post("/v1/generate/business-plan", { idea: "Robot coffee", detail_level: "comprehensive" });
+      const warned = await t.post("/v1/generate/business-plan", {
+        idea: "Robot coffee",
+        detail_level: "comprehensive",
+      });
+      expect(warned.status).toBe(200);
+      const { warnings } = await warned.json();
+      expect(warnings).toContain("competitive_analysis.direct_competitors needs at least 3");
+      expect(warnings).toContain("risk_assessment needs at least 5 risks");
+
+      const res = await t.post("/v1/generate/business-plan", {
+        idea: "Robot coffee",
+        detail_level: "comprehensive",
+        strict: true,
+      });
       expect(res.status).toBe(502);
       const { error } = await res.json();
       expect(error).toContain("direct_competitors needs at least 3");

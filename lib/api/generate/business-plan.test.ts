@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { businessPlanRules, type PlanAnswer } from "./business-plan.ts";
+import { businessPlanRules, fixBusinessPlan, type PlanAnswer } from "./business-plan.ts";
 
 const plan = (overrides: Partial<PlanAnswer> = {}): PlanAnswer => ({
   business_name: "Brewbot",
@@ -43,12 +43,25 @@ describe("businessPlanRules", () => {
     ]);
   });
 
-  it("names milestones out of order and an empty action plan part", () => {
-    const operations_plan = { ...plan().operations_plan, milestones: [3, 1, 6].map((month) => ({ month, goal: "g" })) };
+  it("names a month below 1 and an empty action plan part", () => {
+    const operations_plan = { ...plan().operations_plan, milestones: [0, 1, 6].map((month) => ({ month, goal: "g" })) };
     const action_plan = { immediate: ["x"], short_term: [], long_term: ["z"] };
     expect(businessPlanRules(plan({ operations_plan, action_plan }), { detail: "brief" })).toEqual([
-      "operations_plan.milestones months (3, 1, 6) must be 1 or more and in order",
+      "operations_plan.milestones months (0, 1, 6) must be 1 or more",
       "action_plan.short_term is empty",
     ]);
+  });
+});
+
+describe("fixBusinessPlan", () => {
+  it("puts the milestones in the order of their months, keeping equal months as written", () => {
+    const milestones = [
+      { month: 6, goal: "launch" },
+      { month: 1, goal: "hire" },
+      { month: 1, goal: "lease" },
+    ];
+    const fixed = fixBusinessPlan(plan({ operations_plan: { ...plan().operations_plan, milestones } }));
+    expect(fixed.operations_plan.milestones.map((m) => m.goal)).toEqual(["hire", "lease", "launch"]);
+    expect(businessPlanRules(fixed, { detail: "brief" })).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schem
 import { providerErrors } from "../llm/routes/schemas.ts";
 import { bodyForms } from "./body-forms.ts";
 import { respondGenerated } from "./respond.ts";
-import { runTemplate, type Template } from "./template.ts";
+import { runTemplate, StrictField, WarningsField, type Template } from "./template.ts";
 
 const DETAIL_LEVELS = ["brief", "standard", "comprehensive"] as const;
 type DetailLevel = (typeof DETAIL_LEVELS)[number];
@@ -15,7 +15,7 @@ const Idea = z.string().trim().min(1).max(2000);
 const Short = z.string().trim().min(1).max(200).optional();
 const Provider = z.string().max(50).optional().openapi({ description: "default xai" });
 
-const FormA = z.object({ idea: Idea, industry: Short, target_market: Short, provider: Provider });
+const FormA = z.object({ idea: Idea, industry: Short, target_market: Short, provider: Provider, strict: StrictField });
 const FormB = z.object({
   idea: Idea,
   industry: Short,
@@ -23,6 +23,7 @@ const FormB = z.object({
   stage: z.enum(["idea", "startup", "growth", "expansion"]).default("startup"),
   detail_level: z.enum(DETAIL_LEVELS).default("standard"),
   provider: Provider,
+  strict: StrictField,
 });
 // Form B places the business and says how far along it is.
 const forms = bodyForms(FormA, FormB, (b) => "location" in b || "stage" in b || "detail_level" in b);
@@ -38,6 +39,8 @@ export type PlanInput = {
 
 const Text = z.string().trim().max(4000);
 const List = z.array(z.string().trim().max(1000)).max(20);
+// Months are whatever the model wrote: `fixBusinessPlan` puts the milestones in their order.
+const Milestone = z.object({ month: z.number().int(), goal: Text });
 
 const Answer = z.object({
   business_name: z.string().trim().max(200),
@@ -51,7 +54,7 @@ const Answer = z.object({
   operations_plan: z.object({
     key_activities: List,
     resources_needed: List,
-    milestones: z.array(z.object({ month: z.number().int(), goal: Text })).max(24),
+    milestones: z.array(Milestone).max(24),
   }),
   financial_projections: z.object({
     startup_costs: Text,
@@ -72,7 +75,34 @@ export const DETAIL: Record<DetailLevel, { competitors: number; risks: number; m
   comprehensive: { competitors: 3, risks: 5, milestones: 6, tokens: 8000 },
 };
 
-/** What the schema cannot say: the counted parts reach the detail level, milestones run forward in time. */
+/** What the model is sent: `businessPlanRules` as a schema, counts by the detail level, months from 1. */
+export function businessPlanSentSchema(input: Pick<PlanInput, "detail">) {
+  const want = DETAIL[input.detail];
+  const { competitive_analysis, operations_plan } = Answer.shape;
+  return Answer.extend({
+    business_name: Answer.shape.business_name.min(1),
+    executive_summary: Text.min(1),
+    competitive_analysis: competitive_analysis.extend({
+      direct_competitors: competitive_analysis.shape.direct_competitors.min(want.competitors),
+    }),
+    operations_plan: operations_plan.extend({
+      milestones: z
+        .array(Milestone.extend({ month: z.number().int().min(1) }))
+        .min(want.milestones)
+        .max(24),
+    }),
+    risk_assessment: Answer.shape.risk_assessment.min(want.risks),
+    action_plan: z.object({ immediate: List.min(1), short_term: List.min(1), long_term: List.min(1) }),
+  });
+}
+
+/** What needs no model: milestones in the order of their months (a stable sort keeps equal months as written). */
+export function fixBusinessPlan(plan: PlanAnswer): PlanAnswer {
+  const milestones = [...plan.operations_plan.milestones].sort((a, b) => a.month - b.month);
+  return { ...plan, operations_plan: { ...plan.operations_plan, milestones } };
+}
+
+/** After `fixBusinessPlan`: the counted parts reach the detail level, months start at 1, nothing is empty. */
 export function businessPlanRules(plan: PlanAnswer, input: Pick<PlanInput, "detail">): string[] {
   const want = DETAIL[input.detail];
   const problems: string[] = [];
@@ -84,8 +114,8 @@ export function businessPlanRules(plan: PlanAnswer, input: Pick<PlanInput, "deta
   const months = plan.operations_plan.milestones.map((m) => m.month);
   if (months.length < want.milestones)
     problems.push(`operations_plan.milestones needs at least ${want.milestones} milestones`);
-  if (months.some((m, i) => m < 1 || (i > 0 && m < months[i - 1]!)))
-    problems.push(`operations_plan.milestones months (${months.join(", ")}) must be 1 or more and in order`);
+  if (months.some((m) => m < 1))
+    problems.push(`operations_plan.milestones months (${months.join(", ")}) must be 1 or more`);
   for (const part of ["immediate", "short_term", "long_term"] as const)
     if (!plan.action_plan[part].length) problems.push(`action_plan.${part} is empty`);
   return problems;
@@ -113,6 +143,8 @@ export const businessPlanTemplate: Template<PlanInput, typeof Answer> = {
     );
   },
   schema: Answer,
+  sentSchema: businessPlanSentSchema,
+  fix: fixBusinessPlan,
   rules: businessPlanRules,
 };
 
@@ -123,7 +155,7 @@ const route = gatewayRoute("key", {
   tags: ["Generate"],
   request: jsonRequest(forms.schema),
   responses: {
-    200: jsonResponse(Answer.extend({ provider: z.string() }), "The business plan"),
+    200: jsonResponse(Answer.extend({ provider: z.string(), warnings: WarningsField }), "The business plan"),
     ...keyedErrors,
     ...providerErrors,
   },
@@ -144,6 +176,7 @@ const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
   const generated = await runTemplate({ ...businessPlanTemplate, maxTokens: DETAIL[input.detail].tokens }, input, {
     provider: body.provider,
     signal: c.req.raw.signal,
+    strict: body.strict,
   });
   return respondGenerated(c, generated) as never;
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { itineraryMaxTokens, itineraryRules, type TripAnswer } from "./itinerary.ts";
+import { fixItinerary, itineraryMaxTokens, itineraryRules, type TripAnswer } from "./itinerary.ts";
 
 const day = (n: number, activities = 1) => ({
   day: n,
@@ -38,11 +38,33 @@ describe("itineraryRules", () => {
     ]);
   });
 
-  it("names days out of order or misnumbered, and days without activities", () => {
-    expect(itineraryRules(trip([day(2), day(1, 0)]), { days: 2 })).toEqual([
-      "daily_itinerary days are numbered 2, 1; number them 1 to 2 in order",
-      "day 1 has no activities",
+  it("names days without activities", () => {
+    expect(itineraryRules(trip([day(1), day(2, 0)]), { days: 2 })).toEqual(["day 2 has no activities"]);
+  });
+});
+
+describe("fixItinerary", () => {
+  const themes = (plan: TripAnswer) => plan.daily_itinerary.map((d) => [d.day, d.theme]);
+  const themed = (n: number) => ({ ...day(n), theme: `was ${n}` });
+
+  it("orders the days by the model's numbers, numbers them 1..N and drops days beyond N", () => {
+    const fixed = fixItinerary(trip([themed(3), themed(1), themed(2), themed(9)]), { days: 3, destination: "Rome" });
+    expect(themes(fixed)).toEqual([
+      [1, "was 1"],
+      [2, "was 2"],
+      [3, "was 3"],
     ]);
+  });
+
+  it("numbers days that all carry the same number in the order written, and copies the destination", () => {
+    const same = trip([themed(-9007199254740991), themed(-9007199254740991)]);
+    same.destination = "Roma, Italia";
+    const fixed = fixItinerary(same, { days: 2, destination: "Rome" });
+    expect(themes(fixed)).toEqual([
+      [1, "was -9007199254740991"],
+      [2, "was -9007199254740991"],
+    ]);
+    expect(fixed.destination).toBe("Rome");
   });
 
   it("gives a longer trip more output tokens", () => {

@@ -6,7 +6,7 @@ import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schem
 import { providerErrors } from "../llm/routes/schemas.ts";
 import { bodyForms } from "./body-forms.ts";
 import { respondGenerated } from "./respond.ts";
-import { runTemplate, type Template } from "./template.ts";
+import { runTemplate, StrictField, WarningsField, type Template } from "./template.ts";
 
 const Destination = z.string().trim().min(1).max(200);
 const Days = z.number().int().min(1).max(30);
@@ -18,6 +18,7 @@ const FormA = z.object({
   interests: z.string().trim().max(1000).optional(),
   budget: z.enum(["budget", "mid-range", "luxury"]).default("mid-range"),
   provider: Provider,
+  strict: StrictField,
 });
 const FormB = z.object({
   destination: Destination,
@@ -27,6 +28,7 @@ const FormB = z.object({
   travelers: z.enum(["solo", "couple", "family", "group"]).default("couple"),
   pace: z.enum(["relaxed", "moderate", "packed"]).default("moderate"),
   provider: Provider,
+  strict: StrictField,
 });
 // Form A counts `days`; Form B calls it `duration` (and defaults it).
 const forms = bodyForms(FormA, FormB, (b) => !("days" in b));
@@ -43,6 +45,7 @@ export type TripInput = {
 const Text = z.string().trim().max(2000);
 const List = z.array(z.string().trim().max(500)).max(20);
 
+// Day numbers are whatever the model wrote: `fixItinerary` orders and renumbers them.
 const Day = z.object({
   day: z.number().int(),
   theme: Text,
@@ -70,15 +73,40 @@ const Answer = z.object({
 });
 export type TripAnswer = z.infer<typeof Answer>;
 
-/** The plan must cover exactly the days asked, numbered 1..N in order, each with something to do. */
+/**
+ * What the model is sent: exactly the days asked, each numbered within 1..N with at least one activity,
+ * the destination as given, an overview.
+ */
+export function itinerarySentSchema(input: Pick<TripInput, "days" | "destination">) {
+  const day = Day.extend({
+    day: z.number().int().min(1).max(input.days),
+    activities: Day.shape.activities.min(1),
+  });
+  return Answer.extend({
+    destination: z.literal(input.destination),
+    overview: Text.min(1),
+    daily_itinerary: z.array(day).length(input.days),
+  });
+}
+
+/**
+ * What needs no model: the destination is the one asked for, and the days are put in the order of the
+ * model's numbers, cut to the days asked and numbered 1..N.
+ */
+export function fixItinerary(plan: TripAnswer, input: Pick<TripInput, "days" | "destination">): TripAnswer {
+  const days = [...plan.daily_itinerary]
+    .sort((a, b) => a.day - b.day)
+    .slice(0, input.days)
+    .map((d, i) => ({ ...d, day: i + 1 }));
+  return { ...plan, destination: input.destination, daily_itinerary: days };
+}
+
+/** After `fixItinerary`: every day asked is there, each with something to do, and there is an overview. */
 export function itineraryRules(plan: TripAnswer, input: Pick<TripInput, "days">): string[] {
   const days = plan.daily_itinerary;
   const problems: string[] = [];
   if (days.length !== input.days)
     problems.push(`daily_itinerary has ${days.length} days; it must have exactly ${input.days}`);
-  const numbers = days.map((d) => d.day);
-  if (numbers.some((n, i) => n !== i + 1))
-    problems.push(`daily_itinerary days are numbered ${numbers.join(", ")}; number them 1 to ${input.days} in order`);
   const idle = days.filter((d) => d.activities.length === 0).map((d) => d.day);
   if (idle.length) problems.push(`day ${idle.join(", ")} has no activities`);
   if (!plan.overview) problems.push("overview is empty");
@@ -99,13 +127,19 @@ export const itineraryTemplate: Template<TripInput, typeof Answer> = {
     "Add an overview, practical_info (best_time_to_visit, transportation, accommodation_areas, " +
     "estimated_daily_budget, essential_apps, etiquette_tips) and must_try (foods, experiences, neighborhoods).",
   schema: Answer,
+  sentSchema: itinerarySentSchema,
+  fix: fixItinerary,
   rules: itineraryRules,
 };
 
 /** A long trip is a long answer: about 350 tokens a day, plus the rest. */
 export const itineraryMaxTokens = (days: number) => 1500 + 350 * days;
 
-const Result = Answer.extend({ duration: z.number().int(), provider: z.string() });
+const Result = Answer.extend({
+  duration: z.number().int().min(1).max(30),
+  provider: z.string(),
+  warnings: WarningsField,
+});
 
 const route = gatewayRoute("key", {
   method: "post",
@@ -137,6 +171,7 @@ const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
   const generated = await runTemplate({ ...itineraryTemplate, maxTokens: itineraryMaxTokens(input.days) }, input, {
     provider: body.provider,
     signal: c.req.raw.signal,
+    strict: body.strict,
   });
   return respondGenerated(c, generated, { duration: input.days }) as never;
 };

@@ -6,7 +6,7 @@ import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schem
 import { providerErrors } from "../llm/routes/schemas.ts";
 import { bodyForms } from "./body-forms.ts";
 import { respondGenerated } from "./respond.ts";
-import { runTemplate, type Template } from "./template.ts";
+import { runTemplate, StrictField, WarningsField, type Template } from "./template.ts";
 
 const LEVELS = ["A1", "A2", "B1", "B2", "C1", "C2"] as const;
 const DURATIONS = ["30min", "45min", "60min", "90min"] as const;
@@ -30,6 +30,7 @@ const FormA = z.object({
   level: z.string().trim().min(1).max(100).default("intermediate").openapi({ description: "Form A: free text" }),
   duration: z.number().int().min(10).max(240).default(60).openapi({ description: "Form A: minutes" }),
   provider: Provider,
+  strict: StrictField,
 });
 const FormB = z.object({
   topic: Topic,
@@ -37,6 +38,7 @@ const FormB = z.object({
   duration: z.enum(DURATIONS).default("60min"),
   focus: z.enum(FOCUSES).default("speaking"),
   provider: Provider,
+  strict: StrictField,
 });
 // Form B is the CEFR form: a focus, or a duration written like "45min".
 const forms = bodyForms(FormA, FormB, (b) => "focus" in b || typeof b.duration === "string");
@@ -44,7 +46,8 @@ const forms = bodyForms(FormA, FormB, (b) => "focus" in b || typeof b.duration =
 export type LessonInput = { topic: string; level: string; minutes: number; focus?: string };
 
 const Text = z.string().trim().max(4000);
-const List = z.array(z.string().trim().max(1000)).max(20);
+const Item = z.string().trim().max(1000);
+const List = z.array(Item).max(20);
 
 const Answer = z.object({
   title: z.string().trim().max(200),
@@ -57,6 +60,16 @@ const Answer = z.object({
   differentiation: z.object({ struggling: Text, advanced: Text }),
 });
 export type LessonAnswer = z.infer<typeof Answer>;
+
+const Filled = Text.min(1);
+/** What the model is sent: `lessonRules` as a schema (a title, every stage, 2+ objectives, an assessment idea, both differentiations). */
+const LessonSentSchema = Answer.extend({
+  title: Answer.shape.title.min(1),
+  objectives: z.array(Item.min(1)).min(2).max(20),
+  outline: z.object({ warm_up: Filled, presentation: Filled, practice: Filled, production: Filled, wrap_up: Filled }),
+  assessment_ideas: z.array(Item.min(1)).min(1).max(20),
+  differentiation: z.object({ struggling: Filled, advanced: Filled }),
+});
 
 /** What the schema cannot say: a usable plan has every stage, two objectives, and something for both ends of the class. */
 export function lessonRules(plan: LessonAnswer): string[] {
@@ -83,6 +96,7 @@ export const lessonTemplate: Template<LessonInput, typeof Answer> = {
     "handout_content (the handout's items), video_suggestions (videos to search for), visual_aids, " +
     "assessment_ideas, and differentiation for struggling and advanced learners.",
   schema: Answer,
+  sentSchema: () => LessonSentSchema,
   rules: lessonRules,
   maxTokens: 4000,
 };
@@ -93,6 +107,7 @@ const Result = Answer.extend({
     .union([z.number().int(), z.enum(DURATIONS)])
     .openapi({ description: "as sent: minutes (A) or 60min (B)" }),
   provider: z.string(),
+  warnings: WarningsField,
 });
 
 const route = gatewayRoute("key", {
@@ -110,7 +125,11 @@ const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
     form === "A"
       ? { topic: body.topic, level: body.level, minutes: body.duration }
       : { topic: body.topic, level: `CEFR ${body.level}`, minutes: parseInt(body.duration), focus: body.focus };
-  const generated = await runTemplate(lessonTemplate, input, { provider: body.provider, signal: c.req.raw.signal });
+  const generated = await runTemplate(lessonTemplate, input, {
+    provider: body.provider,
+    signal: c.req.raw.signal,
+    strict: body.strict,
+  });
   return respondGenerated(c, generated, { level: body.level, duration: body.duration }) as never;
 };
 

@@ -44,7 +44,21 @@ describe("resume rules", () => {
     expect(rules(record(), formB)).toEqual([]);
   });
 
-  it("names a wrong header name, a changed company, and wrong entry counts", () => {
+  it("names too few experience and education entries", () => {
+    const twoRoles = resumeInput({
+      name: "Ada Lovelace",
+      experience: [{ company: "Acme" }, { company: "Initech" }],
+      education: [{ degree: "BSc" }],
+      format: "markdown",
+      style: "professional",
+    });
+    expect(rules(record(), twoRoles)).toEqual([
+      "experience must have exactly 2 entries (one per input role, in order), not 1",
+      "education must have exactly 1 entry (one per input item), not 0",
+    ]);
+  });
+
+  it("fixes what the input gives: the name, each role's company, no entries beyond the input's", () => {
     const bad = record({
       header: { name: "A. Lovelace", title: "", contact: "" },
       experience: [
@@ -53,12 +67,18 @@ describe("resume rules", () => {
       ],
       education: [{ degree: "PhD", institution: "Nowhere", year: "", honors: "" }],
     });
-    expect(rules(bad, formB)).toEqual([
-      'header.name must be exactly "Ada Lovelace"',
-      "experience must have exactly 1 entry (one per input role, in order), not 2",
-      'experience.0.company must be "Acme" as given',
-      "education must have exactly 0 entries (one per input item), not 1",
-    ]);
+    const fixed = resumeTemplate.fix!(bad, formB);
+    expect(fixed.header.name).toBe("Ada Lovelace");
+    expect(fixed.experience).toEqual([{ title: "Engineer", company: "Acme", dates: "", bullets: ["x"] }]);
+    expect(fixed.education).toEqual([]);
+    expect(rules(fixed, formB)).toEqual([]);
+  });
+
+  it("Form A: a name given is copied, none given leaves the model's", () => {
+    const named = resumeInput({ experience: "x", name: "Ana Silva", format: "markdown", style: "professional" });
+    expect(resumeTemplate.fix!(record(), named).header.name).toBe("Ana Silva");
+    const unnamed = resumeInput({ experience: "x", format: "markdown", style: "professional" });
+    expect(resumeTemplate.fix!(record(), unnamed)).toEqual(record());
   });
 
   it("wants at least one experience entry from Form A's text", () => {

@@ -7,7 +7,7 @@ import { providerErrors } from "../llm/routes/schemas.ts";
 import { atsScore } from "./ats-score.ts";
 import { respondGenerated } from "./respond.ts";
 import { renderResume, RESUME_FORMATS, type ResumeFormat } from "./resume-render.ts";
-import { runTemplate, type Template } from "./template.ts";
+import { runTemplate, StrictField, WarningsField, type Template } from "./template.ts";
 
 export const RESUME_STYLES = ["professional", "creative", "technical", "executive"] as const;
 type ResumeStyle = (typeof RESUME_STYLES)[number];
@@ -45,6 +45,7 @@ const ResumeBody = z
     style: z.enum(RESUME_STYLES).default("professional").openapi({ description: "Form B" }),
     contact: z.string().max(500).optional().openapi({ description: "Email, phone, links (gateway extension)" }),
     provider: z.string().max(40).optional().openapi({ description: "Default xai" }),
+    strict: StrictField,
   })
   .superRefine((b, ctx) => {
     if (b.experience === undefined && b.name === undefined)
@@ -75,7 +76,7 @@ export type ResumeInput = {
   style: ResumeStyle;
 };
 
-export function resumeInput(b: ResumeBody): ResumeInput {
+export function resumeInput(b: Omit<ResumeBody, "strict">): ResumeInput {
   const skills =
     typeof b.skills === "string"
       ? b.skills
@@ -130,7 +131,6 @@ const STYLE_NOTES: Record<ResumeStyle, string> = {
   executive: "Tone: executive; lead with scope, strategy, budgets, teams led and business results.",
 };
 
-const squash = (s: string) => s.trim().replace(/\s+/g, " ");
 const entries = (n: number) => (n === 1 ? "1 entry" : `${n} entries`);
 
 export const resumeTemplate: Template<ResumeInput, typeof ResumeRecord> = {
@@ -169,10 +169,26 @@ export const resumeTemplate: Template<ResumeInput, typeof ResumeRecord> = {
     }
     return lines.join("\n");
   },
+  sentSchema(input) {
+    const { header, experience, education } = ResumeRecord.shape;
+    return ResumeRecord.extend({
+      header: input.name ? header.extend({ name: z.literal(input.name) }) : header,
+      experience: input.form === "B" ? experience.length(input.roles.length) : experience.min(1),
+      education: input.form === "B" ? education.length(input.education.length) : education,
+    });
+  },
+  // The name and companies given are copied in; Form B's surplus entries (beyond the input's) are dropped.
+  fix(result, input) {
+    const header = input.name ? { ...result.header, name: input.name } : result.header;
+    if (input.form === "A") return { ...result, header };
+    const experience = result.experience.slice(0, input.roles.length).map((entry, i) => {
+      const company = input.roles[i]!.company?.trim();
+      return company ? { ...entry, company } : entry;
+    });
+    return { ...result, header, experience, education: result.education.slice(0, input.education.length) };
+  },
   rules(result, input) {
     const problems: string[] = [];
-    if (input.name && squash(result.header.name) !== squash(input.name))
-      problems.push(`header.name must be exactly "${input.name}"`);
     if (input.form === "A" && result.experience.length === 0)
       problems.push("experience must have at least one entry for the roles described in the input");
     if (input.form === "B") {
@@ -180,11 +196,6 @@ export const resumeTemplate: Template<ResumeInput, typeof ResumeRecord> = {
         problems.push(
           `experience must have exactly ${entries(input.roles.length)} (one per input role, in order), not ${result.experience.length}`,
         );
-      input.roles.forEach((role, i) => {
-        const got = result.experience[i];
-        if (got && role.company?.trim() && squash(got.company).toLowerCase() !== squash(role.company).toLowerCase())
-          problems.push(`experience.${i}.company must be "${role.company.trim()}" as given`);
-      });
       if (result.education.length !== input.education.length)
         problems.push(
           `education must have exactly ${entries(input.education.length)} (one per input item), not ${result.education.length}`,
@@ -196,13 +207,19 @@ export const resumeTemplate: Template<ResumeInput, typeof ResumeRecord> = {
 
 // ---- The route.
 
-const ResumeResult = ResumeRecord.extend({ ats_score: z.number().int(), provider: z.string() }).openapi("Resume");
+const AtsScore = z.number().int().min(0).max(100);
+const ResumeResult = ResumeRecord.extend({
+  ats_score: AtsScore,
+  provider: z.string(),
+  warnings: WarningsField,
+}).openapi("Resume");
 const ResumeDocument = z
   .object({
     resume: z.string(),
     format: z.enum(RESUME_FORMATS),
-    ats_score: z.number().int(),
+    ats_score: AtsScore,
     provider: z.string(),
+    warnings: WarningsField,
   })
   .openapi("ResumeDocument");
 
@@ -213,10 +230,11 @@ const resume = gatewayRoute("key", {
   description:
     "Form A (experience is a string) answers `{resume, format, ats_score, provider}`: the resume laid out " +
     "by the gateway as Markdown or plain text from the same validated record Form B answers. Form B " +
-    "(experience is an array; name required) answers the resume record. Both check that header.name is the " +
-    "name given and (Form B) that experience and education keep the input's entries; one repair turn, then " +
-    "502. `ats_score` is computed by the gateway, never by the model: 70 points for the share of the target " +
-    "role's and keywords' terms found in the resume's text (lightly stemmed), plus 6 for each of: summary of " +
+    "(experience is an array; name required) answers the resume record. header.name is the name given and " +
+    "(Form B) each role's company the one given; Form B's experience and education keep the input's " +
+    "entries (one repair turn, then `warnings`, or 502 with `strict`). `ats_score` is computed by the " +
+    "gateway, never by the model: 70 points for the share of the target role's and keywords' terms found " +
+    "in the resume's text (lightly stemmed), plus 6 for each of: summary of " +
     "10+ words, 2+ bullets per role, half the bullets quantified, 3+ skills, contact details.",
   tags: ["Generate"],
   request: jsonRequest(ResumeBody),
@@ -230,7 +248,11 @@ const resume = gatewayRoute("key", {
 const handleResume: RouteHandler<typeof resume, GatewayEnv> = async (c) => {
   const body = c.req.valid("json");
   const input = resumeInput(body);
-  const generated = await runTemplate(resumeTemplate, input, { provider: body.provider, signal: c.req.raw.signal });
+  const generated = await runTemplate(resumeTemplate, input, {
+    provider: body.provider,
+    signal: c.req.raw.signal,
+    strict: body.strict,
+  });
   const ats_score = atsScore(generated.result, input.targetRole);
   if (input.form === "B") return respondGenerated(c, generated, { ats_score }) as never;
   const format: ResumeFormat = body.format;

@@ -14,7 +14,7 @@ import {
 } from "../../story-graph.ts";
 import { providerErrors } from "../llm/routes/schemas.ts";
 import { respondGenerated } from "./respond.ts";
-import { runTemplate, type Template } from "./template.ts";
+import { runTemplate, StrictField, WarningsField, type Template } from "./template.ts";
 
 export type StoryInput = { premise: string; genre?: string; complexity: Complexity };
 
@@ -29,33 +29,44 @@ export const LENGTH_BANDS: Record<(typeof LENGTHS)[number], Complexity> = {
 
 /**
  * What the model answers. Text is trimmed and capped, and a connection needs a label (it is the
- * reader's choice); the graph's rules are `storyProblems`, checked after. A connection to a node that
- * does not exist is dropped here when the story is playable without it, saving a repair turn.
+ * reader's choice); the graph's rules are `storyProblems`, checked after.
  */
-const GeneratedStory = z
-  .object({
-    title: z.string().trim().min(1).max(200),
-    nodes: z
-      .array(
-        z.object({
-          id: z.string().trim().min(1).max(64),
-          text: z.string().trim().min(1).max(2000),
-          type: z.enum(NODE_TYPES),
-        }),
-      )
-      .min(1)
-      .max(60),
-    connections: z
-      .array(
-        z.object({
-          from: z.string().trim().min(1).max(64),
-          to: z.string().trim().min(1).max(64),
-          label: z.string().trim().min(1).max(200),
-        }),
-      )
-      .max(200),
-  })
-  .overwrite(dropDanglingConnections);
+const StoryFields = z.object({
+  title: z.string().trim().min(1).max(200),
+  nodes: z
+    .array(
+      z.object({
+        id: z.string().trim().min(1).max(64),
+        text: z.string().trim().min(1).max(2000),
+        type: z.enum(NODE_TYPES),
+      }),
+    )
+    .min(1)
+    .max(60),
+  connections: z
+    .array(
+      z.object({
+        from: z.string().trim().min(1).max(64),
+        to: z.string().trim().min(1).max(64),
+        label: z.string().trim().min(1).max(200),
+      }),
+    )
+    .max(200),
+});
+// A connection to a node that does not exist is dropped when the story is playable without it, saving a repair turn.
+const GeneratedStory = StoryFields.overwrite(dropDanglingConnections);
+
+/**
+ * What the model is sent: the band's node count, and as many connections as it takes to reach every
+ * node from start (one fewer than the nodes). The graph's other rules are no schema's to say.
+ */
+export function storySentSchema(complexity: Complexity) {
+  const { minNodes, maxNodes } = BANDS[complexity];
+  return StoryFields.extend({
+    nodes: StoryFields.shape.nodes.min(minNodes).max(maxNodes),
+    connections: StoryFields.shape.connections.min(minNodes - 1),
+  });
+}
 
 const bandSentence = (complexity: Complexity) => {
   const { minNodes, maxNodes, minEndings } = BANDS[complexity];
@@ -84,6 +95,7 @@ export const storyTemplate: Template<StoryInput, typeof GeneratedStory> = {
       .filter(Boolean)
       .join("\n"),
   schema: GeneratedStory,
+  sentSchema: (input) => storySentSchema(input.complexity),
   rules: (story, input) => storyProblems(story, input.complexity),
   // 40 nodes of a few sentences each, their connections, and the JSON around them.
   maxTokens: 12_000,
@@ -107,6 +119,7 @@ const Body = z.object({
     description: "Form B, default medium: simple = 5–8 nodes, medium = 10–15, complex = 20–40 with at least 2 endings",
   }),
   provider: z.string().max(50).optional().openapi({ description: "Default xai" }),
+  strict: StrictField,
 });
 
 const Result = z
@@ -118,6 +131,7 @@ const Result = z
     nodes: z.array(z.object({ id: z.string(), text: z.string(), type: z.enum(NODE_TYPES) })),
     connections: z.array(z.object({ from: z.string(), to: z.string(), label: z.string() })),
     provider: z.string(),
+    warnings: WarningsField,
   })
   .openapi("Story");
 
@@ -128,7 +142,8 @@ const story = gatewayRoute("key", {
   description:
     "The graph is checked: the first node is start, every connection joins existing nodes, every node is reachable " +
     "from start and leads to an ending, only endings lack a way on, and the node count fits the size. The model " +
-    "gets one repair turn naming what is wrong; a story still broken after it is a 502 naming the rules.",
+    "gets one repair turn naming what is wrong; a story still broken after it is answered with `warnings` naming " +
+    "the rules it breaks, or with `strict: true` a 502 naming them.",
   tags: ["Generate"],
   request: jsonRequest(Body),
   responses: {
@@ -152,7 +167,7 @@ const handleStory: RouteHandler<typeof story, GatewayEnv> = async (c) => {
   const generated = await runTemplate(
     storyTemplate,
     { premise, genre, complexity },
-    { provider: body.provider, signal: c.req.raw.signal },
+    { provider: body.provider, signal: c.req.raw.signal, strict: body.strict },
   );
   // respondGenerated answers the Result declared above; its Response is untyped for Hono.
   return respondGenerated(c, generated, {

@@ -1,5 +1,5 @@
+import { z } from "@hono/zod-openapi";
 import { generateText, NoObjectGeneratedError, Output, type ModelMessage } from "ai";
-import type { z } from "zod";
 import { GatewayError } from "../../errors.ts";
 import { DEFAULT_PROVIDER } from "../../upstream/llm-catalogue.ts";
 import { usageOf } from "../llm/chat.ts";
@@ -7,11 +7,12 @@ import type { Usage } from "../llm/chat-types.ts";
 import { providerError } from "../llm/errors.ts";
 import { configuredProvider, languageModel } from "../llm/models.ts";
 import { withDeadline } from "../../upstream/deadline.ts";
+import { modelSchema } from "./model-schema.ts";
 
 /**
- * One templated generation: a prompt builder and the zod schema of what the model must answer, plus
- * the rules a schema cannot say (a story's graph, an itinerary's day count). Defined once per template
- * and run by `runTemplate` for both request forms.
+ * One templated generation: a prompt builder, the zod schema its answer is parsed with, the schema the
+ * model is sent (every rule a schema can say), the fixes that need no model, and the rules left over
+ * (a story's graph). Defined once per template and run by `runTemplate` for both request forms.
  */
 export type Template<I, S extends z.ZodType> = {
   name: string;
@@ -19,27 +20,71 @@ export type Template<I, S extends z.ZodType> = {
   system: string;
   /** The user message for this input. */
   prompt(input: I): string;
-  /** The model's answer, validated (strings trimmed, lengths capped): the first line of defence. */
+  /**
+   * The model's answer as parsed: its shape, strings trimmed, lengths capped. The counts and bounds the
+   * rules check are left to `fix` and `rules`, so an answer with a surplus day is one to fix rather than
+   * one to throw away.
+   */
   schema: S;
-  /** Problems the schema cannot express, each a sentence the model can act on; none = valid. */
+  /**
+   * The schema the model is sent for this input (default `schema`): `schema` plus every rule a schema
+   * can carry (item counts, number bounds, values the input fixes), so a model that follows it breaks
+   * no rule but those no schema can say.
+   */
+  sentSchema?(input: I): z.ZodType;
+  /** What needs no model, done to every answer before the rules: copy given values, renumber, trim surplus. */
+  fix?(result: z.infer<S>, input: I): z.infer<S>;
+  /** Problems left after `fix`, each a sentence the model can act on; none = valid. */
   rules?(result: z.infer<S>, input: I): string[];
   /** Output cap for the model (tokens). */
   maxTokens?: number;
 };
 
-export type TemplateOptions = { provider?: string; signal?: AbortSignal; timeoutMs?: number };
+export type TemplateOptions = {
+  provider?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** A result still breaking a rule after the repair turn is a 502, not a 200 with warnings. */
+  strict?: boolean;
+};
 
-export type Generated<T> = { result: T; provider: string; model: string; usage: Usage; repaired: boolean };
+export type Generated<T> = {
+  result: T;
+  provider: string;
+  model: string;
+  usage: Usage;
+  repaired: boolean;
+  /** The rules the result still breaks after the repair turn (never with `strict`); empty when none. */
+  warnings: string[];
+};
+
+/** Every template's request field `strict`. */
+export const StrictField = z
+  .boolean()
+  .default(false)
+  .openapi({
+    description:
+      "Default false: a result still breaking a rule after the repair turn is answered with `warnings` naming " +
+      "each rule; true: it is a 502 naming them",
+  });
+
+/** Every template's response field `warnings`. */
+export const WarningsField = z.array(z.string()).optional().openapi({
+  description: "The rules the result still breaks after the repair turn; present only when there are some",
+});
 
 const TIMEOUT_MS = 120_000;
 
-type Attempt<T> = { ok: true; value: T; text: string } | { ok: false; problems: string[]; text: string };
+/** One answer: its value once parsed and fixed (none when it did not parse), and what is still wrong with it. */
+export type Attempt<T> = { value?: T; problems: string[]; text: string };
 
 /**
- * Runs a template with the AI SDK's structured output: the answer is parsed against the schema and
- * checked against the rules; on any problem the model gets one repair turn (its answer and the
- * problems, asked to answer again); a second failure is a 502 naming the problems. Usage covers every
- * call made. Provider failures are their GatewayErrors, as on /v1/llm/chat.
+ * Runs a template with the AI SDK's structured output: the model is sent the template's schema for this
+ * input, its answer parsed, fixed where no model is needed, then checked against the rules; on any
+ * problem the model gets one repair turn (its answer and the problems, asked to answer again). The
+ * better answer is kept; if it still breaks rules, it is the result with those rules as warnings, or a
+ * 502 naming them when `strict` is set or no answer parsed at all. Usage covers every call made.
+ * Provider failures are their GatewayErrors, as on /v1/llm/chat.
  */
 export async function runTemplate<I, S extends z.ZodType>(
   template: Template<I, S>,
@@ -58,47 +103,66 @@ export async function runTemplate<I, S extends z.ZodType>(
     usage.total_tokens += u.total_tokens;
   };
 
+  const schema = modelSchema(template.sentSchema?.(input) ?? template.schema, template.schema);
   const ask = async (messages: ModelMessage[]): Promise<Attempt<z.infer<S>>> => {
     try {
       const result = await generateText({
         model,
         system: template.system,
         messages,
-        output: Output.object({ schema: template.schema }),
+        output: Output.object({ schema }),
         maxOutputTokens: template.maxTokens,
         maxRetries: 0,
         abortSignal: signal,
       });
       add(usageOf(result.usage));
       answeredBy = result.response?.modelId || answeredBy;
-      const value = result.output as z.infer<S>;
-      const problems = template.rules?.(value, input) ?? [];
-      return problems.length ? { ok: false, problems, text: result.text } : { ok: true, value, text: result.text };
+      const answered = result.output as z.infer<S>;
+      const value = template.fix ? template.fix(answered, input) : answered;
+      return { value, problems: template.rules?.(value, input) ?? [], text: result.text };
     } catch (err) {
       if (!NoObjectGeneratedError.isInstance(err)) throw providerError(entry.name, err);
       add(usageOf(err.usage));
-      return { ok: false, problems: [schemaProblem(err)], text: err.text ?? "" };
+      return { problems: [schemaProblem(err)], text: err.text ?? "" };
     }
   };
 
   const first: ModelMessage[] = [{ role: "user", content: template.prompt(input) }];
   let attempt = await ask(first);
   let repaired = false;
-  if (!attempt.ok) {
+  if (attempt.problems.length) {
     repaired = true;
-    attempt = await ask([
+    const second = await ask([
       ...first,
       { role: "assistant", content: attempt.text.slice(0, 40_000) || "(no answer)" },
       { role: "user", content: repairPrompt(attempt.problems) },
     ]);
+    attempt = betterAttempt(attempt, second);
   }
-  if (!attempt.ok) {
+  if (attempt.value === undefined || (attempt.problems.length && options.strict)) {
     throw new GatewayError(
       502,
       `${entry.name} did not produce a valid ${template.name} after a repair attempt: ${attempt.problems.slice(0, 5).join("; ")}`,
     );
   }
-  return { result: attempt.value, provider: entry.name, model: answeredBy, usage, repaired };
+  return {
+    result: attempt.value,
+    provider: entry.name,
+    model: answeredBy,
+    usage,
+    repaired,
+    warnings: attempt.problems,
+  };
+}
+
+/**
+ * The answer kept after a repair turn: the repaired one, unless it did not parse or breaks more rules
+ * than the first (a worse second answer must not replace a usable first one).
+ */
+export function betterAttempt<T>(first: Attempt<T>, second: Attempt<T>): Attempt<T> {
+  if (first.value === undefined) return second;
+  if (second.value === undefined) return first;
+  return first.problems.length < second.problems.length ? first : second;
 }
 
 /** The repair turn: the problems, numbered, and the ask to answer again in full. */
