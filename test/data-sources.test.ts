@@ -134,17 +134,18 @@ describe("/v1/data: sources, search, get, specific endpoints, multi-search", () 
   });
 
   it("multi-search returns what it can when one source hangs and another fails", async () => {
-    // Budget well above openlibrary's retries (at most ~0.6 s of backoff) and well below arxiv's hang.
-    arxiv.setDelay(4000);
+    // Budget well above openlibrary's retries (at most ~0.6 s of backoff) and wikipedia's answer on a busy
+    // machine, and well below arxiv's hang: the answer comes at the budget, far from the hang.
+    arxiv.setDelay(60_000);
     books.setStatus(500);
     try {
       const started = Date.now();
       const res = await t.gw.request("/v1/data/multi-search", {
         method: "POST",
         headers: { "content-type": "application/json", "X-API-Key": t.key },
-        body: JSON.stringify({ query: "partial", budget_ms: 1500, sources: ["arxiv", "wikipedia", "openlibrary"] }),
+        body: JSON.stringify({ query: "partial", budget_ms: 5000, sources: ["arxiv", "wikipedia", "openlibrary"] }),
       });
-      expect(Date.now() - started).toBeLessThan(3000);
+      expect(Date.now() - started).toBeLessThan(30_000);
       const body = await res.json();
       expect(body.status.wikipedia).toMatchObject({ status: "ok", count: 2 });
       expect(body.status.arxiv).toMatchObject({ status: "timeout", count: 0 });

@@ -78,20 +78,25 @@ describe("/v1/utils backed by third-party services", () => {
     const { job_id, status } = await created.json();
     expect(status).toBe("pending");
     let job: Record<string, unknown> = {};
-    for (let i = 0; i < 100 && job.status !== "completed"; i++) {
-      job = await (await get(`/v1/utils/archive/jobs/${job_id}`)).json();
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    // Polled for as long as a busy machine takes, not a number of tries that races the clock.
+    const settle = (id: string, status: string) =>
+      expect
+        .poll(
+          async () => {
+            job = await (await get(`/v1/utils/archive/jobs/${id}`)).json();
+            return job.status;
+          },
+          { timeout: 30_000, interval: 20 },
+        )
+        .toBe(status);
+    await settle(job_id, "completed");
     expect(job).toMatchObject({
       status: "completed",
       url: "https://example.com/page",
       snapshot_url: "https://web.archive.org/web/20261126000000/https://example.com/page",
     });
     const refused = await (await t.post("/v1/utils/archive/create", { url: "https://refuse.example/" })).json();
-    for (let i = 0; i < 100 && job.status !== "failed"; i++) {
-      job = await (await get(`/v1/utils/archive/jobs/${refused.job_id}`)).json();
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await settle(refused.job_id, "failed");
     expect(job).toMatchObject({ status: "failed", error: expect.stringMatching(/refused/) });
     expect((await get("/v1/utils/archive/jobs/task_nope")).status).toBe(404);
   });

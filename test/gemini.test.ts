@@ -55,10 +55,16 @@ describe("Gemini-backed endpoints: grounded chat, code execution, video", () => 
       parameters: { aspectRatio: "9:16", durationSeconds: 8 },
     });
     let state: Record<string, unknown> = {};
-    for (let i = 0; i < 100 && state.status !== "completed"; i++) {
-      state = await (await t.gw.request(`/v1/llm/video/${task_id}`, { headers: { "X-API-Key": t.key } })).json();
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    // Polled for as long as a busy machine takes, not a number of tries that races the clock.
+    await expect
+      .poll(
+        async () => {
+          state = await (await t.gw.request(`/v1/llm/video/${task_id}`, { headers: { "X-API-Key": t.key } })).json();
+          return state.status;
+        },
+        { timeout: 30_000, interval: 20 },
+      )
+      .toBe("completed");
     expect(state).toMatchObject({
       status: "completed",
       video_url: "https://videos.example/veo-3.0-generate-001-op1.mp4",

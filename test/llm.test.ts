@@ -200,22 +200,27 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
 
   it("aborts the upstream request when the client disconnects mid-stream, and still meters it", async () => {
     process.env.UPSTREAM_XAI_URL = slowXai.url;
+    const where = { keyId: t.keyId, route: "/v1/llm/chat" };
+    await t.gw.rt.meter.flush();
+    const before = await t.gw.rt.db.prisma.usageEvent.count({ where });
     try {
       const res = await post("/v1/llm/chat", { messages: hello, stream: true });
       const reader = res.body!.getReader();
       await reader.read();
       await reader.read();
       await reader.cancel();
-      const deadline = Date.now() + 3000;
-      while (slowXai.abandoned() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      expect(slowXai.abandoned()).toBe(1);
-      await new Promise((r) => setTimeout(r, 50));
-      await t.gw.rt.meter.flush();
-      const events = await t.gw.rt.db.prisma.usageEvent.findMany({
-        where: { keyId: t.keyId, route: "/v1/llm/chat" },
-        orderBy: { id: "desc" },
-        take: 1,
-      });
+      // Waited for, not timed: the abort and the metering come when a busy machine gets to them.
+      await expect.poll(() => slowXai.abandoned(), { timeout: 15_000 }).toBe(1);
+      await expect
+        .poll(
+          async () => {
+            await t.gw.rt.meter.flush();
+            return t.gw.rt.db.prisma.usageEvent.count({ where });
+          },
+          { timeout: 15_000 },
+        )
+        .toBe(before + 1);
+      const events = await t.gw.rt.db.prisma.usageEvent.findMany({ where, orderBy: { id: "desc" }, take: 1 });
       expect(events[0]!.completionTokens).toBeGreaterThan(0);
       expect(events[0]!.completionTokens).toBeLessThan(200);
     } finally {

