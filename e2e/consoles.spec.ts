@@ -378,8 +378,8 @@ test.describe("the consoles in real Chromium", () => {
     await page.getByRole("button", { name: "Generate" }).click();
     await page.getByRole("heading", { name: "The lighthouse" }).waitFor();
     expect(sent).toEqual([
-      { description: "A lighthouse keeper", complexity: "simple" },
-      { description: "A lighthouse keeper", complexity: "simple" },
+      { description: "A lighthouse keeper", complexity: "simple", strict: true },
+      { description: "A lighthouse keeper", complexity: "simple", strict: true },
     ]);
     await expect(page.getByText(/6 nodes · 5 connections · 2 endings · simple · written by xai\./)).toBeVisible();
     await expect(page.locator("[data-error-kind]")).toHaveCount(0);

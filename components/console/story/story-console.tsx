@@ -93,7 +93,8 @@ export function StoryConsole() {
       Story.parse(
         await v1Json<unknown>("/v1/generate/story", {
           method: "POST",
-          body: JSON.stringify({ description: description.trim(), complexity }),
+          // A story to play must keep every rule: one still broken after the repair turn is an error here.
+          body: JSON.stringify({ description: description.trim(), complexity, strict: true }),
         }),
       ),
     onSuccess: (s) => {
