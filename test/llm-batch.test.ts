@@ -35,7 +35,7 @@ describe("/v1/llm/batch", () => {
     const batch = await res.json();
     expect(batch).toMatchObject({ status: "queued", request_counts: { total: 3, processing: 3 } });
     const done = await waitFor(batch.id, "processing_complete");
-    expect(done.request_counts).toEqual({ total: 3, succeeded: 3, errored: 0, processing: 0 });
+    expect(done.request_counts).toEqual({ total: 3, succeeded: 3, errored: 0, processing: 0, not_run: 0 });
     const results = await (await call(`/v1/llm/batch/${batch.id}/results`)).json();
     expect(results.results.map((r: { custom_id: string }) => r.custom_id)).toEqual(["a", "b", "c"]);
     expect(results.results[0]).toMatchObject({

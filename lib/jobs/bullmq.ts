@@ -1,5 +1,6 @@
 import { DelayedError, Queue, QueueEvents, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
+import { BudgetExceeded, endedBy } from "./budget-exceeded.ts";
 import type { JobOwner, TaskContext } from "./runner.ts";
 import {
   ActiveCap,
@@ -194,8 +195,8 @@ export class BullDurable implements DurableTasks {
         if (!controller.signal.aborted) await this.store.update(task.id, { status: "completed", progress: 1, result });
       } catch (err) {
         if (!controller.signal.aborted) {
-          this.onError(err, task.id);
-          await this.store.update(task.id, { status: "failed", error: (err as Error).message ?? String(err) });
+          if (!(err instanceof BudgetExceeded)) this.onError(err, task.id);
+          await this.store.update(task.id, endedBy(err));
         }
       }
     } finally {

@@ -1,4 +1,5 @@
 import { RateLimitError } from "../errors.ts";
+import { BudgetExceeded, endedBy } from "./budget-exceeded.ts";
 import type { Task, TaskStore } from "./task-store.ts";
 
 export type TaskContext = {
@@ -207,10 +208,8 @@ export class InProcessRunner {
       if (!controller.signal.aborted) await this.store.update(task.id, { status: "completed", progress: 1, result });
     } catch (err) {
       if (!controller.signal.aborted) {
-        this.onError(err, task.id);
-        await this.store
-          .update(task.id, { status: "failed", error: (err as Error).message ?? String(err) })
-          .catch(() => {});
+        if (!(err instanceof BudgetExceeded)) this.onError(err, task.id);
+        await this.store.update(task.id, endedBy(err)).catch(() => {});
       }
     } finally {
       this.controllers.delete(task.id);

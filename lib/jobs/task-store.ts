@@ -3,8 +3,10 @@ import type { Database } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { toSafeText } from "../gateway/http/safe-text.ts";
 
-export type TaskStatus = "pending" | "running" | "completed" | "failed" | "cancelled";
-export const FINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
+/** `budget_exceeded`: the key's hard-stop budget ran out while the work ran; it stopped, keeping what was done. */
+export const TASK_STATUSES = ["pending", "running", "completed", "failed", "cancelled", "budget_exceeded"] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export const FINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled", "budget_exceeded"]);
 
 export type Task = {
   id: string;

@@ -13,13 +13,16 @@ export type StreamOptions = {
 
 export type StreamMessage = Record<string, unknown> & { task_id: string; status: string; type: string };
 
+// A budget's stop closes as an error (SPEC's closing types), its status saying which; it carries what was done.
 const FINAL_TYPE: Record<string, string> = { completed: "complete", failed: "error", cancelled: "cancelled" };
 
-/** The closing message for a task that ended: its result, its error, or "Cancelled". */
+/** The closing message for a task that ended: its result, its error (with what was done, past a budget), or "Cancelled". */
 export function finalMessage(task: Task): StreamMessage {
   const base = { task_id: task.id, status: task.status, type: FINAL_TYPE[task.status] ?? "error" };
   if (task.status === "completed") return { ...base, result: task.result };
   if (task.status === "cancelled") return { ...base, error: "Cancelled" };
+  if (task.status === "budget_exceeded")
+    return { ...base, error: task.error ?? "budget exceeded", result: task.result };
   return { ...base, error: task.error ?? "failed" };
 }
 

@@ -128,6 +128,10 @@ describe("following the stream", () => {
   it("maps a finished status to the stream's closing event", () => {
     expect(closingEventOf({ status: "failed", error: "x" })).toEqual({ type: "error", error: "x" });
     expect(closingEventOf({ status: "cancelled" })).toEqual({ type: "cancelled" });
+    expect(closingEventOf({ status: "budget_exceeded", error: "monthly budget exceeded" })).toEqual({
+      type: "budget_exceeded",
+      error: "monthly budget exceeded",
+    });
     expect(closingEventOf({ status: "pending" })).toBeNull();
   });
 });

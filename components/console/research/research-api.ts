@@ -50,6 +50,7 @@ export function closingEventOf(status: StatusBody): RunEvent | null {
   if (status.status === "completed") return { type: "complete", result: status.result };
   if (status.status === "failed") return { type: "error", error: status.error ?? null };
   if (status.status === "cancelled") return { type: "cancelled" };
+  if (status.status === "budget_exceeded") return { type: "budget_exceeded", error: status.error ?? null };
   return null;
 }
 

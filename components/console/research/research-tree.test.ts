@@ -4,6 +4,7 @@ import {
   describeRun,
   edgesOf,
   IDLE,
+  isClosing,
   layoutTree,
   NODE_HEIGHT,
   parseMessage,
@@ -179,6 +180,18 @@ describe("the run reducer", () => {
     expect(fold([JSON.stringify({ type: "timeout" })]).status).toBe("timeout");
     const unreadable = reduceRun(running, { type: "complete", result: { agents: "nope" } } as RunEvent);
     expect(unreadable.status).toBe("failed");
+  });
+
+  it("closes on a budget's stop, keeping the agents that finished, and says why", () => {
+    const stopped = fold(
+      [JSON.stringify({ type: "error", status: "budget_exceeded", error: "monthly budget exceeded: …" })],
+      running,
+    );
+    expect(stopped.status).toBe("budget_exceeded");
+    expect(stopped.error).toBe("monthly budget exceeded: …");
+    expect(stopped.agents).toEqual(running.agents);
+    expect(describeRun(stopped)).toBe("Stopped: the key's monthly budget ran out. 2 of 4 agents finished, 1 failed.");
+    expect(isClosing({ type: "budget_exceeded", error: null })).toBe(true);
   });
 
   it("builds the whole tree from a synchronous result", () => {

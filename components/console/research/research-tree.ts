@@ -8,7 +8,8 @@ import { ResearchResult, type ResearchKind } from "./research-result";
  */
 
 export type AgentState = "waiting" | "running" | "done" | "failed";
-export type RunStatus = "idle" | "starting" | "pending" | "running" | "completed" | "failed" | "cancelled" | "timeout";
+export type RunStatus =
+  "idle" | "starting" | "pending" | "running" | "completed" | "failed" | "cancelled" | "budget_exceeded" | "timeout";
 
 /** One node of the live tree: workers' parent is their synthesizer, synthesizers' parent is "summary". */
 export type AgentNode = {
@@ -49,6 +50,8 @@ export type RunEvent =
   | { type: "agent_failed"; agent: AgentInfo; error: string }
   | { type: "complete"; result: unknown }
   | { type: "error"; error: string | null }
+  /** The key's hard-stop budget ran out mid-run: the agents that finished stay as they are. */
+  | { type: "budget_exceeded"; error: string | null }
   | { type: "cancelled" }
   | { type: "timeout" };
 
@@ -62,7 +65,7 @@ export const IDLE: RunState = {
   error: null,
 };
 
-const TERMINAL: ReadonlySet<RunStatus> = new Set(["completed", "failed", "cancelled", "timeout"]);
+const TERMINAL: ReadonlySet<RunStatus> = new Set(["completed", "failed", "cancelled", "budget_exceeded", "timeout"]);
 const AGENT_EVENTS = new Set([
   "agent_start",
   "agent_complete",
@@ -70,7 +73,7 @@ const AGENT_EVENTS = new Set([
   "summary_complete",
   "agent_failed",
 ]);
-const CLOSING = new Set(["complete", "error", "cancelled", "timeout"]);
+const CLOSING = new Set(["complete", "error", "budget_exceeded", "cancelled", "timeout"]);
 
 export function isTerminal(status: RunStatus): boolean {
   return TERMINAL.has(status);
@@ -128,7 +131,9 @@ export function parseMessage(data: string): RunEvent[] {
         agent: { ...agent, duration_ms: count(extra.duration_ms), tool_calls: count(extra.tool_calls) },
       });
   } else if (type === "complete") events.push({ type, result: raw.result });
-  else if (type === "error") events.push({ type, error: text(raw.error) ?? null });
+  // A budget's stop closes the stream as an error whose status says which.
+  else if (type === "error")
+    events.push({ type: status === "budget_exceeded" ? status : type, error: text(raw.error) ?? null });
   else if (type === "cancelled" || type === "timeout") events.push({ type });
   return events;
 }
@@ -251,6 +256,8 @@ export function reduceRun(state: RunState, event: RunEvent): RunState {
     }
     case "error":
       return { ...state, status: "failed", error: event.error };
+    case "budget_exceeded":
+      return { ...state, status: "budget_exceeded", error: event.error };
     case "cancelled":
       return { ...state, status: "cancelled" };
     case "timeout":
@@ -291,6 +298,8 @@ export function describeRun(state: RunState): string {
       return state.error ? `Failed: ${state.error}` : "Failed.";
     case "cancelled":
       return "Cancelled";
+    case "budget_exceeded":
+      return `Stopped: the key's monthly budget ran out.${tally}`;
     case "timeout":
       return "Stopped watching after 600 s; the task may still be running.";
   }

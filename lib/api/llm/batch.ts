@@ -1,7 +1,9 @@
 import { RateLimitError } from "../../errors.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { spendRefusal } from "../../gateway/http/guard.ts";
+import { BudgetExceeded } from "../../jobs/budget-exceeded.ts";
 import type { JobOwner } from "../../jobs/runner.ts";
-import { lineageKeys, type Task, type TaskTransaction } from "../../jobs/task-store.ts";
+import { FINAL_STATUSES, lineageKeys, type Task, type TaskTransaction } from "../../jobs/task-store.ts";
 import type { ChatMessage } from "./chat-types.ts";
 import { completeChat } from "./chat.ts";
 
@@ -25,8 +27,19 @@ export type BatchItemResult = {
   error?: string;
 };
 
+/** What a batch's status can be: its task's, with the spec's names for the first three. */
+export const BATCH_STATUSES = [
+  "queued",
+  "in_progress",
+  "processing_complete",
+  "failed",
+  "cancelled",
+  "budget_exceeded",
+] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
 /** Spec-facing status of the task behind a batch. */
-export function batchStatus(task: Task): string {
+export function batchStatus(task: Task): BatchStatus {
   switch (task.status) {
     case "pending":
       return "queued";
@@ -42,8 +55,11 @@ export function batchStatus(task: Task): string {
 /** A batch as its status answers give it; `queuePosition` while it waits on this instance's runner. */
 export function describeBatch(task: Task, queuePosition: number | null = null) {
   const input = task.input as BatchInput;
-  const results = ((task.result as { results?: BatchItemResult[] } | null)?.results ?? []) as BatchItemResult[];
+  const results = batchResults(task);
   const succeeded = results.filter((r) => r.status === "succeeded").length;
+  // Items without a result are still to run, unless the batch has ended (its budget ran out, say).
+  const left = input.requests.length - results.length;
+  const ended = FINAL_STATUSES.has(task.status);
   return {
     id: task.id,
     status: batchStatus(task),
@@ -53,7 +69,8 @@ export function describeBatch(task: Task, queuePosition: number | null = null) {
       total: input.requests.length,
       succeeded,
       errored: results.length - succeeded,
-      processing: input.requests.length - results.length,
+      processing: ended ? 0 : left,
+      not_run: ended ? left : 0,
     },
     progress: task.progress,
     created_at: task.createdAt.toISOString(),
@@ -62,6 +79,13 @@ export function describeBatch(task: Task, queuePosition: number | null = null) {
     ...(queuePosition !== null && task.status === "pending" ? { queue_position: queuePosition } : {}),
   };
 }
+
+/** The items a batch finished, in request order: all of them once complete, those done before a budget stop. */
+export const batchResults = (task: Task): BatchItemResult[] =>
+  (task.result as { results?: BatchItemResult[] } | null)?.results ?? [];
+
+/** Batch statuses whose results can be read: every item finished, or the key's budget stopped the rest. */
+export const RESULTS_READY = ["processing_complete", "budget_exceeded"] as const;
 
 const DAY_MS = 86_400_000;
 
@@ -117,8 +141,13 @@ export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInpu
       const results: BatchItemResult[] = new Array(input.requests.length);
       let done = 0;
       let next = 0;
+      // Set by the first item the key's hard-stop budget refuses: no further item starts.
+      let refused: RateLimitError | undefined;
       const worker = async () => {
-        while (next < input.requests.length && !ctx.signal.aborted) {
+        while (next < input.requests.length && !ctx.signal.aborted && !refused) {
+          // Each finished item is metered (below) into the budget at once, so the next one sees it.
+          refused = spendRefusal(rt, keyId);
+          if (refused) break;
           const i = next++;
           const item = input.requests[i]!;
           const started = performance.now();
@@ -158,6 +187,8 @@ export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInpu
         }
       };
       await Promise.all(Array.from({ length: Math.min(ITEM_CONCURRENCY, input.requests.length) }, worker));
+      // Items already running when the budget ran out finish and are kept; the rest never run.
+      if (refused) throw new BudgetExceeded(refused, { results: results.filter(Boolean) });
       return { results };
     },
   );

@@ -1,11 +1,13 @@
+import { spendRefusal } from "../../gateway/http/guard.ts";
 import type { KeyRecord } from "../../gateway/keys/record.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { BudgetExceeded } from "../../jobs/budget-exceeded.ts";
 import { keyById, toolAdmission } from "../tools/admission.ts";
 import { agentLlm } from "./agent-llm.ts";
 import { runCascade } from "./cascade.ts";
 import { estimateCostUsd } from "./cost.ts";
 import { runSwarm } from "./swarm.ts";
-import type { AgentDeps, AgentReply, CascadeInput, ResearchEvent, SwarmInput } from "./types.ts";
+import type { AgentDeps, AgentReply, CascadeInput, ResearchEvent, Source, SwarmInput } from "./types.ts";
 
 export const CASCADE_KIND = "dream-cascade";
 export const SWARM_KIND = "dream-swarm";
@@ -33,14 +35,29 @@ export type RunScope = {
   onSpend?: (spend: Spend) => void;
 };
 
+/** An agent whose model call answered before a budget stopped the run: what it found. */
+export type FinishedAgent = { id: string; role: string; model: string; output: string; sources: Source[] };
+
 /**
  * The agents' dependencies for one run: the provider's models, every answered model call metered to
- * the key (one usage event per agent call, tokens included) and added to the run's spend.
+ * the key (one usage event per agent call, tokens included) and added to the run's spend. Before each
+ * call the key's hard-stop budget is asked: once it is used up the run stops (its calls in flight are
+ * aborted) with a BudgetExceeded carrying the agents that finished and the spend.
  */
 export function researchDeps(rt: Runtime, provider: string, scope: RunScope): AgentDeps {
   const spend: Spend = { calls: 0, prompt_tokens: 0, completion_tokens: 0, estimated_cost_usd: 0 };
   const started = new Map<string, number>();
-  const onCall = (reply: AgentReply, call: { agentId: string }) => {
+  const finished: FinishedAgent[] = [];
+  const budgetStop = new AbortController();
+  const signal = AbortSignal.any([scope.signal, budgetStop.signal]);
+  const onCall = (reply: AgentReply, call: { agentId: string; role: string }) => {
+    finished.push({
+      id: call.agentId,
+      role: call.role,
+      model: reply.model,
+      output: reply.content,
+      sources: reply.sources,
+    });
     spend.calls += 1;
     spend.prompt_tokens += reply.usage.prompt_tokens;
     spend.completion_tokens += reply.usage.completion_tokens;
@@ -66,16 +83,23 @@ export function researchDeps(rt: Runtime, provider: string, scope: RunScope): Ag
   const llm = agentLlm({ provider, onCall });
   return {
     llm: (call) => {
+      const refused = spendRefusal(rt, scope.keyId);
+      if (refused) {
+        const stop = new BudgetExceeded(refused, { agents: [...finished], usage: { ...spend } });
+        // Rejects the run (and every call in flight) with the stop, as a cancel does with its reason.
+        budgetStop.abort(stop);
+        return Promise.reject(stop);
+      }
       started.set(call.agentId, performance.now());
       return llm(call);
     },
     emit: (event) => scope.emit?.(event),
-    signal: scope.signal,
+    signal,
     // Each tool call is one more request of the key (toolAdmission): once its limits or budget refuse,
     // the agents' tool calls fail without reaching the sources.
     toolContext: {
       cache: rt.upstreamCache,
-      signal: scope.signal,
+      signal,
       admit: toolAdmission(rt, scope.key ? async () => scope.key! : keyById(rt, scope.keyId), scope),
     },
   };

@@ -5,7 +5,7 @@ import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { GatewayError } from "../../errors.ts";
-import type { Task } from "../../jobs/task-store.ts";
+import { TASK_STATUSES, type Task } from "../../jobs/task-store.ts";
 import { taskMessages } from "../../jobs/task-stream.ts";
 import { configuredProvider } from "../llm/models.ts";
 import { Budget, providerErrors } from "../llm/routes/schemas.ts";
@@ -53,7 +53,10 @@ const TaskStatus = z
   .object({
     task_id: z.string(),
     kind: z.string(),
-    status: z.enum(["pending", "running", "completed", "failed", "cancelled"]),
+    status: z.enum(TASK_STATUSES).openapi({
+      description:
+        "budget_exceeded: the key's hard-stop monthly budget ran out during the run; it stopped, and its result holds the agents that finished and the spend",
+    }),
     progress: z.number(),
     result: z.unknown().nullable(),
     error: z.string().optional(),
@@ -150,7 +153,7 @@ async function ownTask(c: Context<GatewayEnv>, id: string): Promise<Task> {
 const status = gatewayRoute("key", {
   method: "get",
   path: "/v1/orchestrate/{task_id}/status",
-  summary: "A research task's status, and its result once completed",
+  summary: "A research task's status, and its result once completed (or what was done when its budget ran out)",
   tags,
   request: { params: taskParams },
   responses: { 200: jsonResponse(TaskStatus, "The task"), ...keyedErrors, ...notFound },

@@ -97,7 +97,7 @@ export async function admitKey(
   area: string,
   refused: (status: 429) => void,
 ): Promise<Admission> {
-  const overBudget = area === ACCOUNT_AREA ? undefined : rt.budgets.refusal(key.id);
+  const overBudget = area === ACCOUNT_AREA ? undefined : budgetRefusalOf(rt, key.id);
   if (overBudget) {
     rt.metrics.rateLimited.inc({ kind: "budget" });
     refused(429);
@@ -112,6 +112,25 @@ export async function admitKey(
     }
     throw err;
   }
+}
+
+/**
+ * The refusal of the budget a key's spending counts against, once it is used up (one map lookup): the
+ * one place that says what a budget is keyed by, for the guard and for work that runs on after it.
+ */
+export function budgetRefusalOf(rt: Pick<Runtime, "budgets">, keyId: string): BudgetRefusal | undefined {
+  return rt.budgets.refusal(keyId);
+}
+
+/**
+ * Asked before each unit of work a key started that goes on spending after its request was admitted
+ * (a batch item, an agent's model call, a video poll): once the key's hard-stop budget is used up, the
+ * budget's 429, for the work to stop with (as a BudgetExceeded carrying what it finished); else undefined.
+ * O(1), no I/O: the meter counts each finished unit into the budget as it records it.
+ */
+export function spendRefusal(rt: Pick<Runtime, "budgets">, keyId: string): RateLimitError | undefined {
+  const refusal = budgetRefusalOf(rt, keyId);
+  return refusal && budgetRefusal(refusal);
 }
 
 /**

@@ -5,7 +5,16 @@ import type { GatewayEnv, RequestVariables } from "../../../gateway/http/context
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { DEFAULT_PROVIDER } from "../../../upstream/llm-catalogue.ts";
-import { BATCH_KIND, createBatch, describeBatch, type BatchItemResult } from "../batch.ts";
+import {
+  BATCH_KIND,
+  BATCH_STATUSES,
+  batchResults,
+  batchStatus,
+  createBatch,
+  describeBatch,
+  RESULTS_READY,
+  type BatchStatus,
+} from "../batch.ts";
 import { configuredProvider as configuredProviderOrThrow } from "../models.ts";
 import { Message, providerErrors } from "./schemas.ts";
 
@@ -22,7 +31,10 @@ const BatchBody = z.object({
 const BatchSchema = z
   .object({
     id: z.string(),
-    status: z.string(),
+    status: z.enum(BATCH_STATUSES).openapi({
+      description:
+        "budget_exceeded: the key's hard-stop monthly budget ran out while the batch ran; the items finished before it keep their results, the rest did not run",
+    }),
     provider: z.string().nullable(),
     model: z.string().nullable(),
     request_counts: z.object({
@@ -30,6 +42,7 @@ const BatchSchema = z
       succeeded: z.number().int(),
       errored: z.number().int(),
       processing: z.number().int(),
+      not_run: z.number().int().openapi({ description: "Items the batch ended without running (its budget ran out)" }),
     }),
     progress: z.number(),
     created_at: z.string(),
@@ -105,17 +118,17 @@ const handleBatchGet: RouteHandler<typeof batchGet, GatewayEnv> = async (c) => {
   return c.json(describeBatch(task, c.get("runtime").runner.queuePosition(task.id)), 200);
 };
 
-const batchResults = gatewayRoute("key", {
+const batchResultsRoute = gatewayRoute("key", {
   method: "get",
   path: "/v1/llm/batch/{batch_id}/results",
-  summary: "A finished batch's results, in request order",
+  summary: "A finished batch's results, in request order (past a budget stop, those of the items it finished)",
   tags: ["LLM"],
   request: { params: z.object({ batch_id: z.string().min(1).max(100) }) },
   responses: {
     200: jsonResponse(
       z.object({
         id: z.string(),
-        status: z.literal("processing_complete"),
+        status: z.enum(RESULTS_READY),
         results: z.array(z.record(z.string(), z.unknown())),
       }),
       "Results",
@@ -126,14 +139,19 @@ const batchResults = gatewayRoute("key", {
   },
 });
 
-const handleBatchResults: RouteHandler<typeof batchResults, GatewayEnv> = async (c) => {
+const handleBatchResults: RouteHandler<typeof batchResultsRoute, GatewayEnv> = async (c) => {
   const task = await ownBatch(c, c.req.valid("param").batch_id);
-  const status = describeBatch(task).status;
-  if (status !== "processing_complete")
-    throw new GatewayError(409, `batch is ${status}; results are ready when it is processing_complete`);
-  const results = ((task.result as { results?: BatchItemResult[] }).results ?? []) as BatchItemResult[];
-  return c.json({ id: task.id, status: "processing_complete" as const, results }, 200);
+  const status = batchStatus(task);
+  if (!isResultsReady(status))
+    throw new GatewayError(
+      409,
+      `batch is ${status}; results are ready when it is processing_complete (or budget_exceeded: those it finished)`,
+    );
+  return c.json({ id: task.id, status, results: batchResults(task) }, 200);
 };
+
+const isResultsReady = (status: BatchStatus): status is (typeof RESULTS_READY)[number] =>
+  (RESULTS_READY as readonly string[]).includes(status);
 
 /** Batches of chat requests, run in the background on the key's queue. */
 export function registerBatchRoutes(app: AreaApp): void {
@@ -141,5 +159,5 @@ export function registerBatchRoutes(app: AreaApp): void {
   app.openapi(batchCreateFormB, handleBatchCreate);
   app.openapi(batchList, handleBatchList);
   app.openapi(batchGet, handleBatchGet);
-  app.openapi(batchResults, handleBatchResults);
+  app.openapi(batchResultsRoute, handleBatchResults);
 }

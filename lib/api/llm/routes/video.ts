@@ -1,5 +1,8 @@
 import { z, type RouteHandler } from "@hono/zod-openapi";
 import { GatewayError } from "../../../errors.ts";
+import { spendRefusal } from "../../../gateway/http/guard.ts";
+import { BudgetExceeded } from "../../../jobs/budget-exceeded.ts";
+import { TASK_STATUSES } from "../../../jobs/task-store.ts";
 import type { AreaApp } from "../../../gateway/http/area.ts";
 import type { GatewayEnv } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
@@ -11,7 +14,9 @@ import { providerErrors } from "./schemas.ts";
 const VIDEO_KIND = "llm.video";
 const VideoTask = z.object({
   task_id: z.string(),
-  status: z.string(),
+  status: z.enum(TASK_STATUSES).openapi({
+    description: "budget_exceeded: the key's hard-stop monthly budget ran out before the video was collected",
+  }),
   video_url: z.string().nullable().optional(),
   error: z.string().nullable().optional(),
   model: z.string().optional(),
@@ -70,6 +75,9 @@ const handleVideoGenerate: RouteHandler<typeof videoGenerate, GatewayEnv> = asyn
   const task = await rt.runner.submit(c.get("key")!, start, async (_t, ctx) => {
     const deadline = Date.now() + 30 * 60_000;
     while (!ctx.signal.aborted && Date.now() < deadline) {
+      // The key's work stops with its hard-stop budget, as its batches' and research agents' do.
+      const refused = spendRefusal(rt, keyId);
+      if (refused) throw new BudgetExceeded(refused, { video_url: null });
       const poll = await pollVideo(operation);
       if (poll.done) {
         if (poll.error) throw new Error(poll.error);
@@ -83,7 +91,7 @@ const handleVideoGenerate: RouteHandler<typeof videoGenerate, GatewayEnv> = asyn
   return c.json(
     {
       task_id: task.id,
-      status: "pending",
+      status: "pending" as const,
       model: video.model,
       aspect_ratio: video.aspectRatio,
       duration_seconds: video.durationSeconds,

@@ -1,0 +1,144 @@
+import { describe, expect, it } from "vitest";
+import { FINAL_STATUSES } from "../lib/jobs/task-store.ts";
+import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
+import { numberedList, startFakeResearchLlm, type FakeResearchLlm } from "./fakes/research-llm.ts";
+import { useGateway } from "./support/use-gateway.ts";
+
+// Work a key starts runs on after its request was admitted: a batch's items, research agents' model
+// calls. A hard-stop budget used up part way must stop the rest, keeping what was finished.
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Every model call of the fakes below reports 200 tokens. */
+const CALL_TOKENS = { prompt_tokens: 120, completion_tokens: 80 };
+
+describe("a hard-stop budget holds for work that runs after its request", () => {
+  let openai: FakeLlm;
+  let research: FakeResearchLlm;
+  const t = useGateway({
+    fakes: async () => {
+      [openai, research] = await Promise.all([
+        startFakeOpenAICompatible({ key: "openai-test", reply: "An answer.", usage: CALL_TOKENS }),
+        startFakeResearchLlm({
+          key: "xai-test",
+          script: (req) => ({
+            content: req.role === "breakdown" || req.role === "planner" ? numberedList(3) : `The ${req.role}'s answer.`,
+            usage: CALL_TOKENS,
+          }),
+        }),
+      ]);
+      return [openai, research];
+    },
+    // Batches go to the openai fake, research agents to the xai one.
+    env: () => ({
+      OPENAI_API_KEY: "openai-test",
+      UPSTREAM_OPENAI_URL: openai.url,
+      XAI_API_KEY: "xai-test",
+      UPSTREAM_XAI_URL: research.url,
+      ANTHROPIC_API_KEY: undefined,
+    }),
+    key: { minute: 1000, day: 100_000, concurrency: 20 },
+  });
+
+  /** A fresh key with a hard-stop budget of `tokens` tokens this month. */
+  async function budgetedKey(tokens: number) {
+    const key = await t.gw.key({ minute: 1000, day: 100_000, concurrency: 20 });
+    await t.gw.rt.db.prisma.keyBudget.create({
+      data: { keyId: key.id, metric: "tokens", monthlyLimit: tokens, hardStop: true },
+    });
+    await t.gw.rt.budgets.refresh();
+    return key;
+  }
+  const request = (secret: string, path: string, body?: unknown) =>
+    t.gw.request(path, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { "content-type": "application/json", "X-API-Key": secret },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  /**
+   * Waits for the task to end (read from the store: with the budget used up, its status reads are
+   * refused like every other call of the key), then raises the budget so its owner can read them.
+   */
+  async function settled(keyId: string, taskId: string) {
+    for (let i = 0; i < 400; i++) {
+      const task = await t.gw.rt.tasks.get(taskId);
+      if (task && FINAL_STATUSES.has(task.status)) break;
+      await sleep(50);
+    }
+    await t.gw.rt.db.prisma.keyBudget.update({ where: { keyId }, data: { monthlyLimit: 1_000_000 } });
+    await t.gw.rt.budgets.refresh();
+  }
+
+  it("stops a batch whose first items use up the budget: budget_exceeded, the rest never sent, finished results kept", async () => {
+    const key = await budgetedKey(CALL_TOKENS.prompt_tokens + CALL_TOKENS.completion_tokens);
+    const sentBefore = openai.requests.length;
+    const requests = Array.from({ length: 10 }, (_, i) => ({
+      custom_id: `q${i}`,
+      messages: [{ role: "user", content: `question ${i}` }],
+    }));
+    const created = await request(key.key, "/v1/llm/batch", { requests, provider: "openai" });
+    expect(created.status).toBe(201);
+    const { id } = await created.json();
+
+    await settled(key.id, id);
+    const batch = await (await request(key.key, `/v1/llm/batch/${id}`)).json();
+    expect(batch.status).toBe("budget_exceeded");
+    expect(batch.error).toMatch(/^monthly budget exceeded: this key.s budget of 200 tokens/);
+    // The items already running when the first answer used up the budget finish; no other is sent.
+    const sent = openai.requests.length - sentBefore;
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(10);
+    expect(batch.request_counts).toEqual({ total: 10, succeeded: sent, errored: 0, processing: 0, not_run: 10 - sent });
+
+    const results = await request(key.key, `/v1/llm/batch/${id}/results`);
+    expect(results.status).toBe(200);
+    const body = await results.json();
+    expect(body.status).toBe("budget_exceeded");
+    expect(body.results).toHaveLength(sent);
+    expect(body.results.every((r: { status: string; content: string }) => r.status === "succeeded")).toBe(true);
+    // Each finished item counted into the budget as it was metered.
+    expect(t.gw.rt.budgets.status(key.id)?.used).toBe(sent * 200);
+  });
+
+  it("stops a research task at the agent call the budget refuses, keeping the agents that finished", async () => {
+    const key = await budgetedKey(CALL_TOKENS.prompt_tokens + CALL_TOKENS.completion_tokens);
+    const sentBefore = research.requests.length;
+    const started = await request(key.key, "/v1/orchestrate/dream-cascade?async=true", {
+      task: "Why do tides happen?",
+      num_agents: 3,
+    });
+    expect(started.status).toBe(202);
+    const { task_id } = await started.json();
+
+    await settled(key.id, task_id);
+    const task = await (await request(key.key, `/v1/orchestrate/${task_id}/status`)).json();
+    expect(task.status).toBe("budget_exceeded");
+    expect(task.error).toMatch(/^monthly budget exceeded/);
+    // The breakdown's 200 tokens used the budget up: no worker, synthesizer or summary was asked.
+    expect(research.requests.slice(sentBefore).map((r) => r.role)).toEqual(["breakdown"]);
+    expect(task.result).toMatchObject({
+      agents: [{ id: "breakdown", role: "breakdown", output: numberedList(3) }],
+      usage: { calls: 1, prompt_tokens: 120, completion_tokens: 80 },
+    });
+
+    // The stream closes as an error whose status names the stop, with what was done.
+    const stream = await request(key.key, `/v1/orchestrate/${task_id}/stream`);
+    const last = (await stream.text()).trim().split("\n\n").at(-1)!;
+    expect(JSON.parse(last.slice("data: ".length))).toMatchObject({
+      type: "error",
+      status: "budget_exceeded",
+      result: { agents: [{ id: "breakdown" }] },
+    });
+  });
+
+  it("answers a research run in the request with the budget's 429 once its budget runs out part way", async () => {
+    const key = await budgetedKey(CALL_TOKENS.prompt_tokens + CALL_TOKENS.completion_tokens);
+    const sentBefore = research.requests.length;
+    const res = await request(key.key, "/v1/swarm/hive", { task: "Why do tides happen?", depth: "quick" });
+    expect(res.status).toBe(429);
+    expect((await res.json()).error).toMatchObject({
+      code: "rate_limit_exceeded",
+      message: expect.stringMatching(/^monthly budget exceeded/),
+    });
+    expect(research.requests.slice(sentBefore).map((r) => r.role)).toEqual(["planner"]);
+  });
+});
