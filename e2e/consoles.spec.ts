@@ -77,7 +77,14 @@ test.describe("the consoles in real Chromium", () => {
     const others = Object.fromEntries(
       ["OPENAI", "ANTHROPIC", "PERPLEXITY", "GEMINI", "COHERE"].map((n) => [`${n}_API_KEY`, ""]),
     );
-    server = await startServerProcess({ ...b.env, ...others, ...providers, UPSTREAM_ARASAAC_URL: arasaac.url });
+    server = await startServerProcess({
+      ...b.env,
+      ...others,
+      ...providers,
+      UPSTREAM_ARASAAC_URL: arasaac.url,
+      // The consoles themselves, not approval (portal-journey.spec.ts): every account may use the models.
+      KEY_APPROVAL: "auto",
+    });
     const context = await browser.newContext();
     const page = await context.newPage();
     await signIn(page, server, "consoles@example.test");
@@ -718,7 +725,13 @@ test.describe("the story console in real Chromium against the gateway's story AP
         return { content: JSON.stringify(story) };
       },
     });
-    server = await startServerProcess({ ...b.env, XAI_API_KEY: "xai-test", UPSTREAM_XAI_URL: llm.url });
+    server = await startServerProcess({
+      ...b.env,
+      XAI_API_KEY: "xai-test",
+      UPSTREAM_XAI_URL: llm.url,
+      // Every account may use the models: approval is portal-journey.spec.ts's.
+      KEY_APPROVAL: "auto",
+    });
   });
   test.afterAll(async () => {
     await server?.stop();

@@ -97,6 +97,11 @@ test.describe("the portal journey in real Chromium: sign in, request, approve, u
     await user.getByText("Request sent").waitFor();
     await user.goto(`${server.url}/keys`);
     await user.getByText("waiting for an operator").waitFor();
+    // Signed in but not approved (KEY_APPROVAL=manual): the model consoles say so instead of failing.
+    await user.goto(`${server.url}/console/chat`);
+    await user.getByText("Model consoles open once your key request is approved.").waitFor();
+    expect(await user.getByRole("combobox", { name: "Provider" }).count()).toBe(0);
+    await expectAccessible(user, "chat console before approval");
   });
 
   test("lets the operator approve it with a note, and mails the requester", async () => {
@@ -207,6 +212,13 @@ test.describe("the portal journey in real Chromium: sign in, request, approve, u
     await user.reload();
     await expectAccessible(user, "keys after rotate and revoke");
     await shoot(user, "keys-managed");
+  });
+
+  test("opens the model consoles to the user once their key is approved", async () => {
+    await user.goto(`${server.url}/console/chat`);
+    // No provider is configured here: the console itself answers, no longer the approval notice.
+    await user.getByText("No language-model provider is configured on this server").waitFor();
+    expect(await user.getByTestId("model-access-notice").count()).toBe(0);
   });
 
   test("records every change in the audit log the operator sees", async () => {

@@ -127,7 +127,8 @@ test.describe("the research console in real Chromium (fake orchestrate API)", ()
     const b = await backendEnv("pglite");
     cleanup = b.cleanup;
     stream = await startFakeStream();
-    server = await startServerProcess(b.env);
+    // Every account may use the models: approval is portal-journey.spec.ts's.
+    server = await startServerProcess({ ...b.env, KEY_APPROVAL: "auto" });
     const context = await browser.newContext();
     const page = await context.newPage();
     await signIn(page, server, "research@example.test");
@@ -357,6 +358,7 @@ test.describe("the research console in real Chromium against the gateway's orche
       XAI_API_KEY: "xai-test",
       UPSTREAM_XAI_URL: llm.url,
       UPSTREAM_WIKIPEDIA_URL: wiki.url,
+      KEY_APPROVAL: "auto",
     });
   });
   test.afterAll(async () => {

@@ -5,6 +5,8 @@ import { z } from "zod";
 import { SCOPE_AREAS, type ConsolePolicy } from "./gateway/keys/record.ts";
 import type { BudgetCeilings } from "./usage/budgets.ts";
 import { parseTrustedProxies, type TrustedProxies } from "./gateway/http/trusted-proxies.ts";
+import type { KeyApprovalPolicy } from "./gateway/keys/approval.ts";
+import { loadKeyApproval } from "./portal/config.ts";
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -121,6 +123,8 @@ export type Config = {
   maxKeysPerUser: number;
   /** Areas and default limits of the portal's console keys. */
   console: ConsolePolicy;
+  /** KEY_APPROVAL (read by lib/portal/config.ts): besides key requests, who may use the model consoles before a key. */
+  keyApproval: KeyApprovalPolicy;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   publicBaseUrl?: string;
   metricsToken?: string;
@@ -208,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       scopes: e.CONSOLE_KEY_SCOPES,
       limits: { day: e.CONSOLE_LIMIT_DAY, minute: e.CONSOLE_LIMIT_MINUTE, concurrency: e.CONSOLE_LIMIT_CONCURRENCY },
     },
+    keyApproval: loadKeyApproval(env),
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     metricsToken: e.METRICS_TOKEN,

@@ -1,6 +1,7 @@
 // Operator CLI: `npm run --silent keys -- create --name NAME [--email E] [--day N] [--minute N]
 // [--concurrency N] [--scopes a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
-// files: `keys -- requests`, `keys -- approve ID`, `keys -- decline ID`. Goes through the running
+// files: `keys -- requests`, `keys -- approve ID`, `keys -- decline ID`, and `keys -- grant-console EMAIL`
+// (model consoles for an account before its key is approved). Goes through the running
 // server's loopback operator endpoint when there is one (PGlite admits one process, and the server's
 // key cache learns of the change at once), and straight to the database otherwise.
 import { parseArgs } from "node:util";
@@ -9,10 +10,13 @@ import { openDatabase } from "../lib/db/client.ts";
 import { DirectoryLockedError } from "../lib/db/directory-lock.ts";
 import { applyMigrations } from "../lib/db/migrate.ts";
 import { createKey, listKeys, revokeKey, type CreateKeyInput } from "../lib/gateway/keys/admin.ts";
+import { grantConsoleModels } from "../lib/gateway/keys/console-access.ts";
 import { redisKeyEvents } from "../lib/gateway/keys/events.ts";
 import {
+  consoleGrantInput,
   decideForCli,
   decisionNotice,
+  noAccount,
   notPending,
   OPERATOR_FILE,
   readOperatorEndpoint,
@@ -26,14 +30,16 @@ const USAGE = `usage:
   keys revoke ID
   keys requests [--status ${REQUEST_STATUSES.join("|")}] [--page N]
   keys approve ID [--note TEXT]
-  keys decline ID [--reason TEXT]        (--note and --reason are one: the requester's note)`;
+  keys decline ID [--reason TEXT]        (--note and --reason are one: the requester's note)
+  keys grant-console EMAIL               (the account's consoles may call the model areas before a key)`;
 
 type Command =
   | { kind: "create"; input: CreateKeyInput }
   | { kind: "list" }
   | { kind: "revoke"; id: string }
   | { kind: "requests"; query: { status?: string; page?: string } }
-  | { kind: "decide"; id: string; approve: boolean; note?: string };
+  | { kind: "decide"; id: string; approve: boolean; note?: string }
+  | { kind: "grant-console"; email: string };
 
 function parse(argv: string[]): Command {
   const { values, positionals } = parseArgs({
@@ -95,6 +101,11 @@ function parse(argv: string[]): Command {
     if (note !== undefined && note.length > 1000) throw new Error("--note/--reason must be at most 1000 characters");
     return { kind: "decide", id: arg, approve: verb === "approve", note };
   }
+  if (verb === "grant-console" && arg) {
+    const grant = consoleGrantInput.safeParse({ email: arg });
+    if (!grant.success) throw new Error(`grant-console: the address ${grant.error.issues[0]!.message}`);
+    return { kind: "grant-console", email: grant.data.email };
+  }
   throw new Error(USAGE);
 }
 
@@ -148,6 +159,7 @@ async function viaServer(cmd: Command, dataDir: string): Promise<Output | null> 
     const verb = cmd.approve ? "approve" : "decline";
     return [await call("POST", `/requests/${encodeURIComponent(cmd.id)}/${verb}`, { note: cmd.note })];
   }
+  if (cmd.kind === "grant-console") return [await call("POST", "/console-grants", { email: cmd.email })];
   return [await call("POST", `/keys/${encodeURIComponent(cmd.id)}/revoke`)];
 }
 
@@ -181,6 +193,12 @@ async function direct(cmd: Command): Promise<Output> {
     if (cmd.kind === "requests") return requestLines(await requestsForCli(db, cmd.query));
     if (cmd.kind === "decide")
       return decisionLine(cmd.id, await decideForCli(db, decisionNotice(), cmd.id, cmd.approve, cmd.note, "cli"));
+    if (cmd.kind === "grant-console") {
+      const record = await grantConsoleModels(db, cmd.email, config.console.scopes, "cli");
+      if (!record) throw new Error(noAccount(cmd.email));
+      await announce(config.redisUrl, record.hash);
+      return [{ id: record.id, email: cmd.email, scopes: record.scopes }];
+    }
     const record = await revokeKey(db, cmd.id, "cli");
     if (!record) throw new Error(`no key with id ${cmd.id}`);
     await announce(config.redisUrl, record.hash);

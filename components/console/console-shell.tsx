@@ -1,7 +1,10 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { consoleModelsOpen } from "@/lib/gateway/keys/console-access.ts";
 import { signInHref } from "@/lib/console/api.ts";
+import { getGateway } from "@/lib/instance.ts";
 import { currentSession } from "@/lib/portal/session.ts";
+import { ModelAccessNotice } from "./model-access-notice";
 import { ConsoleProviders } from "./providers";
 
 export const CONSOLES = [
@@ -62,23 +65,34 @@ export function ConsoleAllowance() {
   );
 }
 
+/** Whether a signed-in user's console may call the model areas (the gateway's own rule, console-access.ts). */
+async function modelsOpen(userId: string): Promise<boolean> {
+  const { rt } = await getGateway();
+  return consoleModelsOpen(rt.db, userId, rt.config.keyApproval);
+}
+
 /**
  * The server-rendered frame every console shares: navigation, title and purpose render at once (they
  * are the page's largest paint); the interactive part is a client component inside. Signed-out
- * visitors get a sign-in link instead, since consoles call /v1 with the session.
+ * visitors get a sign-in link instead, since consoles call /v1 with the session. `models`: the console
+ * calls language models, for all it does ("required": without access it gives way to the notice) or
+ * for part ("optional": the notice goes above it).
  */
 export async function ConsoleShell({
   path,
   title,
   intro,
+  models,
   children,
 }: {
   path: string;
   title: string;
   intro: ReactNode;
+  models?: "required" | "optional";
   children: ReactNode;
 }) {
   const session = await currentSession();
+  const withheld = session && models ? !(await modelsOpen(session.user.id)) : false;
   return (
     <>
       <ConsoleNav current={path} />
@@ -88,7 +102,18 @@ export async function ConsoleShell({
         <ConsoleAllowance />
         <div className="mt-6">
           {session ? (
-            <ConsoleProviders>{children}</ConsoleProviders>
+            !withheld ? (
+              <ConsoleProviders>{children}</ConsoleProviders>
+            ) : models === "required" ? (
+              <ModelAccessNotice instead />
+            ) : (
+              <>
+                <ModelAccessNotice instead={false} />
+                <div className="mt-6">
+                  <ConsoleProviders>{children}</ConsoleProviders>
+                </div>
+              </>
+            )
           ) : (
             <div className="rounded-xl border border-slate-300 p-6 dark:border-slate-700">
               <p>The consoles call the API as you, with your portal session. Sign in to use this one.</p>

@@ -90,7 +90,10 @@ function operatorEmails(list: string, smtp: SmtpSettings | null): Set<string> {
  * Settings that contradict each other, or domains that would never be read, are refused rather than
  * one of them silently winning: either way someone would get keys the operator did not mean to give.
  */
-function keyApproval(e: z.infer<typeof envSchema>): { policy: KeyApprovalPolicy; deprecations: string[] } {
+function keyApproval(e: Pick<z.infer<typeof envSchema>, ApprovalSetting>): {
+  policy: KeyApprovalPolicy;
+  deprecations: string[];
+} {
   const legacy = e.AUTO_APPROVE_KEYS === undefined ? undefined : e.AUTO_APPROVE_KEYS === "true" ? "auto" : "manual";
   const mode = e.KEY_APPROVAL ?? legacy ?? "manual";
   if (legacy !== undefined && e.KEY_APPROVAL !== undefined && legacy !== e.KEY_APPROVAL)
@@ -117,6 +120,24 @@ function keyApproval(e: z.infer<typeof envSchema>): { policy: KeyApprovalPolicy;
       "invalid configuration: KEY_APPROVAL=domains needs KEY_APPROVAL_DOMAINS, e.g. KEY_APPROVAL_DOMAINS=example.com,example.org",
     );
   return { policy: { mode, domains }, deprecations };
+}
+
+type ApprovalSetting = "KEY_APPROVAL" | "KEY_APPROVAL_DOMAINS" | "AUTO_APPROVE_KEYS";
+
+/**
+ * The approval policy read alone (the gateway opens model consoles by it, lib/config.ts): the same
+ * variables, checks and errors as loadPortalConfig.
+ */
+export function loadKeyApproval(env: Record<string, string | undefined> = process.env): KeyApprovalPolicy {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema
+    .pick({ KEY_APPROVAL: true, KEY_APPROVAL_DOMAINS: true, AUTO_APPROVE_KEYS: true })
+    .safeParse(clean);
+  if (!parsed.success)
+    throw new Error(
+      `invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
+  return keyApproval(parsed.data).policy;
 }
 
 function portalUrl(e: Pick<z.infer<typeof envSchema>, "NEXTAUTH_URL" | "PUBLIC_BASE_URL" | "PORT">): string {

@@ -10,6 +10,7 @@ export default function ChatPage() {
       path="/console/chat"
       title="Chat console"
       intro="Talk to any configured language model through the gateway; replies stream as they are written."
+      models="required"
     >
       <ChatConsole />
     </ConsoleShell>

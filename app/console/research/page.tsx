@@ -10,6 +10,7 @@ export default function ResearchPage() {
       path="/console/research"
       title="Research console"
       intro="Start a multi-agent research task, watch its agents work as a tree, then read the summary with its sources."
+      models="required"
     >
       <ResearchConsole />
     </ConsoleShell>

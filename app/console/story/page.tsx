@@ -10,6 +10,7 @@ export default function StoryPage() {
       path="/console/story"
       title="Story graph"
       intro="Generate a branching story or paste one, see it as a graph, and read it by choosing where to go next."
+      models="optional"
     >
       <StoryConsole />
     </ConsoleShell>

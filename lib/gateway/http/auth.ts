@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { isDatabaseUnreachable } from "../../db/unreachable.ts";
 import { GatewayError } from "../../errors.ts";
+import { modelsWithheldMessage } from "../keys/console-access.ts";
 import { keyAllowsArea, type KeyRecord } from "../keys/record.ts";
 import type { KeyStore } from "../keys/store.ts";
 import type { SessionBridge } from "../keys/session-bridge.ts";
@@ -81,7 +82,8 @@ async function reachingDatabase<T>(read: () => T | Promise<T>): Promise<T> {
 
 /**
  * The key, when it may call the area now: 401 for an unknown (null), revoked or expired key, 403 for
- * one whose scopes leave the area out. `presented`: sent by the client, not a portal session's console key.
+ * one whose scopes leave the area out, or a console's model area while its user awaits approval.
+ * `presented`: sent by the client, not a portal session's console key.
  */
 export function acceptKey(key: KeyRecord | null, area: string, presented: boolean, now = Date.now()): KeyRecord {
   if (!key) throw new GatewayError(401, "invalid API key", CHALLENGE);
@@ -98,6 +100,8 @@ export function acceptKey(key: KeyRecord | null, area: string, presented: boolea
       CHALLENGE,
     );
   }
+  // A console key carries `withheld` only while its user awaits approval: presented keys never look.
+  if (!presented && key.withheld?.includes(area)) throw new GatewayError(403, modelsWithheldMessage(area));
   if (!keyAllowsArea(key, area))
     throw new GatewayError(403, `this API key has no access to '${area}' (its scopes: ${key.scopes.join(", ")})`);
   return key;

@@ -12,10 +12,23 @@ import { decideAndTell, type DecisionNotice } from "../../portal/key-decision.ts
 import { createMailer } from "../../portal/mail.ts";
 import { makePrivateDir } from "../../private-dir.ts";
 import { createKey, KeyRuleError, listKeys, revokeKey } from "./admin.ts";
+import { grantConsoleModels } from "./console-access.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { isUnsafeText } from "../http/safe-text.ts";
 
 export const OPERATOR_FILE = "operator.json";
+
+/** `keys grant-console EMAIL`: the account whose model consoles the operator opens. */
+export const consoleGrantInput = z.object({
+  email: z
+    .string()
+    .trim()
+    .min(3, "is too short to be one")
+    .max(320, "is longer than 320 characters")
+    .refine((v) => !isUnsafeText(v), "must not contain NUL characters or unpaired surrogates"),
+});
+
+export const noAccount = (email: string) => `no account has the address ${email}: they sign in once first`;
 
 export type OperatorEndpoint = { url: string; token: string; pid: number };
 
@@ -122,6 +135,14 @@ export function operatorApp(rt: Runtime, token: string): Hono {
       return c.json(line);
     });
   }
+  app.post("/console-grants", async (c) => {
+    const { email } = consoleGrantInput.parse(await c.req.json());
+    const record = await grantConsoleModels(rt.db, email, rt.config.console.scopes, "operator-cli");
+    if (!record) return c.json({ error: noAccount(email) }, 404);
+    rt.keys.remember(record);
+    await rt.keyEvents.publish(record.hash);
+    return c.json({ id: record.id, email, scopes: record.scopes });
+  });
   app.onError((err, c) => {
     if (err instanceof ZodError || err instanceof SyntaxError) return c.json({ error: err.message }, 400);
     if (err instanceof KeyRuleError) return c.json({ error: err.message }, 409);

@@ -44,6 +44,8 @@ export type KeyRecord = {
   status: "active" | "revoked";
   expiresAt: number | null;
   createdAt: number;
+  /** Areas a console key is refused, saying why, until its user is approved (console-access.ts). */
+  withheld?: readonly string[];
 };
 
 export function toKeyRecord(row: ApiKey): KeyRecord {

@@ -41,6 +41,8 @@ describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
     const custom = await startTestGateway({
       db,
       env: {
+        // utils calls a model (summarize), which KEY_APPROVAL=manual keeps from unapproved consoles.
+        KEY_APPROVAL: "auto",
         CONSOLE_KEY_SCOPES: "utils",
         CONSOLE_LIMIT_DAY: "3",
         CONSOLE_LIMIT_MINUTE: "50",

@@ -2,7 +2,11 @@ import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { LRUCache } from "lru-cache";
 import type { Database } from "../../db/client.ts";
+import type { BudgetTracker } from "../../usage/budgets.ts";
+import { syncConsoleBudget } from "../../usage/console-budget.ts";
 import { consoleKeyFor } from "./admin.ts";
+import type { KeyApprovalPolicy } from "./approval.ts";
+import { consoleModelsOpen, withModelsWithheld } from "./console-access.ts";
 import type { KeyRecord } from "./record.ts";
 import type { KeyStore } from "./store.ts";
 
@@ -14,9 +18,14 @@ export type SessionBridgeOptions = {
   ttlMs: number;
   /** Origins that count as ours besides the request's own (PUBLIC_BASE_URL / NEXTAUTH_URL behind a proxy). */
   trustedOrigins: string[];
+  /** KEY_APPROVAL: whose consoles may call the model areas before an approved key (console-access.ts). */
+  approval: KeyApprovalPolicy;
+  /** Where the console key gets its user's budget (console-budget.ts), so the console is no way around it. */
+  budgets?: Pick<BudgetTracker, "apply">;
 };
 
-type CachedSession = { userId: string; expires: number; keyHash: string };
+/** What a session is trusted as for `ttlMs`: an approval or a budget change reaches it within that time. */
+type CachedSession = { userId: string; expires: number; keyHash: string; modelsOpen: boolean };
 const NO_SESSION = Symbol("no session");
 
 /**
@@ -24,7 +33,8 @@ const NO_SESSION = Symbol("no session");
  * holds a key). A same-origin request carrying next-auth's session cookie is attributed to the user's
  * own console key, created on first use, limited (with the console allowance, smaller than a key's)
  * and metered like any client. Session → console key is read from the database once and kept for `ttlMs`; the key's
- * record itself comes from the KeyStore, so revocations and limit changes reach it as for any key.
+ * record itself comes from the KeyStore, so revocations and limit changes reach it as for any key. Until the
+ * user is approved, the model areas are withheld from it; it is held to the strictest of the user's budgets.
  */
 export class SessionBridge {
   private readonly cache: LRUCache<string, CachedSession | typeof NO_SESSION>;
@@ -69,7 +79,8 @@ export class SessionBridge {
       if (!session) return null;
     }
     if (session.expires <= now) return null;
-    return this.keys.resolveHash(session.keyHash);
+    const key = await this.keys.resolveHash(session.keyHash);
+    return key && !session.modelsOpen ? withModelsWithheld(key) : key;
   }
 
   /** Drops a session at once (signed out here). */
@@ -88,7 +99,11 @@ export class SessionBridge {
     }
     const key = await consoleKeyFor(this.db, row.userId);
     this.keys.remember(key);
-    const session = { userId: row.userId, expires: row.expires.getTime(), keyHash: key.hash };
+    const [modelsOpen] = await Promise.all([
+      consoleModelsOpen(this.db, row.userId, this.options.approval),
+      this.options.budgets && syncConsoleBudget(this.db, this.options.budgets, row.userId, key.id),
+    ]);
+    const session = { userId: row.userId, expires: row.expires.getTime(), keyHash: key.hash, modelsOpen };
     this.cache.set(token, session);
     return session;
   }

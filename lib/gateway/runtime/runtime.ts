@@ -88,12 +88,6 @@ export async function createRuntime(
     onError: logError("key refresh failed"),
   });
   keys.start();
-  const sessions = new SessionBridge(db, keys, {
-    ttlMs: SESSION_CACHE_MS,
-    trustedOrigins: [config.publicBaseUrl, process.env.NEXTAUTH_URL]
-      .filter((u): u is string => !!u)
-      .map((u) => new URL(u).origin),
-  });
   const keyEvents = config.redisUrl
     ? await redisKeyEvents(config.redisUrl, keys, logError("redis key channel"))
     : localKeyEvents;
@@ -115,6 +109,14 @@ export async function createRuntime(
   });
   counted.budgets = budgets;
   budgets.start();
+  const sessions = new SessionBridge(db, keys, {
+    ttlMs: SESSION_CACHE_MS,
+    trustedOrigins: [config.publicBaseUrl, process.env.NEXTAUTH_URL]
+      .filter((u): u is string => !!u)
+      .map((u) => new URL(u).origin),
+    approval: config.keyApproval,
+    budgets,
+  });
   const retention = new RequestLogRetention(db, {
     days: config.requestLogRetentionDays,
     onError: logError("deleting expired request log rows failed; will retry"),
