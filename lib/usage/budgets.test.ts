@@ -15,6 +15,19 @@ describe("budget arithmetic", () => {
     expect(amountOf("cost", { ...llm, provider: "ollama", model: "llama3.2" })).toBe(0);
   });
 
+  it("adds the priced features a call used beyond tokens to its cost, and nothing to its tokens", () => {
+    const search = usageEvent("k", {
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      promptTokens: 1000,
+      completionTokens: 100,
+      features: { web_search: 3, "service_tier:priority": 1 },
+    });
+    expect(amountOf("cost", search)).toBeCloseTo((1000 * 3 + 100 * 15) / 1e6 + 3 * 0.01, 12);
+    expect(amountOf("tokens", search)).toBe(1100);
+    expect(amountOf("requests", search)).toBe(1);
+  });
+
   it("resets at the first instant of the next UTC month, December included", () => {
     expect(monthOf(new Date("2026-03-31T23:59:59.999Z"))).toBe("2026-03");
     expect(monthEnd("2026-03")).toBe(Date.parse("2026-04-01T00:00:00Z"));

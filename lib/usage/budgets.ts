@@ -1,6 +1,6 @@
 import type { Database } from "../db/client.ts";
 import type { UsageEventInput } from "./meter.ts";
-import { estimateCost, loadPrices } from "./prices.ts";
+import { estimateCost, featureCost, loadPrices } from "./prices.ts";
 
 export const BUDGET_METRICS = ["requests", "tokens", "cost"] as const;
 export type BudgetMetric = (typeof BUDGET_METRICS)[number];
@@ -27,17 +27,19 @@ export type BudgetAlert = {
 /**
  * What one request adds to a budget. Requests refused with 429 (rate limits, the budget's own stop) do not
  * count against a requests budget, so raising a budget frees what it says; tokens and estimated cost are
- * the provider's reported tokens, priced by the one price table.
+ * the provider's reported tokens, priced by the one price table, and the cost of the features it reported
+ * using beyond tokens (web searches...) where they have a price.
  */
 export function amountOf(
   metric: BudgetMetric,
-  e: Pick<UsageEventInput, "status" | "provider" | "model" | "promptTokens" | "completionTokens">,
+  e: Pick<UsageEventInput, "status" | "provider" | "model" | "promptTokens" | "completionTokens" | "features">,
 ): number {
   const prompt = e.promptTokens ?? 0;
   const completion = e.completionTokens ?? 0;
   if (metric === "requests") return e.status === 429 ? 0 : 1;
   if (metric === "tokens") return prompt + completion;
-  return e.provider ? (estimateCost(e.provider, e.model ?? "", prompt, completion) ?? 0) : 0;
+  if (!e.provider) return 0;
+  return (estimateCost(e.provider, e.model ?? "", prompt, completion) ?? 0) + featureCost(e.provider, e.features);
 }
 
 /** The UTC month of an instant, YYYY-MM. */
@@ -219,7 +221,8 @@ export class BudgetTracker {
         for (const k of keys) lineageOf.set(k.id, k.lineageId ?? k.id);
         const keyIds = [...lineageOf.keys()];
         const budgetOf = (keyId: string) => budgets.get(lineageOf.get(keyId)!)!;
-        const [daily, models, sent] = await Promise.all([
+        const costKeys = keyIds.filter((k) => budgetOf(k).metric === "cost");
+        const [daily, models, features, sent] = await Promise.all([
           this.db.prisma.usageDaily.groupBy({
             by: ["keyId"],
             where: { keyId: { in: keyIds }, day: { gte: from } },
@@ -230,6 +233,13 @@ export class BudgetTracker {
             where: { keyId: { in: keyIds }, day: { gte: from } },
             _sum: { promptTokens: true, completionTokens: true },
           }),
+          costKeys.length
+            ? this.db.prisma.usageDailyFeature.groupBy({
+                by: ["keyId", "provider", "feature"],
+                where: { keyId: { in: costKeys }, day: { gte: from } },
+                _sum: { uses: true },
+              })
+            : [],
           this.db.prisma.budgetAlert.findMany({ where: { keyId: { in: lineages }, month } }),
         ]);
         // Use per lineage: what every key of it spent this month.
@@ -249,6 +259,7 @@ export class BudgetTracker {
           const completion = Number(m._sum.completionTokens ?? 0);
           add(m.keyId, estimateCost(m.provider, m.model, prompt, completion) ?? 0);
         }
+        for (const f of features) add(f.keyId, featureCost(f.provider, { [f.feature]: Number(f._sum.uses ?? 0) }));
         return { budgets, lineageOf, used, pending, sent };
       });
     } catch (err) {

@@ -4,7 +4,15 @@ import { startTestGateway, type TestGateway } from "../../test/support/gateway.t
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import type { Database } from "../db/client.ts";
-import { Meter, rollUp, rollUpModels, rollUpProviders, storableEvent, type UsageEventInput } from "./meter.ts";
+import {
+  Meter,
+  rollUp,
+  rollUpFeatures,
+  rollUpModels,
+  rollUpProviders,
+  storableEvent,
+  type UsageEventInput,
+} from "./meter.ts";
 import { listRequests } from "./request-log.ts";
 
 const event = (over: Partial<UsageEventInput> = {}): UsageEventInput => ({
@@ -70,6 +78,22 @@ describe("roll-ups", () => {
       ["2026-03-15", "grok", 2],
       ["2026-03-16", "grok", 2],
       ["2026-03-15", "grok-mini", 1],
+    ]);
+  });
+
+  it("sums feature uses per key, day, provider and feature, from events that named a provider", () => {
+    const search = { provider: "anthropic", model: "claude", features: { web_search: 2 } };
+    const rows = rollUpFeatures([
+      ...events,
+      event({ keyId: "a", at: lastOfDay, ...search }),
+      event({ keyId: "a", at: lastOfDay, ...search, features: { web_search: 3, "service_tier:priority": 1 } }),
+      event({ keyId: "a", at: firstOfNext, ...search }),
+      event({ keyId: "b", at: lastOfDay, features: { web_search: 9 } }),
+    ]);
+    expect(rows.map((r) => [r.keyId, r.day, r.provider, r.feature, r.uses])).toEqual([
+      ["a", "2026-03-15", "anthropic", "web_search", 5],
+      ["a", "2026-03-15", "anthropic", "service_tier:priority", 1],
+      ["a", "2026-03-16", "anthropic", "web_search", 2],
     ]);
   });
 });

@@ -2,6 +2,12 @@ import type { Database } from "../db/client.ts";
 import { isUnsafeText, toSafeText } from "../gateway/http/safe-text.ts";
 import { RequestLogRate } from "./log-rate.ts";
 
+/**
+ * Uses of a provider's features billed beyond tokens (Anthropic's web searches, a priority service
+ * tier...), by feature name: what the provider said one call used, or a day's sum in usage_daily_feature.
+ */
+export type FeatureUse = Record<string, number>;
+
 export type UsageEventInput = {
   keyId: string;
   requestId: string;
@@ -17,6 +23,8 @@ export type UsageEventInput = {
   model?: string;
   promptTokens?: number;
   completionTokens?: number;
+  /** Beyond tokens, with `provider`: written to usage_daily_feature, priced by the budgets (featureCost). */
+  features?: FeatureUse;
   at: Date;
   /** Set by the meter: past the key's request-log rate, so counted in the rollups but given no usage_events row. */
   unlogged?: boolean;
@@ -299,6 +307,7 @@ export class Meter {
     const rollups = rollUp(events);
     const providers = rollUpProviders(events);
     const models = rollUpModels(events);
+    const features = rollUpFeatures(events);
     const lastUsed = new Map<string, Date>();
     for (const e of events) if ((lastUsed.get(e.keyId)?.getTime() ?? 0) < e.at.getTime()) lastUsed.set(e.keyId, e.at);
 
@@ -405,6 +414,14 @@ export class Meter {
             (r) => r.prompt,
             (r) => r.completion,
           ]),
+        );
+      if (features.length)
+        await tx.query(
+          `INSERT INTO usage_daily_feature (key_id, day, provider, feature, uses)
+           SELECT k, d::date, p, f, n FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
+             AS v(k, d, p, f, n)
+           ON CONFLICT (key_id, day, provider, feature) DO UPDATE SET uses = usage_daily_feature.uses + EXCLUDED.uses`,
+          columns(features, [(r) => r.keyId, (r) => r.day, (r) => r.provider, (r) => r.feature, (r) => r.uses]),
         );
       await tx.query(
         // GREATEST ignores NULL, so a key's first use sets the column too.
@@ -575,6 +592,25 @@ export function rollUpModels(events: readonly UsageEventInput[]): ModelUsageRow[
     r.completion += e.completionTokens ?? 0;
   }
   return [...groups.rows.values()];
+}
+
+/** Uses of one provider feature billed beyond tokens by a key on one UTC day (usage_daily_feature). */
+export type FeatureUsageRow = { keyId: string; day: string; provider: string; feature: string; uses: number };
+
+/** Feature uses per key, UTC day, provider and feature (only events that named a provider). */
+export function rollUpFeatures(events: readonly UsageEventInput[]): FeatureUsageRow[] {
+  const rows = new Map<string, FeatureUsageRow>();
+  for (const e of events) {
+    if (!e.provider || !e.features) continue;
+    const day = e.at.toISOString().slice(0, 10);
+    for (const [feature, uses] of Object.entries(e.features)) {
+      const id = `${e.keyId}\u0000${day}\u0000${e.provider}\u0000${feature}`;
+      const row = rows.get(id);
+      if (row) row.uses += uses;
+      else rows.set(id, { keyId: e.keyId, day, provider: e.provider, feature, uses });
+    }
+  }
+  return [...rows.values()];
 }
 
 /**

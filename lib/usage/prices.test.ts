@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_PRICES, estimateCost, listPrices, mergePrices, priceOf } from "./prices.ts";
+import { DEFAULT_PRICES, estimateCost, featureCost, listPrices, mergePrices, priceOf } from "./prices.ts";
 
 type PriceGlobal = typeof globalThis & { __gatewayPrices?: unknown };
 
@@ -24,6 +24,13 @@ describe("the one price table", () => {
     expect(estimateCost("xai", "grok-4", 1_000_000, 1_000_000)).toBe(18);
     expect(estimateCost("xai", "mystery", 10, 10)).toBeUndefined();
     expect(estimateCost("ollama", "llama3.2", 10, 10)).toBeUndefined();
+  });
+
+  it("prices features used beyond tokens where the provider lists a price, and counts the rest as free", () => {
+    expect(featureCost("anthropic", { web_search: 250 })).toBeCloseTo(2.5, 12);
+    expect(featureCost("anthropic", { web_fetch: 4, "service_tier:priority": 1 })).toBe(0);
+    expect(featureCost("openai", { "service_tier:priority": 1 })).toBe(0);
+    expect(featureCost("anthropic", undefined)).toBe(0);
   });
 
   it("lists every priced model sorted, each marked default", () => {

@@ -1,4 +1,5 @@
 import type { Database } from "../db/client.ts";
+import type { FeatureUse } from "./meter.ts";
 
 /** USD per million tokens: [input (prompt), output (completion)]. */
 export type Price = readonly [number, number];
@@ -24,6 +25,25 @@ export const DEFAULT_PRICES: Readonly<Record<string, Readonly<Record<string, Pri
   perplexity: { sonar: [1, 1], "sonar-pro": [3, 15], "sonar-reasoning-pro": [2, 8] },
   ollama: {},
 };
+
+/**
+ * USD per use of a provider feature billed beyond tokens (FeatureUse, metered when the operator allows
+ * the feature through: LLM_PASSTHROUGH_FEATURES), at the provider's list price: Anthropic's web search is
+ * $10 per 1,000 searches. A feature without a price here (a service tier, priced as a share of tokens) is
+ * counted, not priced.
+ */
+export const FEATURE_PRICES: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  anthropic: { web_search: 0.01 },
+};
+
+/** Estimated USD of a call's (or a day's) feature uses; 0 for features without a price. */
+export function featureCost(provider: string, features: FeatureUse | undefined): number {
+  const prices = FEATURE_PRICES[provider];
+  if (!prices || !features) return 0;
+  let usd = 0;
+  for (const [feature, uses] of Object.entries(features)) usd += uses * (prices[feature] ?? 0);
+  return usd;
+}
 
 /** One row of the effective table, as the admin page lists it. */
 export type PriceRow = {

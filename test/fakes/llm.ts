@@ -30,6 +30,8 @@ export type FakeLlmOptions = {
    * forces is called by its name.
    */
   toolCall?: { name: string; arguments: Record<string, unknown> };
+  /** Anthropic: the server tools' uses to report in `usage.server_tool_use` (web_search_requests…). */
+  serverToolUse?: Record<string, number>;
 };
 
 async function start(app: Hono, requests: FakeLlm["requests"], abandoned: () => number): Promise<FakeLlm> {
@@ -145,7 +147,15 @@ export async function startFakeOpenAICompatible(options: FakeLlmOptions & { base
     const reply = options.reply ?? "Hello from the fake model.";
     const promptTokens = options.usage?.prompt_tokens ?? JSON.stringify(body.messages).length >> 2;
     const completionTokens = options.usage?.completion_tokens ?? words(reply).length;
-    const base = { id: "chatcmpl-fake", created: 1_760_000_000, model: `${body.model}-2026` };
+    // The tier asked for is the tier served, as OpenAI answers it ("auto" is served as "default").
+    const asked = typeof body.service_tier === "string" ? body.service_tier : undefined;
+    const tier = asked === "auto" ? "default" : asked;
+    const base = {
+      id: "chatcmpl-fake",
+      created: 1_760_000_000,
+      model: `${body.model}-2026`,
+      ...(tier && { service_tier: tier }),
+    };
     const messages = body.messages as Array<{ role: string }>;
     // A forced function is called by name (the AI SDK's JSON tool, say), with toolCall's arguments.
     const forced = body.tool_choice?.type === "function" ? (body.tool_choice.function.name as string) : undefined;
@@ -286,7 +296,11 @@ export async function startFakeAnthropic(options: FakeLlmOptions): Promise<FakeL
         options.failWith as 500,
       );
     const reply = options.reply ?? "Hello from the fake Claude.";
-    const usage = { input_tokens: JSON.stringify(body.messages).length >> 2, output_tokens: words(reply).length };
+    const usage = {
+      input_tokens: JSON.stringify(body.messages).length >> 2,
+      output_tokens: words(reply).length,
+      ...(options.serverToolUse && { server_tool_use: options.serverToolUse }),
+    };
     const message = {
       id: "msg_fake",
       type: "message",
@@ -331,7 +345,7 @@ export async function startFakeAnthropic(options: FakeLlmOptions): Promise<FakeL
       await send("message_delta", {
         type: "message_delta",
         delta: { stop_reason: "end_turn", stop_sequence: null },
-        usage: { output_tokens: usage.output_tokens },
+        usage: { output_tokens: usage.output_tokens, server_tool_use: usage.server_tool_use },
       });
       await send("message_stop", { type: "message_stop" });
       finished = true;

@@ -9,6 +9,7 @@ import { openAIErrorResponses } from "./compat-error-responses.ts";
 import { sseFrame } from "./event-relay.ts";
 import { inlineImages } from "./images.ts";
 import { openAIErrors } from "./openai-errors.ts";
+import { refuseUnlisted, serviceTierFeature } from "./passthrough.ts";
 import { completeOn, MODEL_FIELD, streamOn, type ChatSink } from "./provider-chat.ts";
 import { chatTarget, requestAnswerId } from "./target.ts";
 import type { ChatRequest } from "./wire.ts";
@@ -31,6 +32,15 @@ const ChatCompletionBody = z
     max_tokens: z.number().int().min(1).optional(),
     max_completion_tokens: z.number().int().min(1).optional(),
     temperature: z.number().min(0).max(2).optional(),
+    service_tier: z
+      .string()
+      .regex(/^[a-z_]{1,32}$/)
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "auto or default; another tier (priority, flex, scale) costs apart from tokens and is refused unless the operator lists it in LLM_PASSTHROUGH_FEATURES (service_tier:<tier>)",
+      }),
   })
   .loose();
 
@@ -72,13 +82,15 @@ function chatChunkSink(name: string, includeUsage: boolean): ChatSink {
 
 const handleChatCompletions = bodyHandler(chatCompletions, async (c, input) => {
   const body = input.body as unknown as ChatRequest;
+  // Before anything is fetched or sent: a tier that costs extra passes only when the operator allows it.
+  refuseUnlisted(serviceTierFeature(body.service_tier), c.get("runtime").config.passthroughFeatures);
   const target = chatTarget(body.model, requestAnswerId("chatcmpl-", c.get("requestId")));
   body.messages = await inlineImages(c.get("runtime"), body.messages, c);
   // A provider that never answers is a 504 after LLM_TIMEOUT_MS, as on /v1/llm/chat.
   const stop = c.stop(llmTimeoutMs());
   if (!body.stream) {
     const r = await completeOn(target, body, stop);
-    c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage }));
+    c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage, features: r.features }));
     return r.completion as never;
   }
   const sink = chatChunkSink(target.name, body.stream_options?.include_usage === true);

@@ -6,6 +6,7 @@ import type { EventSource } from "../../gateway/http/event-stream.ts";
 import type { ChatStream, StreamOutcome } from "../llm/chat.ts";
 import type { ProviderBody } from "../llm/provider-call.ts";
 import type { CallStop } from "../../upstream/call-stop.ts";
+import type { FeatureUse } from "../../usage/meter.ts";
 
 /** One server-sent event as written to the client. */
 export const sseFrame = (data: unknown, event?: string): string =>
@@ -36,6 +37,8 @@ export interface EventTranslator {
   usage(): Usage;
   /** The model the provider said it used, once it has. */
   model(): string | undefined;
+  /** What the provider reported using beyond tokens so far (server tools, a service tier), for metering. */
+  features?(): FeatureUse | undefined;
 }
 
 /**
@@ -60,6 +63,7 @@ export function relayEvents(
     stop.release();
     outcome.usage = t.usage();
     outcome.model = t.model() ?? modelId;
+    outcome.features = t.features?.();
     settle(outcome);
   };
   let gone = false;

@@ -2,9 +2,11 @@ import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { Usage } from "../llm/chat-types.ts";
 import type { ChatStream } from "../llm/chat.ts";
 import type { CallStop } from "../../upstream/call-stop.ts";
+import type { FeatureUse } from "../../usage/meter.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
 import { AnthropicToChatChunks, anthropicToChat, anthropicUsage, chatToAnthropic } from "./anthropic-upstream.ts";
 import { relayEvents, streamFailure, type EventTranslator } from "./event-relay.ts";
+import { serviceTierUse } from "./passthrough.ts";
 import type { AnthropicEvent, AnthropicMessage, ChatChunk, ChatCompletion, ChatRequest, ChatUsage } from "./wire.ts";
 
 type Body = Record<string, unknown>;
@@ -50,13 +52,14 @@ export function upstreamBody(entry: ProviderEntry, body: ChatRequest, modelId: s
 /**
  * One chat completion on any provider, answered in Chat Completions' shape (model named
  * provider/model): passed through to a provider speaking OpenAI's wire, translated to and from
- * Anthropic's Messages.
+ * Anthropic's Messages. `features`: the service tier an OpenAI-wire provider says it served with, if
+ * not the standard one (metered).
  */
 export async function completeOn(
   target: ChatTarget,
   body: ChatRequest,
   deadline: CallStop,
-): Promise<{ completion: ChatCompletion; usage: Usage; model: string }> {
+): Promise<{ completion: ChatCompletion; usage: Usage; model: string; features?: FeatureUse }> {
   const { entry, modelId, name } = target;
   try {
     if (entry.wire === "anthropic") {
@@ -73,6 +76,7 @@ export async function completeOn(
       completion: { ...json, model: name },
       usage: usageFrom(json.usage),
       model: typeof json.model === "string" ? json.model : modelId,
+      features: serviceTierUse(json.service_tier),
     };
   } finally {
     deadline.release();
@@ -88,10 +92,14 @@ const NEEDS_READING = /"usage"\s*:\s*\{|"error"/;
 /** Whether a chunk's raw JSON must be parsed: it may carry usage or the provider's failure. */
 export const needsReading = (data: string): boolean => NEEDS_READING.test(data);
 
-/** Reads an OpenAI-wire provider's chunks into the sink: the provider's error event throws. */
+/**
+ * Reads an OpenAI-wire provider's chunks into the sink: the provider's error event throws. The service
+ * tier it served with is read from the chunks parsed anyway (the usage chunk, which the gateway always asks for).
+ */
 function openAIChunks(sink: ChatSink): EventTranslator {
   let usage = usageFrom(undefined);
   let model: string | undefined;
+  let tier: unknown;
   return {
     raw(data) {
       if (data === "[DONE]") return [];
@@ -106,12 +114,14 @@ function openAIChunks(sink: ChatSink): EventTranslator {
       if (data.error) throw streamFailure(data.error);
       if (model === undefined && typeof data.model === "string") model = data.model;
       if (data.usage) usage = usageFrom(data.usage as ChatUsage);
+      if (data.service_tier !== undefined) tier = data.service_tier;
       return sink.push(data as unknown as ChatChunk);
     },
     end: () => sink.end(),
     error: (message) => sink.error(message),
     usage: () => usage,
     model: () => model,
+    features: () => serviceTierUse(tier),
   };
 }
 

@@ -9,6 +9,7 @@ import { PulledParts, relayChat, relaysStream, type PartSource, type RelayReques
 import { withDeadline } from "../../upstream/deadline.ts";
 import { CallStop } from "../../upstream/call-stop.ts";
 import type { EventSource } from "../../gateway/http/event-stream.ts";
+import type { FeatureUse } from "../../usage/meter.ts";
 
 export type ChatRequest = {
   messages: ChatMessage[];
@@ -208,7 +209,15 @@ async function* sdkParts(p: Prepared): AsyncGenerator<ChatPart> {
   throw new Error("the stream ended without finishing");
 }
 
-export type StreamOutcome = { usage: Usage; model: string; provider: string; complete: boolean; bytes: number };
+export type StreamOutcome = {
+  usage: Usage;
+  model: string;
+  provider: string;
+  complete: boolean;
+  bytes: number;
+  /** What the provider reported using beyond tokens (a passed-through server tool, a service tier). */
+  features?: FeatureUse;
+};
 
 /** A chat stream ready to answer with (eventStreamResponse), and its outcome once it ends or the client leaves. */
 export type ChatStream = { source: EventSource; finished: Promise<StreamOutcome> };

@@ -11,6 +11,7 @@ import { anthropicUsage } from "../chat/anthropic-upstream.ts";
 import { anthropicErrorResponses } from "../chat/compat-error-responses.ts";
 import { relayEvents, sseFrame, streamFailure, type EventTranslator } from "../chat/event-relay.ts";
 import { inlineImages } from "../chat/images.ts";
+import { anthropicFeatureUse, messagesFeatures, refuseUnlisted } from "../chat/passthrough.ts";
 import { completeOn, streamOn, usageFrom, type ChatSink, type ChatTarget } from "../chat/provider-chat.ts";
 import { chatTarget, requestAnswerId } from "../chat/target.ts";
 import type { AnthropicEvent, AnthropicMessage, MessagesRequest } from "../chat/wire.ts";
@@ -36,7 +37,19 @@ const MessagesBody = z.looseObject({
   system: z.union([z.string(), z.array(Block).max(100)]).optional(),
   stream: z.boolean().optional(),
   tools: z
-    .array(z.looseObject({ name: z.string().min(1).max(128) }))
+    .array(
+      z.looseObject({
+        name: z.string().min(1).max(128),
+        type: z
+          .string()
+          .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+          .optional()
+          .openapi({
+            description:
+              "A server tool (web_search_20250305, code_execution_…) reaches Anthropic only when the operator lists it (web_search…) in LLM_PASSTHROUGH_FEATURES",
+          }),
+      }),
+    )
     .max(128)
     .optional(),
   temperature: z.number().min(0).max(1).optional(),
@@ -82,6 +95,7 @@ function anthropicEvents(name: string): EventTranslator {
     error: (message) => [sseFrame({ type: "error", error: { type: "api_error", message } }, "error")],
     usage: () => usageFrom(usage && anthropicUsage(usage)),
     model: () => model,
+    features: () => anthropicFeatureUse(usage),
   };
 }
 
@@ -95,10 +109,15 @@ function messageEventSink(events: ChatToMessageEvents): ChatSink {
   };
 }
 
-/** Anthropic itself: the body as sent (with Anthropic's model id and any `anthropic-beta` flags), the answer as given. */
+/**
+ * Anthropic itself: the body as sent (with Anthropic's model id and any `anthropic-beta` flags), the
+ * answer as given. Server tools and betas that bill beyond tokens pass only when the operator lists
+ * them (400 otherwise, before anything is sent); what the answer says they used is metered.
+ */
 async function onAnthropic(c: BodyCall, target: ChatTarget, body: MessagesRequest) {
   const { entry, modelId, name } = target;
   const beta = c.header("anthropic-beta");
+  refuseUnlisted(messagesFeatures(body.tools, beta), c.get("runtime").config.passthroughFeatures);
   const headers: Record<string, string> = beta ? { "anthropic-beta": beta } : {};
   const sent = { ...body, model: modelId };
   // Bounds the provider's call (its whole stream), and a stream's relay stops it when it gives up.
@@ -114,7 +133,12 @@ async function onAnthropic(c: BodyCall, target: ChatTarget, body: MessagesReques
     stop.release(),
   );
   c.report(
-    completionUsage({ provider: entry.name, model: msg.model ?? modelId, usage: usageFrom(anthropicUsage(msg.usage)) }),
+    completionUsage({
+      provider: entry.name,
+      model: msg.model ?? modelId,
+      usage: usageFrom(anthropicUsage(msg.usage)),
+      features: anthropicFeatureUse(msg.usage),
+    }),
   );
   return { ...msg, model: name };
 }
@@ -128,7 +152,7 @@ const handleMessages = bodyHandler(messages, async (c, input) => {
   const stop = c.stop(llmTimeoutMs());
   if (!chat.stream) {
     const r = await completeOn(target, chat, stop);
-    c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage }));
+    c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage, features: r.features }));
     const message = chatToMessage(r.completion, { id: target.id, model: target.name });
     return new JsonText(messageJson(message));
   }

@@ -11,6 +11,7 @@ import { openAIErrorResponses } from "../chat/compat-error-responses.ts";
 import { sseFrame } from "../chat/event-relay.ts";
 import { inlineImages } from "../chat/images.ts";
 import { openAIErrors } from "../chat/openai-errors.ts";
+import { refuseUnlisted, serviceTierFeature } from "../chat/passthrough.ts";
 import { completeOn, streamOn, type ChatSink } from "../chat/provider-chat.ts";
 import { chatTarget, storedAnswerId } from "../chat/target.ts";
 import type { ResponseEvent, ResponseInputItem, ResponseObject, ResponsesRequest } from "../chat/wire.ts";
@@ -34,6 +35,15 @@ const ResponsesBody = z.looseObject({
     .max(128)
     .optional(),
   max_output_tokens: z.number().int().min(1).nullable().optional(),
+  service_tier: z
+    .string()
+    .regex(/^[a-z_]{1,32}$/)
+    .nullable()
+    .optional()
+    .openapi({
+      description:
+        "auto or default; another tier (priority, flex, scale) costs apart from tokens and is refused unless the operator lists it in LLM_PASSTHROUGH_FEATURES (service_tier:<tier>)",
+    }),
 });
 
 const Json = z.record(z.string(), z.unknown());
@@ -95,6 +105,8 @@ function responseEventSink(events: ChatToResponseEvents, done: (r: ResponseObjec
 const handleCreate = bodyHandler(create, async (c, validated) => {
   const body = validated.body as unknown as ResponsesRequest;
   const rt = c.get("runtime");
+  // Before anything is read or sent: a tier that costs extra passes only when the operator allows it.
+  refuseUnlisted(serviceTierFeature(body.service_tier), rt.config.passthroughFeatures);
   const owner = c.get("key")!.id;
   const store = responseStore(rt);
   let prior: ResponseInputItem[] = [];
@@ -120,7 +132,7 @@ const handleCreate = bodyHandler(create, async (c, validated) => {
   };
   if (!body.stream) {
     const r = await completeOn(target, chat, stop);
-    c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage }));
+    c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage, features: r.features }));
     const response = chatToResponse(r.completion, context);
     keep(response);
     return response as never;

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { Admission } from "../runtime/limits/limiter.ts";
 import type { KeyRecord } from "../keys/record.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import type { FeatureUse } from "../../usage/meter.ts";
 
 /** What a handler may report about the work it did, for metering (provider calls, tokens). */
 export type UsageDetail = {
@@ -10,6 +11,8 @@ export type UsageDetail = {
   model?: string;
   promptTokens?: number;
   completionTokens?: number;
+  /** Provider features used beyond tokens (server tools, a service tier), as the provider reported them. */
+  features?: FeatureUse;
   bytesOut?: number;
 };
 
