@@ -66,6 +66,25 @@ const envSchema = z.object({
   UPSTREAM_MAX_BYTES: positiveInt.optional(),
   // Read where chat calls start (lib/api/llm/chat.ts); listed here so a bad value stops start-up.
   LLM_TIMEOUT_MS: positiveInt.optional(),
+  // Provider features that cost beyond tokens, passed through only when listed (lib/api/chat/passthrough.ts).
+  LLM_PASSTHROUGH_FEATURES: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(
+          z.string().regex(/^[a-z0-9_.:-]{1,80}$/, {
+            message: "LLM_PASSTHROUGH_FEATURES takes feature names such as web_search or service_tier:priority",
+          }),
+        )
+        .max(100),
+    ),
   CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
   OLLAMA_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false"),
   OLLAMA_HOSTS_PER_KEY: positiveInt.max(100).default(5),
@@ -150,6 +169,11 @@ export type Config = {
   ollamaAllowPrivateHosts: boolean;
   /** Runner hosts one key (its rotation lineage) may register: each is probed whenever the key lists them. */
   ollamaHostsPerKey: number;
+  /**
+   * Provider features that cost beyond tokens which the compatible surfaces pass through (Anthropic's
+   * server tools and betas, service tiers); any other is refused with 400. Their use is metered.
+   */
+  passthroughFeatures: ReadonlySet<string>;
   /** Days a stored Responses API answer stays readable (GET, previous_response_id) before it is deleted. */
   responsesRetentionDays: number;
   /** Days a keyed request's row (usage_events, the portal's request log) is kept; the daily rollups stay. */
@@ -227,6 +251,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     ollamaAllowPrivateHosts: e.OLLAMA_ALLOW_PRIVATE_HOSTS === "true",
     ollamaHostsPerKey: e.OLLAMA_HOSTS_PER_KEY,
+    passthroughFeatures: new Set(e.LLM_PASSTHROUGH_FEATURES),
     responsesRetentionDays: e.RESPONSES_RETENTION_DAYS,
     requestLogRetentionDays: e.REQUEST_LOG_RETENTION_DAYS,
     budgets: {
