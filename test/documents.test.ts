@@ -203,6 +203,15 @@ describe("one unbroken word as long as the content may be", () => {
     }
   });
 
+  it("100 kB of `[`, which no space after it lets a line break, is rendered in time", async () => {
+    // Unicode line breaking glues an opening bracket to a space after it: pieces of this word are cut
+    // with line breaks, not spaces, or pdfkit would see one 100 kB word again.
+    const { status, bytes, seconds } = await generate({ title: "Brackets", content: "[".repeat(100_000) });
+    expect(status).toBe(200);
+    expect(seconds).toBeLessThan(BOUND_S);
+    expect((await pdfText(bytes)).split("[").length - 1).toBe(100_000);
+  });
+
   it("the most content accepted, 500 kB of one word in a paragraph, a link, a table cell and code, renders in time", async () => {
     const word = "W".repeat(124_000);
     const content = `${word}\n\n[${word}](https://example.com/)\n\n| h |\n| - |\n| ${word} |\n\n\`\`\`\n${word}\n\`\`\`\n`;

@@ -22,9 +22,11 @@ describe("breakLongWords", () => {
     expect(breakLongWords("abc", 0.5, oneEach)).toBe("a\nb\nc");
   });
 
-  it("leaves room for the separator after each piece, and leaves alone a word that fits whole", () => {
+  it("joins pieces with the soft separator only between letters and digits, where it surely breaks", () => {
     expect(breakLongWords("abcdefg", 4, oneEach, " ")).toBe("abc def g");
     expect(breakLongWords("abcd", 4, oneEach, " ")).toBe("abcd");
+    expect(breakLongWords("[[[[[[[", 4, oneEach, " ")).toBe("[[[\n[[[\n[");
+    expect(breakLongWords("ab,cd,ef", 3, oneEach, " ")).toBe("ab\n,c d,\nef");
   });
 
   it("measures each distinct character once, however long the word", () => {

@@ -137,8 +137,8 @@ function writeSpans(doc: Doc, spans: Span[], o: SpanOptions) {
       strike: Boolean(span.strike),
       width,
     };
-    // Pieces end in a space, not a line break: pdfkit starts a line after a break inside continued text
-    // where the previous span ended, not at the margin.
+    // Pieces end in a space where they can, not a line break: pdfkit starts a line after a break inside
+    // continued text where the previous span ended, not at the margin.
     const text = fitted(doc, span.text, width, " ");
     if (i === 0) doc.text(text, o.x, o.y ?? doc.y, options);
     else doc.text(text, options);
@@ -146,8 +146,8 @@ function writeSpans(doc: Doc, spans: Span[], o: SpanOptions) {
 }
 
 /** The text with its over-long words cut to the width, measured in the font and size already set. */
-const fitted = (doc: Doc, text: string, width: number, separator?: string) =>
-  breakLongWords(text, width, (c) => doc.widthOfString(c), separator);
+const fitted = (doc: Doc, text: string, width: number, soft?: string) =>
+  breakLongWords(text, width, (c) => doc.widthOfString(c), soft);
 
 function fontFor(span: Span, o: SpanOptions): string {
   if (span.code) return "Courier";
