@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { casesForOperation, hostileCases, resolvesElsewhere, toJson } from "./hostile-cases.ts";
+import {
+  casesForOperation,
+  everyFieldCases,
+  hostileCases,
+  LONG_WORD_BYTES,
+  resolvesElsewhere,
+  toJson,
+} from "./hostile-cases.ts";
 import { listOperations, type OpenApiDocument } from "./openapi-operations.ts";
 import { seededRandom } from "./seeded-random.ts";
 
@@ -113,5 +120,73 @@ describe("nested fields", () => {
     const lone = nestedCases.find((c) => c.label === "body messages[0].content: lone low surrogate")!;
     expect(lone.body).toBe('{"messages":[{"content":"\\udc00"}]}');
     expect(nestedCases.find((c) => c.label === "body messages[0].content: wrong type")!.invalid).toBe(true);
+  });
+});
+
+describe("everyFieldCases", () => {
+  const generateDoc: OpenApiDocument = {
+    paths: {
+      "/v1/documents/generate": {
+        post: {
+          parameters: [
+            { name: "q", in: "query", required: false, schema: { type: "string" } },
+            { name: "lang", in: "query", required: false, schema: { type: "string", enum: ["en"] } },
+          ],
+          requestBody: {
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["title", "content"],
+                  properties: {
+                    title: { type: "string", minLength: 1, maxLength: 300 },
+                    content: { type: "string", minLength: 1, maxLength: 500_000 },
+                    sections: { type: "array", items: { type: "string" } },
+                    format: { type: "string", enum: ["pdf", "docx"] },
+                  },
+                },
+              },
+            },
+          },
+          responses: {},
+        },
+      },
+    },
+  };
+  const [generate] = listOperations(generateDoc);
+  const [long, empty, blank] = everyFieldCases(generateDoc, generate!, { maxBodyBytes: 1024 * 1024 });
+  const bodyOf = (c: { body?: string | Buffer }) => JSON.parse(c.body as string);
+
+  it("gives every free-text field one unbroken 100 kB word, within its maxLength and the body cap together", () => {
+    const body = bodyOf(long!);
+    expect(body.content).toBe("A".repeat(LONG_WORD_BYTES));
+    expect(body.title).toBe("A".repeat(300));
+    expect(body.sections).toEqual(["A".repeat(LONG_WORD_BYTES)]);
+    expect(body.format).toBeUndefined();
+    expect(long!.target).toBe(`/v1/documents/generate?q=${"A".repeat(12_000)}`);
+    const crowded = everyFieldCases(generateDoc, generate!, { maxBodyBytes: 100_000 })[0]!;
+    expect(Buffer.byteLength(crowded.body!)).toBeLessThan(100_000);
+  });
+
+  it("empties what the schema lets be empty, and makes the rest whitespace only where it can", () => {
+    expect(bodyOf(empty!)).toEqual({ title: "test", content: "test", sections: [] });
+    expect(empty!.target).toBe("/v1/documents/generate?q=");
+    expect(bodyOf(blank!)).toMatchObject({ title: " \t\n ", content: " \t\n ", sections: [" \t\n "] });
+    expect(blank!.target).toBe("/v1/documents/generate?q=%20%09%0A");
+    expect([long, empty, blank].every((c) => !c!.invalid)).toBe(true);
+  });
+
+  it("joins every run, except for operations that start long work", () => {
+    const labels = (longWork: boolean) =>
+      casesForOperation(generateDoc, generate!, 1, seededRandom(1), { maxBodyBytes: 1024 * 1024, longWork }).map(
+        (c) => c.label,
+      );
+    expect(labels(false)).toEqual(expect.arrayContaining([long!.label, empty!.label, blank!.label]));
+    expect(labels(true)).not.toContain(long!.label);
+  });
+
+  it("sends nothing for an operation with no free-text field: it would be the baseline again", () => {
+    const [list] = listOperations({ paths: { "/v1/corpus": { get: { responses: {} } } } });
+    expect(everyFieldCases(generateDoc, list!, { maxBodyBytes: 1024 })).toEqual([]);
   });
 });

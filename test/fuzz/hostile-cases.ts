@@ -1,4 +1,12 @@
-import { operationName, resolveRef, type OpenApiDocument, type Operation, type Schema } from "./openapi-operations.ts";
+import {
+  operationName,
+  resolveRef,
+  type OpenApiDocument,
+  type Operation,
+  type Parameter,
+  type Schema,
+} from "./openapi-operations.ts";
+import { isFreeText, rewriteFields, type Rewrite } from "./rewrite-fields.ts";
 import { objectShape, sampleValue, schemaType } from "./sample-value.ts";
 import { sample, type Random } from "./seeded-random.ts";
 
@@ -362,15 +370,96 @@ function finish(op: Operation, base: Request, draft: Draft): FuzzCase {
   };
 }
 
+/** The longest unbroken word a free-text field of a JSON body is given: a page of layout, 100 kB. */
+export const LONG_WORD_BYTES = 100_000;
+/** What the URL of one request may carry in long words: Node refuses a request head past 16 KB (431). */
+const LONG_URL_BYTES = 12_000;
+
+const fitLength = (schema: Schema, text: string, pad: string) =>
+  text.padEnd(Number(schema.minLength ?? 0), pad).slice(0, Number(schema.maxLength ?? Infinity));
+
+/**
+ * Whole-request cases, each a valid-looking call with every free-text field (JSON body at any depth,
+ * query and path) changed at once, as a caller might send them and as a schema allows: one unbroken
+ * 100 kB word (shorter where a field's maxLength says so, or where the body cap leaves less), nothing
+ * at all (empty strings and arrays where allowed), and whitespace only. They reach the work behind
+ * validation (layout, parsing, search) with the input that makes it slow or empty.
+ */
+export function everyFieldCases(doc: OpenApiDocument, op: Operation, options: { maxBodyBytes: number }): FuzzCase[] {
+  const base = baselineRequest(doc, op);
+  const freeText = op.parameters.filter((p) => (p.in === "path" || p.in === "query") && isFreeText(p.schema));
+  const rewrite = (text: Rewrite["text"], array: Rewrite["array"], urlValue: (p: Parameter) => string | undefined) => {
+    const params = { ...base.params };
+    const query = base.query.filter(([name]) => !freeText.some((p) => p.in === "query" && p.name === name));
+    for (const p of freeText) {
+      const value = urlValue(p);
+      if (p.in === "path") params[p.name] = value ?? params[p.name]!;
+      else {
+        const kept = base.query.find(([name]) => name === p.name)?.[1];
+        if (value !== undefined) query.push([p.name, value]);
+        else if (kept !== undefined) query.push([p.name, kept]);
+      }
+    }
+    const body = op.jsonBody ? rewriteFields(doc, op.jsonBody, base.body, { text, array }) : undefined;
+    return { params, query, body };
+  };
+
+  // One pass to count the body's free-text fields, so that all their words together fit under the cap.
+  let fields = 0;
+  rewrite(
+    () => (fields++, "#"),
+    undefined,
+    () => undefined,
+  );
+  const word = Math.min(LONG_WORD_BYTES, Math.floor((options.maxBodyBytes * 0.9) / Math.max(fields, 1)));
+  const urlWord = Math.floor(LONG_URL_BYTES / Math.max(freeText.length, 1));
+  const drafts: Draft[] = [
+    {
+      label: "every free-text field: one unbroken 100 kB word",
+      request: rewrite(
+        (schema) => fitLength(schema, "A".repeat(word), "A"),
+        undefined,
+        (p) => fitLength(p.schema, "A".repeat(urlWord), "A"),
+      ),
+      invalid: false,
+    },
+    {
+      label: "every free-text field and array empty, where the schema allows",
+      request: rewrite(
+        (schema) => (Number(schema.minLength ?? 0) === 0 ? "" : undefined),
+        (schema) => (Number(schema.minItems ?? 0) === 0 ? [] : undefined),
+        (p) => (p.in === "query" && Number(p.schema.minLength ?? 0) === 0 ? "" : undefined),
+      ),
+      invalid: false,
+    },
+    {
+      label: "every free-text field whitespace only",
+      request: rewrite(
+        (schema) => fitLength(schema, " \t\n ", " "),
+        undefined,
+        (p) => (p.in === "query" ? "%20%09%0A" : undefined),
+      ),
+      invalid: false,
+    },
+  ];
+  // An operation with no free-text field would get its baseline again.
+  const baseline = baselineCase(doc, op);
+  return drafts
+    .map((draft) => finish(op, base, draft))
+    .filter((c) => c.target !== baseline.target || c.body !== baseline.body);
+}
+
+export const BASELINE_LABEL = "baseline (valid-looking input)";
+
 /** The valid-looking call, for checking a 2xx answer against the declared response schema. */
 export function baselineCase(doc: OpenApiDocument, op: Operation): FuzzCase {
-  return finish(op, baselineRequest(doc, op), { label: "baseline (valid-looking input)", invalid: false });
+  return finish(op, baselineRequest(doc, op), { label: BASELINE_LABEL, invalid: false });
 }
 
 /**
- * What one run sends to an operation: the baseline plus `count` hostile cases in a seeded order.
- * Operations that start long work (`longWork`) get only cases that break the schema for certain,
- * which validation must refuse before the work starts.
+ * What one run sends to an operation: the baseline, the every-field cases, then `count` hostile cases
+ * in a seeded order. Operations that start long work (`longWork`) get only cases that break the schema
+ * for certain, which validation must refuse before the work starts.
  */
 export function casesForOperation(
   doc: OpenApiDocument,
@@ -380,5 +469,6 @@ export function casesForOperation(
   options: { maxBodyBytes: number; longWork: boolean },
 ): FuzzCase[] {
   const hostile = hostileCases(doc, op, options).filter((c) => !options.longWork || c.invalid);
-  return [...(options.longWork ? [] : [baselineCase(doc, op)]), ...sample(hostile, count, random)];
+  const always = options.longWork ? [] : [baselineCase(doc, op), ...everyFieldCases(doc, op, options)];
+  return [...always, ...sample(hostile, count, random)];
 }

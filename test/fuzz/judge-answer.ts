@@ -7,6 +7,8 @@ export type Answer = {
   body: Buffer;
   /** Set when no complete answer came: the timeout, or the connection failed. */
   failure?: string;
+  /** No answer in the time an answer may take. */
+  timedOut?: boolean;
 };
 
 /** Statuses an operation may answer with 5xx: only upstream ones it declares (it depends on a service). */

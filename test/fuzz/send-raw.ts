@@ -41,7 +41,13 @@ export function sendRaw(origin: string, c: FuzzCase, timeoutMs: number, agent: h
       },
     );
     const timer = setTimeout(() => {
-      finish({ status: 0, contentType: "", body: Buffer.alloc(0), failure: `no answer within ${timeoutMs} ms` });
+      finish({
+        status: 0,
+        contentType: "",
+        body: Buffer.alloc(0),
+        failure: `no answer within ${timeoutMs} ms`,
+        timedOut: true,
+      });
       req.destroy();
     }, timeoutMs);
     req.on("error", (err) =>
