@@ -120,7 +120,8 @@ describe("fetchLive", () => {
         expect(answer).toMatchObject({ stale: true, snapshot: true });
         expect(answer.note).toMatch(/did not answer within 4 s/);
         // Two attempts of 4 s; the client's defaults (three of 8 s) took 24 s, past most clients' patience.
-        expect(elapsed).toBeLessThan(12_000);
+        // The bound tells the two apart with room for a busy machine, whose timers fire late.
+        expect(elapsed).toBeLessThan(18_000);
         expect(sockets.length).toBe(2);
       } finally {
         process.env.UPSTREAM_FINANCE_URL = coingecko.url;
