@@ -112,10 +112,7 @@ async function start(
   const key = c.get("key")!;
   const keyId = key.id;
   if (asyncFlag === "true" || asyncFlag === "1") {
-    const task = await rt.durable.submit(c.get("key")!, kind, input, {
-      idPrefix: ID_PREFIX[kind],
-      capKinds: RESEARCH_KINDS,
-    });
+    const task = await rt.durable.submit(key, kind, input, { idPrefix: ID_PREFIX[kind], capKinds: RESEARCH_KINDS });
     return c.json({ task_id: task.id, status: "pending" as const }, 202);
   }
   const deadline = AbortSignal.timeout(rt.config.jobs.taskTimeoutMs);
@@ -150,14 +147,18 @@ async function ownTask(c: Context<GatewayEnv>, id: string): Promise<Task> {
   return task;
 }
 
-const status = gatewayRoute("key", {
-  method: "get",
-  path: "/v1/orchestrate/{task_id}/status",
-  summary: "A research task's status, and its result once completed (or what was done when its budget ran out)",
-  tags,
-  request: { params: taskParams },
-  responses: { 200: jsonResponse(TaskStatus, "The task"), ...keyedErrors, ...notFound },
-});
+const status = gatewayRoute(
+  "key",
+  {
+    method: "get",
+    path: "/v1/orchestrate/{task_id}/status",
+    summary: "A research task's status, and its result once completed (or what was done when its budget ran out)",
+    tags,
+    request: { params: taskParams },
+    responses: { 200: jsonResponse(TaskStatus, "The task"), ...keyedErrors, ...notFound },
+  },
+  { readsOwnWork: true },
+);
 
 const handleStatus: RouteHandler<typeof status, GatewayEnv> = async (c) => {
   const task = await ownTask(c, c.req.valid("param").task_id);
@@ -180,22 +181,26 @@ const handleStatus: RouteHandler<typeof status, GatewayEnv> = async (c) => {
   );
 };
 
-const stream = gatewayRoute("key", {
-  method: "get",
-  path: "/v1/orchestrate/{task_id}/stream",
-  summary:
-    "A research task's events as text/event-stream: agent_start, agent_complete, synthesis_complete… as they happen, status at least every 2 s, ending on complete, error, cancelled or timeout (600 s)",
-  tags,
-  request: { params: taskParams },
-  responses: {
-    200: {
-      description: "Server-sent events, each `data:` a JSON object with task_id, status and type",
-      content: { "text/event-stream": { schema: z.string() } },
+const stream = gatewayRoute(
+  "key",
+  {
+    method: "get",
+    path: "/v1/orchestrate/{task_id}/stream",
+    summary:
+      "A research task's events as text/event-stream: agent_start, agent_complete, synthesis_complete… as they happen, status at least every 2 s, ending on complete, error, cancelled or timeout (600 s)",
+    tags,
+    request: { params: taskParams },
+    responses: {
+      200: {
+        description: "Server-sent events, each `data:` a JSON object with task_id, status and type",
+        content: { "text/event-stream": { schema: z.string() } },
+      },
+      ...keyedErrors,
+      ...notFound,
     },
-    ...keyedErrors,
-    ...notFound,
   },
-});
+  { readsOwnWork: true },
+);
 
 const STREAM_POLL_MS = 1000;
 const STREAM_HEARTBEAT_MS = 2000;

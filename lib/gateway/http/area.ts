@@ -58,7 +58,7 @@ function withAreaGuard(route: RouteConfig, area: Area): RouteConfig {
   const access = routeAccess(route);
   if (!access) throw new Error(`${route.method.toUpperCase()} ${route.path}: declare routes with gatewayRoute()`);
   const middleware: MiddlewareHandler<GatewayEnv>[] = [
-    ...(access.auth === "none" ? [] : [guard(access.auth, area.scope)]),
+    ...(access.auth === "none" ? [] : [guard(access.auth, area.scope, access.budgeted)]),
     ...(access.limitKeyless ? [keylessLimit()] : []),
     // The route's own (a raw-body form, say) runs behind the guard, so it is authenticated and metered.
     ...(route.middleware ? [route.middleware].flat() : []),

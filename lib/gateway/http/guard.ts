@@ -17,8 +17,11 @@ import type { BudgetRefusal } from "../../usage/budgets.ts";
  * metering. Metering only appends to memory, under the area's scope (`area`), so no reader derives
  * the area from the route; rate-limit headers go on every keyed response. The plain lane
  * (plain-lane.ts) runs the same steps, through admitKey and usageRecorder, on Node's own request.
+ * `budgeted`: whether a used-up hard-stop budget refuses the route (see gatewayRoute's readsOwnWork);
+ * the account area (`/v1/key`, `/v1/usage`) never is, being how an owner finds out why they are refused.
  */
-export function guard(mode: Exclude<AuthMode, "none">, area: string): MiddlewareHandler<GatewayEnv> {
+export function guard(mode: Exclude<AuthMode, "none">, area: string, budgeted = true): MiddlewareHandler<GatewayEnv> {
+  const spends = budgeted && area !== ACCOUNT_AREA;
   // c.get, not c.var: Hono builds a fresh object from all variables on every c.var read.
   const gatewayGuard: MiddlewareHandler<GatewayEnv> = async function gatewayGuard(c, next) {
     const rt = c.get("runtime");
@@ -33,7 +36,7 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
       area,
       bytesIn: Number(c.req.header("content-length") ?? 0) || 0,
     });
-    const admission = await admitKey(rt, key, area, (status) => record(status, 0));
+    const admission = await admitKey(rt, key, spends, (status) => record(status, 0));
     c.set("admission", admission);
     // Set before the handler runs so every response, errors included, carries them.
     setResponseHeaders(c, admission.headers);
@@ -54,11 +57,12 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string): Middleware
     if (streamDone) rt.meter.recordWhen(streamDone.finally(finish));
     else finish();
   };
-  guardAccess.set(gatewayGuard, { mode, area });
+  guardAccess.set(gatewayGuard, { mode, area, budgeted: spends });
   return gatewayGuard;
 }
 
-const guardAccess = new WeakMap<MiddlewareHandler<GatewayEnv>, { mode: Exclude<AuthMode, "none">; area: string }>();
+type GuardAccess = { mode: Exclude<AuthMode, "none">; area: string; budgeted: boolean };
+const guardAccess = new WeakMap<MiddlewareHandler<GatewayEnv>, GuardAccess>();
 
 /** The auth mode and area of a guard this module made (for the plain lane to find a route's), else undefined. */
 export const accessOfGuard = (handler: unknown) => guardAccess.get(handler as MiddlewareHandler<GatewayEnv>);
@@ -87,17 +91,16 @@ export function usageRecorder(rt: Runtime, key: KeyRecord, request: UsageRequest
 /**
  * Admits a request of an accepted key: its monthly budget with a hard stop (one map lookup, nothing
  * read from the database), then its minute, day and concurrency windows. A refusal is counted,
- * reported to `refused` with its status (for metering) and thrown as the 429. The account area
- * (`/v1/key`, `/v1/usage`) costs nothing and is how an owner finds out why they are refused, so a
- * used-up budget does not close it; its minute and day windows still apply.
+ * reported to `refused` with its status (for metering) and thrown as the 429. Where `budgeted` is
+ * false (the owner's account, reads of their own tasks: they cost nothing) only the windows apply.
  */
 export async function admitKey(
   rt: Runtime,
   key: KeyRecord,
-  area: string,
+  budgeted: boolean,
   refused: (status: 429) => void,
 ): Promise<Admission> {
-  const overBudget = area === ACCOUNT_AREA ? undefined : budgetRefusalOf(rt, key.id);
+  const overBudget = budgeted ? budgetRefusalOf(rt, key.id) : undefined;
   if (overBudget) {
     rt.metrics.rateLimited.inc({ kind: "budget" });
     refused(429);

@@ -36,6 +36,8 @@ type Plan = {
   /** The label the app's metrics and log give the request (the last route it matched). */
   observed: string;
   area: string;
+  /** Whether a used-up hard-stop budget refuses it (as the route's guard decides). */
+  budgeted: boolean;
   steps: LaneStep[];
 };
 
@@ -166,7 +168,7 @@ async function answer(
       bytesIn: Number(req.headers["content-length"] ?? 0) || 0,
     });
     record = meter;
-    admission = await admitKey(rt, key, plan.area, (refusal) => meter(refusal, 0));
+    admission = await admitKey(rt, key, plan.budgeted, (refusal) => meter(refusal, 0));
     Object.assign(headers, admission.headers);
     call = new LaneCall({ requestId, runtime: rt, key, admission }, res, heads.header);
     const ran = run(plan, call, search, text && (await parsedBody(text)));
@@ -378,6 +380,7 @@ export function planFor(app: GatewayApp, path: string, method: "GET" | "POST" = 
       route: winner,
       observed: last === "/*" || last === "*" ? "unmatched" : last,
       area: access!.area,
+      budgeted: access!.budgeted,
       steps,
     };
   }

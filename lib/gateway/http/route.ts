@@ -3,8 +3,11 @@ import type { AuthMode } from "./auth.ts";
 
 const KEY_SECURITY = [{ apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }];
 
-/** What a route declares about who may call it; the area it is mounted in adds the scope. */
-export type RouteAccess = { auth: AuthMode; limitKeyless: boolean };
+/**
+ * What a route declares about who may call it; the area it is mounted in adds the scope. `budgeted`:
+ * whether a used-up hard-stop budget refuses it (not for reads of the key's own stored work).
+ */
+export type RouteAccess = { auth: AuthMode; limitKeyless: boolean; budgeted: boolean };
 
 const ACCESS = Symbol("gateway route access");
 
@@ -13,20 +16,27 @@ const ACCESS = Symbol("gateway route access");
  * becomes the OpenAPI `security` here and the guard middleware when its area mounts it (see area.ts),
  * so a route never names its area. With `{ limitKeyless: true }` (routes that do real work, not
  * /health or an index), a request without a key is limited per client address; one with a key on an
- * optional-key route gets the key's limits. A route's own `middleware` runs after those (so it is
+ * optional-key route gets the key's limits. With `{ readsOwnWork: true }` (a task's status or
+ * results: they cost nothing), a key whose hard-stop budget is used up may still call it, so the owner
+ * can collect what a stopped task finished. A route's own `middleware` runs after those (so it is
  * authenticated, limited and metered) and before the request is validated against the contract.
  */
 export function gatewayRoute<R extends Omit<RouteConfig, "security">>(
   auth: AuthMode,
   config: R,
-  options: { limitKeyless?: boolean } = {},
+  options: { limitKeyless?: boolean; readsOwnWork?: boolean } = {},
 ) {
   const route = createRoute({
     ...config,
     security: auth === "none" ? [] : auth === "key" ? KEY_SECURITY : [...KEY_SECURITY, {}],
     "x-gateway-auth": auth,
   } as unknown as R);
-  Object.defineProperty(route, ACCESS, { value: { auth, limitKeyless: options.limitKeyless ?? false } });
+  const access: RouteAccess = {
+    auth,
+    limitKeyless: options.limitKeyless ?? false,
+    budgeted: !(options.readsOwnWork ?? false),
+  };
+  Object.defineProperty(route, ACCESS, { value: access });
   return route;
 }
 

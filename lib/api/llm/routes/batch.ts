@@ -75,17 +75,21 @@ const handleBatchCreate: RouteHandler<typeof batchCreate, GatewayEnv> = async (c
   return c.json(describeBatch(task, rt.runner.queuePosition(task.id)), 201);
 };
 
-const batchList = gatewayRoute("key", {
-  method: "get",
-  path: "/v1/llm/batch",
-  summary: "This key's batches, newest first",
-  tags: ["LLM"],
-  request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }) },
-  responses: {
-    200: jsonResponse(z.object({ batches: z.array(BatchSchema), count: z.number().int() }), "Batches"),
-    ...keyedErrors,
+const batchList = gatewayRoute(
+  "key",
+  {
+    method: "get",
+    path: "/v1/llm/batch",
+    summary: "This key's batches, newest first",
+    tags: ["LLM"],
+    request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }) },
+    responses: {
+      200: jsonResponse(z.object({ batches: z.array(BatchSchema), count: z.number().int() }), "Batches"),
+      ...keyedErrors,
+    },
   },
-});
+  { readsOwnWork: true },
+);
 
 const handleBatchList: RouteHandler<typeof batchList, GatewayEnv> = async (c) => {
   const rt = c.get("runtime");
@@ -100,44 +104,52 @@ const ownBatch = async (c: RequestVariables, id: string) => {
   return task;
 };
 
-const batchGet = gatewayRoute("key", {
-  method: "get",
-  path: "/v1/llm/batch/{batch_id}",
-  summary: "A batch's status",
-  tags: ["LLM"],
-  request: { params: z.object({ batch_id: z.string().min(1).max(100) }) },
-  responses: {
-    200: jsonResponse(BatchSchema, "The batch"),
-    ...keyedErrors,
-    404: jsonResponse(ErrorSchema, "No such batch for this key"),
+const batchGet = gatewayRoute(
+  "key",
+  {
+    method: "get",
+    path: "/v1/llm/batch/{batch_id}",
+    summary: "A batch's status",
+    tags: ["LLM"],
+    request: { params: z.object({ batch_id: z.string().min(1).max(100) }) },
+    responses: {
+      200: jsonResponse(BatchSchema, "The batch"),
+      ...keyedErrors,
+      404: jsonResponse(ErrorSchema, "No such batch for this key"),
+    },
   },
-});
+  { readsOwnWork: true },
+);
 
 const handleBatchGet: RouteHandler<typeof batchGet, GatewayEnv> = async (c) => {
   const task = await ownBatch(c, c.req.valid("param").batch_id);
   return c.json(describeBatch(task, c.get("runtime").runner.queuePosition(task.id)), 200);
 };
 
-const batchResultsRoute = gatewayRoute("key", {
-  method: "get",
-  path: "/v1/llm/batch/{batch_id}/results",
-  summary: "A finished batch's results, in request order (past a budget stop, those of the items it finished)",
-  tags: ["LLM"],
-  request: { params: z.object({ batch_id: z.string().min(1).max(100) }) },
-  responses: {
-    200: jsonResponse(
-      z.object({
-        id: z.string(),
-        status: z.enum(RESULTS_READY),
-        results: z.array(z.record(z.string(), z.unknown())),
-      }),
-      "Results",
-    ),
-    ...keyedErrors,
-    404: jsonResponse(ErrorSchema, "No such batch for this key"),
-    409: jsonResponse(ErrorSchema, "Not finished yet: the message gives the status"),
+const batchResultsRoute = gatewayRoute(
+  "key",
+  {
+    method: "get",
+    path: "/v1/llm/batch/{batch_id}/results",
+    summary: "A finished batch's results, in request order (past a budget stop, those of the items it finished)",
+    tags: ["LLM"],
+    request: { params: z.object({ batch_id: z.string().min(1).max(100) }) },
+    responses: {
+      200: jsonResponse(
+        z.object({
+          id: z.string(),
+          status: z.enum(RESULTS_READY),
+          results: z.array(z.record(z.string(), z.unknown())),
+        }),
+        "Results",
+      ),
+      ...keyedErrors,
+      404: jsonResponse(ErrorSchema, "No such batch for this key"),
+      409: jsonResponse(ErrorSchema, "Not finished yet: the message gives the status"),
+    },
   },
-});
+  { readsOwnWork: true },
+);
 
 const handleBatchResults: RouteHandler<typeof batchResultsRoute, GatewayEnv> = async (c) => {
   const task = await ownBatch(c, c.req.valid("param").batch_id);
