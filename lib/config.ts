@@ -6,7 +6,7 @@ import { SCOPE_AREAS, type ConsolePolicy } from "./gateway/keys/record.ts";
 import type { BudgetCeilings } from "./usage/budgets.ts";
 import { parseTrustedProxies, type TrustedProxies } from "./gateway/http/trusted-proxies.ts";
 import type { KeyApprovalPolicy } from "./gateway/keys/approval.ts";
-import { loadKeyApproval } from "./portal/config.ts";
+import { loadKeyApproval, loadOperatorEmails } from "./portal/config.ts";
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -144,6 +144,8 @@ export type Config = {
   console: ConsolePolicy;
   /** KEY_APPROVAL (read by lib/portal/config.ts): besides key requests, who may use the model consoles before a key. */
   keyApproval: KeyApprovalPolicy;
+  /** The operators' addresses, as the portal reads them (ADMIN_EMAILS, or the embedded default's local operator). */
+  operators: ReadonlySet<string>;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   publicBaseUrl?: string;
   metricsToken?: string;
@@ -237,6 +239,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       limits: { day: e.CONSOLE_LIMIT_DAY, minute: e.CONSOLE_LIMIT_MINUTE, concurrency: e.CONSOLE_LIMIT_CONCURRENCY },
     },
     keyApproval: loadKeyApproval(env),
+    operators: loadOperatorEmails(env),
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     metricsToken: e.METRICS_TOKEN,

@@ -113,6 +113,23 @@ describe("the embedded default's first start", { timeout: 300_000 }, () => {
     expect(testIdText(keys, "limits", `key-${info.prefix}`)).toBe("1,000/day · 60/min · 4 at once");
     expect(testIdText(keys, "areas", `key-${info.prefix}`)).toBe(areas);
 
+    // Someone still waiting for approval: their console reaches the model areas only once they are
+    // approved (the operator's own console is open), and their keys page says so, as the gateway enforces it.
+    const waiting = { cookie: requesterCookie, "sec-fetch-site": "same-origin" };
+    const theirs = (await (await fetch(`${server.url}/v1/key`, { headers: waiting })).json()) as { prefix: string };
+    const chat = await fetch(`${server.url}/v1/llm/chat`, {
+      method: "POST",
+      headers: { ...waiting, "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(chat.status).toBe(403);
+    const theirKeys = await (
+      await fetch(`${server.url}/keys`, { headers: { cookie: requesterCookie, accept: HTML } })
+    ).text();
+    expect(testIdText(theirKeys, "areas", `key-${theirs.prefix}`)).toBe(
+      "aac, datavis, trove (generate, llm, orchestrate once a key request of yours is approved)",
+    );
+
     const admin = await (
       await fetch(`${server.url}/admin/keys`, { headers: { cookie: operatorCookie, accept: HTML } })
     ).text();

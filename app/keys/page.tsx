@@ -5,6 +5,7 @@ import { CurrentKeyItem, RetiredKeys } from "@/components/portal/key-list";
 import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
 import { listKeys } from "@/lib/gateway/keys/admin.ts";
+import { consoleModelsOpen, MODEL_AREAS } from "@/lib/gateway/keys/console-access.ts";
 import { pendingNextSteps } from "@/lib/portal/approval-text.ts";
 import { getPortal } from "@/lib/portal/auth.ts";
 import { formatUtc } from "@/lib/portal/format.ts";
@@ -18,10 +19,13 @@ export const dynamic = "force-dynamic";
 export default async function KeysPage() {
   const session = await requireSession("/keys");
   const [{ rt }, { config, mailer }] = await Promise.all([getGateway(), getPortal()]);
-  const [keys, requests] = await Promise.all([
+  const [keys, requests, modelsOpen] = await Promise.all([
     listKeys(rt.db, session.user.id),
     rt.db.prisma.keyRequest.findMany({ where: { userId: session.user.id }, orderBy: { createdAt: "desc" } }),
+    consoleModelsOpen(rt.db, session.user.id, config.keyApproval, config.adminEmails),
   ]);
+  // What the gateway refuses this user's console key until they are approved (the session bridge decides the same).
+  const withheld = modelsOpen ? [] : MODEL_AREAS;
   const { current, retired } = arrangeKeys(keys);
   const open = requests.filter((r) => r.status !== "approved" || r.keyId === null);
   const nextSteps = pendingNextSteps({
@@ -80,7 +84,7 @@ export default async function KeysPage() {
         ) : (
           <ul className="mt-3 space-y-3">
             {current.map((entry) => (
-              <CurrentKeyItem key={entry.key.id} entry={entry} policy={rt.config} />
+              <CurrentKeyItem key={entry.key.id} entry={entry} policy={rt.config} withheld={withheld} />
             ))}
           </ul>
         )}

@@ -24,9 +24,22 @@ function StateBadge({ keyRow }: { keyRow: KeySummary }) {
   return <span className={`rounded px-2 py-0.5 text-xs font-medium ${STATE_STYLE[state]}`}>{text}</span>;
 }
 
-/** The key's dates and what the gateway holds it to (enforcedTerms: a console key gets the console policy). */
-function Facts({ keyRow: k, policy }: { keyRow: KeySummary; policy: KeyPolicy }) {
+/**
+ * The key's dates and what the gateway holds it to (enforcedTerms: a console key gets the console policy;
+ * `withheld`: the model areas a console key may not call until its user is approved).
+ */
+function Facts({
+  keyRow: k,
+  policy,
+  withheld,
+}: {
+  keyRow: KeySummary;
+  policy: KeyPolicy;
+  withheld: readonly string[];
+}) {
   const { limits, scopes } = enforcedTerms(k, policy);
+  const open = { ...scopes, value: scopes.value.filter((s) => !withheld.includes(s)) };
+  const waiting = withheld.filter((s) => (scopes.value.length ? scopes.value.includes(s) : true));
   return (
     <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2 lg:grid-cols-4">
       <div>
@@ -47,7 +60,8 @@ function Facts({ keyRow: k, policy }: { keyRow: KeySummary; policy: KeyPolicy })
       <div>
         <dt className={`inline ${muted}`}>Areas </dt>
         <dd className="inline" data-testid="areas">
-          {areasText(scopes)}
+          {areasText(open)}
+          {waiting.length > 0 && ` (${waiting.join(", ")} once a key request of yours is approved)`}
         </dd>
       </div>
     </dl>
@@ -59,7 +73,16 @@ function Facts({ keyRow: k, policy }: { keyRow: KeySummary; policy: KeyPolicy })
  * each of which can be stopped early. A key in its grace period offers no Rotate: it was rotated
  * already, and the rotation to make is its replacement's.
  */
-export function CurrentKeyItem({ entry, policy }: { entry: CurrentKey; policy: KeyPolicy }) {
+export function CurrentKeyItem({
+  entry,
+  policy,
+  withheld = [],
+}: {
+  entry: CurrentKey;
+  policy: KeyPolicy;
+  /** For a console key whose user is not approved yet: the model areas the gateway refuses it. */
+  withheld?: readonly string[];
+}) {
   const { key: k, predecessors, replacedBy } = entry;
   const changeable = k.kind === "client";
   const grantedAreas = k.granted_scopes.filter((s) => !isOperatorScope(s));
@@ -95,7 +118,7 @@ export function CurrentKeyItem({ entry, policy }: { entry: CurrentKey; policy: K
           ))}
         </ul>
       )}
-      <Facts keyRow={k} policy={policy} />
+      <Facts keyRow={k} policy={policy} withheld={k.kind === "console" ? withheld : []} />
       {changeable && (
         <details className="mt-3">
           <summary className="cursor-pointer text-sm font-medium text-indigo-700 dark:text-indigo-300">

@@ -164,6 +164,16 @@ export function loadMailSettings(
   return { smtp: smtpSettings(e), emailFrom: e.EMAIL_FROM };
 }
 
+/**
+ * The operators' addresses read alone (the gateway's session bridge opens their consoles' model areas),
+ * as loadPortalConfig reads them: ADMIN_EMAILS, or the local operator when neither it nor SMTP is set.
+ */
+export function loadOperatorEmails(env: Record<string, string | undefined> = process.env): Set<string> {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const e = envSchema.pick({ ADMIN_EMAILS: true }).parse(clean);
+  return operatorEmails(e.ADMIN_EMAILS, loadMailSettings(env).smtp);
+}
+
 function smtpSettings(
   e: Pick<z.infer<typeof envSchema>, "SMTP_URL" | "SMTP_HOST" | "SMTP_PORT" | "SMTP_USER" | "SMTP_PASSWORD">,
 ): SmtpSettings | null {

@@ -48,6 +48,12 @@ describe("consoleModelsOpen", () => {
     expect(await open("no-such-user")).toBe(false);
   });
 
+  it("is open for an operator's own console, whose address the portal names an operator's", async () => {
+    const { userId } = await createTestSession(gw.rt.db, "Ops@Example.test");
+    expect(await open(userId)).toBe(false);
+    expect(await consoleModelsOpen(gw.rt.db, userId, manual, new Set(["ops@example.test"]))).toBe(true);
+  });
+
   it("opens with an approved request still to be picked up, not a pending, declined or expired one", async () => {
     const { userId } = await createTestSession(gw.rt.db);
     const pending = await requestKey(gw.rt.db, userId, request, manual);
@@ -62,7 +68,7 @@ describe("consoleModelsOpen", () => {
     );
     await decideKeyRequest(gw.rt.db, lapsing.id, { approve: true }, "ops");
     expect(await open(userId)).toBe(true);
-    expect(await consoleModelsOpen(gw.rt.db, userId, manual, new Date(Date.now() + 120_000))).toBe(false);
+    expect(await consoleModelsOpen(gw.rt.db, userId, manual, new Set(), new Date(Date.now() + 120_000))).toBe(false);
   });
 
   it("opens with a working client key, not an expired one, and with an operator's grant", async () => {

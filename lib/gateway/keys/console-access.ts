@@ -37,11 +37,14 @@ export function withModelsWithheld(record: KeyRecord): KeyRecord {
  * operator approved a request of theirs that is still to be picked up, while they hold a working client
  * key, or when the operator opened their console (grantConsoleModels: its own areas, set explicitly).
  * A revoked or expired key no longer counts: revoking someone's keys closes their model consoles too.
+ * An operator's own consoles (an address in `operators`, as the portal decides who is one) are open:
+ * they approve everyone else.
  */
 export async function consoleModelsOpen(
   db: Database,
   userId: string,
   policy: KeyApprovalPolicy,
+  operators: ReadonlySet<string> = new Set(),
   now = new Date(),
 ): Promise<boolean> {
   if (policy.mode === "auto") return true;
@@ -65,7 +68,12 @@ export async function consoleModelsOpen(
     },
   });
   if (!user) return false;
-  return decideByPolicy(policy, user.email).approved || user.requests.length > 0 || user.keys.length > 0;
+  return (
+    decideByPolicy(policy, user.email).approved ||
+    (!!user.email && operators.has(user.email.toLowerCase())) ||
+    user.requests.length > 0 ||
+    user.keys.length > 0
+  );
 }
 
 /**

@@ -20,6 +20,8 @@ export type SessionBridgeOptions = {
   trustedOrigins: string[];
   /** KEY_APPROVAL: whose consoles may call the model areas before an approved key (console-access.ts). */
   approval: KeyApprovalPolicy;
+  /** The operators' addresses (ADMIN_EMAILS, or the embedded default's local operator): their consoles are open. */
+  operators?: ReadonlySet<string>;
   /** Where the console key gets its user's budget (console-budget.ts), so the console is no way around it. */
   budgets?: Pick<BudgetTracker, "apply">;
 };
@@ -100,7 +102,7 @@ export class SessionBridge {
     const key = await consoleKeyFor(this.db, row.userId);
     this.keys.remember(key);
     const [modelsOpen] = await Promise.all([
-      consoleModelsOpen(this.db, row.userId, this.options.approval),
+      consoleModelsOpen(this.db, row.userId, this.options.approval, this.options.operators),
       this.options.budgets && syncConsoleBudget(this.db, this.options.budgets, row.userId, key.id),
     ]);
     const session = { userId: row.userId, expires: row.expires.getTime(), keyHash: key.hash, modelsOpen };

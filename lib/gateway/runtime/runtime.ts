@@ -115,6 +115,7 @@ export async function createRuntime(
       .filter((u): u is string => !!u)
       .map((u) => new URL(u).origin),
     approval: config.keyApproval,
+    operators: config.operators,
     budgets,
   });
   const retention = new RequestLogRetention(db, {
