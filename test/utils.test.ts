@@ -553,6 +553,24 @@ describe("utilities over HTTP", () => {
       expect(small.status).toBe(200);
       expect(await small.json()).toMatchObject({ width: 4096, height: 4096, bytes: 54 + 4096 * 4096 * 3 });
     });
+
+    it("refuses an SVG whose text would take minutes to lay out with 413 at once; a labelled one converts", async () => {
+      // librsvg lays a text element out in time quadratic in its length: 100 kB of one word was minutes of
+      // work, stopped only at the job's time limit (422 after 30 s).
+      const drawing = (text: string) =>
+        Buffer.from(
+          `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="4" y="24">${text}</text></svg>`,
+        ).toString("base64");
+      const started = performance.now();
+      const long = await post("/v1/utils/images/convert", { image: drawing("A".repeat(100_000)), format: "png" });
+      expect(long.status).toBe(413);
+      expect((await long.json()).error).toMatch(/^image is an SVG with more text than the server lays out/);
+      // An answer, not a hang: the bound only tells a refusal before any layout from minutes of it.
+      expect(performance.now() - started).toBeLessThan(10_000);
+      const labelled = await post("/v1/utils/images/convert", { image: drawing("Quarterly sales"), format: "png" });
+      expect(labelled.status).toBe(200);
+      expect(await labelled.json()).toMatchObject({ format: "png", width: 200, height: 40 });
+    });
   });
 
   describe("POST /v1/utils/pdf/extract", () => {

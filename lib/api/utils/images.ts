@@ -1,6 +1,7 @@
 import sharp, { type Sharp } from "sharp";
 import { GatewayError } from "../../errors.ts";
 import { CONVERT_FORMATS, MAX_INPUT_PIXELS, MAX_OUTPUT_PIXELS, RESIZE_FORMATS } from "./formats.ts";
+import { checkSvgText } from "./svg-text.ts";
 
 export type ImageFormat = (typeof CONVERT_FORMATS)[number];
 
@@ -58,6 +59,7 @@ async function readMetadata(input: Buffer) {
   } catch {
     throw new GatewayError(400, "image is not a supported image (png, jpeg, webp, gif, avif, tiff, svg)");
   }
+  if (meta.format === "svg") checkSvgText(input);
   // EXIF orientations 5–8 are turned a quarter by rotate(): the output's sides are swapped.
   const [width, height] =
     (meta.orientation ?? 1) >= 5 ? [meta.height ?? 0, meta.width ?? 0] : [meta.width ?? 0, meta.height ?? 0];
