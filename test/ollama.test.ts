@@ -321,6 +321,40 @@ describe("/v1/llm/ollama: registered hosts are capped per key, probed briefly an
     expect(await t.gw.rt.db.prisma.ollamaHost.count({ where: { url: at("127.0.0.4") } })).toBe(0);
   });
 
+  it("frees a place under the cap when a key removes its own host, and never removes another key's", async () => {
+    const a = await t.gw.key();
+    const b = await t.gw.key();
+    const at = (ip: string) => `http://${ip}:${runner.port}`;
+    const remove = (key: string, url: string) =>
+      t.gw.request(`/v1/llm/ollama/hosts?url=${encodeURIComponent(url)}`, { method: "DELETE", headers: headers(key) });
+    const listed = async (key: string) =>
+      (await (await t.gw.request("/v1/llm/ollama/hosts", { headers: headers(key) })).json()).hosts.map(
+        (h: { url: string }) => h.url,
+      );
+    for (const ip of ["127.0.0.1", "127.0.0.2", "127.0.0.3"]) expect((await add(a.key, at(ip))).status).toBe(201);
+    expect((await add(a.key, at("127.0.0.4"))).status).toBe(409);
+
+    // Another key naming A's host is answered as if nobody had registered it, and A keeps it.
+    const stolen = await remove(b.key, at("127.0.0.2"));
+    expect(stolen.status).toBe(404);
+    expect((await stolen.json()).error).toBe(`host ${at("127.0.0.2")} is not registered for this key`);
+    expect(await listed(a.key)).toContain(at("127.0.0.2"));
+
+    // The URL is read as POST reads it: a trailing slash names the same host.
+    const removed = await remove(a.key, `${at("127.0.0.2")}/`);
+    expect(removed.status).toBe(204);
+    expect(await removed.text()).toBe("");
+    expect((await add(a.key, at("127.0.0.4"))).status).toBe(201);
+    expect(await listed(a.key)).toEqual([runner.url, at("127.0.0.1"), at("127.0.0.3"), at("127.0.0.4")]);
+
+    expect((await remove(a.key, at("127.0.0.2"))).status).toBe(404);
+    expect((await remove(a.key, at("127.0.0.9"))).status).toBe(404);
+    expect((await remove(a.key, "ftp://x")).status).toBe(400);
+    expect((await t.gw.request("/v1/llm/ollama/hosts", { method: "DELETE", headers: headers(a.key) })).status).toBe(
+      400,
+    );
+  });
+
   it("cuts a host's endless model list off at 1 MB with a 502, and its silent status probe reads offline", async () => {
     const k = await t.gw.key();
     const added = await add(k.key, hostile.url);

@@ -106,6 +106,16 @@ export async function addHost(rt: Runtime, owner: string, rawUrl: string, name?:
 }
 
 /**
+ * Removes a host this lineage registered, freeing its place under the cap. Another key's host with the
+ * same URL is answered like one nobody registered (404), so a key learns nothing of other keys' hosts.
+ */
+export async function removeHost(rt: Runtime, owner: string, rawUrl: string): Promise<void> {
+  const url = normaliseHostUrl(rawUrl);
+  const { count } = await rt.db.prisma.ollamaHost.deleteMany({ where: { ownerKeyId: owner, url } });
+  if (count === 0) throw new GatewayError(404, `host ${url} is not registered for this key`);
+}
+
+/**
  * Live status of each host, a few at a time, all within STATUS_TIMEOUT_MS: a host (or its name's
  * lookup) that is slow, or not reached before the time is up, reads as offline and never holds the answer.
  */

@@ -13,6 +13,7 @@ import {
   installedModels,
   listHosts,
   pullModel,
+  removeHost,
   resolveHost,
   runningModels,
   withStatus,
@@ -77,12 +78,13 @@ const handleHosts: RouteHandler<typeof hosts, GatewayEnv> = async (c) => {
   const rt = c.get("runtime");
   return c.json({ hosts: await withStatus(rt, await listHosts(rt, owner(c)), c.req.raw.signal) }, 200);
 };
+const HostUrl = z.string().min(1).max(500);
 const addHostRoute = gatewayRoute("key", {
   method: "post",
   path: "/v1/llm/ollama/hosts",
   summary: "Register a runner host for this key",
   tags,
-  request: jsonRequest(z.object({ url: z.string().min(1).max(500), name: z.string().max(100).optional() })),
+  request: jsonRequest(z.object({ url: HostUrl, name: z.string().max(100).optional() })),
   responses: {
     201: jsonResponse(HostSchema, "The registered host"),
     ...keyedErrors,
@@ -96,6 +98,23 @@ const handleAddHost: RouteHandler<typeof addHostRoute, GatewayEnv> = async (c) =
   const host = await addHost(rt, owner(c), body.url, body.name);
   const [added] = await withStatus(rt, [host], c.req.raw.signal);
   return c.json(added!, 201);
+};
+const removeHostRoute = gatewayRoute("key", {
+  method: "delete",
+  path: "/v1/llm/ollama/hosts",
+  summary: "Remove a runner host this key registered, freeing its place under OLLAMA_HOSTS_PER_KEY",
+  tags,
+  request: { query: z.object({ url: HostUrl.openapi({ description: "The host's URL, as GET lists it" }) }) },
+  responses: {
+    204: { description: "Removed" },
+    ...keyedErrors,
+    404: jsonResponse(ErrorSchema, "This key (with its rotations) has registered no such host"),
+  },
+});
+
+const handleRemoveHost: RouteHandler<typeof removeHostRoute, GatewayEnv> = async (c) => {
+  await removeHost(c.get("runtime"), owner(c), c.req.valid("query").url);
+  return c.body(null, 204);
 };
 const models = gatewayRoute("key", {
   method: "get",
@@ -190,6 +209,7 @@ export function registerOllamaRoutes(app: AreaApp): void {
   app.openapi(embed, handleEmbed);
   app.openapi(hosts, handleHosts);
   app.openapi(addHostRoute, handleAddHost);
+  app.openapi(removeHostRoute, handleRemoveHost);
   app.openapi(models, handleModels);
   app.openapi(pull, handlePull);
   app.openapi(remove, handleRemove);
