@@ -9,7 +9,7 @@ import { openAIErrorResponses } from "./compat-error-responses.ts";
 import { sseFrame } from "./event-relay.ts";
 import { inlineImages } from "./images.ts";
 import { openAIErrors } from "./openai-errors.ts";
-import { refuseUnlisted, serviceTierFeature } from "./passthrough.ts";
+import { refuseUnlisted, serviceTierFeature, ServiceTierField } from "./passthrough.ts";
 import { completeOn, MODEL_FIELD, streamOn, type ChatSink } from "./provider-chat.ts";
 import { chatTarget, requestAnswerId } from "./target.ts";
 import type { ChatRequest } from "./wire.ts";
@@ -32,15 +32,7 @@ const ChatCompletionBody = z
     max_tokens: z.number().int().min(1).optional(),
     max_completion_tokens: z.number().int().min(1).optional(),
     temperature: z.number().min(0).max(2).optional(),
-    service_tier: z
-      .string()
-      .regex(/^[a-z_]{1,32}$/)
-      .nullable()
-      .optional()
-      .openapi({
-        description:
-          "auto or default; another tier (priority, flex, scale) costs apart from tokens and is refused unless the operator lists it in LLM_PASSTHROUGH_FEATURES (service_tier:<tier>)",
-      }),
+    service_tier: ServiceTierField,
   })
   .loose();
 

@@ -3,6 +3,7 @@
 // /v1/messages; service tiers (priority, flex, scale) on /v1/chat/completions and /v1/responses. Each
 // is refused unless the operator lists it in LLM_PASSTHROUGH_FEATURES, and what the provider says was
 // used is metered (FeatureUse), priced where a price is known (lib/usage/prices.ts).
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../errors.ts";
 import type { FeatureUse } from "../../usage/meter.ts";
 
@@ -43,6 +44,17 @@ const FREE_BETAS: ReadonlySet<string> = new Set([
   "mid-conversation-output-config",
   "mid-conversation-tool-changes",
 ]);
+
+/** The `service_tier` field of /v1/chat/completions and /v1/responses, as both declare it. */
+export const ServiceTierField = z
+  .string()
+  .regex(/^[a-z_]{1,32}$/)
+  .nullable()
+  .optional()
+  .openapi({
+    description:
+      "auto or default; another tier (priority, flex, scale) costs apart from tokens and is refused unless the operator lists it in LLM_PASSTHROUGH_FEATURES (service_tier:<tier>)",
+  });
 
 /** Service tiers that cost nothing extra: "auto" and "default" are what a request without one gets. */
 const STANDARD_TIERS: ReadonlySet<string> = new Set(["auto", "default"]);

@@ -11,7 +11,7 @@ import { openAIErrorResponses } from "../chat/compat-error-responses.ts";
 import { sseFrame } from "../chat/event-relay.ts";
 import { inlineImages } from "../chat/images.ts";
 import { openAIErrors } from "../chat/openai-errors.ts";
-import { refuseUnlisted, serviceTierFeature } from "../chat/passthrough.ts";
+import { refuseUnlisted, serviceTierFeature, ServiceTierField } from "../chat/passthrough.ts";
 import { completeOn, streamOn, type ChatSink } from "../chat/provider-chat.ts";
 import { chatTarget, storedAnswerId } from "../chat/target.ts";
 import type { ResponseEvent, ResponseInputItem, ResponseObject, ResponsesRequest } from "../chat/wire.ts";
@@ -35,15 +35,7 @@ const ResponsesBody = z.looseObject({
     .max(128)
     .optional(),
   max_output_tokens: z.number().int().min(1).nullable().optional(),
-  service_tier: z
-    .string()
-    .regex(/^[a-z_]{1,32}$/)
-    .nullable()
-    .optional()
-    .openapi({
-      description:
-        "auto or default; another tier (priority, flex, scale) costs apart from tokens and is refused unless the operator lists it in LLM_PASSTHROUGH_FEATURES (service_tier:<tier>)",
-    }),
+  service_tier: ServiceTierField,
 });
 
 const Json = z.record(z.string(), z.unknown());
