@@ -6,8 +6,8 @@ import { EventEmitter } from "node:events";
  * Not an AbortSignal: on Node 20 each AbortSignal made costs ~3 µs, and V8 keeps it, with whatever
  * its listeners hold (the whole provider call), past two scavenges into old space (~400 bytes a
  * signal alone, measured with --trace-gc-nvp). A completion made two; replacing them with this took
- * its CPU from 188 to 147 µs (interleaved A/B, docs/decisions.md "Session 16"). `signal` makes a
- * real AbortSignal for the APIs that take nothing else (fetch, the AI SDK), only when one is asked for.
+ * its CPU from 188 to 147 µs (interleaved A/B, docs/decisions.md, "provider calls without
+ * AbortSignals"). `signal` makes a real AbortSignal for the APIs that take nothing else (fetch, the AI SDK), only when one is asked for.
  *
  * Released (`release`) once the work it bounds is over: its timer goes, what it listens to lets it go,
  * and it never aborts after that.
