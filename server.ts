@@ -1,7 +1,6 @@
 import http from "node:http";
 import { getGateway } from "./lib/instance.ts";
 import { isGatewayRequest } from "./lib/front-door.ts";
-import { apiListener } from "./lib/api-listener.ts";
 import { addressBucket, resolveClientAddress } from "./lib/gateway/http/trusted-proxies.ts";
 import { loadPortalConfig } from "./lib/portal/config.ts";
 import { announceFirstRunLink } from "./lib/portal/first-run.ts";
@@ -11,7 +10,7 @@ import { keepRequestsYoung } from "./lib/gateway/runtime/pretenuring.ts";
 
 /**
  * Production entry (`npm start` runs it compiled, as dist/server.mjs): one Node process. API paths go
- * straight to the Hono app; everything else (the portal) to Next's request handler, so API calls never
+ * straight to the gateway's pipeline (its Node adapter); everything else (the portal) to Next's request handler, so API calls never
  * pay for Next's pipeline.
  */
 deferWasmOptimisation();
@@ -22,7 +21,7 @@ const gateway = await getGateway().catch((err: unknown) => {
   process.exit(1);
 });
 const { config, logger } = gateway.rt;
-const api = apiListener(gateway.rt, gateway.app);
+const api = gateway.app.node;
 
 const servePortal = process.env.SERVE_PORTAL !== "false";
 let portal: ((req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>) | undefined;

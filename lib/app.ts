@@ -29,7 +29,7 @@ import trove from "./api/trove/index.ts";
 import usage from "./api/usage/index.ts";
 import utils from "./api/utils/index.ts";
 import type { Area } from "./gateway/http/area.ts";
-import { createGatewayApp, type GatewayApp } from "./gateway/http/app.ts";
+import { createHttpGateway, type HttpGateway } from "./gateway/pipeline/gateway.ts";
 import type { Runtime } from "./gateway/runtime/runtime.ts";
 
 /**
@@ -69,8 +69,8 @@ export const AREAS: readonly Area[] = [
   trove,
 ];
 
-export function createApp(rt: Runtime): GatewayApp {
-  return createGatewayApp(rt, AREAS);
+export function createApp(rt: Runtime): HttpGateway {
+  return createHttpGateway(rt, AREAS);
 }
 
 /** What a worker process needs of the areas: the work of their task kinds, without the HTTP app. */

@@ -1,9 +1,9 @@
 import { createApp } from "./app.ts";
-import type { GatewayApp } from "./gateway/http/app.ts";
+import type { HttpGateway } from "./gateway/pipeline/gateway.ts";
 import { startOperatorServer } from "./gateway/keys/operator.ts";
 import { getRuntime, type Runtime } from "./gateway/runtime/runtime.ts";
 
-export type Gateway = { rt: Runtime; app: GatewayApp; close(): Promise<void> };
+export type Gateway = { rt: Runtime; app: HttpGateway; close(): Promise<void> };
 
 type GatewayGlobal = typeof globalThis & { __gateway?: Promise<Gateway> };
 
@@ -27,7 +27,7 @@ export function getGateway(): Promise<Gateway> {
   return g.__gateway;
 }
 
-/** Next route handlers: every method goes to the same Hono app. */
+/** Next route handlers: every method goes to the gateway's pipeline, through its Fetch adapter. */
 export async function handleWithGateway(request: Request): Promise<Response> {
   const { app } = await getGateway();
   return app.fetch(request);

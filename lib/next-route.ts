@@ -2,7 +2,7 @@ import { isGatewayRequest } from "./front-door.ts";
 import { handleWithGateway } from "./instance.ts";
 
 /**
- * The catch-all route: the paths the front door gives the API go to the Hono app (under `next dev`
+ * The catch-all route: the paths the front door gives the API go to the gateway (its Fetch adapter, under `next dev`
  * and serverless hosts; `npm start`'s server.ts sends them past Next), anything no page claims is a
  * 404 page. (notFound() in a route handler answers 404 with an empty body, a blank page in a browser.)
  */

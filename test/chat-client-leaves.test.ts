@@ -1,6 +1,5 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiListener } from "../lib/api-listener.ts";
 import { listen, type Listening } from "./support/listen.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
@@ -47,7 +46,7 @@ describe("a non-streamed chat whose client leaves, or whose provider never answe
   let server: Listening<http.Server>;
   beforeAll(async () => {
     [provider] = t.fakes;
-    server = await listen(http.createServer(apiListener(t.gw.rt, t.gw.app)));
+    server = await listen(http.createServer(t.gw.app.node));
   });
   afterAll(() => server?.close());
 

@@ -9,7 +9,6 @@ import { z } from "zod";
 import { startFakeAnthropic, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { listen, type Listening } from "./support/listen.ts";
-import { apiListener } from "../lib/api-listener.ts";
 
 // One agent loop per client, unchanged, against every provider behind the gateway: each provider is a
 // fake speaking its real wire (Anthropic's Messages; OpenAI's Chat Completions at the path each
@@ -80,7 +79,7 @@ describe("agent loops written for the OpenAI, Anthropic and AI SDKs run unchange
     gw = await startTestGateway();
     // Every loop on every provider from one key: more than the default 100 requests a minute.
     key = (await gw.key({ minute: 100_000 })).key;
-    server = await listen(http.createServer(apiListener(gw.rt, gw.app)));
+    server = await listen(http.createServer(gw.app.node));
     openai = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
     anthropic = new Anthropic({ apiKey: key, baseURL: server.url, maxRetries: 0 });
   });

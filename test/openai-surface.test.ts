@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fakeEmbedding, startFakeAnthropic, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { listen, type Listening } from "./support/listen.ts";
-import { apiListener } from "../lib/api-listener.ts";
 
 describe("OpenAI-compatible surface, driven by the official openai client over a real socket", () => {
   let gw: TestGateway;
@@ -33,7 +32,7 @@ describe("OpenAI-compatible surface, driven by the official openai client over a
     gw = await startTestGateway();
     const created = await gw.key();
     keyId = created.id;
-    server = await listen(http.createServer(apiListener(gw.rt, gw.app)));
+    server = await listen(http.createServer(gw.app.node));
     client = new OpenAI({ apiKey: created.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
   });
   afterAll(async () => {

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeAnthropic, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { listen, type Listening } from "./support/listen.ts";
-import { apiListener } from "../lib/api-listener.ts";
 
 const weatherTool = {
   type: "function" as const,
@@ -40,7 +39,7 @@ describe("/v1/chat/completions passes OpenAI's options through: tools, tool call
     });
     gw = await startTestGateway();
     const created = await gw.key();
-    server = await listen(http.createServer(apiListener(gw.rt, gw.app)));
+    server = await listen(http.createServer(gw.app.node));
     client = new OpenAI({ apiKey: created.key, baseURL: `${server.url}/v1`, maxRetries: 0 });
   });
   afterAll(async () => {

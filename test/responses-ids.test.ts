@@ -1,6 +1,5 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiListener } from "../lib/api-listener.ts";
 import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { listen, type Listening } from "./support/listen.ts";
 import { useGateway } from "./support/use-gateway.ts";
@@ -13,7 +12,7 @@ describe("/v1/responses: a stored response's id is the gateway's, and only its k
     env: () => ({ XAI_API_KEY: "x", UPSTREAM_XAI_URL: provider.url }),
   });
   beforeAll(async () => {
-    server = await listen(http.createServer(apiListener(t.gw.rt, t.gw.app)));
+    server = await listen(http.createServer(t.gw.app.node));
   });
   afterAll(() => server?.close());
 

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../lib/config.ts";
 import { createApp } from "../lib/app.ts";
-import type { GatewayApp } from "../lib/gateway/http/app.ts";
-import { createKey, revokeKey, rotateKey } from "../lib/gateway/keys/admin.ts";
+import { createKey, revokeKey } from "../lib/gateway/keys/key-changes.ts";
+import { rotateKey } from "../lib/gateway/keys/key-rotation.ts";
 import { toKeyRecord } from "../lib/gateway/keys/record.ts";
 import { generateKey } from "../lib/gateway/keys/secrets.ts";
 import { publishKeyChange } from "../lib/portal/keys.ts";
 import { createRuntime, type Runtime } from "../lib/gateway/runtime/runtime.ts";
 import { databaseBackends, freshPostgres, limitBackends, tempDir } from "./support/backends.ts";
 import { addProbeRoutes } from "./support/probe-routes.ts";
+import { serveGateway, type ServedGateway } from "./support/serve-gateway.ts";
 
 const sharedBackends = process.env.REDIS_URL && databaseBackends.includes("postgres");
 
@@ -18,8 +19,8 @@ const sharedBackends = process.env.REDIS_URL && databaseBackends.includes("postg
  */
 describe.runIf(sharedBackends)("two instances sharing Redis and PostgreSQL", () => {
   let drop: () => Promise<void>;
-  let a: { rt: Runtime; app: GatewayApp };
-  let b: { rt: Runtime; app: GatewayApp };
+  let a: { rt: Runtime; app: ServedGateway };
+  let b: { rt: Runtime; app: ServedGateway };
 
   beforeAll(async () => {
     const pg = await freshPostgres();
@@ -35,13 +36,17 @@ describe.runIf(sharedBackends)("two instances sharing Redis and PostgreSQL", () 
     };
     const rtA = await createRuntime(loadConfig({ ...env, DATA_DIR: tempDir() }));
     const rtB = await createRuntime(loadConfig({ ...env, DATA_DIR: tempDir() }));
-    a = { rt: rtA, app: createApp(rtA) };
-    b = { rt: rtB, app: createApp(rtB) };
+    const appA = createApp(rtA);
+    const appB = createApp(rtB);
+    addProbeRoutes(appA);
+    addProbeRoutes(appB);
+    a = { rt: rtA, app: await serveGateway(appA) };
+    b = { rt: rtB, app: await serveGateway(appB) };
     expect(rtA.limitBackend).toBe("redis");
-    addProbeRoutes(a.app);
-    addProbeRoutes(b.app);
   });
   afterAll(async () => {
+    await a?.app.close();
+    await b?.app.close();
     await a?.rt.close();
     await b?.rt.close();
     await drop?.();

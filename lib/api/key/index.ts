@@ -1,10 +1,9 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { defineArea } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
 import { effectiveLimits } from "../../gateway/keys/record.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
-import { plainHandler } from "../../gateway/http/plain-route.ts";
+import { route } from "../../gateway/pipeline/route.ts";
 import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 
 const WindowSchema = z.object({ limit: z.number().int(), remaining: z.number().int(), reset: z.number().int() });
@@ -34,44 +33,39 @@ const keyInfo = gatewayRoute("key", {
   responses: { 200: jsonResponse(KeyInfoSchema, "The calling key"), ...keyedErrors },
 });
 
-function registerKeyRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(
-    keyInfo,
-    plainHandler(keyInfo, (c) => {
-      const key = c.get("key");
-      const admission = c.get("admission");
-      if (!key || !admission) throw new GatewayError(401, "missing API key");
-      const window = (w: { limit: number; remaining: number; reset: number }) => ({
-        limit: w.limit,
-        remaining: w.remaining,
-        reset: Math.ceil(w.reset / 1000),
-      });
-      return {
-        id: key.id,
-        prefix: key.prefix,
-        name: key.name,
-        status: key.status,
-        scopes: key.scopes,
-        expires_at: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
-        limits: effectiveLimits(key, c.get("runtime").config.limits),
-        remaining: {
-          minute: window(admission.minute),
-          day: window(admission.day),
-          concurrency: {
-            limit: admission.concurrency.limit,
-            in_use: admission.concurrency.inUse,
-            remaining: Math.max(0, admission.concurrency.limit - admission.concurrency.inUse),
-          },
-        },
-      };
-    }),
-  );
-}
+const keyRoute = route(keyInfo, (c) => {
+  const key = c.key;
+  const admission = c.admission;
+  if (!key || !admission) throw new GatewayError(401, "missing API key");
+  const window = (w: { limit: number; remaining: number; reset: number }) => ({
+    limit: w.limit,
+    remaining: w.remaining,
+    reset: Math.ceil(w.reset / 1000),
+  });
+  return {
+    id: key.id,
+    prefix: key.prefix,
+    name: key.name,
+    status: key.status,
+    scopes: key.scopes,
+    expires_at: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
+    limits: effectiveLimits(key, c.runtime.config.limits),
+    remaining: {
+      minute: window(admission.minute),
+      day: window(admission.day),
+      concurrency: {
+        limit: admission.concurrency.limit,
+        in_use: admission.concurrency.inUse,
+        remaining: Math.max(0, admission.concurrency.limit - admission.concurrency.inUse),
+      },
+    },
+  };
+});
 
 /** The calling key itself; the "account" scope, which every key may call. */
 export default defineArea({
   name: "key",
   scope: "account",
   paths: ["/v1/key"],
-  routes: [registerKeyRoutes],
+  routes: [keyRoute],
 });

@@ -1,12 +1,10 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerMetrics } from "./metrics.ts";
-import { registerOpenApiDocument } from "./openapi.ts";
-import { registerStatusRoutes } from "./routes.ts";
+import { statusRoutes } from "./routes.ts";
 
 /** The service index, liveness, the OpenAPI document and Prometheus metrics: no key needed. */
 export default defineArea({
   name: "status",
   scope: "status",
   paths: ["/", "/v1", "/health", "/openapi.json", "/metrics"],
-  routes: [registerStatusRoutes, registerOpenApiDocument, registerMetrics],
+  routes: statusRoutes,
 });

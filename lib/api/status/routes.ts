@@ -1,8 +1,12 @@
-import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
+import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
+import { secretMatcher } from "../../gateway/keys/secret-match.ts";
+import { Reply } from "../../gateway/pipeline/answer.ts";
+import type { Call } from "../../gateway/pipeline/call.ts";
+import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { jsonResponse } from "../../gateway/http/schemas.ts";
-import { API_VERSION } from "./openapi.ts";
+import { API_DESCRIPTION, API_VERSION } from "./openapi.ts";
 import { rootDocument } from "./root.ts";
 
 const RootSchema = z
@@ -33,8 +37,7 @@ const apiRoot = gatewayRoute("none", {
   responses: rootResponses,
 });
 
-const handleIndex: RouteHandler<typeof root, GatewayEnv> = (c) =>
-  c.json(rootDocument(c.get("runtime").config, new URL(c.req.url).origin), 200);
+const handleIndex = (c: Call) => rootDocument(c.runtime.config, new URL(c.request.url).origin);
 
 export const HEALTH_PATH = "/health";
 
@@ -51,13 +54,51 @@ const health = gatewayRoute("none", {
   },
 });
 
-/** GET /health's answer; also given without the framework (lib/direct-routes.ts). */
-export const HEALTH = { status: "ok" as const, version: API_VERSION };
+/** GET /health's answer, a constant: its text is made once. */
+const HEALTH = Reply.json({ status: "ok" as const, version: API_VERSION });
 
-const handleHealth: RouteHandler<typeof health, GatewayEnv> = (c) => c.json(HEALTH, 200);
+const openApiDocument = gatewayRoute("none", {
+  method: "get",
+  path: "/openapi.json",
+  hide: true,
+  responses: {},
+});
 
-export function registerStatusRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(root, handleIndex);
-  app.openapi(apiRoot, handleIndex);
-  app.openapi(health, handleHealth);
+/** GET /openapi.json: the document of every mounted route, built on first request and kept as text. */
+function serveOpenApiDocument(): (c: Call) => Reply {
+  let document: Reply | undefined;
+  return (c) =>
+    (document ??= new Reply(
+      200,
+      JSON.stringify(
+        c.gateway.openApiDocument({
+          info: API_DESCRIPTION,
+          servers: [{ url: c.runtime.config.publicBaseUrl ?? "/" }],
+        }),
+      ),
+      { "Content-Type": "application/json; charset=utf-8" },
+    ));
 }
+
+const metrics = gatewayRoute("none", { method: "get", path: "/metrics", hide: true, responses: {} });
+
+/** GET /metrics: Prometheus text; with METRICS_TOKEN set, only for `Authorization: Bearer <token>`. */
+function serveMetrics(): (c: Call) => Promise<Reply> {
+  let authorized: ((header: string | undefined) => boolean) | null | undefined;
+  return async (c) => {
+    const rt = c.runtime;
+    authorized ??= rt.config.metricsToken ? secretMatcher(`Bearer ${rt.config.metricsToken}`) : null;
+    if (authorized && !authorized(c.header("authorization"))) {
+      throw new GatewayError(401, "metrics need 'Authorization: Bearer <METRICS_TOKEN>'");
+    }
+    return new Reply(200, await rt.metrics.registry.metrics(), { "Content-Type": rt.metrics.registry.contentType });
+  };
+}
+
+export const statusRoutes: RouteDef[] = [
+  route(root, handleIndex),
+  route(apiRoot, handleIndex),
+  route(health, () => HEALTH),
+  route(openApiDocument, serveOpenApiDocument()),
+  route(metrics, serveMetrics()),
+];

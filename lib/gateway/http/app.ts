@@ -16,8 +16,8 @@ import { MemoRouter } from "./memo-router.ts";
 import { requestIdOf } from "./request-id.ts";
 import { methodsByPath } from "./allowed-methods.ts";
 import { isJsonType, readDeclaredText } from "./node-body.ts";
-import { laneStep } from "./plain-route.ts";
 import { setResponseHeader } from "./response-headers.ts";
+import { observeRequest } from "../pipeline/pipeline.ts";
 
 export type GatewayApp = OpenAPIHono<GatewayEnv>;
 
@@ -40,54 +40,51 @@ export function createGatewayApp(rt: Runtime, areas: readonly Area[]): GatewayAp
   const allowedMethods = methodsByPath(app);
   // One middleware, not four (request id, observation, body cap, 405): each layer of Hono's compose is
   // a closure and a promise per request, on every route.
-  // The plain lane (plain-lane.ts) does the same for what it answers: request id, observation; no body.
-  app.use(
-    laneStep(async function frame(c, next) {
-      const started = performance.now();
-      const id = requestIdOf(c.req.header("x-request-id"));
-      c.set("requestId", id);
-      setResponseHeader(c, "X-Request-Id", id);
-      c.set("runtime", rt);
-      const method = c.req.method;
-      if (method === "GET" || method === "HEAD") await next();
+  app.use(async function frame(c, next) {
+    const started = performance.now();
+    const id = requestIdOf(c.req.header("x-request-id"));
+    c.set("requestId", id);
+    setResponseHeader(c, "X-Request-Id", id);
+    c.set("runtime", rt);
+    const method = c.req.method;
+    if (method === "GET" || method === "HEAD") await next();
+    else {
+      // Hono's bodyLimit asks for the body stream, which makes the Node adapter build a full WHATWG
+      // Request and then read every body through it (36 ms for a 4 MB JSON body instead of 5). A declared
+      // Content-Length is enough to decide (Node's parser never delivers more than it declares), so the
+      // stream-counting limiter is kept for chunked bodies only.
+      const declared = c.req.header("content-length");
+      if (declared === undefined || c.req.header("transfer-encoding")) {
+        // It answers an overflow by returning its response, as a middleware may (else what next returned).
+        const refused: unknown = await limitBody(c, next);
+        if (refused instanceof Response) c.res = refused;
+      } else if (Number(declared) > rt.config.maxBodyBytes) c.res = tooLarge(c);
       else {
-        // Hono's bodyLimit asks for the body stream, which makes the Node adapter build a full WHATWG
-        // Request and then read every body through it (36 ms for a 4 MB JSON body instead of 5). A declared
-        // Content-Length is enough to decide (Node's parser never delivers more than it declares), so the
-        // stream-counting limiter is kept for chunked bodies only.
-        const declared = c.req.header("content-length");
-        if (declared === undefined || c.req.header("transfer-encoding")) {
-          // It answers an overflow by returning its response, as a middleware may (else what next returned).
-          const refused: unknown = await limitBody(c, next);
-          if (refused instanceof Response) c.res = refused;
-        } else if (Number(declared) > rt.config.maxBodyBytes) c.res = tooLarge(c);
-        else {
-          // A JSON body is read off Node's request, for the validator and handlers (c.req.json) to find.
-          const incoming = c.env?.incoming;
-          if (incoming && isJsonType(c.req.header("content-type"))) {
-            const text = readDeclaredText(incoming, Number(declared));
-            // Read whether or not anything asks for it (an unauthenticated request's, say): never unhandled.
-            text.catch(() => {});
-            (c.req.bodyCache as { text?: Promise<string> }).text = text;
-          }
-          await next();
+        // A JSON body is read off Node's request, for the validator and handlers (c.req.json) to find.
+        const incoming = c.env?.incoming;
+        if (incoming && isJsonType(c.req.header("content-type"))) {
+          const text = readDeclaredText(incoming, Number(declared));
+          // Read whether or not anything asks for it (an unauthenticated request's, say): never unhandled.
+          text.catch(() => {});
+          (c.req.bodyCache as { text?: Promise<string> }).text = text;
         }
+        await next();
       }
-      // A known path asked with another method: 405 with Allow, as hono/method-not-allowed answers it.
-      if (c.res.status === 404 && !c.error) {
-        const methods = allowedMethods(c.req.path);
-        if (methods.length > 0 && !methods.includes(method)) {
-          // Hono carries the old response's headers over to the new one: its length and Allow must not.
-          c.res.headers.delete("Allow");
-          c.res.headers.delete("Content-Length");
-          c.res = c.json({ error: `method ${method} not allowed here; use ${methods.join(", ")}` }, 405, {
-            Allow: methods.join(", "),
-          });
-        }
+    }
+    // A known path asked with another method: 405 with Allow, as hono/method-not-allowed answers it.
+    if (c.res.status === 404 && !c.error) {
+      const methods = allowedMethods(c.req.path);
+      if (methods.length > 0 && !methods.includes(method)) {
+        // Hono carries the old response's headers over to the new one: its length and Allow must not.
+        c.res.headers.delete("Allow");
+        c.res.headers.delete("Content-Length");
+        c.res = c.json({ error: `method ${method} not allowed here; use ${methods.join(", ")}` }, 405, {
+          Allow: methods.join(", "),
+        });
       }
-      observeRequest(rt, id, method, matchedRoute(c), c.res.status, performance.now() - started);
-    }, {}),
-  );
+    }
+    observeRequest(rt, id, method, matchedRoute(c), c.res.status, performance.now() - started);
+  });
 
   registerSecuritySchemes(app);
   for (const area of areas) {
@@ -104,21 +101,6 @@ export function createGatewayApp(rt: Runtime, areas: readonly Area[]): GatewayAp
   return app;
 }
 
-/** A request as every answer is counted and logged, whichever layer answered it (lib/direct-routes.ts too). */
-export function observeRequest(
-  rt: Runtime,
-  requestId: string,
-  method: string,
-  route: string,
-  status: number,
-  ms: number,
-): void {
-  rt.metrics.requests.record(method, route, status, ms / 1000);
-  if (status >= 500) rt.logger.warn({ requestId, method, route, status }, "request failed");
-  // Checked first so that at the default level no log object is built for every request.
-  else if (rt.logger.isLevelEnabled("debug")) rt.logger.debug({ requestId, method, route, status, ms }, "request");
-}
-
 // Labels by template, never by raw path, so metrics and logs carry no ids or keys.
 function matchedRoute(c: Parameters<typeof routePath>[0]): string {
   const path = routePath(c, -1);
@@ -133,7 +115,7 @@ export function mountArea(app: GatewayApp, area: Area): void {
     endpointCount: () => app.openAPIRegistry.definitions.filter((d) => d.type === "route").length,
   };
   const areaApp = createAreaApp(area);
-  for (const routes of area.routes) routes(areaApp, gateway);
+  for (const routes of area.routes) if (typeof routes === "function") routes(areaApp, gateway);
   app.route("/", areaApp);
 }
 

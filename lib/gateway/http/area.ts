@@ -6,6 +6,8 @@ import type { GatewayEnv } from "./context.ts";
 import { guard } from "./guard.ts";
 import { routeAccess } from "./route.ts";
 import { validationHook } from "./validation.ts";
+import type { ErrorShape } from "../pipeline/error-shape.ts";
+import type { RouteDef } from "../pipeline/route.ts";
 
 export type AreaApp = OpenAPIHono<GatewayEnv>;
 
@@ -31,7 +33,9 @@ export type Area = {
   scope: string;
   /** The URL paths it answers: "/v1/llm/*" is a prefix (and the path itself), anything else exact. */
   paths: readonly string[];
-  routes: readonly RouteModule[];
+  routes: readonly (RouteModule | RouteDef)[];
+  /** How it answers on its paths: its surface's error shape, third-party content in every answer. */
+  respond?: { errors?: ErrorShape; untrusted?: boolean };
   /**
    * Runs once per runtime, in web and worker processes alike: registers the work of the area's
    * durable task kinds, so whichever process takes a task from the queue can run it.

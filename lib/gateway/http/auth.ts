@@ -1,4 +1,3 @@
-import type { Context } from "hono";
 import { isDatabaseUnreachable } from "../../db/unreachable.ts";
 import { GatewayError } from "../../errors.ts";
 import { modelsWithheldMessage } from "../keys/console-access.ts";
@@ -11,11 +10,14 @@ export type AuthMode = "key" | "optional" | "none";
 
 const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="gateway"' };
 
-/** What the key is read from: Hono's `c.req`, or the plain lane's view of Node's request. */
+/** What the key is read from: the request's headers and query. */
 export type RequestHeads = {
   header(name: string): string | undefined;
   query(name: string): string | undefined;
 };
+
+/** What authentication reads of a request: its headers and query, and its URL (a session's origin check). */
+export type RequestView = RequestHeads & { readonly url: string };
 
 /** The key a request carries, from X-API-Key, Authorization: Bearer, or ?api_key=. */
 export function presentedKey(req: RequestHeads): string | undefined {
@@ -44,13 +46,13 @@ export type Credentials = { keys: KeyStore; sessions?: SessionBridge };
  * signed-in portal session is served as the user's console key (see SessionBridge).
  */
 export async function authenticate(
-  c: Context,
+  c: RequestView,
   { keys, sessions }: Credentials,
   mode: Exclude<AuthMode, "none">,
   area: string,
   now = Date.now(),
 ): Promise<KeyRecord | undefined> {
-  const raw = presentedKey(c.req);
+  const raw = presentedKey(c);
   if (raw) return acceptKey(await resolvePresented(keys, raw), area, true, now);
   const key = await reachingDatabase(() => sessions?.fromRequest(c, now));
   if (key) return acceptKey(key, area, false, now);

@@ -25,7 +25,13 @@ export function guard(mode: Exclude<AuthMode, "none">, area: string, budgeted = 
   // c.get, not c.var: Hono builds a fresh object from all variables on every c.var read.
   const gatewayGuard: MiddlewareHandler<GatewayEnv> = async function gatewayGuard(c, next) {
     const rt = c.get("runtime");
-    const key = await authenticate(c, rt, mode, area);
+    const req = c.req;
+    const key = await authenticate(
+      { header: (name) => req.header(name), query: (name) => req.query(name), url: req.url },
+      rt,
+      mode,
+      area,
+    );
     if (!key) return next();
     c.set("key", key);
 

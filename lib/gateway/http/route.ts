@@ -1,5 +1,6 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { AuthMode } from "./auth.ts";
+import type { ErrorShape } from "../pipeline/error-shape.ts";
 
 const KEY_SECURITY = [{ apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }];
 
@@ -7,7 +8,15 @@ const KEY_SECURITY = [{ apiKeyHeader: [] }, { bearer: [] }, { apiKeyQuery: [] }]
  * What a route declares about who may call it; the area it is mounted in adds the scope. `budgeted`:
  * whether a used-up hard-stop budget refuses it (not for reads of the key's own stored work).
  */
-export type RouteAccess = { auth: AuthMode; limitKeyless: boolean; budgeted: boolean };
+export type RouteAccess = {
+  auth: AuthMode;
+  limitKeyless: boolean;
+  budgeted: boolean;
+  /** Whether its answers carry third-party bytes: the untrusted-content headers, no service-worker fetch. */
+  untrusted: boolean;
+  /** Its surface's error shape (OpenAI's, Anthropic's), when not the gateway's own. */
+  errors?: ErrorShape;
+};
 
 const ACCESS = Symbol("gateway route access");
 
@@ -18,13 +27,14 @@ const ACCESS = Symbol("gateway route access");
  * /health or an index), a request without a key is limited per client address; one with a key on an
  * optional-key route gets the key's limits. With `{ readsOwnWork: true }` (a task's status or
  * results: they cost nothing), a key whose hard-stop budget is used up may still call it, so the owner
- * can collect what a stopped task finished. A route's own `middleware` runs after those (so it is
+ * can collect what a stopped task finished. `untrusted`: its answers carry third-party bytes (see
+ * untrusted-response.ts); `errors`: its surface's error shape. A route's own `middleware` runs after those (so it is
  * authenticated, limited and metered) and before the request is validated against the contract.
  */
 export function gatewayRoute<R extends Omit<RouteConfig, "security">>(
   auth: AuthMode,
   config: R,
-  options: { limitKeyless?: boolean; readsOwnWork?: boolean } = {},
+  options: { limitKeyless?: boolean; readsOwnWork?: boolean; untrusted?: boolean; errors?: ErrorShape } = {},
 ) {
   const route = createRoute({
     ...config,
@@ -35,6 +45,8 @@ export function gatewayRoute<R extends Omit<RouteConfig, "security">>(
     auth,
     limitKeyless: options.limitKeyless ?? false,
     budgeted: !(options.readsOwnWork ?? false),
+    untrusted: options.untrusted ?? false,
+    ...(options.errors ? { errors: options.errors } : {}),
   };
   Object.defineProperty(route, ACCESS, { value: access });
   return route;

@@ -4,7 +4,7 @@ import { databaseBackends } from "../../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../../test/support/gateway.ts";
 import { createTestSession } from "../../../test/support/session.ts";
 import { addProbeRoutes } from "../../../test/support/probe-routes.ts";
-import { revokeKey, setKeyLimits } from "./admin.ts";
+import { revokeKey, setKeyLimits } from "./key-changes.ts";
 
 const SAME_ORIGIN = { "Sec-Fetch-Site": "same-origin" };
 
@@ -103,7 +103,7 @@ describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
       // Typed into the address bar: not a console call.
       { "Sec-Fetch-Site": "none" },
       // A matching Origin does not override a browser's own cross-site verdict.
-      { "Sec-Fetch-Site": "cross-site", Origin: "http://localhost" },
+      { "Sec-Fetch-Site": "cross-site", Origin: gw.url },
       { Origin: "https://evil.example" },
       {},
     ];
@@ -112,7 +112,7 @@ describe.each(databaseBackends)("the portal session on /v1 (%s)", (db) => {
       expect(res.status, JSON.stringify(headers)).toBe(401);
       expect((await res.json()).error).toMatch(/same-origin/);
     }
-    expect((await call("/v1/key", { Cookie: s.cookie, Origin: "http://localhost" })).status).toBe(200);
+    expect((await call("/v1/key", { Cookie: s.cookie, Origin: gw.url })).status).toBe(200);
   });
 
   it("refuses expired and unknown sessions, and serves optional routes without one", async () => {

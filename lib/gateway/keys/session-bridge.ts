@@ -1,10 +1,9 @@
-import type { Context } from "hono";
-import { getCookie } from "hono/cookie";
+import { parse as parseCookies } from "cookie";
 import { LRUCache } from "lru-cache";
 import type { Database } from "../../db/client.ts";
 import type { BudgetTracker } from "../../usage/budgets.ts";
 import { syncConsoleBudget } from "../../usage/console-budget.ts";
-import { consoleKeyFor } from "./admin.ts";
+import { consoleKeyFor } from "./console-key.ts";
 import type { KeyApprovalPolicy } from "./approval.ts";
 import { consoleModelsOpen, withModelsWithheld } from "./console-access.ts";
 import type { KeyRecord } from "./record.ts";
@@ -38,6 +37,17 @@ const NO_SESSION = Symbol("no session");
  * record itself comes from the KeyStore, so revocations and limit changes reach it as for any key. Until the
  * user is approved, the model areas are withheld from it; it is held to the strictest of the user's budgets.
  */
+/** What a session is read from: the request's headers (Cookie, Sec-Fetch-Site, Origin) and its URL. */
+export type SessionRequest = { header(name: string): string | undefined; readonly url: string };
+
+/** The first session cookie the request carries, if any. */
+function sessionCookie(c: SessionRequest): string | undefined {
+  const header = c.header("cookie");
+  if (!header) return undefined;
+  const cookies = parseCookies(header);
+  return SESSION_COOKIES.map((name) => cookies[name]).find(Boolean);
+}
+
 export class SessionBridge {
   private readonly cache: LRUCache<string, CachedSession | typeof NO_SESSION>;
   private readonly loading = new Map<string, Promise<CachedSession | null>>();
@@ -51,19 +61,19 @@ export class SessionBridge {
   }
 
   /** The session cookie's value when the request may use it: same origin only, never cross-site. */
-  sessionToken(c: Context): string | undefined {
-    const token = SESSION_COOKIES.map((name) => getCookie(c, name)).find(Boolean);
+  sessionToken(c: SessionRequest): string | undefined {
+    const token = sessionCookie(c);
     if (!token || !this.isSameOrigin(c)) return undefined;
     return token;
   }
 
   /** True when a session cookie came with the request but the request is not same-origin. */
-  crossSiteCookie(c: Context): boolean {
-    return SESSION_COOKIES.some((name) => getCookie(c, name)) && !this.isSameOrigin(c);
+  crossSiteCookie(c: SessionRequest): boolean {
+    return sessionCookie(c) !== undefined && !this.isSameOrigin(c);
   }
 
   /** The console key for the request's session, or null when it carries no usable session. */
-  async fromRequest(c: Context, now = Date.now()): Promise<KeyRecord | null> {
+  async fromRequest(c: SessionRequest, now = Date.now()): Promise<KeyRecord | null> {
     const token = this.sessionToken(c);
     return token ? this.resolve(token, now) : null;
   }
@@ -115,11 +125,11 @@ export class SessionBridge {
    * where they do not, a same-origin fetch that sends Origin is accepted when it names this host.
    * A request with neither (a plain-HTTP GET from a non-loopback host) gets no session.
    */
-  private isSameOrigin(c: Context): boolean {
-    const site = c.req.header("sec-fetch-site");
+  private isSameOrigin(c: SessionRequest): boolean {
+    const site = c.header("sec-fetch-site");
     if (site !== undefined) return site === "same-origin";
-    const origin = c.req.header("origin");
+    const origin = c.header("origin");
     if (!origin) return false;
-    return origin === new URL(c.req.url).origin || this.options.trustedOrigins.includes(origin);
+    return origin === new URL(c.url).origin || this.options.trustedOrigins.includes(origin);
   }
 }

@@ -1,0 +1,73 @@
+import { CallStop } from "../../upstream/call-stop.ts";
+import type { GatewayInfo } from "../http/area.ts";
+import type { GatewayEnv, RequestVariables, UsageDetail } from "../http/context.ts";
+import type { KeyRecord } from "../keys/record.ts";
+import type { Admission } from "../runtime/limits/limiter.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import type { GatewayRequest } from "./request.ts";
+
+type Variables = GatewayEnv["Variables"];
+
+/**
+ * What a route's handler is given besides its validated input: the request's variables (runtime, key,
+ * admission, request id), the request itself (headers, a raw body for routes that read their own), the
+ * client's leaving as a signal, and where to report the work done for metering.
+ *
+ * A class, not an object literal: a literal with a getter gives every request its own accessor, which
+ * V8 keeps in a map in old space, and through that closure the whole request outlived every scavenge
+ * (measured on GET /v1/key: ~2.7 MB promoted per scavenge and 11-14 ms scavenges, against ~0.3 MB and
+ * ~1.5 ms with the getter on a prototype).
+ */
+export class Call implements RequestVariables {
+  key: KeyRecord | undefined;
+  admission: Admission | undefined;
+  /** The work done (provider, model, tokens, bytes), as the handler reported it. */
+  usage: UsageDetail | undefined;
+  #signal: AbortSignal | undefined;
+
+  constructor(
+    readonly runtime: Runtime,
+    readonly requestId: string,
+    readonly request: GatewayRequest,
+    readonly gateway: GatewayInfo,
+  ) {}
+
+  get<K extends keyof Variables>(name: K): Variables[K] {
+    switch (name) {
+      case "runtime":
+        return this.runtime as Variables[K];
+      case "requestId":
+        return this.requestId as Variables[K];
+      case "key":
+        return this.key as Variables[K];
+      case "admission":
+        return this.admission as Variables[K];
+      case "usage":
+        return this.usage as Variables[K];
+      default:
+        return undefined as Variables[K];
+    }
+  }
+
+  header(name: string): string | undefined {
+    return this.request.header(name.toLowerCase());
+  }
+
+  /** Aborted when the client leaves before the answer is complete; made on first use, once. */
+  get signal(): AbortSignal {
+    return (this.#signal ??= this.request.signal);
+  }
+
+  /** What stops this call's provider work: `ms` passing, or the client leaving (see CallStop). */
+  stop(ms: number): CallStop {
+    const stop = new CallStop(ms);
+    if (this.#signal) return stop.follow(this.#signal);
+    this.request.whenClientLeaves(() => stop.leave());
+    return stop;
+  }
+
+  /** The work done (provider, model, tokens), for metering. */
+  report(usage: UsageDetail): void {
+    this.usage = usage;
+  }
+}

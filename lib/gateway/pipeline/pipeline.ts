@@ -1,0 +1,243 @@
+import { errorAnswer, GatewayError } from "../../errors.ts";
+import { refuseServiceWorkerScript, UNTRUSTED_RESPONSE_HEADERS } from "../../upstream/untrusted-response.ts";
+import type { Area, GatewayInfo } from "../http/area.ts";
+import { authenticate, type RequestView } from "../http/auth.ts";
+import type { UsageDetail } from "../http/context.ts";
+import type { EventSource } from "../http/event-stream.ts";
+import { ACCOUNT_AREA, admitKey, usageRecorder } from "../http/guard.ts";
+import { JsonText } from "../http/json-text.ts";
+import { requestIdOf } from "../http/request-id.ts";
+import type { Admission } from "../runtime/limits/limiter.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { Reply, StreamAnswer, type ReplyBody } from "./answer.ts";
+import { Call } from "./call.ts";
+import { admitClient, clientAddressOf } from "./client-limit.ts";
+import type { ErrorBody, ErrorShape } from "./error-shape.ts";
+import { queryValue, type GatewayRequest } from "./request.ts";
+import type { RouteTable, TableEntry } from "./route-table.ts";
+import { validatedInput } from "./validate.ts";
+
+/** An answer ready to write: a body, or events to stream (written as they come). */
+export type Outcome = {
+  status: number;
+  headers: Record<string, string | number>;
+  body: ReplyBody;
+  events?: EventSource;
+};
+
+/** A request's answer as the pipeline makes it; the adapters write it. */
+export type Pipeline = (req: GatewayRequest) => Promise<Outcome>;
+
+/** How an area answers on its paths: its surface's error shape, third-party content. */
+type Respond = { errors?: ErrorShape; untrusted: boolean };
+
+const JSON_TYPE = "application/json";
+
+/**
+ * The gateway's one pipeline, every step a function below, in this order: request id → body cap →
+ * match (404, 405) → auth → budget and limits → validation → handler → metering → headers → error
+ * shaping. Both adapters (Node's, Fetch's) run it; per request it only hashes, looks up in memory,
+ * counts and appends (a key not seen yet is the one read that may wait on the database).
+ */
+export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayInfo, areas: readonly Area[]): Pipeline {
+  const unmatched = unmatchedResponder(areas);
+  return async function pipeline(req) {
+    const started = performance.now();
+    const requestId = requestIdOf(req.header("x-request-id"));
+    const headers: Record<string, string | number> = { "X-Request-Id": requestId };
+    let entry: TableEntry | undefined;
+    let respond: Respond | undefined;
+    let call: Call | undefined;
+    let admission: Admission | undefined;
+    let record: ReturnType<typeof usageRecorder> | undefined;
+    let outcome: Outcome;
+    try {
+      checkBodyCap(rt, req);
+      const match = table.match(req.method, req.path);
+      if (!match) {
+        respond = unmatched(req.path);
+        if (respond?.untrusted) untrustedContent(req, headers);
+        throw notServed(table, req);
+      }
+      entry = match.entry;
+      const { access, contract, handler } = entry.def;
+      respond = entry.respond;
+      if (respond.untrusted) untrustedContent(req, headers);
+      call = new Call(rt, requestId, req, gateway);
+      if (access.auth !== "none") {
+        const key = await authenticate(viewOf(req), rt, access.auth, entry.area.scope);
+        if (key) {
+          call.key = key;
+          const meter = usageRecorder(rt, key, {
+            requestId,
+            method: req.method,
+            route: entry.label,
+            area: entry.area.scope,
+            bytesIn: req.declaredLength ?? 0,
+          });
+          const spends = access.budgeted && entry.area.scope !== ACCOUNT_AREA;
+          // A refusal is metered by admitKey itself; from here on the answer's outcome is.
+          admission = await admitKey(rt, key, spends, (status) => meter(status, 0));
+          record = meter;
+          call.admission = admission;
+          Object.assign(headers, admission.headers);
+        }
+      }
+      if (!call.key && access.limitKeyless) {
+        const address = clientAddressOf(rt, req.remoteAddress, req.header("x-forwarded-for"));
+        admission = await admitClient(rt, address, "keyless-ip", rt.config.keyless);
+        Object.assign(headers, admission.headers);
+      }
+      const input = await validatedInput(contract, req, match.params);
+      const answered = await handler(call, input as never);
+      outcome = answerOutcome(answered, headers);
+      if (outcome.events || outcome.body instanceof ReadableStream) {
+        holdUntilEnded(rt, answered as StreamAnswer | Reply, call, admission, record);
+        observe(rt, requestId, req.method, entry, outcome.status, started);
+        return outcome;
+      }
+    } catch (err) {
+      outcome = errorOutcome(rt, err, requestId, entry, respond?.errors, headers);
+    }
+    admission?.release();
+    const body = outcome.body;
+    const bytes = typeof body === "string" ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0;
+    if (record) {
+      const { bytesOut, ...usage } = call?.usage ?? {};
+      record(outcome.status, bytesOut ?? bytes, usage);
+    }
+    observe(rt, requestId, req.method, entry, outcome.status, started);
+    return outcome;
+  };
+}
+
+/** The request's view for authentication: headers, the query's api_key, the URL. */
+function viewOf(req: GatewayRequest): RequestView {
+  return { header: (name) => req.header(name), query: (name) => queryValue(req.search, name), url: req.url };
+}
+
+/** A body over the cap is refused before anything else reads it: a declared length at once, a chunked one as it is read. */
+function checkBodyCap(rt: Runtime, req: GatewayRequest): void {
+  const declared = req.declaredLength;
+  if (declared !== undefined && declared > rt.config.maxBodyBytes) throw bodyTooLarge(rt.config.maxBodyBytes);
+}
+
+/** The 413 of a body over `limit` bytes (the adapters' readers throw it for a chunked body). */
+export const bodyTooLarge = (limit: number) =>
+  new GatewayError(413, `request body too large: the limit is ${limit} bytes`);
+
+/** No route answers: a 405 with Allow when the path is served with other methods, else a 404. */
+function notServed(table: RouteTable, req: GatewayRequest): GatewayError {
+  const methods = table.allowed(req.path);
+  if (methods.length > 0)
+    return new GatewayError(405, `method ${req.method} not allowed here; use ${methods.join(", ")}`, {
+      Allow: methods.join(", "),
+    });
+  return new GatewayError(404, `no such endpoint: ${req.method} ${req.path}`);
+}
+
+/** On paths an area answers but no route matches, the area's way of answering (its error shape). */
+function unmatchedResponder(areas: readonly Area[]): (path: string) => Respond | undefined {
+  const prefixes = areas
+    .filter((a) => a.respond)
+    .flatMap((a) =>
+      a.paths.map((p) => ({
+        prefix: p.endsWith("/*") ? p.slice(0, -1) : p,
+        exact: !p.endsWith("/*"),
+        respond: a.respond!,
+      })),
+    );
+  return (path) => {
+    for (const { prefix, exact, respond } of prefixes)
+      if (exact ? path === prefix : path.startsWith(prefix))
+        return { untrusted: respond.untrusted ?? false, errors: respond.errors };
+    return undefined;
+  };
+}
+
+/** Refuses a service-worker script fetch and puts the untrusted-content headers on every answer, errors included. */
+function untrustedContent(req: GatewayRequest, headers: Record<string, string | number>): void {
+  Object.assign(headers, UNTRUSTED_RESPONSE_HEADERS);
+  refuseServiceWorkerScript(req.header("service-worker"));
+}
+
+/** A handler's answer as an outcome, with the request's headers under its own. */
+function answerOutcome(answer: unknown, headers: Record<string, string | number>): Outcome {
+  if (answer instanceof Reply) {
+    Object.assign(headers, answer.headers);
+    return { status: answer.status, headers, body: answer.body };
+  }
+  if (answer instanceof StreamAnswer) return { status: 200, headers, body: null, events: answer.source };
+  headers["Content-Type"] = JSON_TYPE;
+  return { status: 200, headers, body: answer instanceof JsonText ? answer.text : JSON.stringify(answer) };
+}
+
+/** A streamed answer holds its concurrency slot, and is metered (tokens, bytes), until it ends or the client leaves. */
+function holdUntilEnded(
+  rt: Runtime,
+  answer: StreamAnswer | Reply,
+  call: Call,
+  admission: Admission | undefined,
+  record: ReturnType<typeof usageRecorder> | undefined,
+): void {
+  const ended: Promise<UsageDetail | void> =
+    answer instanceof StreamAnswer ? answer.metered : (answer.ends ?? Promise.resolve());
+  const status = answer instanceof Reply ? answer.status : 200;
+  let usage: UsageDetail = {};
+  rt.meter.recordWhen(
+    ended
+      .then((detail) => {
+        usage = detail ?? call.usage ?? {};
+      })
+      .finally(() => {
+        admission?.release();
+        if (!record) return;
+        const { bytesOut, ...rest } = usage;
+        record(status, bytesOut ?? 0, rest);
+      }),
+  );
+}
+
+/** An error as its answer: the gateway's forms (errors.ts), in the surface's shape where it has one. */
+function errorOutcome(
+  rt: Runtime,
+  err: unknown,
+  requestId: string,
+  entry: TableEntry | undefined,
+  shape: ErrorShape | undefined,
+  headers: Record<string, string | number>,
+): Outcome {
+  const failed = errorAnswer(err, requestId, (e) =>
+    rt.logger.error({ err: e, requestId, route: entry?.label ?? "unmatched" }, "unhandled error"),
+  );
+  if (failed.headers) Object.assign(headers, failed.headers);
+  headers["Content-Type"] = JSON_TYPE;
+  const body = (shape && shape(failed.status, failed.body as ErrorBody)) ?? failed.body;
+  return { status: failed.status, headers, body: JSON.stringify(body) };
+}
+
+function observe(
+  rt: Runtime,
+  requestId: string,
+  method: string,
+  entry: TableEntry | undefined,
+  status: number,
+  started: number,
+): void {
+  observeRequest(rt, requestId, method, entry?.label ?? "unmatched", status, performance.now() - started);
+}
+
+/** A request as every answer is counted and logged. Labels by template, never by raw path: no ids or keys. */
+export function observeRequest(
+  rt: Runtime,
+  requestId: string,
+  method: string,
+  route: string,
+  status: number,
+  ms: number,
+): void {
+  rt.metrics.requests.record(method, route, status, ms / 1000);
+  if (status >= 500) rt.logger.warn({ requestId, method, route, status }, "request failed");
+  // Checked first so that at the default level no log object is built for every request.
+  else if (rt.logger.isLevelEnabled("debug")) rt.logger.debug({ requestId, method, route, status, ms }, "request");
+}
