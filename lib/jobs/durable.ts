@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import { RateLimitError } from "../errors.ts";
+import { CallStop } from "../upstream/call-stop.ts";
 import { QUEUE_RETRY_AFTER_S, type InProcessRunner, type JobOwner, type TaskContext } from "./runner.ts";
 import { FINAL_STATUSES, type Task, type TaskStore } from "./task-store.ts";
 
@@ -110,26 +111,25 @@ export async function runDurable(
       (err: unknown) => onError(err, task.id),
     );
   };
-  const deadline = new AbortController();
-  const timer = setTimeout(
-    () => deadline.abort(new Error(`timed out after ${Math.round(timeoutMs / 1000)} s`)),
-    timeoutMs,
+  const stop = new CallStop(timeoutMs, () => new Error(`timed out after ${Math.round(timeoutMs / 1000)} s`)).follow(
+    ctx.signal,
   );
-  const signal = AbortSignal.any([ctx.signal, deadline.signal]);
   try {
     const work = handler(task, {
-      signal,
+      signal: stop.signal,
       progress: ctx.progress,
       emit: (event) => record(() => store.appendEvent(task.id, event)),
       spent: (usage) => record(() => store.update(task.id, { usage })),
     });
     // The deadline wins even over work that ignores its signal.
     const timedOut = new Promise<never>((_, reject) =>
-      deadline.signal.addEventListener("abort", () => reject(deadline.signal.reason as Error), { once: true }),
+      stop.once("abort", () => {
+        if (stop.timedOut) reject(stop.reason as Error);
+      }),
     );
     return await Promise.race([work, timedOut]);
   } finally {
-    clearTimeout(timer);
+    stop.release();
     await appends;
   }
 }

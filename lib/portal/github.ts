@@ -1,6 +1,7 @@
 import type { Account, Profile, User } from "next-auth";
 import GitHubProvider from "next-auth/providers/github";
 import { z } from "zod";
+import { CallStop } from "../upstream/call-stop.ts";
 import { readCappedText } from "../upstream/capped-body.ts";
 import { upstreamOrigin } from "../upstream/origin.ts";
 
@@ -52,7 +53,7 @@ export async function fetchGitHubProfile(
         accept: "application/vnd.github+json",
         "user-agent": "api-gateway-portal",
       },
-      signal: AbortSignal.timeout(10_000),
+      signal: new CallStop(10_000).signal,
     });
     if (!res.ok) throw new Error(`GitHub ${path} answered ${res.status}`);
     return JSON.parse(await readCappedText(res, "github", GITHUB_MAX_BYTES)) as unknown;

@@ -1,8 +1,14 @@
 import { Agent, request } from "undici";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { CallStop } from "./call-stop.ts";
+
+// A real collection, so a time limit that only a weakly held object kept would be seen to be lost.
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
 
 describe("CallStop", () => {
   it("aborts with a TimeoutError once its time is up, and a real AbortSignal made after follows it", async () => {
@@ -48,6 +54,44 @@ describe("CallStop", () => {
     stop.leave();
     expect(stop.aborted).toBe(false);
     expect(stop.signal.aborted).toBe(false);
+  });
+
+  it("keeps its time limit when only its AbortSignal is held, through a garbage collection", async () => {
+    // AbortSignal.any([caller, AbortSignal.timeout(ms)]) on Node 20 can lose its timer here.
+    const caller = new AbortController();
+    const signal = new CallStop(100).follow(caller.signal).signal;
+    const alone = new CallStop(100).signal;
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((signal.reason as Error | undefined)?.name).toBe("TimeoutError");
+    expect(alone.aborted).toBe(true);
+  });
+
+  it("says its time stopped it, with the reason it was made with", async () => {
+    const stop = new CallStop(30, (ms) => new Error(`timed out after ${ms} ms`));
+    await new Promise((resolve) => stop.once("abort", resolve));
+    expect(stop.timedOut).toBe(true);
+    expect((stop.reason as Error).message).toBe("timed out after 30 ms");
+    const left = new AbortController();
+    const followed = new CallStop(60_000).follow(left.signal);
+    left.abort();
+    expect(followed.timedOut).toBe(false);
+  });
+
+  it("without a time limit stops only when told or followed, and follows no signal when given none", async () => {
+    const stop = new CallStop().follow(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(stop.aborted).toBe(false);
+    stop.abort(new Error("budget spent"));
+    expect(stop.signal.aborted).toBe(true);
+    expect((stop.signal.reason as Error).message).toBe("budget spent");
+    expect(stop.timedOut).toBe(false);
+    const parent = new AbortController();
+    const child = new CallStop().follow(parent.signal);
+    parent.abort(new Error("cancelled"));
+    expect((child.signal.reason as Error).message).toBe("cancelled");
   });
 
   it("stops an undici request it is given as the signal, and undici lets go of it afterwards", async () => {

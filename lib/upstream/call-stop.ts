@@ -1,13 +1,21 @@
 import { EventEmitter } from "node:events";
 
+/** The reason a CallStop gives when its time is up, unless it was made with another. */
+const noAnswerWithin = (ms: number) => new DOMException(`no answer within ${ms} ms`, "TimeoutError");
+
 /**
- * What stops a provider call: its deadline, the client leaving, or the relay giving up, in one light
- * object that undici's `request` takes as its `signal` (an EventEmitter with `aborted` and `reason`).
+ * The gateway's one way to stop upstream work: a time limit, a parent signal (the client leaving, a
+ * task's cancel), and whoever holds it stopping the work, in one light object that undici's `request`
+ * takes as its `signal` (an EventEmitter with `aborted` and `reason`).
  * Not an AbortSignal: on Node 20 each AbortSignal made costs ~3 µs, and V8 keeps it, with whatever
  * its listeners hold (the whole provider call), past two scavenges into old space (~400 bytes a
  * signal alone, measured with --trace-gc-nvp). A completion made two; replacing them with this took
  * its CPU from 188 to 147 µs (interleaved A/B, docs/decisions.md, "provider calls without
  * AbortSignals"). `signal` makes a real AbortSignal for the APIs that take nothing else (fetch, the AI SDK), only when one is asked for.
+ * Not `AbortSignal.any([parent, AbortSignal.timeout(ms)])` either: on Node 20 nothing holds the timeout
+ * signal once it is combined, so the garbage collector can take it and its timer never fires (measured:
+ * a provider that never answered held a chat for 90 s with a 2 s limit). A CallStop's own timer holds
+ * it, so its time limit stands for as long as it is pending.
  *
  * Released (`release`) once the work it bounds is over: its timer goes, what it listens to lets it go,
  * and it never aborts after that.
@@ -15,16 +23,27 @@ import { EventEmitter } from "node:events";
 export class CallStop extends EventEmitter {
   aborted = false;
   reason: unknown = undefined;
-  /** Whether the client left, as against the deadline passing or the relay stopping the call. */
+  /** Whether the followed signal stopped it (the client left), as against its time or its holder. */
   clientLeft = false;
+  /** Whether its time limit stopped it. */
+  timedOut = false;
   #released = false;
-  #timer: NodeJS.Timeout;
+  #timer: NodeJS.Timeout | undefined;
   #controller: AbortController | undefined;
   #unfollow: (() => void) | undefined;
 
-  constructor(ms: number) {
+  /**
+   * Stops itself `ms` from now (none given: only when told or followed) with `timeoutReason(ms)`, by
+   * default a TimeoutError as `AbortSignal.timeout`'s is.
+   */
+  constructor(ms?: number, timeoutReason: (ms: number) => unknown = noAnswerWithin) {
     super();
-    this.#timer = setTimeout(() => this.abort(new DOMException(`no answer within ${ms} ms`, "TimeoutError")), ms);
+    if (ms === undefined) return;
+    this.#timer = setTimeout(() => {
+      if (this.aborted || this.#released) return;
+      this.timedOut = true;
+      this.abort(timeoutReason(ms));
+    }, ms);
     // A pending deadline never keeps the process alive on its own.
     this.#timer.unref();
   }
@@ -45,8 +64,12 @@ export class CallStop extends EventEmitter {
     this.abort(reason);
   }
 
-  /** Also stopped, with its reason, when the client's `signal` aborts (an AbortSignal the caller already has). */
-  follow(signal: AbortSignal): this {
+  /**
+   * Also stopped, with its reason, when `signal` aborts: the client's, or whatever the work answers to.
+   * Follows one signal; none given, nothing changes.
+   */
+  follow(signal: AbortSignal | undefined): this {
+    if (!signal) return this;
     if (signal.aborted) {
       this.leave(signal.reason);
       return this;
@@ -74,6 +97,3 @@ export class CallStop extends EventEmitter {
     return this.#controller.signal;
   }
 }
-
-/** What a provider call may be stopped by: a CallStop, or an AbortSignal from elsewhere. */
-export type StopSignal = CallStop | AbortSignal;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { GatewayError } from "../errors.ts";
 import { MemoryUpstreamCache, type UpstreamCache } from "./cache.ts";
+import { CallStop } from "./call-stop.ts";
 import { readCappedText } from "./capped-body.ts";
 import { upstreamFailure, USER_AGENT } from "./http.ts";
 import { upstreamOrigin } from "./origin.ts";
@@ -124,7 +125,7 @@ export class UpstreamClient {
             accept: "application/json, application/xml;q=0.9, */*;q=0.8",
             ...headers,
           },
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: new CallStop(timeoutMs).signal,
           redirect: "follow",
         });
       } catch (err) {

@@ -1,4 +1,5 @@
 import { GatewayError } from "../errors.ts";
+import { CallStop } from "./call-stop.ts";
 import { readCappedText, readTextPrefix } from "./capped-body.ts";
 
 export const USER_AGENT = "UnifiedAPIGateway/1.0 (+https://github.com/unified-api-gateway)";
@@ -14,7 +15,7 @@ export async function callUpstream(
     return await fetch(url, {
       ...init,
       headers: { "user-agent": USER_AGENT, ...(init.headers as Record<string, string> | undefined) },
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: new CallStop(timeoutMs).signal,
     });
   } catch (err) {
     if ((err as Error).name === "TimeoutError")

@@ -48,6 +48,28 @@ describe("pinnedRequest", () => {
     await expect(closed).rejects.toMatchObject({ status: 502 });
   });
 
+  it("answers 504 when the address says nothing within the time, 502 when the caller's signal stops it", async () => {
+    const silent = http.createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const at = new URL(`http://runner.test:${(silent.address() as AddressInfo).port}/`);
+    try {
+      await expect(pinnedRequest(at, { address: "127.0.0.1", family: 4 }, { timeoutMs: 100 })).rejects.toMatchObject({
+        status: 504,
+      });
+      const caller = new AbortController();
+      const pending = pinnedRequest(
+        at,
+        { address: "127.0.0.1", family: 4 },
+        { signal: caller.signal, timeoutMs: 60_000 },
+      );
+      setTimeout(() => caller.abort(), 50);
+      await expect(pending).rejects.toMatchObject({ status: 502 });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
   it("resolves a name once, an IP literal as itself, and a failed lookup as 502", async () => {
     expect(await resolveOnce("[::1]")).toEqual({ address: "::1", family: 6 });
     expect(await resolveOnce("a.test", async () => [{ address: "192.0.2.1", family: 4 }])).toEqual({

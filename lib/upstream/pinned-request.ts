@@ -4,7 +4,7 @@ import net from "node:net";
 import { Readable } from "node:stream";
 import { GatewayError } from "../errors.ts";
 import { defaultResolve, pinnedLookup, type Resolved, type Resolver } from "./safe-fetch.ts";
-import { withDeadline } from "./deadline.ts";
+import { CallStop } from "./call-stop.ts";
 
 export type PinnedInit = {
   method?: string;
@@ -36,12 +36,13 @@ export async function resolveOnce(hostname: string, resolve: Resolver = defaultR
  */
 export function pinnedRequest(url: URL, target: Resolved, init: PinnedInit): Promise<Response> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  const signal = withDeadline(init.signal, init.timeoutMs);
+  const stop = new CallStop(init.timeoutMs).follow(init.signal);
   const request = url.protocol === "https:" ? https.request : http.request;
   return new Promise((resolve, reject) => {
     // No socket error code in the message: on a private network it would tell open ports from closed ones.
     const fail = () => {
-      if (signal.aborted && (signal.reason as Error | undefined)?.name === "TimeoutError") {
+      stop.release();
+      if (stop.timedOut) {
         reject(new GatewayError(504, `${url.origin} did not answer within ${init.timeoutMs / 1000} s`));
       } else reject(new GatewayError(502, `${url.origin} could not be reached`));
     };
@@ -57,10 +58,12 @@ export function pinnedRequest(url: URL, target: Resolved, init: PinnedInit): Pro
         },
         lookup: pinnedLookup(target),
         servername: net.isIP(host) ? undefined : host,
-        signal,
+        signal: stop.signal,
         agent: false,
       },
       (res) => {
+        // The exchange is over once its body is read or dropped.
+        res.once("close", () => stop.release());
         const headers = new Headers();
         for (const [name, value] of Object.entries(res.headers)) {
           if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);

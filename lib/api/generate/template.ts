@@ -6,7 +6,7 @@ import { usageOf } from "../llm/chat.ts";
 import type { Usage } from "../llm/chat-types.ts";
 import { providerError } from "../llm/errors.ts";
 import { configuredProvider, languageModel } from "../llm/models.ts";
-import { withDeadline } from "../../upstream/deadline.ts";
+import { CallStop } from "../../upstream/call-stop.ts";
 import { modelSchema } from "./model-schema.ts";
 
 /**
@@ -94,7 +94,7 @@ export async function runTemplate<I, S extends z.ZodType>(
   const entry = configuredProvider(options.provider ?? DEFAULT_PROVIDER);
   const modelId = entry.defaultModel;
   const model = languageModel(entry, modelId);
-  const signal = withDeadline(options.signal, options.timeoutMs ?? TIMEOUT_MS);
+  const signal = new CallStop(options.timeoutMs ?? TIMEOUT_MS).follow(options.signal).signal;
   const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   let answeredBy = modelId;
   const add = (u: Usage) => {

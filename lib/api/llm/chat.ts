@@ -6,7 +6,6 @@ import { configuredProvider, languageModel } from "./models.ts";
 import type { ChatMessage, ChatPart, CompletionResponse, Usage } from "./chat-types.ts";
 import { relayCompletion } from "./openai-completion.ts";
 import { PulledParts, relayChat, relaysStream, type PartSource, type RelayRequest } from "./openai-stream.ts";
-import { withDeadline } from "../../upstream/deadline.ts";
 import { CallStop } from "../../upstream/call-stop.ts";
 import type { EventSource } from "../../gateway/http/event-stream.ts";
 import type { FeatureUse } from "../../usage/meter.ts";
@@ -77,14 +76,12 @@ function resolveChat(req: ChatRequest): Resolved {
   return { entry, modelId, system, messages, anthropic };
 }
 
-const withTimeout = (signal?: AbortSignal) => withDeadline(signal, llmTimeoutMs());
-
 export type Prepared = { entry: ProviderEntry; modelId: string; options: Parameters<typeof generateText>[0] };
 
 function sdkOptions(
   { entry, modelId, system, messages, anthropic }: Resolved,
   req: ChatRequest,
-  signal?: AbortSignal,
+  stop: CallStop,
 ): Prepared {
   return {
     entry,
@@ -96,15 +93,15 @@ function sdkOptions(
       maxOutputTokens: req.max_tokens,
       temperature: req.temperature,
       maxRetries: 0,
-      abortSignal: withTimeout(signal),
+      abortSignal: stop.signal,
       ...(Object.keys(anthropic).length ? { providerOptions: { anthropic: anthropic as never } } : {}),
     },
   };
 }
 
 /** The request as AI SDK call options, for the calls the SDK makes (completions, vision, non-relayed streams). */
-export function prepareChat(req: ChatRequest, signal?: AbortSignal): Prepared {
-  return sdkOptions(resolveChat(req), req, signal);
+export function prepareChat(req: ChatRequest, stop: CallStop): Prepared {
+  return sdkOptions(resolveChat(req), req, stop);
 }
 
 export function usageOf(u: { inputTokens?: number; outputTokens?: number } | undefined): Usage {
@@ -144,10 +141,10 @@ export async function withFallback<T extends object>(
  * (`relayCompletion`), the others through the AI SDK; a provider's failure is its GatewayError.
  */
 export async function completeChat(req: ChatRequest, signal?: AbortSignal | CallStop): Promise<CompletionResponse> {
-  const stop = callStop(signal);
+  const stop = chatStop(signal);
   try {
     const resolved = resolveChat(req);
-    if (!relaysStream(resolved.entry)) return await generateCompletion(sdkOptions(resolved, req, stop.signal));
+    if (!relaysStream(resolved.entry)) return await generateCompletion(sdkOptions(resolved, req, stop));
     try {
       return await relayCompletion(resolved.entry, relayRequest(resolved, req), stop);
     } catch (err) {
@@ -162,10 +159,8 @@ export async function completeChat(req: ChatRequest, signal?: AbortSignal | Call
  * What bounds a chat's provider call: the caller's CallStop (BodyCall.stop, no AbortSignal made), or
  * a new one with LLM_TIMEOUT_MS that also follows the caller's AbortSignal.
  */
-function callStop(given: AbortSignal | CallStop | undefined): CallStop {
-  if (given instanceof CallStop) return given;
-  const stop = new CallStop(llmTimeoutMs());
-  return given ? stop.follow(given) : stop;
+export function chatStop(given: AbortSignal | CallStop | undefined): CallStop {
+  return given instanceof CallStop ? given : new CallStop(llmTimeoutMs()).follow(given);
 }
 
 /** What the relays send a provider for a resolved chat. */
@@ -256,7 +251,7 @@ export async function streamChat(
   format: StreamFormat = GATEWAY_STREAM,
 ): Promise<ChatStream> {
   // One stop for the provider call: the client leaving, the deadline and cancel (below) end it.
-  const stop = callStop(signal);
+  const stop = chatStop(signal);
   // Set when the client has gone (cancel): the failure that stopping the provider causes is then not reported.
   let cancelled = false;
   let resolved: Resolved;
@@ -275,7 +270,7 @@ export async function streamChat(
   try {
     parts = relaysStream(entry)
       ? await relayChat(entry, relayRequest(resolved, req), stop)
-      : new PulledParts(sdkParts(sdkOptions(resolved, req, stop.signal)));
+      : new PulledParts(sdkParts(sdkOptions(resolved, req, stop)));
     await parts.ready();
   } catch (err) {
     stop.release();

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../../errors.ts";
+import { CallStop } from "../../upstream/call-stop.ts";
 import { providerEntry } from "../../upstream/llm-catalogue.ts";
 import { relayCompletion } from "./openai-completion.ts";
 
@@ -37,7 +38,7 @@ const chat = {
   maxTokens: 20,
   temperature: 0.5,
 };
-const call = () => relayCompletion(xai(), chat, AbortSignal.timeout(5_000));
+const call = () => relayCompletion(xai(), chat, new CallStop(5_000));
 
 describe("relayCompletion", () => {
   it("sends the chat as one Chat Completions request, not streamed, and reads text, model and usage", async () => {

@@ -1,5 +1,5 @@
 import { GatewayError } from "../../errors.ts";
-import type { StopSignal } from "../../upstream/call-stop.ts";
+import type { CallStop } from "../../upstream/call-stop.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { CompletionResponse } from "./chat-types.ts";
 import { chatCompletionsBody, type RelayRequest } from "./openai-stream.ts";
@@ -26,9 +26,9 @@ const count = (n: unknown) => (typeof n === "number" && Number.isFinite(n) && n 
 export async function relayCompletion(
   entry: ProviderEntry,
   r: RelayRequest,
-  signal: StopSignal,
+  stop: CallStop,
 ): Promise<CompletionResponse> {
-  const answer = await readAnswer<Answer>(entry, await postChat(entry, chatCompletionsBody(entry, r, false), signal));
+  const answer = await readAnswer<Answer>(entry, await postChat(entry, chatCompletionsBody(entry, r, false), stop));
   const message = Array.isArray(answer.choices) ? answer.choices[0]?.message : undefined;
   if (!message || typeof message !== "object") throw new GatewayError(502, `${entry.name} answered without a message`);
   const prompt = count(answer.usage?.prompt_tokens);

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { StopSignal } from "../../upstream/call-stop.ts";
+import type { CallStop } from "../../upstream/call-stop.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import { streamCappedText, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import type { ChatMessage, ChatPart } from "./chat-types.ts";
@@ -185,6 +185,6 @@ export class PulledParts implements PartSource {
  * request, every chunk validated, several layers of web streams) was most of the gateway's CPU and
  * memory per stream. A refusal is thrown here as the gateway error it means, before any output.
  */
-export async function relayChat(entry: ProviderEntry, r: RelayRequest, signal: StopSignal): Promise<PartFeed> {
-  return new PartFeed(await postChat(entry, chatCompletionsBody(entry, r), signal), entry.name);
+export async function relayChat(entry: ProviderEntry, r: RelayRequest, stop: CallStop): Promise<PartFeed> {
+  return new PartFeed(await postChat(entry, chatCompletionsBody(entry, r), stop), entry.name);
 }

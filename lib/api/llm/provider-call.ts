@@ -1,6 +1,6 @@
 import { Agent, request, type Dispatcher } from "undici";
 import { GatewayError } from "../../errors.ts";
-import type { StopSignal } from "../../upstream/call-stop.ts";
+import type { CallStop } from "../../upstream/call-stop.ts";
 import { collectCapped, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import { upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
@@ -58,7 +58,7 @@ function headers(entry: ProviderEntry): Record<string, string> {
 export async function postChat(
   entry: ProviderEntry,
   body: unknown,
-  signal: StopSignal,
+  stop: CallStop,
   extraHeaders: Record<string, string> = {},
 ): Promise<ProviderBody> {
   let res: Dispatcher.ResponseData;
@@ -68,12 +68,12 @@ export async function postChat(
       method: "POST",
       headers: { ...headers(entry), ...extraHeaders },
       body: JSON.stringify(body),
-      signal,
+      signal: stop,
     });
   } catch (err) {
     const name = (err as Error)?.name;
-    if (name === "TimeoutError" || name === "AbortError" || signal.aborted)
-      throw providerError(entry.name, signal.aborted ? (signal.reason ?? err) : err);
+    if (name === "TimeoutError" || name === "AbortError" || stop.aborted)
+      throw providerError(entry.name, stop.aborted ? (stop.reason ?? err) : err);
     throw new GatewayError(502, `${entry.name} could not be reached`);
   }
   if (res.statusCode < 200 || res.statusCode >= 300) {

@@ -2,7 +2,7 @@ import { GatewayError } from "../../errors.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { safeFetch } from "../../upstream/safe-fetch.ts";
 import type { CompletionResponse, Prepared } from "./chat.ts";
-import { generateCompletion, prepareChat } from "./chat.ts";
+import { chatStop, generateCompletion, prepareChat } from "./chat.ts";
 
 const SIGNATURES: Array<[string, number[]]> = [
   ["image/png", [0x89, 0x50, 0x4e, 0x47]],
@@ -54,22 +54,27 @@ export async function describeImage(
   model?: string,
   signal?: AbortSignal,
 ): Promise<CompletionResponse> {
-  const prepared = prepareChat({ messages: [{ role: "user", content: prompt }], provider, model }, signal);
-  return generateCompletion({
-    ...prepared,
-    options: {
-      ...prepared.options,
-      messages: [
-        {
-          role: "user",
-          content: [
-            { type: "text", text: prompt },
-            { type: "image", ...input },
-          ],
-        },
-      ],
-    } as Prepared["options"],
-  });
+  const stop = chatStop(signal);
+  try {
+    const prepared = prepareChat({ messages: [{ role: "user", content: prompt }], provider, model }, stop);
+    return await generateCompletion({
+      ...prepared,
+      options: {
+        ...prepared.options,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: prompt },
+              { type: "image", ...input },
+            ],
+          },
+        ],
+      } as Prepared["options"],
+    });
+  } finally {
+    stop.release();
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { configuredProvider, languageModel } from "../llm/models.ts";
 import { runToolCall, type Tool } from "../tools/tool.ts";
 import { sourcesFrom } from "./sources.ts";
 import type { AgentCall, AgentLlm, AgentReply, Source, ToolCallRecord } from "./types.ts";
-import { withDeadline } from "../../upstream/deadline.ts";
+import { CallStop } from "../../upstream/call-stop.ts";
 
 /** One agent call, all its steps and tool runs included; the caller's signal (cancel) can end it sooner. */
 export const AGENT_TIMEOUT_MS = 180_000;
@@ -74,7 +74,8 @@ export function agentLlm({ provider, onCall, timeoutMs = AGENT_TIMEOUT_MS }: Age
   const entry = configuredProvider(provider);
   return async (call) => {
     const modelId = entry.tiers[call.tier];
-    const signal = withDeadline(call.signal, timeoutMs);
+    const stop = new CallStop(timeoutMs).follow(call.signal);
+    const signal = stop.signal;
     const tools = call.tools?.length ? call.tools : undefined;
     const maxSteps = Math.max(1, call.maxSteps ?? 3);
     let result;
@@ -95,6 +96,8 @@ export function agentLlm({ provider, onCall, timeoutMs = AGENT_TIMEOUT_MS }: Age
       });
     } catch (err) {
       throw providerError(entry.name, err);
+    } finally {
+      stop.release();
     }
     const reply: AgentReply = {
       content: result.text.trim(),

@@ -2,6 +2,7 @@ import { spendRefusal } from "../../gateway/http/guard.ts";
 import type { KeyRecord } from "../../gateway/keys/record.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { BudgetExceeded } from "../../jobs/budget-exceeded.ts";
+import { CallStop } from "../../upstream/call-stop.ts";
 import { keyById, toolAdmission } from "../tools/admission.ts";
 import { agentLlm } from "./agent-llm.ts";
 import { runCascade } from "./cascade.ts";
@@ -48,8 +49,8 @@ export function researchDeps(rt: Runtime, provider: string, scope: RunScope): Ag
   const spend: Spend = { calls: 0, prompt_tokens: 0, completion_tokens: 0, estimated_cost_usd: 0 };
   const started = new Map<string, number>();
   const finished: FinishedAgent[] = [];
-  const budgetStop = new AbortController();
-  const signal = AbortSignal.any([scope.signal, budgetStop.signal]);
+  const budgetStop = new CallStop().follow(scope.signal);
+  const signal = budgetStop.signal;
   const onCall = (reply: AgentReply, call: { agentId: string; role: string }) => {
     finished.push({
       id: call.agentId,

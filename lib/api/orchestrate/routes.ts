@@ -7,6 +7,7 @@ import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gatew
 import { GatewayError } from "../../errors.ts";
 import { TASK_STATUSES, type Task } from "../../jobs/task-store.ts";
 import { taskMessages } from "../../jobs/task-stream.ts";
+import { CallStop } from "../../upstream/call-stop.ts";
 import { configuredProvider } from "../llm/models.ts";
 import { Budget, providerErrors } from "../llm/routes/schemas.ts";
 import { CASCADE_KIND, ID_PREFIX, RESEARCH_KINDS, runResearch, SWARM_KIND } from "./research.ts";
@@ -115,19 +116,24 @@ async function start(
     const task = await rt.durable.submit(key, kind, input, { idPrefix: ID_PREFIX[kind], capKinds: RESEARCH_KINDS });
     return c.json({ task_id: task.id, status: "pending" as const }, 202);
   }
-  const deadline = AbortSignal.timeout(rt.config.jobs.taskTimeoutMs);
+  const stop = new CallStop(rt.config.jobs.taskTimeoutMs).follow(c.req.raw.signal);
   const result = await runResearch(rt, kind, input as never, {
     keyId,
     key,
     route: `/v1/orchestrate/${kind}`,
     area: "orchestrate",
     requestId: c.get("requestId"),
-    signal: AbortSignal.any([c.req.raw.signal, deadline]),
-  }).catch((err: unknown) => {
-    if (!deadline.aborted) throw err;
-    const seconds = Math.round(rt.config.jobs.taskTimeoutMs / 1000);
-    throw new GatewayError(504, `the run took longer than ${seconds} s and was stopped; use ?async=true for long runs`);
-  });
+    signal: stop.signal,
+  })
+    .catch((err: unknown) => {
+      if (!stop.timedOut) throw err;
+      const seconds = Math.round(rt.config.jobs.taskTimeoutMs / 1000);
+      throw new GatewayError(
+        504,
+        `the run took longer than ${seconds} s and was stopped; use ?async=true for long runs`,
+      );
+    })
+    .finally(() => stop.release());
   return c.json(result as Record<string, unknown>, 200);
 }
 
@@ -209,7 +215,8 @@ const STREAM_MAX_MS = 600_000;
 const handleStream: RouteHandler<typeof stream, GatewayEnv> = async (c) => {
   const task = await ownTask(c, c.req.valid("param").task_id);
   const rt = c.get("runtime");
-  const closed = new AbortController();
+  // Stops the task's messages when the reader cancels or the client leaves.
+  const closed = new CallStop().follow(c.req.raw.signal);
   const encoder = new TextEncoder();
   let finish: () => void = () => {};
   // The guard keeps the request's concurrency slot until the stream ends, as for chat streams.
@@ -218,7 +225,7 @@ const handleStream: RouteHandler<typeof stream, GatewayEnv> = async (c) => {
     pollMs: STREAM_POLL_MS,
     heartbeatMs: STREAM_HEARTBEAT_MS,
     maxMs: STREAM_MAX_MS,
-    signal: AbortSignal.any([closed.signal, c.req.raw.signal]),
+    signal: closed.signal,
   });
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -234,7 +241,7 @@ const handleStream: RouteHandler<typeof stream, GatewayEnv> = async (c) => {
       }
     },
     cancel() {
-      closed.abort();
+      closed.leave();
       finish();
     },
   });

@@ -11,7 +11,7 @@ import { researchDeps } from "../orchestrate/research.ts";
 import { TOOLS } from "../tools/tools.ts";
 import { runSwarmChat } from "./chat.ts";
 import { runHive } from "./hive.ts";
-import { withDeadline } from "../../upstream/deadline.ts";
+import { CallStop } from "../../upstream/call-stop.ts";
 
 const tags = ["Swarm"];
 
@@ -129,7 +129,7 @@ function depsFor(c: Context<GatewayEnv>, provider: string, route: string) {
     route,
     area: "swarm",
     requestId: c.get("requestId"),
-    signal: withDeadline(c.req.raw.signal, rt.config.jobs.taskTimeoutMs),
+    signal: new CallStop(rt.config.jobs.taskTimeoutMs).follow(c.req.raw.signal).signal,
   });
 }
 

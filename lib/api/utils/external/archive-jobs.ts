@@ -1,6 +1,7 @@
 import type { Runtime } from "../../../gateway/runtime/runtime.ts";
 import type { JobOwner } from "../../../jobs/runner.ts";
 import type { Task } from "../../../jobs/task-store.ts";
+import { CallStop } from "../../../upstream/call-stop.ts";
 import { captures } from "../../data/sources/archive/index.ts";
 import type { SourceContext } from "../../data/source.ts";
 
@@ -35,7 +36,7 @@ export async function createArchiveJob(rt: Runtime, ctx: SourceContext, owner: J
     async () => {
       const res = await fetch(ctx.client.url({ origin: "https://web.archive.org", path: `/save/${url}` }), {
         redirect: "follow",
-        signal: AbortSignal.timeout(120_000),
+        signal: new CallStop(120_000).signal,
       });
       if (!res.ok) throw new Error(`the archive refused to save the page (${res.status})`);
       await res.body?.cancel();
