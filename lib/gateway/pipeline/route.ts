@@ -35,11 +35,23 @@ export type RouteDef = {
   readonly contract: RouteConfig;
   readonly access: RouteAccess;
   readonly handler: Handler<never>;
+  /** Where it is declared ("lib/api/key/index.ts:36"), for docs/routes.md: read once, at start. */
+  readonly source: string | undefined;
 };
 
 /** A route made of a contract built with gatewayRoute() and the handler that answers it. */
 export function route<R extends RouteConfig>(contract: R, handler: Handler<R>): RouteDef {
   const access = routeAccess(contract);
   if (!access) throw new Error(`${contract.method.toUpperCase()} ${contract.path}: declare routes with gatewayRoute()`);
-  return { contract, access, handler: handler as Handler<never> };
+  return { contract, access, handler: handler as Handler<never>, source: callerOf(new Error().stack) };
+}
+
+/** The file and line of route()'s caller in a stack trace, relative to the working directory. */
+export function callerOf(stack: string | undefined): string | undefined {
+  const frame = stack?.split("\n")[2];
+  const found = frame && /\(?(?:file:\/\/)?([^()\s]+):(\d+):\d+\)?$/.exec(frame.trim());
+  if (!found) return undefined;
+  const root = `${process.cwd()}/`;
+  const file = found[1]!.startsWith(root) ? found[1]!.slice(root.length) : found[1]!;
+  return `${file}:${found[2]}`;
 }
