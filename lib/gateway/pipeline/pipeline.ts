@@ -1,7 +1,7 @@
 import { errorAnswer, GatewayError } from "../../errors.ts";
 import { refuseServiceWorkerScript, UNTRUSTED_RESPONSE_HEADERS } from "../../upstream/untrusted-response.ts";
 import type { Area, GatewayInfo } from "../http/area.ts";
-import { authenticate, type RequestView } from "../http/auth.ts";
+import { acceptKey, authenticate, presentedKey, type RequestView } from "../http/auth.ts";
 import type { UsageDetail } from "../http/context.ts";
 import type { EventSource } from "../http/event-stream.ts";
 import { ACCOUNT_AREA, admitKey, usageRecorder } from "../http/guard.ts";
@@ -65,7 +65,14 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       if (respond.untrusted) untrustedContent(req, headers);
       call = new Call(rt, requestId, req, gateway);
       if (access.auth !== "none") {
-        const key = await authenticate(viewOf(req), rt, access.auth, entry.area.scope);
+        const view = viewOf(req);
+        const raw = presentedKey(view);
+        // A key this instance knows is accepted from memory, with no promise to wait on.
+        const known = raw !== undefined ? rt.keys.resolveKnown(raw) : undefined;
+        const key =
+          known !== undefined
+            ? acceptKey(known, entry.area.scope, true)
+            : await authenticate(view, rt, access.auth, entry.area.scope);
         if (key) {
           call.key = key;
           const meter = usageRecorder(rt, key, {
@@ -88,8 +95,11 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
         admission = await admitClient(rt, address, "keyless-ip", rt.config.keyless);
         Object.assign(headers, admission.headers);
       }
-      const input = await validatedInput(contract, req, match.params);
-      const answered = await handler(call, input as never);
+      const checked = validatedInput(contract, req, match.params);
+      const input = checked instanceof Promise ? await checked : checked;
+      // Most handlers answer from memory: no promise to wait for then.
+      const running = handler(call, input as never);
+      const answered: unknown = running instanceof Promise ? await running : running;
       outcome = answerOutcome(answered, headers);
       if (outcome.events || outcome.body instanceof ReadableStream) {
         holdUntilEnded(rt, answered as StreamAnswer | Reply, call, admission, record);

@@ -16,7 +16,9 @@ describe("route", () => {
   });
 
   it("refuses a contract not built by gatewayRoute", () => {
-    expect(() => route({ method: "get", path: "/v1/raw", responses: {} } as never, () => ({}))).toThrow(/gatewayRoute/);
+    expect(() => route({ method: "get", path: "/v1/raw", responses: {} } as never, () => ({}) as never)).toThrow(
+      /gatewayRoute/,
+    );
   });
 
   it("reads the caller's file and line from a stack in either frame form", () => {

@@ -21,19 +21,22 @@ const unsupported = () => new GatewayError(415, "Unsupported Media Type");
  * parameters, then the body. Each failure is a 400 naming the fields (validation.ts); a body of a
  * type the route does not take is a 415, unparsable JSON a 400.
  */
-export async function validatedInput(
+export function validatedInput(
   contract: RouteConfig,
   req: GatewayRequest,
   params: Record<string, string> | undefined,
-): Promise<{ query: unknown; params: unknown; body: unknown }> {
+): Input | Promise<Input> {
   const request = contract.request as
     { query?: Schema; params?: Schema; body?: { content?: BodyContent; required?: boolean } } | undefined;
   const query = request?.query ? acceptInput(request.query.safeParse(queryObject(req.search)), "query") : undefined;
   const path = request?.params ? acceptInput(request.params.safeParse(params ?? {}), "param") : undefined;
   const content = request?.body?.content;
-  const body = content ? await validatedBody(content, request.body?.required ?? false, req) : undefined;
-  return { query, params: path, body };
+  if (!content) return { query, params: path, body: undefined };
+  // Only a body is read asynchronously: a GET's input is checked with no promise made.
+  return validatedBody(content, request.body?.required ?? false, req).then((body) => ({ query, params: path, body }));
 }
+
+type Input = { query: unknown; params: unknown; body: unknown };
 
 async function validatedBody(content: BodyContent, required: boolean, req: GatewayRequest): Promise<unknown> {
   const types = Object.keys(content);
