@@ -9,7 +9,8 @@ import { loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/client.ts";
 import { DirectoryLockedError } from "../lib/db/directory-lock.ts";
 import { applyMigrations } from "../lib/db/migrate.ts";
-import { createKey, listKeys, revokeKey, type CreateKeyInput } from "../lib/gateway/keys/admin.ts";
+import { createKey, type CreateKeyInput, revokeKey } from "../lib/gateway/keys/key-changes.ts";
+import { listKeys } from "../lib/gateway/keys/key-list.ts";
 import { grantConsoleModels } from "../lib/gateway/keys/console-access.ts";
 import { redisKeyEvents } from "../lib/gateway/keys/events.ts";
 import {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decideKeyRequest, pickUpKey, requestKey, revokeKey } from "../lib/gateway/keys/admin.ts";
+import { revokeKey } from "../lib/gateway/keys/key-changes.ts";
+import { decideKeyRequest, pickUpKey, requestKey } from "../lib/gateway/keys/key-requests.ts";
 import { startOperatorServer } from "../lib/gateway/keys/operator.ts";
 import { setBudget } from "../lib/portal/budgets.ts";
 import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";

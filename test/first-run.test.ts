@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/client.ts";
-import { pickUpKey, requestKey } from "../lib/gateway/keys/admin.ts";
+import { pickUpKey, requestKey } from "../lib/gateway/keys/key-requests.ts";
 import { LOCAL_OPERATOR_EMAIL } from "../lib/portal/config.ts";
 import { backendEnv } from "./support/backends.ts";
 import { runKeysCli, startServerProcess, type ServerProcess } from "./support/server-process.ts";

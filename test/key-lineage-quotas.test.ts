@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createKey, rotateKey } from "../lib/gateway/keys/admin.ts";
+import { createKey } from "../lib/gateway/keys/key-changes.ts";
+import { rotateKey } from "../lib/gateway/keys/key-rotation.ts";
 import { operatorApp } from "../lib/gateway/keys/operator.ts";
 import { setBudget } from "../lib/portal/budgets.ts";
 import { publishKeyChange } from "../lib/portal/keys.ts";

@@ -1,6 +1,6 @@
 import { createParser } from "eventsource-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rotateKey } from "../lib/gateway/keys/admin.ts";
+import { rotateKey } from "../lib/gateway/keys/key-rotation.ts";
 import {
   LEAKY_ERROR,
   REFUSED_MODEL,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../lib/db/client.ts";
-import { createKey } from "../lib/gateway/keys/admin.ts";
+import { createKey } from "../lib/gateway/keys/key-changes.ts";
 import { startFakeWikipedia, type FakeSource } from "./fakes/data-sources.ts";
 import { startFakeResearchLlm, type FakeRequest, type FakeResearchLlm, type FakeTurn } from "./fakes/research-llm.ts";
 import { databaseBackends, freshPostgres, tempDir } from "./support/backends.ts";

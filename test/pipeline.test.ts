@@ -3,7 +3,7 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 // the ones behind the reference's warnings, stricter than the OpenAPI schema's.
 import { createWorkspaceStore } from "@scalar/workspace-store/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { revokeKey } from "../lib/gateway/keys/admin.ts";
+import { revokeKey } from "../lib/gateway/keys/key-changes.ts";
 import { CAPABILITIES } from "../lib/portal/capabilities.ts";
 import { databaseBackends, limitBackends } from "./support/backends.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getGateway } from "@/lib/instance.ts";
-import { revokeKey, setKeyLimits } from "@/lib/gateway/keys/admin.ts";
+import { revokeKey, setKeyLimits } from "@/lib/gateway/keys/key-changes.ts";
 import { getPortal } from "@/lib/portal/auth.ts";
 import { decideAndTell } from "@/lib/portal/key-decision.ts";
 import { publishKeyChange } from "@/lib/portal/keys.ts";

@@ -3,17 +3,10 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getGateway } from "@/lib/instance.ts";
-import {
-  keyRequestInput,
-  KeyRuleError,
-  pickUpKey,
-  renameKey,
-  requestKey,
-  revokeKey,
-  rotateKey,
-  setKeyScopes,
-  type CreatedKey,
-} from "@/lib/gateway/keys/admin.ts";
+import { type CreatedKey, renameKey, revokeKey, setKeyScopes } from "@/lib/gateway/keys/key-changes.ts";
+import { keyRequestInput, pickUpKey, requestKey } from "@/lib/gateway/keys/key-requests.ts";
+import { rotateKey } from "@/lib/gateway/keys/key-rotation.ts";
+import { KeyRuleError } from "@/lib/gateway/keys/key-rules.ts";
 import { isOperatorScope, SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
 import { pendingNextSteps } from "@/lib/portal/approval-text.ts";
 import { getPortal } from "@/lib/portal/auth.ts";

@@ -4,7 +4,7 @@ import { CollectKeyForm } from "@/components/portal/key-forms";
 import { CurrentKeyItem, RetiredKeys } from "@/components/portal/key-list";
 import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
-import { listKeys } from "@/lib/gateway/keys/admin.ts";
+import { listKeys } from "@/lib/gateway/keys/key-list.ts";
 import { consoleModelsOpen, MODEL_AREAS } from "@/lib/gateway/keys/console-access.ts";
 import { pendingNextSteps } from "@/lib/portal/approval-text.ts";
 import { getPortal } from "@/lib/portal/auth.ts";

@@ -5,7 +5,7 @@ import { Section } from "@/components/portal/section";
 import { UsageDashboard } from "@/components/portal/usage-dashboard";
 import { UsageTabs } from "@/components/portal/usage-tabs";
 import { getGateway } from "@/lib/instance.ts";
-import { listKeys } from "@/lib/gateway/keys/admin.ts";
+import { listKeys } from "@/lib/gateway/keys/key-list.ts";
 import { budgetsOf } from "@/lib/portal/budgets.ts";
 import { requireSession } from "@/lib/portal/session.ts";
 import { formatAmount } from "@/lib/usage/budget-text.ts";

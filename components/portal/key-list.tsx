@@ -1,4 +1,4 @@
-import type { KeySummary } from "@/lib/gateway/keys/admin.ts";
+import type { KeySummary } from "@/lib/gateway/keys/key-list.ts";
 import { enforcedTerms, isOperatorScope, SCOPE_AREAS, type KeyPolicy } from "@/lib/gateway/keys/record.ts";
 import { areasText } from "@/lib/portal/enforced-limits.ts";
 import { formatUtc, keyState } from "@/lib/portal/format.ts";

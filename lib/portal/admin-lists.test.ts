@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBackends } from "../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
-import { createKey, decideKeyRequest, requestKey, revokeKey, setKeyLimits } from "../gateway/keys/admin.ts";
+import { createKey, revokeKey, setKeyLimits } from "../gateway/keys/key-changes.ts";
+import { decideKeyRequest, requestKey } from "../gateway/keys/key-requests.ts";
 import {
   auditListParams,
   auditPage,

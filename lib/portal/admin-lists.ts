@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Database } from "../db/database.ts";
 import type { Prisma } from "../db/generated/client.ts";
-import { keySummary } from "../gateway/keys/admin.ts";
+import { keySummary } from "../gateway/keys/key-list.ts";
 import type { AuditNames } from "./audit-text.ts";
 
 /**

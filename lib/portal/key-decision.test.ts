@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { requestKey } from "../gateway/keys/admin.ts";
+import { requestKey } from "../gateway/keys/key-requests.ts";
 import { useDatabase } from "../../test/support/use-database.ts";
 import { decideAndTell, keyDecisionMail } from "./key-decision.ts";
 import type { Mail, Mailer } from "./mail.ts";

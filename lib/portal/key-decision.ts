@@ -1,5 +1,5 @@
 import type { Database } from "../db/database.ts";
-import { decideKeyRequest, type decisionInput } from "../gateway/keys/admin.ts";
+import { decideKeyRequest, type decisionInput } from "../gateway/keys/key-requests.ts";
 import type { z } from "zod";
 import type { Mail, Mailer } from "./mail.ts";
 

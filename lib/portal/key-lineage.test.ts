@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { KeySummary } from "../gateway/keys/admin.ts";
+import type { KeySummary } from "../gateway/keys/key-list.ts";
 import { arrangeKeys } from "./key-lineage.ts";
 
 const NOW = Date.parse("2026-06-01T12:00:00Z");

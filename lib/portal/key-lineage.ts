@@ -1,4 +1,4 @@
-import type { KeySummary } from "../gateway/keys/admin.ts";
+import type { KeySummary } from "../gateway/keys/key-list.ts";
 import { keyState } from "./format.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { priceOf } from "../api/orchestrate/cost.ts";
-import { listKeys, type KeySummary } from "../gateway/keys/admin.ts";
+import { type KeySummary, listKeys } from "../gateway/keys/key-list.ts";
 import { SCOPE_AREAS } from "../gateway/keys/record.ts";
 import type { Runtime } from "../gateway/runtime/runtime.ts";
 import {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
 import { createTestSession } from "../../test/support/session.ts";
-import { consoleKeyFor, createKey, revokeKey } from "../gateway/keys/admin.ts";
+import { consoleKeyFor } from "../gateway/keys/console-key.ts";
+import { createKey, revokeKey } from "../gateway/keys/key-changes.ts";
 import type { Budget } from "./budgets.ts";
 import { consoleBudget, syncConsoleBudget } from "./console-budget.ts";
 

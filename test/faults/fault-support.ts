@@ -7,7 +7,7 @@ import path from "node:path";
 import { createParser } from "eventsource-parser";
 import { loadConfig } from "../../lib/config.ts";
 import { openDatabase } from "../../lib/db/client.ts";
-import { createKey } from "../../lib/gateway/keys/admin.ts";
+import { createKey } from "../../lib/gateway/keys/key-changes.ts";
 import { databaseBackends, type DatabaseBackend } from "../support/backends.ts";
 import { runKeysCli } from "../support/server-process.ts";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../lib/db/client.ts";
-import { createKey } from "../../lib/gateway/keys/admin.ts";
+import { createKey } from "../../lib/gateway/keys/key-changes.ts";
 import { tempDir } from "../support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { havePostgresBinaries, LOAD_MS, report, runLoad, sleep, startPrivatePostgres } from "./fault-support.ts";

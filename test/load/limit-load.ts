@@ -2,7 +2,7 @@ import pg from "pg";
 import { Agent, request } from "undici";
 import { percentile } from "../../bench/support.ts";
 import type { Database } from "../../lib/db/client.ts";
-import { createKey } from "../../lib/gateway/keys/admin.ts";
+import { createKey } from "../../lib/gateway/keys/key-changes.ts";
 import { bucketOf, carriedOver } from "../../lib/gateway/runtime/limits/decision.ts";
 import type { Limits } from "../../lib/gateway/runtime/limits/windows.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import type { CreateKeyInput } from "../../lib/gateway/keys/admin.ts";
+import type { CreateKeyInput } from "../../lib/gateway/keys/key-changes.ts";
 import type { DatabaseBackend } from "./backends.ts";
 import { startTestGateway, type TestGateway } from "./gateway.ts";
 

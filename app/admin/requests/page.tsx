@@ -4,7 +4,7 @@ import { AdminShell } from "@/components/portal/admin-shell";
 import { OperatorsOnly } from "@/components/portal/operators-only";
 import { RequestLog } from "@/components/portal/request-log";
 import { getGateway } from "@/lib/instance.ts";
-import { listKeys } from "@/lib/gateway/keys/admin.ts";
+import { listKeys } from "@/lib/gateway/keys/key-list.ts";
 import { parseRequestLogParams, requestLogView } from "@/lib/portal/request-log.ts";
 import { requireOperator } from "@/lib/portal/session.ts";
 

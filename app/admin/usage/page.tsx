@@ -4,7 +4,7 @@ import { AdminShell } from "@/components/portal/admin-shell";
 import { OperatorsOnly } from "@/components/portal/operators-only";
 import { UsageDashboard } from "@/components/portal/usage-dashboard";
 import { getGateway } from "@/lib/instance.ts";
-import { listKeys } from "@/lib/gateway/keys/admin.ts";
+import { listKeys } from "@/lib/gateway/keys/key-list.ts";
 import { requireOperator } from "@/lib/portal/session.ts";
 
 export const metadata: Metadata = { title: "Usage · Operator · Unified API Gateway" };

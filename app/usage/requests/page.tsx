@@ -4,7 +4,7 @@ import { UsageTabs } from "@/components/portal/usage-tabs";
 import { getGateway } from "@/lib/instance.ts";
 import { parseRequestLogParams, requestLogView } from "@/lib/portal/request-log.ts";
 import { requireSession } from "@/lib/portal/session.ts";
-import { listKeys } from "@/lib/gateway/keys/admin.ts";
+import { listKeys } from "@/lib/gateway/keys/key-list.ts";
 
 export const metadata: Metadata = { title: "Your requests · Unified API Gateway" };
 export const dynamic = "force-dynamic";

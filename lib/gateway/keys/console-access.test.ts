@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestGateway, type TestGateway } from "../../../test/support/gateway.ts";
 import { createTestSession } from "../../../test/support/session.ts";
-import { consoleKeyFor, createKey, decideKeyRequest, requestKey } from "./admin.ts";
+import { consoleKeyFor } from "./console-key.ts";
+import { createKey } from "./key-changes.ts";
+import { decideKeyRequest, requestKey } from "./key-requests.ts";
 import { consoleModelsOpen, grantConsoleModels, MODEL_AREAS, withModelsWithheld } from "./console-access.ts";
 import { SCOPE_AREAS, type KeyRecord } from "./record.ts";
 

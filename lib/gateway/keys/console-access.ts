@@ -1,5 +1,6 @@
 import type { Database } from "../../db/client.ts";
-import { consoleKeyFor, setKeyScopes } from "./admin.ts";
+import { consoleKeyFor } from "./console-key.ts";
+import { setKeyScopes } from "./key-changes.ts";
 import { decideByPolicy, type KeyApprovalPolicy } from "./approval.ts";
 import { SCOPE_AREAS, type KeyRecord, type ScopeArea } from "./record.ts";
 

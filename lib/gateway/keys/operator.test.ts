@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBackends } from "../../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../../test/support/gateway.ts";
-import { requestKey } from "./admin.ts";
+import { requestKey } from "./key-requests.ts";
 import { OPERATOR_FILE, operatorApp, readOperatorEndpoint, startOperatorServer } from "./operator.ts";
 
 describe.each(databaseBackends)("the operator endpoint (%s)", (db) => {
@@ -140,5 +141,29 @@ describe("key requests through the operator endpoint (the keys CLI's)", () => {
     });
     expect(long.status).toBe(400);
     expect((await app.request("/requests/kr_x/approve", { method: "POST", headers, body: "{" })).status).toBe(400);
+  });
+});
+
+describe.runIf(process.env.REDIS_URL)("keys created on the operator endpoint, with Redis", () => {
+  it("are announced on the key channel, so other instances drop a cached 'unknown' at once", async () => {
+    const gw = await startTestGateway({ limits: "redis" });
+    const listener = new Redis(process.env.REDIS_URL!);
+    try {
+      const heard: string[] = [];
+      listener.on("message", (_channel, hash: string) => heard.push(hash));
+      await listener.subscribe("gw:keys:changed");
+      const res = await operatorApp(gw.rt, "t0ken").request("/keys", {
+        method: "POST",
+        headers: { authorization: "Bearer t0ken", "content-type": "application/json" },
+        body: JSON.stringify({ name: "announced" }),
+      });
+      expect(res.status).toBe(201);
+      const { id } = await res.json();
+      const { hash } = await gw.rt.db.prisma.apiKey.findUniqueOrThrow({ where: { id } });
+      await expect.poll(() => heard, { timeout: 2000 }).toContain(hash);
+    } finally {
+      await listener.quit();
+      await gw.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { databaseBackends } from "../../../test/support/backends.ts";
 import { useDatabase } from "../../../test/support/use-database.ts";
-import { createKey, revokeKey } from "./admin.ts";
+import { createKey, revokeKey } from "./key-changes.ts";
 import { redisKeyEvents } from "./events.ts";
 import { toKeyRecord, type KeyRecord } from "./record.ts";
 import { KeyStore } from "./store.ts";

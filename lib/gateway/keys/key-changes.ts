@@ -1,0 +1,184 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { Database } from "../../db/client.ts";
+import {
+  assertNameFree,
+  assertRoomForKey,
+  DEFAULT_KEY_RULES,
+  findChangeable,
+  KeyRuleError,
+  storable,
+  withNameIndex,
+} from "./key-rules.ts";
+import { isOperatorScope, OPERATOR_SCOPES, SCOPE_AREAS, toKeyRecord, type KeyRecord } from "./record.ts";
+import { generateKey } from "./secrets.ts";
+
+export const createKeyInput = z.object({
+  name: storable(z.string().trim().min(1).max(100)),
+  email: z.string().email().optional(),
+  day: z.number().int().positive().optional(),
+  minute: z.number().int().positive().optional(),
+  concurrency: z.number().int().positive().optional(),
+  // Operator scopes are accepted here (the CLI and the loopback operator endpoint), never from the portal.
+  scopes: z
+    .array(z.enum([...SCOPE_AREAS, ...OPERATOR_SCOPES]))
+    .max(50)
+    .default([]),
+  expiresAt: z.coerce.date().optional(),
+});
+export type CreateKeyInput = z.input<typeof createKeyInput>;
+
+export type CreatedKey = { id: string; key: string; prefix: string; record: KeyRecord };
+
+/** Issues a key. The full key is returned here once and is never stored. */
+export async function createKey(
+  db: Database,
+  input: CreateKeyInput,
+  actor: string,
+  rules = DEFAULT_KEY_RULES,
+): Promise<CreatedKey> {
+  const data = createKeyInput.parse(input);
+  const { key, hash, prefix } = generateKey();
+  const id = `key_${randomUUID().replaceAll("-", "")}`;
+  const row = await withNameIndex(() =>
+    db.prisma.$transaction(async (tx) => {
+      const user = data.email
+        ? await tx.user.upsert({
+            where: { email: data.email },
+            create: { id: randomUUID(), email: data.email },
+            update: {},
+          })
+        : null;
+      if (user) {
+        await assertRoomForKey(tx, user.id, rules);
+        await assertNameFree(tx, user.id, data.name);
+      }
+      const created = await tx.apiKey.create({
+        data: {
+          id,
+          name: data.name,
+          prefix,
+          hash,
+          userId: user?.id ?? null,
+          scopes: data.scopes,
+          grantedScopes: data.scopes,
+          lineageId: id,
+          dayLimit: data.day ?? null,
+          minuteLimit: data.minute ?? null,
+          concurrencyLimit: data.concurrency ?? null,
+          expiresAt: data.expiresAt ?? null,
+        },
+      });
+      await tx.auditLog.create({
+        data: { actor, action: "key.create", target: id, detail: { name: data.name, prefix } },
+      });
+      return created;
+    }),
+  );
+  return { id, key, prefix, record: toKeyRecord(row) };
+}
+
+/** Revokes a key; null when there is no such key (or, given an owner, none of theirs). Revoking twice is harmless. */
+export async function revokeKey(db: Database, id: string, actor: string, owner?: string): Promise<KeyRecord | null> {
+  const existing = await findChangeable(db, id, owner);
+  if (!existing) return null;
+  const row = await db.prisma.$transaction(async (tx) => {
+    const updated = await tx.apiKey.update({ where: { id }, data: { status: "revoked" } });
+    await tx.auditLog.create({ data: { actor, action: "key.revoke", target: id } });
+    return updated;
+  });
+  return toKeyRecord(row);
+}
+
+export const renameKeyInput = z.object({ name: storable(z.string().trim().min(1).max(100)) });
+
+export async function renameKey(
+  db: Database,
+  id: string,
+  input: z.input<typeof renameKeyInput>,
+  actor: string,
+  owner?: string,
+): Promise<KeyRecord | null> {
+  const { name } = renameKeyInput.parse(input);
+  const existing = await findChangeable(db, id, owner);
+  if (!existing) return null;
+  const row = await withNameIndex(() =>
+    db.prisma.$transaction(async (tx) => {
+      if (existing.userId && existing.kind === "client") await assertNameFree(tx, existing.userId, name, { keyId: id });
+      const updated = await tx.apiKey.update({ where: { id }, data: { name } });
+      await tx.auditLog.create({
+        data: { actor, action: "key.rename", target: id, detail: { from: existing.name, to: name } },
+      });
+      return updated;
+    }),
+  );
+  return toKeyRecord(row);
+}
+
+export const setScopesInput = z.object({ scopes: z.array(z.enum(SCOPE_AREAS)).max(50) });
+
+/**
+ * Sets the areas a key may call; an empty list means all of them. Operator scopes it holds stay. The
+ * operator (no owner given) sets the grant as well; an owner may only narrow within the granted areas,
+ * and cannot clear a granted list to "all".
+ */
+export async function setKeyScopes(
+  db: Database,
+  id: string,
+  input: z.input<typeof setScopesInput>,
+  actor: string,
+  owner?: string,
+): Promise<KeyRecord | null> {
+  const areas = [...new Set(setScopesInput.parse(input).scopes)].sort();
+  const existing = await findChangeable(db, id, owner);
+  if (!existing) return null;
+  const granted = existing.grantedScopes.filter((s) => !isOperatorScope(s));
+  if (owner !== undefined && granted.length) {
+    const beyond = areas.filter((s) => !granted.includes(s));
+    if (!areas.length || beyond.length) {
+      const asked = areas.length ? beyond.join(", ") : "every area";
+      throw new KeyRuleError(
+        `this key may call only ${granted.join(", ")} (set by the operator); it cannot be given ${asked}`,
+      );
+    }
+  }
+  const scopes = [...new Set([...areas, ...existing.scopes.filter(isOperatorScope)])].sort();
+  const row = await db.prisma.$transaction(async (tx) => {
+    const updated = await tx.apiKey.update({
+      where: { id },
+      data: owner === undefined ? { scopes, grantedScopes: scopes } : { scopes },
+    });
+    await tx.auditLog.create({
+      data: { actor, action: "key.scopes", target: id, detail: { from: existing.scopes, to: scopes } },
+    });
+    return updated;
+  });
+  return toKeyRecord(row);
+}
+
+const limitValue = z.number().int().min(1).max(100_000_000).nullable();
+export const setLimitsInput = z.object({ day: limitValue, minute: limitValue, concurrency: limitValue });
+
+/** An operator's per-key limits; null means the service default for that window. */
+export async function setKeyLimits(
+  db: Database,
+  id: string,
+  input: z.input<typeof setLimitsInput>,
+  actor: string,
+): Promise<KeyRecord | null> {
+  const { day, minute, concurrency } = setLimitsInput.parse(input);
+  const existing = await db.prisma.apiKey.findUnique({ where: { id } });
+  if (!existing) return null;
+  const row = await db.prisma.$transaction(async (tx) => {
+    const updated = await tx.apiKey.update({
+      where: { id },
+      data: { dayLimit: day, minuteLimit: minute, concurrencyLimit: concurrency },
+    });
+    const from = { day: existing.dayLimit, minute: existing.minuteLimit, concurrency: existing.concurrencyLimit };
+    await tx.auditLog.create({
+      data: { actor, action: "key.limits", target: id, detail: { from, to: { day, minute, concurrency } } },
+    });
+    return updated;
+  });
+  return toKeyRecord(row);
+}

@@ -1,0 +1,52 @@
+import type { Database } from "../../db/client.ts";
+import type { ApiKey } from "../../db/generated/client.ts";
+
+export type KeySummary = {
+  id: string;
+  name: string;
+  kind: string;
+  prefix: string;
+  email: string | null;
+  status: string;
+  scopes: string[];
+  /** What the operator granted; the owner may narrow within it ([] = every area). */
+  granted_scopes: string[];
+  limits: { day: number | null; minute: number | null; concurrency: number | null };
+  /** The first key of its rotation lineage (itself when never rotated into). */
+  lineage_id: string;
+  /** Set once the key was rotated: its replacement's id. */
+  replaced_by: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+};
+
+/** Every key, or one user's keys. */
+export async function listKeys(db: Database, userId?: string): Promise<KeySummary[]> {
+  const rows = await db.prisma.apiKey.findMany({
+    where: userId ? { userId } : {},
+    orderBy: { createdAt: "asc" },
+    include: { user: true },
+  });
+  return rows.map(keySummary);
+}
+
+/** A key row, with its owner, as the portal lists it. */
+export function keySummary(r: ApiKey & { user: { email: string | null } | null }): KeySummary {
+  return {
+    id: r.id,
+    name: r.name,
+    kind: r.kind,
+    prefix: r.prefix,
+    email: r.user?.email ?? null,
+    status: r.status,
+    scopes: r.scopes,
+    granted_scopes: r.grantedScopes,
+    limits: { day: r.dayLimit, minute: r.minuteLimit, concurrency: r.concurrencyLimit },
+    lineage_id: r.lineageId ?? r.id,
+    replaced_by: r.replacedBy,
+    created_at: r.createdAt.toISOString(),
+    last_used_at: r.lastUsedAt?.toISOString() ?? null,
+    expires_at: r.expiresAt?.toISOString() ?? null,
+  };
+}
