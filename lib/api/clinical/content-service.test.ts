@@ -4,6 +4,7 @@ import {
   conditionHtml,
   conditionPageUrl,
   contentRecord,
+  contentServiceErrors,
   contentStats,
   matchConditionNames,
 } from "./content-service.ts";
@@ -44,5 +45,24 @@ describe("matchConditionNames", () => {
   it("does not match content, only names", () => {
     expect(matchConditionNames(all, "hypotonia")).toEqual([]);
     expect(matchConditionNames(all, "   ")).toEqual([]);
+  });
+});
+
+describe("contentServiceErrors", () => {
+  it("wraps what a caller caused in the service's envelope", () => {
+    expect(contentServiceErrors(404, { error: "unknown condition 'x'" })).toEqual({
+      success: false,
+      error: "unknown condition 'x'",
+    });
+    expect(contentServiceErrors(400, { error: "q: required" })).toEqual({ success: false, error: "q: required" });
+    expect(contentServiceErrors(429, { error: { code: "rate_limit_exceeded", message: "slow down" } })).toEqual({
+      success: false,
+      error: "slow down",
+    });
+  });
+  it("leaves a server failure as the gateway wrote it", () => {
+    expect(contentServiceErrors(500, { error: "internal server error (request id r)" })).toBeNull();
+    expect(contentServiceErrors(503, { error: "the database is unreachable; try again shortly" })).toBeNull();
+    expect(contentServiceErrors(404, null)).toBeNull();
   });
 });

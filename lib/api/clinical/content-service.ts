@@ -1,3 +1,4 @@
+import type { ErrorShape } from "../../gateway/pipeline/error-shape.ts";
 import { listConditions, type Condition } from "./conditions.ts";
 import { renderConditionHtml } from "./render.ts";
 import { stem } from "./search.ts";
@@ -52,3 +53,14 @@ export function contentStats(conditions: readonly Condition[] = listConditions()
   const htmlReady = conditions.filter((c) => conditionHtml(c) !== "").length;
   return { total_conditions: conditions.length, html_ready: htmlReady, markdown_only: conditions.length - htmlReady };
 }
+
+/**
+ * The content service answers errors in its own envelope, `{success: false, error}`, with the same
+ * status and headers. Only what a caller caused (a 4xx: a message of either of the gateway's forms)
+ * is re-wrapped: a crash or an outage keeps the gateway's own answer.
+ */
+export const contentServiceErrors: ErrorShape = (status, body) => {
+  const error = body?.error;
+  const message = typeof error === "string" ? error : error?.message;
+  return status < 500 && typeof message === "string" ? { success: false, error: message } : null;
+};

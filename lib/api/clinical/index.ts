@@ -1,9 +1,9 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerClinicalRoutes } from "./routes.ts";
+import { clinicalRoutes } from "./routes.ts";
 
 export default defineArea({
   name: "clinical",
   scope: "clinical",
   paths: ["/v1/clinical/*", "/api/conditions/*", "/api/search", "/api/stats"],
-  routes: [registerClinicalRoutes],
+  routes: clinicalRoutes,
 });

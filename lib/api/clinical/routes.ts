@@ -1,14 +1,11 @@
-import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { blankAsAbsent, ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { CATEGORIES, CLINICAL_DISCLAIMER, findCondition, listConditions, type Condition } from "./conditions.ts";
-import { contentRecord, contentStats, matchConditionNames } from "./content-service.ts";
+import { contentRecord, contentServiceErrors, contentStats, matchConditionNames } from "./content-service.ts";
 import { conditionSearchIndex, searchConditions } from "./search.ts";
-
-const CONTENT_PATHS = ["/api/conditions", "/api/conditions/*", "/api/search", "/api/stats"] as const;
 
 const ConditionId = z
   .string()
@@ -82,7 +79,7 @@ function mustFind(idOrSlug: string): Condition {
 
 const index = gatewayRoute("optional", {
   method: "get",
-  // Registered without the slash: the app is non-strict, so /v1/clinical/ (SPEC) reaches it too.
+  // Declared without the slash: the route table ignores a trailing one, so /v1/clinical/ (SPEC) reaches it too.
   path: "/v1/clinical",
   summary: "What the clinical reference holds",
   tags: ["Clinical"],
@@ -101,24 +98,20 @@ const index = gatewayRoute("optional", {
     ...keyedErrors,
   },
 });
-const handleIndex: RouteHandler<typeof index, GatewayEnv> = (c) =>
-  c.json(
-    {
-      name: "Clinical reference",
-      description:
-        "Communication-related conditions a speech-language or AAC clinician meets, with AAC strategies and ICD-10-CM / ICD-11 codes.",
-      conditions_count: listConditions().length,
-      categories: [...CATEGORIES],
-      endpoints: {
-        conditions: "/v1/clinical/conditions",
-        condition: "/v1/clinical/conditions/{condition_id}",
-        search: "/v1/clinical/search?q=",
-        content_service: "/api/conditions",
-      },
-      disclaimer: CLINICAL_DISCLAIMER,
-    },
-    200,
-  );
+const handleIndex: Handler<typeof index> = () => ({
+  name: "Clinical reference",
+  description:
+    "Communication-related conditions a speech-language or AAC clinician meets, with AAC strategies and ICD-10-CM / ICD-11 codes.",
+  conditions_count: listConditions().length,
+  categories: [...CATEGORIES],
+  endpoints: {
+    conditions: "/v1/clinical/conditions",
+    condition: "/v1/clinical/conditions/{condition_id}",
+    search: "/v1/clinical/search?q=",
+    content_service: "/api/conditions",
+  },
+  disclaimer: CLINICAL_DISCLAIMER,
+});
 
 const list = gatewayRoute("key", {
   method: "get",
@@ -133,8 +126,9 @@ const list = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
-const handleList: RouteHandler<typeof list, GatewayEnv> = (c) =>
-  c.json({ conditions: listConditions().map((x) => ({ category: x.category, id: x.slug, name: x.name })) }, 200);
+const handleList: Handler<typeof list> = () => ({
+  conditions: listConditions().map((x) => ({ category: x.category, id: x.slug, name: x.name })),
+});
 
 const detail = gatewayRoute("key", {
   method: "get",
@@ -148,8 +142,7 @@ const detail = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
-const handleDetail: RouteHandler<typeof detail, GatewayEnv> = (c) =>
-  c.json(toDetail(mustFind(c.req.valid("param").condition_id)), 200);
+const handleDetail: Handler<typeof detail> = (_c, { params }) => toDetail(mustFind(params.condition_id));
 
 const search = gatewayRoute("key", {
   method: "get",
@@ -177,135 +170,135 @@ const search = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
-const handleSearch: RouteHandler<typeof search, GatewayEnv> = (c) => {
-  const { q, limit } = c.req.valid("query");
+const handleSearch: Handler<typeof search> = (_c, { query: { q, limit } }) => {
   const results = searchConditions(conditionSearchIndex(), q, limit);
-  return c.json({ query: q, count: results.length, results }, 200);
+  return { query: q, count: results.length, results };
 };
 
-const contentList = gatewayRoute("none", {
-  method: "get",
-  path: "/api/conditions",
-  summary: "Content service: every condition with its page URL",
-  tags: ["Clinical content service"],
-  responses: {
-    200: contentAnswer({ count: z.number().int(), conditions: z.array(ContentRecordSchema) }, "All conditions"),
-  },
-});
-const handleContentList: RouteHandler<typeof contentList, GatewayEnv> = (c) => {
-  const conditions = listConditions().map(contentRecord);
-  return c.json({ success: true as const, count: conditions.length, conditions }, 200);
-};
-
-const contentDetail = gatewayRoute("none", {
-  method: "get",
-  path: "/api/conditions/{slug}",
-  summary: "Content service: one condition with its Markdown",
-  tags: ["Clinical content service"],
-  request: {
-    params: z.object({
-      slug: z
-        .string()
-        .min(1)
-        .max(100)
-        .openapi({ param: { name: "slug", in: "path" }, example: "down-syndrome" }),
-    }),
-  },
-  responses: {
-    200: contentAnswer(
-      {
-        condition: ContentRecordSchema.extend({
-          id: z.number().int(),
-          category: Category,
-          icd10: z.string(),
-          icd11: z.string().nullable(),
-          markdown: z.string(),
-        }),
-      },
-      "The condition",
-    ),
-    ...contentErrors(404),
-  },
-});
-const handleContentDetail: RouteHandler<typeof contentDetail, GatewayEnv> = (c) => {
-  const condition = mustFind(c.req.valid("param").slug);
-  return c.json(
-    {
-      success: true as const,
-      condition: {
-        ...contentRecord(condition),
-        id: condition.id,
-        category: condition.category,
-        icd10: condition.icd10,
-        icd11: condition.icd11,
-        markdown: condition.markdown,
-      },
+const contentList = gatewayRoute(
+  "none",
+  {
+    method: "get",
+    path: "/api/conditions",
+    summary: "Content service: every condition with its page URL",
+    tags: ["Clinical content service"],
+    responses: {
+      200: contentAnswer({ count: z.number().int(), conditions: z.array(ContentRecordSchema) }, "All conditions"),
     },
-    200,
-  );
+  },
+  { errors: contentServiceErrors },
+);
+const handleContentList: Handler<typeof contentList> = () => {
+  const conditions = listConditions().map(contentRecord);
+  return { success: true as const, count: conditions.length, conditions };
 };
 
-const contentSearch = gatewayRoute("none", {
-  method: "get",
-  path: "/api/search",
-  summary: "Content service: conditions whose name matches the query",
-  tags: ["Clinical content service"],
-  request: { query: z.object({ q: z.string().trim().min(1).max(200) }) },
-  responses: {
-    200: contentAnswer(
-      { query: z.string(), count: z.number().int(), results: z.array(ContentRecordSchema) },
-      "Conditions whose name matches",
-    ),
-    ...contentErrors(400),
+const contentDetail = gatewayRoute(
+  "none",
+  {
+    method: "get",
+    path: "/api/conditions/{slug}",
+    summary: "Content service: one condition with its Markdown",
+    tags: ["Clinical content service"],
+    request: {
+      params: z.object({
+        slug: z
+          .string()
+          .min(1)
+          .max(100)
+          .openapi({ param: { name: "slug", in: "path" }, example: "down-syndrome" }),
+      }),
+    },
+    responses: {
+      200: contentAnswer(
+        {
+          condition: ContentRecordSchema.extend({
+            id: z.number().int(),
+            category: Category,
+            icd10: z.string(),
+            icd11: z.string().nullable(),
+            markdown: z.string(),
+          }),
+        },
+        "The condition",
+      ),
+      ...contentErrors(404),
+    },
   },
-});
-const handleContentSearch: RouteHandler<typeof contentSearch, GatewayEnv> = (c) => {
-  const { q } = c.req.valid("query");
+  { errors: contentServiceErrors },
+);
+const handleContentDetail: Handler<typeof contentDetail> = (_c, { params }) => {
+  const condition = mustFind(params.slug);
+  return {
+    success: true as const,
+    condition: {
+      ...contentRecord(condition),
+      id: condition.id,
+      category: condition.category,
+      icd10: condition.icd10,
+      icd11: condition.icd11,
+      markdown: condition.markdown,
+    },
+  };
+};
+
+const contentSearch = gatewayRoute(
+  "none",
+  {
+    method: "get",
+    path: "/api/search",
+    summary: "Content service: conditions whose name matches the query",
+    tags: ["Clinical content service"],
+    request: { query: z.object({ q: z.string().trim().min(1).max(200) }) },
+    responses: {
+      200: contentAnswer(
+        { query: z.string(), count: z.number().int(), results: z.array(ContentRecordSchema) },
+        "Conditions whose name matches",
+      ),
+      ...contentErrors(400),
+    },
+  },
+  { errors: contentServiceErrors },
+);
+const handleContentSearch: Handler<typeof contentSearch> = (_c, { query: { q } }) => {
   const results = matchConditionNames(listConditions(), q).map(contentRecord);
-  return c.json({ success: true as const, query: q, count: results.length, results }, 200);
+  return { success: true as const, query: q, count: results.length, results };
 };
 
-const contentStatsRoute = gatewayRoute("none", {
-  method: "get",
-  path: "/api/stats",
-  summary: "Content service: how many conditions have a rendered page",
-  tags: ["Clinical content service"],
-  responses: {
-    200: contentAnswer(
-      {
-        stats: z.object({
-          total_conditions: z.number().int(),
-          html_ready: z.number().int(),
-          markdown_only: z.number().int(),
-        }),
-      },
-      "Counts",
-    ),
+const contentStatsRoute = gatewayRoute(
+  "none",
+  {
+    method: "get",
+    path: "/api/stats",
+    summary: "Content service: how many conditions have a rendered page",
+    tags: ["Clinical content service"],
+    responses: {
+      200: contentAnswer(
+        {
+          stats: z.object({
+            total_conditions: z.number().int(),
+            html_ready: z.number().int(),
+            markdown_only: z.number().int(),
+          }),
+        },
+        "Counts",
+      ),
+    },
   },
+  { errors: contentServiceErrors },
+);
+const handleContentStats: Handler<typeof contentStatsRoute> = () => ({
+  success: true as const,
+  stats: contentStats(),
 });
-const handleContentStats: RouteHandler<typeof contentStatsRoute, GatewayEnv> = (c) =>
-  c.json({ success: true as const, stats: contentStats() }, 200);
 
-/**
- * The content service answers errors in its own envelope, `{success: false, error}`. Errors are still
- * thrown and shaped by the gateway's one error handler; this only re-wraps what it produced.
- */
-const contentServiceEnvelope: MiddlewareHandler<GatewayEnv> = async function contentServiceEnvelope(c, next) {
-  await next();
-  if (c.error instanceof GatewayError && c.res.status >= 400) {
-    c.res = c.json({ success: false, error: c.error.message }, c.error.status, c.error.headers);
-  }
-};
-
-export function registerClinicalRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  for (const path of CONTENT_PATHS) app.use(path, contentServiceEnvelope);
-
-  app.openapi(index, handleIndex);
-  app.openapi(list, handleList);
-  app.openapi(detail, handleDetail);
-  app.openapi(search, handleSearch);
-  app.openapi(contentList, handleContentList);
-  app.openapi(contentDetail, handleContentDetail);
-  app.openapi(contentSearch, handleContentSearch);
-  app.openapi(contentStatsRoute, handleContentStats);
-}
+export const clinicalRoutes: RouteDef[] = [
+  route(index, handleIndex),
+  route(list, handleList),
+  route(detail, handleDetail),
+  route(search, handleSearch),
+  route(contentList, handleContentList),
+  route(contentDetail, handleContentDetail),
+  route(contentSearch, handleContentSearch),
+  route(contentStatsRoute, handleContentStats),
+];
