@@ -1,9 +1,9 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerLinguisticsRoutes } from "./routes.ts";
+import { linguisticsRoutes } from "./routes.ts";
 
 export default defineArea({
   name: "linguistics",
   scope: "linguistics",
   paths: ["/v1/linguistics/*"],
-  routes: [registerLinguisticsRoutes],
+  routes: linguisticsRoutes,
 });

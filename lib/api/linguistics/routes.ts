@@ -1,6 +1,6 @@
-import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { blankAsAbsent, ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { glottolog, linguistics, phoible, wals } from "./dataset.ts";
 import { listLanguages, MACROAREAS, normaliseLabel, STATUS_FILTERS, summariseLanguage } from "./glottolog.ts";
@@ -254,26 +254,23 @@ const SearchResults = z.object({
 
 const index = gatewayRoute("optional", {
   method: "get",
-  // The app is non-strict: it strips a trailing slash before matching, so this path also serves /v1/linguistics/.
+  // The route table ignores a trailing slash, so this path also serves /v1/linguistics/.
   path: "/v1/linguistics",
   summary: "What the linguistics database covers, its endpoints and its sources",
   tags,
   // Optional-key route: a key that is sent is checked and limited, so 401/403/429 can answer here too.
   responses: { 200: jsonResponse(Overview, "Overview"), ...keyedErrors },
 });
-const handleIndex: RouteHandler<typeof index, GatewayEnv> = async (c) => {
+const handleIndex: Handler<typeof index> = async () => {
   const data = await linguistics();
-  return c.json(
-    {
-      name: "Linguistics",
-      description:
-        "Languages (Glottolog), typological features (WALS) and phoneme inventories (PHOIBLE), served from shipped data.",
-      coverage: coverage(data),
-      endpoints: ENDPOINTS,
-      sources: SOURCES,
-    },
-    200,
-  );
+  return {
+    name: "Linguistics",
+    description:
+      "Languages (Glottolog), typological features (WALS) and phoneme inventories (PHOIBLE), served from shipped data.",
+    coverage: coverage(data),
+    endpoints: ENDPOINTS,
+    sources: SOURCES,
+  };
 };
 
 const languages = gatewayRoute("key", {
@@ -301,15 +298,12 @@ const languages = gatewayRoute("key", {
   },
   responses: { 200: jsonResponse(LanguageList, "A page of languages"), ...keyedErrors },
 });
-const handleLanguages: RouteHandler<typeof languages, GatewayEnv> = async (c) => {
-  const { family, region, status, ...pagingInput } = c.req.valid("query");
+const handleLanguages: Handler<typeof languages> = async (_c, { query }) => {
+  const { family, region, status, ...pagingInput } = query;
   const paging = resolvePaging(pagingInput);
   const page = listLanguages(await glottolog(), { family, region, status }, paging);
   const pageFields = paging.form === "B" ? { page: paging.page, per_page: paging.per_page } : {};
-  return c.json(
-    { total: page.total, limit: paging.limit, offset: paging.offset, ...pageFields, languages: page.languages },
-    200,
-  );
+  return { total: page.total, limit: paging.limit, offset: paging.offset, ...pageFields, languages: page.languages };
 };
 
 const language = gatewayRoute("key", {
@@ -327,10 +321,10 @@ const language = gatewayRoute("key", {
   },
   responses: { 200: jsonResponse(LanguageDetail, "The language"), ...keyedErrors, ...notFound },
 });
-const handleLanguage: RouteHandler<typeof language, GatewayEnv> = async (c) => {
+const handleLanguage: Handler<typeof language> = async (_c, { params, query }) => {
   const data = await linguistics();
-  const ref = resolveLanguage(data, c.req.valid("param").code);
-  return c.json(languageProfile(data, ref, { inventory: c.req.valid("query").inventory }), 200);
+  const ref = resolveLanguage(data, params.code);
+  return languageProfile(data, ref, { inventory: query.inventory });
 };
 
 const phonemes = gatewayRoute("key", {
@@ -350,48 +344,42 @@ const phonemes = gatewayRoute("key", {
   },
   responses: { 200: jsonResponse(PhonemeList, "Phonemes, most widespread first"), ...keyedErrors, ...notFound },
 });
-const handlePhonemes: RouteHandler<typeof phonemes, GatewayEnv> = async (c) => {
-  const { language: code, type, manner, place, limit, offset: skip } = c.req.valid("query");
+const handlePhonemes: Handler<typeof phonemes> = async (_c, { query }) => {
+  const { language: code, type, manner, place, limit, offset: skip } = query;
   const [g, p] = await Promise.all([glottolog(), phoible()]);
   const filters = { type, manner, place };
   const inventoryCount = p.inventories.length;
   if (code === undefined) {
     const matches = filterSegments(p, filters);
-    return c.json(
-      {
-        total: matches.length,
-        limit,
-        offset: skip,
-        phonemes: matches.slice(skip, skip + limit).map((s) => segmentRecord(s, inventoryCount)),
-      },
-      200,
-    );
+    return {
+      total: matches.length,
+      limit,
+      offset: skip,
+      phonemes: matches.slice(skip, skip + limit).map((s) => segmentRecord(s, inventoryCount)),
+    };
   }
   const ref = resolveLanguage({ glottolog: g, phoible: p }, code);
   const positions = inventoriesOf(p, ref);
   const matches = languageSegments(p, positions, filters);
-  return c.json(
-    {
-      total: matches.length,
-      limit,
-      offset: skip,
-      language: {
-        iso: ref.iso639_3,
-        glottocode: ref.glottocode,
-        name: ref.name,
-        inventories: positions.map((i) => ({
-          inventory_id: p.inventories[i]!.inventory_id,
-          source: p.inventories[i]!.source,
-        })),
-      },
-      phonemes: matches.slice(skip, skip + limit).map((m) => ({
-        ...segmentRecord(m.segment, inventoryCount),
-        language_inventories: m.inventories,
-        marginal: m.marginal,
+  return {
+    total: matches.length,
+    limit,
+    offset: skip,
+    language: {
+      iso: ref.iso639_3,
+      glottocode: ref.glottocode,
+      name: ref.name,
+      inventories: positions.map((i) => ({
+        inventory_id: p.inventories[i]!.inventory_id,
+        source: p.inventories[i]!.source,
       })),
     },
-    200,
-  );
+    phonemes: matches.slice(skip, skip + limit).map((m) => ({
+      ...segmentRecord(m.segment, inventoryCount),
+      language_inventories: m.inventories,
+      marginal: m.marginal,
+    })),
+  };
 };
 
 const features = gatewayRoute("key", {
@@ -412,30 +400,27 @@ const features = gatewayRoute("key", {
   },
   responses: { 200: jsonResponse(FeatureList, "Features, or the language's values"), ...keyedErrors, ...notFound },
 });
-const handleFeatures: RouteHandler<typeof features, GatewayEnv> = async (c) => {
-  const { language: code, feature, category } = c.req.valid("query");
+const handleFeatures: Handler<typeof features> = async (_c, { query }) => {
+  const { language: code, feature, category } = query;
   const [g, w] = await Promise.all([glottolog(), wals()]);
   const filters = { feature: feature === undefined ? undefined : findFeature(w, feature), category };
   if (code === undefined) {
     const found = filterParameters(w, filters);
-    return c.json({ total: found.length, features: found.map(parameterRecord) }, 200);
+    return { total: found.length, features: found.map(parameterRecord) };
   }
   const ref = resolveLanguage({ glottolog: g, wals: w }, code);
   const walsLanguages = walsLanguagesOf(w, ref);
   const values = languageDatapoints(w, walsLanguages, filters);
-  return c.json(
-    {
-      language: {
-        iso: ref.iso639_3,
-        glottocode: ref.glottocode,
-        name: ref.name,
-        wals_codes: walsLanguages.map((l) => l.wals_code),
-      },
-      total: values.length,
-      features: values.map(datapointRecord),
+  return {
+    language: {
+      iso: ref.iso639_3,
+      glottocode: ref.glottocode,
+      name: ref.name,
+      wals_codes: walsLanguages.map((l) => l.wals_code),
     },
-    200,
-  );
+    total: values.length,
+    features: values.map(datapointRecord),
+  };
 };
 
 const search = gatewayRoute("key", {
@@ -453,8 +438,7 @@ const search = gatewayRoute("key", {
   },
   responses: { 200: jsonResponse(SearchResults, "Results grouped by type"), ...keyedErrors },
 });
-const handleSearch: RouteHandler<typeof search, GatewayEnv> = async (c) => {
-  const { q, type, limit } = c.req.valid("query");
+const handleSearch: Handler<typeof search> = async (_c, { query: { q, type, limit } }) => {
   const wanted = (t: SearchType) => type === "all" || type === t;
   const body: z.infer<typeof SearchResults> = { query: q, type, limit, totals: {}, results: {} };
   if (wanted("languages")) {
@@ -484,14 +468,14 @@ const handleSearch: RouteHandler<typeof search, GatewayEnv> = async (c) => {
       match,
     }));
   }
-  return c.json(body, 200);
+  return body;
 };
 
-export function registerLinguisticsRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(index, handleIndex);
-  app.openapi(languages, handleLanguages);
-  app.openapi(language, handleLanguage);
-  app.openapi(phonemes, handlePhonemes);
-  app.openapi(features, handleFeatures);
-  app.openapi(search, handleSearch);
-}
+export const linguisticsRoutes: RouteDef[] = [
+  route(index, handleIndex),
+  route(languages, handleLanguages),
+  route(language, handleLanguage),
+  route(phonemes, handlePhonemes),
+  route(features, handleFeatures),
+  route(search, handleSearch),
+];
