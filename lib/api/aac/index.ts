@@ -1,9 +1,9 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerAacRoutes } from "./routes.ts";
+import { aacRoutes } from "./routes.ts";
 
 export default defineArea({
   name: "aac",
   scope: "aac",
   paths: ["/v1/aac/*"],
-  routes: [registerAacRoutes],
+  routes: aacRoutes,
 });

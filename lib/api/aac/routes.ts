@@ -1,9 +1,8 @@
-import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../errors.ts";
 import { JsonText } from "../../gateway/http/json-text.ts";
-import { plainHandler, type PlainHandler } from "../../gateway/http/plain-route.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
 import {
@@ -103,7 +102,7 @@ const search = gatewayRoute("key", {
 });
 // Local pages are pre-serialised (see resultsJson in search.ts): JSON.stringify of a page cost more
 // than the search. test/aac.test.ts parses these answers with the same zod schemas.
-const handleSearch = plainHandler(search, async (c, { query: { q, limit, sources: list, language } }) => {
+const handleSearch: Handler<typeof search> = async (c, { query: { q, limit, sources: list, language } }) => {
   const sources = parseSources(list, "local");
   if (sources.length === 1 && sources[0] === "local") {
     const { json, total } = searchSymbolsJson(q, { limit });
@@ -113,7 +112,7 @@ const handleSearch = plainHandler(search, async (c, { query: { q, limit, sources
   }
   const local = sources.includes("local") ? searchSymbols(q, { limit }) : { results: [], total: 0 };
   const remote = sources.includes("arasaac")
-    ? rankPictograms(q, await findPictograms(c.get("runtime").upstreamCache, q, language))
+    ? rankPictograms(q, await findPictograms(c.runtime.upstreamCache, q, language))
     : [];
   return {
     query: q,
@@ -122,7 +121,7 @@ const handleSearch = plainHandler(search, async (c, { query: { q, limit, sources
     sources,
     metadata: { limit, language, ...(sources.includes("arasaac") ? { attribution: ARASAAC_ATTRIBUTION } : {}) },
   };
-});
+};
 
 const ArasaacResponse = z.object({
   query: z.string(),
@@ -151,8 +150,8 @@ const pictolib = arasaacRoute(
   "Search ARASAAC pictograms (the spec's pictolib name for /v1/aac/symbols/arasaac)",
 );
 /** One search for both names: pictolib is the spec's name for the ARASAAC search. */
-const searchArasaac: PlainHandler<typeof arasaac> = async (c, { query: { q, limit, language } }) => {
-  const ranked = rankPictograms(q, await findPictograms(c.get("runtime").upstreamCache, q, language));
+const searchArasaac: Handler<typeof arasaac> = async (c, { query: { q, limit, language } }) => {
+  const ranked = rankPictograms(q, await findPictograms(c.runtime.upstreamCache, q, language));
   return {
     query: q,
     results: ranked.slice(0, limit),
@@ -190,13 +189,13 @@ const local = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
-const handleLocal = plainHandler(local, (_c, { query: { q, limit, set } }) => {
+const handleLocal: Handler<typeof local> = (_c, { query: { q, limit, set } }) => {
   const { json, total } = searchSymbolsJson(q, { limit, ...(set === "all" ? {} : { sets: [set] }) });
   const metadata = JSON.stringify({ limit, set, symbols_indexed: symbolIndex().symbols.length });
   return new JsonText<z.infer<typeof LocalResponse>>(
     `{"query":${JSON.stringify(q)},"results":${json},"total":${total},"source":"local","metadata":${metadata}}`,
   );
-});
+};
 
 const SentenceBody = z
   .object({
@@ -260,9 +259,8 @@ const sentence = gatewayRoute("key", {
     ...upstreamErrors,
   },
 });
-const handleSentence: RouteHandler<typeof sentence, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const lookups = { index: symbolIndex(), arasaac: arasaacLookup(c.get("runtime").upstreamCache, body.language) };
+const handleSentence: Handler<typeof sentence> = async (c, { body }) => {
+  const lookups = { index: symbolIndex(), arasaac: arasaacLookup(c.runtime.upstreamCache, body.language) };
   if (body.text !== undefined && body.sentence !== undefined)
     throw new GatewayError(400, "send either text (Form A) or sentence (Form B), not both");
   if (body.text !== undefined) {
@@ -271,16 +269,16 @@ const handleSentence: RouteHandler<typeof sentence, GatewayEnv> = async (c) => {
     const symbols = result.words.flatMap((w) =>
       w.symbols[0] ? [{ id: w.symbols[0].id, url: w.symbols[0].url, word: w.word }] : [],
     );
-    return c.json({ symbols }, 200);
+    return { symbols };
   }
   if (body.sentence === undefined) throw new GatewayError(400, "send text (Form A) or sentence (Form B)");
-  return c.json(await buildSentence(body.sentence, parseSources(body.sources, "local"), body.language, lookups), 200);
+  return buildSentence(body.sentence, parseSources(body.sources, "local"), body.language, lookups);
 };
 
-export function registerAacRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(search, handleSearch);
-  app.openapi(arasaac, plainHandler(arasaac, searchArasaac));
-  app.openapi(pictolib, plainHandler(pictolib, searchArasaac));
-  app.openapi(local, handleLocal);
-  app.openapi(sentence, handleSentence);
-}
+export const aacRoutes: RouteDef[] = [
+  route(search, handleSearch),
+  route(arasaac, searchArasaac),
+  route(pictolib, searchArasaac),
+  route(local, handleLocal),
+  route(sentence, handleSentence),
+];
