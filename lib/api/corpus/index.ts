@@ -1,9 +1,9 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerCorpusRoutes } from "./routes.ts";
+import { corpusRoutes } from "./routes.ts";
 
 export default defineArea({
   name: "corpus",
   scope: "corpus",
   paths: ["/v1/corpus/*"],
-  routes: [registerCorpusRoutes],
+  routes: corpusRoutes,
 });

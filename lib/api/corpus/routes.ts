@@ -1,7 +1,7 @@
-import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
 import { blankAsAbsent, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { collocationsOf, POSITIONS } from "./collocations.ts";
@@ -41,8 +41,8 @@ const ENDPOINTS = {
 
 const indexRoute = gatewayRoute("optional", {
   method: "get",
-  // Registered without the slash: the app is non-strict, which strips a request's trailing slash before
-  // matching, so this path answers both /v1/corpus/ (the spec's spelling) and /v1/corpus.
+  // Declared without the slash: the route table ignores a request's trailing slash, so this path answers
+  // both /v1/corpus/ (the spec's spelling) and /v1/corpus.
   path: "/v1/corpus",
   summary: "The corpora and their real sizes",
   tags,
@@ -61,8 +61,8 @@ const indexRoute = gatewayRoute("optional", {
     ...keyedErrors,
   },
 });
-const handleIndex: RouteHandler<typeof indexRoute, GatewayEnv> = async (c) => {
-  const library = libraryOf(c.get("runtime"));
+const handleIndex: Handler<typeof indexRoute> = async (c) => {
+  const library = libraryOf(c.runtime);
   const corpora = await Promise.all(
     CORPUS_NAMES.map(async (name) => {
       const stats = await library.stats(name);
@@ -71,16 +71,13 @@ const handleIndex: RouteHandler<typeof indexRoute, GatewayEnv> = async (c) => {
   );
   // A listing is usually followed by a search of the default corpus: start opening it (a build on a fresh data directory) now.
   library.prepare("coca");
-  return c.json(
-    {
-      name: "Corpus",
-      description:
-        "Concordance, collocations and frequency over four English corpora: modern American English (coca, a stand-in for COCA) and Old, Middle and Early Modern English.",
-      corpora,
-      endpoints: ENDPOINTS,
-    },
-    200,
-  );
+  return {
+    name: "Corpus",
+    description:
+      "Concordance, collocations and frequency over four English corpora: modern American English (coca, a stand-in for COCA) and Old, Middle and Early Modern English.",
+    corpora,
+    endpoints: ENDPOINTS,
+  };
 };
 
 const KwicLineSchema = z
@@ -119,12 +116,11 @@ const searchRoute = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
-const handleSearch: RouteHandler<typeof searchRoute, GatewayEnv> = async (c) => {
-  const { q, query, corpus, context, limit } = c.req.valid("query");
+const handleSearch: Handler<typeof searchRoute> = async (c, { query: { q, query, corpus, context, limit } }) => {
   const term = q ?? query;
   if (!term) throw new GatewayError(400, "q is required (the word, wildcard or phrase to find)");
-  const index = await libraryOf(c.get("runtime")).index(corpus);
-  return c.json({ corpus, query: term, ...searchCorpus(index, term, { context, limit }) }, 200);
+  const index = await libraryOf(c.runtime).index(corpus);
+  return { corpus, query: term, ...searchCorpus(index, term, { context, limit }) };
 };
 
 const collocationsRoute = gatewayRoute("key", {
@@ -168,24 +164,21 @@ const collocationsRoute = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
-const handleCollocations: RouteHandler<typeof collocationsRoute, GatewayEnv> = async (c) => {
-  const { word, corpus: named, window, position, min_freq, limit: asked } = c.req.valid("query");
+const handleCollocations: Handler<typeof collocationsRoute> = async (c, { query }) => {
+  const { word, corpus: named, window, position, min_freq, limit: asked } = query;
   // The spec's only Form B parameter in this area is corpus; Form B's default limit is 10, Form A's 20.
   const corpus = named ?? "coca";
   const limit = asked ?? (named ? 10 : 20);
-  const index = await libraryOf(c.get("runtime")).index(corpus);
-  return c.json(
-    {
-      word,
-      corpus,
-      window,
-      position,
-      min_freq,
-      limit,
-      ...collocationsOf(index, word, { window, position, minFreq: min_freq, limit }),
-    },
-    200,
-  );
+  const index = await libraryOf(c.runtime).index(corpus);
+  return {
+    word,
+    corpus,
+    window,
+    position,
+    min_freq,
+    limit,
+    ...collocationsOf(index, word, { window, position, minFreq: min_freq, limit }),
+  };
 };
 
 const Share = { count: z.number().int(), tokens: z.number().int(), per_million: z.number() };
@@ -218,38 +211,34 @@ const frequencyRoute = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
-const handleFrequency: RouteHandler<typeof frequencyRoute, GatewayEnv> = async (c) => {
-  const { word, corpus } = c.req.valid("query");
-  const library = libraryOf(c.get("runtime"));
+const handleFrequency: Handler<typeof frequencyRoute> = async (c, { query: { word, corpus } }) => {
+  const library = libraryOf(c.runtime);
   const names: CorpusName[] = corpus === "all" ? [...CORPUS_NAMES] : [corpus];
   const profiles = await Promise.all(
     names.map(async (name) => ({ name, profile: frequencyOf(await library.index(name), word) })),
   );
   const combined = combineProfiles(profiles.map((p) => p.profile));
-  return c.json(
-    {
-      word,
-      corpus,
-      total: combined.count,
-      count: combined.count,
-      tokens: combined.tokens,
-      per_million: combined.per_million,
-      by_decade: combined.by_decade,
-      by_register: combined.by_register,
-      by_corpus: profiles.map(({ name, profile }) => ({
-        corpus: name,
-        count: profile.count,
-        tokens: profile.tokens,
-        per_million: perMillion(profile.count, profile.tokens),
-      })),
-    },
-    200,
-  );
+  return {
+    word,
+    corpus,
+    total: combined.count,
+    count: combined.count,
+    tokens: combined.tokens,
+    per_million: combined.per_million,
+    by_decade: combined.by_decade,
+    by_register: combined.by_register,
+    by_corpus: profiles.map(({ name, profile }) => ({
+      corpus: name,
+      count: profile.count,
+      tokens: profile.tokens,
+      per_million: perMillion(profile.count, profile.tokens),
+    })),
+  };
 };
 
-export function registerCorpusRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(indexRoute, handleIndex);
-  app.openapi(searchRoute, handleSearch);
-  app.openapi(collocationsRoute, handleCollocations);
-  app.openapi(frequencyRoute, handleFrequency);
-}
+export const corpusRoutes: RouteDef[] = [
+  route(indexRoute, handleIndex),
+  route(searchRoute, handleSearch),
+  route(collocationsRoute, handleCollocations),
+  route(frequencyRoute, handleFrequency),
+];
