@@ -1,9 +1,9 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerEtymologyRoutes } from "./routes.ts";
+import { etymologyRoutes } from "./routes.ts";
 
 export default defineArea({
   name: "etymology",
   scope: "etymology",
   paths: ["/v1/etymology/*"],
-  routes: [registerEtymologyRoutes],
+  routes: etymologyRoutes,
 });

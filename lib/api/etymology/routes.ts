@@ -1,7 +1,7 @@
-import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { exploreWord } from "./explore.ts";
 import { ADJ_TYPES, buildEtymologyGraph, NODE_TYPES, RELATIONS, renderGraph, VIZ_TYPES } from "./graph.ts";
@@ -48,35 +48,32 @@ const index = gatewayRoute("optional", {
   },
 });
 
-const handleIndex: RouteHandler<typeof index, GatewayEnv> = (c) => {
+const handleIndex: Handler<typeof index> = () => {
   const store = storeOrNull();
-  return c.json(
-    {
-      name: "Etymology",
-      description:
-        "Word origins from GCIDE (Webster 1913): definitions, pronunciation, the chain of ancestor forms, cognates in sister languages, related English words, and graph data for visualising them.",
-      features: [
-        "definitions with part of speech",
-        "pronunciation (Webster respelling)",
-        "lineage: ancestor forms, oldest first, with language names and approximate periods",
-        "cognates: sister-language forms and English words from the same root",
-        "related words: cross-references, words citing this one, words sharing an ancestor",
-        "graph data: network, mermaid or matrix; ordered temporally, linguistically or semantically",
-        "lemma fallback for inflected forms (running → run)",
-      ],
-      endpoints: {
-        "GET /v1/etymology/": "this description (key optional)",
-        "GET /v1/etymology/explore/{word}":
-          "a word's etymology; viz_type=network|mermaid|matrix, adj_type=temporal|linguistic|semantic",
-        "GET /v1/etymology/health": "200 when the data is loaded, 502 when not (no key)",
-      },
-      headwords: store ? store.records.length : null,
-      status: store ? ("ok" as const) : ("unavailable" as const),
-      source: SOURCE,
-      licence: LICENCE,
+  return {
+    name: "Etymology",
+    description:
+      "Word origins from GCIDE (Webster 1913): definitions, pronunciation, the chain of ancestor forms, cognates in sister languages, related English words, and graph data for visualising them.",
+    features: [
+      "definitions with part of speech",
+      "pronunciation (Webster respelling)",
+      "lineage: ancestor forms, oldest first, with language names and approximate periods",
+      "cognates: sister-language forms and English words from the same root",
+      "related words: cross-references, words citing this one, words sharing an ancestor",
+      "graph data: network, mermaid or matrix; ordered temporally, linguistically or semantically",
+      "lemma fallback for inflected forms (running → run)",
+    ],
+    endpoints: {
+      "GET /v1/etymology/": "this description (key optional)",
+      "GET /v1/etymology/explore/{word}":
+        "a word's etymology; viz_type=network|mermaid|matrix, adj_type=temporal|linguistic|semantic",
+      "GET /v1/etymology/health": "200 when the data is loaded, 502 when not (no key)",
     },
-    200,
-  );
+    headwords: store ? store.records.length : null,
+    status: store ? ("ok" as const) : ("unavailable" as const),
+    source: SOURCE,
+    licence: LICENCE,
+  };
 };
 
 const EtymonSchema = z
@@ -185,15 +182,13 @@ const explore = gatewayRoute("key", {
   },
 });
 
-const handleExplore: RouteHandler<typeof explore, GatewayEnv> = (c) => {
-  const { word } = c.req.valid("param");
-  const { viz_type, adj_type } = c.req.valid("query");
+const handleExplore: Handler<typeof explore> = (_c, { params: { word }, query: { viz_type, adj_type } }) => {
   const store = etymologyStore();
   const match = findHeadword(word, (w) => store.byWord.has(w));
   const found = match ? exploreWord(store, match.word) : null;
   if (!match || !found) throw new GatewayError(404, `unknown word '${word}'`);
   const graph = renderGraph(buildEtymologyGraph(found, store.legend), viz_type, adj_type);
-  return c.json({ query: word, ...found, matched: match.matched, lineage_order: "oldest_first" as const, graph }, 200);
+  return { query: word, ...found, matched: match.matched, lineage_order: "oldest_first" as const, graph };
 };
 
 const health = gatewayRoute("none", {
@@ -210,11 +205,13 @@ const health = gatewayRoute("none", {
   },
 });
 
-const handleHealth: RouteHandler<typeof health, GatewayEnv> = (c) =>
-  c.json({ status: "ok" as const, headwords: etymologyStore().records.length }, 200);
+const handleHealth: Handler<typeof health> = () => ({
+  status: "ok" as const,
+  headwords: etymologyStore().records.length,
+});
 
-export function registerEtymologyRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(index, handleIndex);
-  app.openapi(explore, handleExplore);
-  app.openapi(health, handleHealth);
-}
+export const etymologyRoutes: RouteDef[] = [
+  route(index, handleIndex),
+  route(explore, handleExplore),
+  route(health, handleHealth),
+];
