@@ -1,9 +1,9 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerSocialRoutes } from "./routes.ts";
+import { socialRoutes } from "./routes.ts";
 
 export default defineArea({
   name: "social",
   scope: "social",
   paths: ["/v1/social/*"],
-  routes: [registerSocialRoutes],
+  routes: socialRoutes,
 });

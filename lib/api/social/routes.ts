@@ -1,7 +1,7 @@
-import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { PLATFORMS, SEARCHERS, type Platform, type Post } from "./platforms.ts";
 
@@ -54,8 +54,7 @@ const search = gatewayRoute("key", {
   },
 });
 
-const handleSearch: RouteHandler<typeof search, GatewayEnv> = async (c) => {
-  const { query, platform, limit } = c.req.valid("json");
+const handleSearch: Handler<typeof search> = async (_c, { body: { query, platform, limit } }) => {
   const chosen: Platform[] = platform === "all" ? [...PLATFORMS] : [platform];
   const settled = await Promise.allSettled(chosen.map((p) => SEARCHERS[p](query, limit)));
   // One network down never hides the others; a single chosen network that fails is an error.
@@ -75,9 +74,7 @@ const handleSearch: RouteHandler<typeof search, GatewayEnv> = async (c) => {
   });
   results.sort((a, b) => b.created_at.localeCompare(a.created_at));
   const page = results.slice(0, limit);
-  return c.json({ query, platform, count: page.length, results: page, sources }, 200);
+  return { query, platform, count: page.length, results: page, sources };
 };
 
-export function registerSocialRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(search, handleSearch);
-}
+export const socialRoutes: RouteDef[] = [route(search, handleSearch)];
