@@ -1,9 +1,9 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerDocumentRoutes } from "./routes.ts";
+import { documentRoutes } from "./routes.ts";
 
 export default defineArea({
   name: "documents",
   scope: "documents",
   paths: ["/v1/documents/*"],
-  routes: [registerDocumentRoutes],
+  routes: documentRoutes,
 });

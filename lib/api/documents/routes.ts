@@ -1,9 +1,10 @@
-import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
+import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { Reply } from "../../gateway/pipeline/answer.ts";
+import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { poolErrors, runOnPool } from "../../gateway/runtime/worker-pool.ts";
 import { docxRender, pdfRender } from "./pool-tasks.ts";
-import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { renderMarkdown } from "./render-markdown.ts";
 import {
   CONTENT_TYPES,
@@ -30,15 +31,6 @@ const formats = gatewayRoute("key", {
     ...keyedErrors,
   },
 });
-
-const handleFormats: RouteHandler<typeof formats, GatewayEnv> = (c) =>
-  c.json(
-    {
-      formats: [...DOCUMENT_FORMATS],
-      templates: Object.fromEntries(TEMPLATE_NAMES.map((n) => [n, { description: TEMPLATES[n].description }])),
-    },
-    200,
-  );
 
 const GenerateBody = z.object({
   title: z.string().trim().min(1).max(300),
@@ -71,29 +63,27 @@ const generate = gatewayRoute("key", {
   },
 });
 
-const handleGenerate: RouteHandler<typeof generate, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const req: DocumentRequest = {
-    title: body.title,
-    content: body.content,
-    template: body.template as DocumentRequest["template"],
-    date: new Date(),
-  };
-  const data =
-    body.format === "pdf"
-      ? await runOnPool(c.get("runtime"), pdfRender, req, "document")
-      : body.format === "docx"
-        ? // Also on the pool: marked's emphasis rules are quadratic (40 kB of `_a**` is ~8 s of CPU).
-          await runOnPool(c.get("runtime"), docxRender, req, "document")
-        : Buffer.from(renderMarkdown(req));
-  return c.body(new Uint8Array(data), 200, {
-    "Content-Type": CONTENT_TYPES[body.format],
-    "Content-Disposition": contentDisposition(body.title, body.format),
-    "Content-Length": String(data.length),
-  });
-};
-
-export function registerDocumentRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(formats, handleFormats);
-  app.openapi(generate, handleGenerate);
-}
+export const documentRoutes: RouteDef[] = [
+  route(formats, () => ({
+    formats: [...DOCUMENT_FORMATS],
+    templates: Object.fromEntries(TEMPLATE_NAMES.map((n) => [n, { description: TEMPLATES[n].description }])),
+  })),
+  route(generate, async (c, { body }) => {
+    const req: DocumentRequest = {
+      title: body.title,
+      content: body.content,
+      template: body.template as DocumentRequest["template"],
+      date: new Date(),
+    };
+    const data =
+      body.format === "pdf"
+        ? await runOnPool(c.runtime, pdfRender, req, "document")
+        : body.format === "docx"
+          ? // Also on the pool: marked's emphasis rules are quadratic (40 kB of `_a**` is ~8 s of CPU).
+            await runOnPool(c.runtime, docxRender, req, "document")
+          : Buffer.from(renderMarkdown(req));
+    return Reply.bytes(new Uint8Array(data), CONTENT_TYPES[body.format], {
+      "Content-Disposition": contentDisposition(body.title, body.format),
+    });
+  }),
+];
