@@ -1,9 +1,9 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerProxyRoutes } from "./routes.ts";
+import { proxyRoutes } from "./routes.ts";
 
 export default defineArea({
   name: "proxy",
   scope: "proxy",
   paths: ["/v1/proxy"],
-  routes: [registerProxyRoutes],
+  routes: proxyRoutes,
 });

@@ -1,18 +1,16 @@
-import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
-import { admitClient } from "../../gateway/http/client-limit.ts";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
+import { ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/http/schemas.ts";
+import { Reply } from "../../gateway/pipeline/answer.ts";
+import type { Call } from "../../gateway/pipeline/call.ts";
+import { admitClient, clientAddressOf } from "../../gateway/pipeline/client-limit.ts";
+import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
-import { ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/http/schemas.ts";
 import { safeFetch } from "../../upstream/safe-fetch.ts";
-import {
-  keptUpstreamHeaders,
-  refuseServiceWorkerScript,
-  UNTRUSTED_RESPONSE_HEADERS,
-} from "../../upstream/untrusted-response.ts";
+import { refuseServiceWorkerScript } from "../../upstream/untrusted-response.ts";
+import { proxiedHeaders } from "./proxied-headers.ts";
 
 const USER_AGENT = "UnifiedAPIGateway/1.0 (fetch proxy)";
 
@@ -33,12 +31,13 @@ function takeFetchSlot(rt: Runtime): () => void {
   return () => (held.active -= 1);
 }
 
-async function proxy(c: Context<GatewayEnv>, rawUrl: string | undefined): Promise<Response> {
-  const rt = c.get("runtime");
+async function proxy(c: Call, rawUrl: string | undefined): Promise<Reply> {
+  const rt = c.runtime;
   const { proxy: settings } = rt.config;
-  refuseServiceWorkerScript(c.req.header("service-worker"));
+  refuseServiceWorkerScript(c.header("service-worker"));
   // Keyless, so limited per client address instead (shared across instances when Redis is set).
-  const admission = await admitClient(c, "proxy-ip", { minute: settings.ratePerMinute, concurrency: 20 });
+  const address = clientAddressOf(rt, c.request.remoteAddress, c.header("x-forwarded-for"));
+  const admission = await admitClient(rt, address, "proxy-ip", { minute: settings.ratePerMinute, concurrency: 20 });
   let releaseSlot: (() => void) | undefined;
   try {
     releaseSlot = takeFetchSlot(rt);
@@ -51,16 +50,8 @@ async function proxy(c: Context<GatewayEnv>, rawUrl: string | undefined): Promis
       extraCa: settings.extraCa,
       resolve: rt.resolveHost,
     });
-    return new Response(new Uint8Array(res.body), {
-      status: res.status,
-      headers: {
-        ...keptUpstreamHeaders(res.headers),
-        ...UNTRUSTED_RESPONSE_HEADERS,
-        ...admission.headers,
-        "content-length": String(res.body.length),
-        "x-proxy-final-url": res.url,
-      },
-    });
+    const body = new Uint8Array(res.body);
+    return new Reply(res.status, body, proxiedHeaders(res.headers, admission.headers, res.url, body.byteLength));
   } finally {
     releaseSlot?.();
     admission.release();
@@ -98,8 +89,6 @@ const getProxy = gatewayRoute("none", {
   responses: { 200: upstream, ...errors },
 });
 
-const handleGetProxy: RouteHandler<typeof getProxy, GatewayEnv> = (c) => proxy(c, c.req.valid("query").url) as never;
-
 const postProxy = gatewayRoute("none", {
   method: "post",
   path: "/v1/proxy",
@@ -112,18 +101,8 @@ const postProxy = gatewayRoute("none", {
   responses: { 200: upstream, ...errors },
 });
 
-const handlePostProxy: RouteHandler<typeof postProxy, GatewayEnv> = async (c) => {
-  let bodyUrl: string | undefined;
-  if (!c.req.valid("query").url && c.req.header("content-type")?.includes("application/json")) {
-    const body = (await c.req.json().catch(() => {
-      throw new GatewayError(400, 'body must be JSON like {"url": "https://..."}');
-    })) as { url?: unknown };
-    bodyUrl = typeof body?.url === "string" ? body.url : undefined;
-  }
-  return proxy(c, c.req.valid("query").url ?? bodyUrl) as never;
-};
-
-export function registerProxyRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(getProxy, handleGetProxy);
-  app.openapi(postProxy, handlePostProxy);
-}
+export const proxyRoutes: RouteDef[] = [
+  route(getProxy, (c, { query }) => proxy(c, query.url)),
+  // Without a body (or a Content-Type) the body is validated as {}: the url is then the query's.
+  route(postProxy, (c, { query, body }) => proxy(c, query.url ?? body.url)),
+];
