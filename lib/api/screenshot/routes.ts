@@ -1,9 +1,8 @@
-import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
-import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
-import { untrustedContent } from "../../upstream/untrusted-response.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
+import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
 import { ScreenshotService, type WaitStrategy } from "./capture.ts";
 import { PRESET_NAMES, PRESETS, SOCIAL_PRESETS, type PresetName } from "./presets.ts";
 
@@ -76,9 +75,8 @@ const capture = gatewayRoute("key", {
   },
 });
 
-const handleCapture: RouteHandler<typeof capture, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const service = serviceFor(c.get("runtime"));
+const handleCapture: Handler<typeof capture> = async (c, { body }) => {
+  const service = serviceFor(c.runtime);
   const formB =
     body.presets !== undefined ||
     body.waitStrategy !== undefined ||
@@ -91,10 +89,12 @@ const handleCapture: RouteHandler<typeof capture, GatewayEnv> = async (c) => {
       wait: "load",
       extraWaitMs: 0,
     });
-    return c.json(
-      { format: "png" as const, width: shot!.width, height: shot!.height, screenshot: shot!.png.toString("base64") },
-      200,
-    );
+    return {
+      format: "png" as const,
+      width: shot!.width,
+      height: shot!.height,
+      screenshot: shot!.png.toString("base64"),
+    };
   }
   const presets = body.presets ?? SOCIAL_PRESETS;
   const shots = await service.capture({
@@ -109,23 +109,17 @@ const handleCapture: RouteHandler<typeof capture, GatewayEnv> = async (c) => {
     selector: body.customSelector,
     extraWaitMs: body.extraWaitMs ?? 0,
   });
-  return c.json(
-    {
-      url: body.url,
-      screenshots: shots.map((shot, i) => ({
-        preset: presets[i]!,
-        label: PRESETS[presets[i]!].label,
-        width: shot.width,
-        height: shot.height,
-        mimeType: "image/png" as const,
-        imageData: shot.png.toString("base64"),
-      })),
-    },
-    200,
-  );
+  return {
+    url: body.url,
+    screenshots: shots.map((shot, i) => ({
+      preset: presets[i]!,
+      label: PRESETS[presets[i]!].label,
+      width: shot.width,
+      height: shot.height,
+      mimeType: "image/png" as const,
+      imageData: shot.png.toString("base64"),
+    })),
+  };
 };
 
-export function registerScreenshotRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.use("/v1/screenshot/*", untrustedContent());
-  app.openapi(capture, handleCapture);
-}
+export const screenshotRoutes: RouteDef[] = [route(capture, handleCapture)];
