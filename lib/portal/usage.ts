@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Database } from "../db/client.ts";
 import { effectiveLimits, toKeyRecord, withEnforcedTerms } from "../gateway/keys/record.ts";
-import { LATENCY_BUCKETS_MS, latencyPercentile } from "../usage/meter.ts";
+import { LATENCY_BUCKETS_MS, latencyPercentile } from "../usage/latency-histogram.ts";
 import {
   groupUsage,
   readModelUsage,

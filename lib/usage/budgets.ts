@@ -1,5 +1,5 @@
 import type { Database } from "../db/client.ts";
-import type { UsageEventInput } from "./meter.ts";
+import type { UsageEventInput } from "./usage-event.ts";
 import { estimateCost, featureCost, loadPrices } from "./prices.ts";
 
 export const BUDGET_METRICS = ["requests", "tokens", "cost"] as const;

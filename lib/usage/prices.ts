@@ -1,5 +1,5 @@
 import type { Database } from "../db/client.ts";
-import type { FeatureUse } from "./meter.ts";
+import type { FeatureUse } from "./usage-event.ts";
 
 /** USD per million tokens: [input (prompt), output (completion)]. */
 export type Price = readonly [number, number];

@@ -1,15 +1,15 @@
 import type { Database } from "../db/client.ts";
 import {
-  noUsage,
-  rollUp,
   type ModelUsageRow,
+  noUsage,
   type ProviderUsageRow,
-  type UsageEventInput,
+  rollUp,
   type UsageRow,
   type UsageSums,
-} from "./meter.ts";
+} from "./roll-up.ts";
+import type { UsageEventInput } from "./usage-event.ts";
 
-export type { ModelUsageRow, ProviderUsageRow, UsageRow, UsageSums } from "./meter.ts";
+export type { ModelUsageRow, ProviderUsageRow, UsageRow, UsageSums } from "./roll-up.ts";
 
 export type UsageFilter = {
   keyIds: readonly string[];

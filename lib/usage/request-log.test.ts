@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseBackends } from "../../test/support/backends.ts";
 import { startTestGateway, type TestGateway } from "../../test/support/gateway.ts";
-import type { UsageEventInput } from "./meter.ts";
+import type { UsageEventInput } from "./usage-event.ts";
 import {
   cursorAfter,
   findRequest,

@@ -1,6 +1,6 @@
 import type { Database } from "../db/client.ts";
 import type { Prisma, UsageEvent } from "../db/generated/client.ts";
-import type { UsageEventInput } from "./meter.ts";
+import type { UsageEventInput } from "./usage-event.ts";
 
 /**
  * Status classes as the usage dashboards stack them, disjoint: "2xx" is every status below 400, "4xx"

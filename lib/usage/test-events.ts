@@ -1,4 +1,4 @@
-import type { UsageEventInput } from "./meter.ts";
+import type { UsageEventInput } from "./usage-event.ts";
 
 /** The instant test usage events happen at. */
 export const EVENT_TIME = new Date("2026-03-15T12:00:00Z");

@@ -1,0 +1,27 @@
+/**
+ * Uses of a provider's features billed beyond tokens (Anthropic's web searches, a priority service
+ * tier...), by feature name: what the provider said one call used, or a day's sum in usage_daily_feature.
+ */
+export type FeatureUse = Record<string, number>;
+
+export type UsageEventInput = {
+  keyId: string;
+  requestId: string;
+  method: string;
+  route: string;
+  /** The scope of the area that served the route (the guard's), which every usage view groups by. */
+  area: string;
+  status: number;
+  latencyMs: number;
+  bytesIn: number;
+  bytesOut: number;
+  provider?: string;
+  model?: string;
+  promptTokens?: number;
+  completionTokens?: number;
+  /** Beyond tokens, with `provider`: written to usage_daily_feature, priced by the budgets (featureCost). */
+  features?: FeatureUse;
+  at: Date;
+  /** Set by the meter: past the key's request-log rate, so counted in the rollups but given no usage_events row. */
+  unlogged?: boolean;
+};
