@@ -7,11 +7,12 @@ import { type CreatedKey, renameKey, revokeKey, setKeyScopes } from "@/lib/gatew
 import { keyRequestInput, pickUpKey, requestKey } from "@/lib/gateway/keys/key-requests.ts";
 import { rotateKey } from "@/lib/gateway/keys/key-rotation.ts";
 import { KeyRuleError } from "@/lib/gateway/keys/key-rules.ts";
-import { isOperatorScope, SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
+import { SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
 import { pendingNextSteps } from "@/lib/portal/approval-text.ts";
 import { getPortal } from "@/lib/portal/auth.ts";
 import { expiryFromDay } from "@/lib/portal/expiry-day.ts";
 import { publishKeyChange } from "@/lib/portal/keys.ts";
+import { grantedAreasOf } from "@/lib/portal/my-keys.ts";
 import { chosenScopes } from "@/lib/portal/scope-choice.ts";
 import { currentSession } from "@/lib/portal/session.ts";
 
@@ -162,12 +163,8 @@ export async function setMyKeyScopes(_previous: KeyActionState, form: FormData):
   const fields = readScopes(form);
   if (!fields.success) return { error: firstIssue(fields.error) };
   // The grant decides whether "every area" is on offer; setKeyScopes checks the grant again.
-  const key = await rt.db.prisma.apiKey.findFirst({
-    where: { id: id.data.id, userId },
-    select: { grantedScopes: true },
-  });
-  if (!key) return { error: "no such key of yours" };
-  const granted = key.grantedScopes.filter((s) => !isOperatorScope(s));
+  const granted = await grantedAreasOf(rt.db, id.data.id, userId);
+  if (!granted) return { error: "no such key of yours" };
   const scopes = chosenScopes(fields.data.scopeMode, fields.data.scopes, granted);
   if ("error" in scopes) return { error: scopes.error };
   let record;

@@ -10,6 +10,7 @@ import { pendingNextSteps } from "@/lib/portal/approval-text.ts";
 import { getPortal } from "@/lib/portal/auth.ts";
 import { formatUtc } from "@/lib/portal/format.ts";
 import { arrangeKeys } from "@/lib/portal/key-lineage.ts";
+import { keyRequestsOf } from "@/lib/portal/my-keys.ts";
 import { requestTerms } from "@/lib/portal/request-terms.ts";
 import { requireSession } from "@/lib/portal/session.ts";
 
@@ -21,7 +22,7 @@ export default async function KeysPage() {
   const [{ rt }, { config, mailer }] = await Promise.all([getGateway(), getPortal()]);
   const [keys, requests, modelsOpen] = await Promise.all([
     listKeys(rt.db, session.user.id),
-    rt.db.prisma.keyRequest.findMany({ where: { userId: session.user.id }, orderBy: { createdAt: "desc" } }),
+    keyRequestsOf(rt.db, session.user.id),
     consoleModelsOpen(rt.db, session.user.id, config.keyApproval, config.adminEmails),
   ]);
   // What the gateway refuses this user's console key until they are approved (the session bridge decides the same).

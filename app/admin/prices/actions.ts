@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getGateway } from "@/lib/instance.ts";
 import { currentSession } from "@/lib/portal/session.ts";
-import { resetPrice, savePrice } from "@/lib/usage/prices.ts";
+import { restoreDefaultPrice, setPrice } from "@/lib/portal/price-edits.ts";
 
 export type PriceActionState = { error?: string; message?: string };
 
@@ -46,15 +46,7 @@ export async function setModelPrice(_previous: PriceActionState, form: FormData)
   const parsed = priceForm.safeParse(Object.fromEntries(form));
   if (!parsed.success) return { error: firstIssue(parsed.error) };
   const p = parsed.data;
-  await savePrice(rt.db, p, actor);
-  await rt.db.prisma.auditLog.create({
-    data: {
-      actor,
-      action: "price.set",
-      target: `${p.provider}/${p.model}`,
-      detail: { input: p.input, output: p.output },
-    },
-  });
+  await setPrice(rt.db, p, actor);
   revalidatePath("/admin/prices");
   return { message: `${p.provider}/${p.model}: $${p.input} in, $${p.output} out per million tokens.` };
 }
@@ -65,8 +57,7 @@ export async function resetModelPrice(_previous: PriceActionState, form: FormDat
   const parsed = priceForm.pick({ provider: true, model: true }).safeParse(Object.fromEntries(form));
   if (!parsed.success) return { error: firstIssue(parsed.error) };
   const { provider, model } = parsed.data;
-  await resetPrice(rt.db, provider, model);
-  await rt.db.prisma.auditLog.create({ data: { actor, action: "price.reset", target: `${provider}/${model}` } });
+  await restoreDefaultPrice(rt.db, provider, model, actor);
   revalidatePath("/admin/prices");
   return { message: `${provider}/${model}: back to its default.` };
 }
