@@ -1,40 +1,42 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerDataSourceList, registerGenericDataRoutes } from "./routes.ts";
-import { registerArchiveRoutes } from "./sources/archive/routes.ts";
-import { registerCensusRoutes } from "./sources/census/routes.ts";
-import { registerFinanceRoutes } from "./sources/finance/routes.ts";
-import { registerGithubRoutes } from "./sources/github/routes.ts";
-import { registerNasaRoutes } from "./sources/nasa/routes.ts";
-import { registerOpenlibraryRoutes } from "./sources/openlibrary/routes.ts";
-import { registerPubmedRoutes } from "./sources/pubmed/routes.ts";
-import { registerWeatherRoutes } from "./sources/weather/routes.ts";
-import { registerWikipediaRoutes } from "./sources/wikipedia/routes.ts";
-import { registerWolframRoutes } from "./sources/wolfram/routes.ts";
-import { registerYoutubeRoutes } from "./sources/youtube/routes.ts";
+import { dataSourceListRoutes, genericDataRoutes } from "./routes.ts";
+import { archiveRoutes } from "./sources/archive/routes.ts";
+import { censusRoutes } from "./sources/census/routes.ts";
+import { financeRoutes } from "./sources/finance/routes.ts";
+import { githubRoutes } from "./sources/github/routes.ts";
+import { nasaRoutes } from "./sources/nasa/routes.ts";
+import { openlibraryRoutes } from "./sources/openlibrary/routes.ts";
+import { pubmedRoutes } from "./sources/pubmed/routes.ts";
+import { weatherRoutes } from "./sources/weather/routes.ts";
+import { wikipediaRoutes } from "./sources/wikipedia/routes.ts";
+import { wolframRoutes } from "./sources/wolfram/routes.ts";
+import { youtubeRoutes } from "./sources/youtube/routes.ts";
 
 /**
- * The data sources (lib/api/data/sources/<name>/: the source and its own endpoints). Hono matches
- * in registration order, so the order here is part of the behaviour: the untrusted-content
- * middleware and the source list first, then each source's specific endpoints, then the generic
- * /v1/data/{source}/… routes, which would otherwise answer /v1/data/wikipedia/search and the like.
+ * The data sources (lib/api/data/sources/<name>/: the source and its own endpoints). An exact path
+ * (/v1/data/wikipedia/search) always wins over a parameterised one (/v1/data/{source}/search); the
+ * parameterised are tried in the order listed, so each source's own come before the generic
+ * /v1/data/{source}/… routes. Every answer here, errors included, is a third party's content: archive
+ * snapshots (also reached as wayback/get) carry an archived page's HTML verbatim.
  */
 export default defineArea({
   name: "data",
   scope: "data",
   paths: ["/v1/data/*"],
+  respond: { untrusted: true },
   routes: [
-    registerDataSourceList,
-    registerWikipediaRoutes,
-    registerOpenlibraryRoutes,
-    registerWeatherRoutes,
-    registerFinanceRoutes,
-    registerNasaRoutes,
-    registerGithubRoutes,
-    registerPubmedRoutes,
-    registerArchiveRoutes,
-    registerCensusRoutes,
-    registerYoutubeRoutes,
-    registerWolframRoutes,
-    registerGenericDataRoutes,
+    ...dataSourceListRoutes,
+    ...wikipediaRoutes,
+    ...openlibraryRoutes,
+    ...weatherRoutes,
+    ...financeRoutes,
+    ...nasaRoutes,
+    ...githubRoutes,
+    ...pubmedRoutes,
+    ...archiveRoutes,
+    ...censusRoutes,
+    ...youtubeRoutes,
+    ...wolframRoutes,
+    ...genericDataRoutes,
   ],
 });

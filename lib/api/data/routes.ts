@@ -1,10 +1,7 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
-import { plainHandler } from "../../gateway/http/plain-route.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
-import { untrustedContent } from "../../upstream/untrusted-response.ts";
+import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { multiSearch } from "./multi-search.ts";
 import { dataSource, SOURCES } from "./registry.ts";
 import { SearchRecordSchema, SearchResult, searchAnswer, sourceContext, tags, upstreamErrors } from "./schemas.ts";
@@ -28,15 +25,6 @@ const sources = gatewayRoute("optional", {
   },
 });
 
-const handleSources: RouteHandler<typeof sources, GatewayEnv> = (c) =>
-  c.json(
-    {
-      sources: SOURCES.map((s) => s.name),
-      details: SOURCES.map((s) => ({ name: s.name, description: s.description })),
-    },
-    200,
-  );
-
 const search = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/{source}/search",
@@ -49,10 +37,6 @@ const search = gatewayRoute("key", {
   responses: { 200: jsonResponse(SearchResult, "Results"), ...keyedErrors, ...upstreamErrors },
 });
 
-const handleSearch = plainHandler(search, (c, { params, query }) =>
-  searchAnswer(c, dataSource(params.source), query, 10),
-);
-
 const get = gatewayRoute("key", {
   method: "get",
   path: "/v1/data/{source}/get/{item_id}",
@@ -64,11 +48,6 @@ const get = gatewayRoute("key", {
     ...keyedErrors,
     ...upstreamErrors,
   },
-});
-
-const handleGet = plainHandler(get, async (c, { params: { source: name, item_id } }) => {
-  const source = dataSource(name);
-  return { id: item_id, result: await source.get(sourceContext(c, source), item_id), source: source.name };
 });
 
 const multi = gatewayRoute("key", {
@@ -105,31 +84,30 @@ const multi = gatewayRoute("key", {
   },
 });
 
-const handleMulti: RouteHandler<typeof multi, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const chosen = body.sources ? body.sources.map(dataSource) : SOURCES;
-  const { results, status } = await multiSearch(
-    chosen,
-    c.get("runtime").upstreamCache,
-    body.query,
-    body.limit,
-    body.budget_ms,
-  );
-  return c.json({ query: body.query, results, status }, 200);
-};
+/** The list of sources. */
+export const dataSourceListRoutes: RouteDef[] = [
+  route(sources, () => ({
+    sources: SOURCES.map((s) => s.name),
+    details: SOURCES.map((s) => ({ name: s.name, description: s.description })),
+  })),
+];
 
-/** First in the area: the middleware over every /v1/data answer, and the list of sources. */
-export function registerDataSourceList(app: AreaApp): void {
-  // Every answer here is a third party's content, and archive snapshots (also reached as wayback/get)
-  // carry an archived page's HTML verbatim.
-  app.use("/v1/data/*", untrustedContent());
-
-  app.openapi(sources, handleSources);
-}
-
-/** Last in the area: the generic /{source}/… routes, after the specific endpoints that share their paths. */
-export function registerGenericDataRoutes(app: AreaApp): void {
-  app.openapi(search, handleSearch);
-  app.openapi(get, handleGet);
-  app.openapi(multi, handleMulti);
-}
+/** The generic /{source}/… routes, and the search over several sources. */
+export const genericDataRoutes: RouteDef[] = [
+  route(search, (c, { params, query }) => searchAnswer(c, dataSource(params.source), query, 10)),
+  route(get, async (c, { params: { source: name, item_id } }) => {
+    const source = dataSource(name);
+    return { id: item_id, result: await source.get(sourceContext(c, source), item_id), source: source.name };
+  }),
+  route(multi, async (c, { body }) => {
+    const chosen = body.sources ? body.sources.map(dataSource) : SOURCES;
+    const { results, status } = await multiSearch(
+      chosen,
+      c.runtime.upstreamCache,
+      body.query,
+      body.limit,
+      body.budget_ms,
+    );
+    return { query: body.query, results, status };
+  }),
+];

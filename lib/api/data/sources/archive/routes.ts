@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../../gateway/http/area.ts";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
+import { route, type RouteDef } from "../../../../gateway/pipeline/route.ts";
 import { sourceContext, tags, upstreamErrors } from "../../schemas.ts";
 import { archive, snapshot } from "./index.ts";
 
@@ -26,9 +26,6 @@ const snapshotRoute = gatewayRoute("key", {
   },
 });
 
-export function registerArchiveRoutes(app: AreaApp): void {
-  app.openapi(snapshotRoute, async (c) => {
-    const q = c.req.valid("query");
-    return c.json(await snapshot(sourceContext(c, archive), q.url, q.timestamp), 200);
-  });
-}
+export const archiveRoutes: RouteDef[] = [
+  route(snapshotRoute, (c, { query }) => snapshot(sourceContext(c, archive), query.url, query.timestamp)),
+];

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../../gateway/http/area.ts";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
+import { route, type RouteDef } from "../../../../gateway/pipeline/route.ts";
 import { Any, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
 import { census, GEOGRAPHIES, population, type Geography } from "./index.ts";
 
@@ -20,9 +20,8 @@ const populationRoute = gatewayRoute("key", {
   responses: { 200: jsonResponse(Any, "Population by area"), ...keyedErrors, ...upstreamErrors },
 });
 
-export function registerCensusRoutes(app: AreaApp): void {
-  app.openapi(populationRoute, async (c) => {
-    const q = c.req.valid("query");
-    return c.json(await population(sourceContext(c, census), q.geography, q.year, q.state), 200);
-  });
-}
+export const censusRoutes: RouteDef[] = [
+  route(populationRoute, (c, { query }) =>
+    population(sourceContext(c, census), query.geography, query.year, query.state),
+  ),
+];

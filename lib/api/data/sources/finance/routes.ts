@@ -1,8 +1,7 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../../../gateway/pipeline/route.ts";
 import { sourceContext, tags, upstreamErrors } from "../../schemas.ts";
 import { cryptoPrices, dailyPrices, finance, fxRates } from "./index.ts";
 
@@ -22,8 +21,8 @@ const crypto = gatewayRoute("key", {
   },
 });
 
-const handleCrypto: RouteHandler<typeof crypto, GatewayEnv> = async (c) =>
-  c.json(await cryptoPrices(sourceContext(c, finance), c.req.valid("query").symbol.split(",")), 200);
+const handleCrypto: Handler<typeof crypto> = (c, { query }) =>
+  cryptoPrices(sourceContext(c, finance), query.symbol.split(","));
 
 const fx = gatewayRoute("key", {
   method: "get",
@@ -41,10 +40,8 @@ const fx = gatewayRoute("key", {
   },
 });
 
-const handleFx: RouteHandler<typeof fx, GatewayEnv> = async (c) => {
-  const q = c.req.valid("query");
-  return c.json(await fxRates(sourceContext(c, finance), q.base, q.symbols?.split(",").filter(Boolean)), 200);
-};
+const handleFx: Handler<typeof fx> = (c, { query }) =>
+  fxRates(sourceContext(c, finance), query.base, query.symbols?.split(",").filter(Boolean));
 
 const daily = gatewayRoute("key", {
   method: "get",
@@ -62,11 +59,6 @@ const daily = gatewayRoute("key", {
   },
 });
 
-const handleDaily: RouteHandler<typeof daily, GatewayEnv> = async (c) =>
-  c.json(await dailyPrices(sourceContext(c, finance), c.req.valid("query").symbol), 200);
+const handleDaily: Handler<typeof daily> = (c, { query }) => dailyPrices(sourceContext(c, finance), query.symbol);
 
-export function registerFinanceRoutes(app: AreaApp): void {
-  app.openapi(crypto, handleCrypto);
-  app.openapi(fx, handleFx);
-  app.openapi(daily, handleDaily);
-}
+export const financeRoutes: RouteDef[] = [route(crypto, handleCrypto), route(fx, handleFx), route(daily, handleDaily)];

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../../gateway/http/area.ts";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
+import { route, type RouteDef } from "../../../../gateway/pipeline/route.ts";
 import { Any, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
 import { github, repository } from "./index.ts";
 
@@ -14,9 +14,6 @@ const repoRoute = gatewayRoute("key", {
   responses: { 200: jsonResponse(Any, "The repository"), ...keyedErrors, ...upstreamErrors },
 });
 
-export function registerGithubRoutes(app: AreaApp): void {
-  app.openapi(repoRoute, async (c) => {
-    const p = c.req.valid("param");
-    return c.json(await repository(sourceContext(c, github), p.owner, p.repo), 200);
-  });
-}
+export const githubRoutes: RouteDef[] = [
+  route(repoRoute, (c, { params }) => repository(sourceContext(c, github), params.owner, params.repo)),
+];

@@ -1,8 +1,7 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../../../gateway/pipeline/route.ts";
 import { Any, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
 import { apod, marsPhotos, nasa, nearEarthObjects, ROVERS } from "./index.ts";
 
@@ -22,8 +21,7 @@ const apodRoute = gatewayRoute("key", {
   },
 });
 
-const handleApod: RouteHandler<typeof apodRoute, GatewayEnv> = async (c) =>
-  c.json(await apod(sourceContext(c, nasa), c.req.valid("query").date), 200);
+const handleApod: Handler<typeof apodRoute> = (c, { query }) => apod(sourceContext(c, nasa), query.date);
 
 const marsRoute = gatewayRoute("key", {
   method: "get",
@@ -50,10 +48,8 @@ const marsRoute = gatewayRoute("key", {
   },
 });
 
-const handleMars: RouteHandler<typeof marsRoute, GatewayEnv> = async (c) => {
-  const q = c.req.valid("query");
-  return c.json(await marsPhotos(sourceContext(c, nasa), q.rover, q.sol, q.camera), 200);
-};
+const handleMars: Handler<typeof marsRoute> = (c, { query }) =>
+  marsPhotos(sourceContext(c, nasa), query.rover, query.sol, query.camera);
 
 const neoRoute = gatewayRoute("key", {
   method: "get",
@@ -64,13 +60,11 @@ const neoRoute = gatewayRoute("key", {
   responses: { 200: jsonResponse(Any, "Objects"), ...keyedErrors, ...upstreamErrors },
 });
 
-const handleNeo: RouteHandler<typeof neoRoute, GatewayEnv> = async (c) => {
-  const q = c.req.valid("query");
-  return c.json(await nearEarthObjects(sourceContext(c, nasa), q.start_date, q.end_date), 200);
-};
+const handleNeo: Handler<typeof neoRoute> = (c, { query }) =>
+  nearEarthObjects(sourceContext(c, nasa), query.start_date, query.end_date);
 
-export function registerNasaRoutes(app: AreaApp): void {
-  app.openapi(apodRoute, handleApod);
-  app.openapi(marsRoute, handleMars);
-  app.openapi(neoRoute, handleNeo);
-}
+export const nasaRoutes: RouteDef[] = [
+  route(apodRoute, handleApod),
+  route(marsRoute, handleMars),
+  route(neoRoute, handleNeo),
+];

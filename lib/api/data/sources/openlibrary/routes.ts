@@ -1,9 +1,7 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../../gateway/http/context.ts";
-import { plainHandler } from "../../../../gateway/http/plain-route.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../../../gateway/pipeline/route.ts";
 import { SearchResult, searchAnswer, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
 import { SearchQuery } from "../../search-query.ts";
 import { bookByIsbn, openlibrary } from "./index.ts";
@@ -24,8 +22,8 @@ const openlibraryIsbn = gatewayRoute("key", {
   },
 });
 
-const handleOpenlibraryIsbn: RouteHandler<typeof openlibraryIsbn, GatewayEnv> = async (c) =>
-  c.json(await bookByIsbn(sourceContext(c, openlibrary), c.req.valid("param").isbn), 200);
+const handleOpenlibraryIsbn: Handler<typeof openlibraryIsbn> = (c, { params }) =>
+  bookByIsbn(sourceContext(c, openlibrary), params.isbn);
 
 const openlibrarySearch = gatewayRoute("key", {
   method: "get",
@@ -36,11 +34,10 @@ const openlibrarySearch = gatewayRoute("key", {
   responses: { 200: jsonResponse(SearchResult, "Books"), ...keyedErrors, ...upstreamErrors },
 });
 
-const handleOpenlibrarySearch = plainHandler(openlibrarySearch, (c, { query }) =>
-  searchAnswer(c, openlibrary, query, 10),
-);
+const handleOpenlibrarySearch: Handler<typeof openlibrarySearch> = (c, { query }) =>
+  searchAnswer(c, openlibrary, query, 10);
 
-export function registerOpenlibraryRoutes(app: AreaApp): void {
-  app.openapi(openlibraryIsbn, handleOpenlibraryIsbn);
-  app.openapi(openlibrarySearch, handleOpenlibrarySearch);
-}
+export const openlibraryRoutes: RouteDef[] = [
+  route(openlibraryIsbn, handleOpenlibraryIsbn),
+  route(openlibrarySearch, handleOpenlibrarySearch),
+];

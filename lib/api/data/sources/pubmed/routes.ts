@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../../gateway/http/area.ts";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
+import { route, type RouteDef } from "../../../../gateway/pipeline/route.ts";
 import { Any, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
 import { pubmed, pubmedArticle } from "./index.ts";
 
@@ -14,8 +14,6 @@ const articleRoute = gatewayRoute("key", {
   responses: { 200: jsonResponse(Any, "The article"), ...keyedErrors, ...upstreamErrors },
 });
 
-export function registerPubmedRoutes(app: AreaApp): void {
-  app.openapi(articleRoute, async (c) =>
-    c.json(await pubmedArticle(sourceContext(c, pubmed), c.req.valid("param").pmid), 200),
-  );
-}
+export const pubmedRoutes: RouteDef[] = [
+  route(articleRoute, (c, { params }) => pubmedArticle(sourceContext(c, pubmed), params.pmid)),
+];

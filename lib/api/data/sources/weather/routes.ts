@@ -1,8 +1,7 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../../../gateway/pipeline/route.ts";
 import { sourceContext, tags, upstreamErrors } from "../../schemas.ts";
 import { currentWeather, weather, weatherForecast } from "./index.ts";
 
@@ -20,8 +19,8 @@ const weatherCurrent = gatewayRoute("key", {
   },
 });
 
-const handleWeatherCurrent: RouteHandler<typeof weatherCurrent, GatewayEnv> = async (c) =>
-  c.json(await currentWeather(sourceContext(c, weather), c.req.valid("query").location), 200);
+const handleWeatherCurrent: Handler<typeof weatherCurrent> = (c, { query }) =>
+  currentWeather(sourceContext(c, weather), query.location);
 
 const weatherForecastRoute = gatewayRoute("key", {
   method: "get",
@@ -50,12 +49,10 @@ const weatherForecastRoute = gatewayRoute("key", {
   },
 });
 
-const handleWeatherForecast: RouteHandler<typeof weatherForecastRoute, GatewayEnv> = async (c) => {
-  const q = c.req.valid("query");
-  return c.json(await weatherForecast(sourceContext(c, weather), q.location, q.days), 200);
-};
+const handleWeatherForecast: Handler<typeof weatherForecastRoute> = (c, { query }) =>
+  weatherForecast(sourceContext(c, weather), query.location, query.days);
 
-export function registerWeatherRoutes(app: AreaApp): void {
-  app.openapi(weatherCurrent, handleWeatherCurrent);
-  app.openapi(weatherForecastRoute, handleWeatherForecast);
-}
+export const weatherRoutes: RouteDef[] = [
+  route(weatherCurrent, handleWeatherCurrent),
+  route(weatherForecastRoute, handleWeatherForecast),
+];

@@ -1,9 +1,7 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../../gateway/http/context.ts";
-import { plainHandler } from "../../../../gateway/http/plain-route.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../../../gateway/pipeline/route.ts";
 import { SearchResult, searchAnswer, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
 import { SearchQuery } from "../../search-query.ts";
 import { wikipedia, wikipediaSummary } from "./index.ts";
@@ -17,7 +15,7 @@ const wikipediaSearch = gatewayRoute("key", {
   responses: { 200: jsonResponse(SearchResult, "Articles"), ...keyedErrors, ...upstreamErrors },
 });
 
-const handleWikipediaSearch = plainHandler(wikipediaSearch, (c, { query }) => searchAnswer(c, wikipedia, query, 5));
+const handleWikipediaSearch: Handler<typeof wikipediaSearch> = (c, { query }) => searchAnswer(c, wikipedia, query, 5);
 
 const wikipediaSummaryRoute = gatewayRoute("key", {
   method: "get",
@@ -41,10 +39,10 @@ const wikipediaSummaryRoute = gatewayRoute("key", {
   },
 });
 
-const handleWikipediaSummary: RouteHandler<typeof wikipediaSummaryRoute, GatewayEnv> = async (c) =>
-  c.json(await wikipediaSummary(sourceContext(c, wikipedia), c.req.valid("param").title), 200);
+const handleWikipediaSummary: Handler<typeof wikipediaSummaryRoute> = (c, { params }) =>
+  wikipediaSummary(sourceContext(c, wikipedia), params.title);
 
-export function registerWikipediaRoutes(app: AreaApp): void {
-  app.openapi(wikipediaSearch, handleWikipediaSearch);
-  app.openapi(wikipediaSummaryRoute, handleWikipediaSummary);
-}
+export const wikipediaRoutes: RouteDef[] = [
+  route(wikipediaSearch, handleWikipediaSearch),
+  route(wikipediaSummaryRoute, handleWikipediaSummary),
+];

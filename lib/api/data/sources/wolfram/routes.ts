@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../../gateway/http/area.ts";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
+import { route, type RouteDef } from "../../../../gateway/pipeline/route.ts";
 import { sourceContext, tags, upstreamErrors } from "../../schemas.ts";
 import { wolfram, wolframQuery } from "./index.ts";
 
@@ -21,8 +21,6 @@ const wolframRoute = gatewayRoute("key", {
   },
 });
 
-export function registerWolframRoutes(app: AreaApp): void {
-  app.openapi(wolframRoute, async (c) =>
-    c.json(await wolframQuery(sourceContext(c, wolfram), c.req.valid("json").query), 200),
-  );
-}
+export const wolframRoutes: RouteDef[] = [
+  route(wolframRoute, (c, { body }) => wolframQuery(sourceContext(c, wolfram), body.query)),
+];

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../../gateway/http/area.ts";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
+import { route, type RouteDef } from "../../../../gateway/pipeline/route.ts";
 import { Any, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
 import { channel, youtube } from "./index.ts";
 
@@ -14,8 +14,6 @@ const channelRoute = gatewayRoute("key", {
   responses: { 200: jsonResponse(Any, "The channel"), ...keyedErrors, ...upstreamErrors },
 });
 
-export function registerYoutubeRoutes(app: AreaApp): void {
-  app.openapi(channelRoute, async (c) =>
-    c.json(await channel(sourceContext(c, youtube), c.req.valid("param").channel_id), 200),
-  );
-}
+export const youtubeRoutes: RouteDef[] = [
+  route(channelRoute, (c, { params }) => channel(sourceContext(c, youtube), params.channel_id)),
+];
