@@ -7,7 +7,7 @@ import { RateLimitError } from "../../errors.ts";
 import { MemoryUpstreamCache, type UpstreamCache } from "../../upstream/cache.ts";
 import type { AdmitToolCall } from "../tools/tool.ts";
 import { TOOLS } from "../tools/tools.ts";
-import { callTool, createMcpServer, oversizedBatch } from "./server.ts";
+import { answerMcpRequest, callTool, createMcpServer, oversizedBatch, transportRequest } from "./server.ts";
 
 // wikipedia_search answers from the search cache when it holds the query, so these run without a network.
 const RECORDS = [{ id: "Ada Lovelace", title: "Ada Lovelace", source: "wikipedia" }];
@@ -140,5 +140,51 @@ describe("oversizedBatch", () => {
         message: "Invalid Request: a batch may hold at most 2 messages (MCP_MAX_BATCH); this one has 3",
       },
     });
+  });
+});
+
+describe("transportRequest", () => {
+  const sent: Record<string, string> = {
+    accept: "application/json, text/event-stream",
+    "content-type": "application/json",
+    "mcp-protocol-version": "2025-06-18",
+    authorization: "Bearer sk_secret",
+  };
+
+  it("is a POST to the URL with the headers the transport reads, and no others", () => {
+    const request = transportRequest("http://gw.test/v1/mcp", (name) => sent[name]);
+    expect(request.method).toBe("POST");
+    expect(request.url).toBe("http://gw.test/v1/mcp");
+    expect(Object.fromEntries(request.headers)).toEqual({
+      accept: "application/json, text/event-stream",
+      "content-type": "application/json",
+      "mcp-protocol-version": "2025-06-18",
+    });
+  });
+
+  it("carries what the transport answers by: an Accept without event streams is its 406", async () => {
+    const headers: Record<string, string> = { ...sent, accept: "application/json" };
+    const request = transportRequest("http://gw.test/v1/mcp", (name) => headers[name]);
+    const message = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+    const res = await answerMcpRequest(request, message, await ctx(), never, 20);
+    expect(res.status).toBe(406);
+    const listed = await answerMcpRequest(
+      transportRequest("http://gw.test/v1/mcp", (name) => sent[name]),
+      message,
+      await ctx(),
+      never,
+      20,
+    );
+    expect(listed.status).toBe(200);
+    expect((await listed.json()).result.tools).toHaveLength(TOOLS.length);
+    const notified = await answerMcpRequest(
+      transportRequest("http://gw.test/v1/mcp", (name) => sent[name]),
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      await ctx(),
+      never,
+      20,
+    );
+    expect(notified.status).toBe(202);
+    expect(await notified.text()).toBe("");
   });
 });

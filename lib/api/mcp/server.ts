@@ -107,11 +107,28 @@ export function oversizedBatch(body: unknown, max: number): Response | undefined
   );
 }
 
+/** The headers the transport reads of a POST: what the client accepts, the body's type, the MCP session and version. */
+const TRANSPORT_HEADERS = ["accept", "content-type", "mcp-session-id", "mcp-protocol-version"];
+
 /**
- * Answers one POST to /v1/mcp whose body the gateway has already capped and parsed. Stateless (no
- * sessionIdGenerator) and JSON (enableJsonResponse): the answer is complete when this resolves, so the
- * request's concurrency slot and metering end with it, as on any other route. A batch of more than
- * `maxBatch` messages is refused whole.
+ * A POST to /v1/mcp as the transport reads it, its body left out (the gateway has parsed it already):
+ * the URL and the headers of TRANSPORT_HEADERS the client sent.
+ */
+export function transportRequest(url: string, header: (name: string) => string | undefined): Request {
+  const headers = new Headers();
+  for (const name of TRANSPORT_HEADERS) {
+    const value = header(name);
+    if (value !== undefined) headers.set(name, value);
+  }
+  return new Request(url, { method: "POST", headers });
+}
+
+/**
+ * Answers one POST to /v1/mcp whose body the gateway has already capped and parsed (`request` carries
+ * its URL and headers: transportRequest). Stateless (no sessionIdGenerator) and JSON
+ * (enableJsonResponse): the answer is complete when this resolves, so the request's concurrency slot
+ * and metering end with it, as on any other route. A batch of more than `maxBatch` messages is
+ * refused whole.
  */
 export async function answerMcpRequest(
   request: Request,
