@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse } from "../../gateway/http/schemas.ts";
 
-/** `{error: {message, type, param, code}}`, as openAIErrors reshapes every error on those paths. */
+/** `{error: {message, type, param, code}}`, as toOpenAIError shapes every error on those paths. */
 const OpenAIErrorSchema = z
   .object({
     error: z.object({
@@ -13,7 +13,7 @@ const OpenAIErrorSchema = z
   })
   .openapi("OpenAIError");
 
-/** `{type: "error", error: {type, message}}`, as anthropicErrors reshapes every error on /v1/messages. */
+/** `{type: "error", error: {type, message}}`, as toAnthropicError shapes every error on /v1/messages. */
 const AnthropicErrorSchema = z
   .object({ type: z.literal("error"), error: z.object({ type: z.string(), message: z.string() }) })
   .openapi("AnthropicError");

@@ -1,5 +1,4 @@
-import type { MiddlewareHandler } from "hono";
-import { laneStep, type ErrorBody } from "../../gateway/http/plain-route.ts";
+import type { ErrorBody, ErrorShape } from "../../gateway/pipeline/error-shape.ts";
 
 /** OpenAI's error `type` for a status, as its SDKs and clients branch on it. */
 const TYPES: Record<number, string> = {
@@ -21,9 +20,10 @@ export function gatewayErrorMessage(body: ErrorBody | null): string | undefined 
 /**
  * An error of the gateway's in OpenAI's shape, `{error: {message, type, param, code}}`; null when the
  * body is not one of ours. `param` is the field a validation message names first ("invalid request:
- * messages.0.role: …").
+ * messages.0.role: …"). The OpenAI-compatible areas answer every error in it, with the same status
+ * and headers (rate-limit headers, Retry-After) as the rest of the gateway.
  */
-export function toOpenAIError(status: number, body: ErrorBody | null): Record<string, unknown> | null {
+export const toOpenAIError: ErrorShape = (status, body) => {
   const message = gatewayErrorMessage(body);
   if (message === undefined) return null;
   const e = body?.error;
@@ -31,38 +31,4 @@ export function toOpenAIError(status: number, body: ErrorBody | null): Record<st
   const param = /^(?:invalid request: )?([A-Za-z_][\w.]*): /.exec(message)?.[1] ?? null;
   const type = TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
   return { error: { message, type, param, code } };
-}
-
-/**
- * Every error answer on a compatible surface in that surface's own shape, with the same status and
- * headers (rate-limit headers, Retry-After) as the rest of the gateway; the rest of /v1 keeps the
- * spec's forms. Only error answers are read again, so successful calls pay nothing. The plain lane
- * reshapes the errors it answers with the same function.
- */
-export function reshapeErrors(
-  shape: (status: number, body: ErrorBody | null) => Record<string, unknown> | null,
-): MiddlewareHandler {
-  return laneStep(
-    async function reshaped(c, next) {
-      await next();
-      const res = c.res;
-      if (res.status < 400 || !res.headers.get("content-type")?.startsWith("application/json")) return;
-      const shaped = shape(
-        res.status,
-        (await res
-          .clone()
-          .json()
-          .catch(() => null)) as ErrorBody | null,
-      );
-      if (!shaped) return;
-      const headers = new Headers(res.headers);
-      headers.delete("content-length");
-      c.res = undefined;
-      c.res = new Response(JSON.stringify(shaped), { status: res.status, headers });
-    } as MiddlewareHandler,
-    { reshape: shape },
-  );
-}
-
-/** On the OpenAI-compatible paths, errors in OpenAI's shape. */
-export const openAIErrors = (): MiddlewareHandler => reshapeErrors(toOpenAIError);
+};

@@ -103,7 +103,7 @@ export function serviceTierFeature(tier: string | null | undefined): readonly st
 }
 
 /**
- * 400 (in the surface's error shape, through its error middleware) naming every feature asked for that
+ * 400 (in the surface's error shape, as its area declares it) naming every feature asked for that
  * the operator has not listed in LLM_PASSTHROUGH_FEATURES; nothing is sent to the provider then.
  */
 export function refuseUnlisted(features: readonly string[], allowed: ReadonlySet<string>): void {

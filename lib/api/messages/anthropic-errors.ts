@@ -1,6 +1,5 @@
-import type { MiddlewareHandler } from "hono";
-import type { ErrorBody } from "../../gateway/http/plain-route.ts";
-import { gatewayErrorMessage, reshapeErrors } from "../chat/openai-errors.ts";
+import type { ErrorShape } from "../../gateway/pipeline/error-shape.ts";
+import { gatewayErrorMessage } from "../chat/openai-errors.ts";
 
 /** Anthropic's error `type` for a status, as its SDK and clients branch on it. */
 const TYPES: Record<number, string> = {
@@ -15,12 +14,9 @@ const TYPES: Record<number, string> = {
 };
 
 /** An error of the gateway's in Anthropic's shape, `{type: "error", error: {type, message}}`; null when not one of ours. */
-export function toAnthropicError(status: number, body: ErrorBody | null): Record<string, unknown> | null {
+export const toAnthropicError: ErrorShape = (status, body) => {
   const message = gatewayErrorMessage(body);
   if (message === undefined) return null;
   const type = TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
   return { type: "error", error: { type, message } };
-}
-
-/** On /v1/messages, errors in Anthropic's shape, so the Claude SDK's error classes and retries work. */
-export const anthropicErrors = (): MiddlewareHandler => reshapeErrors(toAnthropicError);
+};

@@ -1,11 +1,11 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import { defineArea, type AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
+import { defineArea } from "../../gateway/http/area.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse } from "../../gateway/http/schemas.ts";
+import { route } from "../../gateway/pipeline/route.ts";
 import { isConfigured, PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { openAIErrorResponses } from "../chat/compat-error-responses.ts";
-import { openAIErrors } from "../chat/openai-errors.ts";
+import { toOpenAIError } from "../chat/openai-errors.ts";
 
 const models = gatewayRoute("key", {
   method: "get",
@@ -18,7 +18,7 @@ const models = gatewayRoute("key", {
   },
 });
 
-const handleModels: RouteHandler<typeof models, GatewayEnv> = (c) => {
+const modelsRoute = route(models, () => {
   const data = PROVIDERS.filter((p) => isConfigured(p)).flatMap((p) =>
     [...new Set([p.defaultModel, ...Object.values(p.tiers)])].map((m) => ({
       id: `${p.name}/${m}`,
@@ -27,19 +27,17 @@ const handleModels: RouteHandler<typeof models, GatewayEnv> = (c) => {
       owned_by: p.name,
     })),
   );
-  return c.json({ object: "list", data }, 200);
-};
+  return { object: "list", data };
+});
 
-function registerModels(app: AreaApp): void {
-  // The OpenAI-compatible surface answers errors in OpenAI's shape.
-  app.use("/v1/models", openAIErrors());
-  app.openapi(models, handleModels);
-}
-
-/** The OpenAI-compatible model list (the OpenAI-compatible surface: see lib/api/chat), named `provider/model`. */
+/**
+ * The OpenAI-compatible model list (the OpenAI-compatible surface: see lib/api/chat), named
+ * `provider/model`; errors in OpenAI's shape.
+ */
 export default defineArea({
   name: "models",
   scope: "llm",
   paths: ["/v1/models"],
-  routes: [registerModels],
+  routes: [modelsRoute],
+  respond: { errors: toOpenAIError },
 });

@@ -1,21 +1,21 @@
 import { z } from "@hono/zod-openapi";
-import type { AreaApp } from "../../gateway/http/area.ts";
 import { JsonText } from "../../gateway/http/json-text.ts";
-import { bodyHandler, type BodyCall } from "../../gateway/http/plain-route.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
+import type { Call } from "../../gateway/pipeline/call.ts";
+import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { llmTimeoutMs } from "../llm/chat.ts";
 import { postChat, readAnswer } from "../llm/provider-call.ts";
-import { completionUsage, streamAnswer } from "../llm/usage-report.ts";
+import { completionUsage } from "../llm/usage-report.ts";
 import { anthropicUsage } from "../chat/anthropic-upstream.ts";
 import { anthropicErrorResponses } from "../chat/compat-error-responses.ts";
 import { relayEvents, sseFrame, streamFailure, type EventTranslator } from "../chat/event-relay.ts";
 import { inlineImages } from "../chat/images.ts";
 import { anthropicFeatureUse, messagesFeatures, refuseUnlisted } from "../chat/passthrough.ts";
 import { completeOn, streamOn, usageFrom, type ChatSink, type ChatTarget } from "../chat/provider-chat.ts";
+import { chatStreamAnswer } from "../chat/stream-answer.ts";
 import { chatTarget, requestAnswerId } from "../chat/target.ts";
 import type { AnthropicEvent, AnthropicMessage, MessagesRequest } from "../chat/wire.ts";
-import { anthropicErrors } from "./anthropic-errors.ts";
 import { ChatToMessageEvents, chatToMessage, messageJson, messagesToChat } from "./translate.ts";
 
 const Block = z.looseObject({ type: z.string().min(1).max(64) });
@@ -114,10 +114,10 @@ function messageEventSink(events: ChatToMessageEvents): ChatSink {
  * answer as given. Server tools and betas that bill beyond tokens pass only when the operator lists
  * them (400 otherwise, before anything is sent); what the answer says they used is metered.
  */
-async function onAnthropic(c: BodyCall, target: ChatTarget, body: MessagesRequest) {
+async function onAnthropic(c: Call, target: ChatTarget, body: MessagesRequest) {
   const { entry, modelId, name } = target;
   const beta = c.header("anthropic-beta");
-  refuseUnlisted(messagesFeatures(body.tools, beta), c.get("runtime").config.passthroughFeatures);
+  refuseUnlisted(messagesFeatures(body.tools, beta), c.runtime.config.passthroughFeatures);
   const headers: Record<string, string> = beta ? { "anthropic-beta": beta } : {};
   const sent = { ...body, model: modelId };
   // Bounds the provider's call (its whole stream), and a stream's relay stops it when it gives up.
@@ -127,7 +127,7 @@ async function onAnthropic(c: BodyCall, target: ChatTarget, body: MessagesReques
       stop.release();
       throw err;
     });
-    return streamAnswer(relayEvents(entry, res, stop, modelId, anthropicEvents(name)));
+    return chatStreamAnswer(relayEvents(entry, res, stop, modelId, anthropicEvents(name)));
   }
   const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, sent, stop, headers)).finally(() =>
     stop.release(),
@@ -143,12 +143,12 @@ async function onAnthropic(c: BodyCall, target: ChatTarget, body: MessagesReques
   return { ...msg, model: name };
 }
 
-const handleMessages = bodyHandler(messages, async (c, input) => {
+const messagesRoute = route(messages, async (c, input) => {
   const body = input.body as unknown as MessagesRequest;
-  const target = chatTarget(body.model, requestAnswerId("msg_", c.get("requestId")));
-  if (target.entry.wire === "anthropic") return (await onAnthropic(c, target, body)) as never;
+  const target = chatTarget(body.model, requestAnswerId("msg_", c.requestId));
+  if (target.entry.wire === "anthropic") return onAnthropic(c, target, body);
   const chat = messagesToChat(body, target.modelId, target.entry.name);
-  chat.messages = await inlineImages(c.get("runtime"), chat.messages, c);
+  chat.messages = await inlineImages(c.runtime, chat.messages, c);
   const stop = c.stop(llmTimeoutMs());
   if (!chat.stream) {
     const r = await completeOn(target, chat, stop);
@@ -157,11 +157,7 @@ const handleMessages = bodyHandler(messages, async (c, input) => {
     return new JsonText(messageJson(message));
   }
   const sink = messageEventSink(new ChatToMessageEvents({ id: target.id, model: target.name }));
-  return streamAnswer(await streamOn(target, chat, sink, stop));
+  return chatStreamAnswer(await streamOn(target, chat, sink, stop));
 });
 
-export function registerMessages(app: AreaApp): void {
-  // Claude-SDK programs read errors in Anthropic's shape.
-  app.use("/v1/messages", anthropicErrors());
-  app.openapi(messages, handleMessages);
-}
+export const messagesRoutes: RouteDef[] = [messagesRoute];

@@ -1,14 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { llmTimeoutMs } from "../llm/chat.ts";
-import type { AreaApp } from "../../gateway/http/area.ts";
-import { bodyHandler } from "../../gateway/http/plain-route.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
-import { completionUsage, streamAnswer } from "../llm/usage-report.ts";
+import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
+import { completionUsage } from "../llm/usage-report.ts";
+import { chatStreamAnswer } from "./stream-answer.ts";
 import { openAIErrorResponses } from "./compat-error-responses.ts";
 import { sseFrame } from "./event-relay.ts";
 import { inlineImages } from "./images.ts";
-import { openAIErrors } from "./openai-errors.ts";
 import { refuseUnlisted, serviceTierFeature, ServiceTierField } from "./passthrough.ts";
 import { completeOn, MODEL_FIELD, streamOn, type ChatSink } from "./provider-chat.ts";
 import { chatTarget, requestAnswerId } from "./target.ts";
@@ -72,12 +71,12 @@ function chatChunkSink(name: string, includeUsage: boolean): ChatSink {
   };
 }
 
-const handleChatCompletions = bodyHandler(chatCompletions, async (c, input) => {
+const completions = route(chatCompletions, async (c, input) => {
   const body = input.body as unknown as ChatRequest;
   // Before anything is fetched or sent: a tier that costs extra passes only when the operator allows it.
-  refuseUnlisted(serviceTierFeature(body.service_tier), c.get("runtime").config.passthroughFeatures);
-  const target = chatTarget(body.model, requestAnswerId("chatcmpl-", c.get("requestId")));
-  body.messages = await inlineImages(c.get("runtime"), body.messages, c);
+  refuseUnlisted(serviceTierFeature(body.service_tier), c.runtime.config.passthroughFeatures);
+  const target = chatTarget(body.model, requestAnswerId("chatcmpl-", c.requestId));
+  body.messages = await inlineImages(c.runtime, body.messages, c);
   // A provider that never answers is a 504 after LLM_TIMEOUT_MS, as on /v1/llm/chat.
   const stop = c.stop(llmTimeoutMs());
   if (!body.stream) {
@@ -86,11 +85,7 @@ const handleChatCompletions = bodyHandler(chatCompletions, async (c, input) => {
     return r.completion as never;
   }
   const sink = chatChunkSink(target.name, body.stream_options?.include_usage === true);
-  return streamAnswer(await streamOn(target, body, sink, stop));
+  return chatStreamAnswer(await streamOn(target, body, sink, stop));
 });
 
-export function registerChatCompletions(app: AreaApp): void {
-  // The OpenAI-compatible surface answers errors in OpenAI's shape.
-  app.use("/v1/chat/*", openAIErrors());
-  app.openapi(chatCompletions, handleChatCompletions);
-}
+export const chatRoutes: RouteDef[] = [completions];

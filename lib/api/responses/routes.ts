@@ -1,18 +1,17 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { llmTimeoutMs } from "../llm/chat.ts";
 import { GatewayError } from "../../errors.ts";
-import type { AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv, RequestVariables } from "../../gateway/http/context.ts";
-import { bodyHandler } from "../../gateway/http/plain-route.ts";
+import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse } from "../../gateway/http/schemas.ts";
-import { completionUsage, streamAnswer } from "../llm/usage-report.ts";
+import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
+import { completionUsage } from "../llm/usage-report.ts";
 import { openAIErrorResponses } from "../chat/compat-error-responses.ts";
 import { sseFrame } from "../chat/event-relay.ts";
 import { inlineImages } from "../chat/images.ts";
-import { openAIErrors } from "../chat/openai-errors.ts";
 import { refuseUnlisted, serviceTierFeature, ServiceTierField } from "../chat/passthrough.ts";
 import { completeOn, streamOn, type ChatSink } from "../chat/provider-chat.ts";
+import { chatStreamAnswer } from "../chat/stream-answer.ts";
 import { chatTarget, storedAnswerId } from "../chat/target.ts";
 import type { ResponseEvent, ResponseInputItem, ResponseObject, ResponsesRequest } from "../chat/wire.ts";
 import { resolveReferences } from "./references.ts";
@@ -74,10 +73,10 @@ const remove = gatewayRoute("key", {
   responses: { 200: jsonResponse(Json, "Deleted"), ...openAIErrorResponses(404) },
 });
 
-const missing = (c: RequestVariables, id: string) =>
+const missing = (rt: Runtime, id: string) =>
   new GatewayError(
     404,
-    `response '${id}' not found: responses are kept ${c.get("runtime").config.responsesRetentionDays} days, for the key that made them, unless sent with store: false`,
+    `response '${id}' not found: responses are kept ${rt.config.responsesRetentionDays} days, for the key that made them, unless sent with store: false`,
   );
 
 /** Responses events as server-sent events named by their type; the finished response is handed to `done`. */
@@ -94,17 +93,17 @@ function responseEventSink(events: ChatToResponseEvents, done: (r: ResponseObjec
   };
 }
 
-const handleCreate = bodyHandler(create, async (c, validated) => {
+const createResponse = route(create, async (c, validated) => {
   const body = validated.body as unknown as ResponsesRequest;
-  const rt = c.get("runtime");
+  const rt = c.runtime;
   // Before anything is read or sent: a tier that costs extra passes only when the operator allows it.
   refuseUnlisted(serviceTierFeature(body.service_tier), rt.config.passthroughFeatures);
-  const owner = c.get("key")!.id;
+  const owner = c.key!.id;
   const store = responseStore(rt);
   let prior: ResponseInputItem[] = [];
   if (body.previous_response_id) {
     const turn = await store.get(owner, body.previous_response_id);
-    if (!turn) throw missing(c, body.previous_response_id);
+    if (!turn) throw missing(rt, body.previous_response_id);
     prior = turn.items;
   }
   const target = chatTarget(body.model as string, storedAnswerId("resp_"));
@@ -130,26 +129,18 @@ const handleCreate = bodyHandler(create, async (c, validated) => {
     return response as never;
   }
   const sink = responseEventSink(new ChatToResponseEvents(context), keep);
-  return streamAnswer(await streamOn(target, chat, sink, stop));
+  return chatStreamAnswer(await streamOn(target, chat, sink, stop));
 });
 
-const handleRetrieve: RouteHandler<typeof retrieve, GatewayEnv> = async (c) => {
-  const id = c.req.valid("param").response_id;
-  const turn = await responseStore(c.get("runtime")).get(c.get("key")!.id, id);
-  if (!turn) throw missing(c, id);
-  return c.json(turn.response as never, 200);
-};
+const retrieveResponse = route(retrieve, async (c, { params: { response_id: id } }) => {
+  const turn = await responseStore(c.runtime).get(c.key!.id, id);
+  if (!turn) throw missing(c.runtime, id);
+  return turn.response as never;
+});
 
-const handleRemove: RouteHandler<typeof remove, GatewayEnv> = async (c) => {
-  const id = c.req.valid("param").response_id;
-  if (!(await responseStore(c.get("runtime")).delete(c.get("key")!.id, id))) throw missing(c, id);
-  return c.json({ id, object: "response", deleted: true }, 200);
-};
+const deleteResponse = route(remove, async (c, { params: { response_id: id } }) => {
+  if (!(await responseStore(c.runtime).delete(c.key!.id, id))) throw missing(c.runtime, id);
+  return { id, object: "response", deleted: true };
+});
 
-export function registerResponses(app: AreaApp): void {
-  // The OpenAI-compatible surface answers errors in OpenAI's shape.
-  app.use("/v1/responses/*", openAIErrors());
-  app.openapi(create, handleCreate);
-  app.openapi(retrieve, handleRetrieve);
-  app.openapi(remove, handleRemove);
-}
+export const responsesRoutes: RouteDef[] = [createResponse, retrieveResponse, deleteResponse];
