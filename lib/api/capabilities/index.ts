@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { defineArea, type AreaApp, type GatewayInfo } from "../../gateway/http/area.ts";
+import { defineArea } from "../../gateway/http/area.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse } from "../../gateway/http/schemas.ts";
+import { route } from "../../gateway/pipeline/route.ts";
 import { configuredProviders } from "../../upstream/providers.ts";
 
 const capabilities = gatewayRoute("none", {
@@ -17,15 +18,14 @@ const capabilities = gatewayRoute("none", {
   },
 });
 
-function registerCapabilities(app: AreaApp, gateway: GatewayInfo): void {
-  app.openapi(capabilities, (c) =>
-    c.json({ endpoints: gateway.endpointCount(), providers: configuredProviders() }, 200),
-  );
-}
+const capabilitiesRoute = route(capabilities, (c) => ({
+  endpoints: c.gateway.endpointCount(),
+  providers: configuredProviders(),
+}));
 
 export default defineArea({
   name: "capabilities",
   scope: "status",
   paths: ["/v1/capabilities"],
-  routes: [registerCapabilities],
+  routes: [capabilitiesRoute],
 });

@@ -1,9 +1,9 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { defineArea } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { route } from "../../gateway/pipeline/route.ts";
 import type { BudgetStatus } from "../../usage/budgets.ts";
 import { groupUsage, readUsage, sumUsage, type UsageRow } from "../../usage/reader.ts";
 
@@ -75,39 +75,34 @@ function budgetOf(status: BudgetStatus | undefined) {
   return { metric: budget.metric, monthly_limit: budget.limit, used: round(used), hard_stop: budget.hardStop, month };
 }
 
-function registerUsageRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(usage, async (c) => {
-    const key = c.get("key");
-    const runtime = c.get("runtime");
-    if (!key) throw new GatewayError(401, "missing API key");
-    const today = new Date().toISOString().slice(0, 10);
-    const monthStart = `${today.slice(0, 7)}-01`;
-    // The events this instance has not written yet count too: a client sees every request completed before this one.
-    const rows = await readUsage(runtime.db, {
-      keyIds: [key.id],
-      from: monthStart,
-      pending: runtime.meter.pendingFor(key.id),
-    });
-    return c.json(
-      {
-        key: { id: key.id, prefix: key.prefix },
-        period: { today, month_start: monthStart },
-        today: totals(rows.filter((r) => r.day === today)),
-        month: totals(rows),
-        by_route: [...groupUsage(rows, "route")]
-          .map(([route, rs]) => ({ route, ...totals(rs) }))
-          .sort((a, b) => b.requests - a.requests || a.route.localeCompare(b.route)),
-        budget: budgetOf(runtime.budgets.status(key.id)),
-      },
-      200,
-    );
+const usageRoute = route(usage, async (c) => {
+  const key = c.key;
+  const runtime = c.runtime;
+  if (!key) throw new GatewayError(401, "missing API key");
+  const today = new Date().toISOString().slice(0, 10);
+  const monthStart = `${today.slice(0, 7)}-01`;
+  // The events this instance has not written yet count too: a client sees every request completed before this one.
+  const rows = await readUsage(runtime.db, {
+    keyIds: [key.id],
+    from: monthStart,
+    pending: runtime.meter.pendingFor(key.id),
   });
-}
+  return {
+    key: { id: key.id, prefix: key.prefix },
+    period: { today, month_start: monthStart },
+    today: totals(rows.filter((r) => r.day === today)),
+    month: totals(rows),
+    by_route: [...groupUsage(rows, "route")]
+      .map(([route, rs]) => ({ route, ...totals(rs) }))
+      .sort((a, b) => b.requests - a.requests || a.route.localeCompare(b.route)),
+    budget: budgetOf(runtime.budgets.status(key.id)),
+  };
+});
 
 /** The calling key's usage; the "account" scope, which every key may call. */
 export default defineArea({
   name: "usage",
   scope: "account",
   paths: ["/v1/usage"],
-  routes: [registerUsageRoutes],
+  routes: [usageRoute],
 });
