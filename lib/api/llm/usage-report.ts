@@ -1,6 +1,5 @@
-import type { Context } from "hono";
-import type { GatewayEnv, UsageDetail } from "../../gateway/http/context.ts";
-import { StreamAnswer } from "../../gateway/http/plain-route.ts";
+import type { UsageDetail } from "../../gateway/http/context.ts";
+import { StreamAnswer } from "../../gateway/pipeline/answer.ts";
 import type { FeatureUse } from "../../usage/meter.ts";
 import type { ChatStream, CompletionResponse } from "./chat.ts";
 
@@ -15,16 +14,19 @@ export const completionUsage = (
   ...(result.features && { features: result.features }),
 });
 
-/** Reports a finished completion's provider, model and tokens for metering. */
+/**
+ * Reports a finished completion's provider, model and tokens for metering, on a route still served by
+ * the Hono app (whose context holds the usage); a pipeline route calls c.report(completionUsage(r)).
+ */
 export function reportCompletion(
-  c: Context<GatewayEnv>,
+  c: { set(name: "usage", usage: UsageDetail): void },
   result: Pick<CompletionResponse, "provider" | "model" | "usage">,
 ): void {
   c.set("usage", completionUsage(result));
 }
 
-/** A chat stream as a body route's answer: metered (provider, model, tokens, bytes) when it ends. */
-export const streamAnswer = (stream: ChatStream): StreamAnswer =>
+/** A chat stream as a route's answer: server-sent events, metered (provider, model, tokens, bytes) when they end. */
+export const chatStreamAnswer = (stream: ChatStream): StreamAnswer =>
   new StreamAnswer(
     stream.source,
     stream.finished.then((o) => ({ ...completionUsage(o), bytesOut: o.bytes })),

@@ -1,9 +1,10 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../../errors.ts";
-import type { AreaApp } from "../../../gateway/http/area.ts";
-import type { GatewayEnv, RequestVariables } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { Reply } from "../../../gateway/pipeline/answer.ts";
+import type { Call } from "../../../gateway/pipeline/call.ts";
+import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { DEFAULT_PROVIDER } from "../../../upstream/llm-catalogue.ts";
 import {
   BATCH_KIND,
@@ -66,13 +67,12 @@ const batchCreateConfig = (path: string) =>
 const batchCreate = batchCreateConfig("/v1/llm/batch");
 const batchCreateFormB = batchCreateConfig("/v1/llm/batch/create");
 
-const handleBatchCreate: RouteHandler<typeof batchCreate, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleBatchCreate: Handler<typeof batchCreate> = async (c, { body }) => {
   // Checked now, so a batch for an unconfigured provider fails at once, not item by item.
   configuredProviderOrThrow(body.provider ?? DEFAULT_PROVIDER);
-  const rt = c.get("runtime");
-  const task = await createBatch(rt, c.get("key")!, body);
-  return c.json(describeBatch(task, rt.runner.queuePosition(task.id)), 201);
+  const rt = c.runtime;
+  const task = await createBatch(rt, c.key!, body);
+  return Reply.json(describeBatch(task, rt.runner.queuePosition(task.id)), 201);
 };
 
 const batchList = gatewayRoute(
@@ -91,15 +91,15 @@ const batchList = gatewayRoute(
   { readsOwnWork: true },
 );
 
-const handleBatchList: RouteHandler<typeof batchList, GatewayEnv> = async (c) => {
-  const rt = c.get("runtime");
-  const tasks = await rt.tasks.listForOwner(c.get("key")!.id, BATCH_KIND, c.req.valid("query").limit);
+const handleBatchList: Handler<typeof batchList> = async (c, { query }) => {
+  const rt = c.runtime;
+  const tasks = await rt.tasks.listForOwner(c.key!.id, BATCH_KIND, query.limit);
   const batches = tasks.map((task) => describeBatch(task, rt.runner.queuePosition(task.id)));
-  return c.json({ batches, count: tasks.length }, 200);
+  return { batches, count: tasks.length };
 };
 
-const ownBatch = async (c: RequestVariables, id: string) => {
-  const task = await c.get("runtime").tasks.getForOwner(id, c.get("key")!.id);
+const ownBatch = async (c: Call, id: string) => {
+  const task = await c.runtime.tasks.getForOwner(id, c.key!.id);
   if (!task || task.kind !== BATCH_KIND) throw new GatewayError(404, `no batch '${id}' for this key`);
   return task;
 };
@@ -121,9 +121,9 @@ const batchGet = gatewayRoute(
   { readsOwnWork: true },
 );
 
-const handleBatchGet: RouteHandler<typeof batchGet, GatewayEnv> = async (c) => {
-  const task = await ownBatch(c, c.req.valid("param").batch_id);
-  return c.json(describeBatch(task, c.get("runtime").runner.queuePosition(task.id)), 200);
+const handleBatchGet: Handler<typeof batchGet> = async (c, { params }) => {
+  const task = await ownBatch(c, params.batch_id);
+  return describeBatch(task, c.runtime.runner.queuePosition(task.id));
 };
 
 const batchResultsRoute = gatewayRoute(
@@ -151,25 +151,25 @@ const batchResultsRoute = gatewayRoute(
   { readsOwnWork: true },
 );
 
-const handleBatchResults: RouteHandler<typeof batchResultsRoute, GatewayEnv> = async (c) => {
-  const task = await ownBatch(c, c.req.valid("param").batch_id);
+const handleBatchResults: Handler<typeof batchResultsRoute> = async (c, { params }) => {
+  const task = await ownBatch(c, params.batch_id);
   const status = batchStatus(task);
   if (!isResultsReady(status))
     throw new GatewayError(
       409,
       `batch is ${status}; results are ready when it is processing_complete (or budget_exceeded: those it finished)`,
     );
-  return c.json({ id: task.id, status, results: batchResults(task) }, 200);
+  return { id: task.id, status, results: batchResults(task) };
 };
 
 const isResultsReady = (status: BatchStatus): status is (typeof RESULTS_READY)[number] =>
   (RESULTS_READY as readonly string[]).includes(status);
 
 /** Batches of chat requests, run in the background on the key's queue. */
-export function registerBatchRoutes(app: AreaApp): void {
-  app.openapi(batchCreate, handleBatchCreate);
-  app.openapi(batchCreateFormB, handleBatchCreate);
-  app.openapi(batchList, handleBatchList);
-  app.openapi(batchGet, handleBatchGet);
-  app.openapi(batchResultsRoute, handleBatchResults);
-}
+export const batchRoutes: RouteDef[] = [
+  route(batchCreate, handleBatchCreate),
+  route(batchCreateFormB, handleBatchCreate),
+  route(batchList, handleBatchList),
+  route(batchGet, handleBatchGet),
+  route(batchResultsRoute, handleBatchResults),
+];

@@ -1,14 +1,12 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../gateway/http/context.ts";
-import { bodyHandler } from "../../../gateway/http/plain-route.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { completeChat, llmTimeoutMs, streamChat, withFallback, type ChatRequest } from "../chat.ts";
 import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT } from "../gemini.ts";
 import { selectModel } from "../tiers.ts";
 import { Budget, Completion, Message, providerErrors } from "./schemas.ts";
-import { completionUsage, reportCompletion, streamAnswer } from "../usage-report.ts";
+import { chatStreamAnswer, completionUsage } from "../usage-report.ts";
 
 const SelectionSchema = z
   .object({ provider: z.string(), model: z.string(), tier: Budget, configured: z.boolean(), reason: z.string() })
@@ -54,7 +52,7 @@ const chat = gatewayRoute("key", {
   },
 });
 
-const handleChat = bodyHandler(chat, async (c, { body, query: { stream: streamQuery } }) => {
+const handleChat: Handler<typeof chat> = async (c, { body, query: { stream: streamQuery } }) => {
   const req: ChatRequest = body;
   if (!(body.stream || streamQuery === "true")) {
     const result = await withFallback(req, (r) => completeChat(r, c.stop(llmTimeoutMs())));
@@ -62,8 +60,8 @@ const handleChat = bodyHandler(chat, async (c, { body, query: { stream: streamQu
     return result;
   }
   // A stream falls back only before its first token: after that the client already has output.
-  return streamAnswer(await withFallback(req, (r) => streamChat(r, c.stop(llmTimeoutMs()))));
-});
+  return chatStreamAnswer(await withFallback(req, (r) => streamChat(r, c.stop(llmTimeoutMs()))));
+};
 
 const TieredBody = z.object({
   task: z.string().min(1).max(20_000),
@@ -81,10 +79,8 @@ const tieredSelect = gatewayRoute("key", {
   responses: { 200: jsonResponse(SelectionSchema, "The choice and why"), ...keyedErrors },
 });
 
-const handleTieredSelect: RouteHandler<typeof tieredSelect, GatewayEnv> = (c) => {
-  const body = c.req.valid("json");
-  return c.json(selectModel(body.task, body.budget_tier ?? body.budget ?? "balanced", body.provider), 200);
-};
+const handleTieredSelect: Handler<typeof tieredSelect> = (_c, { body }) =>
+  selectModel(body.task, body.budget_tier ?? body.budget ?? "balanced", body.provider);
 
 const smartChat = gatewayRoute("key", {
   method: "post",
@@ -105,17 +101,16 @@ const smartChat = gatewayRoute("key", {
   },
 });
 
-const handleSmartChat: RouteHandler<typeof smartChat, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleSmartChat: Handler<typeof smartChat> = async (c, { body }) => {
   const lastUser =
     [...body.messages].reverse().find((m) => m.role === "user")?.content ?? body.messages.at(-1)!.content;
   const selection = selectModel(lastUser, body.budget);
   const result = await completeChat(
     { messages: body.messages, provider: selection.provider, model: selection.model, max_tokens: body.max_tokens },
-    c.req.raw.signal,
+    c.signal,
   );
-  reportCompletion(c, result);
-  return c.json({ ...result, selection }, 200);
+  c.report(completionUsage(result));
+  return { ...result, selection };
 };
 
 const grounded = gatewayRoute("key", {
@@ -148,20 +143,16 @@ const grounded = gatewayRoute("key", {
   },
 });
 
-const handleGrounded: RouteHandler<typeof grounded, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleGrounded: Handler<typeof grounded> = async (c, { body }) => {
   const messages = body.messages ?? [{ role: "user" as const, content: body.prompt! }];
   const r = await groundedChat(messages, body.model, body.dynamic_threshold);
-  c.set("usage", {
-    provider: "gemini",
+  c.report({ provider: "gemini", model: r.model, promptTokens: r.promptTokens, completionTokens: r.completionTokens });
+  return {
+    content: r.content,
+    grounding_sources: r.grounding_sources,
+    search_queries: r.search_queries,
     model: r.model,
-    promptTokens: r.promptTokens,
-    completionTokens: r.completionTokens,
-  });
-  return c.json(
-    { content: r.content, grounding_sources: r.grounding_sources, search_queries: r.search_queries, model: r.model },
-    200,
-  );
+  };
 };
 
 const codeExecute = gatewayRoute("key", {
@@ -188,23 +179,17 @@ const codeExecute = gatewayRoute("key", {
   },
 });
 
-const handleCodeExecute: RouteHandler<typeof codeExecute, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleCodeExecute: Handler<typeof codeExecute> = async (c, { body }) => {
   const r = await executeCode(body.prompt, body.model);
-  c.set("usage", {
-    provider: "gemini",
-    model: r.model,
-    promptTokens: r.promptTokens,
-    completionTokens: r.completionTokens,
-  });
-  return c.json({ code: r.code, output: r.output, chart: r.chart, content: r.content, model: r.model }, 200);
+  c.report({ provider: "gemini", model: r.model, promptTokens: r.promptTokens, completionTokens: r.completionTokens });
+  return { code: r.code, output: r.output, chart: r.chart, content: r.content, model: r.model };
 };
 
 /** Chat: plain (with fallback and streaming), picked by budget, and Gemini's grounded and code-running answers. */
-export function registerChatRoutes(app: AreaApp): void {
-  app.openapi(chat, handleChat);
-  app.openapi(tieredSelect, handleTieredSelect);
-  app.openapi(smartChat, handleSmartChat);
-  app.openapi(grounded, handleGrounded);
-  app.openapi(codeExecute, handleCodeExecute);
-}
+export const chatRoutes: RouteDef[] = [
+  route(chat, handleChat),
+  route(tieredSelect, handleTieredSelect),
+  route(smartChat, handleSmartChat),
+  route(grounded, handleGrounded),
+  route(codeExecute, handleCodeExecute),
+];

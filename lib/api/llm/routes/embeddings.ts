@@ -1,8 +1,7 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { cosine, EMBEDDING_PROVIDERS, embedTexts } from "../embeddings.ts";
 import { providerErrors } from "./schemas.ts";
 
@@ -39,18 +38,14 @@ const embed = gatewayRoute("key", {
   },
 });
 
-const handleEmbed: RouteHandler<typeof embed, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleEmbed: Handler<typeof embed> = async (c, { body }) => {
   const texts = Array.isArray(body.text) ? body.text : [body.text];
-  const result = await embedTexts(texts, body.provider, body.model, c.req.raw.signal);
-  c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.tokens });
+  const result = await embedTexts(texts, body.provider, body.model, c.signal);
+  c.report({ provider: result.provider, model: result.model, promptTokens: result.tokens });
   const dimensions = result.embeddings[0]?.length ?? 0;
   if (Array.isArray(body.text))
-    return c.json(
-      { embeddings: result.embeddings, count: result.embeddings.length, dimensions, model: result.model },
-      200,
-    );
-  return c.json({ embedding: result.embeddings[0]!, dimensions, model: result.model }, 200);
+    return { embeddings: result.embeddings, count: result.embeddings.length, dimensions, model: result.model };
+  return { embedding: result.embeddings[0]!, dimensions, model: result.model };
 };
 
 const embedBatch = gatewayRoute("key", {
@@ -68,19 +63,15 @@ const embedBatch = gatewayRoute("key", {
   },
 });
 
-const handleEmbedBatch: RouteHandler<typeof embedBatch, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const result = await embedTexts(body.texts, body.provider, body.model, c.req.raw.signal);
-  c.set("usage", { provider: result.provider, model: result.model, promptTokens: result.tokens });
-  return c.json(
-    {
-      embeddings: result.embeddings,
-      count: result.embeddings.length,
-      dimensions: result.embeddings[0]?.length ?? 0,
-      model: result.model,
-    },
-    200,
-  );
+const handleEmbedBatch: Handler<typeof embedBatch> = async (c, { body }) => {
+  const result = await embedTexts(body.texts, body.provider, body.model, c.signal);
+  c.report({ provider: result.provider, model: result.model, promptTokens: result.tokens });
+  return {
+    embeddings: result.embeddings,
+    count: result.embeddings.length,
+    dimensions: result.embeddings[0]?.length ?? 0,
+    model: result.model,
+  };
 };
 
 const similarity = gatewayRoute("key", {
@@ -106,28 +97,24 @@ const similarity = gatewayRoute("key", {
   },
 });
 
-const handleSimilarity: RouteHandler<typeof similarity, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleSimilarity: Handler<typeof similarity> = async (c, { body }) => {
   // Embedded one by one so each text's token count is known.
   const [a, b] = await Promise.all(
-    [body.text1, body.text2].map((t) => embedTexts([t], body.provider, body.model, c.req.raw.signal)),
+    [body.text1, body.text2].map((t) => embedTexts([t], body.provider, body.model, c.signal)),
   );
-  c.set("usage", { provider: a!.provider, model: a!.model, promptTokens: a!.tokens + b!.tokens });
+  c.report({ provider: a!.provider, model: a!.model, promptTokens: a!.tokens + b!.tokens });
   const score = Math.max(0, Math.min(1, cosine(a!.embeddings[0]!, b!.embeddings[0]!)));
-  return c.json(
-    {
-      similarity: Math.round(score * 10_000) / 10_000,
-      text1_tokens: a!.tokens,
-      text2_tokens: b!.tokens,
-      model: a!.model,
-    },
-    200,
-  );
+  return {
+    similarity: Math.round(score * 10_000) / 10_000,
+    text1_tokens: a!.tokens,
+    text2_tokens: b!.tokens,
+    model: a!.model,
+  };
 };
 
 /** Embeddings of one text or many, and the similarity of two. */
-export function registerEmbeddingRoutes(app: AreaApp): void {
-  app.openapi(embed, handleEmbed);
-  app.openapi(embedBatch, handleEmbedBatch);
-  app.openapi(similarity, handleSimilarity);
-}
+export const embeddingRoutes: RouteDef[] = [
+  route(embed, handleEmbed),
+  route(embedBatch, handleEmbedBatch),
+  route(similarity, handleSimilarity),
+];

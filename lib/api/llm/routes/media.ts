@@ -1,14 +1,14 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../../errors.ts";
-import type { AreaApp } from "../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { Reply } from "../../../gateway/pipeline/answer.ts";
+import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { elevenlabsSpeech, openaiSpeech } from "../../../upstream/speech.ts";
 import { generateImage, transcribe, TRANSCRIBE_FORMATS } from "../media.ts";
 import { describeImage, imageBytes } from "../vision.ts";
 import { Completion, providerErrors } from "./schemas.ts";
-import { reportCompletion } from "../usage-report.ts";
+import { completionUsage } from "../usage-report.ts";
 
 const vision = gatewayRoute("key", {
   method: "post",
@@ -29,13 +29,12 @@ const vision = gatewayRoute("key", {
   responses: { 200: jsonResponse(Completion, "The model's answer"), ...keyedErrors, ...providerErrors },
 });
 
-const handleVision: RouteHandler<typeof vision, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const signal = c.req.raw.signal;
-  const image = await imageBytes(c.get("runtime"), (body.image ?? body.image_url)!, signal, "vision");
+const handleVision: Handler<typeof vision> = async (c, { body }) => {
+  const signal = c.signal;
+  const image = await imageBytes(c.runtime, (body.image ?? body.image_url)!, signal, "vision");
   const result = await describeImage(image, body.prompt, body.provider, body.model, signal);
-  reportCompletion(c, result);
-  return c.json(result, 200);
+  c.report(completionUsage(result));
+  return result;
 };
 
 const imagesGenerate = gatewayRoute("key", {
@@ -69,11 +68,10 @@ const imagesGenerate = gatewayRoute("key", {
   },
 });
 
-const handleImagesGenerate: RouteHandler<typeof imagesGenerate, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleImagesGenerate: Handler<typeof imagesGenerate> = async (c, { body }) => {
   const image = await generateImage(body.prompt, body.model, body.quality, body.size);
-  c.set("usage", { provider: "openai", model: image.model });
-  return c.json(image, 200);
+  c.report({ provider: "openai", model: image.model });
+  return image;
 };
 
 const speech = gatewayRoute("key", {
@@ -104,16 +102,15 @@ const speech = gatewayRoute("key", {
   },
 });
 
-const handleSpeech: RouteHandler<typeof speech, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleSpeech: Handler<typeof speech> = async (c, { body }) => {
   // Form B names a provider (elevenlabs unless openai); Form A is OpenAI with its voices.
   const provider = body.provider ?? "openai";
   const audio =
     provider === "elevenlabs"
       ? await elevenlabsSpeech(body.text, body.voice)
       : await openaiSpeech(body.text, body.voice, body.model ?? "tts-1", body.speed);
-  c.set("usage", { provider, model: provider === "openai" ? (body.model ?? "tts-1") : "eleven_multilingual_v2" });
-  return c.body(new Uint8Array(audio), 200, { "Content-Type": "audio/mpeg", "Content-Length": String(audio.length) });
+  c.report({ provider, model: provider === "openai" ? (body.model ?? "tts-1") : "eleven_multilingual_v2" });
+  return Reply.bytes(audio, "audio/mpeg");
 };
 
 const transcribeRoute = gatewayRoute("key", {
@@ -148,19 +145,18 @@ const transcribeRoute = gatewayRoute("key", {
   },
 });
 
-const handleTranscribe: RouteHandler<typeof transcribeRoute, GatewayEnv> = async (c) => {
-  const form = c.req.valid("form");
+const handleTranscribe: Handler<typeof transcribeRoute> = async (c, { body: form }) => {
   const file = form.file as unknown;
   if (!(file instanceof File)) throw new GatewayError(400, "file is required (multipart/form-data field 'file')");
   const result = await transcribe(file, form.language, form.prompt);
-  c.set("usage", { provider: "openai", model: "whisper-1" });
-  return c.json(result, 200);
+  c.report({ provider: "openai", model: "whisper-1" });
+  return result;
 };
 
 /** Images in and out, speech in and out. */
-export function registerMediaRoutes(app: AreaApp): void {
-  app.openapi(vision, handleVision);
-  app.openapi(imagesGenerate, handleImagesGenerate);
-  app.openapi(speech, handleSpeech);
-  app.openapi(transcribeRoute, handleTranscribe);
-}
+export const mediaRoutes: RouteDef[] = [
+  route(vision, handleVision),
+  route(imagesGenerate, handleImagesGenerate),
+  route(speech, handleSpeech),
+  route(transcribeRoute, handleTranscribe),
+];

@@ -1,9 +1,8 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../../errors.ts";
-import type { AreaApp } from "../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { isConfigured, PROVIDERS } from "../../../upstream/llm-catalogue.ts";
 import { Budget } from "./schemas.ts";
 
@@ -26,8 +25,7 @@ const models = gatewayRoute("key", {
   },
 });
 
-const handleModels: RouteHandler<typeof models, GatewayEnv> = (c) => {
-  const { provider } = c.req.valid("query");
+const handleModels: Handler<typeof models> = (_c, { query: { provider } }) => {
   if (provider && !PROVIDERS.some((p) => p.name === provider))
     throw new GatewayError(400, `unknown provider '${provider}'`);
   const list = PROVIDERS.filter((p) => isConfigured(p) && (!provider || p.name === provider)).flatMap((p) => {
@@ -39,10 +37,8 @@ const handleModels: RouteHandler<typeof models, GatewayEnv> = (c) => {
       default: id === p.defaultModel,
     }));
   });
-  return c.json({ models: list }, 200);
+  return { models: list };
 };
 
 /** The models of the provider catalogue, for configured providers. */
-export function registerModelRoutes(app: AreaApp): void {
-  app.openapi(models, handleModels);
-}
+export const modelRoutes: RouteDef[] = [route(models, handleModels)];

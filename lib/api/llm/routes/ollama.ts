@@ -1,11 +1,12 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../gateway/http/area.ts";
-import type { GatewayEnv, RequestVariables } from "../../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../../errors.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
-import { embedTexts } from "../embeddings.ts";
 import { untilStreamEnds } from "../../../gateway/http/stream-end.ts";
+import { Reply } from "../../../gateway/pipeline/answer.ts";
+import type { Call } from "../../../gateway/pipeline/call.ts";
+import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
+import { embedTexts } from "../embeddings.ts";
 import {
   addHost,
   assertMayChangeModels,
@@ -31,16 +32,15 @@ const HostSchema = z.object({
 });
 const tags = ["Local model runner"];
 
-const keyOf = (c: RequestVariables) => {
-  const key = c.get("key");
+const keyOf = (c: Call) => {
+  const key = c.key;
   if (!key) throw new GatewayError(401, "missing API key");
   return key;
 };
 // Registered hosts belong to the key's rotation lineage.
-const owner = (c: RequestVariables) => keyOf(c).limitKey;
+const owner = (c: Call) => keyOf(c).limitKey;
 // The ?host= a call names, checked for this key (or the operator's default).
-const hostFor = (c: RequestVariables & { req: { query(name: string): string | undefined } }) =>
-  resolveHost(c.get("runtime"), owner(c), c.req.query("host"));
+const hostFor = (c: Call, query: z.output<typeof HostQuery>) => resolveHost(c.runtime, owner(c), query.host);
 
 const embed = gatewayRoute("key", {
   method: "post",
@@ -58,13 +58,12 @@ const embed = gatewayRoute("key", {
   },
 });
 
-const handleEmbed: RouteHandler<typeof embed, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleEmbed: Handler<typeof embed> = async (c, { query, body }) => {
   // A registered host is checked by resolveHost, and the shared embedding path connects to that address.
-  const runner = await hostFor(c);
-  const r = await embedTexts([body.text], "ollama", body.model, c.req.raw.signal, runner);
-  c.set("usage", { provider: "ollama", model: r.model, promptTokens: r.tokens });
-  return c.json({ embedding: r.embeddings[0] ?? [], model: r.model }, 200);
+  const runner = await hostFor(c, query);
+  const r = await embedTexts([body.text], "ollama", body.model, c.signal, runner);
+  c.report({ provider: "ollama", model: r.model, promptTokens: r.tokens });
+  return { embedding: r.embeddings[0] ?? [], model: r.model };
 };
 const hosts = gatewayRoute("key", {
   method: "get",
@@ -74,9 +73,9 @@ const hosts = gatewayRoute("key", {
   responses: { 200: jsonResponse(z.object({ hosts: z.array(HostSchema) }), "Hosts"), ...keyedErrors },
 });
 
-const handleHosts: RouteHandler<typeof hosts, GatewayEnv> = async (c) => {
-  const rt = c.get("runtime");
-  return c.json({ hosts: await withStatus(rt, await listHosts(rt, owner(c)), c.req.raw.signal) }, 200);
+const handleHosts: Handler<typeof hosts> = async (c) => {
+  const rt = c.runtime;
+  return { hosts: await withStatus(rt, await listHosts(rt, owner(c)), c.signal) };
 };
 const HostUrl = z.string().min(1).max(500);
 const addHostRoute = gatewayRoute("key", {
@@ -92,12 +91,11 @@ const addHostRoute = gatewayRoute("key", {
   },
 });
 
-const handleAddHost: RouteHandler<typeof addHostRoute, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const rt = c.get("runtime");
+const handleAddHost: Handler<typeof addHostRoute> = async (c, { body }) => {
+  const rt = c.runtime;
   const host = await addHost(rt, owner(c), body.url, body.name);
-  const [added] = await withStatus(rt, [host], c.req.raw.signal);
-  return c.json(added!, 201);
+  const [added] = await withStatus(rt, [host], c.signal);
+  return Reply.json(added!, 201);
 };
 const removeHostRoute = gatewayRoute("key", {
   method: "delete",
@@ -112,9 +110,9 @@ const removeHostRoute = gatewayRoute("key", {
   },
 });
 
-const handleRemoveHost: RouteHandler<typeof removeHostRoute, GatewayEnv> = async (c) => {
-  await removeHost(c.get("runtime"), owner(c), c.req.valid("query").url);
-  return c.body(null, 204);
+const handleRemoveHost: Handler<typeof removeHostRoute> = async (c, { query }) => {
+  await removeHost(c.runtime, owner(c), query.url);
+  return Reply.empty(204);
 };
 const models = gatewayRoute("key", {
   method: "get",
@@ -132,9 +130,9 @@ const models = gatewayRoute("key", {
   },
 });
 
-const handleModels: RouteHandler<typeof models, GatewayEnv> = async (c) => {
-  const runner = await hostFor(c);
-  return c.json({ host: runner.url, models: await installedModels(runner) }, 200);
+const handleModels: Handler<typeof models> = async (c, { query }) => {
+  const runner = await hostFor(c, query);
+  return { host: runner.url, models: await installedModels(runner) };
 };
 const pull = gatewayRoute("key", {
   method: "post",
@@ -152,16 +150,17 @@ const pull = gatewayRoute("key", {
   },
 });
 
-const handlePull: RouteHandler<typeof pull, GatewayEnv> = async (c) => {
-  const runner = await hostFor(c);
-  await assertMayChangeModels(c.get("runtime"), keyOf(c), runner);
-  const { body, ended } = untilStreamEnds(await pullModel(runner, c.req.valid("json").model, c.req.raw.signal));
+const handlePull: Handler<typeof pull> = async (c, { query, body }) => {
+  const runner = await hostFor(c, query);
+  await assertMayChangeModels(c.runtime, keyOf(c), runner);
+  const progress = untilStreamEnds(await pullModel(runner, body.model, c.signal));
   // The pull holds its concurrency slot until the stream ends, however long the download takes.
-  c.set("streamDone", ended);
-  return new Response(body, {
-    status: 200,
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
-  }) as never;
+  return new Reply(
+    200,
+    progress.body,
+    { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache" },
+    progress.ended,
+  );
 };
 const remove = gatewayRoute("key", {
   method: "delete",
@@ -177,12 +176,11 @@ const remove = gatewayRoute("key", {
   },
 });
 
-const handleRemove: RouteHandler<typeof remove, GatewayEnv> = async (c) => {
-  const runner = await hostFor(c);
-  await assertMayChangeModels(c.get("runtime"), keyOf(c), runner);
-  const { model_name } = c.req.valid("param");
+const handleRemove: Handler<typeof remove> = async (c, { query, params: { model_name } }) => {
+  const runner = await hostFor(c, query);
+  await assertMayChangeModels(c.runtime, keyOf(c), runner);
   await deleteModel(runner, model_name);
-  return c.json({ deleted: model_name }, 200);
+  return { deleted: model_name };
 };
 const running = gatewayRoute("key", {
   method: "get",
@@ -200,18 +198,19 @@ const running = gatewayRoute("key", {
   },
 });
 
-const handleRunning: RouteHandler<typeof running, GatewayEnv> = async (c) => {
-  const runner = await hostFor(c);
-  return c.json({ host: runner.url, models: await runningModels(runner) }, 200);
+const handleRunning: Handler<typeof running> = async (c, { query }) => {
+  const runner = await hostFor(c, query);
+  return { host: runner.url, models: await runningModels(runner) };
 };
 
-export function registerOllamaRoutes(app: AreaApp): void {
-  app.openapi(embed, handleEmbed);
-  app.openapi(hosts, handleHosts);
-  app.openapi(addHostRoute, handleAddHost);
-  app.openapi(removeHostRoute, handleRemoveHost);
-  app.openapi(models, handleModels);
-  app.openapi(pull, handlePull);
-  app.openapi(remove, handleRemove);
-  app.openapi(running, handleRunning);
-}
+/** The local model runner (Ollama): the operator's host and those a key registers. */
+export const ollamaRoutes: RouteDef[] = [
+  route(embed, handleEmbed),
+  route(hosts, handleHosts),
+  route(addHostRoute, handleAddHost),
+  route(removeHostRoute, handleRemoveHost),
+  route(models, handleModels),
+  route(pull, handlePull),
+  route(remove, handleRemove),
+  route(running, handleRunning),
+];

@@ -1,12 +1,12 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../../errors.ts";
 import { spendRefusal } from "../../../gateway/http/guard.ts";
 import { BudgetExceeded } from "../../../jobs/budget-exceeded.ts";
 import { TASK_STATUSES } from "../../../jobs/task-store.ts";
-import type { AreaApp } from "../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { Reply } from "../../../gateway/pipeline/answer.ts";
+import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { pollVideo, startVideo } from "../gemini.ts";
 import { videoParameters } from "../video-params.ts";
 import { providerErrors } from "./schemas.ts";
@@ -52,10 +52,10 @@ const videoGenerate = gatewayRoute("key", {
   responses: { 202: jsonResponse(VideoTask, "Accepted: pending"), ...keyedErrors, ...providerErrors },
 });
 
-const handleVideoGenerate: RouteHandler<typeof videoGenerate, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const rt = c.get("runtime");
-  const keyId = c.get("key")!.id;
+const handleVideoGenerate: Handler<typeof videoGenerate> = async (c, { body }) => {
+  const rt = c.runtime;
+  const key = c.key!;
+  const keyId = key.id;
   const video = videoParameters(body.aspect_ratio, body.duration);
   const pollMs = Number(process.env.VIDEO_POLL_MS ?? 10_000);
   let operation = "";
@@ -72,7 +72,7 @@ const handleVideoGenerate: RouteHandler<typeof videoGenerate, GatewayEnv> = asyn
     }
     return task;
   };
-  const task = await rt.runner.submit(c.get("key")!, start, async (_t, ctx) => {
+  const task = await rt.runner.submit(key, start, async (_t, ctx) => {
     const deadline = Date.now() + 30 * 60_000;
     while (!ctx.signal.aborted && Date.now() < deadline) {
       // The key's work stops with its hard-stop budget, as its batches' and research agents' do.
@@ -87,11 +87,11 @@ const handleVideoGenerate: RouteHandler<typeof videoGenerate, GatewayEnv> = asyn
     }
     throw new Error("video generation did not finish within 30 minutes");
   });
-  c.set("usage", { provider: "gemini", model: video.model });
-  return c.json(
+  c.report({ provider: "gemini", model: video.model });
+  return Reply.json(
     {
       task_id: task.id,
-      status: "pending" as const,
+      status: "pending",
       model: video.model,
       aspect_ratio: video.aspectRatio,
       duration_seconds: video.durationSeconds,
@@ -112,18 +112,15 @@ const videoStatus = gatewayRoute("key", {
   },
 });
 
-const handleVideoStatus: RouteHandler<typeof videoStatus, GatewayEnv> = async (c) => {
-  const task = await c.get("runtime").tasks.getForOwner(c.req.valid("param").task_id, c.get("key")!.id);
+const handleVideoStatus: Handler<typeof videoStatus> = async (c, { params }) => {
+  const task = await c.runtime.tasks.getForOwner(params.task_id, c.key!.id);
   if (!task || task.kind !== VIDEO_KIND) throw new GatewayError(404, "no such video task for this key");
   const result = task.result as { video_url?: string | null } | null;
-  return c.json(
-    { task_id: task.id, status: task.status, video_url: result?.video_url ?? null, error: task.error },
-    200,
-  );
+  return { task_id: task.id, status: task.status, video_url: result?.video_url ?? null, error: task.error };
 };
 
 /** Video from Google Veo: started as a background task on the key's queue, then polled. */
-export function registerVideoRoutes(app: AreaApp): void {
-  app.openapi(videoGenerate, handleVideoGenerate);
-  app.openapi(videoStatus, handleVideoStatus);
-}
+export const videoRoutes: RouteDef[] = [
+  route(videoGenerate, handleVideoGenerate),
+  route(videoStatus, handleVideoStatus),
+];
