@@ -1,9 +1,9 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerCreateRoutes } from "./routes.ts";
+import { createRoutes } from "./routes.ts";
 
 export default defineArea({
   name: "create",
   scope: "create",
   paths: ["/v1/create/*"],
-  routes: [registerCreateRoutes],
+  routes: createRoutes,
 });

@@ -68,8 +68,8 @@ export const notFound = { 404: jsonResponse(ErrorSchema, "Unknown generator") };
 export const indexAt = (path: "/v1/create" | "/v1/generators", summary: string) =>
   gatewayRoute("optional", {
     method: "get",
-    // Declared without the trailing slash: with strict routing off, Hono then serves both
-    // /v1/create and /v1/create/, while a route declared as "/v1/create/" matches neither (same for /v1/generators).
+    // Declared without the trailing slash: the route table ignores a trailing slash, so both
+    // /v1/create and /v1/create/ are this route (same for /v1/generators).
     path,
     summary,
     tags,
