@@ -1,7 +1,7 @@
-import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { blankAsAbsent, ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { buildTroveIndex, findDataset, listCategory } from "./catalogue.ts";
 import { datasetRows, pageRows } from "./rows.ts";
 
@@ -29,14 +29,12 @@ const IndexSchema = z
 
 const index = gatewayRoute("optional", {
   method: "get",
-  // Registered without the trailing slash: the app is non-strict, so /v1/trove/ and /v1/trove both match.
+  // Declared without the trailing slash: the route table ignores one, so /v1/trove/ and /v1/trove both match.
   path: "/v1/trove",
   summary: "Categories and datasets of the Data Trove",
   tags,
   responses: { 200: jsonResponse(IndexSchema, "Every category with its dataset ids and counts") },
 });
-
-const handleIndex: RouteHandler<typeof index, GatewayEnv> = (c) => c.json(buildTroveIndex(), 200);
 
 const CategorySchema = z
   .object({
@@ -70,8 +68,7 @@ const category = gatewayRoute("none", {
   },
 });
 
-const handleCategory: RouteHandler<typeof category, GatewayEnv> = (c) => {
-  const { category: name } = c.req.valid("param");
+const handleCategory: Handler<typeof category> = (_c, { params: { category: name } }) => {
   const datasets = listCategory(name).map((d) => ({
     id: d.id,
     title: d.title,
@@ -82,7 +79,7 @@ const handleCategory: RouteHandler<typeof category, GatewayEnv> = (c) => {
     licence: d.licence,
     path: `/v1/trove/${d.category}/${d.id}`,
   }));
-  return c.json({ category: name, total: datasets.length, datasets }, 200);
+  return { category: name, total: datasets.length, datasets };
 };
 
 const SourceSchema = z.object({ package: z.string(), url: z.string(), file: z.string().optional() });
@@ -139,35 +136,32 @@ const dataset = gatewayRoute(
   { limitKeyless: true },
 );
 
-const handleDataset: RouteHandler<typeof dataset, GatewayEnv> = (c) => {
-  const { category: name, dataset: id } = c.req.valid("param");
-  const { limit, offset } = c.req.valid("query");
+const handleDataset: Handler<typeof dataset> = (_c, { params, query }) => {
+  const { category: name, dataset: id } = params;
+  const { limit, offset } = query;
   const entry = findDataset(name, id);
   const page = pageRows(datasetRows(entry), limit, offset);
-  return c.json(
-    {
-      category: entry.category,
-      dataset: entry.id,
-      title: entry.title,
-      format: entry.format,
-      total: page.total,
-      limit,
-      offset,
-      data: page.data,
-      metadata: {
-        description: entry.description,
-        licence: entry.licence,
-        source: entry.source,
-        fields: entry.fields,
-        size: entry.size,
-      },
+  return {
+    category: entry.category,
+    dataset: entry.id,
+    title: entry.title,
+    format: entry.format,
+    total: page.total,
+    limit,
+    offset,
+    data: page.data,
+    metadata: {
+      description: entry.description,
+      licence: entry.licence,
+      source: entry.source,
+      fields: entry.fields,
+      size: entry.size,
     },
-    200,
-  );
+  };
 };
 
-export function registerTroveRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(index, handleIndex);
-  app.openapi(category, handleCategory);
-  app.openapi(dataset, handleDataset);
-}
+export const troveRoutes: RouteDef[] = [
+  route(index, () => buildTroveIndex()),
+  route(category, handleCategory),
+  route(dataset, handleDataset),
+];
