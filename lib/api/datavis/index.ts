@@ -1,9 +1,9 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerDatavisRoutes } from "./routes.ts";
+import { datavisRoutes } from "./routes.ts";
 
 export default defineArea({
   name: "datavis",
   scope: "datavis",
   paths: ["/v1/datavis/*"],
-  routes: [registerDatavisRoutes],
+  routes: datavisRoutes,
 });

@@ -1,10 +1,9 @@
-import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { blankAsAbsent, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { troveCatalogue } from "../trove/catalogue.ts";
 import { CATEGORY_DESCRIPTIONS, countByCategory, VIS_CATEGORIES, VISUALIZATIONS, visualizationsIn } from "./gallery.ts";
-import { untrustedContent } from "../../upstream/untrusted-response.ts";
 import { describeLiveSources, fetchLive, LIVE_SOURCES } from "./live.ts";
 
 const tags = ["DataVis"];
@@ -49,32 +48,29 @@ const ENDPOINTS = [
 
 const index = gatewayRoute("optional", {
   method: "get",
-  // Without the trailing slash: the app is non-strict, so /v1/datavis/ matches too.
+  // Without the trailing slash: the route table ignores one, so /v1/datavis/ matches too.
   path: "/v1/datavis",
   summary: "What the visualization gallery offers",
   tags,
   responses: { 200: jsonResponse(IndexSchema, "Data sources and endpoints") },
 });
 
-const handleIndex: RouteHandler<typeof index, GatewayEnv> = (c) => {
+const handleIndex: Handler<typeof index> = () => {
   const used = new Set(VISUALIZATIONS.map((v) => v.dataset));
-  return c.json(
-    {
-      name: "DataVis",
-      description: `A gallery of ${VISUALIZATIONS.length} Vega-Lite visualizations over the Data Trove's open datasets, plus live data proxies for charts.`,
-      total_visualizations: VISUALIZATIONS.length,
-      data_sources: {
-        trove: {
-          description: `Data Trove: ${troveCatalogue().entries.length} open datasets; specs load them from the trove endpoint`,
-          datasets_used: used.size,
-          path: "/v1/trove/",
-        },
-        live: describeLiveSources().map((s) => ({ ...s, path: `/v1/datavis/proxy/${s.name}` })),
+  return {
+    name: "DataVis",
+    description: `A gallery of ${VISUALIZATIONS.length} Vega-Lite visualizations over the Data Trove's open datasets, plus live data proxies for charts.`,
+    total_visualizations: VISUALIZATIONS.length,
+    data_sources: {
+      trove: {
+        description: `Data Trove: ${troveCatalogue().entries.length} open datasets; specs load them from the trove endpoint`,
+        datasets_used: used.size,
+        path: "/v1/trove/",
       },
-      endpoints: ENDPOINTS,
+      live: describeLiveSources().map((s) => ({ ...s, path: `/v1/datavis/proxy/${s.name}` })),
     },
-    200,
-  );
+    endpoints: ENDPOINTS,
+  };
 };
 
 const categories = gatewayRoute("key", {
@@ -98,21 +94,18 @@ const categories = gatewayRoute("key", {
   },
 });
 
-const handleCategories: RouteHandler<typeof categories, GatewayEnv> = (c) => {
+const handleCategories: Handler<typeof categories> = () => {
   const counts = countByCategory();
-  return c.json(
-    {
-      total_categories: VIS_CATEGORIES.length,
-      total_visualizations: VISUALIZATIONS.length,
-      categories: VIS_CATEGORIES.map((name) => ({
-        name,
-        count: counts[name],
-        description: CATEGORY_DESCRIPTIONS[name],
-      })),
-      by_category: counts,
-    },
-    200,
-  );
+  return {
+    total_categories: VIS_CATEGORIES.length,
+    total_visualizations: VISUALIZATIONS.length,
+    categories: VIS_CATEGORIES.map((name) => ({
+      name,
+      count: counts[name],
+      description: CATEGORY_DESCRIPTIONS[name],
+    })),
+    by_category: counts,
+  };
 };
 
 const VisualizationSchema = z
@@ -158,18 +151,14 @@ const list = gatewayRoute("key", {
   },
 });
 
-const handleList: RouteHandler<typeof list, GatewayEnv> = (c) => {
-  const { category } = c.req.valid("query");
+const handleList: Handler<typeof list> = (_c, { query: { category } }) => {
   const visualizations = visualizationsIn(category);
-  return c.json(
-    {
-      total: visualizations.length,
-      category: category ?? null,
-      visualizations,
-      by_category: countByCategory(visualizations),
-    },
-    200,
-  );
+  return {
+    total: visualizations.length,
+    category: category ?? null,
+    visualizations,
+    by_category: countByCategory(visualizations),
+  };
 };
 
 const LiveSchema = z
@@ -195,28 +184,30 @@ const LiveSource = z
   })
   .openapi({ description: "earthquake (USGS), crypto (CoinGecko) or airquality (WAQI)" });
 
-const proxy = gatewayRoute("key", {
-  method: "get",
-  path: "/v1/datavis/proxy/{source}",
-  summary:
-    "Live data for charts (earthquakes, crypto prices, air quality), cached 5 minutes, stale fallback when the upstream fails",
-  tags,
-  request: { params: z.object({ source: LiveSource }) },
-  responses: {
-    200: jsonResponse(LiveSchema, "Live, cached, last good or snapshot data; stale says which"),
-    ...keyedErrors,
+// The upstream's own JSON is passed on: its answers carry third-party bytes.
+const proxy = gatewayRoute(
+  "key",
+  {
+    method: "get",
+    path: "/v1/datavis/proxy/{source}",
+    summary:
+      "Live data for charts (earthquakes, crypto prices, air quality), cached 5 minutes, stale fallback when the upstream fails",
+    tags,
+    request: { params: z.object({ source: LiveSource }) },
+    responses: {
+      200: jsonResponse(LiveSchema, "Live, cached, last good or snapshot data; stale says which"),
+      ...keyedErrors,
+    },
   },
-});
+  { untrusted: true },
+);
 
-const handleProxy: RouteHandler<typeof proxy, GatewayEnv> = async (c) => {
-  const { source } = c.req.valid("param");
-  return c.json(await fetchLive(source, c.get("runtime").upstreamCache), 200);
-};
+const handleProxy: Handler<typeof proxy> = async (c, { params: { source } }) =>
+  fetchLive(source, c.runtime.upstreamCache);
 
-export function registerDatavisRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.use("/v1/datavis/proxy/*", untrustedContent());
-  app.openapi(index, handleIndex);
-  app.openapi(categories, handleCategories);
-  app.openapi(list, handleList);
-  app.openapi(proxy, handleProxy);
-}
+export const datavisRoutes: RouteDef[] = [
+  route(index, handleIndex),
+  route(categories, handleCategories),
+  route(list, handleList),
+  route(proxy, handleProxy),
+];
