@@ -1,11 +1,10 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../errors.ts";
-import type { AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { providerErrors } from "../llm/routes/schemas.ts";
-import { reportCompletion } from "../llm/usage-report.ts";
+import { completionUsage } from "../llm/usage-report.ts";
 import { describeImage, imageBytes } from "../llm/vision.ts";
 
 const STYLES = ["concise", "detailed", "functional"] as const;
@@ -66,7 +65,7 @@ const Body = z.object({
 
 const Result = z.object({ alt_text: z.string(), style: z.enum(STYLES), provider: z.string(), model: z.string() });
 
-const route = gatewayRoute("key", {
+const altText = gatewayRoute("key", {
   method: "post",
   path: "/v1/generate/alt-text",
   summary: "Alt text for an image (base64 or a public https URL), concise, detailed or functional",
@@ -75,17 +74,14 @@ const route = gatewayRoute("key", {
   responses: { 200: jsonResponse(Result, "The alt text"), ...keyedErrors, ...providerErrors },
 });
 
-const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
-  const signal = c.req.raw.signal;
-  const image = await imageBytes(c.get("runtime"), body.image, signal, "alt text");
+const handle: Handler<typeof altText> = async (c, { body }) => {
+  const signal = c.signal;
+  const image = await imageBytes(c.runtime, body.image, signal, "alt text");
   const answer = await describeImage(image, altTextPrompt(body.style, body.context), body.provider, undefined, signal);
-  reportCompletion(c, answer);
-  const altText = cleanAltText(answer.content, body.style);
-  if (!altText) throw new GatewayError(502, `${answer.provider} answered no alt text`);
-  return c.json({ alt_text: altText, style: body.style, provider: answer.provider, model: answer.model }, 200);
+  c.report(completionUsage(answer));
+  const text = cleanAltText(answer.content, body.style);
+  if (!text) throw new GatewayError(502, `${answer.provider} answered no alt text`);
+  return { alt_text: text, style: body.style, provider: answer.provider, model: answer.model };
 };
 
-export function registerAltTextRoutes(app: AreaApp): void {
-  app.openapi(route, handle);
-}
+export const altTextRoutes: RouteDef[] = [route(altText, handle)];

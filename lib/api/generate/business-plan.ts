@@ -1,8 +1,8 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { parsedJson } from "../../gateway/pipeline/validate.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { providerErrors } from "../llm/routes/schemas.ts";
 import { bodyForms } from "./body-forms.ts";
 import { respondGenerated } from "./respond.ts";
@@ -148,7 +148,7 @@ export const businessPlanTemplate: Template<PlanInput, typeof Answer> = {
   rules: businessPlanRules,
 };
 
-const route = gatewayRoute("key", {
+const businessPlan = gatewayRoute("key", {
   method: "post",
   path: "/v1/generate/business-plan",
   summary: "A business plan (Form A: industry, target market; Form B: location, stage, detail level)",
@@ -161,8 +161,9 @@ const route = gatewayRoute("key", {
   },
 });
 
-const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
-  const { form, body } = forms.parse(await c.req.json());
+// The body is read again as the form its fields pick (the contract validated it as their union).
+const handle: Handler<typeof businessPlan> = async (c) => {
+  const { form, body } = forms.parse(parsedJson(await c.request.text()));
   const input: PlanInput =
     form === "A"
       ? { idea: body.idea, industry: body.industry, target_market: body.target_market, detail: "standard" }
@@ -175,12 +176,10 @@ const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
         };
   const generated = await runTemplate({ ...businessPlanTemplate, maxTokens: DETAIL[input.detail].tokens }, input, {
     provider: body.provider,
-    signal: c.req.raw.signal,
+    signal: c.signal,
     strict: body.strict,
   });
-  return respondGenerated(c, generated) as never;
+  return respondGenerated(c, generated);
 };
 
-export function registerBusinessPlanRoutes(app: AreaApp): void {
-  app.openapi(route, handle, forms.hook);
-}
+export const businessPlanRoutes: RouteDef[] = [route(businessPlan, handle)];

@@ -1,10 +1,10 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { registerAltTextRoutes } from "./alt-text.ts";
-import { registerBusinessPlanRoutes } from "./business-plan.ts";
-import { registerItineraryRoutes } from "./itinerary.ts";
-import { registerLessonPlanRoutes } from "./lesson-plan.ts";
-import { registerResumeRoutes } from "./resume.ts";
-import { registerStoryRoutes } from "./story.ts";
+import { altTextRoutes } from "./alt-text.ts";
+import { businessPlanRoutes } from "./business-plan.ts";
+import { itineraryRoutes } from "./itinerary.ts";
+import { lessonPlanRoutes } from "./lesson-plan.ts";
+import { resumeRoutes } from "./resume.ts";
+import { storyRoutes } from "./story.ts";
 
 /** Templated generation (SPEC "Templated generation", issue #14): each template beside its route, both forms. */
 export default defineArea({
@@ -12,11 +12,11 @@ export default defineArea({
   scope: "generate",
   paths: ["/v1/generate/*"],
   routes: [
-    registerAltTextRoutes,
-    registerLessonPlanRoutes,
-    registerBusinessPlanRoutes,
-    registerItineraryRoutes,
-    registerResumeRoutes,
-    registerStoryRoutes,
+    ...altTextRoutes,
+    ...lessonPlanRoutes,
+    ...businessPlanRoutes,
+    ...itineraryRoutes,
+    ...resumeRoutes,
+    ...storyRoutes,
   ],
 });

@@ -1,8 +1,8 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { parsedJson } from "../../gateway/pipeline/validate.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { providerErrors } from "../llm/routes/schemas.ts";
 import { bodyForms } from "./body-forms.ts";
 import { respondGenerated } from "./respond.ts";
@@ -141,7 +141,7 @@ const Result = Answer.extend({
   warnings: WarningsField,
 });
 
-const route = gatewayRoute("key", {
+const itinerary = gatewayRoute("key", {
   method: "post",
   path: "/v1/generate/itinerary",
   summary: "A day-by-day travel itinerary (Form A: days; Form B: duration, travelers, pace)",
@@ -150,8 +150,9 @@ const route = gatewayRoute("key", {
   responses: { 200: jsonResponse(Result, "The itinerary, one entry per day asked"), ...keyedErrors, ...providerErrors },
 });
 
-const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
-  const { form, body } = forms.parse(await c.req.json());
+// The body is read again as the form its fields pick (the contract validated it as their union).
+const handle: Handler<typeof itinerary> = async (c) => {
+  const { form, body } = forms.parse(parsedJson(await c.request.text()));
   const input: TripInput =
     form === "A"
       ? {
@@ -170,12 +171,10 @@ const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
         };
   const generated = await runTemplate({ ...itineraryTemplate, maxTokens: itineraryMaxTokens(input.days) }, input, {
     provider: body.provider,
-    signal: c.req.raw.signal,
+    signal: c.signal,
     strict: body.strict,
   });
-  return respondGenerated(c, generated, { duration: input.days }) as never;
+  return respondGenerated(c, generated, { duration: input.days });
 };
 
-export function registerItineraryRoutes(app: AreaApp): void {
-  app.openapi(route, handle, forms.hook);
-}
+export const itineraryRoutes: RouteDef[] = [route(itinerary, handle)];

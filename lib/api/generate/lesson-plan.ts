@@ -1,8 +1,8 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { parsedJson } from "../../gateway/pipeline/validate.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { providerErrors } from "../llm/routes/schemas.ts";
 import { bodyForms } from "./body-forms.ts";
 import { respondGenerated } from "./respond.ts";
@@ -110,7 +110,7 @@ const Result = Answer.extend({
   warnings: WarningsField,
 });
 
-const route = gatewayRoute("key", {
+const lessonPlan = gatewayRoute("key", {
   method: "post",
   path: "/v1/generate/lesson-plan",
   summary: "A lesson plan (Form A: topic, level, minutes; Form B: CEFR level, duration, focus)",
@@ -119,20 +119,19 @@ const route = gatewayRoute("key", {
   responses: { 200: jsonResponse(Result, "The lesson plan"), ...keyedErrors, ...providerErrors },
 });
 
-const handle: RouteHandler<typeof route, GatewayEnv> = async (c) => {
-  const { form, body } = forms.parse(await c.req.json());
+// The body is read again as the form its fields pick (the contract validated it as their union).
+const handle: Handler<typeof lessonPlan> = async (c) => {
+  const { form, body } = forms.parse(parsedJson(await c.request.text()));
   const input: LessonInput =
     form === "A"
       ? { topic: body.topic, level: body.level, minutes: body.duration }
       : { topic: body.topic, level: `CEFR ${body.level}`, minutes: parseInt(body.duration), focus: body.focus };
   const generated = await runTemplate(lessonTemplate, input, {
     provider: body.provider,
-    signal: c.req.raw.signal,
+    signal: c.signal,
     strict: body.strict,
   });
-  return respondGenerated(c, generated, { level: body.level, duration: body.duration }) as never;
+  return respondGenerated(c, generated, { level: body.level, duration: body.duration });
 };
 
-export function registerLessonPlanRoutes(app: AreaApp): void {
-  app.openapi(route, handle, forms.hook);
-}
+export const lessonPlanRoutes: RouteDef[] = [route(lessonPlan, handle)];

@@ -1,6 +1,5 @@
-import type { Context } from "hono";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
-import { reportCompletion } from "../llm/usage-report.ts";
+import type { Call } from "../../gateway/pipeline/call.ts";
+import { completionUsage } from "../llm/usage-report.ts";
 import type { Generated } from "./template.ts";
 
 /**
@@ -8,12 +7,12 @@ import type { Generated } from "./template.ts";
  * the rules it still breaks as `warnings` when there are any, and its tokens (repair turn included)
  * metered to the key like any completion.
  */
-export function respondGenerated<T extends object>(
-  c: Context<GatewayEnv>,
+export function respondGenerated<T extends object, E extends object = object>(
+  c: Call,
   generated: Generated<T>,
-  extra: Record<string, unknown> = {},
-): Response {
-  reportCompletion(c, generated);
+  extra: E = {} as E,
+): T & E & { provider: string; warnings?: string[] } {
+  c.report(completionUsage(generated));
   const warnings = generated.warnings.length ? { warnings: generated.warnings } : {};
-  return c.json({ ...generated.result, ...extra, provider: generated.provider, ...warnings }, 200);
+  return { ...generated.result, ...extra, provider: generated.provider, ...warnings };
 }

@@ -1,8 +1,7 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { providerErrors } from "../llm/routes/schemas.ts";
 import { atsScore } from "./ats-score.ts";
 import { respondGenerated } from "./respond.ts";
@@ -245,21 +244,18 @@ const resume = gatewayRoute("key", {
   },
 });
 
-const handleResume: RouteHandler<typeof resume, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleResume: Handler<typeof resume> = async (c, { body }) => {
   const input = resumeInput(body);
   const generated = await runTemplate(resumeTemplate, input, {
     provider: body.provider,
-    signal: c.req.raw.signal,
+    signal: c.signal,
     strict: body.strict,
   });
   const ats_score = atsScore(generated.result, input.targetRole);
-  if (input.form === "B") return respondGenerated(c, generated, { ats_score }) as never;
+  if (input.form === "B") return respondGenerated(c, generated, { ats_score });
   const format: ResumeFormat = body.format;
   const document = { resume: renderResume(generated.result, format), format };
-  return respondGenerated(c, { ...generated, result: document }, { ats_score }) as never;
+  return respondGenerated(c, { ...generated, result: document }, { ats_score });
 };
 
-export function registerResumeRoutes(app: AreaApp): void {
-  app.openapi(resume, handleResume);
-}
+export const resumeRoutes: RouteDef[] = [route(resume, handleResume)];

@@ -1,8 +1,7 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { GatewayError } from "../../errors.ts";
 import {
   BANDS,
@@ -153,8 +152,7 @@ const story = gatewayRoute("key", {
   },
 });
 
-const handleStory: RouteHandler<typeof story, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleStory: Handler<typeof story> = async (c, { body }) => {
   // The form is the field the premise came in: prompt (A) or description (B); the answer follows it.
   if (body.prompt !== undefined && body.description !== undefined)
     throw new GatewayError(400, "invalid request: send prompt (Form A) or description (Form B), not both");
@@ -167,16 +165,13 @@ const handleStory: RouteHandler<typeof story, GatewayEnv> = async (c) => {
   const generated = await runTemplate(
     storyTemplate,
     { premise, genre, complexity },
-    { provider: body.provider, signal: c.req.raw.signal, strict: body.strict },
+    { provider: body.provider, signal: c.signal, strict: body.strict },
   );
-  // respondGenerated answers the Result declared above; its Response is untyped for Hono.
   return respondGenerated(c, generated, {
     complexity,
     ...(length ? { length } : {}),
     ...(genre ? { genre } : {}),
-  }) as never;
+  });
 };
 
-export function registerStoryRoutes(app: AreaApp): void {
-  app.openapi(story, handleStory);
-}
+export const storyRoutes: RouteDef[] = [route(story, handleStory)];
