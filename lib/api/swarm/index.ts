@@ -1,9 +1,9 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import { defineArea, type AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
+import { defineArea } from "../../gateway/http/area.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import type { Call } from "../../gateway/pipeline/call.ts";
+import { route, type Handler } from "../../gateway/pipeline/route.ts";
 import { isConfigured, providerEntry, DEFAULT_PROVIDER } from "../../upstream/llm-catalogue.ts";
 import { configuredProvider } from "../llm/models.ts";
 import { providerErrors } from "../llm/routes/schemas.ts";
@@ -11,7 +11,6 @@ import { researchDeps } from "../orchestrate/research.ts";
 import { TOOLS } from "../tools/tools.ts";
 import { runSwarmChat } from "./chat.ts";
 import { runHive } from "./hive.ts";
-import { CallStop } from "../../upstream/call-stop.ts";
 
 const tags = ["Swarm"];
 
@@ -31,17 +30,14 @@ const Index = z
   .object({ name: z.string(), description: z.string(), endpoints: z.record(z.string(), z.string()) })
   .openapi("SwarmIndex");
 
-const indexRoute = (path: string) =>
-  gatewayRoute("optional", {
-    method: "get",
-    path,
-    summary: "What the swarm offers (no key needed)",
-    tags,
-    responses: { 200: jsonResponse(Index, "Name, description and endpoints") },
-  });
-const index = indexRoute("/v1/swarm/");
-const indexBare = indexRoute("/v1/swarm");
-const handleIndex: RouteHandler<typeof index, GatewayEnv> = (c) => c.json(INDEX, 200);
+const index = gatewayRoute("optional", {
+  method: "get",
+  // Declared without the trailing slash: the route table ignores one, so /v1/swarm/ matches too.
+  path: "/v1/swarm",
+  summary: "What the swarm offers (no key needed)",
+  tags,
+  responses: { 200: jsonResponse(Index, "Name, description and endpoints") },
+});
 
 const health = gatewayRoute("optional", {
   method: "get",
@@ -56,20 +52,17 @@ const health = gatewayRoute("optional", {
   },
 });
 
-const handleHealth: RouteHandler<typeof health, GatewayEnv> = (c) => {
+const handleHealth: Handler<typeof health> = (c) => {
   const entry = providerEntry(DEFAULT_PROVIDER)!;
   const ready = isConfigured(entry);
-  const mode = c.get("runtime").durable.mode;
-  return c.json(
-    {
-      status: ready ? ("ok" as const) : ("degraded" as const),
-      mode,
-      message: ready
-        ? `${TOOLS.length} tools ready; agents on ${DEFAULT_PROVIDER}; research tasks run ${mode === "bullmq" ? "on BullMQ workers" : "in this process"}`
-        : `${DEFAULT_PROVIDER} is not configured (set ${entry.credential}); pass provider_name to use another configured provider`,
-    },
-    200,
-  );
+  const mode = c.runtime.durable.mode;
+  return {
+    status: ready ? ("ok" as const) : ("degraded" as const),
+    mode,
+    message: ready
+      ? `${TOOLS.length} tools ready; agents on ${DEFAULT_PROVIDER}; research tasks run ${mode === "bullmq" ? "on BullMQ workers" : "in this process"}`
+      : `${DEFAULT_PROVIDER} is not configured (set ${entry.credential}); pass provider_name to use another configured provider`,
+  };
 };
 
 const provider_name = z.string().min(1).max(40).default(DEFAULT_PROVIDER).openapi({
@@ -119,39 +112,36 @@ const hive = gatewayRoute("key", {
   },
 });
 
-function depsFor(c: Context<GatewayEnv>, provider: string, route: string) {
+function depsFor(c: Call, provider: string, route: string) {
   configuredProvider(provider);
-  const rt = c.get("runtime");
-  const key = c.get("key")!;
+  const rt = c.runtime;
+  const key = c.key!;
   return researchDeps(rt, provider, {
     keyId: key.id,
     key,
     route,
     area: "swarm",
-    requestId: c.get("requestId"),
-    signal: new CallStop(rt.config.jobs.taskTimeoutMs).follow(c.req.raw.signal).signal,
+    requestId: c.requestId,
+    signal: c.stop(rt.config.jobs.taskTimeoutMs).signal,
   });
 }
 
-const handleChat: RouteHandler<typeof chat, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleChat: Handler<typeof chat> = async (c, { body }) => {
   const result = await runSwarmChat(body, depsFor(c, body.provider_name, "/v1/swarm/chat"));
-  return c.json(result as unknown as Record<string, unknown>, 200);
+  return result as unknown as Record<string, unknown>;
 };
 
-const handleHive: RouteHandler<typeof hive, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleHive: Handler<typeof hive> = async (c, { body }) => {
   const result = await runHive(body, depsFor(c, body.provider_name, "/v1/swarm/hive"));
-  return c.json(result as unknown as Record<string, unknown>, 200);
+  return result as unknown as Record<string, unknown>;
 };
 
-function registerSwarmRoutes(app: AreaApp): void {
-  app.openapi(index, handleIndex);
-  app.openapi(indexBare, handleIndex);
-  app.openapi(health, handleHealth);
-  app.openapi(chat, handleChat);
-  app.openapi(hive, handleHive);
-}
+const swarmRoutes = [
+  route(index, () => INDEX),
+  route(health, handleHealth),
+  route(chat, handleChat),
+  route(hive, handleHive),
+];
 
 /** Swarm (SPEC "swarm", issue #13): tool-using agents over the registry, answering in the request. */
-export default defineArea({ name: "swarm", scope: "swarm", paths: ["/v1/swarm/*"], routes: [registerSwarmRoutes] });
+export default defineArea({ name: "swarm", scope: "swarm", paths: ["/v1/swarm/*"], routes: swarmRoutes });
