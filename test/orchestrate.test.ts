@@ -239,6 +239,33 @@ describe("/v1/orchestrate and /v1/swarm: research agents over the fake provider 
     expect(await (await del(`/v1/orchestrate/${task_id}`)).json()).toMatchObject({ status: "cancelled" });
   });
 
+  it("a task's stream holds the key's concurrency slot until the reader leaves, and is metered then", async () => {
+    script = (req) => (req.role === "worker" ? { ...defaultOr(req), delayMs: 20_000 } : undefined);
+    const { key, id } = await t.gw.key({ name: "one at a time", minute: 1000, concurrency: 1 });
+    const headers = { "X-API-Key": key };
+    const accepted = await t.gw.request("/v1/orchestrate/dream-cascade?async=true", {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ task: "Long task", num_agents: 1 }),
+    });
+    const { task_id } = await accepted.json();
+    const reading = new AbortController();
+    const stream = await t.gw.request(`/v1/orchestrate/${task_id}/stream`, { headers, signal: reading.signal });
+    expect(stream.status).toBe(200);
+    await stream.body!.getReader().read();
+    const status = () => t.gw.request(`/v1/orchestrate/${task_id}/status`, { headers });
+    expect((await status()).status).toBe(429);
+
+    reading.abort();
+    await expect.poll(async () => (await status()).status, { timeout: 5000 }).toBe(200);
+    await t.gw.rt.meter.flush();
+    const streamed = await t.gw.rt.db.prisma.usageEvent.findMany({
+      where: { keyId: id, route: "/v1/orchestrate/:task_id/stream" },
+    });
+    expect(streamed.map((e) => e.status)).toEqual([200]);
+    expect((await del(`/v1/orchestrate/${task_id}`, key)).status).toBe(200);
+  });
+
   it("answers 404 for another key's task and for unknown ids, on status, stream and cancel", async () => {
     script = undefined;
     const { task_id } = await (

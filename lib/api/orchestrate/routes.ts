@@ -1,9 +1,9 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { AreaApp } from "../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { Reply } from "../../gateway/pipeline/answer.ts";
+import type { Call } from "../../gateway/pipeline/call.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { GatewayError } from "../../errors.ts";
 import { TASK_STATUSES, type Task } from "../../jobs/task-store.ts";
 import { taskMessages } from "../../jobs/task-stream.ts";
@@ -102,27 +102,27 @@ const swarm = startRoute(
 );
 
 async function start(
-  c: Context<GatewayEnv>,
+  c: Call,
   kind: (typeof RESEARCH_KINDS)[number],
   input: z.infer<typeof CascadeBody> | z.infer<typeof SwarmBody>,
   asyncFlag: string | undefined,
 ) {
   // Fails now (400 unknown, 503 unconfigured) rather than inside a background task.
   configuredProvider(input.provider_name);
-  const rt = c.get("runtime");
-  const key = c.get("key")!;
+  const rt = c.runtime;
+  const key = c.key!;
   const keyId = key.id;
   if (asyncFlag === "true" || asyncFlag === "1") {
     const task = await rt.durable.submit(key, kind, input, { idPrefix: ID_PREFIX[kind], capKinds: RESEARCH_KINDS });
-    return c.json({ task_id: task.id, status: "pending" as const }, 202);
+    return Reply.json({ task_id: task.id, status: "pending" as const }, 202);
   }
-  const stop = new CallStop(rt.config.jobs.taskTimeoutMs).follow(c.req.raw.signal);
+  const stop = c.stop(rt.config.jobs.taskTimeoutMs);
   const result = await runResearch(rt, kind, input as never, {
     keyId,
     key,
     route: `/v1/orchestrate/${kind}`,
     area: "orchestrate",
-    requestId: c.get("requestId"),
+    requestId: c.requestId,
     signal: stop.signal,
   })
     .catch((err: unknown) => {
@@ -134,20 +134,18 @@ async function start(
       );
     })
     .finally(() => stop.release());
-  return c.json(result as Record<string, unknown>, 200);
+  return result as Record<string, unknown>;
 }
 
-const handleCascade: RouteHandler<typeof cascade, GatewayEnv> = (c) =>
-  start(c, CASCADE_KIND, c.req.valid("json"), c.req.valid("query").async) as never;
-const handleSwarm: RouteHandler<typeof swarm, GatewayEnv> = (c) =>
-  start(c, SWARM_KIND, c.req.valid("json"), c.req.valid("query").async) as never;
+const handleCascade: Handler<typeof cascade> = (c, { body, query }) => start(c, CASCADE_KIND, body, query.async);
+const handleSwarm: Handler<typeof swarm> = (c, { body, query }) => start(c, SWARM_KIND, body, query.async);
 
 const taskParams = z.object({ task_id: z.string().min(1).max(100) });
 const notFound = { 404: jsonResponse(ErrorSchema, "No such task for this key") };
 
 /** The key's research task, or 404: another key's task is indistinguishable from none. */
-async function ownTask(c: Context<GatewayEnv>, id: string): Promise<Task> {
-  const task = await c.get("runtime").tasks.getForOwner(id, c.get("key")!.id);
+async function ownTask(c: Call, id: string): Promise<Task> {
+  const task = await c.runtime.tasks.getForOwner(id, c.key!.id);
   if (!task || !(RESEARCH_KINDS as readonly string[]).includes(task.kind))
     throw new GatewayError(404, `no research task '${id}' for this key`);
   return task;
@@ -166,25 +164,22 @@ const status = gatewayRoute(
   { readsOwnWork: true },
 );
 
-const handleStatus: RouteHandler<typeof status, GatewayEnv> = async (c) => {
-  const task = await ownTask(c, c.req.valid("param").task_id);
-  const position = task.status === "pending" ? await c.get("runtime").durable.queuePosition(task.id) : null;
-  return c.json(
-    {
-      task_id: task.id,
-      kind: task.kind,
-      status: task.status,
-      progress: task.progress,
-      result: task.result ?? null,
-      ...(task.status === "cancelled" ? { error: "Cancelled" } : task.error ? { error: task.error } : {}),
-      usage: task.usage ?? null,
-      created_at: task.createdAt.toISOString(),
-      updated_at: task.updatedAt.toISOString(),
-      completed_at: task.completedAt?.toISOString() ?? null,
-      ...(position !== null ? { queue_position: position } : {}),
-    },
-    200,
-  );
+const handleStatus: Handler<typeof status> = async (c, { params }) => {
+  const task = await ownTask(c, params.task_id);
+  const position = task.status === "pending" ? await c.runtime.durable.queuePosition(task.id) : null;
+  return {
+    task_id: task.id,
+    kind: task.kind,
+    status: task.status,
+    progress: task.progress,
+    result: task.result ?? null,
+    ...(task.status === "cancelled" ? { error: "Cancelled" } : task.error ? { error: task.error } : {}),
+    usage: task.usage ?? null,
+    created_at: task.createdAt.toISOString(),
+    updated_at: task.updatedAt.toISOString(),
+    completed_at: task.completedAt?.toISOString() ?? null,
+    ...(position !== null ? { queue_position: position } : {}),
+  };
 };
 
 const stream = gatewayRoute(
@@ -212,15 +207,15 @@ const STREAM_POLL_MS = 1000;
 const STREAM_HEARTBEAT_MS = 2000;
 const STREAM_MAX_MS = 600_000;
 
-const handleStream: RouteHandler<typeof stream, GatewayEnv> = async (c) => {
-  const task = await ownTask(c, c.req.valid("param").task_id);
-  const rt = c.get("runtime");
+const handleStream: Handler<typeof stream> = async (c, { params }) => {
+  const task = await ownTask(c, params.task_id);
+  const rt = c.runtime;
   // Stops the task's messages when the reader cancels or the client leaves.
-  const closed = new CallStop().follow(c.req.raw.signal);
+  const closed = new CallStop().follow(c.signal);
   const encoder = new TextEncoder();
   let finish: () => void = () => {};
-  // The guard keeps the request's concurrency slot until the stream ends, as for chat streams.
-  c.set("streamDone", new Promise<void>((resolve) => (finish = resolve)));
+  // The request keeps its concurrency slot until the stream ends, as for chat streams.
+  const ended = new Promise<void>((resolve) => (finish = resolve));
   const messages = taskMessages(rt.tasks, rt.durable, task, {
     pollMs: STREAM_POLL_MS,
     heartbeatMs: STREAM_HEARTBEAT_MS,
@@ -245,14 +240,16 @@ const handleStream: RouteHandler<typeof stream, GatewayEnv> = async (c) => {
       finish();
     },
   });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      "x-accel-buffering": "no",
+  return new Reply(
+    200,
+    body,
+    {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache",
+      "X-Accel-Buffering": "no",
     },
-  }) as never;
+    ended,
+  );
 };
 
 const cancel = gatewayRoute("key", {
@@ -268,21 +265,18 @@ const cancel = gatewayRoute("key", {
   },
 });
 
-const handleCancel: RouteHandler<typeof cancel, GatewayEnv> = async (c) => {
-  const task = await ownTask(c, c.req.valid("param").task_id);
-  const cancelled = await c.get("runtime").durable.cancel(task.id);
-  if (cancelled) return c.json({ task_id: task.id, status: "cancelled", message: "Cancelled" }, 200);
-  const now = (await c.get("runtime").tasks.get(task.id)) ?? task;
-  return c.json(
-    { task_id: task.id, status: now.status, message: `Task already ${now.status}; nothing to cancel` },
-    200,
-  );
+const handleCancel: Handler<typeof cancel> = async (c, { params }) => {
+  const task = await ownTask(c, params.task_id);
+  const cancelled = await c.runtime.durable.cancel(task.id);
+  if (cancelled) return { task_id: task.id, status: "cancelled", message: "Cancelled" };
+  const now = (await c.runtime.tasks.get(task.id)) ?? task;
+  return { task_id: task.id, status: now.status, message: `Task already ${now.status}; nothing to cancel` };
 };
 
-export function registerOrchestrateRoutes(app: AreaApp): void {
-  app.openapi(cascade, handleCascade);
-  app.openapi(swarm, handleSwarm);
-  app.openapi(status, handleStatus);
-  app.openapi(stream, handleStream);
-  app.openapi(cancel, handleCancel);
-}
+export const orchestrateRoutes: RouteDef[] = [
+  route(cascade, handleCascade),
+  route(swarm, handleSwarm),
+  route(status, handleStatus),
+  route(stream, handleStream),
+  route(cancel, handleCancel),
+];
