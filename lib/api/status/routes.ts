@@ -4,6 +4,7 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { secretMatcher } from "../../gateway/keys/secret-match.ts";
 import { Reply } from "../../gateway/pipeline/answer.ts";
 import type { Call } from "../../gateway/pipeline/call.ts";
+import type { GatewayInfo } from "../../gateway/pipeline/gateway-info.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { jsonResponse } from "../../gateway/http/schemas.ts";
 import { API_DESCRIPTION, API_VERSION } from "./openapi.ts";
@@ -64,30 +65,35 @@ const openApiDocument = gatewayRoute("none", {
   responses: {},
 });
 
-/** GET /openapi.json: the document of every mounted route, built on first request and kept as text. */
+/** GET /openapi.json: the document of every mounted route, built on a gateway's first request and kept as text. */
 function serveOpenApiDocument(): (c: Call) => Reply {
-  let document: Reply | undefined;
-  return (c) =>
-    (document ??= new Reply(
-      200,
-      JSON.stringify(
-        c.gateway.openApiDocument({
-          info: API_DESCRIPTION,
-          servers: [{ url: c.runtime.config.publicBaseUrl ?? "/" }],
-        }),
-      ),
-      { "Content-Type": "application/json; charset=utf-8" },
-    ));
+  const documents = new WeakMap<GatewayInfo, Reply>();
+  return (c) => {
+    let document = documents.get(c.gateway);
+    if (!document) {
+      const text = JSON.stringify(
+        c.gateway.openApiDocument({ info: API_DESCRIPTION, servers: [{ url: c.runtime.config.publicBaseUrl ?? "/" }] }),
+      );
+      document = new Reply(200, text, { "Content-Type": "application/json; charset=utf-8" });
+      documents.set(c.gateway, document);
+    }
+    return document;
+  };
 }
 
 const metrics = gatewayRoute("none", { method: "get", path: "/metrics", hide: true, responses: {} });
 
 /** GET /metrics: Prometheus text; with METRICS_TOKEN set, only for `Authorization: Bearer <token>`. */
 function serveMetrics(): (c: Call) => Promise<Reply> {
-  let authorized: ((header: string | undefined) => boolean) | null | undefined;
+  // Per runtime: one process may hold several (tests), each with its own token.
+  const matchers = new WeakMap<object, ((header: string | undefined) => boolean) | null>();
   return async (c) => {
     const rt = c.runtime;
-    authorized ??= rt.config.metricsToken ? secretMatcher(`Bearer ${rt.config.metricsToken}`) : null;
+    let authorized = matchers.get(rt);
+    if (authorized === undefined) {
+      authorized = rt.config.metricsToken ? secretMatcher(`Bearer ${rt.config.metricsToken}`) : null;
+      matchers.set(rt, authorized);
+    }
     if (authorized && !authorized(c.header("authorization"))) {
       throw new GatewayError(401, "metrics need 'Authorization: Bearer <METRICS_TOKEN>'");
     }

@@ -8,16 +8,11 @@ import { routeAccess } from "./route.ts";
 import { validationHook } from "./validation.ts";
 import type { ErrorShape } from "../pipeline/error-shape.ts";
 import type { RouteDef } from "../pipeline/route.ts";
+import type { GatewayInfo } from "../pipeline/gateway-info.ts";
+
+export type { GatewayInfo };
 
 export type AreaApp = OpenAPIHono<GatewayEnv>;
-
-/** What the composition root tells areas about the whole app (the status area describes it). */
-export type GatewayInfo = {
-  /** The OpenAPI 3.1 document of every mounted route. */
-  openApiDocument(config: Omit<Parameters<AreaApp["getOpenAPI31Document"]>[0], "openapi">): unknown;
-  /** Distinct method + path pairs in the route table. */
-  endpointCount(): number;
-};
 
 /** One module's endpoints: it declares its routes beside their handlers and registers them here. */
 export type RouteModule = (app: AreaApp, gateway: GatewayInfo) => void;

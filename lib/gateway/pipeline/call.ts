@@ -1,5 +1,5 @@
 import { CallStop } from "../../upstream/call-stop.ts";
-import type { GatewayInfo } from "../http/area.ts";
+import type { GatewayInfo } from "./gateway-info.ts";
 import type { GatewayEnv, RequestVariables, UsageDetail } from "../http/context.ts";
 import type { KeyRecord } from "../keys/record.ts";
 import type { Admission } from "../runtime/limits/limiter.ts";

@@ -14,7 +14,7 @@ import { Call } from "./call.ts";
 import { admitClient, clientAddressOf } from "./client-limit.ts";
 import type { ErrorBody, ErrorShape } from "./error-shape.ts";
 import { queryValue, type GatewayRequest } from "./request.ts";
-import type { RouteTable, TableEntry } from "./route-table.ts";
+import { pathOf, type RouteTable, type TableEntry } from "./route-table.ts";
 import { validatedInput } from "./validate.ts";
 
 /** An answer ready to write: a body, or events to stream (written as they come). */
@@ -146,21 +146,24 @@ function notServed(table: RouteTable, req: GatewayRequest): GatewayError {
   return new GatewayError(404, `no such endpoint: ${req.method} ${req.path}`);
 }
 
-/** On paths an area answers but no route matches, the area's way of answering (its error shape). */
-function unmatchedResponder(areas: readonly Area[]): (path: string) => Respond | undefined {
+/**
+ * On paths an area answers but no route matches, the area's way of answering (its error shape,
+ * third-party content). "/x/*" covers /x itself and everything below it, as the front door reads it.
+ */
+function unmatchedResponder(areas: readonly Area[]): (rawPath: string) => Respond | undefined {
   const prefixes = areas
     .filter((a) => a.respond)
     .flatMap((a) =>
       a.paths.map((p) => ({
-        prefix: p.endsWith("/*") ? p.slice(0, -1) : p,
-        exact: !p.endsWith("/*"),
-        respond: a.respond!,
+        base: p.endsWith("/*") ? p.slice(0, -2) : p,
+        below: p.endsWith("/*"),
+        respond: { untrusted: a.respond!.untrusted ?? false, errors: a.respond!.errors },
       })),
     );
-  return (path) => {
-    for (const { prefix, exact, respond } of prefixes)
-      if (exact ? path === prefix : path.startsWith(prefix))
-        return { untrusted: respond.untrusted ?? false, errors: respond.errors };
+  return (rawPath) => {
+    const path = pathOf(rawPath);
+    for (const { base, below, respond } of prefixes)
+      if (path === base || (below && path.startsWith(`${base}/`))) return respond;
     return undefined;
   };
 }

@@ -80,11 +80,12 @@ describe("validatedInput", () => {
     ).toEqual([400, expect.stringMatching(/^invalid request: name: /)]);
   });
 
-  it("validates an optional body sent without one as {}, naming what is missing", async () => {
-    expect(await statusOf(() => validatedInput(contract(false), request({}), undefined))).toEqual([
-      400,
-      expect.stringMatching(/name/),
-    ]);
+  it("validates a body sent without one as {}, naming what is missing, required or not", async () => {
+    for (const required of [true, false])
+      expect(await statusOf(() => validatedInput(contract(required), request({}), undefined))).toEqual([
+        400,
+        expect.stringMatching(/^invalid request: name: /),
+      ]);
   });
 
   it("reads a multipart form into fields, a repeated name as an array", async () => {

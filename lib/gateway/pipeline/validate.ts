@@ -33,12 +33,12 @@ export function validatedInput(
   const content = request?.body?.content;
   if (!content) return { query, params: path, body: undefined };
   // Only a body is read asynchronously: a GET's input is checked with no promise made.
-  return validatedBody(content, request.body?.required ?? false, req).then((body) => ({ query, params: path, body }));
+  return validatedBody(content, req).then((body) => ({ query, params: path, body }));
 }
 
 type Input = { query: unknown; params: unknown; body: unknown };
 
-async function validatedBody(content: BodyContent, required: boolean, req: GatewayRequest): Promise<unknown> {
+async function validatedBody(content: BodyContent, req: GatewayRequest): Promise<unknown> {
   const types = Object.keys(content);
   const type = req.header("content-type");
   if (type !== undefined) {
@@ -47,7 +47,8 @@ async function validatedBody(content: BodyContent, required: boolean, req: Gatew
   for (const declared of types) {
     const schema = content[declared]?.schema as Schema | undefined;
     if (!schema) continue;
-    if (isJsonMedia(declared) && (type === undefined ? !required : JSON_REQUEST.test(type))) {
+    // Sent without a body at all: checked as {}, so what is missing is a 400 naming it.
+    if (isJsonMedia(declared) && (type === undefined || JSON_REQUEST.test(type))) {
       const value = type === undefined ? {} : parsedJson(await req.text());
       return acceptInput(schema.safeParse(value), "body");
     }
