@@ -6,10 +6,13 @@ import { useGateway } from "./support/use-gateway.ts";
 describe("/v1/llm/batch", () => {
   let xai: FakeLlm;
   let slow: FakeLlm;
+  // Batch items are not streamed, so only a held answer keeps a batch from finishing before the test looks.
+  let releaseSlow!: () => void;
+  const slowHeld = new Promise<void>((resolve) => (releaseSlow = resolve));
   const t = useGateway({
     fakes: async () => [
       (xai = await startFakeOpenAICompatible({ key: "k", reply: "Batch answer." })),
-      (slow = await startFakeOpenAICompatible({ key: "k", reply: "Slow answer.", delayMs: 400 })),
+      (slow = await startFakeOpenAICompatible({ key: "k", reply: "Slow answer.", hold: () => slowHeld })),
     ],
     env: () => ({ XAI_API_KEY: "k", UPSTREAM_XAI_URL: xai.url, MISTRAL_API_KEY: undefined }),
   });
@@ -75,8 +78,10 @@ describe("/v1/llm/batch", () => {
       expect((await early.json()).error).toMatch(/batch is (queued|in_progress)/);
       const stranger = await t.gw.key();
       expect((await call(`/v1/llm/batch/${batch.id}`, {}, stranger.key)).status).toBe(404);
+      releaseSlow();
       await waitFor(batch.id, "processing_complete");
     } finally {
+      releaseSlow();
       process.env.UPSTREAM_XAI_URL = xai.url;
     }
   });
@@ -100,20 +105,25 @@ describe("/v1/llm/batch", () => {
 
 describe("/v1/llm/batch: fair use of the job runner", () => {
   // Operator settings reach the gateway through its config env; provider settings through process.env.
-  const t = {} as { gw: TestGateway; key: string; slow: FakeLlm };
+  const t = {} as { gw: TestGateway; key: string; llm: FakeLlm };
   const saved = { ...process.env };
+  // Every item's answer waits until the first test lets go, so its batches stay running and queued while it
+  // asks for more, however long each create takes on a busy machine.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
   beforeAll(async () => {
-    t.slow = await startFakeOpenAICompatible({ key: "k", reply: "Slow answer.", delayMs: 300 });
-    Object.assign(process.env, { XAI_API_KEY: "k", UPSTREAM_XAI_URL: t.slow.url });
+    t.llm = await startFakeOpenAICompatible({ key: "k", reply: "Held answer.", hold: () => held });
+    Object.assign(process.env, { XAI_API_KEY: "k", UPSTREAM_XAI_URL: t.llm.url });
     t.gw = await startTestGateway({
       env: { JOBS_CONCURRENCY: "1", JOBS_QUEUED_PER_KEY: "1", BATCH_ITEMS_PER_DAY: "6" },
     });
     t.key = (await t.gw.key()).key;
   });
   afterAll(async () => {
+    release();
     process.env = saved;
     await t.gw?.close();
-    await t.slow?.close();
+    await t.llm?.close();
   });
   const create = (n: number, apiKey = t.key) =>
     t.gw.request("/v1/llm/batch", {
@@ -126,34 +136,47 @@ describe("/v1/llm/batch: fair use of the job runner", () => {
         })),
       }),
     });
+  const status = async (id: string) =>
+    (await t.gw.request(`/v1/llm/batch/${id}`, { headers: { "X-API-Key": t.key } })).json();
   const settled = async (id: string) => {
     for (let i = 0; i < 200; i++) {
-      const b = await (await t.gw.request(`/v1/llm/batch/${id}`, { headers: { "X-API-Key": t.key } })).json();
-      if (b.status === "processing_complete") return;
+      if ((await status(id)).status === "processing_complete") return;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`batch ${id} never finished`);
   };
 
   it("answers 429 (Form B, Retry-After) past the key's queued jobs, while another key still gets in", async () => {
-    const running = await create(1);
-    expect(running.status).toBe(201);
-    const queued = await create(1);
-    expect(queued.status).toBe(201);
-    const refused = await create(1);
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect(await refused.json()).toEqual({
-      error: {
-        code: "rate_limit_exceeded",
-        message: expect.stringMatching(/1 jobs waiting to start \(at most 1\)/),
-        retry_after: Number(refused.headers.get("retry-after")),
-      },
-    });
-    const other = await t.gw.key();
-    expect((await create(1, other.key)).status).toBe(201);
-    await settled((await running.json()).id);
-    await settled((await queued.json()).id);
+    let running: { id: string }, queued: { id: string };
+    try {
+      const first = await create(1);
+      expect(first.status).toBe(201);
+      running = await first.json();
+      await expect
+        .poll(async () => (await status(running.id)).status, { timeout: 30_000, interval: 50 })
+        .toBe("in_progress");
+      const second = await create(1);
+      expect(second.status).toBe(201);
+      queued = await second.json();
+      expect(queued).toMatchObject({ status: "queued", queue_position: 1 });
+      const refused = await create(1);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await refused.json()).toEqual({
+        error: {
+          code: "rate_limit_exceeded",
+          message: expect.stringMatching(/1 jobs waiting to start \(at most 1\)/),
+          retry_after: Number(refused.headers.get("retry-after")),
+        },
+      });
+      const other = await t.gw.key();
+      expect((await create(1, other.key)).status).toBe(201);
+    } finally {
+      release();
+    }
+    await settled(running.id);
+    await settled(queued.id);
+    await t.gw.rt.runner.drained();
   });
 
   it("counts batch items against the key's items per UTC day", async () => {
