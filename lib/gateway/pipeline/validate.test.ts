@@ -88,6 +88,38 @@ describe("validatedInput", () => {
       ]);
   });
 
+  it("leaves any body but JSON unread for a route that also takes raw bytes, and validates its JSON form", async () => {
+    const binary = z.string().openapi({ format: "binary" });
+    const rawContract = {
+      method: "post",
+      path: "/v1/x",
+      request: {
+        body: { content: { "application/json": { schema: Body }, "image/png": { schema: binary } }, required: true },
+      },
+      responses: {},
+    } as never;
+    let read = false;
+    const unread = (headers: Record<string, string>) => {
+      const req = request(headers, "\x89PNG");
+      return { ...req, bytes: () => ((read = true), req.bytes()), text: () => ((read = true), req.text()) };
+    };
+    const unvalidated: Record<string, string>[] = [
+      { "content-type": "image/png" },
+      { "content-type": "text/plain" },
+      {},
+    ];
+    for (const headers of unvalidated)
+      expect((await validatedInput(rawContract, unread(headers), undefined)).body).toBeUndefined();
+    expect(read).toBe(false);
+    const json = request({ "content-type": "application/json" }, '{"name":"a"}');
+    expect((await validatedInput(rawContract, json, undefined)).body).toEqual({ name: "a" });
+    expect(
+      await statusOf(() =>
+        validatedInput(rawContract, request({ "content-type": "application/json" }, "{}"), undefined),
+      ),
+    ).toEqual([400, expect.stringMatching(/^invalid request: name: /)]);
+  });
+
   it("reads a multipart form into fields, a repeated name as an array", async () => {
     const form = new FormData();
     form.append("tag", "a");

@@ -13,6 +13,7 @@ const URLENCODED_REQUEST = /^application\/x-www-form-urlencoded(;\s*[a-zA-Z0-9-]
 
 const isJsonMedia = (type: string) => /^application\/([a-z-.]+\+)?json/i.test(type);
 const isFormMedia = (type: string) => /^(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(type);
+const isRawMedia = (type: string) => type !== "*/*" && !isJsonMedia(type) && !isFormMedia(type);
 
 const unsupported = () => new GatewayError(415, "Unsupported Media Type");
 
@@ -41,6 +42,9 @@ type Input = { query: unknown; params: unknown; body: unknown };
 async function validatedBody(content: BodyContent, req: GatewayRequest): Promise<unknown> {
   const types = Object.keys(content);
   const type = req.header("content-type");
+  // A route that also takes raw bytes (an image, a PDF) validates only its JSON form here: any other
+  // body, or none, is left unread for its handler, which alone can say what it accepts (undefined).
+  if (types.some(isRawMedia) && !(type !== undefined && JSON_REQUEST.test(type))) return undefined;
   if (type !== undefined) {
     if (!types.some((declared) => matchesMediaType(type, declared))) throw unsupported();
   } else if (req.hasBody) throw unsupported();
