@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import YAML from "yaml";
 import { minimalPdf } from "./support/minimal-pdf.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
-import { listen } from "./support/listen.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 async function png(width: number, height: number): Promise<string> {
@@ -286,7 +285,9 @@ describe("utilities over HTTP", () => {
       expect(bytes.subarray(0, 4).toString("latin1")).toBe("RIFF");
       expect(bytes.subarray(8, 12).toString("latin1")).toBe("WEBP");
       expect(
-        Object.fromEntries([...res.headers].filter(([name]) => name !== "x-request-id" && !/^x-ratelimit/.test(name))),
+        Object.fromEntries(
+          [...res.headers].filter(([name]) => !/^(x-request-id|x-ratelimit-.*|date|connection|keep-alive)$/.test(name)),
+        ),
       ).toEqual({
         "content-type": "image/webp",
         "content-length": String(bytes.length),
@@ -454,45 +455,41 @@ describe("utilities over HTTP", () => {
     });
 
     it("reads a raw body straight off the socket on the Node server, and survives one cut short", async () => {
-      const server = await listen(t.gw.app.fetch);
-      try {
-        const { key, id } = await t.gw.key();
-        const image = new Uint8Array(await pngBytes(400, 200));
-        const res = await fetch(`${server.url}/v1/utils/images/resize?width=100&format=jpeg`, {
-          method: "POST",
-          headers: { "content-type": "image/png", accept: "image/*", "X-API-Key": key },
-          body: image,
-        });
-        expect(res.status).toBe(200);
-        expect(res.headers.get("content-type")).toBe("image/jpeg");
-        expect(await sharp(Buffer.from(await res.arrayBuffer())).metadata()).toMatchObject({ width: 100, height: 50 });
+      // The gateway listens through the Node adapter, which reads a declared body off the socket itself.
+      const { key, id } = await t.gw.key();
+      const image = new Uint8Array(await pngBytes(400, 200));
+      const res = await fetch(`${t.gw.url}/v1/utils/images/resize?width=100&format=jpeg`, {
+        method: "POST",
+        headers: { "content-type": "image/png", accept: "image/*", "X-API-Key": key },
+        body: image,
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/jpeg");
+      expect(await sharp(Buffer.from(await res.arrayBuffer())).metadata()).toMatchObject({ width: 100, height: 50 });
 
-        // 1,000 bytes declared, 100 sent, then the connection closes.
-        const socket = net.connect(server.port, "127.0.0.1");
-        await once(socket, "connect");
-        socket.write(
-          `POST /v1/utils/images/resize?width=5 HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nX-API-Key: ${key}\r\nContent-Length: 1000\r\n\r\n`,
-        );
-        socket.write(image.subarray(0, 100));
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        socket.destroy();
-        await vi.waitFor(
-          async () => {
-            await t.gw.rt.meter.flush();
-            const events = await t.gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: id, status: 400 } });
-            expect(events).toHaveLength(1);
-          },
-          { timeout: 5000 },
-        );
-        const after = await fetch(`${server.url}/v1/utils/images/convert`, {
-          method: "POST",
-          headers: { "content-type": "image/png", "X-API-Key": key },
-          body: image,
-        });
-        expect(await after.json()).toMatchObject({ format: "png", width: 400, height: 200 });
-      } finally {
-        await server.close();
-      }
+      // 1,000 bytes declared, 100 sent, then the connection closes.
+      const socket = net.connect(Number(new URL(t.gw.url).port), "127.0.0.1");
+      await once(socket, "connect");
+      socket.write(
+        `POST /v1/utils/images/resize?width=5 HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nX-API-Key: ${key}\r\nContent-Length: 1000\r\n\r\n`,
+      );
+      socket.write(image.subarray(0, 100));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.destroy();
+      await vi.waitFor(
+        async () => {
+          await t.gw.rt.meter.flush();
+          const events = await t.gw.rt.db.prisma.usageEvent.findMany({ where: { keyId: id, status: 400 } });
+          expect(events).toHaveLength(1);
+        },
+        { timeout: 5000 },
+      );
+      const after = await fetch(`${t.gw.url}/v1/utils/images/convert`, {
+        method: "POST",
+        headers: { "content-type": "image/png", "X-API-Key": key },
+        body: image,
+      });
+      expect(await after.json()).toMatchObject({ format: "png", width: 400, height: 200 });
     });
 
     it("documents both request forms, the query options and the binary answers in /openapi.json", async () => {

@@ -1,9 +1,10 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../../../errors.ts";
-import type { AreaApp } from "../../../gateway/http/area.ts";
-import type { GatewayEnv, RequestVariables } from "../../../gateway/http/context.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { Reply } from "../../../gateway/pipeline/answer.ts";
+import type { Call } from "../../../gateway/pipeline/call.ts";
+import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { contextFor } from "../../data/source.ts";
 import { archive } from "../../data/sources/archive/index.ts";
 import { headlines, news, newsSearch } from "../../data/sources/news/index.ts";
@@ -21,7 +22,7 @@ const upstreamErrors = {
   503: jsonResponse(ErrorSchema, "Not configured, rate limited or temporarily unavailable"),
   504: jsonResponse(ErrorSchema, "The service did not answer in time"),
 };
-const cache = (c: RequestVariables) => c.get("runtime").upstreamCache;
+const cache = (c: Call) => c.runtime.upstreamCache;
 
 const headlinesRoute = gatewayRoute("key", {
   method: "get",
@@ -44,18 +45,13 @@ const headlinesRoute = gatewayRoute("key", {
   responses: { 200: jsonResponse(Any, "Articles"), ...keyedErrors, ...upstreamErrors },
 });
 
-const handleHeadlines: RouteHandler<typeof headlinesRoute, GatewayEnv> = async (c) => {
-  const q = c.req.valid("query");
-  return c.json(
-    await headlines(contextFor(news, cache(c)), {
-      country: q.country.toLowerCase(),
-      category: q.category,
-      q: q.q,
-      pageSize: q.page_size,
-    }),
-    200,
-  );
-};
+const handleHeadlines: Handler<typeof headlinesRoute> = (c, { query: q }) =>
+  headlines(contextFor(news, cache(c)), {
+    country: q.country.toLowerCase(),
+    category: q.category,
+    q: q.q,
+    pageSize: q.page_size,
+  });
 const DATE = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD");
 
 const newsSearchRoute = gatewayRoute("key", {
@@ -75,18 +71,13 @@ const newsSearchRoute = gatewayRoute("key", {
   responses: { 200: jsonResponse(Any, "Articles"), ...keyedErrors, ...upstreamErrors },
 });
 
-const handleNewsSearch: RouteHandler<typeof newsSearchRoute, GatewayEnv> = async (c) => {
-  const q = c.req.valid("query");
-  return c.json(
-    await newsSearch(contextFor(news, cache(c)), q.q, {
-      from: q.from,
-      to: q.to,
-      sortBy: q.sort_by,
-      pageSize: q.page_size,
-    }),
-    200,
-  );
-};
+const handleNewsSearch: Handler<typeof newsSearchRoute> = (c, { query: q }) =>
+  newsSearch(contextFor(news, cache(c)), q.q, {
+    from: q.from,
+    to: q.to,
+    sortBy: q.sort_by,
+    pageSize: q.page_size,
+  });
 const webSearchSource = { name: "websearch", upstream: WEBSEARCH_UPSTREAM };
 
 const web = gatewayRoute("key", {
@@ -107,10 +98,8 @@ const web = gatewayRoute("key", {
   responses: { 200: jsonResponse(Any, "Results"), ...keyedErrors, ...upstreamErrors },
 });
 
-const handleWeb: RouteHandler<typeof web, GatewayEnv> = async (c) => {
-  const q = c.req.valid("query");
-  return c.json(await webSearch(contextFor(webSearchSource, cache(c)), q.q, q.num, q.gl?.toLowerCase()), 200);
-};
+const handleWeb: Handler<typeof web> = (c, { query: q }) =>
+  webSearch(contextFor(webSearchSource, cache(c)), q.q, q.num, q.gl?.toLowerCase());
 
 const books = gatewayRoute("key", {
   method: "get",
@@ -123,10 +112,9 @@ const books = gatewayRoute("key", {
   responses: { 200: jsonResponse(Any, "Books"), ...keyedErrors, ...upstreamErrors },
 });
 
-const handleBooks: RouteHandler<typeof books, GatewayEnv> = async (c) => {
-  const q = c.req.valid("query");
+const handleBooks: Handler<typeof books> = async (c, { query: q }) => {
   const results = await searchBooks(contextFor(openlibrary, cache(c)), q.q, q.limit);
-  return c.json({ query: q.q, count: results.length, results }, 200);
+  return { query: q.q, count: results.length, results };
 };
 
 const isbn = gatewayRoute("key", {
@@ -143,8 +131,7 @@ const isbn = gatewayRoute("key", {
   },
 });
 
-const handleIsbn: RouteHandler<typeof isbn, GatewayEnv> = async (c) =>
-  c.json(await bookByIsbn(contextFor(openlibrary, cache(c)), c.req.valid("param").isbn), 200);
+const handleIsbn: Handler<typeof isbn> = (c, { params }) => bookByIsbn(contextFor(openlibrary, cache(c)), params.isbn);
 
 const wayback = gatewayRoute("key", {
   method: "get",
@@ -169,8 +156,8 @@ const wayback = gatewayRoute("key", {
   },
 });
 
-const handleWayback: RouteHandler<typeof wayback, GatewayEnv> = async (c) =>
-  c.json(await waybackSummary(contextFor(archive, cache(c)), c.req.valid("query").url), 200);
+const handleWayback: Handler<typeof wayback> = (c, { query }) =>
+  waybackSummary(contextFor(archive, cache(c)), query.url);
 
 const archiveCreate = gatewayRoute("key", {
   method: "post",
@@ -181,14 +168,9 @@ const archiveCreate = gatewayRoute("key", {
   responses: { 202: jsonResponse(z.object({ job_id: z.string(), status: z.string() }), "Accepted"), ...keyedErrors },
 });
 
-const handleArchiveCreate: RouteHandler<typeof archiveCreate, GatewayEnv> = async (c) => {
-  const task = await createArchiveJob(
-    c.get("runtime"),
-    contextFor(archive, cache(c)),
-    c.get("key")!,
-    c.req.valid("json").url,
-  );
-  return c.json({ job_id: task.id, status: "pending" }, 202);
+const handleArchiveCreate: Handler<typeof archiveCreate> = async (c, { body }) => {
+  const task = await createArchiveJob(c.runtime, contextFor(archive, cache(c)), c.key!, body.url);
+  return Reply.json({ job_id: task.id, status: "pending" }, 202);
 };
 
 const archiveJob = gatewayRoute("key", {
@@ -213,20 +195,17 @@ const archiveJob = gatewayRoute("key", {
   },
 });
 
-const handleArchiveJob: RouteHandler<typeof archiveJob, GatewayEnv> = async (c) => {
-  const task = await c.get("runtime").tasks.getForOwner(c.req.valid("param").job_id, c.get("key")!.id);
+const handleArchiveJob: Handler<typeof archiveJob> = async (c, { params }) => {
+  const task = await c.runtime.tasks.getForOwner(params.job_id, c.key!.id);
   if (!task || task.kind !== ARCHIVE_JOB) throw new GatewayError(404, "no such archive job for this key");
   const result = task.result as { snapshot_url?: string } | null;
-  return c.json(
-    {
-      job_id: task.id,
-      status: task.status,
-      url: (task.input as { url: string }).url,
-      snapshot_url: result?.snapshot_url ?? null,
-      error: task.error,
-    },
-    200,
-  );
+  return {
+    job_id: task.id,
+    status: task.status,
+    url: (task.input as { url: string }).url,
+    snapshot_url: result?.snapshot_url ?? null,
+    error: task.error,
+  };
 };
 
 const EXTERNAL = {
@@ -280,27 +259,23 @@ const external = gatewayRoute("key", {
   },
 });
 
-const handleExternal: RouteHandler<typeof external, GatewayEnv> = (c) =>
-  c.json(
-    {
-      external_utilities: Object.fromEntries(
-        Object.entries(EXTERNAL).map(([name, u]) => [
-          name,
-          { ...u, configured: u.credential ? Boolean(process.env[u.credential]?.trim()) : true },
-        ]),
-      ),
-    },
-    200,
-  );
+const handleExternal: Handler<typeof external> = () => ({
+  external_utilities: Object.fromEntries(
+    Object.entries(EXTERNAL).map(([name, u]) => [
+      name,
+      { ...u, configured: u.credential ? Boolean(process.env[u.credential]?.trim()) : true },
+    ]),
+  ),
+});
 
-export function registerExternalUtilityRoutes(app: AreaApp): void {
-  app.openapi(headlinesRoute, handleHeadlines);
-  app.openapi(newsSearchRoute, handleNewsSearch);
-  app.openapi(web, handleWeb);
-  app.openapi(books, handleBooks);
-  app.openapi(isbn, handleIsbn);
-  app.openapi(wayback, handleWayback);
-  app.openapi(archiveCreate, handleArchiveCreate);
-  app.openapi(archiveJob, handleArchiveJob);
-  app.openapi(external, handleExternal);
-}
+export const externalUtilityRoutes: RouteDef[] = [
+  route(headlinesRoute, handleHeadlines),
+  route(newsSearchRoute, handleNewsSearch),
+  route(web, handleWeb),
+  route(books, handleBooks),
+  route(isbn, handleIsbn),
+  route(wayback, handleWayback),
+  route(archiveCreate, handleArchiveCreate),
+  route(archiveJob, handleArchiveJob),
+  route(external, handleExternal),
+];

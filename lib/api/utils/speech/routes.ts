@@ -1,7 +1,8 @@
-import { z, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
-import type { GatewayEnv } from "../../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { Reply } from "../../../gateway/pipeline/answer.ts";
+import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { poolErrors, runOnPool } from "../../../gateway/runtime/worker-pool.ts";
 import { espeak } from "../pool-tasks.ts";
 import {
@@ -48,20 +49,14 @@ const tts = gatewayRoute("key", {
   },
 });
 
-const handleTts: RouteHandler<typeof tts, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleTts: Handler<typeof tts> = async (c, { body }) => {
   let audio: Uint8Array;
   if (body.provider === "espeak")
-    audio = await runOnPool(
-      c.get("runtime"),
-      espeak,
-      { text: body.text, lang: body.lang, speed: body.speed },
-      "speech",
-    );
+    audio = await runOnPool(c.runtime, espeak, { text: body.text, lang: body.lang, speed: body.speed }, "speech");
   else if (body.provider === "openai") audio = await openaiSpeech(body.text, body.voice, "tts-1", body.speed);
   else audio = await elevenlabsSpeech(body.text, body.voice);
-  c.set("usage", { provider: body.provider });
-  return c.body(new Uint8Array(audio), 200, { "Content-Type": "audio/mpeg", "Content-Length": String(audio.length) });
+  c.report({ provider: body.provider });
+  return Reply.bytes(new Uint8Array(audio), "audio/mpeg");
 };
 
 const providers = gatewayRoute("key", {
@@ -75,43 +70,40 @@ const providers = gatewayRoute("key", {
   },
 });
 
-const handleProviders: RouteHandler<typeof providers, GatewayEnv> = async (c) => {
+const handleProviders: Handler<typeof providers> = async () => {
   const espeakCount = (await espeakLanguages()).length;
-  return c.json(
-    {
-      providers: [
-        {
-          name: "espeak",
-          configured: true,
-          default: true,
-          offline: true,
-          character_limit: MAX_CHARS,
-          formats: ["mp3"],
-          languages: espeakCount,
-          voices: "one per language (see /v1/utils/languages)",
-        },
-        {
-          name: "openai",
-          configured: openaiConfigured(),
-          offline: false,
-          character_limit: MAX_CHARS,
-          formats: ["mp3"],
-          voices: [...OPENAI_VOICES],
-          credential: "OPENAI_API_KEY",
-        },
-        {
-          name: "elevenlabs",
-          configured: elevenlabsConfigured(),
-          offline: false,
-          character_limit: MAX_CHARS,
-          formats: ["mp3"],
-          voices: "voice ids or names from /v1/utils/voices?provider=elevenlabs",
-          credential: "ELEVENLABS_API_KEY",
-        },
-      ],
-    },
-    200,
-  );
+  return {
+    providers: [
+      {
+        name: "espeak",
+        configured: true,
+        default: true,
+        offline: true,
+        character_limit: MAX_CHARS,
+        formats: ["mp3"],
+        languages: espeakCount,
+        voices: "one per language (see /v1/utils/languages)",
+      },
+      {
+        name: "openai",
+        configured: openaiConfigured(),
+        offline: false,
+        character_limit: MAX_CHARS,
+        formats: ["mp3"],
+        voices: [...OPENAI_VOICES],
+        credential: "OPENAI_API_KEY",
+      },
+      {
+        name: "elevenlabs",
+        configured: elevenlabsConfigured(),
+        offline: false,
+        character_limit: MAX_CHARS,
+        formats: ["mp3"],
+        voices: "voice ids or names from /v1/utils/voices?provider=elevenlabs",
+        credential: "ELEVENLABS_API_KEY",
+      },
+    ],
+  };
 };
 
 async function voicesOf(provider: (typeof TTS_PROVIDERS)[number]): Promise<unknown> {
@@ -140,11 +132,10 @@ const voices = gatewayRoute("key", {
   },
 });
 
-const handleVoices: RouteHandler<typeof voices, GatewayEnv> = async (c) => {
-  const { provider } = c.req.valid("query");
+const handleVoices: Handler<typeof voices> = async (_c, { query: { provider } }) => {
   const chosen = provider === "all" ? TTS_PROVIDERS : [provider];
   const entries = await Promise.all(chosen.map(async (p) => [p, await voicesOf(p)] as const));
-  return c.json({ voices: Object.fromEntries(entries) }, 200);
+  return { voices: Object.fromEntries(entries) };
 };
 
 const languages = gatewayRoute("key", {
@@ -165,14 +156,14 @@ const languages = gatewayRoute("key", {
   },
 });
 
-const handleLanguages: RouteHandler<typeof languages, GatewayEnv> = async (c) => {
+const handleLanguages: Handler<typeof languages> = async () => {
   const list = await espeakLanguages();
-  return c.json({ provider: "espeak" as const, count: list.length, languages: list }, 200);
+  return { provider: "espeak" as const, count: list.length, languages: list };
 };
 
-export function registerSpeechRoutes(app: OpenAPIHono<GatewayEnv>): void {
-  app.openapi(tts, handleTts);
-  app.openapi(providers, handleProviders);
-  app.openapi(voices, handleVoices);
-  app.openapi(languages, handleLanguages);
-}
+export const speechRoutes: RouteDef[] = [
+  route(tts, handleTts),
+  route(providers, handleProviders),
+  route(voices, handleVoices),
+  route(languages, handleLanguages),
+];

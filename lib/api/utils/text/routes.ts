@@ -1,10 +1,9 @@
-import { z, type RouteHandler } from "@hono/zod-openapi";
-import type { AreaApp } from "../../../gateway/http/area.ts";
-import type { GatewayEnv } from "../../../gateway/http/context.ts";
+import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { providerErrors } from "../../llm/routes/schemas.ts";
-import { reportCompletion } from "../../llm/usage-report.ts";
+import { completionUsage } from "../../llm/usage-report.ts";
 import { CHUNK_CHARS, summarize } from "./summarize.ts";
 import { SUMMARY_STYLES } from "./word-limit.ts";
 
@@ -54,20 +53,17 @@ const summarizeRoute = gatewayRoute("key", {
   },
 });
 
-const handleSummarize: RouteHandler<typeof summarizeRoute, GatewayEnv> = async (c) => {
-  const body = c.req.valid("json");
+const handleSummarize: Handler<typeof summarizeRoute> = async (c, { body }) => {
   const result = await summarize({
     text: body.text,
     maxWords: body.max_words,
     style: body.style,
     provider: body.provider,
-    signal: c.req.raw.signal,
+    signal: c.signal,
   });
-  reportCompletion(c, result);
+  c.report(completionUsage(result));
   const { summary, word_count, chunks, provider, model } = result;
-  return c.json({ summary, style: body.style, max_words: body.max_words, word_count, chunks, provider, model }, 200);
+  return { summary, style: body.style, max_words: body.max_words, word_count, chunks, provider, model };
 };
 
-export function registerTextRoutes(app: AreaApp): void {
-  app.openapi(summarizeRoute, handleSummarize);
-}
+export const textRoutes: RouteDef[] = [route(summarizeRoute, handleSummarize)];
