@@ -1,4 +1,4 @@
-// The baseline of GET /health: a Hono hello on @hono/node-server, the stack the gateway itself runs on.
+// A baseline for GET /health: a Hono hello on @hono/node-server, a common web framework's floor on Node.
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 

@@ -1,12 +1,9 @@
-import type { Context } from "hono";
-import { HTTPException } from "hono/http-exception";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isDatabaseUnreachable } from "./db/unreachable.ts";
 
 /** An error a user caused or can act on; its message is shown to them as is. */
 export class GatewayError extends Error {
   constructor(
-    readonly status: ContentfulStatusCode,
+    readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -28,10 +25,8 @@ export class RateLimitError extends GatewayError {
   }
 }
 
-export type ErrorLogger = (err: unknown, c: Context) => void;
-
 /** What an error is answered with: its status, JSON body and headers. */
-export type ErrorAnswer = { status: ContentfulStatusCode; body: object; headers?: Record<string, string> };
+export type ErrorAnswer = { status: number; body: object; headers?: Record<string, string> };
 
 /**
  * The one place errors become answers: Form A `{error}` for all but 429, never a stack trace.
@@ -50,10 +45,6 @@ export function errorAnswer(
     };
   }
   if (err instanceof GatewayError) return { status: err.status, body: { error: err.message }, headers: err.headers };
-  if (err instanceof HTTPException) {
-    const message = err.status === 413 ? "request body too large" : err.message || "request failed";
-    return { status: err.status, body: { error: message } };
-  }
   if (isDatabaseUnreachable(err))
     // The database is down or restarting: the client may retry, and the log has the outage already
     // (the key store's and the meter's own warnings).
@@ -64,12 +55,4 @@ export function errorAnswer(
     };
   unexpected(err);
   return { status: 500, body: { error: `internal server error (request id ${requestId ?? "unknown"})` } };
-}
-
-/** errorAnswer as the Hono app's response. */
-export function errorResponse(err: unknown, c: Context, logUnexpected: ErrorLogger): Response {
-  const { status, body, headers } = errorAnswer(err, c.get("requestId") as string | undefined, (e) =>
-    logUnexpected(e, c),
-  );
-  return c.json(body, status, headers);
 }

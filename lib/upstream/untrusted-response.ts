@@ -1,7 +1,4 @@
-import { laneStep } from "../gateway/http/plain-route.ts";
-import type { MiddlewareHandler } from "hono";
 import { GatewayError } from "../errors.ts";
-import { nodeResponse } from "../gateway/http/response-headers.ts";
 
 /**
  * Sent with every response that carries a third party's bytes. The API and the portal may share an
@@ -61,32 +58,4 @@ export function refuseServiceWorkerScript(serviceWorkerHeader: string | undefine
   if (serviceWorkerHeader?.trim().toLowerCase() === "script") {
     throw new GatewayError(403, "third-party content is never served as a service worker script");
   }
-}
-
-// What the plain lane (lib/gateway/http/plain-lane.ts) does for it on the routes it answers.
-const LANE_UNTRUSTED = {
-  check: (header: (name: string) => string | undefined) => refuseServiceWorkerScript(header("service-worker")),
-  headers: UNTRUSTED_RESPONSE_HEADERS,
-};
-
-/**
- * For routes whose JSON carries upstream content (archive snapshots, live feeds, screenshots): refuses
- * service-worker script fetches and adds the untrusted-content headers to every answer, errors included.
- * Under Node (server.ts) they go on Node's own response before the handler runs, merged in whatever is
- * answered (a stream written to the socket too): setting them on `c.res` afterwards made Hono build an
- * undici `Headers` for every answer, which @hono/node-server then walked back into an object. No handler
- * under these paths sets any of the three itself. In-process (`app.request`) there is no Node response,
- * and they are set on the answer after the handler.
- */
-export function untrustedContent(): MiddlewareHandler {
-  return laneStep(async function untrustedContent(c, next) {
-    refuseServiceWorkerScript(c.req.header("service-worker"));
-    const outgoing = nodeResponse(c);
-    if (outgoing) {
-      for (const name in UNTRUSTED_RESPONSE_HEADERS) outgoing.setHeader(name, UNTRUSTED_RESPONSE_HEADERS[name]!);
-      return next();
-    }
-    await next();
-    for (const [name, value] of Object.entries(UNTRUSTED_RESPONSE_HEADERS)) c.res.headers.set(name, value);
-  }, LANE_UNTRUSTED);
 }

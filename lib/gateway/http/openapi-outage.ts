@@ -1,4 +1,4 @@
-/** What a keyed operation answers while the database is away (see errorResponse and isDatabaseUnreachable). */
+/** What a keyed operation answers while the database is away (see errorAnswer and isDatabaseUnreachable). */
 export const DATABASE_OUTAGE_RESPONSE = {
   description:
     "The database is unreachable: a key this instance has not seen yet can be neither accepted nor refused. Retry after Retry-After seconds.",

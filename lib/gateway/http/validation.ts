@@ -1,21 +1,12 @@
-import type { OpenAPIHonoOptions } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
 import { GatewayError } from "../../errors.ts";
-import type { GatewayEnv } from "./context.ts";
 import { findUnsafeText, toSafeText, type UnsafeTextAt } from "./safe-text.ts";
 
 /**
- * Every route's input passes here: a zod failure is a 400 naming the fields, and this one rule keeps
- * NULs and lone surrogates out of the database, headers and upstream URLs. Keys and fields the schema
- * dropped are never checked.
- */
-export const validationHook: NonNullable<OpenAPIHonoOptions<GatewayEnv>["defaultHook"]> = (result) => {
-  acceptInput(result, result.target === "json" ? "body" : result.target);
-};
-
-/**
- * The two rules of validationHook for input a handler parses itself (a tool's arguments, chosen by
- * name at run time): the schema's verdict as a 400 naming the fields, then no NULs or lone surrogates.
+ * Every input passes here (the pipeline's validation, and input a handler parses itself: a tool's
+ * arguments, chosen by name at run time): the schema's verdict as a 400 naming the fields, then no
+ * NULs or lone surrogates, which this one rule keeps out of the database, headers and upstream URLs.
+ * Keys and fields the schema dropped are never checked.
  */
 export function acceptInput<T>(
   parsed: { success: true; data: T } | { success: false; error: ZodError },

@@ -1,12 +1,12 @@
 import { CallStop } from "../../upstream/call-stop.ts";
 import type { GatewayInfo } from "./gateway-info.ts";
-import type { GatewayEnv, RequestVariables, UsageDetail } from "../http/context.ts";
+import type { RequestVariables, RequestVariablesMap, UsageDetail } from "../http/context.ts";
 import type { KeyRecord } from "../keys/record.ts";
 import type { Admission } from "../runtime/limits/limiter.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { GatewayRequest } from "./request.ts";
 
-type Variables = GatewayEnv["Variables"];
+type Variables = RequestVariablesMap;
 
 /**
  * What a route's handler is given besides its validated input: the request's variables (runtime, key,

@@ -1,13 +1,12 @@
-import { getRequestListener } from "@hono/node-server";
-import { createGatewayApp, type GatewayApp } from "../http/app.ts";
-import type { Area, GatewayInfo, RouteModule } from "../http/area.ts";
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
+import type { Area } from "../http/area.ts";
 import { withDatabaseOutage } from "../http/openapi-outage.ts";
 import { withSchemaTypes } from "../http/openapi-types.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { fetchAdapter } from "./fetch-adapter.ts";
+import type { GatewayInfo } from "./gateway-info.ts";
 import { nodeAdapter, type NodeListener } from "./node-adapter.ts";
 import { createPipeline } from "./pipeline.ts";
-import type { RouteDef } from "./route.ts";
 import { RouteTable } from "./route-table.ts";
 
 /** The gateway's HTTP side: its route table, and the one pipeline behind a Node and a Fetch adapter. */
@@ -22,59 +21,49 @@ export type HttpGateway = {
   mount(area: Area): void;
 };
 
-const isRouteDef = (r: RouteModule | RouteDef): r is RouteDef => typeof r !== "function";
-
 /**
- * The areas mounted in order: each area's routes into the table (and the OpenAPI document), its task
- * kinds' work registered. Areas still declared as Hono route modules are served by the Hono app behind
- * the same adapters, for a request no table route answers.
+ * The areas mounted in order: each area's task kinds' work registered, its routes added to the table
+ * and to the OpenAPI document (built from the same contracts that validate requests).
  */
 export function createHttpGateway(rt: Runtime, areas: readonly Area[]): HttpGateway {
   const table = new RouteTable();
-  const legacyAreas = areas.filter((a) => !a.routes.every(isRouteDef));
-  const legacy: GatewayApp = createGatewayApp(rt, legacyAreas);
-  const registry = legacy.openAPIRegistry;
+  const registry = new OpenAPIRegistry();
+  registerSecuritySchemes(registry);
   const info: GatewayInfo = {
     openApiDocument: (config) =>
-      withSchemaTypes(withDatabaseOutage(legacy.getOpenAPI31Document({ openapi: "3.1.0", ...config }))),
+      withSchemaTypes(
+        withDatabaseOutage(
+          new OpenApiGeneratorV31(registry.definitions).generateDocument({ openapi: "3.1.0", ...config }),
+        ),
+      ),
     endpointCount: () => registry.definitions.filter((d) => d.type === "route").length,
   };
   const mounted: Area[] = [];
   const mount = (area: Area) => {
     mounted.push(area);
     for (const def of area.routes) {
-      if (!isRouteDef(def)) continue;
       table.add(area, def);
       if (!(def.contract as { hide?: boolean }).hide)
         registry.registerPath({ ...def.contract, "x-gateway-area": area.scope } as typeof def.contract);
     }
   };
   for (const area of areas) {
-    if (area.routes.every(isRouteDef)) {
-      area.setup?.(rt);
-      mount(area);
-    }
+    area.setup?.(rt);
+    mount(area);
   }
   const pipeline = createPipeline(rt, table, info, mounted);
-  const max = rt.config.maxBodyBytes;
-  const servedHere = (method: string, path: string) =>
-    table.match(method, path) !== undefined || table.allowed(path).length > 0 || legacyAreas.length === 0;
-  const node = nodeAdapter(pipeline, max);
-  const legacyNode = getRequestListener(legacy.fetch);
-  const fetch = fetchAdapter(pipeline, max);
   return {
     table,
     info,
     mount,
-    node(req, res) {
-      const url = req.url ?? "/";
-      const q = url.indexOf("?");
-      if (servedHere(req.method ?? "GET", q === -1 ? url : url.slice(0, q))) return node(req, res);
-      void legacyNode(req, res);
-    },
-    fetch(request) {
-      if (servedHere(request.method, new URL(request.url).pathname)) return fetch(request);
-      return Promise.resolve(legacy.fetch(request));
-    },
+    node: nodeAdapter(pipeline, rt.config.maxBodyBytes),
+    fetch: fetchAdapter(pipeline, rt.config.maxBodyBytes),
   };
+}
+
+/** The three ways a key is sent, as the document's security schemes (each keyed route lists them). */
+function registerSecuritySchemes(registry: OpenAPIRegistry): void {
+  registry.registerComponent("securitySchemes", "apiKeyHeader", { type: "apiKey", in: "header", name: "X-API-Key" });
+  registry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
+  registry.registerComponent("securitySchemes", "apiKeyQuery", { type: "apiKey", in: "query", name: "api_key" });
 }

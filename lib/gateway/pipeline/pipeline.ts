@@ -1,6 +1,7 @@
 import { errorAnswer, GatewayError } from "../../errors.ts";
 import { refuseServiceWorkerScript, UNTRUSTED_RESPONSE_HEADERS } from "../../upstream/untrusted-response.ts";
-import type { Area, GatewayInfo } from "../http/area.ts";
+import type { Area } from "../http/area.ts";
+import type { GatewayInfo } from "./gateway-info.ts";
 import { acceptKey, authenticate, presentedKey, type RequestView } from "../http/auth.ts";
 import type { UsageDetail } from "../http/context.ts";
 import type { EventSource } from "../http/event-stream.ts";
@@ -151,16 +152,22 @@ function notServed(table: RouteTable, req: GatewayRequest): GatewayError {
  * third-party content). "/x/*" covers /x itself and everything below it, as the front door reads it.
  */
 function unmatchedResponder(areas: readonly Area[]): (rawPath: string) => Respond | undefined {
-  const prefixes = areas
-    .filter((a) => a.respond)
-    .flatMap((a) =>
-      a.paths.map((p) => ({
-        base: p.endsWith("/*") ? p.slice(0, -2) : p,
-        below: p.endsWith("/*"),
-        respond: { untrusted: a.respond!.untrusted ?? false, errors: a.respond!.errors },
-      })),
-    );
+  let prefixes: { base: string; below: boolean; respond: Respond }[] = [];
+  let known = -1;
   return (rawPath) => {
+    // Read again when an area was mounted since (tests' probe areas).
+    if (known !== areas.length) {
+      known = areas.length;
+      prefixes = areas
+        .filter((a) => a.respond)
+        .flatMap((a) =>
+          a.paths.map((p) => ({
+            base: p.endsWith("/*") ? p.slice(0, -2) : p,
+            below: p.endsWith("/*"),
+            respond: { untrusted: a.respond!.untrusted ?? false, errors: a.respond!.errors },
+          })),
+        );
+    }
     const path = pathOf(rawPath);
     for (const { base, below, respond } of prefixes)
       if (path === base || (below && path.startsWith(`${base}/`))) return respond;

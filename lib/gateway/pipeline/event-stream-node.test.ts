@@ -1,7 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { eventStreamResponse, type EventSink, type EventSource } from "./event-stream.ts";
+import type { EventSink, EventSource } from "../http/event-stream.ts";
+import { eventStreamBody, writeEventStream } from "./event-stream-node.ts";
 
 const encoder = new TextEncoder();
 
@@ -30,14 +31,13 @@ afterEach(async () => {
 
 async function serve(source: EventSource): Promise<string> {
   server = http.createServer((_req, res) => {
-    res.setHeader("X-Request-Id", "req-1");
-    eventStreamResponse(res, source);
+    writeEventStream(res, 200, { "X-Request-Id": "req-1" }, source);
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-describe("eventStreamResponse on Node's response", () => {
+describe("writeEventStream on Node's response", () => {
   it("sends the head at once, each event as it comes, the headers set before, and ends when the source closes", async () => {
     const s = drivenSource();
     const res = await fetch(await serve(s.source));
@@ -78,13 +78,12 @@ describe("eventStreamResponse on Node's response", () => {
   });
 });
 
-describe("eventStreamResponse in-process", () => {
+describe("eventStreamBody for the Fetch adapter", () => {
   it("is a ReadableStream over the same source", async () => {
     const s = drivenSource("data: a\n\n");
-    const res = eventStreamResponse(undefined, s.source);
+    const body = eventStreamBody(s.source);
     s.send("data: b\n\n");
     s.close();
-    expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
-    expect(await res.text()).toBe("data: a\n\ndata: b\n\n");
+    expect(await new Response(body).text()).toBe("data: a\n\ndata: b\n\n");
   });
 });
