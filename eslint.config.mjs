@@ -36,6 +36,7 @@ const config = [
       "lib/jobs/**",
       "lib/errors.ts",
       "lib/config.ts",
+      "lib/abortable.ts",
     ],
     rules: {
       "no-restricted-imports": [

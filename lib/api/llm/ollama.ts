@@ -10,7 +10,7 @@ import { OLLAMA_DEFAULT_ORIGIN } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
 import { pinnedRequest, resolveOnce } from "../../upstream/pinned-request.ts";
 import { checkDestination, defaultResolve, type Resolved } from "../../upstream/safe-fetch.ts";
-import { pool, untilAborted } from "../orchestrate/agent-run.ts";
+import { pool, untilAborted } from "../../abortable.ts";
 import { isOperatorRunner } from "./operator-runner.ts";
 
 /** The operator scope (CLI only) that may pull and delete models on the operator's own runner. */

@@ -1,53 +1,9 @@
+import { untilAborted } from "../../abortable.ts";
 import type { UsageTally } from "./cost.ts";
 import type { AgentCall, AgentDeps, AgentInfo, AgentReply } from "./types.ts";
 
-// The running of agents shared by the cascade, the swarm and the hive: events around each call,
-// bounded parallelism, and cancellation that stops new work and rejects at once.
-
-/** `p`, or the signal's reason as soon as it aborts (p's own later outcome is then ignored). */
-export function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    p.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    p.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (err) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
-/**
- * fn over items, at most `limit` at a time, results in the items' order. Once the signal aborts no
- * further item starts and the whole rejects with its reason; fn's own errors reject it too.
- */
-export async function pool<T, R>(
-  items: readonly T[],
-  limit: number,
-  signal: AbortSignal,
-  fn: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      signal.throwIfAborted();
-      const i = next++;
-      results[i] = await fn(items[i]!, i);
-    }
-  };
-  await untilAborted(Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane)), signal);
-  return results;
-}
+// The running of agents shared by the cascade, the swarm and the hive: events around each call, and
+// a cancel that rejects at once (bounded parallelism is lib/abortable.ts's pool).
 
 export type AgentOutcome =
   { ok: true; reply: AgentReply; duration_ms: number } | { ok: false; error: string; duration_ms: number };

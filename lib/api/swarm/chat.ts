@@ -1,6 +1,6 @@
 import { GatewayError } from "../../errors.ts";
 import type { Usage } from "../llm/chat-types.ts";
-import { untilAborted } from "../orchestrate/agent-run.ts";
+import { untilAborted } from "../../abortable.ts";
 import { dedupeSources } from "../orchestrate/sources.ts";
 import type { AgentDeps, Source, ToolCallRecord } from "../orchestrate/types.ts";
 import type { Tool } from "../tools/tool.ts";

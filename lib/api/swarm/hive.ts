@@ -1,6 +1,7 @@
 import { GatewayError } from "../../errors.ts";
 import { DEFAULT_PROVIDER } from "../../upstream/llm-catalogue.ts";
-import { clip, pool, runAgent, type AgentRunDeps } from "../orchestrate/agent-run.ts";
+import { pool } from "../../abortable.ts";
+import { clip, runAgent, type AgentRunDeps } from "../orchestrate/agent-run.ts";
 import { CONCURRENCY, parseSubtasks } from "../orchestrate/cascade.ts";
 import { usageTally } from "../orchestrate/cost.ts";
 import { dedupeSources } from "../orchestrate/sources.ts";
