@@ -37,6 +37,7 @@ const config = [
       "lib/errors.ts",
       "lib/config.ts",
       "lib/abortable.ts",
+      "lib/llm/**",
     ],
     rules: {
       "no-restricted-imports": [

@@ -64,7 +64,7 @@ const envSchema = z.object({
   UPSTREAM_CA_FILE: z.string().optional(),
   // Read where bodies are read (lib/upstream/capped-body.ts); listed here so a bad value stops start-up.
   UPSTREAM_MAX_BYTES: positiveInt.optional(),
-  // Read where chat calls start (lib/api/llm/chat.ts); listed here so a bad value stops start-up.
+  // Read where chat calls start (lib/llm/chat.ts); listed here so a bad value stops start-up.
   LLM_TIMEOUT_MS: positiveInt.optional(),
   // Provider features that cost beyond tokens, passed through only when listed (lib/api/chat/passthrough.ts).
   LLM_PASSTHROUGH_FEATURES: z

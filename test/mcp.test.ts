@@ -3,7 +3,6 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeArxiv, startFakeWikipedia, type FakeSource } from "./fakes/data-sources.ts";
-import { listen, type Listening } from "./support/listen.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 type Text = { type: "text"; text: string };
@@ -17,17 +16,14 @@ describe("/v1/mcp: the tools over MCP (streamable HTTP), with the SDK's own clie
     key: { minute: 1000 },
   });
   // The gateway on a real socket, as an MCP client reaches it.
-  let server: Listening;
   let endpoint: URL;
   let client: Client;
   beforeAll(async () => {
-    server = await listen(t.gw.app.fetch);
-    endpoint = new URL("/v1/mcp", server.url);
+    endpoint = new URL("/v1/mcp", t.gw.url);
     client = await connect(t.key);
   });
   afterAll(async () => {
     await client?.close();
-    await server?.close();
   });
 
   async function connect(key: string): Promise<Client> {

@@ -1,7 +1,7 @@
 /**
  * Reads the gateway's chat stream: server-sent events whose data lines are JSON, `{content}` per
  * delta and a last `{done: true, model, provider, usage}` (or `{error, done: true}`), as
- * lib/api/llm/chat.ts writes them.
+ * lib/llm/chat.ts writes them.
  */
 
 export type ChatEvent =

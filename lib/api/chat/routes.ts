@@ -1,10 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { llmTimeoutMs } from "../llm/chat.ts";
+import { llmTimeoutMs } from "../../llm/chat.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
-import { completionUsage } from "../llm/usage-report.ts";
-import { chatStreamAnswer } from "./stream-answer.ts";
+import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
 import { openAIErrorResponses } from "./compat-error-responses.ts";
 import { sseFrame } from "./event-relay.ts";
 import { inlineImages } from "./images.ts";

@@ -4,7 +4,7 @@ import { defineArea } from "../../gateway/http/area.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse } from "../../gateway/http/schemas.ts";
 import { route } from "../../gateway/pipeline/route.ts";
-import { EMBEDDING_PROVIDERS, embedTexts, type EmbeddingProvider } from "../llm/embeddings.ts";
+import { EMBEDDING_PROVIDERS, embedTexts, type EmbeddingProvider } from "../../llm/embeddings.ts";
 import { openAIErrorResponses } from "../chat/compat-error-responses.ts";
 import { toOpenAIError } from "../chat/openai-errors.ts";
 
@@ -52,7 +52,7 @@ const embeddingsRoute = route(embeddings, async (c, { body }) => {
 });
 
 /**
- * OpenAI-compatible embeddings (the OpenAI-compatible surface: see lib/api/chat), by the LLM area's
+ * OpenAI-compatible embeddings (the OpenAI-compatible surface: see lib/api/chat), by the LLM core's
  * embedder; errors in OpenAI's shape.
  */
 export default defineArea({

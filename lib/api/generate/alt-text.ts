@@ -3,9 +3,9 @@ import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
-import { providerErrors } from "../llm/routes/schemas.ts";
-import { completionUsage } from "../llm/usage-report.ts";
-import { describeImage, imageBytes } from "../llm/vision.ts";
+import { providerErrors } from "../../llm/route-schemas.ts";
+import { completionUsage } from "../../llm/usage-report.ts";
+import { describeImage, imageBytes } from "../../llm/vision.ts";
 
 const STYLES = ["concise", "detailed", "functional"] as const;
 type Style = (typeof STYLES)[number];

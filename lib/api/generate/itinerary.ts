@@ -3,7 +3,7 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { parsedJson } from "../../gateway/pipeline/validate.ts";
 import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
-import { providerErrors } from "../llm/routes/schemas.ts";
+import { providerErrors } from "../../llm/route-schemas.ts";
 import { bodyForms } from "./body-forms.ts";
 import { respondGenerated } from "./respond.ts";
 import { runTemplate, StrictField, WarningsField, type Template } from "./template.ts";

@@ -1,5 +1,5 @@
 import type { Call } from "../../gateway/pipeline/call.ts";
-import { completionUsage } from "../llm/usage-report.ts";
+import { completionUsage } from "../../llm/usage-report.ts";
 import type { Generated } from "./template.ts";
 
 /**

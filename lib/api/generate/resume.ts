@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
-import { providerErrors } from "../llm/routes/schemas.ts";
+import { providerErrors } from "../../llm/route-schemas.ts";
 import { atsScore } from "./ats-score.ts";
 import { respondGenerated } from "./respond.ts";
 import { renderResume, RESUME_FORMATS, type ResumeFormat } from "./resume-render.ts";

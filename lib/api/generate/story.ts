@@ -11,7 +11,7 @@ import {
   storyProblems,
   type Complexity,
 } from "../../story-graph.ts";
-import { providerErrors } from "../llm/routes/schemas.ts";
+import { providerErrors } from "../../llm/route-schemas.ts";
 import { respondGenerated } from "./respond.ts";
 import { runTemplate, StrictField, WarningsField, type Template } from "./template.ts";
 

@@ -2,10 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { generateText, NoObjectGeneratedError, Output, type ModelMessage } from "ai";
 import { GatewayError } from "../../errors.ts";
 import { DEFAULT_PROVIDER } from "../../upstream/llm-catalogue.ts";
-import { usageOf } from "../llm/chat.ts";
-import type { Usage } from "../llm/chat-types.ts";
-import { providerError } from "../llm/errors.ts";
-import { configuredProvider, languageModel } from "../llm/models.ts";
+import { usageOf } from "../../llm/chat.ts";
+import type { Usage } from "../../llm/chat-types.ts";
+import { providerError } from "../../llm/errors.ts";
+import { configuredProvider, languageModel } from "../../llm/models.ts";
 import { CallStop } from "../../upstream/call-stop.ts";
 import { modelSchema } from "./model-schema.ts";
 

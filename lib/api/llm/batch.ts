@@ -4,8 +4,8 @@ import { spendRefusal } from "../../gateway/http/guard.ts";
 import { BudgetExceeded } from "../../jobs/budget-exceeded.ts";
 import type { JobOwner } from "../../jobs/runner.ts";
 import { FINAL_STATUSES, lineageKeys, type Task, type TaskTransaction } from "../../jobs/task-store.ts";
-import type { ChatMessage } from "./chat-types.ts";
-import { completeChat } from "./chat.ts";
+import type { ChatMessage } from "../../llm/chat-types.ts";
+import { completeChat } from "../../llm/chat.ts";
 
 export const BATCH_KIND = "llm.batch";
 /** Items of one batch in flight at once, so a batch never starves the instance's other work. */

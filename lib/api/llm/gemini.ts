@@ -3,8 +3,8 @@ import { toSafeText } from "../../gateway/http/safe-text.ts";
 import { upstreamJson } from "../../upstream/http.ts";
 import { providerEntry } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
-import type { ChatMessage } from "./chat-types.ts";
-import { configuredProvider } from "./models.ts";
+import type { ChatMessage } from "../../llm/chat-types.ts";
+import { configuredProvider } from "../../llm/models.ts";
 
 export const GROUNDING_MODEL_DEFAULT = "gemini-2.5-flash";
 export const VIDEO_MODEL_DEFAULT = "veo-3.0-generate-001";

@@ -2,7 +2,7 @@ import { GatewayError } from "../../errors.ts";
 import { upstreamJson } from "../../upstream/http.ts";
 import { providerEntry } from "../../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../../upstream/origin.ts";
-import { configuredProvider } from "./models.ts";
+import { configuredProvider } from "../../llm/models.ts";
 
 function openaiBase(): { url: string; key: string } {
   const entry = configuredProvider("openai");

@@ -1,8 +1,8 @@
 import { generateText, stepCountIs, tool, type StepResult, type ToolSet } from "ai";
 import { GatewayError } from "../../errors.ts";
-import { usageOf } from "../llm/chat.ts";
-import { providerError } from "../llm/errors.ts";
-import { configuredProvider, languageModel } from "../llm/models.ts";
+import { usageOf } from "../../llm/chat.ts";
+import { providerError } from "../../llm/errors.ts";
+import { configuredProvider, languageModel } from "../../llm/models.ts";
 import { runToolCall, type Tool } from "../tools/tool.ts";
 import { sourcesFrom } from "./sources.ts";
 import type { AgentCall, AgentLlm, AgentReply, Source, ToolCallRecord } from "./types.ts";

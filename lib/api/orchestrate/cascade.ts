@@ -1,5 +1,5 @@
 import { GatewayError } from "../../errors.ts";
-import type { Usage } from "../llm/chat-types.ts";
+import type { Usage } from "../../llm/chat-types.ts";
 import { TOOLS } from "../tools/tools.ts";
 import { pool } from "../../abortable.ts";
 import { clip, runAgent, type AgentOutcome } from "./agent-run.ts";

@@ -1,4 +1,4 @@
-import type { Usage } from "../llm/chat-types.ts";
+import type { Usage } from "../../llm/chat-types.ts";
 import { estimateCost } from "../../usage/prices.ts";
 import type { ResearchUsage, Tier } from "./types.ts";
 

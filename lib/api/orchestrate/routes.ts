@@ -8,8 +8,8 @@ import { GatewayError } from "../../errors.ts";
 import { TASK_STATUSES, type Task } from "../../jobs/task-store.ts";
 import { taskMessages } from "../../jobs/task-stream.ts";
 import { CallStop } from "../../upstream/call-stop.ts";
-import { configuredProvider } from "../llm/models.ts";
-import { Budget, providerErrors } from "../llm/routes/schemas.ts";
+import { configuredProvider } from "../../llm/models.ts";
+import { Budget, providerErrors } from "../../llm/route-schemas.ts";
 import { CASCADE_KIND, ID_PREFIX, RESEARCH_KINDS, runResearch, SWARM_KIND } from "./research.ts";
 
 const tags = ["Orchestration"];

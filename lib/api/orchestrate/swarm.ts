@@ -1,5 +1,5 @@
 import { GatewayError } from "../../errors.ts";
-import type { Usage } from "../llm/chat-types.ts";
+import type { Usage } from "../../llm/chat-types.ts";
 import { runToolCall, type Tool } from "../tools/tool.ts";
 import { toolByName } from "../tools/tools.ts";
 import { pool, untilAborted } from "../../abortable.ts";

@@ -2,7 +2,7 @@
 // the results of dream-cascade and dream-swarm. Shared by the orchestrators, the durable tasks that
 // run them, the routes and the research console.
 import type { Tier } from "../../upstream/llm-catalogue.ts";
-import type { Usage } from "../llm/chat-types.ts";
+import type { Usage } from "../../llm/chat-types.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
 
 export type { Tier };

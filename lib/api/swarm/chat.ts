@@ -1,5 +1,5 @@
 import { GatewayError } from "../../errors.ts";
-import type { Usage } from "../llm/chat-types.ts";
+import type { Usage } from "../../llm/chat-types.ts";
 import { untilAborted } from "../../abortable.ts";
 import { dedupeSources } from "../orchestrate/sources.ts";
 import type { AgentDeps, Source, ToolCallRecord } from "../orchestrate/types.ts";

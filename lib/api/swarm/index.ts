@@ -5,8 +5,8 @@ import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schem
 import type { Call } from "../../gateway/pipeline/call.ts";
 import { route, type Handler } from "../../gateway/pipeline/route.ts";
 import { isConfigured, providerEntry, DEFAULT_PROVIDER } from "../../upstream/llm-catalogue.ts";
-import { configuredProvider } from "../llm/models.ts";
-import { providerErrors } from "../llm/routes/schemas.ts";
+import { configuredProvider } from "../../llm/models.ts";
+import { providerErrors } from "../../llm/route-schemas.ts";
 import { researchDeps } from "../orchestrate/research.ts";
 import { TOOLS } from "../tools/tools.ts";
 import { runSwarmChat } from "./chat.ts";

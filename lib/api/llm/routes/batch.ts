@@ -16,8 +16,8 @@ import {
   RESULTS_READY,
   type BatchStatus,
 } from "../batch.ts";
-import { configuredProvider as configuredProviderOrThrow } from "../models.ts";
-import { Message, providerErrors } from "./schemas.ts";
+import { configuredProvider as configuredProviderOrThrow } from "../../../llm/models.ts";
+import { Message, providerErrors } from "../../../llm/route-schemas.ts";
 
 const BatchBody = z.object({
   requests: z

@@ -2,11 +2,11 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
-import { completeChat, llmTimeoutMs, streamChat, withFallback, type ChatRequest } from "../chat.ts";
+import { completeChat, llmTimeoutMs, streamChat, withFallback, type ChatRequest } from "../../../llm/chat.ts";
 import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT } from "../gemini.ts";
 import { selectModel } from "../tiers.ts";
-import { Budget, Completion, Message, providerErrors } from "./schemas.ts";
-import { chatStreamAnswer, completionUsage } from "../usage-report.ts";
+import { Budget, Completion, Message, providerErrors } from "../../../llm/route-schemas.ts";
+import { chatStreamAnswer, completionUsage } from "../../../llm/usage-report.ts";
 
 const SelectionSchema = z
   .object({ provider: z.string(), model: z.string(), tier: Budget, configured: z.boolean(), reason: z.string() })

@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
-import { cosine, EMBEDDING_PROVIDERS, embedTexts } from "../embeddings.ts";
-import { providerErrors } from "./schemas.ts";
+import { cosine, EMBEDDING_PROVIDERS, embedTexts } from "../../../llm/embeddings.ts";
+import { providerErrors } from "../../../llm/route-schemas.ts";
 
 const EmbedProvider = z.enum(EMBEDDING_PROVIDERS).default("openai");
 const EmbeddingSchema = z

@@ -6,9 +6,9 @@ import { Reply } from "../../../gateway/pipeline/answer.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { elevenlabsSpeech, openaiSpeech } from "../../../upstream/speech.ts";
 import { generateImage, transcribe, TRANSCRIBE_FORMATS } from "../media.ts";
-import { describeImage, imageBytes } from "../vision.ts";
-import { Completion, providerErrors } from "./schemas.ts";
-import { completionUsage } from "../usage-report.ts";
+import { describeImage, imageBytes } from "../../../llm/vision.ts";
+import { Completion, providerErrors } from "../../../llm/route-schemas.ts";
+import { completionUsage } from "../../../llm/usage-report.ts";
 
 const vision = gatewayRoute("key", {
   method: "post",

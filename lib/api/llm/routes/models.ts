@@ -4,7 +4,7 @@ import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { isConfigured, PROVIDERS } from "../../../upstream/llm-catalogue.ts";
-import { Budget } from "./schemas.ts";
+import { Budget } from "../../../llm/route-schemas.ts";
 
 const models = gatewayRoute("key", {
   method: "get",

@@ -6,7 +6,7 @@ import { untilStreamEnds } from "../../../gateway/http/stream-end.ts";
 import { Reply } from "../../../gateway/pipeline/answer.ts";
 import type { Call } from "../../../gateway/pipeline/call.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
-import { embedTexts } from "../embeddings.ts";
+import { embedTexts } from "../../../llm/embeddings.ts";
 import {
   addHost,
   assertMayChangeModels,
@@ -18,7 +18,7 @@ import {
   resolveHost,
   runningModels,
   withStatus,
-} from "../ollama.ts";
+} from "../../../llm/ollama.ts";
 
 const HostQuery = z.object({
   host: z.string().optional().openapi({ description: "A registered host URL; default the operator's" }),

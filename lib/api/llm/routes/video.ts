@@ -9,7 +9,7 @@ import { Reply } from "../../../gateway/pipeline/answer.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { pollVideo, startVideo } from "../gemini.ts";
 import { videoParameters } from "../video-params.ts";
-import { providerErrors } from "./schemas.ts";
+import { providerErrors } from "../../../llm/route-schemas.ts";
 
 const VIDEO_KIND = "llm.video";
 const VideoTask = z.object({

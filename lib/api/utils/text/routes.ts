@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
-import { providerErrors } from "../../llm/routes/schemas.ts";
-import { completionUsage } from "../../llm/usage-report.ts";
+import { providerErrors } from "../../../llm/route-schemas.ts";
+import { completionUsage } from "../../../llm/usage-report.ts";
 import { CHUNK_CHARS, summarize } from "./summarize.ts";
 import { SUMMARY_STYLES } from "./word-limit.ts";
 

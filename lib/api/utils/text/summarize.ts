@@ -1,6 +1,6 @@
 import { GatewayError } from "../../../errors.ts";
-import { completeChat } from "../../llm/chat.ts";
-import type { Usage } from "../../llm/chat-types.ts";
+import { completeChat } from "../../../llm/chat.ts";
+import type { Usage } from "../../../llm/chat-types.ts";
 import { pool } from "../../../abortable.ts";
 import { splitIntoChunks } from "./chunks.ts";
 import { countWords, limitWords, type SummaryStyle } from "./word-limit.ts";

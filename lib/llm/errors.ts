@@ -1,6 +1,6 @@
 import { APICallError } from "ai";
-import { GatewayError } from "../../errors.ts";
-import { upstreamStatusError } from "../../upstream/http.ts";
+import { GatewayError } from "../errors.ts";
+import { upstreamStatusError } from "../upstream/http.ts";
 
 /** What a provider's failure means to our caller: never a 500, never the provider's credentials. */
 export function providerError(provider: string, err: unknown): GatewayError {

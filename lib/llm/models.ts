@@ -2,10 +2,10 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
-import { GatewayError } from "../../errors.ts";
-import { cappedFetch } from "../../upstream/capped-body.ts";
-import { upstreamOrigin } from "../../upstream/origin.ts";
-import { CHAT_PROVIDER_NAMES, isConfigured, providerEntry, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
+import { GatewayError } from "../errors.ts";
+import { cappedFetch } from "../upstream/capped-body.ts";
+import { upstreamOrigin } from "../upstream/origin.ts";
+import { CHAT_PROVIDER_NAMES, isConfigured, providerEntry, type ProviderEntry } from "../upstream/llm-catalogue.ts";
 
 /** The provider's entry, or 400 for an unknown name and 503 (naming the variable) when unconfigured. */
 export function configuredProvider(name: string): ProviderEntry {

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ErrorSchema, jsonResponse } from "../../../gateway/http/schemas.ts";
+import { ErrorSchema, jsonResponse } from "../gateway/http/schemas.ts";
 
 /** Schemas more than one LLM route module uses: a named component is declared once. */
 export const Message = z

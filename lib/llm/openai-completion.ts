@@ -1,6 +1,6 @@
-import { GatewayError } from "../../errors.ts";
-import type { CallStop } from "../../upstream/call-stop.ts";
-import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
+import { GatewayError } from "../errors.ts";
+import type { CallStop } from "../upstream/call-stop.ts";
+import type { ProviderEntry } from "../upstream/llm-catalogue.ts";
 import type { CompletionResponse } from "./chat-types.ts";
 import { chatCompletionsBody, type RelayRequest } from "./openai-stream.ts";
 import { postChat, readAnswer } from "./provider-call.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { StreamAnswer } from "../../gateway/pipeline/answer.ts";
-import { chatStreamAnswer } from "./stream-answer.ts";
+import { StreamAnswer } from "../gateway/pipeline/answer.ts";
+import { chatStreamAnswer } from "./usage-report.ts";
 
 describe("chatStreamAnswer", () => {
   it("streams the chat's events and meters its provider, model, tokens, features and bytes when it ends", async () => {

@@ -1,9 +1,9 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { embedMany } from "ai";
-import { GatewayError } from "../../errors.ts";
-import { cappedFetch, upstreamMaxBytes } from "../../upstream/capped-body.ts";
-import { OLLAMA_DEFAULT_ORIGIN, providerEntry } from "../../upstream/llm-catalogue.ts";
-import { upstreamOrigin } from "../../upstream/origin.ts";
+import { GatewayError } from "../errors.ts";
+import { cappedFetch, upstreamMaxBytes } from "../upstream/capped-body.ts";
+import { OLLAMA_DEFAULT_ORIGIN, providerEntry } from "../upstream/llm-catalogue.ts";
+import { upstreamOrigin } from "../upstream/origin.ts";
 import { providerError } from "./errors.ts";
 import { configuredProvider } from "./models.ts";
 import { runnerJson, type Runner } from "./ollama.ts";

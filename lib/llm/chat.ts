@@ -1,14 +1,14 @@
 import { generateText, streamText, type ModelMessage } from "ai";
-import { GatewayError } from "../../errors.ts";
-import { DEFAULT_PROVIDER, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
+import { GatewayError } from "../errors.ts";
+import { DEFAULT_PROVIDER, type ProviderEntry } from "../upstream/llm-catalogue.ts";
 import { providerError } from "./errors.ts";
 import { configuredProvider, languageModel } from "./models.ts";
 import type { ChatMessage, ChatPart, CompletionResponse, Usage } from "./chat-types.ts";
 import { relayCompletion } from "./openai-completion.ts";
 import { PulledParts, relayChat, relaysStream, type PartSource, type RelayRequest } from "./openai-stream.ts";
-import { CallStop } from "../../upstream/call-stop.ts";
-import type { EventSource } from "../../gateway/http/event-stream.ts";
-import type { FeatureUse } from "../../usage/meter.ts";
+import { CallStop } from "../upstream/call-stop.ts";
+import type { EventSource } from "../gateway/http/event-stream.ts";
+import type { FeatureUse } from "../usage/meter.ts";
 
 export type ChatRequest = {
   messages: ChatMessage[];

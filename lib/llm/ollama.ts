@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
 import net from "node:net";
-import { GatewayError } from "../../errors.ts";
-import type { Runtime } from "../../gateway/runtime/runtime.ts";
-import type { KeyRecord, OPERATOR_SCOPES } from "../../gateway/keys/record.ts";
-import { readCappedText } from "../../upstream/capped-body.ts";
-import { CallStop } from "../../upstream/call-stop.ts";
-import { callUpstream, upstreamFailure, upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
-import { OLLAMA_DEFAULT_ORIGIN } from "../../upstream/llm-catalogue.ts";
-import { upstreamOrigin } from "../../upstream/origin.ts";
-import { pinnedRequest, resolveOnce } from "../../upstream/pinned-request.ts";
-import { checkDestination, defaultResolve, type Resolved } from "../../upstream/safe-fetch.ts";
-import { pool, untilAborted } from "../../abortable.ts";
+import { GatewayError } from "../errors.ts";
+import type { Runtime } from "../gateway/runtime/runtime.ts";
+import type { KeyRecord, OPERATOR_SCOPES } from "../gateway/keys/record.ts";
+import { readCappedText } from "../upstream/capped-body.ts";
+import { CallStop } from "../upstream/call-stop.ts";
+import { callUpstream, upstreamFailure, upstreamStatusError, USER_AGENT } from "../upstream/http.ts";
+import { OLLAMA_DEFAULT_ORIGIN } from "../upstream/llm-catalogue.ts";
+import { upstreamOrigin } from "../upstream/origin.ts";
+import { pinnedRequest, resolveOnce } from "../upstream/pinned-request.ts";
+import { checkDestination, defaultResolve, type Resolved } from "../upstream/safe-fetch.ts";
+import { pool, untilAborted } from "../abortable.ts";
 import { isOperatorRunner } from "./operator-runner.ts";
 
 /** The operator scope (CLI only) that may pull and delete models on the operator's own runner. */

@@ -1,9 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GatewayError } from "../../errors.ts";
-import { CallStop } from "../../upstream/call-stop.ts";
-import { providerEntry } from "../../upstream/llm-catalogue.ts";
+import { GatewayError } from "../errors.ts";
+import { CallStop } from "../upstream/call-stop.ts";
+import { providerEntry } from "../upstream/llm-catalogue.ts";
 import { relayCompletion } from "./openai-completion.ts";
 
 // A loopback provider speaking Chat Completions: it keeps what it was sent and answers what `next` says.

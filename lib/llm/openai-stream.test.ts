@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { providerEntry } from "../../upstream/llm-catalogue.ts";
+import { providerEntry } from "../upstream/llm-catalogue.ts";
 import { PassThrough } from "node:stream";
 import type { ChatPart } from "./chat-types.ts";
 import { chatCompletionsBody, isOpenAIReasoningModel, PartFeed } from "./openai-stream.ts";

@@ -1,6 +1,6 @@
-import { GatewayError } from "../../errors.ts";
-import type { Runtime } from "../../gateway/runtime/runtime.ts";
-import { safeFetch } from "../../upstream/safe-fetch.ts";
+import { GatewayError } from "../errors.ts";
+import type { Runtime } from "../gateway/runtime/runtime.ts";
+import { safeFetch } from "../upstream/safe-fetch.ts";
 import type { CompletionResponse, Prepared } from "./chat.ts";
 import { chatStop, generateCompletion, prepareChat } from "./chat.ts";
 
