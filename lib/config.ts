@@ -66,7 +66,7 @@ const envSchema = z.object({
   UPSTREAM_MAX_BYTES: positiveInt.optional(),
   // Read where chat calls start (lib/llm/chat.ts); listed here so a bad value stops start-up.
   LLM_TIMEOUT_MS: positiveInt.optional(),
-  // Provider features that cost beyond tokens, passed through only when listed (lib/api/chat/passthrough.ts).
+  // Provider features that cost beyond tokens, passed through only when listed (lib/llm/compat/passthrough.ts).
   LLM_PASSTHROUGH_FEATURES: z
     .string()
     .default("")

@@ -4,13 +4,13 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
-import { openAIErrorResponses } from "./compat-error-responses.ts";
-import { sseFrame } from "./event-relay.ts";
-import { inlineImages } from "./images.ts";
-import { refuseUnlisted, serviceTierFeature, ServiceTierField } from "./passthrough.ts";
-import { completeOn, MODEL_FIELD, streamOn, type ChatSink } from "./provider-chat.ts";
-import { chatTarget, requestAnswerId } from "./target.ts";
-import type { ChatRequest } from "./wire.ts";
+import { openAIErrorResponses } from "../../llm/compat/error-responses.ts";
+import { sseFrame } from "../../llm/compat/event-relay.ts";
+import { inlineImages } from "../../llm/compat/images.ts";
+import { refuseUnlisted, serviceTierFeature, ServiceTierField } from "../../llm/compat/passthrough.ts";
+import { completeOn, MODEL_FIELD, streamOn, type ChatSink } from "../../llm/compat/provider-chat.ts";
+import { chatTarget, requestAnswerId } from "../../llm/compat/target.ts";
+import type { ChatRequest } from "../../llm/compat/wire.ts";
 
 const OpenAIMessage = z
   .object({

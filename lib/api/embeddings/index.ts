@@ -5,8 +5,8 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse } from "../../gateway/http/schemas.ts";
 import { route } from "../../gateway/pipeline/route.ts";
 import { EMBEDDING_PROVIDERS, embedTexts, type EmbeddingProvider } from "../../llm/embeddings.ts";
-import { openAIErrorResponses } from "../chat/compat-error-responses.ts";
-import { toOpenAIError } from "../chat/openai-errors.ts";
+import { openAIErrorResponses } from "../../llm/compat/error-responses.ts";
+import { toOpenAIError } from "../../llm/compat/openai-errors.ts";
 
 const embeddings = gatewayRoute("key", {
   method: "post",

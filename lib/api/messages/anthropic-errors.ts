@@ -1,5 +1,5 @@
 import type { ErrorShape } from "../../gateway/pipeline/error-shape.ts";
-import { gatewayErrorMessage } from "../chat/openai-errors.ts";
+import { gatewayErrorMessage } from "../../llm/compat/openai-errors.ts";
 
 /** Anthropic's error `type` for a status, as its SDK and clients branch on it. */
 const TYPES: Record<number, string> = {

@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../../errors.ts";
-import type { AnthropicEvent, ChatChunk, ChatCompletion, MessagesRequest } from "../chat/wire.ts";
+import type { AnthropicEvent, ChatChunk, ChatCompletion, MessagesRequest } from "../../llm/compat/wire.ts";
 import { ChatToMessageEvents, chatToMessage, messagesToChat, messageUsage } from "./translate.ts";
 
 const o = { id: "msg_1", model: "xai/grok-4-fast" };

@@ -12,7 +12,7 @@ import type {
   ChatRequest,
   ChatUsage,
   MessagesRequest,
-} from "../chat/wire.ts";
+} from "../../llm/compat/wire.ts";
 
 type BlockParam = Anthropic.Messages.ContentBlockParam;
 type ContentBlock = Anthropic.Messages.ContentBlock;

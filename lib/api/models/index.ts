@@ -4,8 +4,8 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse } from "../../gateway/http/schemas.ts";
 import { route } from "../../gateway/pipeline/route.ts";
 import { isConfigured, PROVIDERS } from "../../upstream/llm-catalogue.ts";
-import { openAIErrorResponses } from "../chat/compat-error-responses.ts";
-import { toOpenAIError } from "../chat/openai-errors.ts";
+import { openAIErrorResponses } from "../../llm/compat/error-responses.ts";
+import { toOpenAIError } from "../../llm/compat/openai-errors.ts";
 
 const models = gatewayRoute("key", {
   method: "get",

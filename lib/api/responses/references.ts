@@ -1,5 +1,5 @@
 import { GatewayError } from "../../errors.ts";
-import type { ResponseInputItem } from "../chat/wire.ts";
+import type { ResponseInputItem } from "../../llm/compat/wire.ts";
 import type { StoredTurn } from "./store.ts";
 import { responseOfItem } from "./translate.ts";
 

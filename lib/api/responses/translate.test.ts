@@ -1,6 +1,12 @@
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import type { ChatChunk, ChatCompletion, ResponseEvent, ResponseInputItem, ResponsesRequest } from "../chat/wire.ts";
+import type {
+  ChatChunk,
+  ChatCompletion,
+  ResponseEvent,
+  ResponseInputItem,
+  ResponsesRequest,
+} from "../../llm/compat/wire.ts";
 import {
   ChatToResponseEvents,
   chatToResponse,

@@ -15,7 +15,7 @@ import type {
   ResponseObject,
   ResponseOutputItem,
   ResponsesRequest,
-} from "../chat/wire.ts";
+} from "../../llm/compat/wire.ts";
 
 type ChatContentPart = OpenAI.Chat.ChatCompletionContentPart;
 type InputPart =

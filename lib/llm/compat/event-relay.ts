@@ -1,10 +1,10 @@
 import { createParser } from "eventsource-parser";
 import { streamCappedText, upstreamMaxBytes } from "../../upstream/capped-body.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
-import type { Usage } from "../../llm/chat-types.ts";
+import type { Usage } from "../chat-types.ts";
 import type { EventSource } from "../../gateway/http/event-stream.ts";
-import type { ChatStream, StreamOutcome } from "../../llm/chat.ts";
-import type { ProviderBody } from "../../llm/provider-call.ts";
+import type { ChatStream, StreamOutcome } from "../chat.ts";
+import type { ProviderBody } from "../provider-call.ts";
 import type { CallStop } from "../../upstream/call-stop.ts";
 import type { FeatureUse } from "../../usage/meter.ts";
 

@@ -1,9 +1,9 @@
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
-import type { Usage } from "../../llm/chat-types.ts";
-import type { ChatStream } from "../../llm/chat.ts";
+import type { Usage } from "../chat-types.ts";
+import type { ChatStream } from "../chat.ts";
 import type { CallStop } from "../../upstream/call-stop.ts";
 import type { FeatureUse } from "../../usage/meter.ts";
-import { postChat, readAnswer } from "../../llm/provider-call.ts";
+import { postChat, readAnswer } from "../provider-call.ts";
 import { AnthropicToChatChunks, anthropicToChat, anthropicUsage, chatToAnthropic } from "./anthropic-upstream.ts";
 import { relayEvents, streamFailure, type EventTranslator } from "./event-relay.ts";
 import { serviceTierUse } from "./passthrough.ts";

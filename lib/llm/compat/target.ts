@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { GatewayError } from "../../errors.ts";
 import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
-import { configuredProvider } from "../../llm/models.ts";
+import { configuredProvider } from "../models.ts";
 import type { ChatTarget } from "./provider-chat.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { GatewayError } from "../../errors.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
-import { fetchImage, imageInput } from "../../llm/vision.ts";
+import { fetchImage, imageInput } from "../vision.ts";
 
 /** Image URLs one request may have the gateway fetch: each is a fetch made on the caller's behalf. */
 export const MAX_IMAGE_URLS = 8;
