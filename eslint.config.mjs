@@ -38,6 +38,7 @@ const config = [
       "lib/config.ts",
       "lib/abortable.ts",
       "lib/llm/**",
+      "lib/data-sources/**",
     ],
     rules: {
       "no-restricted-imports": [

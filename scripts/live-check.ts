@@ -1,8 +1,8 @@
 // `npm run test:live`: runs every data-source adapter against the real services (needs internet; never
 // in CI). Each source is searched and its outcome printed; sources whose credential is unset are
 // skipped. Exit status 1 when any source that could run failed.
-import { SOURCES } from "../lib/api/data/registry.ts";
-import { cachedSearch } from "../lib/api/data/source.ts";
+import { SOURCES } from "../lib/data-sources/registry.ts";
+import { cachedSearch } from "../lib/data-sources/source.ts";
 import { GatewayError } from "../lib/errors.ts";
 import { MemoryUpstreamCache } from "../lib/upstream/cache.ts";
 

@@ -1,7 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { generateSync, type JsonSchema, type Random } from "json-schema-faker";
-import { normaliseIsbn } from "../../lib/api/data/sources/openlibrary/isbn.ts";
+import { normaliseIsbn } from "../../lib/data-sources/openlibrary/isbn.ts";
 
 // Arguments made from a tool's published JSON Schema alone, to show that whatever the schema allows
 // the tool accepts. json-schema-faker makes random instances (patterns included); the boundary

@@ -13,11 +13,12 @@ import { wolframRoutes } from "./sources/wolfram/routes.ts";
 import { youtubeRoutes } from "./sources/youtube/routes.ts";
 
 /**
- * The data sources (lib/api/data/sources/<name>/: the source and its own endpoints). An exact path
- * (/v1/data/wikipedia/search) always wins over a parameterised one (/v1/data/{source}/search); the
- * parameterised are tried in the order listed, so each source's own come before the generic
- * /v1/data/{source}/… routes. Every answer here, errors included, is a third party's content: archive
- * snapshots (also reached as wayback/get) carry an archived page's HTML verbatim.
+ * The data sources (each source's client in lib/data-sources/<name>/, its own endpoints in
+ * ./sources/<name>/routes.ts). An exact path (/v1/data/wikipedia/search) always wins over a
+ * parameterised one (/v1/data/{source}/search); the parameterised are tried in the order listed, so
+ * each source's own come before the generic /v1/data/{source}/… routes. Every answer here, errors
+ * included, is a third party's content: archive snapshots (also reached as wayback/get) carry an
+ * archived page's HTML verbatim.
  */
 export default defineArea({
   name: "data",

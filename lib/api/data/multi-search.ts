@@ -1,6 +1,6 @@
 import { GatewayError } from "../../errors.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
-import { cachedSearch, type DataSource, type SearchRecord } from "./source.ts";
+import { cachedSearch, type DataSource, type SearchRecord } from "../../data-sources/source.ts";
 
 export type SourceOutcome = {
   status: "ok" | "error" | "timeout" | "unavailable";

@@ -3,8 +3,9 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { multiSearch } from "./multi-search.ts";
-import { dataSource, SOURCES } from "./registry.ts";
-import { SearchRecordSchema, SearchResult, searchAnswer, sourceContext, tags, upstreamErrors } from "./schemas.ts";
+import { dataSource, SOURCES } from "../../data-sources/registry.ts";
+import { SearchRecordSchema, SearchResult, searchAnswer, sourceContext, tags } from "./schemas.ts";
+import { upstreamErrors } from "../../data-sources/error-responses.ts";
 import { SearchQuery } from "./search-query.ts";
 
 // The routes every source answers; each source's own endpoints are in ./sources/<name>/routes.ts.

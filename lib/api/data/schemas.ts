@@ -1,9 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { RequestVariables } from "../../gateway/http/context.ts";
-import { ErrorSchema, jsonResponse } from "../../gateway/http/schemas.ts";
 import { SearchQuery, searchCount, searchTerms } from "./search-query.ts";
 import { JsonText } from "../../gateway/http/json-text.ts";
-import { cachedSearchJson, contextFor, type DataSource } from "./source.ts";
+import { cachedSearchJson, contextFor, type DataSource } from "../../data-sources/source.ts";
 
 // What the generic data routes (./routes.ts) and each source's own (./sources/<name>/routes.ts) share.
 export const tags = ["Data sources"];
@@ -25,12 +24,6 @@ export const SearchResult = z.object({
   count: z.number().int(),
   results: z.array(SearchRecordSchema),
 });
-export const upstreamErrors = {
-  404: jsonResponse(ErrorSchema, "The source has no such item"),
-  502: jsonResponse(ErrorSchema, "The source failed"),
-  503: jsonResponse(ErrorSchema, "The source is rate limiting us or temporarily unavailable"),
-  504: jsonResponse(ErrorSchema, "The source did not answer in time"),
-};
 export const Any = z.record(z.string(), z.unknown());
 
 /** The source's context (its client) on this request's runtime. */

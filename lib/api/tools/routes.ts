@@ -5,7 +5,7 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { acceptInput } from "../../gateway/http/validation.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
-import { upstreamErrors } from "../data/schemas.ts";
+import { upstreamErrors } from "../../data-sources/error-responses.ts";
 import { inputJsonSchema } from "./tool.ts";
 import { TOOLS, toolByName } from "./tools.ts";
 

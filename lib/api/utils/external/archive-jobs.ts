@@ -2,8 +2,8 @@ import type { Runtime } from "../../../gateway/runtime/runtime.ts";
 import type { JobOwner } from "../../../jobs/runner.ts";
 import type { Task } from "../../../jobs/task-store.ts";
 import { CallStop } from "../../../upstream/call-stop.ts";
-import { captures } from "../../data/sources/archive/index.ts";
-import type { SourceContext } from "../../data/source.ts";
+import { captures } from "../../../data-sources/archive/index.ts";
+import type { SourceContext } from "../../../data-sources/source.ts";
 
 export const ARCHIVE_JOB = "archive.save";
 

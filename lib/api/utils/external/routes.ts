@@ -5,10 +5,10 @@ import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../../ga
 import { Reply } from "../../../gateway/pipeline/answer.ts";
 import type { Call } from "../../../gateway/pipeline/call.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
-import { contextFor } from "../../data/source.ts";
-import { archive } from "../../data/sources/archive/index.ts";
-import { headlines, news, newsSearch } from "../../data/sources/news/index.ts";
-import { bookByIsbn, openlibrary, searchBooks } from "../../data/sources/openlibrary/index.ts";
+import { contextFor } from "../../../data-sources/source.ts";
+import { archive } from "../../../data-sources/archive/index.ts";
+import { headlines, news, newsSearch } from "../../../data-sources/news/index.ts";
+import { bookByIsbn, openlibrary, searchBooks } from "../../../data-sources/openlibrary/index.ts";
 import { ARCHIVE_JOB, createArchiveJob, waybackSummary } from "./archive-jobs.ts";
 import { WEBSEARCH_UPSTREAM, webSearch } from "./web-search.ts";
 

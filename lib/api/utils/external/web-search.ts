@@ -1,5 +1,5 @@
 import { requireCredential } from "../../../upstream/credentials.ts";
-import type { SourceContext } from "../../data/source.ts";
+import type { SourceContext } from "../../../data-sources/source.ts";
 
 export const WEBSEARCH_UPSTREAM = { name: "websearch", origin: "https://google.serper.dev", cacheTtlMs: 10 * 60_000 };
 

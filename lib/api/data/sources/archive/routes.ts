@@ -2,8 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
 import { route, type RouteDef } from "../../../../gateway/pipeline/route.ts";
-import { sourceContext, tags, upstreamErrors } from "../../schemas.ts";
-import { archive, snapshot } from "./index.ts";
+import { sourceContext, tags } from "../../schemas.ts";
+import { upstreamErrors } from "../../../../data-sources/error-responses.ts";
+import { archive, snapshot } from "../../../../data-sources/archive/index.ts";
 
 const snapshotRoute = gatewayRoute("key", {
   method: "get",

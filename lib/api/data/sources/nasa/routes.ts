@@ -2,8 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../../gateway/pipeline/route.ts";
-import { Any, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
-import { apod, marsPhotos, nasa, nearEarthObjects, ROVERS } from "./index.ts";
+import { Any, sourceContext, tags } from "../../schemas.ts";
+import { upstreamErrors } from "../../../../data-sources/error-responses.ts";
+import { apod, marsPhotos, nasa, nearEarthObjects, ROVERS } from "../../../../data-sources/nasa/index.ts";
 
 const apodRoute = gatewayRoute("key", {
   method: "get",

@@ -2,9 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../../gateway/pipeline/route.ts";
-import { SearchResult, searchAnswer, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
+import { SearchResult, searchAnswer, sourceContext, tags } from "../../schemas.ts";
+import { upstreamErrors } from "../../../../data-sources/error-responses.ts";
 import { SearchQuery } from "../../search-query.ts";
-import { bookByIsbn, openlibrary } from "./index.ts";
+import { bookByIsbn, openlibrary } from "../../../../data-sources/openlibrary/index.ts";
 
 const openlibraryIsbn = gatewayRoute("key", {
   method: "get",

@@ -2,8 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
 import { route, type RouteDef } from "../../../../gateway/pipeline/route.ts";
-import { Any, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
-import { pubmed, pubmedArticle } from "./index.ts";
+import { Any, sourceContext, tags } from "../../schemas.ts";
+import { upstreamErrors } from "../../../../data-sources/error-responses.ts";
+import { pubmed, pubmedArticle } from "../../../../data-sources/pubmed/index.ts";
 
 const articleRoute = gatewayRoute("key", {
   method: "get",

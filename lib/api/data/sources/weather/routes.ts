@@ -2,8 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../../gateway/pipeline/route.ts";
-import { sourceContext, tags, upstreamErrors } from "../../schemas.ts";
-import { currentWeather, weather, weatherForecast } from "./index.ts";
+import { sourceContext, tags } from "../../schemas.ts";
+import { upstreamErrors } from "../../../../data-sources/error-responses.ts";
+import { currentWeather, weather, weatherForecast } from "../../../../data-sources/weather/index.ts";
 
 const Location = z.object({ location: z.string().min(1).max(200) });
 const weatherCurrent = gatewayRoute("key", {

@@ -2,9 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../../gateway/pipeline/route.ts";
-import { SearchResult, searchAnswer, sourceContext, tags, upstreamErrors } from "../../schemas.ts";
+import { SearchResult, searchAnswer, sourceContext, tags } from "../../schemas.ts";
+import { upstreamErrors } from "../../../../data-sources/error-responses.ts";
 import { SearchQuery } from "../../search-query.ts";
-import { wikipedia, wikipediaSummary } from "./index.ts";
+import { wikipedia, wikipediaSummary } from "../../../../data-sources/wikipedia/index.ts";
 
 const wikipediaSearch = gatewayRoute("key", {
   method: "get",

@@ -1,0 +1,93 @@
+import { UpstreamClient, type UpstreamOptions } from "../upstream/client.ts";
+import { LRUCache } from "lru-cache";
+import type { UpstreamCache } from "../upstream/cache.ts";
+
+/** One search hit, the same shape for every source. */
+export type SearchRecord = {
+  id: string;
+  title: string;
+  url: string | null;
+  summary: string | null;
+  authors?: string[];
+  published?: string | null;
+  source: string;
+  extra?: Record<string, unknown>;
+};
+
+export type SourceContext = { client: UpstreamClient };
+
+/** Every data source has this shape: a name, its upstream, and search/get over it. */
+export type DataSource = {
+  name: string;
+  description: string;
+  upstream: UpstreamOptions;
+  search(ctx: SourceContext, query: string, limit: number): Promise<SearchRecord[]>;
+  get(ctx: SourceContext, id: string): Promise<unknown>;
+};
+
+const clients = new WeakMap<UpstreamCache, Map<string, UpstreamClient>>();
+
+/** The source's client on this runtime's cache (one per source, so breakers and coalescing are per source). */
+export function contextFor(source: Pick<DataSource, "name" | "upstream">, cache: UpstreamCache): SourceContext {
+  let byName = clients.get(cache);
+  if (!byName) clients.set(cache, (byName = new Map()));
+  let client = byName.get(source.name);
+  if (!client) byName.set(source.name, (client = new UpstreamClient(source.upstream, cache)));
+  return { client };
+}
+
+/** A search's results as the JSON text they are cached as, and the results themselves when at hand. */
+type Found = { key: string; json: string; results?: SearchRecord[] };
+
+async function find(source: DataSource, cache: UpstreamCache, query: string, limit: number): Promise<Found> {
+  const ttl = source.upstream.cacheTtlMs ?? 60_000;
+  const key = `search:${source.name}:${limit}:${query}`;
+  if (ttl > 0) {
+    const hit = await cache.get(key);
+    if (hit !== undefined) return { key, json: hit };
+  }
+  // Some upstreams send more than asked (or take no count at all): no route returns more than asked for.
+  const results = (await source.search(contextFor(source, cache), query, limit)).slice(0, limit);
+  const json = JSON.stringify(results);
+  if (ttl > 0) await cache.set(key, json, ttl);
+  return { key, json, results };
+}
+
+/**
+ * A source's normalised search results, at most `limit` of them, cached as they are returned: a hit then costs one small
+ * JSON.parse instead of re-reading and re-normalising the upstream body (measured 1.79x a keyed
+ * no-op before). Same TTL as the source's upstream cache.
+ */
+export async function cachedSearch(
+  source: DataSource,
+  cache: UpstreamCache,
+  query: string,
+  limit: number,
+): Promise<SearchRecord[]> {
+  const found = await find(source, cache, query, limit);
+  return found.results ?? (JSON.parse(found.json) as SearchRecord[]);
+}
+
+// How many results a cached text holds, by cache key, while it is the same text: an answer needs the
+// count, and parsing the whole text for it on every hit was most of what a hit cost beyond a keyed no-op.
+const counts = new LRUCache<string, { json: string; count: number }>({ max: 2_000 });
+
+/**
+ * The same search as `cachedSearch`, as the results' JSON text and their count: a cache hit is not
+ * parsed (its count is remembered for as long as the cached text stays the same), so an answer can
+ * be spliced around the text as it is.
+ */
+export async function cachedSearchJson(
+  source: DataSource,
+  cache: UpstreamCache,
+  query: string,
+  limit: number,
+): Promise<{ json: string; count: number }> {
+  const { key, json, results } = await find(source, cache, query, limit);
+  const known = counts.get(key);
+  if (known?.json === json) return known;
+  const count = results?.length ?? (JSON.parse(json) as unknown[]).length;
+  const entry = { json, count };
+  counts.set(key, entry);
+  return entry;
+}
