@@ -39,6 +39,7 @@ const config = [
       "lib/abortable.ts",
       "lib/llm/**",
       "lib/data-sources/**",
+      "lib/tools/**",
     ],
     rules: {
       "no-restricted-imports": [

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { TOOLS } from "../lib/api/tools/tools.ts";
+import { TOOLS } from "../lib/tools/tools.ts";
 import { schemaErrors, schemaInstances } from "./support/schema-instances.ts";
 import { useToolGateway } from "./support/tool-gateway.ts";
 

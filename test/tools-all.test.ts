@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOOLS } from "../lib/api/tools/tools.ts";
+import { TOOLS } from "../lib/tools/tools.ts";
 import type { FakeSource } from "./fakes/data-sources.ts";
 import { listen, type Listening } from "./support/listen.ts";
 import { useToolGateway, type FakeName } from "./support/tool-gateway.ts";

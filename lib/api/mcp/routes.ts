@@ -3,7 +3,7 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { Reply } from "../../gateway/pipeline/answer.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
-import { toolAdmission } from "../tools/admission.ts";
+import { toolAdmission } from "../../tools/admission.ts";
 import type * as McpServerModule from "./server.ts";
 
 /** The key scope (and usage area) MCP is called and metered under: the tools'. */

@@ -5,8 +5,8 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it, vi } from "vitest";
 import { RateLimitError } from "../../errors.ts";
 import { MemoryUpstreamCache, type UpstreamCache } from "../../upstream/cache.ts";
-import type { AdmitToolCall } from "../tools/tool.ts";
-import { TOOLS } from "../tools/tools.ts";
+import type { AdmitToolCall } from "../../tools/tool.ts";
+import { TOOLS } from "../../tools/tools.ts";
 import { answerMcpRequest, callTool, createMcpServer, oversizedBatch, transportRequest } from "./server.ts";
 
 // wikipedia_search answers from the search cache when it holds the query, so these run without a network.

@@ -11,8 +11,8 @@ import {
 import { concurrencyLimit } from "../../concurrency-limit.ts";
 import { GatewayError, RateLimitError } from "../../errors.ts";
 import { acceptInput } from "../../gateway/http/validation.ts";
-import { inputJsonSchema, runToolCall, type ToolContext } from "../tools/tool.ts";
-import { TOOLS, toolByName } from "../tools/tools.ts";
+import { inputJsonSchema, runToolCall, type ToolContext } from "../../tools/tool.ts";
+import { TOOLS, toolByName } from "../../tools/tools.ts";
 
 const SERVER_INFO = { name: "unified-gateway", version: "1.0.0" };
 

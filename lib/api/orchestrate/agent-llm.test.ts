@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GatewayError } from "../../errors.ts";
 import { MemoryUpstreamCache } from "../../upstream/cache.ts";
-import { TOOLS, toolByName } from "../tools/tools.ts";
+import { TOOLS, toolByName } from "../../tools/tools.ts";
 import { startFakeWikipedia, type FakeSource } from "../../../test/fakes/data-sources.ts";
 import {
   startFakeResearchLlm,

@@ -3,7 +3,7 @@ import { GatewayError } from "../../errors.ts";
 import { usageOf } from "../../llm/chat.ts";
 import { providerError } from "../../llm/errors.ts";
 import { configuredProvider, languageModel } from "../../llm/models.ts";
-import { runToolCall, type Tool } from "../tools/tool.ts";
+import { runToolCall, type Tool } from "../../tools/tool.ts";
 import { sourcesFrom } from "./sources.ts";
 import type { AgentCall, AgentLlm, AgentReply, Source, ToolCallRecord } from "./types.ts";
 import { CallStop } from "../../upstream/call-stop.ts";

@@ -3,7 +3,7 @@ import type { KeyRecord } from "../../gateway/keys/record.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { BudgetExceeded } from "../../jobs/budget-exceeded.ts";
 import { CallStop } from "../../upstream/call-stop.ts";
-import { keyById, toolAdmission } from "../tools/admission.ts";
+import { keyById, toolAdmission } from "../../tools/admission.ts";
 import { agentLlm } from "./agent-llm.ts";
 import { runCascade } from "./cascade.ts";
 import { estimateCostUsd } from "./cost.ts";

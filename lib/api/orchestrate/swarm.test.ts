@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { MemoryUpstreamCache } from "../../upstream/cache.ts";
-import { toolByName } from "../tools/tools.ts";
+import { toolByName } from "../../tools/tools.ts";
 import {
   startFakeArxiv,
   startFakeGithub,

@@ -3,7 +3,7 @@
 // run them, the routes and the research console.
 import type { Tier } from "../../upstream/llm-catalogue.ts";
 import type { Usage } from "../../llm/chat-types.ts";
-import type { Tool, ToolContext } from "../tools/tool.ts";
+import type { Tool, ToolContext } from "../../tools/tool.ts";
 
 export type { Tier };
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MemoryUpstreamCache } from "../../upstream/cache.ts";
 import { agentLlm } from "../orchestrate/agent-llm.ts";
-import { TOOLS } from "../tools/tools.ts";
+import { TOOLS } from "../../tools/tools.ts";
 import { startFakeWikipedia, type FakeSource } from "../../../test/fakes/data-sources.ts";
 import { fakeAgentLlm, startFakeResearchLlm, type FakeResearchLlm } from "../../../test/fakes/research-llm.ts";
 import { CHAT_MAX_STEPS, runSwarmChat, selectTools, type SwarmDeps } from "./chat.ts";

@@ -3,8 +3,8 @@ import type { Usage } from "../../llm/chat-types.ts";
 import { untilAborted } from "../../abortable.ts";
 import { dedupeSources } from "../orchestrate/sources.ts";
 import type { AgentDeps, Source, ToolCallRecord } from "../orchestrate/types.ts";
-import type { Tool } from "../tools/tool.ts";
-import { TOOLS, toolByName } from "../tools/tools.ts";
+import type { Tool } from "../../tools/tool.ts";
+import { TOOLS, toolByName } from "../../tools/tools.ts";
 
 export type SwarmChatInput = { prompt: string; tools?: string[] };
 export type SwarmChatResult = {

@@ -7,7 +7,7 @@ import { usageTally } from "../orchestrate/cost.ts";
 import { dedupeSources } from "../orchestrate/sources.ts";
 import { tierModel, tierPlan } from "../orchestrate/tiers.ts";
 import type { AgentDeps, AgentInfo, ResearchUsage, Source, Tier, ToolCallRecord } from "../orchestrate/types.ts";
-import { TOOLS } from "../tools/tools.ts";
+import { TOOLS } from "../../tools/tools.ts";
 
 export type HiveDepth = "quick" | "balanced" | "deep";
 /** `provider_name` (default xai) only names the models in events: the deps' llm is bound to the provider. */

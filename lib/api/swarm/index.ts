@@ -8,7 +8,7 @@ import { isConfigured, providerEntry, DEFAULT_PROVIDER } from "../../upstream/ll
 import { configuredProvider } from "../../llm/models.ts";
 import { providerErrors } from "../../llm/route-schemas.ts";
 import { researchDeps } from "../orchestrate/research.ts";
-import { TOOLS } from "../tools/tools.ts";
+import { TOOLS } from "../../tools/tools.ts";
 import { runSwarmChat } from "./chat.ts";
 import { runHive } from "./hive.ts";
 

@@ -6,8 +6,8 @@ import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schem
 import { acceptInput } from "../../gateway/http/validation.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { upstreamErrors } from "../../data-sources/error-responses.ts";
-import { inputJsonSchema } from "./tool.ts";
-import { TOOLS, toolByName } from "./tools.ts";
+import { inputJsonSchema } from "../../tools/tool.ts";
+import { TOOLS, toolByName } from "../../tools/tools.ts";
 
 const tags = ["Tools"];
 

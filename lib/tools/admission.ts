@@ -1,8 +1,8 @@
-import { GatewayError } from "../../errors.ts";
-import { acceptKey } from "../../gateway/http/auth.ts";
-import { admitKey, usageRecorder } from "../../gateway/http/guard.ts";
-import type { KeyRecord } from "../../gateway/keys/record.ts";
-import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { GatewayError } from "../errors.ts";
+import { acceptKey } from "../gateway/http/auth.ts";
+import { admitKey, usageRecorder } from "../gateway/http/guard.ts";
+import type { KeyRecord } from "../gateway/keys/record.ts";
+import type { Runtime } from "../gateway/runtime/runtime.ts";
 import type { AdmitToolCall } from "./tool.ts";
 
 /** Where tool calls are metered: the endpoint that made them (route, area) and its request's id, or its task's. */

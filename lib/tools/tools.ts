@@ -1,19 +1,19 @@
 import { z } from "@hono/zod-openapi";
-import { GatewayError } from "../../errors.ts";
-import { cachedSearch, contextFor, type DataSource } from "../../data-sources/source.ts";
-import { archive, CAPTURE_TARGET, captures, HTTP_URL, snapshot, TIMESTAMP } from "../../data-sources/archive/index.ts";
-import { ARXIV_ID, arxiv } from "../../data-sources/arxiv/index.ts";
-import { census, GEOGRAPHIES, population, STATE_FIPS, type Geography } from "../../data-sources/census/index.ts";
-import { CURRENCY, cryptoPrices, dailyPrices, finance, fxRates } from "../../data-sources/finance/index.ts";
-import { github, GITHUB_NAME, repository } from "../../data-sources/github/index.ts";
-import { apod, marsPhotos, nasa, nearEarthObjects, ROVERS } from "../../data-sources/nasa/index.ts";
-import { headlines, news, newsSearch } from "../../data-sources/news/index.ts";
-import { bookByIsbn, openlibrary, OPENLIBRARY_ID } from "../../data-sources/openlibrary/index.ts";
-import { ISBN_SHAPE, normaliseIsbn } from "../../data-sources/openlibrary/isbn.ts";
-import { DOI, PAPER_ID, semanticScholar } from "../../data-sources/semantic_scholar/index.ts";
-import { currentWeather, weather, weatherForecast } from "../../data-sources/weather/index.ts";
-import { wikipedia, wikipediaSummary } from "../../data-sources/wikipedia/index.ts";
-import { CHANNEL_ID, channel, VIDEO_ID, youtube } from "../../data-sources/youtube/index.ts";
+import { GatewayError } from "../errors.ts";
+import { cachedSearch, contextFor, type DataSource } from "../data-sources/source.ts";
+import { archive, CAPTURE_TARGET, captures, HTTP_URL, snapshot, TIMESTAMP } from "../data-sources/archive/index.ts";
+import { ARXIV_ID, arxiv } from "../data-sources/arxiv/index.ts";
+import { census, GEOGRAPHIES, population, STATE_FIPS, type Geography } from "../data-sources/census/index.ts";
+import { CURRENCY, cryptoPrices, dailyPrices, finance, fxRates } from "../data-sources/finance/index.ts";
+import { github, GITHUB_NAME, repository } from "../data-sources/github/index.ts";
+import { apod, marsPhotos, nasa, nearEarthObjects, ROVERS } from "../data-sources/nasa/index.ts";
+import { headlines, news, newsSearch } from "../data-sources/news/index.ts";
+import { bookByIsbn, openlibrary, OPENLIBRARY_ID } from "../data-sources/openlibrary/index.ts";
+import { ISBN_SHAPE, normaliseIsbn } from "../data-sources/openlibrary/isbn.ts";
+import { DOI, PAPER_ID, semanticScholar } from "../data-sources/semantic_scholar/index.ts";
+import { currentWeather, weather, weatherForecast } from "../data-sources/weather/index.ts";
+import { wikipedia, wikipediaSummary } from "../data-sources/wikipedia/index.ts";
+import { CHANNEL_ID, channel, VIDEO_ID, youtube } from "../data-sources/youtube/index.ts";
 import { defineTool, type Tool, type ToolContext } from "./tool.ts";
 
 // Thin wrappers over the data-source adapters in lib/data-sources: every tool calls an adapter

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it, vi } from "vitest";
-import { GatewayError, RateLimitError } from "../../errors.ts";
-import { MemoryUpstreamCache } from "../../upstream/cache.ts";
+import { GatewayError, RateLimitError } from "../errors.ts";
+import { MemoryUpstreamCache } from "../upstream/cache.ts";
 import { defineTool, runToolCall, type ToolContext } from "./tool.ts";
 
 const echo = (run: (args: { x: string }) => Promise<unknown>) =>

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { GatewayError } from "../../errors.ts";
-import type { UpstreamCache } from "../../upstream/cache.ts";
+import { GatewayError } from "../errors.ts";
+import type { UpstreamCache } from "../upstream/cache.ts";
 
 /**
  * Admits one tool call against the caller's key before it runs (a refusal is thrown: the 429 of the
