@@ -40,6 +40,7 @@ const config = [
       "lib/llm/**",
       "lib/data-sources/**",
       "lib/tools/**",
+      "lib/agents/**",
     ],
     rules: {
       "no-restricted-imports": [

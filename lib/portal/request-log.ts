@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { priceOf } from "../api/orchestrate/cost.ts";
+import { priceOf } from "../agents/cost.ts";
 import { type KeySummary, listKeys } from "../gateway/keys/key-list.ts";
 import { SCOPE_AREAS } from "../gateway/keys/record.ts";
 import type { Runtime } from "../gateway/runtime/runtime.ts";
@@ -114,7 +114,7 @@ export function formValues(p: RequestLogParams): Record<"id" | "key" | "status" 
 }
 
 /**
- * Estimated USD of a request's tokens at the list prices the research agents use (lib/api/orchestrate/cost.ts);
+ * Estimated USD of a request's tokens at the list prices the research agents use (lib/agents/cost.ts);
  * null where the model has no known price, or the request used no model.
  */
 export function estimatedCostUsd(e: Pick<RequestLogEntry, "provider" | "model" | "promptTokens" | "completionTokens">) {

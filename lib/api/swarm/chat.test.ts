@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MemoryUpstreamCache } from "../../upstream/cache.ts";
-import { agentLlm } from "../orchestrate/agent-llm.ts";
+import { agentLlm } from "../../agents/agent-llm.ts";
 import { TOOLS } from "../../tools/tools.ts";
 import { startFakeWikipedia, type FakeSource } from "../../../test/fakes/data-sources.ts";
 import { fakeAgentLlm, startFakeResearchLlm, type FakeResearchLlm } from "../../../test/fakes/research-llm.ts";

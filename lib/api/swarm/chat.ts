@@ -1,8 +1,8 @@
 import { GatewayError } from "../../errors.ts";
 import type { Usage } from "../../llm/chat-types.ts";
 import { untilAborted } from "../../abortable.ts";
-import { dedupeSources } from "../orchestrate/sources.ts";
-import type { AgentDeps, Source, ToolCallRecord } from "../orchestrate/types.ts";
+import { dedupeSources } from "../../agents/sources.ts";
+import type { AgentDeps, Source, ToolCallRecord } from "../../agents/types.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { TOOLS, toolByName } from "../../tools/tools.ts";
 

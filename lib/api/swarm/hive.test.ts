@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryUpstreamCache } from "../../upstream/cache.ts";
-import type { ResearchEvent } from "../orchestrate/types.ts";
+import type { ResearchEvent } from "../../agents/types.ts";
 import { TOOLS } from "../../tools/tools.ts";
 import { fakeAgentLlm, type FakeAgentScript } from "../../../test/fakes/research-llm.ts";
 import { HIVE_STEPS, runHive, type HiveDeps } from "./hive.ts";

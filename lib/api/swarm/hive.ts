@@ -1,12 +1,12 @@
 import { GatewayError } from "../../errors.ts";
 import { DEFAULT_PROVIDER } from "../../upstream/llm-catalogue.ts";
 import { pool } from "../../abortable.ts";
-import { clip, runAgent, type AgentRunDeps } from "../orchestrate/agent-run.ts";
-import { CONCURRENCY, parseSubtasks } from "../orchestrate/cascade.ts";
-import { usageTally } from "../orchestrate/cost.ts";
-import { dedupeSources } from "../orchestrate/sources.ts";
-import { tierModel, tierPlan } from "../orchestrate/tiers.ts";
-import type { AgentDeps, AgentInfo, ResearchUsage, Source, Tier, ToolCallRecord } from "../orchestrate/types.ts";
+import { clip, runAgent, type AgentRunDeps } from "../../agents/agent-run.ts";
+import { CONCURRENCY, parseSubtasks } from "../../agents/cascade.ts";
+import { usageTally } from "../../agents/cost.ts";
+import { dedupeSources } from "../../agents/sources.ts";
+import { tierModel, tierPlan } from "../../agents/tiers.ts";
+import type { AgentDeps, AgentInfo, ResearchUsage, Source, Tier, ToolCallRecord } from "../../agents/types.ts";
 import { TOOLS } from "../../tools/tools.ts";
 
 export type HiveDepth = "quick" | "balanced" | "deep";

@@ -7,7 +7,7 @@ import { route, type Handler } from "../../gateway/pipeline/route.ts";
 import { isConfigured, providerEntry, DEFAULT_PROVIDER } from "../../upstream/llm-catalogue.ts";
 import { configuredProvider } from "../../llm/models.ts";
 import { providerErrors } from "../../llm/route-schemas.ts";
-import { researchDeps } from "../orchestrate/research.ts";
+import { researchDeps } from "../../agents/research-deps.ts";
 import { TOOLS } from "../../tools/tools.ts";
 import { runSwarmChat } from "./chat.ts";
 import { runHive } from "./hive.ts";

@@ -1,14 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { GatewayError } from "../../errors.ts";
-import { MemoryUpstreamCache } from "../../upstream/cache.ts";
-import { TOOLS, toolByName } from "../../tools/tools.ts";
-import { startFakeWikipedia, type FakeSource } from "../../../test/fakes/data-sources.ts";
+import { GatewayError } from "../errors.ts";
+import { MemoryUpstreamCache } from "../upstream/cache.ts";
+import { TOOLS, toolByName } from "../tools/tools.ts";
+import { startFakeWikipedia, type FakeSource } from "../../test/fakes/data-sources.ts";
 import {
   startFakeResearchLlm,
   type FakeResearchLlm,
   type FakeTurn,
   type FakeRequest,
-} from "../../../test/fakes/research-llm.ts";
+} from "../../test/fakes/research-llm.ts";
 import { agentLlm, toolOutcomes } from "./agent-llm.ts";
 import type { AgentCall, AgentReply } from "./types.ts";
 

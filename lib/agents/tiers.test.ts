@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CHAT_PROVIDER_NAMES } from "../../upstream/llm-catalogue.ts";
+import { CHAT_PROVIDER_NAMES } from "../upstream/llm-catalogue.ts";
 import { researchModels, researchPlan, tierModel, tierPlan } from "./tiers.ts";
 
 describe("research tiers", () => {

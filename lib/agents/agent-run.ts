@@ -1,4 +1,4 @@
-import { untilAborted } from "../../abortable.ts";
+import { untilAborted } from "../abortable.ts";
 import type { UsageTally } from "./cost.ts";
 import type { AgentCall, AgentDeps, AgentInfo, AgentReply } from "./types.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { MemoryUpstreamCache } from "../../upstream/cache.ts";
-import { TOOLS } from "../../tools/tools.ts";
-import { fakeAgentLlm, type FakeAgentScript } from "../../../test/fakes/research-llm.ts";
+import { MemoryUpstreamCache } from "../upstream/cache.ts";
+import { TOOLS } from "../tools/tools.ts";
+import { fakeAgentLlm, type FakeAgentScript } from "../../test/fakes/research-llm.ts";
 import { parseSubtasks, runCascade, titleOf } from "./cascade.ts";
 import type { AgentDeps, CascadeInput, ResearchEvent } from "./types.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { MemoryUpstreamCache } from "../../upstream/cache.ts";
-import { toolByName } from "../../tools/tools.ts";
+import { MemoryUpstreamCache } from "../upstream/cache.ts";
+import { toolByName } from "../tools/tools.ts";
 import {
   startFakeArxiv,
   startFakeGithub,
@@ -8,8 +8,8 @@ import {
   startFakeSemanticScholar,
   startFakeWikipedia,
   type FakeSource,
-} from "../../../test/fakes/data-sources.ts";
-import { fakeAgentLlm, type FakeAgentScript } from "../../../test/fakes/research-llm.ts";
+} from "../../test/fakes/data-sources.ts";
+import { fakeAgentLlm, type FakeAgentScript } from "../../test/fakes/research-llm.ts";
 import { renderFindings, runSwarm, SEARCHER_TOOLS, SEARCHER_TYPES, searcherType } from "./swarm.ts";
 import type { AgentDeps, ResearchEvent, SwarmInput } from "./types.ts";
 

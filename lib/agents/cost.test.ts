@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PROVIDERS } from "../../upstream/llm-catalogue.ts";
+import { PROVIDERS } from "../upstream/llm-catalogue.ts";
 import { estimateCostUsd, priceOf, usageTally } from "./cost.ts";
 
 const tokens = (prompt: number, completion: number) => ({

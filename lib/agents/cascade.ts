@@ -1,7 +1,7 @@
-import { GatewayError } from "../../errors.ts";
-import type { Usage } from "../../llm/chat-types.ts";
-import { TOOLS } from "../../tools/tools.ts";
-import { pool } from "../../abortable.ts";
+import { GatewayError } from "../errors.ts";
+import type { Usage } from "../llm/chat-types.ts";
+import { TOOLS } from "../tools/tools.ts";
+import { pool } from "../abortable.ts";
 import { clip, runAgent, type AgentOutcome } from "./agent-run.ts";
 import { usageTally } from "./cost.ts";
 import { dedupeSources } from "./sources.ts";

@@ -1,8 +1,8 @@
-import type { Usage } from "../../llm/chat-types.ts";
-import { estimateCost } from "../../usage/prices.ts";
+import type { Usage } from "../llm/chat-types.ts";
+import { estimateCost } from "../usage/prices.ts";
 import type { ResearchUsage, Tier } from "./types.ts";
 
-export { priceOf } from "../../usage/prices.ts";
+export { priceOf } from "../usage/prices.ts";
 
 /**
  * Estimated USD for one call's tokens, from the one price table (lib/usage/prices.ts: defaults in code,

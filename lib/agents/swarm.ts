@@ -1,8 +1,8 @@
-import { GatewayError } from "../../errors.ts";
-import type { Usage } from "../../llm/chat-types.ts";
-import { runToolCall, type Tool } from "../../tools/tool.ts";
-import { toolByName } from "../../tools/tools.ts";
-import { pool, untilAborted } from "../../abortable.ts";
+import { GatewayError } from "../errors.ts";
+import type { Usage } from "../llm/chat-types.ts";
+import { runToolCall, type Tool } from "../tools/tool.ts";
+import { toolByName } from "../tools/tools.ts";
+import { pool, untilAborted } from "../abortable.ts";
 import { clip, errorMessage, runAgent } from "./agent-run.ts";
 import { usageTally } from "./cost.ts";
 import { dedupeSources, sourcesFrom } from "./sources.ts";

@@ -1,6 +1,6 @@
-import { GatewayError } from "../../errors.ts";
-import { CHAT_PROVIDER_NAMES, providerEntry, type ProviderEntry, type Tier } from "../../upstream/llm-catalogue.ts";
-import { configuredProvider } from "../../llm/models.ts";
+import { GatewayError } from "../errors.ts";
+import { CHAT_PROVIDER_NAMES, providerEntry, type ProviderEntry, type Tier } from "../upstream/llm-catalogue.ts";
+import { configuredProvider } from "../llm/models.ts";
 
 /** The tiers of a research run's three levels: who gathers, who synthesises, who writes the summary. */
 export type TierPlan = { worker: Tier; synthesizer: Tier; summary: Tier };

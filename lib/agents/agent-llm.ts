@@ -1,12 +1,12 @@
 import { generateText, stepCountIs, tool, type StepResult, type ToolSet } from "ai";
-import { GatewayError } from "../../errors.ts";
-import { usageOf } from "../../llm/chat.ts";
-import { providerError } from "../../llm/errors.ts";
-import { configuredProvider, languageModel } from "../../llm/models.ts";
-import { runToolCall, type Tool } from "../../tools/tool.ts";
+import { GatewayError } from "../errors.ts";
+import { usageOf } from "../llm/chat.ts";
+import { providerError } from "../llm/errors.ts";
+import { configuredProvider, languageModel } from "../llm/models.ts";
+import { runToolCall, type Tool } from "../tools/tool.ts";
 import { sourcesFrom } from "./sources.ts";
 import type { AgentCall, AgentLlm, AgentReply, Source, ToolCallRecord } from "./types.ts";
-import { CallStop } from "../../upstream/call-stop.ts";
+import { CallStop } from "../upstream/call-stop.ts";
 
 /** One agent call, all its steps and tool runs included; the caller's signal (cancel) can end it sooner. */
 export const AGENT_TIMEOUT_MS = 180_000;

@@ -1,0 +1,96 @@
+import { spendRefusal } from "../gateway/http/guard.ts";
+import type { KeyRecord } from "../gateway/keys/record.ts";
+import type { Runtime } from "../gateway/runtime/runtime.ts";
+import { BudgetExceeded } from "../jobs/budget-exceeded.ts";
+import { CallStop } from "../upstream/call-stop.ts";
+import { keyById, toolAdmission } from "../tools/admission.ts";
+import { agentLlm } from "./agent-llm.ts";
+import { estimateCostUsd } from "./cost.ts";
+import type { AgentDeps, AgentReply, ResearchEvent, Source } from "./types.ts";
+
+/** What a run has spent so far, as the task row and the status answer show it. */
+export type Spend = { calls: number; prompt_tokens: number; completion_tokens: number; estimated_cost_usd: number };
+
+export type RunScope = {
+  keyId: string;
+  /** The key's record when a request runs the work (a task finds it by keyId): its tool calls are admitted against it. */
+  key?: KeyRecord;
+  /** The usage events' route and area: the endpoint that started the work. */
+  route: string;
+  area: string;
+  /** Usage request ids are `<requestId>:<agent id>`: the request's id, or the task's. */
+  requestId: string;
+  signal: AbortSignal;
+  emit?: (event: ResearchEvent) => void;
+  onSpend?: (spend: Spend) => void;
+};
+
+/** An agent whose model call answered before a budget stopped the run: what it found. */
+export type FinishedAgent = { id: string; role: string; model: string; output: string; sources: Source[] };
+
+/**
+ * The agents' dependencies for one run: the provider's models, every answered model call metered to
+ * the key (one usage event per agent call, tokens included) and added to the run's spend. Before each
+ * call the key's hard-stop budget is asked: once it is used up the run stops (its calls in flight are
+ * aborted) with a BudgetExceeded carrying the agents that finished and the spend.
+ */
+export function researchDeps(rt: Runtime, provider: string, scope: RunScope): AgentDeps {
+  const spend: Spend = { calls: 0, prompt_tokens: 0, completion_tokens: 0, estimated_cost_usd: 0 };
+  const started = new Map<string, number>();
+  const finished: FinishedAgent[] = [];
+  const budgetStop = new CallStop().follow(scope.signal);
+  const signal = budgetStop.signal;
+  const onCall = (reply: AgentReply, call: { agentId: string; role: string }) => {
+    finished.push({
+      id: call.agentId,
+      role: call.role,
+      model: reply.model,
+      output: reply.content,
+      sources: reply.sources,
+    });
+    spend.calls += 1;
+    spend.prompt_tokens += reply.usage.prompt_tokens;
+    spend.completion_tokens += reply.usage.completion_tokens;
+    spend.estimated_cost_usd += estimateCostUsd(reply.provider, reply.model, reply.usage);
+    scope.onSpend?.({ ...spend });
+    rt.meter.record({
+      keyId: scope.keyId,
+      requestId: `${scope.requestId}:${call.agentId}`,
+      method: "AGENT",
+      route: scope.route,
+      area: scope.area,
+      status: 200,
+      latencyMs: performance.now() - (started.get(call.agentId) ?? performance.now()),
+      bytesIn: 0,
+      bytesOut: reply.content.length,
+      provider: reply.provider,
+      model: reply.model,
+      promptTokens: reply.usage.prompt_tokens,
+      completionTokens: reply.usage.completion_tokens,
+      at: new Date(),
+    });
+  };
+  const llm = agentLlm({ provider, onCall });
+  return {
+    llm: (call) => {
+      const refused = spendRefusal(rt, scope.keyId);
+      if (refused) {
+        const stop = new BudgetExceeded(refused, { agents: [...finished], usage: { ...spend } });
+        // Rejects the run (and every call in flight) with the stop, as a cancel does with its reason.
+        budgetStop.abort(stop);
+        return Promise.reject(stop);
+      }
+      started.set(call.agentId, performance.now());
+      return llm(call);
+    },
+    emit: (event) => scope.emit?.(event),
+    signal,
+    // Each tool call is one more request of the key (toolAdmission): once its limits or budget refuse,
+    // the agents' tool calls fail without reaching the sources.
+    toolContext: {
+      cache: rt.upstreamCache,
+      signal,
+      admit: toolAdmission(rt, scope.key ? async () => scope.key! : keyById(rt, scope.keyId), scope),
+    },
+  };
+}
