@@ -41,6 +41,7 @@ const config = [
       "lib/data-sources/**",
       "lib/tools/**",
       "lib/agents/**",
+      "lib/content-generators/**",
     ],
     rules: {
       "no-restricted-imports": [

@@ -3,8 +3,23 @@ import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
-import { describeGenerators, generatorBags, MULTIPLE_MAX, requireGenerator } from "./generators.ts";
-import { GeneratorParam, CountParam, indexAt, ItemA, many, notFound, one, parseCount, tags } from "./schemas.ts";
+import {
+  describeGenerators,
+  generatorBags,
+  MULTIPLE_MAX,
+  requireGenerator,
+} from "../../content-generators/generators.ts";
+import {
+  GeneratorParam,
+  CountParam,
+  indexAt,
+  ItemA,
+  many,
+  notFound,
+  one,
+  parseCount,
+  tags,
+} from "../../content-generators/schemas.ts";
 
 const index = indexAt("/v1/create", "The content generators");
 

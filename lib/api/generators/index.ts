@@ -3,7 +3,12 @@ import { defineArea } from "../../gateway/http/area.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { route } from "../../gateway/pipeline/route.ts";
-import { describeGenerators, generatorBags, MULTIPLE_MAX, requireGenerator } from "../create/generators.ts";
+import {
+  describeGenerators,
+  generatorBags,
+  MULTIPLE_MAX,
+  requireGenerator,
+} from "../../content-generators/generators.ts";
 import {
   CountParam,
   GeneratorParam,
@@ -15,7 +20,7 @@ import {
   PaletteQuery,
   parseCount,
   tags,
-} from "../create/schemas.ts";
+} from "../../content-generators/schemas.ts";
 
 // Form B's paths live under /v1/generators; its base answers like /v1/create/ instead of 404.
 const index = indexAt("/v1/generators", "The content generators (Form B alias of /v1/create)");

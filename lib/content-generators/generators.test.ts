@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GatewayError } from "../../errors.ts";
+import { GatewayError } from "../errors.ts";
 import { hexToRgb } from "./color-space.ts";
 import { describeGenerators, echo, GENERATORS, GeneratorBags, requireGenerator } from "./generators.ts";
 import { seeded } from "./test-random.ts";

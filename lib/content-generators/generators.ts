@@ -1,10 +1,10 @@
-import { GatewayError } from "../../errors.ts";
+import { GatewayError } from "../errors.ts";
 import { colorNames, type ColorName } from "./color-names.ts";
 import { describeRgb, hexToRgb, type ColorValue } from "./color-space.ts";
 import { jokeSet, textSet, type JokeItem, type TextItem } from "./data-sets.ts";
 import { buildPalette, pickScheme, randomBase, type Palette, type PaletteScheme } from "./palettes.ts";
 import { ShuffleBag, type RandomSource } from "./shuffle-bag.ts";
-import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
+import { perRuntime } from "../gateway/runtime/per-runtime.ts";
 
 export const GENERATORS = ["insults", "antijokes", "dadjokes", "colors", "compliments"] as const;
 export type GeneratorName = (typeof GENERATORS)[number];

@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { GatewayError } from "../../errors.ts";
-import { gatewayRoute } from "../../gateway/http/route.ts";
-import { blankAsAbsent, ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { GatewayError } from "../errors.ts";
+import { gatewayRoute } from "../gateway/http/route.ts";
+import { blankAsAbsent, ErrorSchema, jsonResponse, keyedErrors } from "../gateway/http/schemas.ts";
 import { echo, GENERATORS } from "./generators.ts";
 import { PALETTE_SCHEMES, PALETTE_SIZE } from "./palettes.ts";
 
-// The contract both forms share: Form A under /v1/create (create/routes.ts), Form B under /v1/generators.
+// The contract both forms share: Form A under /v1/create (lib/api/create/routes.ts), Form B under /v1/generators.
 
 export const tags = ["Generators"];
 

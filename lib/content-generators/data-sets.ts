@@ -14,7 +14,7 @@ export type JokeSetName = (typeof JOKE_SETS)[number];
 
 // Read at run time from the repository (as lib/api/utils/citations.ts does), so the same path works
 // under tsx and under `next start`.
-const DATA_DIR = path.join(process.cwd(), "lib", "api", "create", "data");
+const DATA_DIR = path.join(process.cwd(), "lib", "content-generators", "data");
 
 const Line = z.string().trim().min(1);
 const TextFile = z.array(Line).min(1);
