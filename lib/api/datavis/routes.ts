@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { blankAsAbsent, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
-import { troveCatalogue } from "../trove/catalogue.ts";
+import { troveCatalogue } from "../../trove/catalogue.ts";
 import { CATEGORY_DESCRIPTIONS, countByCategory, VIS_CATEGORIES, VISUALIZATIONS, visualizationsIn } from "./gallery.ts";
 import { describeLiveSources, fetchLive, LIVE_SOURCES } from "./live.ts";
 

@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { blankAsAbsent, ErrorSchema, jsonResponse, RateLimitErrorSchema } from "../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
-import { buildTroveIndex, findDataset, listCategory } from "./catalogue.ts";
-import { datasetRows, pageRows } from "./rows.ts";
+import { buildTroveIndex, findDataset, listCategory } from "../../trove/catalogue.ts";
+import { datasetRows, pageRows } from "../../trove/rows.ts";
 
 const tags = ["Data Trove"];
 

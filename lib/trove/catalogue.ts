@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { GatewayError } from "../../errors.ts";
+import { GatewayError } from "../errors.ts";
 
 /** Where the shipped datasets live (written by scripts/build-trove.mjs). */
-export const TROVE_DIR = path.join(process.cwd(), "lib", "api", "trove", "data");
+export const TROVE_DIR = path.join(process.cwd(), "lib", "trove", "data");
 
 export type DatasetField = { name: string; type: "number" | "string" | "boolean" };
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GatewayError } from "../../errors.ts";
+import { GatewayError } from "../errors.ts";
 import { buildTroveIndex, findDataset, listCategory, troveCatalogue, TROVE_DIR } from "./catalogue.ts";
 
 const CATEGORIES = [
