@@ -1,7 +1,8 @@
 // `npm run lint` runs this after ESLint: it fails when modules import each other, directly or
-// through others. Type-only and dynamic imports count too (a type cycle still ties modules together),
-// so the shared part has to move into a leaf. Layering (nothing below the areas imports one) is
-// ESLint's no-restricted-imports in eslint.config.mjs.
+// through others, and when one area of the API (lib/api/<area>) imports another's modules. Type-only
+// and dynamic imports count too (a type cycle still ties modules together), so the shared part has to
+// move into a leaf, and what two areas share moves below them into lib/. Layering (nothing below the
+// areas imports one) is ESLint's no-restricted-imports in eslint.config.mjs.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -62,9 +63,25 @@ function visit(node) {
 }
 for (const file of files) if (!indexOf.has(file)) visit(file);
 
+// An area's modules (tests included) import only their own area's and what sits below the areas.
+const areaOf = (file) => /^lib\/api\/([^/]+)\//.exec(file)?.[1];
+const crossings = [];
+for (const [file, imports] of graph) {
+  const area = areaOf(file);
+  if (!area) continue;
+  for (const target of imports) {
+    const other = areaOf(target);
+    if (other && other !== area) crossings.push(`${file} → ${target}`);
+  }
+}
+
 if (cycles.length) {
   console.error(`import cycles (${cycles.length}):`);
   for (const cycle of cycles) console.error(`  ${cycle.join(" ⇄ ")}`);
-  process.exit(1);
 }
-console.log(`no import cycles (${files.length} modules)`);
+if (crossings.length) {
+  console.error(`imports between areas (${crossings.length}): move what two areas share into lib/`);
+  for (const crossing of crossings) console.error(`  ${crossing}`);
+}
+if (cycles.length || crossings.length) process.exit(1);
+console.log(`no import cycles and no imports between areas (${files.length} modules)`);
