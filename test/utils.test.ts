@@ -675,9 +675,11 @@ describe("a PDF that keeps pdf.js busy", () => {
     });
 
   it("is stopped at the job time limit with 422, and the next PDF is read as usual", async () => {
-    expect((await extract(minimalPdf("warm"))).status).toBe(200);
-    // 25 million text operators in ~250 kB: tens of seconds of pdf.js on a page nobody can read.
+    // 25 million text operators in ~250 kB: tens of seconds of pdf.js on a page nobody can read. Made
+    // first: deflating it keeps this process (the gateway's too) busy for seconds, long enough for an
+    // idle kept-alive connection to reach the server's keep-alive timeout while the client still holds it.
     const bomb = minimalPdf("x", 25_000_000);
+    expect((await extract(minimalPdf("warm"))).status).toBe(200);
     expect(bomb.length).toBeLessThan(400_000);
     // Stopped, not finished (that would be a 200), and where: the message names the limit. No stopwatch:
     // on a busy machine the answer's time is the thread's start and the machine's load as much as the limit.
@@ -711,11 +713,13 @@ describe("a heavy job's time limit counts its own work", () => {
   // (lib/gateway/runtime/worker-pool.test.ts, lib/workers/heavy-tasks.test.ts).
   it("not the wait before its work: a job queued behind one stopped at the limit, then started on a new thread, reads its PDF", async () => {
     const limitMs = 6_000;
+    // Made before any request (see the first time-limit test: deflating it blocks this process for seconds).
+    const bombPdf = minimalPdf("x", 25_000_000);
     const { gw, extract } = await pdfGateway({ WORKER_JOB_TIMEOUT_MS: String(limitMs) });
     try {
       // The key is looked up once before the timed requests (invalid input, refused before the pool).
       expect((await extract(Buffer.alloc(0))).status).toBe(400);
-      const bomb = extract(minimalPdf("x", 25_000_000));
+      const bomb = extract(bombPdf);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const sent = performance.now();
       const queued = await extract(minimalPdf("queued"));
@@ -732,6 +736,7 @@ describe("a heavy job's time limit counts its own work", () => {
   }, 90_000);
 
   it("a job that cannot begin within WORKER_WAIT_MS behind a busy thread is refused with 503 and Retry-After", async () => {
+    const bombPdf = minimalPdf("x", 25_000_000);
     const { gw, extract } = await pdfGateway({ WORKER_JOB_TIMEOUT_MS: "10000", WORKER_WAIT_MS: "1500" });
     try {
       // A thread's start counts against the wait too, and takes longer than 1.5 s on a busy machine; a
@@ -739,7 +744,7 @@ describe("a heavy job's time limit counts its own work", () => {
       let warm = 0;
       for (let tries = 0; tries < 30 && warm !== 200; tries++) warm = (await extract(minimalPdf("warm"))).status;
       expect(warm).toBe(200);
-      const bomb = extract(minimalPdf("x", 25_000_000));
+      const bomb = extract(bombPdf);
       await new Promise((resolve) => setTimeout(resolve, 200));
       const started = performance.now();
       const queued = await extract(minimalPdf("queued"));
