@@ -19,8 +19,7 @@ export class Reply {
 
   /** A JSON answer with a status other than 200 (201, 202), or headers of its own. */
   static json(value: unknown, status = 200, headers: Record<string, string> = {}): Reply {
-    const text = value instanceof JsonText ? value.text : JSON.stringify(value);
-    return new Reply(status, text, { "Content-Type": "application/json", ...headers });
+    return new Reply(status, jsonText(value), { "Content-Type": "application/json", ...headers });
   }
 
   /** Bytes of a type (audio, a PDF, an image), with their length. */
@@ -44,9 +43,6 @@ export class StreamAnswer {
     readonly metered: Promise<UsageDetail>,
   ) {}
 }
-
-/** What a handler returns: a 200 JSON value (or its text), a stream of events, or a Reply. */
-export type Answer<T = unknown> = T | JsonText<T> | StreamAnswer | Reply;
 
 /** A 200 JSON answer's text. */
 export const jsonText = (value: unknown): string => (value instanceof JsonText ? value.text : JSON.stringify(value));

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { GatewayError } from "../../errors.ts";
-import { readDeclaredBody } from "../http/node-body.ts";
+import { readDeclaredBody, utf8Text } from "../http/node-body.ts";
 import { writeEventStream } from "./event-stream-node.ts";
 import { bodyTooLarge, type Outcome, type Pipeline } from "./pipeline.ts";
 import type { GatewayRequest } from "./request.ts";
@@ -89,8 +89,7 @@ class NodeRequest implements GatewayRequest {
   }
 
   async text(): Promise<string> {
-    const body = await this.bytes();
-    return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
+    return utf8Text(await this.bytes());
   }
 
   get signal(): AbortSignal {

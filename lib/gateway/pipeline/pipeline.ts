@@ -6,11 +6,10 @@ import { acceptKey, authenticate, presentedKey, type RequestView } from "../http
 import type { UsageDetail } from "../http/context.ts";
 import type { EventSource } from "../http/event-stream.ts";
 import { ACCOUNT_AREA, admitKey, usageRecorder } from "../http/guard.ts";
-import { JsonText } from "../http/json-text.ts";
 import { requestIdOf } from "../http/request-id.ts";
 import type { Admission } from "../runtime/limits/limiter.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { Reply, StreamAnswer, type ReplyBody } from "./answer.ts";
+import { jsonText, Reply, StreamAnswer, type ReplyBody } from "./answer.ts";
 import { Call } from "./call.ts";
 import { admitClient, clientAddressOf } from "./client-limit.ts";
 import type { ErrorBody, ErrorShape } from "./error-shape.ts";
@@ -189,7 +188,7 @@ function answerOutcome(answer: unknown, headers: Record<string, string | number>
   }
   if (answer instanceof StreamAnswer) return { status: 200, headers, body: null, events: answer.source };
   headers["Content-Type"] = JSON_TYPE;
-  return { status: 200, headers, body: answer instanceof JsonText ? answer.text : JSON.stringify(answer) };
+  return { status: 200, headers, body: jsonText(answer) };
 }
 
 /** A streamed answer holds its concurrency slot, and is metered (tokens, bytes), until it ends or the client leaves. */
@@ -248,7 +247,7 @@ function observe(
 }
 
 /** A request as every answer is counted and logged. Labels by template, never by raw path: no ids or keys. */
-export function observeRequest(
+function observeRequest(
   rt: Runtime,
   requestId: string,
   method: string,

@@ -32,7 +32,6 @@ export class RouteTable {
   readonly #exact = new Map<string, TableEntry>();
   readonly #patterns = new Map<string, Pattern[]>();
   readonly #methods = new Map<string, Set<string>>();
-  readonly #patternMethods: { regex: RegExp; method: string }[] = [];
 
   add(area: Area, def: RouteDef): void {
     const method = def.contract.method.toUpperCase();
@@ -65,7 +64,6 @@ export class RouteTable {
     const list = this.#patterns.get(method) ?? [];
     list.push({ entry, regex, names });
     this.#patterns.set(method, list);
-    this.#patternMethods.push({ regex, method });
   }
 
   /** The route that answers `method` `rawPath`, with its parameters; undefined when none does. */
@@ -90,7 +88,8 @@ export class RouteTable {
   allowed(rawPath: string): string[] {
     const path = pathOf(rawPath);
     const methods = new Set(this.#methods.get(path));
-    for (const { regex, method } of this.#patternMethods) if (regex.test(path)) methods.add(method);
+    for (const [method, patterns] of this.#patterns)
+      if (patterns.some(({ regex }) => regex.test(path))) methods.add(method);
     if (methods.has("GET")) methods.add("HEAD");
     return [...methods];
   }
