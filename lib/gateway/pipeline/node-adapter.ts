@@ -146,6 +146,8 @@ function writeOutcome(res: ServerResponse, outcome: Outcome, head: boolean): voi
     return;
   }
   if (body instanceof ReadableStream) return void pipeStream(res, status, headers, body);
+  // The adapter owns the length: a handler's lower-case copy (an upstream's, say) would be a second header.
+  delete headers["content-length"];
   headers["Content-Length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
   res.writeHead(status, headers);
   res.end(body);
