@@ -1,4 +1,4 @@
-import type { ErrorShape } from "../../gateway/pipeline/error-shape.ts";
+import { gatewayErrorMessage, type ErrorShape } from "../../gateway/pipeline/error-shape.ts";
 import { listConditions, type Condition } from "./conditions.ts";
 import { renderConditionHtml } from "./render.ts";
 import { stem } from "./search.ts";
@@ -60,7 +60,6 @@ export function contentStats(conditions: readonly Condition[] = listConditions()
  * is re-wrapped: a crash or an outage keeps the gateway's own answer.
  */
 export const contentServiceErrors: ErrorShape = (status, body) => {
-  const error = body?.error;
-  const message = typeof error === "string" ? error : error?.message;
-  return status < 500 && typeof message === "string" ? { success: false, error: message } : null;
+  const message = gatewayErrorMessage(body);
+  return status < 500 && message !== undefined ? { success: false, error: message } : null;
 };

@@ -1,5 +1,4 @@
-import type { ErrorShape } from "../../gateway/pipeline/error-shape.ts";
-import { gatewayErrorMessage } from "../../llm/compat/openai-errors.ts";
+import { gatewayErrorMessage, type ErrorShape } from "../../gateway/pipeline/error-shape.ts";
 
 /** Anthropic's error `type` for a status, as its SDK and clients branch on it. */
 const TYPES: Record<number, string> = {

@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorShape } from "../../gateway/pipeline/error-shape.ts";
+import { gatewayErrorMessage, type ErrorShape } from "../../gateway/pipeline/error-shape.ts";
 
 /** OpenAI's error `type` for a status, as its SDKs and clients branch on it. */
 const TYPES: Record<number, string> = {
@@ -10,12 +10,6 @@ const TYPES: Record<number, string> = {
   413: "invalid_request_error",
   429: "rate_limit_error",
 };
-
-/** The message of an error of the gateway's (Form A `{error}` or Form B `{error: {code, message}}`), if it is one. */
-export function gatewayErrorMessage(body: ErrorBody | null): string | undefined {
-  const e = body?.error;
-  return typeof e === "string" ? e : typeof e?.message === "string" ? e.message : undefined;
-}
 
 /**
  * An error of the gateway's in OpenAI's shape, `{error: {message, type, param, code}}`; null when the
