@@ -10,7 +10,14 @@ export function providerError(provider: string, err: unknown): GatewayError {
   if (APICallError.isInstance(err)) {
     const status = err.statusCode;
     if (!status) return new GatewayError(502, `${provider} could not be reached`);
-    return upstreamStatusError(provider, status, err.responseHeaders?.["retry-after"], err.message.slice(0, 300));
+    const headers = err.responseHeaders;
+    return upstreamStatusError(
+      provider,
+      status,
+      headers?.["retry-after"],
+      err.message.slice(0, 300),
+      headers?.["retry-after-ms"],
+    );
   }
   const name = (err as Error)?.name;
   if (name === "TimeoutError") return new GatewayError(504, `${provider} did not answer in time`);

@@ -24,6 +24,27 @@ export async function callUpstream(
   }
 }
 
+/** What an upstream answered, kept beside the status we answer with: the router's retries decide on it. */
+export type UpstreamAnswer = {
+  status: number;
+  /** Its Retry-After header as sent (seconds or an HTTP date). */
+  retryAfter?: string;
+  /** Its retry-after-ms header (OpenAI, Azure), finer than Retry-After. */
+  retryAfterMs?: string;
+};
+
+/** A gateway error made from an upstream's non-2xx answer, which it keeps (`upstream`). */
+export class UpstreamStatusError extends GatewayError {
+  constructor(
+    status: number,
+    message: string,
+    headers: Record<string, string>,
+    readonly upstream: UpstreamAnswer,
+  ) {
+    super(status, message, headers);
+  }
+}
+
 /**
  * What an upstream's HTTP status means to our caller: its credential problems and outages are ours
  * (502), its rate limit is a temporary 503 carrying its Retry-After, its other 4xx are the caller's (400).
@@ -33,18 +54,24 @@ export function upstreamStatusError(
   status: number,
   retryAfter: string | null | undefined,
   detail: string,
+  retryAfterMs?: string | null,
 ): GatewayError {
-  if (status === 401 || status === 403) return new GatewayError(502, `${service} rejected the gateway's credentials`);
+  const upstream: UpstreamAnswer = { status };
+  if (retryAfter) upstream.retryAfter = retryAfter;
+  if (retryAfterMs) upstream.retryAfterMs = retryAfterMs;
+  if (status === 401 || status === 403)
+    return new UpstreamStatusError(502, `${service} rejected the gateway's credentials`, {}, upstream);
   if (status === 429) {
-    return new GatewayError(
+    return new UpstreamStatusError(
       503,
       `${service} is rate limiting the gateway; try again later`,
       retryAfter ? { "Retry-After": retryAfter } : {},
+      upstream,
     );
   }
   if (status >= 400 && status < 500)
-    return new GatewayError(400, `${service} refused the request (${status}): ${detail}`);
-  return new GatewayError(502, `${service} failed (${status})`);
+    return new UpstreamStatusError(400, `${service} refused the request (${status}): ${detail}`, {}, upstream);
+  return new UpstreamStatusError(502, `${service} failed (${status})`, {}, upstream);
 }
 
 /** Turns a non-2xx upstream answer into the gateway error a client can act on. */
