@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { prefersHtml } from "@/lib/prefers-html.ts";
-import { portalSecurityHeaders } from "@/lib/portal/security-headers.ts";
+import { portalSecurityHeaders } from "@/lib/portal/pages/security-headers.ts";
 
 /**
  * Every portal response carries the portal's security headers (CSP with frame-ancestors 'none',

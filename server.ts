@@ -3,8 +3,8 @@ import { getGateway } from "./lib/instance.ts";
 import { isGatewayRequest } from "./lib/front-door.ts";
 import { addressBucket, resolveClientAddress } from "./lib/gateway/http/trusted-proxies.ts";
 import { loadPortalConfig } from "./lib/portal/config.ts";
-import { announceFirstRunLink } from "./lib/portal/first-run.ts";
-import { CLIENT_ADDRESS_HEADER } from "./lib/portal/sign-in-limits.ts";
+import { announceFirstRunLink } from "./lib/portal/sign-in/first-run.ts";
+import { CLIENT_ADDRESS_HEADER } from "./lib/portal/sign-in/limits.ts";
 import { deferWasmOptimisation } from "./lib/gateway/runtime/wasm-memory.ts";
 import { keepRequestsYoung } from "./lib/gateway/runtime/pretenuring.ts";
 

@@ -3,9 +3,9 @@ import Link from "next/link";
 import { CapabilityGrid } from "@/components/capability-grid";
 import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
-import { approvalSummary } from "@/lib/portal/approval-text.ts";
-import { getPortal } from "@/lib/portal/auth.ts";
-import { sampleOrigin } from "@/lib/portal/sample-origin.ts";
+import { approvalSummary } from "@/lib/portal/keys/approval-text.ts";
+import { getPortal } from "@/lib/portal/sign-in/auth.ts";
+import { sampleOrigin } from "@/lib/portal/pages/sample-origin.ts";
 
 // The sample's origin is the request's when PUBLIC_BASE_URL is unset, and the limits and approval
 // policy are the running server's: rendered per request, never at build time.

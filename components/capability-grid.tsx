@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { CAPABILITIES, docsTagHref } from "@/lib/portal/capabilities.ts";
+import { CAPABILITIES, docsTagHref } from "@/lib/portal/pages/capabilities.ts";
 
 export function CapabilityGrid() {
   return (

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { currentSession } from "@/lib/portal/session.ts";
+import { currentSession } from "@/lib/portal/sign-in/session.ts";
 import { NavLink } from "./nav-link";
 
 /** The portal's header on every page: sections, and who is signed in. */

@@ -23,7 +23,7 @@ import {
   readOperatorEndpoint,
   requestsForCli,
 } from "../lib/gateway/keys/operator.ts";
-import { REQUEST_STATUSES } from "../lib/portal/admin-lists.ts";
+import { REQUEST_STATUSES } from "../lib/portal/admin/lists.ts";
 
 const USAGE = `usage:
   keys create --name NAME [--email E] [--day N] [--minute N] [--concurrency N] [--scopes a,b] [--expires ISO-DATE]

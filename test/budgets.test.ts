@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createKey } from "../lib/gateway/keys/key-changes.ts";
 import { rotateKey } from "../lib/gateway/keys/key-rotation.ts";
-import { setBudget } from "../lib/portal/budgets.ts";
-import { usageReport } from "../lib/portal/usage.ts";
+import { setBudget } from "../lib/portal/usage/budgets.ts";
+import { usageReport } from "../lib/portal/usage/report.ts";
 import { estimateCost, resetPrice, savePrice } from "../lib/usage/prices.ts";
 import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestSmtp, type TestSmtp } from "./support/mail.ts";
@@ -213,7 +213,7 @@ describe("monthly budgets and the usage you can trust, against a fake provider a
   });
 
   it("refuses a budget over the operator's ceiling or on someone else's key", async () => {
-    const { budgetInput } = await import("../lib/portal/budgets.ts");
+    const { budgetInput } = await import("../lib/portal/usage/budgets.ts");
     const input = budgetInput(t.gw.rt.config.budgets.ceilings);
     expect(input.safeParse({ keyId: "key_1", metric: "requests", limit: "1001" }).error?.issues[0]?.message).toMatch(
       /at most 1,000 requests a month/,

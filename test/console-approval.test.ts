@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { revokeKey } from "../lib/gateway/keys/key-changes.ts";
 import { decideKeyRequest, pickUpKey, requestKey } from "../lib/gateway/keys/key-requests.ts";
 import { startOperatorServer } from "../lib/gateway/keys/operator.ts";
-import { setBudget } from "../lib/portal/budgets.ts";
+import { setBudget } from "../lib/portal/usage/budgets.ts";
 import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { runKeysCli } from "./support/server-process.ts";

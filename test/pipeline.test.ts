@@ -4,7 +4,7 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { createWorkspaceStore } from "@scalar/workspace-store/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { revokeKey } from "../lib/gateway/keys/key-changes.ts";
-import { CAPABILITIES } from "../lib/portal/capabilities.ts";
+import { CAPABILITIES } from "../lib/portal/pages/capabilities.ts";
 import { databaseBackends, limitBackends } from "./support/backends.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { addProbeRoutes } from "./support/probe-routes.ts";

@@ -5,7 +5,7 @@ import { createKey, revokeKey } from "../lib/gateway/keys/key-changes.ts";
 import { rotateKey } from "../lib/gateway/keys/key-rotation.ts";
 import { toKeyRecord } from "../lib/gateway/keys/record.ts";
 import { generateKey } from "../lib/gateway/keys/secrets.ts";
-import { publishKeyChange } from "../lib/portal/keys.ts";
+import { publishKeyChange } from "../lib/portal/keys/publish-change.ts";
 import { createRuntime, type Runtime } from "../lib/gateway/runtime/runtime.ts";
 import { databaseBackends, freshPostgres, limitBackends, tempDir } from "./support/backends.ts";
 import { addProbeRoutes } from "./support/probe-routes.ts";

@@ -4,10 +4,10 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getGateway } from "@/lib/instance.ts";
 import { revokeKey, setKeyLimits } from "@/lib/gateway/keys/key-changes.ts";
-import { getPortal } from "@/lib/portal/auth.ts";
-import { decideAndTell } from "@/lib/portal/key-decision.ts";
-import { publishKeyChange } from "@/lib/portal/keys.ts";
-import { currentSession } from "@/lib/portal/session.ts";
+import { getPortal } from "@/lib/portal/sign-in/auth.ts";
+import { decideAndTell } from "@/lib/portal/keys/decision.ts";
+import { publishKeyChange } from "@/lib/portal/keys/publish-change.ts";
+import { currentSession } from "@/lib/portal/sign-in/session.ts";
 
 export type AdminActionState = { error?: string; message?: string };
 

@@ -5,10 +5,10 @@ import { ListProblem, ListSearch, Pager } from "@/components/portal/list-control
 import { OperatorsOnly } from "@/components/portal/operators-only";
 import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
-import { keyRequestsPage, parseListParams, requestListParams } from "@/lib/portal/admin-lists.ts";
-import { formatUtc } from "@/lib/portal/format.ts";
-import { requestTerms } from "@/lib/portal/request-terms.ts";
-import { requireOperator } from "@/lib/portal/session.ts";
+import { keyRequestsPage, parseListParams, requestListParams } from "@/lib/portal/admin/lists.ts";
+import { formatUtc } from "@/lib/portal/pages/format.ts";
+import { requestTerms } from "@/lib/portal/keys/request-terms.ts";
+import { requireOperator } from "@/lib/portal/sign-in/session.ts";
 
 export const metadata: Metadata = { title: "Key requests · Operator · Unified API Gateway" };
 export const dynamic = "force-dynamic";

@@ -8,13 +8,13 @@ import { keyRequestInput, pickUpKey, requestKey } from "@/lib/gateway/keys/key-r
 import { rotateKey } from "@/lib/gateway/keys/key-rotation.ts";
 import { KeyRuleError } from "@/lib/gateway/keys/key-rules.ts";
 import { SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
-import { pendingNextSteps } from "@/lib/portal/approval-text.ts";
-import { getPortal } from "@/lib/portal/auth.ts";
-import { expiryFromDay } from "@/lib/portal/expiry-day.ts";
-import { publishKeyChange } from "@/lib/portal/keys.ts";
-import { grantedAreasOf } from "@/lib/portal/my-keys.ts";
-import { chosenScopes } from "@/lib/portal/scope-choice.ts";
-import { currentSession } from "@/lib/portal/session.ts";
+import { pendingNextSteps } from "@/lib/portal/keys/approval-text.ts";
+import { getPortal } from "@/lib/portal/sign-in/auth.ts";
+import { expiryFromDay } from "@/lib/portal/keys/expiry-day.ts";
+import { publishKeyChange } from "@/lib/portal/keys/publish-change.ts";
+import { grantedAreasOf } from "@/lib/portal/keys/my-keys.ts";
+import { chosenScopes } from "@/lib/portal/keys/scope-choice.ts";
+import { currentSession } from "@/lib/portal/sign-in/session.ts";
 
 /**
  * What a key form shows after it ran: an error, a message, or a new key (its only appearance).

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { AuthCard } from "@/components/portal/auth-card";
 import { SignInForms } from "@/components/portal/auth-forms";
-import { getPortal } from "@/lib/portal/auth.ts";
-import { currentSession } from "@/lib/portal/session.ts";
-import { signInError, signInReason } from "@/lib/portal/sign-in-reason.ts";
+import { getPortal } from "@/lib/portal/sign-in/auth.ts";
+import { currentSession } from "@/lib/portal/sign-in/session.ts";
+import { signInError, signInReason } from "@/lib/portal/sign-in/reason.ts";
 
 export const metadata: Metadata = { title: "Sign in · Unified API Gateway" };
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AuthCard } from "@/components/portal/auth-card";
 import { SignOutForm } from "@/components/portal/auth-forms";
-import { currentSession } from "@/lib/portal/session.ts";
+import { currentSession } from "@/lib/portal/sign-in/session.ts";
 
 export const metadata: Metadata = { title: "Sign out · Unified API Gateway" };
 export const dynamic = "force-dynamic";

@@ -2,8 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { getGateway } from "@/lib/instance.ts";
-import { budgetInput, BudgetRuleError, removeBudget, setBudget } from "@/lib/portal/budgets.ts";
-import { currentSession } from "@/lib/portal/session.ts";
+import { budgetInput, BudgetRuleError, removeBudget, setBudget } from "@/lib/portal/usage/budgets.ts";
+import { currentSession } from "@/lib/portal/sign-in/session.ts";
 import { describeBudgetUse } from "@/lib/usage/budget-text.ts";
 
 export type BudgetActionState = { error?: string; message?: string };

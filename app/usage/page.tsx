@@ -6,8 +6,8 @@ import { UsageDashboard } from "@/components/portal/usage-dashboard";
 import { UsageTabs } from "@/components/portal/usage-tabs";
 import { getGateway } from "@/lib/instance.ts";
 import { listKeys } from "@/lib/gateway/keys/key-list.ts";
-import { budgetsOf } from "@/lib/portal/budgets.ts";
-import { requireSession } from "@/lib/portal/session.ts";
+import { budgetsOf } from "@/lib/portal/usage/budgets.ts";
+import { requireSession } from "@/lib/portal/sign-in/session.ts";
 import { formatAmount } from "@/lib/usage/budget-text.ts";
 import { listPrices } from "@/lib/usage/prices.ts";
 

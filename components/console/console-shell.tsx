@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { consoleModelsOpen } from "@/lib/gateway/keys/console-access.ts";
 import { signInHref } from "@/lib/console/api.ts";
 import { getGateway } from "@/lib/instance.ts";
-import { currentSession } from "@/lib/portal/session.ts";
+import { currentSession } from "@/lib/portal/sign-in/session.ts";
 import { ModelAccessNotice } from "./model-access-notice";
 import { ConsoleProviders } from "./providers";
 

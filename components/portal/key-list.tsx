@@ -1,8 +1,8 @@
 import type { KeySummary } from "@/lib/gateway/keys/key-list.ts";
 import { enforcedTerms, isOperatorScope, SCOPE_AREAS, type KeyPolicy } from "@/lib/gateway/keys/record.ts";
-import { areasText } from "@/lib/portal/enforced-limits.ts";
-import { formatUtc, keyState } from "@/lib/portal/format.ts";
-import type { CurrentKey, RetiredKey } from "@/lib/portal/key-lineage.ts";
+import { areasText } from "@/lib/portal/keys/enforced-limits.ts";
+import { formatUtc, keyState } from "@/lib/portal/pages/format.ts";
+import type { CurrentKey, RetiredKey } from "@/lib/portal/keys/lineage.ts";
 import { RenameKeyForm, RevokeKeyForm, RotateKeyForm, ScopesForm } from "./key-forms";
 
 const STATE_STYLE = {

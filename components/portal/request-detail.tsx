@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { LogRow } from "@/lib/portal/request-log.ts";
+import type { LogRow } from "@/lib/portal/usage/request-log.ts";
 import { RequestFields, RequestTable } from "./request-log";
 import { Section } from "./section";
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { formatBytes, formatUsd, formatUtcSeconds, shortRequestId } from "@/lib/portal/format.ts";
+import { formatBytes, formatUsd, formatUtcSeconds, shortRequestId } from "@/lib/portal/pages/format.ts";
 import {
   formValues,
   LOG_AREAS,
@@ -9,7 +9,7 @@ import {
   type LogRow,
   type ParsedLogParams,
   type RequestLogView,
-} from "@/lib/portal/request-log.ts";
+} from "@/lib/portal/usage/request-log.ts";
 import { statusClassOf, type StatusClass } from "@/lib/usage/request-log.ts";
 import { DataTable } from "./data-table";
 

@@ -1,4 +1,4 @@
-import type { ScopeMode } from "@/lib/portal/scope-choice.ts";
+import type { ScopeMode } from "@/lib/portal/keys/scope-choice.ts";
 
 /**
  * Which areas a key may call, asked so that "every area" is a choice someone makes, never what an

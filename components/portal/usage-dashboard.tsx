@@ -14,8 +14,8 @@ import {
   YAxis,
 } from "recharts";
 import useSWR from "swr";
-import type { QuotaNow, UsageReport } from "@/lib/portal/usage";
-import { describeTotals, failedRequests, STATUS_CLASSES, usd } from "@/lib/portal/usage-summary";
+import type { QuotaNow, UsageReport } from "@/lib/portal/usage/report";
+import { describeTotals, failedRequests, STATUS_CLASSES, usd } from "@/lib/portal/usage/summary";
 import { DataTable } from "./data-table";
 import { Section } from "./section";
 

@@ -71,7 +71,7 @@ export function loadPortalConfig(env: Record<string, string | undefined> = proce
 
 /**
  * The operator of the embedded default, which names none (ADMIN_EMAILS) and sends no mail: only the
- * first-run link (first-run.ts) signs this address in, since no mail can reach it and operators'
+ * first-run link (sign-in/first-run.ts) signs this address in, since no mail can reach it and operators'
  * sign-in links are kept out of the production log.
  */
 export const LOCAL_OPERATOR_EMAIL = "operator@localhost";

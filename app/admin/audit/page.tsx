@@ -4,10 +4,10 @@ import { ListProblem, ListSearch, Pager } from "@/components/portal/list-control
 import { OperatorsOnly } from "@/components/portal/operators-only";
 import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
-import { auditListParams, auditPage, parseListParams } from "@/lib/portal/admin-lists.ts";
-import { actionText, actorText, detailText, targetText } from "@/lib/portal/audit-text.ts";
-import { formatUtc } from "@/lib/portal/format.ts";
-import { requireOperator } from "@/lib/portal/session.ts";
+import { auditListParams, auditPage, parseListParams } from "@/lib/portal/admin/lists.ts";
+import { actionText, actorText, detailText, targetText } from "@/lib/portal/admin/audit-text.ts";
+import { formatUtc } from "@/lib/portal/pages/format.ts";
+import { requireOperator } from "@/lib/portal/sign-in/session.ts";
 
 export const metadata: Metadata = { title: "Audit log · Operator · Unified API Gateway" };
 export const dynamic = "force-dynamic";

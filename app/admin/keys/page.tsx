@@ -5,11 +5,11 @@ import { ListProblem, ListSearch, Pager } from "@/components/portal/list-control
 import { OperatorsOnly } from "@/components/portal/operators-only";
 import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
-import { keyListParams, keysPage, parseListParams } from "@/lib/portal/admin-lists.ts";
+import { keyListParams, keysPage, parseListParams } from "@/lib/portal/admin/lists.ts";
 import { enforcedTerms } from "@/lib/gateway/keys/record.ts";
-import { areasText, limitSourceText } from "@/lib/portal/enforced-limits.ts";
-import { formatUtc, keyState } from "@/lib/portal/format.ts";
-import { requireOperator } from "@/lib/portal/session.ts";
+import { areasText, limitSourceText } from "@/lib/portal/keys/enforced-limits.ts";
+import { formatUtc, keyState } from "@/lib/portal/pages/format.ts";
+import { requireOperator } from "@/lib/portal/sign-in/session.ts";
 
 export const metadata: Metadata = { title: "Keys · Operator · Unified API Gateway" };
 export const dynamic = "force-dynamic";

@@ -3,8 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getGateway } from "@/lib/instance.ts";
-import { currentSession } from "@/lib/portal/session.ts";
-import { restoreDefaultPrice, setPrice } from "@/lib/portal/price-edits.ts";
+import { currentSession } from "@/lib/portal/sign-in/session.ts";
+import { restoreDefaultPrice, setPrice } from "@/lib/portal/admin/price-edits.ts";
 
 export type PriceActionState = { error?: string; message?: string };
 

@@ -5,7 +5,7 @@ import { PriceForm, ResetPriceButton } from "@/components/portal/price-forms";
 import { PriceTable } from "@/components/portal/price-table";
 import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
-import { requireOperator } from "@/lib/portal/session.ts";
+import { requireOperator } from "@/lib/portal/sign-in/session.ts";
 import { listPrices, loadPrices } from "@/lib/usage/prices.ts";
 
 export const metadata: Metadata = { title: "Model prices · Operator · Unified API Gateway" };

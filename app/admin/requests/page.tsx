@@ -5,8 +5,8 @@ import { OperatorsOnly } from "@/components/portal/operators-only";
 import { RequestLog } from "@/components/portal/request-log";
 import { getGateway } from "@/lib/instance.ts";
 import { listKeys } from "@/lib/gateway/keys/key-list.ts";
-import { parseRequestLogParams, requestLogView } from "@/lib/portal/request-log.ts";
-import { requireOperator } from "@/lib/portal/session.ts";
+import { parseRequestLogParams, requestLogView } from "@/lib/portal/usage/request-log.ts";
+import { requireOperator } from "@/lib/portal/sign-in/session.ts";
 
 export const metadata: Metadata = { title: "Request log · Operator · Unified API Gateway" };
 export const dynamic = "force-dynamic";

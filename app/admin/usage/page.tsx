@@ -5,7 +5,7 @@ import { OperatorsOnly } from "@/components/portal/operators-only";
 import { UsageDashboard } from "@/components/portal/usage-dashboard";
 import { getGateway } from "@/lib/instance.ts";
 import { listKeys } from "@/lib/gateway/keys/key-list.ts";
-import { requireOperator } from "@/lib/portal/session.ts";
+import { requireOperator } from "@/lib/portal/sign-in/session.ts";
 
 export const metadata: Metadata = { title: "Usage · Operator · Unified API Gateway" };
 export const dynamic = "force-dynamic";

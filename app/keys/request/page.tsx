@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import { KeyRequestForm } from "@/components/portal/key-forms";
 import { decideByPolicy } from "@/lib/gateway/keys/approval.ts";
 import { SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
-import { requestIntro } from "@/lib/portal/approval-text.ts";
-import { getPortal } from "@/lib/portal/auth.ts";
-import { todayUtc } from "@/lib/portal/expiry-day.ts";
-import { requireSession } from "@/lib/portal/session.ts";
+import { requestIntro } from "@/lib/portal/keys/approval-text.ts";
+import { getPortal } from "@/lib/portal/sign-in/auth.ts";
+import { todayUtc } from "@/lib/portal/keys/expiry-day.ts";
+import { requireSession } from "@/lib/portal/sign-in/session.ts";
 
 export const metadata: Metadata = { title: "Request a key · Unified API Gateway" };
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AuthCard } from "@/components/portal/auth-card";
-import { signInError } from "@/lib/portal/sign-in-reason.ts";
+import { signInError } from "@/lib/portal/sign-in/reason.ts";
 
 export const metadata: Metadata = { title: "Sign-in problem · Unified API Gateway" };
 export const dynamic = "force-dynamic";

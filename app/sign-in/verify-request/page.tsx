@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { AuthCard } from "@/components/portal/auth-card";
 import { CheckEmail } from "@/components/portal/auth-forms";
-import { getPortal } from "@/lib/portal/auth.ts";
+import { getPortal } from "@/lib/portal/sign-in/auth.ts";
 
 export const metadata: Metadata = { title: "Check your email · Unified API Gateway" };
 export const dynamic = "force-dynamic";

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { RequestLog } from "@/components/portal/request-log";
 import { UsageTabs } from "@/components/portal/usage-tabs";
 import { getGateway } from "@/lib/instance.ts";
-import { parseRequestLogParams, requestLogView } from "@/lib/portal/request-log.ts";
-import { requireSession } from "@/lib/portal/session.ts";
+import { parseRequestLogParams, requestLogView } from "@/lib/portal/usage/request-log.ts";
+import { requireSession } from "@/lib/portal/sign-in/session.ts";
 import { listKeys } from "@/lib/gateway/keys/key-list.ts";
 
 export const metadata: Metadata = { title: "Your requests · Unified API Gateway" };

@@ -104,7 +104,7 @@ export async function rotateKey(
         lineageId: updated.lineageId ?? updated.id,
       },
     });
-    // The lineage's monthly budget moves to its newest key (lib/portal/budgets.ts); it applies to the whole
+    // The lineage's monthly budget moves to its newest key (lib/portal/usage/budgets.ts); it applies to the whole
     // lineage, whose spend adds up in it. Instances map the replacement to it on their next budget refresh.
     await tx.$executeRaw`UPDATE key_budgets SET key_id = ${newId} WHERE key_id = ${id}`;
     await tx.auditLog.create({

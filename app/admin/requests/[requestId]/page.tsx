@@ -3,8 +3,8 @@ import { notFound } from "next/navigation";
 import { OperatorsOnly } from "@/components/portal/operators-only";
 import { RequestDetail } from "@/components/portal/request-detail";
 import { getGateway } from "@/lib/instance.ts";
-import { requestDetailView, requestIdFromPath } from "@/lib/portal/request-log.ts";
-import { requireOperator } from "@/lib/portal/session.ts";
+import { requestDetailView, requestIdFromPath } from "@/lib/portal/usage/request-log.ts";
+import { requireOperator } from "@/lib/portal/sign-in/session.ts";
 
 export const metadata: Metadata = { title: "Request · Operator · Unified API Gateway" };
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import NextAuth from "next-auth";
 import { prefersHtml } from "@/lib/prefers-html.ts";
-import { getPortal } from "@/lib/portal/auth.ts";
-import { normalizeSignInAddress, signInEmailField } from "@/lib/portal/sign-in-address.ts";
-import { CLIENT_ADDRESS_HEADER, type SignInRefusal } from "@/lib/portal/sign-in-limits.ts";
+import { getPortal } from "@/lib/portal/sign-in/auth.ts";
+import { normalizeSignInAddress, signInEmailField } from "@/lib/portal/sign-in/address.ts";
+import { CLIENT_ADDRESS_HEADER, type SignInRefusal } from "@/lib/portal/sign-in/limits.ts";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

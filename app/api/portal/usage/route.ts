@@ -1,6 +1,6 @@
 import { getGateway } from "@/lib/instance.ts";
-import { currentSession } from "@/lib/portal/session.ts";
-import { quotaNow, usageQuery, usageReport } from "@/lib/portal/usage.ts";
+import { currentSession } from "@/lib/portal/sign-in/session.ts";
+import { quotaNow, usageQuery, usageReport } from "@/lib/portal/usage/report.ts";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { RequestDetail } from "@/components/portal/request-detail";
 import { getGateway } from "@/lib/instance.ts";
-import { requestDetailView, requestIdFromPath } from "@/lib/portal/request-log.ts";
-import { requireSession } from "@/lib/portal/session.ts";
+import { requestDetailView, requestIdFromPath } from "@/lib/portal/usage/request-log.ts";
+import { requireSession } from "@/lib/portal/sign-in/session.ts";
 
 export const metadata: Metadata = { title: "Request · Unified API Gateway" };
 export const dynamic = "force-dynamic";

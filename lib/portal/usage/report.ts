@@ -1,0 +1,186 @@
+import { z } from "zod";
+import type { Database } from "../../db/client.ts";
+import { effectiveLimits, toKeyRecord, withEnforcedTerms } from "../../gateway/keys/record.ts";
+import { LATENCY_BUCKETS_MS, latencyPercentile } from "../../usage/latency-histogram.ts";
+import {
+  groupUsage,
+  readModelUsage,
+  readProviderUsage,
+  readUsage,
+  sumUsage,
+  type ModelUsageRow,
+  type UsageSums,
+} from "../../usage/reader.ts";
+import { estimateCost } from "../../usage/prices.ts";
+import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { failedRequests, type Counts, type ModelUsage, type QuotaNow, type UsageReport } from "./summary.ts";
+
+// The payload's types live with its presentation (a leaf the client dashboard can import); also exported here,
+// beside the functions that build it.
+export type { Counts, QuotaNow, UsageReport } from "./summary.ts";
+
+/** The usage routes' query: `key` is one of the ids we issue (`key_` + hex), nothing the database could refuse. */
+export const usageQuery = z.object({
+  key: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/)
+    .optional(),
+});
+
+export const REPORT_DAYS = 30;
+
+/** Summed rows as disjoint classes: the rollups count a 429 in `client` too; here it is `limited` alone. */
+function counts(s: UsageSums): Counts {
+  return { requests: s.requests, ok: s.ok, client: s.client - s.limited, server: s.server, limited: s.limited };
+}
+
+/**
+ * Model rows summed per provider and model over the period, each priced from the one price table when
+ * read, and their total (which adds up the rows exactly; `unpriced` counts calls to models without a price).
+ */
+export function modelBreakdown(rows: Iterable<ModelUsageRow>): Pick<UsageReport, "models" | "models_total"> {
+  const byModel = new Map<string, ModelUsage>();
+  for (const r of rows) {
+    const id = `${r.provider}\u0000${r.model}`;
+    const m = byModel.get(id) ?? {
+      provider: r.provider,
+      model: r.model,
+      requests: 0,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      cost_usd: null,
+    };
+    m.requests += r.requests;
+    m.prompt_tokens += r.prompt;
+    m.completion_tokens += r.completion;
+    byModel.set(id, m);
+  }
+  const models = [...byModel.values()]
+    .map((m) => ({ ...m, cost_usd: estimateCost(m.provider, m.model, m.prompt_tokens, m.completion_tokens) ?? null }))
+    .sort((a, b) => b.requests - a.requests || a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model));
+  const total = { requests: 0, prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, unpriced: 0 };
+  for (const m of models) {
+    total.requests += m.requests;
+    total.prompt_tokens += m.prompt_tokens;
+    total.completion_tokens += m.completion_tokens;
+    if (m.cost_usd === null) total.unpriced += m.requests;
+    else total.cost_usd += m.cost_usd;
+  }
+  return { models, models_total: total };
+}
+
+export type ReportScope = { owner?: string; keyId?: string };
+
+/**
+ * The dashboards' report of usage over the last 30 UTC days, from the daily rollups only (never the
+ * raw events, nor this instance's unwritten ones), grouped by the recorded area: for one user's keys
+ * (owner), one key, or every key (neither).
+ */
+export async function usageReport(db: Database, { owner, keyId }: ReportScope, now = new Date()): Promise<UsageReport> {
+  const to = now.toISOString().slice(0, 10);
+  const fromDate = new Date(`${to}T00:00:00Z`);
+  fromDate.setUTCDate(fromDate.getUTCDate() - (REPORT_DAYS - 1));
+  const from = fromDate.toISOString().slice(0, 10);
+
+  const keys = await db.prisma.apiKey.findMany({
+    where: { ...(owner ? { userId: owner } : {}), ...(keyId ? { id: keyId } : {}) },
+    include: { user: { select: { email: true } } },
+  });
+  const filter = { keyIds: keys.map((k) => k.id), from };
+  const [rows, providerRows, modelRows] = await Promise.all([
+    readUsage(db, filter),
+    readProviderUsage(db, filter),
+    readModelUsage(db, filter),
+  ]);
+
+  const byDay = groupUsage(rows, "day");
+  const days: string[] = [];
+  for (const d = new Date(fromDate); d <= now; d.setUTCDate(d.getUTCDate() + 1))
+    days.push(d.toISOString().slice(0, 10));
+  const perKey = groupUsage(rows, "keyId");
+  const all = sumUsage(rows);
+  const providers = new Map<string, UsageReport["providers"][number]>();
+  for (const p of providerRows) {
+    const entry = providers.get(p.provider) ?? {
+      provider: p.provider,
+      requests: 0,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+    };
+    entry.requests += p.requests;
+    entry.prompt_tokens += p.prompt;
+    entry.completion_tokens += p.completion;
+    providers.set(p.provider, entry);
+  }
+
+  return {
+    from,
+    to,
+    totals: {
+      ...counts(all),
+      tokens: all.tokens,
+      p50_ms: latencyPercentile(all.latencyHist, 0.5),
+      p95_ms: latencyPercentile(all.latencyHist, 0.95),
+    },
+    daily: days.map((day) => {
+      const sums = sumUsage(byDay.get(day) ?? []);
+      return {
+        day,
+        ...counts(sums),
+        p50_ms: latencyPercentile(sums.latencyHist, 0.5),
+        p95_ms: latencyPercentile(sums.latencyHist, 0.95),
+      };
+    }),
+    areas: [...groupUsage(rows, "area")]
+      .map(([area, rs]) => ({ area, ...counts(sumUsage(rs)) }))
+      .sort((a, b) => b.requests - a.requests),
+    providers: [...providers.values()].sort(
+      (a, b) => b.prompt_tokens + b.completion_tokens - (a.prompt_tokens + a.completion_tokens),
+    ),
+    routes: [...groupUsage(rows, "route")]
+      .map(([route, rs]) => {
+        const sums = sumUsage(rs);
+        return { route, area: rs[rs.length - 1]!.area, ...counts(sums), tokens: sums.tokens };
+      })
+      .sort((a, b) => b.requests - a.requests || a.route.localeCompare(b.route)),
+    ...modelBreakdown(modelRows),
+    keys: keys
+      .map((k) => {
+        const c = counts(sumUsage(perKey.get(k.id) ?? []));
+        return {
+          id: k.id,
+          name: k.name,
+          prefix: k.prefix,
+          owner: k.user?.email ?? null,
+          kind: k.kind,
+          ...c,
+          error_rate: c.requests ? failedRequests(c) / c.requests : 0,
+        };
+      })
+      .filter((k) => k.requests > 0 || owner !== undefined)
+      .sort((a, b) => b.requests - a.requests),
+    latency_buckets_ms: LATENCY_BUCKETS_MS,
+  };
+}
+
+/** What each of a user's usable keys has left today and this minute, from the limiter (live, not the database). */
+export async function quotaNow(rt: Runtime, owner: string, now = Date.now()): Promise<QuotaNow[]> {
+  const rows = await rt.db.prisma.apiKey.findMany({
+    where: { userId: owner, status: "active" },
+    orderBy: { createdAt: "asc" },
+  });
+  const usable = rows.filter((r) => r.expiresAt === null || r.expiresAt.getTime() > now);
+  return Promise.all(
+    usable.map(async (row) => {
+      const key = withEnforcedTerms(toKeyRecord(row), rt.config);
+      const { day, minute } = await rt.limiter.remaining(key.limitKey, effectiveLimits(key, rt.config.limits));
+      return {
+        id: row.id,
+        name: row.name,
+        prefix: row.prefix,
+        day: { limit: day.limit, remaining: day.remaining, reset: new Date(day.reset).toISOString() },
+        minute: { limit: minute.limit, remaining: minute.remaining },
+      };
+    }),
+  );
+}

@@ -1,0 +1,97 @@
+/*
+ * What the usage dashboards receive (from lib/portal/usage/report.ts, on the server) and how they present it:
+ * no server imports, so the client dashboard can import this whole module.
+ */
+
+/** Disjoint classes that add up to `requests`: `client` is every 4xx but 429, which is `limited` alone. */
+export type Counts = { requests: number; ok: number; client: number; server: number; limited: number };
+
+export type UsageReport = {
+  from: string;
+  to: string;
+  totals: Counts & { p50_ms: number | null; p95_ms: number | null; tokens: number };
+  daily: Array<Counts & { day: string; p50_ms: number | null; p95_ms: number | null }>;
+  areas: Array<Counts & { area: string }>;
+  providers: Array<{ provider: string; requests: number; prompt_tokens: number; completion_tokens: number }>;
+  /** Every route called, with its area: the rows add up to `totals`. */
+  routes: Array<Counts & { route: string; area: string; tokens: number }>;
+  /**
+   * Language-model calls by provider and model ("" when the provider named none), with the cost estimated
+   * from the price table (null: the model has no price). The rows add up to `models_total`.
+   */
+  models: Array<ModelUsage>;
+  models_total: {
+    requests: number;
+    prompt_tokens: number;
+    completion_tokens: number;
+    cost_usd: number;
+    unpriced: number;
+  };
+  keys: Array<
+    Counts & { id: string; name: string; prefix: string; owner: string | null; kind: string; error_rate: number }
+  >;
+  latency_buckets_ms: readonly number[];
+};
+
+export type ModelUsage = {
+  provider: string;
+  model: string;
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost_usd: number | null;
+};
+
+export type QuotaNow = {
+  id: string;
+  name: string;
+  prefix: string;
+  day: { limit: number; remaining: number; reset: string };
+  minute: { limit: number; remaining: number };
+};
+
+/**
+ * The status classes both request charts stack, in legend order, under one legend: disjoint, so the
+ * bars add up to the total, and a 429 is drawn as "429" wherever it appears.
+ */
+export const STATUS_CLASSES = [
+  { dataKey: "ok", name: "2xx/3xx" },
+  { dataKey: "client", name: "4xx (not 429)" },
+  { dataKey: "limited", name: "429" },
+  { dataKey: "server", name: "5xx" },
+] as const satisfies ReadonlyArray<{ dataKey: Exclude<keyof Counts, "requests">; name: string }>;
+
+/** Requests that did not succeed: client and server errors and rate-limited calls. */
+export function failedRequests(c: Counts): number {
+  return c.client + c.server + c.limited;
+}
+
+/** A percentile from the histogram, worded as the estimate it is; the open last bucket reads "over". */
+export function latencyEstimate(ms: number | null, bucketsMs: readonly number[]): string {
+  if (ms === null) return "—";
+  const last = bucketsMs[bucketsMs.length - 1] ?? Infinity;
+  return ms >= last ? `over ${last / 1000} s` : `≈ ${ms} ms`;
+}
+
+/**
+ * What the dashboard says about a period in words (charts are hidden from screen readers, so this is
+ * their text too): a status breakdown whose parts add up to the total, and estimated percentiles.
+ */
+export function describeTotals(report: Pick<UsageReport, "totals" | "latency_buckets_ms">): {
+  breakdown: string;
+  p50: string;
+  p95: string;
+} {
+  const t = report.totals;
+  return {
+    breakdown: `${t.requests} requests: ${t.ok} succeeded, ${t.client} client errors, ${t.server} server errors, ${t.limited} rate limited.`,
+    p50: latencyEstimate(t.p50_ms, report.latency_buckets_ms),
+    p95: latencyEstimate(t.p95_ms, report.latency_buckets_ms),
+  };
+}
+
+/** Estimated dollars, to the cent from $1 and to a hundredth of a cent below; "—" when there is no price. */
+export function usd(n: number | null): string {
+  if (n === null) return "—";
+  return `$${n.toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: n < 1 ? 4 : 2 })}`;
+}
