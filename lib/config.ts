@@ -7,6 +7,8 @@ import type { BudgetCeilings } from "./usage/budgets.ts";
 import { parseTrustedProxies, type TrustedProxies } from "./gateway/http/trusted-proxies.ts";
 import type { KeyApprovalPolicy } from "./gateway/keys/approval.ts";
 import { loadKeyApproval, loadOperatorEmails } from "./portal/config.ts";
+import { loadRouting, type Routing } from "./llm/routing/deployments.ts";
+import { secretBoxFromEnv, type SecretBox } from "./llm/routing/secret-box.ts";
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -120,6 +122,8 @@ const envSchema = z.object({
   KEYLESS_CONCURRENCY: positiveInt.default(4),
   // The MCP SDK refuses batches over 100 messages itself.
   MCP_MAX_BATCH: positiveInt.max(100).default(20),
+  // Parsed by secretBoxFromEnv below: its messages name the entry, never the key material.
+  GATEWAY_SECRET_KEYS: z.string().optional(),
 });
 
 export type Config = {
@@ -165,8 +169,18 @@ export type Config = {
   workers: { threads: number; queue: number; timeoutMs: number; waitMs: number; memoryMb: number };
   /** Per client address, for keyless requests to routes that do real work. */
   keyless: { minute: number; concurrency: number };
+  /**
+   * Deployments and the aliases callers name as models, from GATEWAY_CONFIG (or ./gateway.config.json,
+   * .yaml, .yml), plus one implicit deployment per configured provider; a bad file stops start-up.
+   */
+  routing: Routing;
   /** Messages one POST /v1/mcp may batch (each may be a tool call); past it a JSON-RPC error. */
   mcpMaxBatch: number;
+  /**
+   * Seals the provider keys users store (GATEWAY_SECRET_KEYS); undefined when unset, and storing them is
+   * then refused with 503 naming the variable (lib/llm/routing/owner-credentials.ts).
+   */
+  secretBox?: SecretBox;
   /** Whether keys may register local runners on private addresses (a LAN GPU box); off by default. */
   ollamaAllowPrivateHosts: boolean;
   /** Runner hosts one key (its rotation lineage) may register: each is probed whenever the key lists them. */
@@ -292,12 +306,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     keyless: { minute: e.KEYLESS_RATE_PER_MINUTE, concurrency: e.KEYLESS_CONCURRENCY },
     mcpMaxBatch: e.MCP_MAX_BATCH,
+    routing: routing(env),
+    secretBox: secretBox(e.GATEWAY_SECRET_KEYS),
   };
 }
 
 function trustedProxies(value: string | undefined): TrustedProxies {
   try {
     return parseTrustedProxies(value);
+  } catch (err) {
+    throw new Error(`invalid configuration: ${(err as Error).message}`);
+  }
+}
+
+function routing(env: Record<string, string | undefined>): Routing {
+  try {
+    return loadRouting(env, process.cwd());
+  } catch (err) {
+    throw new Error(`invalid configuration: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function secretBox(value: string | undefined): SecretBox | undefined {
+  try {
+    return secretBoxFromEnv(value);
   } catch (err) {
     throw new Error(`invalid configuration: ${(err as Error).message}`);
   }

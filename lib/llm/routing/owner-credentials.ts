@@ -1,0 +1,251 @@
+import { randomUUID } from "node:crypto";
+import type { Database } from "../../db/client.ts";
+import { GatewayError } from "../../errors.ts";
+import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
+import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { PROVIDERS } from "../../upstream/llm-catalogue.ts";
+import { SealError, SECRET_KEYS_VARIABLE, type SecretBox } from "./secret-box.ts";
+
+/**
+ * Provider keys an owner (a portal user; teams later) brings for their own calls. Sealed at rest by
+ * SecretBox, bound to owner and provider; read back in plaintext only by credentialFor, for the router.
+ */
+
+/** Providers an owner may bring a key for: every catalogue provider that takes one (not the keyless local runner). */
+export const KEYED_PROVIDERS: readonly string[] = PROVIDERS.filter((p) => !p.keyless).map((p) => p.name);
+
+export const DEFAULT_LABEL = "default";
+
+/** What an owner sees of a stored key: never the secret, only its last four characters. */
+export type CredentialSummary = {
+  provider: string;
+  label: string;
+  last4: string;
+  createdAt: Date;
+  updatedAt: Date;
+  lastUsedAt: Date | null;
+};
+
+// The associated data of a sealed key: a value copied into another owner's (or provider's) row will not open.
+const sealContext = (ownerId: string, provider: string) => `provider-credential\0${ownerId}\0${provider}`;
+
+const SUMMARY = { provider: true, label: true, last4: true, createdAt: true, updatedAt: true, lastUsedAt: true };
+
+/** Seals and stores `secret` under (owner, provider, label), replacing a key stored there; `created` says which. */
+export async function storeCredential(
+  db: Database,
+  box: SecretBox,
+  ownerId: string,
+  provider: string,
+  secret: string,
+  label = DEFAULT_LABEL,
+): Promise<{ created: boolean; credential: CredentialSummary }> {
+  const where = { ownerId_provider_label: { ownerId, provider, label } };
+  const existing = await db.prisma.providerCredential.findUnique({ where, select: { id: true } });
+  const sealed = { sealedSecret: box.seal(secret, sealContext(ownerId, provider)), last4: secret.slice(-4) };
+  const credential = await db.prisma.providerCredential.upsert({
+    where,
+    create: { id: randomUUID(), ownerId, provider, label, ...sealed },
+    // A new secret starts unused.
+    update: { ...sealed, lastUsedAt: null },
+    select: SUMMARY,
+  });
+  return { created: !existing, credential };
+}
+
+export async function listCredentials(db: Database, ownerId: string): Promise<CredentialSummary[]> {
+  return db.prisma.providerCredential.findMany({
+    where: { ownerId },
+    select: SUMMARY,
+    orderBy: [{ provider: "asc" }, { label: "asc" }],
+  });
+}
+
+/** Deletes the owner's key for (provider, label); false when there was none. */
+export async function deleteCredential(
+  db: Database,
+  ownerId: string,
+  provider: string,
+  label = DEFAULT_LABEL,
+): Promise<boolean> {
+  const { count } = await db.prisma.providerCredential.deleteMany({ where: { ownerId, provider, label } });
+  return count > 0;
+}
+
+type Loaded = { id: string; secret: string } | undefined;
+
+/**
+ * The key the router uses for an owner and provider: of several labels, the one stored most recently.
+ * Opened under the context of the row it is read from, so a sealed value moved to another owner's row
+ * throws SealError. A value sealed under an older key of GATEWAY_SECRET_KEYS is sealed again under
+ * the current one as it is read, so an old key can be dropped once every owner's key has been used.
+ */
+export async function loadCredential(db: Database, box: SecretBox, ownerId: string, provider: string): Promise<Loaded> {
+  const row = await db.prisma.providerCredential.findFirst({
+    where: { ownerId, provider },
+    orderBy: { updatedAt: "desc" },
+    select: { id: true, sealedSecret: true },
+  });
+  if (!row) return undefined;
+  const context = sealContext(ownerId, provider);
+  const secret = box.open(row.sealedSecret, context);
+  if (box.sealedWith(row.sealedSecret) !== box.currentKeyId) {
+    await db.prisma.providerCredential.update({
+      where: { id: row.id },
+      data: { sealedSecret: box.seal(secret, context) },
+    });
+  }
+  return { id: row.id, secret };
+}
+
+export type CredentialCacheOptions = {
+  /** How long a read is served without asking the database again. */
+  freshMs: number;
+  /** Past freshMs, a read is still served (and refreshed in the background) until this age. */
+  maxAgeMs: number;
+  maxEntries: number;
+  /** lastUsedAt is written at most this often per key per instance. */
+  touchEveryMs: number;
+  onError: (err: unknown, ownerId: string, provider: string) => void;
+  now?: () => number;
+};
+
+type Entry = { loaded: Promise<Loaded>; at: number; refreshing: boolean; touchedAt: number };
+
+/**
+ * The owners' keys as one process serves them. credentialFor answers from memory: an LRU of
+ * (owner, provider) → key or "none", both cached, so an owner who brought no key costs one read per
+ * freshMs, not one per request. A read older than freshMs is answered at once and refreshed in the
+ * background; only a miss (or one past maxAgeMs) waits on the database, and concurrent misses share
+ * one read. Storing or deleting through this object forgets that entry at once on this instance; other
+ * instances see the change within freshMs (a follow-up: publish invalidations on the Redis key channel).
+ */
+export class OwnerCredentials {
+  readonly #db: Database;
+  readonly #box: SecretBox | undefined;
+  readonly #options: CredentialCacheOptions;
+  readonly #now: () => number;
+  readonly #entries = new Map<string, Entry>();
+
+  constructor(db: Database, box: SecretBox | undefined, options: CredentialCacheOptions) {
+    this.#db = db;
+    this.#box = box;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Off until the operator sets GATEWAY_SECRET_KEYS: then each call here answers 503, naming it. */
+  get enabled(): boolean {
+    return this.#box !== undefined;
+  }
+
+  async store(ownerId: string, provider: string, secret: string, label?: string) {
+    const stored = await storeCredential(this.#db, this.#requireBox(), ownerId, provider, secret, label);
+    this.#forget(ownerId, provider);
+    return stored;
+  }
+
+  async list(ownerId: string): Promise<CredentialSummary[]> {
+    this.#requireBox();
+    return listCredentials(this.#db, ownerId);
+  }
+
+  async delete(ownerId: string, provider: string, label?: string): Promise<boolean> {
+    this.#requireBox();
+    const deleted = await deleteCredential(this.#db, ownerId, provider, label);
+    this.#forget(ownerId, provider);
+    return deleted;
+  }
+
+  /**
+   * The owner's key for `provider` in plaintext, or undefined (none stored, the feature off, or a
+   * stored key that no longer opens, reported to onError): the router then uses the operator's, as its
+   * policy allows. Throws when the database fails on a miss (a cached answer is served meanwhile).
+   */
+  async credentialFor(ownerId: string, provider: string): Promise<string | undefined> {
+    if (!this.#box) return undefined;
+    const id = `${ownerId}\0${provider}`;
+    const now = this.#now();
+    let entry = this.#entries.get(id);
+    if (entry && now - entry.at < this.#options.maxAgeMs) {
+      this.#entries.delete(id);
+      this.#entries.set(id, entry);
+      if (now - entry.at >= this.#options.freshMs && !entry.refreshing) this.#refresh(id, entry, ownerId, provider);
+    } else {
+      entry = this.#load(id, ownerId, provider);
+    }
+    const loaded = await entry.loaded;
+    if (loaded && now - entry.touchedAt >= this.#options.touchEveryMs) {
+      entry.touchedAt = now;
+      this.#db.prisma.providerCredential
+        .updateMany({ where: { id: loaded.id }, data: { lastUsedAt: new Date(now) } })
+        .catch((err: unknown) => this.#options.onError(err, ownerId, provider));
+    }
+    return loaded?.secret;
+  }
+
+  // A key that does not open is reported and served as none (for freshMs, as any answer); a database
+  // failure is thrown, so the router decides what a request without an answer does.
+  async #read(ownerId: string, provider: string): Promise<Loaded> {
+    try {
+      return await loadCredential(this.#db, this.#box!, ownerId, provider);
+    } catch (err) {
+      if (!(err instanceof SealError)) throw err;
+      this.#options.onError(err, ownerId, provider);
+      return undefined;
+    }
+  }
+
+  #load(id: string, ownerId: string, provider: string): Entry {
+    const entry: Entry = { loaded: this.#read(ownerId, provider), at: this.#now(), refreshing: false, touchedAt: 0 };
+    // A failed read is not kept: the next request reads again rather than meeting it for freshMs.
+    entry.loaded.catch(() => {
+      if (this.#entries.get(id) === entry) this.#entries.delete(id);
+    });
+    this.#entries.set(id, entry);
+    while (this.#entries.size > this.#options.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    return entry;
+  }
+
+  #refresh(id: string, stale: Entry, ownerId: string, provider: string): void {
+    stale.refreshing = true;
+    this.#read(ownerId, provider).then(
+      (loaded) => {
+        // Only if nothing replaced or forgot the entry meanwhile (a store or delete on this instance).
+        if (this.#entries.get(id) !== stale) return;
+        const touchedAt = stale.touchedAt;
+        this.#entries.set(id, { loaded: Promise.resolve(loaded), at: this.#now(), refreshing: false, touchedAt });
+      },
+      (err: unknown) => {
+        stale.refreshing = false;
+        this.#options.onError(err, ownerId, provider);
+      },
+    );
+  }
+
+  #forget(ownerId: string, provider: string): void {
+    this.#entries.delete(`${ownerId}\0${provider}`);
+  }
+
+  #requireBox(): SecretBox {
+    if (!this.#box)
+      throw new GatewayError(
+        503,
+        `provider keys are not enabled on this gateway: the operator has to set ${SECRET_KEYS_VARIABLE}`,
+      );
+    return this.#box;
+  }
+}
+
+/** The runtime's one OwnerCredentials; the router calls `ownerCredentials(rt).credentialFor(userId, provider)`. */
+export const ownerCredentials = perRuntime(
+  (rt: Runtime) =>
+    new OwnerCredentials(rt.db, rt.config.secretBox, {
+      freshMs: 30_000,
+      maxAgeMs: 5 * 60_000,
+      maxEntries: 10_000,
+      touchEveryMs: 60_000,
+      onError: (err, ownerId, provider) =>
+        rt.logger.warn({ err, ownerId, provider }, "an owner's provider key could not be read or marked used"),
+    }),
+);
