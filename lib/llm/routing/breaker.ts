@@ -105,9 +105,9 @@ export class MemoryBreakerBoard implements BreakerBoard {
 
   allows(name: string): boolean {
     if (this.circuits.open.size === 0) return true;
-    const now = this.circuits.now();
     const circuit = this.circuits.open.get(name);
     if (!circuit) return true;
+    const now = this.circuits.now();
     const half = this.circuits.halfOpen(name, now);
     if (!half || half.probe !== "none") return false;
     half.probe = "out";
