@@ -1,7 +1,7 @@
 // `npm run test:live`: runs every data-source adapter against the real services (needs internet; never
 // in CI). Each source is searched and its outcome printed; sources whose credential is unset are
 // skipped. Exit status 1 when any source that could run failed.
-import { SOURCES } from "../lib/data-sources/registry.ts";
+import { listedSources } from "../lib/data-sources/registry.ts";
 import { cachedSearch } from "../lib/data-sources/source.ts";
 import { GatewayError } from "../lib/errors.ts";
 import { MemoryUpstreamCache } from "../lib/upstream/cache.ts";
@@ -19,7 +19,7 @@ async function main() {
   for (const name of Object.keys(process.env)) if (name.startsWith("UPSTREAM_")) delete process.env[name];
   const cache = new MemoryUpstreamCache();
   let failed = 0;
-  for (const source of SOURCES) {
+  for (const source of listedSources()) {
     const started = Date.now();
     try {
       const results = await cachedSearch(source, cache, QUERIES[source.name] ?? "climate", 3);

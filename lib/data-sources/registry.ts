@@ -18,33 +18,56 @@ import { wikipedia } from "./wikipedia/index.ts";
 import { wolfram } from "./wolfram/index.ts";
 import { youtube } from "./youtube/index.ts";
 
-/** The 17 sources of DESIGN.md, in its order. */
-export const SOURCES: DataSource[] = [
-  arxiv,
-  semanticScholar,
-  pubmed,
-  wikipedia,
-  github,
-  nasa,
-  census,
-  openlibrary,
+/** Every source by its name (the name its descriptor carries). */
+export const SOURCES: Record<string, DataSource> = {
   archive,
-  youtube,
-  wolfram,
-  news,
-  weather,
-  finance,
+  arxiv,
+  census,
   fec,
-  mal,
+  finance,
+  github,
   judiciary,
-];
+  mal,
+  nasa,
+  news,
+  openlibrary,
+  pubmed,
+  semantic_scholar: semanticScholar,
+  weather,
+  wikipedia,
+  wolfram,
+  youtube,
+};
+
+/** The 17 sources in the order DESIGN.md lists them: the order GET /v1/data/sources and a multi-search give. */
+export const SOURCE_ORDER = [
+  "arxiv",
+  "semantic_scholar",
+  "pubmed",
+  "wikipedia",
+  "github",
+  "nasa",
+  "census",
+  "openlibrary",
+  "archive",
+  "youtube",
+  "wolfram",
+  "news",
+  "weather",
+  "finance",
+  "fec",
+  "mal",
+  "judiciary",
+] as const;
+
+/** Every source, in SOURCE_ORDER. */
+export const listedSources = (): DataSource[] => SOURCE_ORDER.map((name) => SOURCES[name]!);
 
 /** Names the spec also accepts for a source. */
 const ALIASES: Record<string, string> = { noaa: "weather", wayback: "archive" };
 
 export function dataSource(name: string): DataSource {
-  const source = SOURCES.find((s) => s.name === (ALIASES[name] ?? name));
-  if (!source)
-    throw new GatewayError(400, `unknown data source '${name}': use one of ${SOURCES.map((s) => s.name).join(", ")}`);
+  const source = Object.hasOwn(SOURCES, ALIASES[name] ?? name) ? SOURCES[ALIASES[name] ?? name] : undefined;
+  if (!source) throw new GatewayError(400, `unknown data source '${name}': use one of ${SOURCE_ORDER.join(", ")}`);
   return source;
 }

@@ -13,12 +13,13 @@ import { wolframRoutes } from "./sources/wolfram/routes.ts";
 import { youtubeRoutes } from "./sources/youtube/routes.ts";
 
 /**
- * The data sources (each source's client in lib/data-sources/<name>/, its own endpoints in
- * ./sources/<name>/routes.ts). An exact path (/v1/data/wikipedia/search) always wins over a
- * parameterised one (/v1/data/{source}/search); the parameterised are tried in the order listed, so
- * each source's own come before the generic /v1/data/{source}/… routes. Every answer here, errors
- * included, is a third party's content: archive snapshots (also reached as wayback/get) carry an
- * archived page's HTML verbatim.
+ * The data sources: each source's client in lib/data-sources/<name>/, its own endpoints in
+ * ./sources/<name>/routes.ts, the routes every source answers in ./routes.ts. The order below is
+ * alphabetical and decides nothing: the route table tries an exact path
+ * (/v1/data/wikipedia/search) before any parameterised one (/v1/data/{source}/search), and a more
+ * literal parameterised path before a less literal one. Every answer here, errors included, is a
+ * third party's content: archive snapshots (also reached as wayback/get) carry an archived page's
+ * HTML verbatim.
  */
 export default defineArea({
   name: "data",
@@ -27,17 +28,17 @@ export default defineArea({
   respond: { untrusted: true },
   routes: [
     ...dataSourceListRoutes,
-    ...wikipediaRoutes,
-    ...openlibraryRoutes,
-    ...weatherRoutes,
-    ...financeRoutes,
-    ...nasaRoutes,
-    ...githubRoutes,
-    ...pubmedRoutes,
+    ...genericDataRoutes,
     ...archiveRoutes,
     ...censusRoutes,
-    ...youtubeRoutes,
+    ...financeRoutes,
+    ...githubRoutes,
+    ...nasaRoutes,
+    ...openlibraryRoutes,
+    ...pubmedRoutes,
+    ...weatherRoutes,
+    ...wikipediaRoutes,
     ...wolframRoutes,
-    ...genericDataRoutes,
+    ...youtubeRoutes,
   ],
 });

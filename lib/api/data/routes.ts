@@ -3,7 +3,7 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { multiSearch } from "./multi-search.ts";
-import { dataSource, SOURCES } from "../../data-sources/registry.ts";
+import { dataSource, listedSources } from "../../data-sources/registry.ts";
 import { SearchRecordSchema, SearchResult, searchAnswer, sourceContext, tags } from "./schemas.ts";
 import { upstreamErrors } from "../../data-sources/error-responses.ts";
 import { SearchQuery } from "./search-query.ts";
@@ -87,10 +87,10 @@ const multi = gatewayRoute("key", {
 
 /** The list of sources. */
 export const dataSourceListRoutes: RouteDef[] = [
-  route(sources, () => ({
-    sources: SOURCES.map((s) => s.name),
-    details: SOURCES.map((s) => ({ name: s.name, description: s.description })),
-  })),
+  route(sources, () => {
+    const all = listedSources();
+    return { sources: all.map((s) => s.name), details: all.map((s) => ({ name: s.name, description: s.description })) };
+  }),
 ];
 
 /** The generic /{source}/… routes, and the search over several sources. */
@@ -101,7 +101,7 @@ export const genericDataRoutes: RouteDef[] = [
     return { id: item_id, result: await source.get(sourceContext(c, source), item_id), source: source.name };
   }),
   route(multi, async (c, { body }) => {
-    const chosen = body.sources ? body.sources.map(dataSource) : SOURCES;
+    const chosen = body.sources ? body.sources.map(dataSource) : listedSources();
     const { results, status } = await multiSearch(
       chosen,
       c.runtime.upstreamCache,

@@ -40,6 +40,24 @@ describe("RouteTable", () => {
     expect(table.match("GET", "/v1/t/1/y/2")).toBeUndefined();
   });
 
+  it("tries the more literal of two parameterised paths first, whatever order they were added in", () => {
+    const routes = [
+      def("get", "/v1/t/{source}/get/{id}"),
+      def("get", "/v1/t/wiki/get/{id}"),
+      def("get", "/v1/t/{a}/get/x"),
+    ];
+    for (const order of [routes, [...routes].reverse(), [routes[1]!, routes[0]!, routes[2]!]]) {
+      const table = tableOf(...order);
+      expect(table.match("GET", "/v1/t/wiki/get/x")?.entry.template).toBe("/v1/t/wiki/get/{id}");
+      expect(table.match("GET", "/v1/t/arxiv/get/x")?.entry.template).toBe("/v1/t/{a}/get/x");
+      expect(table.match("GET", "/v1/t/arxiv/get/y")?.entry.template).toBe("/v1/t/{source}/get/{id}");
+    }
+  });
+
+  it("refuses two parameterised paths that match the same paths", () => {
+    expect(() => tableOf(def("get", "/v1/t/{a}/x"), def("get", "/v1/t/{b}/x"))).toThrow(/declared twice/);
+  });
+
   it("lists a path's methods for a 405's Allow, HEAD with GET", () => {
     const table = tableOf(def("get", "/v1/t/{id}"), def("delete", "/v1/t/{id}"), def("post", "/v1/t/new"));
     expect(table.allowed("/v1/t/7").sort()).toEqual(["DELETE", "GET", "HEAD"]);

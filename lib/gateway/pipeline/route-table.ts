@@ -16,15 +16,17 @@ export type TableEntry = {
   readonly respond: { errors?: ErrorShape; untrusted: boolean };
 };
 
-type Pattern = { entry: TableEntry; regex: RegExp; names: string[] };
+type Pattern = { entry: TableEntry; regex: RegExp; names: string[]; shape: string };
 
 export type Match = { entry: TableEntry; params: Record<string, string> | undefined };
 
 /**
  * Every route of the gateway, found by method and path. A path without parameters is one map lookup;
- * the few with parameters are tried in the order they were added, after every exact path (so
- * /v1/trove/books is the books route, not /v1/trove/{category}). HEAD is served by GET's route. A path
- * is matched as Hono matched it before: percent-decoded (decodeURI, so an encoded `/` stays one
+ * the few with parameters are tried after every exact path (so /v1/trove/books is the books route,
+ * not /v1/trove/{category}), the more literal first: of two that both match, the one with a literal
+ * segment where the other has a parameter, leftmost first, wins (/v1/data/wikipedia/get/{id} before
+ * /v1/data/{source}/get/{id}). The order routes are added in never decides a match. HEAD is served
+ * by GET's route. A path is matched as Hono matched it before: percent-decoded (decodeURI, so an encoded `/` stays one
  * segment) and a trailing slash ignored; parameters are decoded whole.
  */
 export class RouteTable {
@@ -61,8 +63,11 @@ export class RouteTable {
       return;
     }
     const regex = new RegExp(`^${normalised(source)}$`);
+    const shape = shapeOf(template);
     const list = this.#patterns.get(method) ?? [];
-    list.push({ entry, regex, names });
+    if (list.some((p) => p.shape === shape)) throw new Error(`${method} ${template}: declared twice`);
+    list.push({ entry, regex, names, shape });
+    list.sort(moreLiteralFirst);
     this.#patterns.set(method, list);
   }
 
@@ -93,6 +98,21 @@ export class RouteTable {
     if (methods.has("GET")) methods.add("HEAD");
     return [...methods];
   }
+}
+
+/** A template with its parameters' names blanked: two templates of one shape match the same paths. */
+const shapeOf = (template: string): string => normalised(template).replace(/\{\w+\}/g, "{}");
+
+/** Orders patterns so that, of two matching one path, the one literal where the other is a parameter comes first. */
+function moreLiteralFirst(a: Pattern, b: Pattern): number {
+  const x = a.shape.split("/");
+  const y = b.shape.split("/");
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const paramX = x[i] === "{}";
+    if (paramX !== (y[i] === "{}")) return paramX ? 1 : -1;
+  }
+  // Of different lengths they never match one path; ordered anyway so that the order is total.
+  return x.length - y.length;
 }
 
 const normalised = (path: string): string => (path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path);
