@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  startFakeArchive,
-  startFakeKeyedSources,
-  startFakeOpenLibrary,
-  startFakeSerper,
-} from "./fakes/data-sources.ts";
+import { startFakeArchive, startFakeKeyedSources, startFakeOpenLibrary } from "./fakes/data-sources.ts";
+import { startFakeSerper } from "./fakes/serper.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/utils backed by third-party services", () => {
