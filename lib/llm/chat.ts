@@ -3,12 +3,11 @@ import { GatewayError } from "../errors.ts";
 import { DEFAULT_PROVIDER, type ProviderEntry } from "../upstream/llm-catalogue.ts";
 import { providerError } from "./errors.ts";
 import { configuredProvider, languageModel } from "./models.ts";
-import type { ChatMessage, ChatPart, CompletionResponse, Usage } from "./chat-types.ts";
+import type { ChatMessage, ChatPart, ChatStream, CompletionResponse, StreamOutcome, Usage } from "./chat-types.ts";
 import { relayCompletion } from "./openai-completion.ts";
 import { PulledParts, relayChat, relaysStream, type PartSource, type RelayRequest } from "./openai-stream.ts";
 import { CallStop } from "../upstream/call-stop.ts";
 import type { EventSource } from "../gateway/http/event-stream.ts";
-import type { FeatureUse } from "../usage/meter.ts";
 
 export type ChatRequest = {
   messages: ChatMessage[];
@@ -203,19 +202,6 @@ async function* sdkParts(p: Prepared): AsyncGenerator<ChatPart> {
   }
   throw new Error("the stream ended without finishing");
 }
-
-export type StreamOutcome = {
-  usage: Usage;
-  model: string;
-  provider: string;
-  complete: boolean;
-  bytes: number;
-  /** What the provider reported using beyond tokens (a passed-through server tool, a service tier). */
-  features?: FeatureUse;
-};
-
-/** A chat stream ready to answer with (eventStreamResponse), and its outcome once it ends or the client leaves. */
-export type ChatStream = { source: EventSource; finished: Promise<StreamOutcome> };
 
 /** How a stream's events are written: the gateway's own shape, or OpenAI's chunks (for /v1/chat/completions). */
 export type StreamFormat = {

@@ -3,7 +3,7 @@ import type { CallStop } from "../upstream/call-stop.ts";
 import type { ProviderEntry } from "../upstream/llm-catalogue.ts";
 import type { CompletionResponse } from "./chat-types.ts";
 import { chatCompletionsBody, type RelayRequest } from "./openai-stream.ts";
-import { postChat, readAnswer } from "./provider-call.ts";
+import { postChat, readAnswer } from "./call/provider-http.ts";
 import { contentText } from "./sse-relay.ts";
 
 /** What the gateway reads of a Chat Completions answer; anything else in it is the provider's business. */

@@ -3,7 +3,7 @@ import type { CallStop } from "../upstream/call-stop.ts";
 import type { ProviderEntry } from "../upstream/llm-catalogue.ts";
 import { streamCappedText, upstreamMaxBytes } from "../upstream/capped-body.ts";
 import type { ChatMessage, ChatPart } from "./chat-types.ts";
-import { postChat } from "./provider-call.ts";
+import { postChat } from "./call/provider-http.ts";
 import { createChunkDecoder } from "./sse-relay.ts";
 
 export type RelayRequest = {

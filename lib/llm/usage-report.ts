@@ -1,7 +1,7 @@
 import type { UsageDetail } from "../gateway/http/context.ts";
 import { StreamAnswer } from "../gateway/pipeline/answer.ts";
 import type { FeatureUse } from "../usage/meter.ts";
-import type { ChatStream, CompletionResponse } from "./chat.ts";
+import type { ChatStream, CompletionResponse } from "./chat-types.ts";
 
 /** A finished completion's provider, model and tokens, and what it used beyond tokens, as metered. */
 export const completionUsage = (

@@ -1,5 +1,5 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { toOpenAIError } from "../../llm/compat/openai-errors.ts";
+import { toOpenAIError } from "../../llm/wire/openai-chat.ts";
 import { chatRoutes } from "./routes.ts";
 
 /**

@@ -1,16 +1,16 @@
 import { z } from "@hono/zod-openapi";
-import { llmTimeoutMs } from "../../llm/chat.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
-import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
+import { completeOn, streamOn } from "../../llm/call/index.ts";
+import { llmTimeoutMs } from "../../llm/chat.ts";
 import { openAIErrorResponses } from "../../llm/compat/error-responses.ts";
-import { sseFrame } from "../../llm/compat/event-relay.ts";
 import { inlineImages } from "../../llm/compat/images.ts";
 import { refuseUnlisted, serviceTierFeature, ServiceTierField } from "../../llm/compat/passthrough.ts";
-import { completeOn, MODEL_FIELD, streamOn, type ChatSink } from "../../llm/compat/provider-chat.ts";
 import { chatTarget, requestAnswerId } from "../../llm/compat/target.ts";
-import type { ChatRequest } from "../../llm/compat/wire.ts";
+import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
+import { chatChunkSink } from "../../llm/wire/openai-chat.ts";
+import type { ChatRequest } from "../../llm/wire/types.ts";
 
 const OpenAIMessage = z
   .object({
@@ -52,24 +52,6 @@ const chatCompletions = gatewayRoute("key", {
   },
 });
 
-/** Chat chunks as OpenAI streams them, model named provider/model; the usage chunk only when the client asked. */
-function chatChunkSink(name: string, includeUsage: boolean): ChatSink {
-  const model = `"model":${JSON.stringify(name)}`;
-  return {
-    // Most chunks only need the model renamed: done on the text, without parsing and writing it again.
-    pushRaw: (data) => {
-      const field = MODEL_FIELD.exec(data);
-      return field
-        ? [`data: ${data.slice(0, field.index)}${model}${data.slice(field.index + field[0].length)}\n\n`]
-        : undefined;
-    },
-    push: (chunk) =>
-      chunk.usage && !chunk.choices?.length && !includeUsage ? [] : [sseFrame({ ...chunk, model: name })],
-    end: () => [sseFrame("[DONE]")],
-    error: (message) => [sseFrame({ error: { message, type: "upstream_error" } })],
-  };
-}
-
 const completions = route(chatCompletions, async (c, input) => {
   const body = input.body as unknown as ChatRequest;
   // Before anything is fetched or sent: a tier that costs extra passes only when the operator allows it.
@@ -78,13 +60,13 @@ const completions = route(chatCompletions, async (c, input) => {
   body.messages = await inlineImages(c.runtime, body.messages, c);
   // A provider that never answers is a 504 after LLM_TIMEOUT_MS, as on /v1/llm/chat.
   const stop = c.stop(llmTimeoutMs());
-  if (!body.stream) {
-    const r = await completeOn(target, body, stop);
-    c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage, features: r.features }));
-    return r.completion as never;
+  if (body.stream) {
+    const sink = chatChunkSink(target.name, body.stream_options?.include_usage === true);
+    return chatStreamAnswer(await streamOn(target, { chat: body, sink }, stop));
   }
-  const sink = chatChunkSink(target.name, body.stream_options?.include_usage === true);
-  return chatStreamAnswer(await streamOn(target, body, sink, stop));
+  const r = await completeOn(target, { chat: body }, stop);
+  c.report(completionUsage(r));
+  return r.answer as never;
 });
 
 export const chatRoutes: RouteDef[] = [completions];

@@ -6,7 +6,7 @@ import { jsonRequest, jsonResponse } from "../../gateway/http/schemas.ts";
 import { route } from "../../gateway/pipeline/route.ts";
 import { EMBEDDING_PROVIDERS, embedTexts, type EmbeddingProvider } from "../../llm/embeddings.ts";
 import { openAIErrorResponses } from "../../llm/compat/error-responses.ts";
-import { toOpenAIError } from "../../llm/compat/openai-errors.ts";
+import { toOpenAIError } from "../../llm/wire/openai-chat.ts";
 
 const embeddings = gatewayRoute("key", {
   method: "post",

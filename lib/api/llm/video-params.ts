@@ -1,5 +1,5 @@
 import { GatewayError } from "../../errors.ts";
-import { VIDEO_MODEL_DEFAULT } from "./gemini.ts";
+import { VIDEO_MODEL_DEFAULT } from "../../llm/gemini-native.ts";
 
 /** What each Veo model makes, as Google documents it (Vertex AI / Gemini API model pages). */
 export const VEO_MODELS: Record<string, { durations: readonly number[]; aspectRatios: readonly string[] }> = {

@@ -1,5 +1,5 @@
 import { defineArea } from "../../gateway/http/area.ts";
-import { toAnthropicError } from "./anthropic-errors.ts";
+import { toAnthropicError } from "../../llm/wire/anthropic/index.ts";
 import { messagesRoutes } from "./routes.ts";
 
 /**

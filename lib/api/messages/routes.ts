@@ -4,18 +4,15 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
 import type { Call } from "../../gateway/pipeline/call.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
+import { completeOn, streamOn, type ChatTarget } from "../../llm/call/index.ts";
 import { llmTimeoutMs } from "../../llm/chat.ts";
-import { postChat, readAnswer } from "../../llm/provider-call.ts";
-import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
-import { anthropicUsage } from "../../llm/compat/anthropic-upstream.ts";
 import { anthropicErrorResponses } from "../../llm/compat/error-responses.ts";
-import { relayEvents, sseFrame, streamFailure, type EventTranslator } from "../../llm/compat/event-relay.ts";
 import { inlineImages } from "../../llm/compat/images.ts";
-import { anthropicFeatureUse, messagesFeatures, refuseUnlisted } from "../../llm/compat/passthrough.ts";
-import { completeOn, streamOn, usageFrom, type ChatSink, type ChatTarget } from "../../llm/compat/provider-chat.ts";
+import { messagesFeatures, refuseUnlisted } from "../../llm/compat/passthrough.ts";
 import { chatTarget, requestAnswerId } from "../../llm/compat/target.ts";
-import type { AnthropicEvent, AnthropicMessage, MessagesRequest } from "../../llm/compat/wire.ts";
-import { ChatToMessageEvents, chatToMessage, messageJson, messagesToChat } from "./translate.ts";
+import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
+import { chatToMessage, messageEventSink, messageJson, messagesToChat } from "../../llm/wire/anthropic/index.ts";
+import type { MessagesRequest } from "../../llm/wire/types.ts";
 
 const Block = z.looseObject({ type: z.string().min(1).max(64) });
 
@@ -72,91 +69,40 @@ const messages = gatewayRoute("key", {
   },
 });
 
-/** Anthropic's events passed through as sent (the model renamed provider/model), read for usage on the way. */
-function anthropicEvents(name: string): EventTranslator {
-  let usage: AnthropicMessage["usage"] | undefined;
-  let model: string | undefined;
-  return {
-    event(data, event) {
-      if (data.type === "error") throw streamFailure(data.error);
-      if (data.type === "message_start") {
-        const message = data.message as AnthropicMessage;
-        model = message.model;
-        usage = message.usage;
-        data = { ...data, message: { ...message, model: name } };
-      } else if (data.type === "message_delta" && data.usage) {
-        // message_delta's counts are cumulative and may restate the input side.
-        usage = { ...usage!, ...(data.usage as Partial<AnthropicMessage["usage"]>) };
-      }
-      return [sseFrame(data, event ?? String(data.type))];
-    },
-    end: () => [],
-    error: (message) => [sseFrame({ type: "error", error: { type: "api_error", message } }, "error")],
-    usage: () => usageFrom(usage && anthropicUsage(usage)),
-    model: () => model,
-    features: () => anthropicFeatureUse(usage),
-  };
-}
-
-/** Chat chunks as Anthropic's named stream events. */
-function messageEventSink(events: ChatToMessageEvents): ChatSink {
-  const frames = (list: AnthropicEvent[]) => list.map((e) => sseFrame(messageJson(e), e.type));
-  return {
-    push: (chunk) => frames(events.push(chunk)),
-    end: () => frames(events.end()),
-    error: (message) => [sseFrame(events.error(message), "error")],
-  };
-}
-
 /**
  * Anthropic itself: the body as sent (with Anthropic's model id and any `anthropic-beta` flags), the
  * answer as given. Server tools and betas that bill beyond tokens pass only when the operator lists
  * them (400 otherwise, before anything is sent); what the answer says they used is metered.
  */
 async function onAnthropic(c: Call, target: ChatTarget, body: MessagesRequest) {
-  const { entry, modelId, name } = target;
   const beta = c.header("anthropic-beta");
   refuseUnlisted(messagesFeatures(body.tools, beta), c.runtime.config.passthroughFeatures);
   const headers: Record<string, string> = beta ? { "anthropic-beta": beta } : {};
-  const sent = { ...body, model: modelId };
+  const call = { anthropic: body, headers };
   // Bounds the provider's call (its whole stream), and a stream's relay stops it when it gives up.
   const stop = c.stop(llmTimeoutMs());
-  if (body.stream) {
-    const res = await postChat(entry, sent, stop, headers).catch((err: unknown) => {
-      stop.release();
-      throw err;
-    });
-    return chatStreamAnswer(relayEvents(entry, res, stop, modelId, anthropicEvents(name)));
-  }
-  const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, sent, stop, headers)).finally(() =>
-    stop.release(),
-  );
-  c.report(
-    completionUsage({
-      provider: entry.name,
-      model: msg.model ?? modelId,
-      usage: usageFrom(anthropicUsage(msg.usage)),
-      features: anthropicFeatureUse(msg.usage),
-    }),
-  );
-  return { ...msg, model: name };
+  if (body.stream) return chatStreamAnswer(await streamOn(target, call, stop));
+  const r = await completeOn(target, call, stop);
+  c.report(completionUsage(r));
+  return r.answer as never;
+}
+
+/** Any other provider: the body onto the chat pivot, the answer back as Anthropic's message or events. */
+async function onPivot(c: Call, target: ChatTarget, body: MessagesRequest) {
+  const chat = messagesToChat(body, target.modelId, target.entry.name);
+  chat.messages = await inlineImages(c.runtime, chat.messages, c);
+  const named = { id: target.id, model: target.name };
+  const stop = c.stop(llmTimeoutMs());
+  if (chat.stream) return chatStreamAnswer(await streamOn(target, { chat, sink: messageEventSink(named) }, stop));
+  const r = await completeOn(target, { chat }, stop);
+  c.report(completionUsage(r));
+  return new JsonText(messageJson(chatToMessage(r.answer, named)));
 }
 
 const messagesRoute = route(messages, async (c, input) => {
   const body = input.body as unknown as MessagesRequest;
   const target = chatTarget(body.model, requestAnswerId("msg_", c.requestId));
-  if (target.entry.wire === "anthropic") return onAnthropic(c, target, body);
-  const chat = messagesToChat(body, target.modelId, target.entry.name);
-  chat.messages = await inlineImages(c.runtime, chat.messages, c);
-  const stop = c.stop(llmTimeoutMs());
-  if (!chat.stream) {
-    const r = await completeOn(target, chat, stop);
-    c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage, features: r.features }));
-    const message = chatToMessage(r.completion, { id: target.id, model: target.name });
-    return new JsonText(messageJson(message));
-  }
-  const sink = messageEventSink(new ChatToMessageEvents({ id: target.id, model: target.name }));
-  return chatStreamAnswer(await streamOn(target, chat, sink, stop));
+  return target.entry.wire === "anthropic" ? onAnthropic(c, target, body) : onPivot(c, target, body);
 });
 
 export const messagesRoutes: RouteDef[] = [messagesRoute];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ResponseInputItem, ResponseObject } from "../../llm/compat/wire.ts";
+import type { ResponseInputItem, ResponseObject } from "../../llm/wire/types.ts";
 import { resolveReferences } from "./references.ts";
 
 const call = {

@@ -1,7 +1,7 @@
 import { GatewayError } from "../../errors.ts";
-import type { ResponseInputItem } from "../../llm/compat/wire.ts";
+import type { ResponseInputItem } from "../../llm/wire/types.ts";
 import type { StoredTurn } from "./store.ts";
-import { responseOfItem } from "./translate.ts";
+import { responseOfItem } from "../../llm/wire/responses/index.ts";
 
 type Lookup = (responseId: string) => Promise<StoredTurn | undefined>;
 

@@ -1,21 +1,20 @@
 import { z } from "@hono/zod-openapi";
-import { llmTimeoutMs } from "../../llm/chat.ts";
 import { GatewayError } from "../../errors.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse } from "../../gateway/http/schemas.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
-import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
+import { completeOn, streamOn } from "../../llm/call/index.ts";
+import { llmTimeoutMs } from "../../llm/chat.ts";
 import { openAIErrorResponses } from "../../llm/compat/error-responses.ts";
-import { sseFrame } from "../../llm/compat/event-relay.ts";
 import { inlineImages } from "../../llm/compat/images.ts";
 import { refuseUnlisted, serviceTierFeature, ServiceTierField } from "../../llm/compat/passthrough.ts";
-import { completeOn, streamOn, type ChatSink } from "../../llm/compat/provider-chat.ts";
 import { chatTarget, storedAnswerId } from "../../llm/compat/target.ts";
-import type { ResponseEvent, ResponseInputItem, ResponseObject, ResponsesRequest } from "../../llm/compat/wire.ts";
+import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
+import { chatToResponse, inputItems, responseEventSink, responsesToChat } from "../../llm/wire/responses/index.ts";
+import type { ResponseInputItem, ResponseObject, ResponsesRequest } from "../../llm/wire/types.ts";
 import { resolveReferences } from "./references.ts";
 import { responseStore, type StoredTurn } from "./store.ts";
-import { ChatToResponseEvents, chatToResponse, inputItems, responsesToChat } from "./translate.ts";
 
 const tags = ["OpenAI-compatible"];
 
@@ -78,20 +77,6 @@ const missing = (rt: Runtime, id: string) =>
     `response '${id}' not found: responses are kept ${rt.config.responsesRetentionDays} days, for the key that made them, unless sent with store: false`,
   );
 
-/** Responses events as server-sent events named by their type; the finished response is handed to `done`. */
-function responseEventSink(events: ChatToResponseEvents, done: (r: ResponseObject) => void): ChatSink {
-  const frames = (list: ResponseEvent[]) => list.map((e) => sseFrame(e, e.type));
-  return {
-    push: (chunk) => frames(events.push(chunk)),
-    end: () => {
-      const out = frames(events.end());
-      done(events.response());
-      return out;
-    },
-    error: (message) => frames(events.error(message)),
-  };
-}
-
 const createResponse = route(create, async (c, validated) => {
   const body = validated.body as unknown as ResponsesRequest;
   const rt = c.runtime;
@@ -120,15 +105,13 @@ const createResponse = route(create, async (c, validated) => {
     };
     store.save(owner, turn);
   };
-  if (!body.stream) {
-    const r = await completeOn(target, chat, stop);
-    c.report(completionUsage({ provider: target.entry.name, model: r.model, usage: r.usage, features: r.features }));
-    const response = chatToResponse(r.completion, context);
-    keep(response);
-    return response as never;
-  }
-  const sink = responseEventSink(new ChatToResponseEvents(context), keep);
-  return chatStreamAnswer(await streamOn(target, chat, sink, stop));
+  if (body.stream)
+    return chatStreamAnswer(await streamOn(target, { chat, sink: responseEventSink(context, keep) }, stop));
+  const r = await completeOn(target, { chat }, stop);
+  c.report(completionUsage(r));
+  const response = chatToResponse(r.answer, context);
+  keep(response);
+  return response as never;
 });
 
 const retrieveResponse = route(retrieve, async (c, { params: { response_id: id } }) => {

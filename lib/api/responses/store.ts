@@ -1,5 +1,5 @@
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
-import type { ResponseInputItem, ResponseObject } from "../../llm/compat/wire.ts";
+import type { ResponseInputItem, ResponseObject } from "../../llm/wire/types.ts";
 
 /** What a follow-up continues from, and what GET answers. */
 export type StoredTurn = { items: ResponseInputItem[]; response: ResponseObject };

@@ -1,22 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { jsonResponse } from "../../gateway/http/schemas.ts";
-
-/** `{error: {message, type, param, code}}`, as toOpenAIError shapes every error on those paths. */
-const OpenAIErrorSchema = z
-  .object({
-    error: z.object({
-      message: z.string(),
-      type: z.string(),
-      param: z.string().nullable(),
-      code: z.string().nullable(),
-    }),
-  })
-  .openapi("OpenAIError");
-
-/** `{type: "error", error: {type, message}}`, as toAnthropicError shapes every error on /v1/messages. */
-const AnthropicErrorSchema = z
-  .object({ type: z.literal("error"), error: z.object({ type: z.string(), message: z.string() }) })
-  .openapi("AnthropicError");
+import { AnthropicErrorSchema } from "../wire/anthropic/index.ts";
+import { OpenAIErrorSchema } from "../wire/openai-chat.ts";
 
 const DESCRIPTIONS = {
   400: "Invalid parameters",

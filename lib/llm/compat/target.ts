@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { GatewayError } from "../../errors.ts";
 import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { configuredProvider } from "../models.ts";
-import type { ChatTarget } from "./provider-chat.ts";
+import type { ChatTarget } from "../call/index.ts";
 
 /**
  * Models on the compatible surfaces are named `provider/model` (a bare model id goes to the provider

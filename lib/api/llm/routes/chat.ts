@@ -3,7 +3,7 @@ import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { completeChat, llmTimeoutMs, streamChat, withFallback, type ChatRequest } from "../../../llm/chat.ts";
-import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT } from "../gemini.ts";
+import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT } from "../../../llm/gemini-native.ts";
 import { selectModel } from "../tiers.ts";
 import { Budget, Completion, Message, providerErrors } from "../../../llm/route-schemas.ts";
 import { chatStreamAnswer, completionUsage } from "../../../llm/usage-report.ts";

@@ -7,7 +7,7 @@ import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { ErrorSchema, jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { Reply } from "../../../gateway/pipeline/answer.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
-import { pollVideo, startVideo } from "../gemini.ts";
+import { pollVideo, startVideo } from "../../../llm/gemini-native.ts";
 import { videoParameters } from "../video-params.ts";
 import { providerErrors } from "../../../llm/route-schemas.ts";
 

@@ -4,7 +4,9 @@
 // client never gets an answer that quietly ignored what it asked for.
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
-import { GatewayError } from "../../errors.ts";
+import { GatewayError } from "../../../errors.ts";
+import { streamFailure, type EventTranslator } from "../sse.ts";
+import { usageFrom, type ChatSink } from "../openai-chat.ts";
 import type {
   AnthropicEvent,
   AnthropicMessage,
@@ -14,14 +16,14 @@ import type {
   ChatRequest,
   ChatUsage,
   MessagesRequest,
-} from "./wire.ts";
+} from "../types.ts";
+import { imageBlock } from "./image.ts";
+import { finishReason, type FinishReason } from "./stop-reason.ts";
+import { anthropicUsage, type UsageCounts } from "./usage.ts";
 
 type Block = Anthropic.Messages.ContentBlockParam;
 type Turn = { role: "user" | "assistant"; content: Block[] };
 type InputSchema = Anthropic.Messages.Tool.InputSchema;
-type ImageType = Anthropic.Messages.Base64ImageSource["media_type"];
-type StopReason = Anthropic.Messages.StopReason;
-type FinishReason = ChatCompletion["choices"][number]["finish_reason"];
 type TextPart = OpenAI.Chat.Completions.ChatCompletionContentPartText;
 type UserPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
 type AssistantParam = OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam;
@@ -34,20 +36,9 @@ type Delta = ChatChunk["choices"][number]["delta"] & { reasoning_content?: strin
 /** What a translated answer is labelled with; `jsonTool` is the forced tool standing in for response_format. */
 export type AnswerOptions = { id: string; model: string; created: number; jsonTool?: string };
 
-/** The token counts of an Anthropic usage object that the chat usage is made of. */
-export type UsageCounts = {
-  // null in a message_delta that does not restate the input side
-  input_tokens: number | null;
-  output_tokens: number;
-  cache_read_input_tokens?: number | null;
-  cache_creation_input_tokens?: number | null;
-  output_tokens_details?: { thinking_tokens: number } | null;
-};
-
 // Anthropic requires max_tokens; OpenAI's default is "as many as fit", so this is a compromise.
 const DEFAULT_MAX_TOKENS = 4096;
 const JSON_TOOL_DESCRIPTION = "Respond with JSON matching this schema";
-const IMAGE_TYPES: readonly string[] = ["image/jpeg", "image/png", "image/gif", "image/webp"] satisfies ImageType[];
 
 /** Options that are translated, or that have no bearing on the answer. */
 const HANDLED = new Set([
@@ -86,16 +77,6 @@ const THINKING_BUDGET = new Map<string, number>([
   ["medium", 4096],
   ["high", 16384],
 ]);
-
-const FINISH: Record<StopReason, FinishReason> = {
-  end_turn: "stop",
-  stop_sequence: "stop",
-  pause_turn: "stop",
-  max_tokens: "length",
-  model_context_window_exceeded: "length",
-  tool_use: "tool_calls",
-  refusal: "content_filter",
-};
 
 const notSupported = (what: string) => `${what} is not supported by anthropic`;
 const unsupported = (what: string) => new GatewayError(400, notSupported(what));
@@ -212,18 +193,6 @@ function userBlocks(content: string | UserPart[], at: string): Block[] {
   });
 }
 
-function imageBlock(url: string, at: string): Block {
-  if (/^https?:\/\//i.test(url)) return { type: "image", source: { type: "url", url } };
-  const mediaType = /^data:([^;,]+);base64,/.exec(url)?.[1];
-  if (mediaType === undefined) {
-    throw new GatewayError(400, `${at} must be an http(s) URL or a base64 data: URL for anthropic`);
-  }
-  if (!isImageType(mediaType)) throw unsupported(`${at} of type ${mediaType}`);
-  return { type: "image", source: { type: "base64", media_type: mediaType, data: url.slice(url.indexOf(",") + 1) } };
-}
-
-const isImageType = (t: string): t is ImageType => IMAGE_TYPES.includes(t);
-
 function assistantBlocks(m: AssistantParam, at: string): Block[] {
   if (m.audio) throw unsupported(`${at}.audio`);
   if (m.function_call) throw unsupported(`${at}.function_call`);
@@ -302,12 +271,6 @@ function jsonOutputTool(format: ChatRequest["response_format"]): Anthropic.Messa
   };
 }
 
-function finishReason(reason: StopReason | null, jsonTool: string | undefined): FinishReason {
-  // The forced JSON tool is the answer itself, not a call the client should run.
-  if (reason === "tool_use" && jsonTool !== undefined) return "stop";
-  return (reason && FINISH[reason]) ?? "stop";
-}
-
 /** A whole Messages API answer as a chat completion. */
 export function anthropicToChat(msg: AnthropicMessage, o: AnswerOptions): ChatCompletion {
   const text = msg.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
@@ -333,21 +296,6 @@ export function anthropicToChat(msg: AnthropicMessage, o: AnswerOptions): ChatCo
     model: o.model,
     choices: [{ index: 0, message, finish_reason: finishReason(msg.stop_reason, o.jsonTool), logprobs: null }],
     usage: anthropicUsage(msg.usage),
-  };
-}
-
-/** Anthropic counts cached input apart from input_tokens; OpenAI's prompt_tokens includes it. */
-export function anthropicUsage(u: UsageCounts): ChatUsage {
-  const cached = u.cache_read_input_tokens ?? 0;
-  const prompt = (u.input_tokens ?? 0) + cached + (u.cache_creation_input_tokens ?? 0);
-  return {
-    prompt_tokens: prompt,
-    completion_tokens: u.output_tokens,
-    total_tokens: prompt + u.output_tokens,
-    prompt_tokens_details: { cached_tokens: cached },
-    ...(u.output_tokens_details && {
-      completion_tokens_details: { reasoning_tokens: u.output_tokens_details.thinking_tokens },
-    }),
   };
 }
 
@@ -437,4 +385,20 @@ export class AnthropicToChatChunks {
   #chunk(delta: Delta, finish_reason: FinishReason | null = null): ChatChunk {
     return { ...this.#head(), choices: [{ index: 0, delta, finish_reason, logprobs: null }] };
   }
+}
+
+/** Reads an Anthropic provider's events as chat chunks into the sink: its `error` event throws. */
+export function anthropicChunks(sink: ChatSink, chunks: AnthropicToChatChunks): EventTranslator {
+  let model: string | undefined;
+  return {
+    event(data) {
+      if (data.type === "error") throw streamFailure(data.error);
+      if (data.type === "message_start") model = (data.message as { model?: string }).model;
+      return chunks.push(data as unknown as AnthropicEvent).flatMap((c) => sink.push(c));
+    },
+    end: () => sink.end(),
+    error: (message) => sink.error(message),
+    usage: () => usageFrom(chunks.usage()),
+    model: () => model,
+  };
 }

@@ -1,19 +1,7 @@
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import type {
-  ChatChunk,
-  ChatCompletion,
-  ResponseEvent,
-  ResponseInputItem,
-  ResponsesRequest,
-} from "../../llm/compat/wire.ts";
-import {
-  ChatToResponseEvents,
-  chatToResponse,
-  inputItems,
-  responsesToChat,
-  type ResponseContext,
-} from "./translate.ts";
+import type { ChatChunk, ChatCompletion, ResponseEvent, ResponseInputItem, ResponsesRequest } from "../types.ts";
+import { ChatToResponseEvents, chatToResponse, inputItems, responsesToChat, type ResponseContext } from "./index.ts";
 
 const weatherTool = {
   type: "function" as const,

@@ -1,8 +1,10 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
-import { GatewayError } from "../../errors.ts";
-import type { AnthropicEvent, ChatChunk, ChatCompletion, MessagesRequest } from "../../llm/compat/wire.ts";
-import { ChatToMessageEvents, chatToMessage, messagesToChat, messageUsage } from "./translate.ts";
+import { GatewayError } from "../../../errors.ts";
+import type { AnthropicEvent, ChatChunk, ChatCompletion, MessagesRequest } from "../types.ts";
+import { ChatToMessageEvents, chatToMessage, messagesToChat } from "./client.ts";
+import { streamError } from "./errors.ts";
+import { messageUsage } from "./usage.ts";
 
 const o = { id: "msg_1", model: "xai/grok-4-fast" };
 const request = (extra: Partial<MessagesRequest>): MessagesRequest => ({
@@ -401,7 +403,7 @@ describe("ChatToMessageEvents", () => {
 
   it("reports a mid-stream error the client raises", async () => {
     const events = new ChatToMessageEvents(o);
-    const sent = [...events.push(chunk({ content: "Hel" })), events.error("upstream failed")];
+    const sent = [...events.push(chunk({ content: "Hel" })), streamError("upstream failed")];
     await expect(finalMessage(sent)).rejects.toThrow(/upstream failed/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toAnthropicError } from "./anthropic-errors.ts";
+import { toAnthropicError } from "./errors.ts";
 
 describe("toAnthropicError", () => {
   it("turns Form A and Form B into Anthropic's error object, by status", () => {

@@ -1,11 +1,11 @@
 import { Agent, request, type Dispatcher } from "undici";
-import { GatewayError } from "../errors.ts";
-import type { CallStop } from "../upstream/call-stop.ts";
-import { collectCapped, upstreamMaxBytes } from "../upstream/capped-body.ts";
-import { upstreamStatusError, USER_AGENT } from "../upstream/http.ts";
-import type { ProviderEntry } from "../upstream/llm-catalogue.ts";
-import { providerError } from "./errors.ts";
-import { providerApiKey, providerBaseURL } from "./models.ts";
+import { GatewayError } from "../../errors.ts";
+import type { CallStop } from "../../upstream/call-stop.ts";
+import { collectCapped, upstreamMaxBytes } from "../../upstream/capped-body.ts";
+import { upstreamStatusError, USER_AGENT } from "../../upstream/http.ts";
+import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
+import { providerError } from "../errors.ts";
+import { providerApiKey, providerBaseURL } from "../models.ts";
 
 /** The Messages API version the gateway speaks to Anthropic (its wire has not changed since). */
 export const ANTHROPIC_VERSION = "2023-06-01";

@@ -1,9 +1,10 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { GatewayError } from "../../errors.ts";
-import { AnthropicToChatChunks, anthropicToChat, anthropicUsage, chatToAnthropic } from "./anthropic-upstream.ts";
-import type { AnthropicEvent, AnthropicMessage, ChatChunk, ChatMessageParam, ChatRequest } from "./wire.ts";
+import { GatewayError } from "../../../errors.ts";
+import type { AnthropicEvent, AnthropicMessage, ChatChunk, ChatMessageParam, ChatRequest } from "../types.ts";
+import { AnthropicToChatChunks, anthropicToChat, chatToAnthropic } from "./provider.ts";
+import { anthropicUsage } from "./usage.ts";
 
 const MODEL = "claude-sonnet-4-5";
 const LABEL = { id: "chatcmpl-1", model: "anthropic/claude-sonnet-4-5", created: 1700000000 };

@@ -1,4 +1,5 @@
-import { gatewayErrorMessage, type ErrorShape } from "../../gateway/pipeline/error-shape.ts";
+import { z } from "@hono/zod-openapi";
+import { gatewayErrorMessage, type ErrorShape } from "../../../gateway/pipeline/error-shape.ts";
 
 /** Anthropic's error `type` for a status, as its SDK and clients branch on it. */
 const TYPES: Record<number, string> = {
@@ -19,3 +20,14 @@ export const toAnthropicError: ErrorShape = (status, body) => {
   const type = TYPES[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
   return { type: "error", error: { type, message } };
 };
+
+/** `{type: "error", error: {type, message}}`, as toAnthropicError shapes every error on /v1/messages, for the API document. */
+export const AnthropicErrorSchema = z
+  .object({ type: z.literal("error"), error: z.object({ type: z.string(), message: z.string() }) })
+  .openapi("AnthropicError");
+
+/** The `error` stream event telling a Messages client the provider failed part way. */
+export const streamError = (message: string) => ({
+  type: "error" as const,
+  error: { type: "api_error" as const, message },
+});

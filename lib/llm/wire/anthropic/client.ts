@@ -1,8 +1,11 @@
-// Anthropic's Messages wire onto OpenAI's Chat Completions wire and back, for every provider that is
-// not Anthropic (they all speak Chat Completions). Pure functions: the route does the I/O.
+// A Messages client (/v1/messages) on a provider other than Anthropic: its request onto the chat pivot,
+// and the chat answer (whole, or chunk by chunk) back as Anthropic's message and events. Pure
+// functions: the call module does the I/O.
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
-import { GatewayError } from "../../errors.ts";
+import { GatewayError } from "../../../errors.ts";
+import { reasoningText, type ChatSink } from "../openai-chat.ts";
+import { sseFrame } from "../sse.ts";
 import type {
   AnthropicEvent,
   AnthropicMessage,
@@ -12,12 +15,15 @@ import type {
   ChatRequest,
   ChatUsage,
   MessagesRequest,
-} from "../../llm/compat/wire.ts";
+} from "../types.ts";
+import { streamError } from "./errors.ts";
+import { imageUrl } from "./image.ts";
+import { stopReason } from "./stop-reason.ts";
+import { messageUsage } from "./usage.ts";
 
 type BlockParam = Anthropic.Messages.ContentBlockParam;
 type ContentBlock = Anthropic.Messages.ContentBlock;
 type MessageParam = Anthropic.Messages.MessageParam;
-type StopReason = Anthropic.Messages.StopReason;
 type ToolResultBlock = Anthropic.Messages.ToolResultBlockParam;
 type ToolUnion = Anthropic.Messages.ToolUnion;
 type ChatPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
@@ -129,13 +135,11 @@ function userMessages(content: string | BlockParam[], refuse: Refuse): ChatMessa
 function userPart(block: BlockParam, refuse: Refuse): ChatPart | undefined {
   if (block.type === "text") return { type: "text", text: block.text };
   if (block.type !== "image") return void refuse(`${block.type} content blocks`);
-  const { source } = block;
-  if (source.type === "base64") {
-    return { type: "image_url", image_url: { url: `data:${source.media_type};base64,${source.data}` } };
-  }
-  if (source.type === "url") return { type: "image_url", image_url: { url: source.url } };
+  const url = imageUrl(block.source);
   // File ids name uploads to Anthropic's Files API, which no other provider can read.
-  return void refuse(`${source.type} image sources`);
+  return url === undefined
+    ? void refuse(`${block.source.type} image sources`)
+    : { type: "image_url", image_url: { url } };
 }
 
 function toolMessage(block: ToolResultBlock, refuse: Refuse): ChatMessageParam {
@@ -228,9 +232,8 @@ export function chatToMessage(c: ChatCompletion, o: { id: string; model: string 
   const choice = c.choices[0];
   const message = choice?.message;
   const content: ContentBlock[] = [];
-  const reasoning = (message as { reasoning_content?: unknown } | undefined)?.reasoning_content;
-  if (typeof reasoning === "string" && reasoning)
-    content.push({ type: "thinking", thinking: reasoning, signature: "" });
+  const reasoning = reasoningText(message);
+  if (reasoning) content.push({ type: "thinking", thinking: reasoning, signature: "" });
   const text = message?.content || message?.refusal;
   if (text) content.push({ type: "text", text, citations: null });
   for (const call of message?.tool_calls ?? []) {
@@ -238,8 +241,8 @@ export function chatToMessage(c: ChatCompletion, o: { id: string; model: string 
     if (call.type === "function")
       content.push(toolUse(call.id, call.function.name, parseInput(call.function.arguments)));
   }
-  const stopReason = message?.refusal ? "refusal" : messageStopReason(choice?.finish_reason);
-  return { ...emptyMessage(o), content, stop_reason: stopReason, usage: messageUsage(c.usage) };
+  const stop = message?.refusal ? "refusal" : stopReason(choice?.finish_reason);
+  return { ...emptyMessage(o), content, stop_reason: stop, usage: messageUsage(c.usage) };
 }
 
 function emptyMessage(o: { id: string; model: string }): AnthropicMessage {
@@ -271,38 +274,6 @@ function parseInput(args: string): unknown {
   }
 }
 
-function messageStopReason(finish: string | null | undefined): StopReason {
-  switch (finish) {
-    case "length":
-      return "max_tokens";
-    case "tool_calls":
-    case "function_call":
-      return "tool_use";
-    case "content_filter":
-      return "refusal";
-    default:
-      return "end_turn";
-  }
-}
-
-/** Anthropic counts cached input apart from the rest; chat counts it inside `prompt_tokens`. */
-export function messageUsage(u: ChatUsage | undefined): AnthropicMessage["usage"] {
-  const cached = u?.prompt_tokens_details?.cached_tokens ?? 0;
-  const reasoning = u?.completion_tokens_details?.reasoning_tokens;
-  return {
-    input_tokens: (u?.prompt_tokens ?? 0) - cached,
-    output_tokens: u?.completion_tokens ?? 0,
-    cache_read_input_tokens: cached,
-    cache_creation_input_tokens: 0,
-    output_tokens_details: reasoning === undefined ? null : { thinking_tokens: reasoning },
-    cache_creation: null,
-    inference_geo: null,
-    server_tool_use: null,
-    service_tier: null,
-    speed: null,
-  };
-}
-
 type BlockKind = { kind: "text" | "thinking" } | { kind: "tool_use"; call: number; id: string };
 type OpenBlock = BlockKind & { index: number };
 
@@ -324,8 +295,9 @@ export class ChatToMessageEvents {
     if (chunk.usage) this.usage = chunk.usage;
     const choice = chunk.choices[0];
     if (!choice) return events;
-    const delta = choice.delta as typeof choice.delta & { reasoning_content?: string | null };
-    if (delta.reasoning_content) events.push(...this.append("thinking", delta.reasoning_content));
+    const { delta } = choice;
+    const reasoning = reasoningText(delta);
+    if (reasoning) events.push(...this.append("thinking", reasoning));
     if (delta.content) events.push(...this.append("text", delta.content));
     if (delta.refusal) {
       this.refused = true;
@@ -338,13 +310,13 @@ export class ChatToMessageEvents {
 
   end(): AnthropicEvent[] {
     const u = messageUsage(this.usage);
-    const stopReason = this.refused ? "refusal" : messageStopReason(this.finish);
+    const stop = this.refused ? "refusal" : stopReason(this.finish);
     return [
       ...this.start(),
       ...this.close(),
       {
         type: "message_delta",
-        delta: { stop_reason: stopReason, stop_sequence: null, stop_details: null, container: null },
+        delta: { stop_reason: stop, stop_sequence: null, stop_details: null, container: null },
         usage: {
           input_tokens: u.input_tokens,
           output_tokens: u.output_tokens,
@@ -356,10 +328,6 @@ export class ChatToMessageEvents {
       },
       { type: "message_stop" },
     ];
-  }
-
-  error(message: string): { type: "error"; error: { type: "api_error"; message: string } } {
-    return { type: "error", error: { type: "api_error", message } };
   }
 
   private start(): AnthropicEvent[] {
@@ -425,4 +393,15 @@ const LEFT_OUT_WHEN_NULL = new Set([
 /** A message or stream event as JSON, as Anthropic's API writes it. */
 export function messageJson(value: unknown): string {
   return JSON.stringify(value, (key, v: unknown) => (v === null && LEFT_OUT_WHEN_NULL.has(key) ? undefined : v));
+}
+
+/** Chat chunks as Anthropic's named stream events, for a Messages client. */
+export function messageEventSink(o: { id: string; model: string }): ChatSink {
+  const events = new ChatToMessageEvents(o);
+  const frames = (list: AnthropicEvent[]) => list.map((e) => sseFrame(messageJson(e), e.type));
+  return {
+    push: (chunk) => frames(events.push(chunk)),
+    end: () => frames(events.end()),
+    error: (message) => [sseFrame(streamError(message), "error")],
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MODEL_FIELD, needsReading } from "./provider-chat.ts";
+import { MODEL_FIELD, needsReading, toOpenAIError } from "./openai-chat.ts";
 
 const chunk = (delta: object, extra: object = {}) =>
   JSON.stringify({
@@ -26,5 +26,28 @@ describe("reading a provider's chunk only when it must", () => {
   it("finds the top-level model, whatever the spacing, to rename it", () => {
     expect(MODEL_FIELD.exec(chunk({ content: 'say "model":"x"' }))?.[1]).toBe('"grok-4-fast"');
     expect(MODEL_FIELD.exec('{"id":"a", "model" : "m\\"1", "choices":[]}')?.[1]).toBe('"m\\"1"');
+  });
+});
+
+describe("toOpenAIError", () => {
+  it("turns Form A and Form B into OpenAI's error object, by status", () => {
+    expect(toOpenAIError(401, { error: "missing API key" })).toEqual({
+      error: { message: "missing API key", type: "authentication_error", param: null, code: null },
+    });
+    expect(
+      toOpenAIError(429, { error: { code: "rate_limit_exceeded", message: "slow down", retry_after: 3 } as never }),
+    ).toEqual({ error: { message: "slow down", type: "rate_limit_error", param: null, code: "rate_limit_exceeded" } });
+    expect(toOpenAIError(502, { error: "xai failed" })?.error).toMatchObject({ type: "api_error" });
+  });
+
+  it("names the field a validation message starts with as param", () => {
+    expect(toOpenAIError(400, { error: "invalid request: messages.0.role: Invalid option" })?.error).toMatchObject({
+      param: "messages.0.role",
+      type: "invalid_request_error",
+    });
+  });
+
+  it("leaves bodies that are not the gateway's errors alone", () => {
+    expect(toOpenAIError(500, { nothing: true } as never)).toBeNull();
   });
 });
