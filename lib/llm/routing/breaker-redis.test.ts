@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectRedis } from "../../gateway/runtime/redis.ts";
 import { RedisBreakerBoard, type RedisBreakerOptions } from "./breaker-redis.ts";
 
@@ -16,8 +16,11 @@ describe.runIf(process.env.REDIS_URL)("RedisBreakerBoard on a real Redis", () =>
     connections.push(client);
     return client;
   };
-  async function instance(options: Partial<RedisBreakerOptions> = {}): Promise<RedisBreakerBoard> {
-    const board = new RedisBreakerBoard(connect("breaker-test"), connect("breaker-test-sub"), {
+  async function instance(
+    options: Partial<RedisBreakerOptions> = {},
+    client = connect("breaker-test"),
+  ): Promise<RedisBreakerBoard> {
+    const board = new RedisBreakerBoard(client, connect("breaker-test-sub"), {
       threshold: 3,
       windowMs: 30_000,
       cooldownMs: 60_000,
@@ -59,11 +62,16 @@ describe.runIf(process.env.REDIS_URL)("RedisBreakerBoard on a real Redis", () =>
 
   it("never counts our own excess, nor touches Redis for a success on a closed breaker", async () => {
     fresh();
-    const a = await instance();
+    const client = connect("breaker-test");
+    const a = await instance({}, client);
+    const sent = vi.spyOn(client, "sendCommand");
     for (let i = 0; i < 5; i++) a.record("east", "not-counted");
     for (let i = 0; i < 5; i++) a.record("east", "success");
     expect(a.allows("east")).toBe(true);
+    expect(sent).not.toHaveBeenCalled();
     expect(await admin.keys(`${prefix}:*`)).toEqual([]);
+    a.record("east", "failure");
+    expect(sent).toHaveBeenCalledTimes(1);
   });
 
   it("an instance started later reads the breakers already open", async () => {
@@ -99,6 +107,26 @@ describe.runIf(process.env.REDIS_URL)("RedisBreakerBoard on a real Redis", () =>
     prober!.record("east", "success");
     await expect.poll(() => instances.every((i) => i.allows("east")), { timeout: 5_000 }).toBe(true);
     expect(await admin.hget(`${prefix}:open`, "east")).toBeNull();
+  });
+
+  it("counts failures on this instance alone while Redis does not answer", async () => {
+    fresh();
+    const errors: unknown[] = [];
+    const away = connectRedis("redis://127.0.0.1:1", "breaker-test-away");
+    away.on("error", () => {});
+    connections.push(away);
+    const board = new RedisBreakerBoard(away, away, {
+      threshold: 3,
+      windowMs: 30_000,
+      cooldownMs: 60_000,
+      probeTimeoutMs: 30_000,
+      claimRetryMs: 50,
+      prefix,
+      onError: (err) => errors.push(err),
+    });
+    for (let i = 0; i < 3; i++) board.record("east", "failure");
+    await expect.poll(() => board.allows("east"), { timeout: 20_000 }).toBe(false);
+    expect(errors).toHaveLength(3);
   });
 
   it("a failed probe opens the breaker again everywhere for another cooldown", async () => {
