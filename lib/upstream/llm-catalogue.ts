@@ -118,7 +118,7 @@ export const PROVIDERS: ProviderEntry[] = [
 ];
 
 /** Configured when its credential (for the keyless local runner, its origin) is set. */
-export function isConfigured(entry: ProviderEntry, env: NodeJS.ProcessEnv = process.env): boolean {
+export function isConfigured(entry: ProviderEntry, env: Record<string, string | undefined> = process.env): boolean {
   return Boolean(env[entry.credential]?.trim());
 }
 

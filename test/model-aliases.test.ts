@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../lib/config.ts";
+import { tempDir } from "./support/backends.ts";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+
+describe("GET /v1/models with a routing file (GATEWAY_CONFIG)", () => {
+  let gw: TestGateway;
+  let key: string;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    const dir = tempDir("routing");
+    const file = path.join(dir, "gateway.config.json");
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        deployments: [
+          { name: "oa-1", provider: "openai", model: "gpt-4.1", credential: "OPENAI_API_KEY" },
+          { name: "oa-2", provider: "openai", model: "gpt-4.1", credential: "OPENAI_API_KEY_2", weight: 2 },
+          { name: "claude", provider: "anthropic", model: "claude-sonnet-4-5" },
+        ],
+        aliases: { smart: { strategy: "fallback", deployments: ["oa-1", { name: "oa-2", weight: 1 }, "claude"] } },
+      }),
+    );
+    const credentials = { OPENAI_API_KEY: "oa-1", OPENAI_API_KEY_2: "oa-2", ANTHROPIC_API_KEY: "an" };
+    // The provider listing reads the process's environment, as providers' calls do.
+    Object.assign(process.env, credentials);
+    gw = await startTestGateway({ env: { ...credentials, GATEWAY_CONFIG: file } });
+    key = (await gw.key()).key;
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await gw?.close();
+  });
+
+  it("lists the alias with its strategy and deployments, beside provider/model entries", async () => {
+    const res = await gw.request("/v1/models", { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { object: string; data: { id: string; owned_by: string; routing?: unknown }[] };
+    expect(body.object).toBe("list");
+    expect(body.data.find((m) => m.id === "smart")).toEqual({
+      id: "smart",
+      object: "model",
+      created: 0,
+      owned_by: "gateway",
+      routing: {
+        strategy: "fallback",
+        deployments: [
+          { name: "oa-1", provider: "openai", model: "gpt-4.1" },
+          { name: "oa-2", provider: "openai", model: "gpt-4.1" },
+          { name: "claude", provider: "anthropic", model: "claude-sonnet-4-5" },
+        ],
+      },
+    });
+    expect(body.data.find((m) => m.id === "openai/gpt-4.1-mini")).toEqual({
+      id: "openai/gpt-4.1-mini",
+      object: "model",
+      created: 0,
+      owned_by: "openai",
+    });
+  });
+});
+
+describe("start-up with a bad routing file", () => {
+  it("stops with the file, line and problem", () => {
+    const dir = tempDir("routing");
+    const file = path.join(dir, "gateway.config.yaml");
+    fs.writeFileSync(file, "aliases:\n  smart:\n    deployments: [gpt-x]\n");
+    // What server.ts prints after "gateway: " before it exits 1.
+    expect(() => loadConfig({ GATEWAY_CONFIG: file })).toThrow(
+      `invalid configuration: ${file}:3:19 aliases.smart.deployments[0]: unknown deployment "gpt-x"`,
+    );
+  });
+});
