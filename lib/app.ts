@@ -18,6 +18,7 @@ import mcp from "./api/mcp/index.ts";
 import messages from "./api/messages/index.ts";
 import models from "./api/models/index.ts";
 import orchestrate from "./api/orchestrate/index.ts";
+import providerKeys from "./api/provider-keys/index.ts";
 import proxy from "./api/proxy/index.ts";
 import responses from "./api/responses/index.ts";
 import screenshot from "./api/screenshot/index.ts";
@@ -41,6 +42,7 @@ export const AREAS: readonly Area[] = [
   capabilities,
   key,
   usage,
+  providerKeys,
   data,
   llm,
   chat,
