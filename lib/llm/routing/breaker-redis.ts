@@ -73,8 +73,8 @@ export class RedisBreakerBoard implements BreakerBoard {
   private readonly id = randomUUID();
   private readonly channel: string;
   private readonly openKey: string;
-  private onMessage = (_channel: string, text: string) => this.apply(text);
-  private onReady = () => void this.resync().catch((err: unknown) => this.options.onError(err));
+  private readonly onMessage = (_channel: string, text: string) => this.apply(text);
+  private readonly onReady = () => void this.resync().catch((err: unknown) => this.options.onError(err));
 
   constructor(
     private readonly client: Redis,

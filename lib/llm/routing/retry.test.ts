@@ -36,6 +36,7 @@ describe("classifyFailure", () => {
     [403, "credentials"],
     [404, "client"],
     [422, "client"],
+    [501, "server"],
   ])("never retries a deployment's %i (%s)", (status, reason) => {
     expect(classifyFailure(answered(status))).toEqual({ retryable: false, reason, status });
   });
@@ -100,6 +101,8 @@ describe("breakerOutcome", () => {
     expect(breakerOutcome(classifyFailure(answered(429), { ownCredential: true }))).toBe("not-counted");
     expect(breakerOutcome(classifyFailure(new RateLimitError("burst", 1, "minute")))).toBe("not-counted");
     expect(breakerOutcome(classifyFailure(new DOMException("gone", "AbortError")))).toBe("not-counted");
+    // A bug of ours is no sign of the deployment's health.
+    expect(breakerOutcome(classifyFailure(new TypeError("x is undefined")))).toBe("not-counted");
   });
 });
 

@@ -13,7 +13,8 @@ export type FailureReason =
   | "credentials"
   | "client"
   | "refusal"
-  | "cancelled";
+  | "cancelled"
+  | "unknown";
 
 export type Failure = {
   /** Another attempt (on this deployment or the next) may succeed. */
@@ -76,14 +77,15 @@ export function classifyFailure(err: unknown, context: ClassifyContext = {}): Fa
     // A 502 of ours without an upstream status: no usable HTTP answer (unreachable, cut short, unreadable).
     if (err.status === 502) return { retryable: true, reason: "connection" };
     if ((err.status as number) === 499) return { retryable: false, reason: "cancelled" };
-    return { retryable: false, reason: "client", status: err.status };
+    return { retryable: false, reason: err.status >= 500 ? "unknown" : "client", status: err.status };
   }
   const { name, code } = (err ?? {}) as { name?: string; code?: string };
   if (name === "AbortError") return { retryable: false, reason: "cancelled" };
   if (name === "TimeoutError" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT")
     return { retryable: true, reason: "timeout" };
   if (code && CONNECTION_CODES.has(code)) return { retryable: true, reason: "connection" };
-  return { retryable: false, reason: "server" };
+  // Most likely a fault of ours (a bug, the database): nothing says the deployment failed.
+  return { retryable: false, reason: "unknown" };
 }
 
 function fromStatus(err: UpstreamStatusError, context: ClassifyContext): Failure {
@@ -91,6 +93,8 @@ function fromStatus(err: UpstreamStatusError, context: ClassifyContext): Failure
   const retryReason = RETRYABLE_STATUS[status];
   if (!retryReason) {
     if (status === 401 || status === 403) return { retryable: false, reason: "credentials", status };
+    // 501, 505 and the like: it cannot serve this at all, and saying so again will not change.
+    if (status >= 500) return { retryable: false, reason: "server", status };
     return { retryable: false, reason: REFUSAL.test(err.message) ? "refusal" : "client", status };
   }
   const failure: Failure = { retryable: true, reason: retryReason, status };
@@ -122,7 +126,7 @@ export function parseRetryAfter(value: string, now: number): number | undefined 
 /** What the breaker counts for an attempt's end: only the deployment's own ill health is a failure. */
 export function breakerOutcome(failure: Failure | null): BreakerOutcome {
   if (!failure) return "success";
-  if (failure.ownExcess || failure.reason === "cancelled") return "not-counted";
+  if (failure.ownExcess || failure.reason === "cancelled" || failure.reason === "unknown") return "not-counted";
   // It answered, and the request was at fault: the deployment is healthy.
   if (!failure.retryable && failure.reason !== "credentials" && failure.reason !== "server") return "success";
   return "failure";
