@@ -162,6 +162,7 @@ aliases:
   - {name: oa, provider: openai, model: gpt-4.1}
   - {name: oa, provider: openai, model: gpt-4.1-mini}
   - {name: openai/fast, provider: openai, model: gpt-4.1-nano}
+  - {name: anthropic, provider: openai, model: gpt-4.1-nano}
 aliases:
   oa: {deployments: [oa]}
   openai/gpt-4.1: {deployments: [oa]}
@@ -171,10 +172,11 @@ aliases:
     expect(problem(text).split("\n")).toEqual([
       'gateway.config.yaml:3:12 deployments[1].name: deployment "oa" is also deployments[0]',
       'gateway.config.yaml:4:12 deployments[2].name: "openai/fast" is how an alias names openai\'s model without a deployment: name this deployment otherwise',
-      'gateway.config.yaml:6:3 aliases.oa: "oa" names both an alias and a deployment: a name means one thing',
-      'gateway.config.yaml:7:3 aliases["openai/gpt-4.1"]: alias "openai/gpt-4.1" would hide openai\'s model of that name: drop the "openai/" prefix',
-      'gateway.config.yaml:8:3 aliases.anthropic: alias "anthropic" is a provider\'s name: choose another',
-      'gateway.config.yaml:9:29 aliases.twice.deployments[1]: deployment "oa" is listed twice',
+      'gateway.config.yaml:5:12 deployments[3].name: "anthropic" is a provider\'s name: only a deployment of anthropic may take it',
+      'gateway.config.yaml:7:3 aliases.oa: "oa" names both an alias and a deployment: a name means one thing',
+      'gateway.config.yaml:8:3 aliases["openai/gpt-4.1"]: alias "openai/gpt-4.1" would hide openai\'s model of that name: drop the "openai/" prefix',
+      'gateway.config.yaml:9:3 aliases.anthropic: alias "anthropic" is a provider\'s name: choose another',
+      'gateway.config.yaml:10:29 aliases.twice.deployments[1]: deployment "oa" is listed twice',
     ]);
   });
 

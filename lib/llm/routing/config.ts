@@ -12,7 +12,9 @@ import type { Price } from "../../usage/prices.ts";
  * with a deployment: aliases and deployments are one namespace, so a name in a log or an error means one
  * thing. A deployment may not be named `<provider>/…` either: that is how an alias names a provider's
  * model without declaring it (the implicit deployment, on the provider's own credential). A deployment
- * named after a provider replaces that provider's implicit deployment (see deployments.ts).
+ * named after a provider must be of that provider, and replaces its implicit deployment (see
+ * deployments.ts). An alias named like a bare model id (`gpt-4.1`) takes that name: aliases are looked up
+ * first.
  */
 
 export const STRATEGIES = ["fallback", "weighted", "least-in-flight", "lowest-latency"] as const;
@@ -170,7 +172,7 @@ function toIssues(issue: z.core.$ZodIssue): Issue[] {
 }
 
 /** What the schema alone cannot see: names that clash, references to nothing, credentials not set. */
-export function crossCheck(file: FileShape, env?: Record<string, string | undefined>): Issue[] {
+function crossCheck(file: FileShape, env?: Record<string, string | undefined>): Issue[] {
   const issues: Issue[] = [];
   const declared = new Map<string, number>();
   file.deployments.forEach((d, i) => {
@@ -183,6 +185,12 @@ export function crossCheck(file: FileShape, env?: Record<string, string | undefi
       issues.push({
         path: [...path, "name"],
         message: `"${d.name}" is how an alias names ${providerPrefix(d.name)}'s model without a deployment: name this deployment otherwise`,
+      });
+    }
+    if (providerEntry(d.name) && d.name !== d.provider) {
+      issues.push({
+        path: [...path, "name"],
+        message: `"${d.name}" is a provider's name: only a deployment of ${d.name} may take it`,
       });
     }
     const entry = providerEntry(d.provider);

@@ -34,7 +34,7 @@ export type Routing = {
 };
 
 /** The file GATEWAY_CONFIG names, else the first of ./gateway.config.{json,yaml,yml} there is. */
-export const DEFAULT_FILES = ["gateway.config.json", "gateway.config.yaml", "gateway.config.yml"];
+const DEFAULT_FILES = ["gateway.config.json", "gateway.config.yaml", "gateway.config.yml"];
 
 /**
  * Reads and checks the operator's routing file. No file at the default places is no aliases; a file
