@@ -5,6 +5,11 @@ import { loadConfig } from "../lib/config.ts";
 import { tempDir } from "./support/backends.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 describe("GET /v1/models with a routing file (GATEWAY_CONFIG)", () => {
   let gw: TestGateway;
   let key: string;
@@ -12,6 +17,7 @@ describe("GET /v1/models with a routing file (GATEWAY_CONFIG)", () => {
 
   beforeAll(async () => {
     const dir = tempDir("routing");
+    dirs.push(dir);
     const file = path.join(dir, "gateway.config.json");
     fs.writeFileSync(
       file,
@@ -66,6 +72,7 @@ describe("GET /v1/models with a routing file (GATEWAY_CONFIG)", () => {
 describe("start-up with a bad routing file", () => {
   it("stops with the file, line and problem", () => {
     const dir = tempDir("routing");
+    dirs.push(dir);
     const file = path.join(dir, "gateway.config.yaml");
     fs.writeFileSync(file, "aliases:\n  smart:\n    deployments: [gpt-x]\n");
     // What server.ts prints after "gateway: " before it exits 1.
