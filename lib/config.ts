@@ -8,7 +8,6 @@ import { parseTrustedProxies, type TrustedProxies } from "./gateway/http/trusted
 import type { KeyApprovalPolicy } from "./gateway/keys/approval.ts";
 import { loadKeyApproval, loadOperatorEmails } from "./portal/config.ts";
 import { loadRouting, type Routing } from "./llm/routing/deployments.ts";
-import { loadRouting, type Routing } from "./llm/routing/deployments.ts";
 import { secretBoxFromEnv, type SecretBox } from "./llm/routing/secret-box.ts";
 
 const positiveInt = z.coerce.number().int().positive();
@@ -175,11 +174,6 @@ export type Config = {
    * .yaml, .yml), plus one implicit deployment per configured provider; a bad file stops start-up.
    */
   routing: Routing;
-  /**
-   * Deployments and the aliases callers name as models, from GATEWAY_CONFIG (or ./gateway.config.json,
-   * .yaml, .yml), plus one implicit deployment per configured provider; a bad file stops start-up.
-   */
-  routing: Routing;
   /** Messages one POST /v1/mcp may batch (each may be a tool call); past it a JSON-RPC error. */
   mcpMaxBatch: number;
   /**
@@ -313,7 +307,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keyless: { minute: e.KEYLESS_RATE_PER_MINUTE, concurrency: e.KEYLESS_CONCURRENCY },
     mcpMaxBatch: e.MCP_MAX_BATCH,
     routing: routing(env),
-    routing: routing(env),
     secretBox: secretBox(e.GATEWAY_SECRET_KEYS),
   };
 }
@@ -339,14 +332,6 @@ function secretBox(value: string | undefined): SecretBox | undefined {
     return secretBoxFromEnv(value);
   } catch (err) {
     throw new Error(`invalid configuration: ${(err as Error).message}`);
-  }
-}
-
-function routing(env: Record<string, string | undefined>): Routing {
-  try {
-    return loadRouting(env, process.cwd());
-  } catch (err) {
-    throw new Error(`invalid configuration: ${(err as Error).message}`, { cause: err });
   }
 }
 
