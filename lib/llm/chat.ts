@@ -4,8 +4,10 @@ import { DEFAULT_PROVIDER, type ProviderEntry } from "../upstream/llm-catalogue.
 import { providerError } from "./errors.ts";
 import { configuredProvider, languageModel } from "./models.ts";
 import type { ChatMessage, ChatPart, ChatStream, CompletionResponse, StreamOutcome, Usage } from "./chat-types.ts";
-import { relayCompletion } from "./openai-completion.ts";
-import { PulledParts, relayChat, relaysStream, type PartSource, type RelayRequest } from "./openai-stream.ts";
+import { completeOn } from "./call/index.ts";
+import { PulledParts, relayChat, relaysStream, type PartSource } from "./openai-stream.ts";
+import { answerText, chatCompletionsBody, type RelayRequest } from "./wire/openai-chat.ts";
+import { sseFrame } from "./wire/sse.ts";
 import { CallStop } from "../upstream/call-stop.ts";
 import type { EventSource } from "../gateway/http/event-stream.ts";
 
@@ -136,8 +138,9 @@ export async function withFallback<T extends object>(
 }
 
 /**
- * One answer, not streamed. Providers speaking OpenAI's Chat Completions are called directly
- * (`relayCompletion`), the others through the AI SDK; a provider's failure is its GatewayError.
+ * One answer, not streamed. Providers speaking OpenAI's Chat Completions are called through the chat
+ * call every compatible surface uses (`completeOn`), the others through the AI SDK; a provider's
+ * failure is its GatewayError.
  */
 export async function completeChat(req: ChatRequest, signal?: AbortSignal | CallStop): Promise<CompletionResponse> {
   const stop = chatStop(signal);
@@ -145,13 +148,29 @@ export async function completeChat(req: ChatRequest, signal?: AbortSignal | Call
     const resolved = resolveChat(req);
     if (!relaysStream(resolved.entry)) return await generateCompletion(sdkOptions(resolved, req, stop));
     try {
-      return await relayCompletion(resolved.entry, relayRequest(resolved, req), stop);
+      return await completeText(resolved, req, stop);
     } catch (err) {
       throw providerError(resolved.entry.name, err);
     }
   } finally {
     stop.release();
   }
+}
+
+/**
+ * A text chat on a provider speaking OpenAI's wire: the body the AI SDK's provider would send, one
+ * request on the keep-alive pool, and the answer read for its text, model and usage. The AI SDK's
+ * pipeline for the same call (a provider and model object, zod schemas and web streams per request)
+ * cost ~3x the gateway's CPU. An answer without a message is a 502.
+ */
+async function completeText(resolved: Resolved, req: ChatRequest, stop: CallStop): Promise<CompletionResponse> {
+  const { entry, modelId } = resolved;
+  const target = { entry, modelId, name: `${entry.name}/${modelId}`, id: "", created: 0 };
+  const chat = chatCompletionsBody(entry, relayRequest(resolved, req), false);
+  const { answer, model } = await completeOn(target, { chat }, stop);
+  const text = answerText(answer);
+  if (text === undefined) throw new GatewayError(502, `${entry.name} answered without a message`);
+  return { ...text, model: model || modelId, provider: entry.name };
 }
 
 /**
@@ -219,7 +238,7 @@ export const GATEWAY_STREAM: StreamFormat = {
 };
 
 const encoder = new TextEncoder();
-const event = (data: unknown) => encoder.encode(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+const event = (data: unknown) => encoder.encode(sseFrame(data));
 // ~4 characters a token: the estimate used only when a client leaves before the provider reports usage.
 const estimateTokens = (characters: number) => Math.ceil(characters / 4);
 

@@ -1,65 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { providerEntry } from "../upstream/llm-catalogue.ts";
 import { PassThrough } from "node:stream";
 import type { ChatPart } from "./chat-types.ts";
-import { chatCompletionsBody, isOpenAIReasoningModel, PartFeed } from "./openai-stream.ts";
-
-const xai = providerEntry("xai")!;
-const openai = providerEntry("openai")!;
-const chat = {
-  system: "Be brief.",
-  messages: [{ role: "user" as const, content: "Hi" }],
-  maxTokens: 50,
-  temperature: 0.2,
-};
-
-describe("chatCompletionsBody", () => {
-  it("sends the system prompt first and asks for usage in the stream", () => {
-    expect(chatCompletionsBody(xai, { modelId: "grok-4", ...chat })).toEqual({
-      model: "grok-4",
-      messages: [
-        { role: "system", content: "Be brief." },
-        { role: "user", content: "Hi" },
-      ],
-      max_tokens: 50,
-      temperature: 0.2,
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-    expect(chatCompletionsBody(xai, { modelId: "grok-4", ...chat, system: "" }).messages).toEqual([
-      { role: "user", content: "Hi" },
-    ]);
-  });
-
-  it("gives OpenAI's reasoning models a developer prompt and max_completion_tokens, and no temperature", () => {
-    const body = chatCompletionsBody(openai, { modelId: "o3-mini", ...chat });
-    expect(body).toMatchObject({
-      messages: [
-        { role: "developer", content: "Be brief." },
-        { role: "user", content: "Hi" },
-      ],
-      max_completion_tokens: 50,
-    });
-    expect(body).not.toHaveProperty("temperature");
-    expect(body).not.toHaveProperty("max_tokens");
-    expect(chatCompletionsBody(openai, { modelId: "gpt-4o-search-preview", ...chat })).not.toHaveProperty(
-      "temperature",
-    );
-    expect(chatCompletionsBody(openai, { modelId: "gpt-4.1-mini", ...chat })).toMatchObject({
-      max_tokens: 50,
-      temperature: 0.2,
-    });
-    // The rule is OpenAI's: another provider's model named like one is left alone.
-    expect(chatCompletionsBody(xai, { modelId: "o3", ...chat })).toMatchObject({ max_tokens: 50, temperature: 0.2 });
-  });
-
-  it("knows reasoning models by @ai-sdk/openai's rule", () => {
-    for (const id of ["o1", "o3-mini", "o4-mini-2025-04-16", "gpt-5", "gpt-5-mini", "gpt-5.1", "gpt-6"])
-      expect(isOpenAIReasoningModel(id), id).toBe(true);
-    for (const id of ["gpt-4.1", "gpt-4o", "gpt-5-chat-latest", "gpt-3.5-turbo", "omni", "grok-4"])
-      expect(isOpenAIReasoningModel(id), id).toBe(false);
-  });
-});
+import { PartFeed } from "./openai-stream.ts";
 
 describe("PartFeed", () => {
   /** A provider's body: the chunks written as they are given, then ended unless `open`. */

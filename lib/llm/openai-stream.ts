@@ -2,48 +2,13 @@ import type { Readable } from "node:stream";
 import type { CallStop } from "../upstream/call-stop.ts";
 import type { ProviderEntry } from "../upstream/llm-catalogue.ts";
 import { streamCappedText, upstreamMaxBytes } from "../upstream/capped-body.ts";
-import type { ChatMessage, ChatPart } from "./chat-types.ts";
+import type { ChatPart } from "./chat-types.ts";
 import { postChat } from "./call/provider-http.ts";
-import { createChunkDecoder } from "./sse-relay.ts";
-
-export type RelayRequest = {
-  modelId: string;
-  system: string;
-  messages: ChatMessage[];
-  maxTokens?: number;
-  temperature?: number;
-};
+import { chatCompletionsBody, createChunkDecoder, type RelayRequest } from "./wire/openai-chat.ts";
 
 /** Providers whose streams the gateway reads itself: those speaking OpenAI's Chat Completions. */
 export function relaysStream(entry: ProviderEntry): boolean {
   return entry.wire === "openai-compatible" || entry.wire === "openai";
-}
-
-/** OpenAI's reasoning models (o-series; GPT-5 and later except gpt-5-chat…), by @ai-sdk/openai's rule. */
-export function isOpenAIReasoningModel(modelId: string): boolean {
-  if (/^o\d+(?:-|$)/.test(modelId)) return true;
-  const gpt = /^gpt-(\d+)(?:\.(\d+))?(?:-(.+))?$/.exec(modelId);
-  if (!gpt) return false;
-  const chatVariant = gpt[2] === undefined && (gpt[3]?.startsWith("chat") ?? false);
-  return Number(gpt[1]) >= 5 && !chatVariant;
-}
-
-/**
- * The Chat Completions body the AI SDK's provider sends for the same chat (streamed: with usage).
- * OpenAI's reasoning models take the system prompt as `developer`, `max_completion_tokens`, and no
- * temperature (nor do its search-preview models); other providers take the request as it is.
- */
-export function chatCompletionsBody(entry: ProviderEntry, r: RelayRequest, stream = true): Record<string, unknown> {
-  const reasoning = entry.wire === "openai" && isOpenAIReasoningModel(r.modelId);
-  const noTemperature = reasoning || (entry.wire === "openai" && /^gpt-4o(?:-mini)?-search-preview/.test(r.modelId));
-  const messages = r.messages.map(({ role, content }) => ({ role, content }));
-  return {
-    model: r.modelId,
-    messages: r.system ? [{ role: reasoning ? "developer" : "system", content: r.system }, ...messages] : messages,
-    ...(reasoning ? { max_completion_tokens: r.maxTokens } : { max_tokens: r.maxTokens }),
-    ...(noTemperature ? {} : { temperature: r.temperature }),
-    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
-  };
 }
 
 /** Where a stream's parts go, as they come. */

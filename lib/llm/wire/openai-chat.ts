@@ -1,16 +1,20 @@
 // OpenAI's Chat Completions: the wire every provider but Anthropic speaks, and the pivot every surface
 // is translated through (the Messages and Responses surfaces become a chat request; an Anthropic
 // provider answers one). Here: the body an OpenAI-wire provider is sent, the reading of its answer and
-// chunks, the writing of chunks to a /v1/chat/completions client, and OpenAI's error body.
+// chunks, the writing of chunks to a /v1/chat/completions client, and OpenAI's error body; and the
+// body and chunk reading of the gateway's own text chats (/v1/llm/chat) on such a provider.
 import { z } from "@hono/zod-openapi";
+import { createParser } from "eventsource-parser";
+import type OpenAI from "openai";
 import { gatewayErrorMessage, type ErrorShape } from "../../gateway/pipeline/error-shape.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
-import type { Usage } from "../chat-types.ts";
+import type { ChatMessage, ChatPart, Usage } from "../chat-types.ts";
 import { serviceTierUse } from "../compat/passthrough.ts";
 import { sseFrame, streamFailure, type EventTranslator } from "./sse.ts";
-import type { ChatChunk, ChatRequest, ChatUsage } from "./types.ts";
+import type { ChatChunk, ChatCompletion, ChatRequest, ChatUsage } from "./types.ts";
 
 type Body = Record<string, unknown>;
+type ToolCallDelta = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall;
 
 /** The client's surface for chat chunks: the frames each chunk becomes (OpenAI chunks, Anthropic events, Responses events). */
 export interface ChatSink {
@@ -36,6 +40,13 @@ export function reasoningText(message: object | null | undefined): string | unde
   const reasoning = (message as { reasoning_content?: unknown } | null | undefined)?.reasoning_content;
   return typeof reasoning === "string" && reasoning ? reasoning : undefined;
 }
+
+/**
+ * Whether a streamed tool-call delta continues the call open at chat index `index` with id `id`: the
+ * same index and no new id, as some providers number parallel calls all 0, telling them apart only by id.
+ */
+export const continuesCall = (delta: ToolCallDelta, index: number, id: string): boolean =>
+  delta.index === index && (!delta.id || delta.id === id);
 
 /**
  * The client's Chat Completions body as an OpenAI-wire provider takes it: every field the client sent
@@ -156,3 +167,149 @@ export const OpenAIErrorSchema = z
     }),
   })
   .openapi("OpenAIError");
+
+/** A chat of the gateway's own (/v1/llm/chat and the services built on it): its system prompt apart, plain text turns. */
+export type RelayRequest = {
+  modelId: string;
+  system: string;
+  messages: ChatMessage[];
+  maxTokens?: number;
+  temperature?: number;
+};
+
+/** OpenAI's reasoning models (o-series; GPT-5 and later except gpt-5-chat…), by @ai-sdk/openai's rule. */
+export function isOpenAIReasoningModel(modelId: string): boolean {
+  if (/^o\d+(?:-|$)/.test(modelId)) return true;
+  const gpt = /^gpt-(\d+)(?:\.(\d+))?(?:-(.+))?$/.exec(modelId);
+  if (!gpt) return false;
+  const chatVariant = gpt[2] === undefined && (gpt[3]?.startsWith("chat") ?? false);
+  return Number(gpt[1]) >= 5 && !chatVariant;
+}
+
+/**
+ * The Chat Completions body the AI SDK's provider sends for the same chat (streamed: with usage).
+ * OpenAI's reasoning models take the system prompt as `developer`, `max_completion_tokens`, and no
+ * temperature (nor do its search-preview models); other providers take the request as it is.
+ */
+export function chatCompletionsBody(entry: ProviderEntry, r: RelayRequest, stream = true): ChatRequest {
+  const reasoning = entry.wire === "openai" && isOpenAIReasoningModel(r.modelId);
+  const noTemperature = reasoning || (entry.wire === "openai" && /^gpt-4o(?:-mini)?-search-preview/.test(r.modelId));
+  const messages = r.messages.map(({ role, content }) => ({ role, content }));
+  return {
+    model: r.modelId,
+    messages: r.system ? [{ role: reasoning ? "developer" : "system", content: r.system }, ...messages] : messages,
+    ...(reasoning ? { max_completion_tokens: r.maxTokens } : { max_tokens: r.maxTokens }),
+    ...(noTemperature ? {} : { temperature: r.temperature }),
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+  };
+}
+
+/** A token count as the provider reported it, or 0 when it did not (or sent something that is not one). */
+const count = (n: unknown) => (typeof n === "number" && Number.isFinite(n) && n >= 0 ? n : 0);
+
+/**
+ * What the gateway's own chat reads of a Chat Completions answer: the text of its first message (text
+ * parts and a refusal included) and its tokens; undefined when it has no message. Anything else in it
+ * is the provider's business.
+ */
+export function answerText(answer: ChatCompletion): { content: string; usage: Usage } | undefined {
+  const message = Array.isArray(answer.choices) ? answer.choices[0]?.message : undefined;
+  if (!message || typeof message !== "object") return undefined;
+  const prompt = count(answer.usage?.prompt_tokens);
+  const completion = count(answer.usage?.completion_tokens);
+  return {
+    content: contentText(message.content) + (typeof message.refusal === "string" ? message.refusal : ""),
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  };
+}
+
+/** A decoded part, or the provider's failure (which the reader turns into a thrown error). */
+export type DecodedPart = ChatPart | { type: "error"; message: string };
+
+// One event is one chunk of a few hundred bytes; a provider buffering megabytes into one is broken
+// (or hostile), and the parser would otherwise hold all of it.
+const MAX_EVENT_CHARS = 1 << 20;
+
+type Chunk = {
+  model?: unknown;
+  error?: { message?: unknown } | string;
+  usage?: { prompt_tokens?: number | null; completion_tokens?: number | null } | null;
+  choices?: Array<{ finish_reason?: string | null; delta?: { content?: unknown; refusal?: unknown } | null }>;
+};
+
+/** The text of a delta's `content`: a string, or (Mistral's thinking models) typed parts of which `text` ones count. */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  let text = "";
+  for (const part of content as Array<{ type?: unknown; text?: unknown }>)
+    if (part?.type === "text" && typeof part.text === "string") text += part.text;
+  return text;
+}
+
+/**
+ * Reads OpenAI Chat Completions server-sent events (every OpenAI-compatible provider's stream) into
+ * the parts the gateway relays, the way the AI SDK's providers read them: the first chunk's `model`,
+ * non-empty `content` and `refusal` deltas as text (reasoning deltas are not relayed), the `usage`
+ * chunk (`stream_options.include_usage`), an `error` chunk as a failure. `[DONE]` carries nothing:
+ * the stream is finished when the body ends, and only if a `finish_reason` came, so a connection cut
+ * mid-answer is a failure, not a short answer.
+ */
+export function createChunkDecoder(emit: (part: DecodedPart) => void): { feed(text: string): void; end(): void } {
+  let modelSeen = false;
+  let finishReason = false;
+  let failed = false;
+  let prompt = 0;
+  let completion = 0;
+  const fail = (message: string) => {
+    failed = true;
+    emit({ type: "error", message });
+  };
+  const onData = (data: string) => {
+    if (failed || data === "[DONE]") return;
+    let chunk: Chunk | null;
+    try {
+      chunk = JSON.parse(data) as Chunk | null;
+    } catch {
+      chunk = null;
+    }
+    if (typeof chunk !== "object" || chunk === null)
+      return fail(`sent an event that is not a JSON object: ${data.slice(0, 100)}`);
+    if (chunk.error)
+      return fail(typeof chunk.error === "string" ? chunk.error : String(chunk.error.message ?? "error event"));
+    if (!modelSeen && typeof chunk.model === "string") {
+      modelSeen = true;
+      emit({ type: "model", id: chunk.model });
+    }
+    if (chunk.usage) {
+      prompt = chunk.usage.prompt_tokens ?? 0;
+      completion = chunk.usage.completion_tokens ?? 0;
+    }
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
+    if (choice.finish_reason != null) finishReason = true;
+    const text =
+      contentText(choice.delta?.content) + (typeof choice.delta?.refusal === "string" ? choice.delta.refusal : "");
+    if (text) emit({ type: "text", text });
+  };
+  const parser = createParser({
+    onEvent: (e) => onData(e.data),
+    onError: (e) => {
+      if (e.type === "max-buffer-size-exceeded" && !failed) fail("sent an event larger than 1 MB");
+    },
+    maxBufferSize: MAX_EVENT_CHARS,
+  });
+  return {
+    feed(text) {
+      if (!failed) parser.feed(text);
+    },
+    end() {
+      if (failed) return;
+      if (!finishReason) return fail("ended the stream without a finish reason");
+      emit({
+        type: "finish",
+        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+      });
+    },
+  };
+}

@@ -4,7 +4,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import { GatewayError } from "../../../errors.ts";
-import { reasoningText, type ChatSink } from "../openai-chat.ts";
+import { continuesCall, reasoningText, type ChatSink } from "../openai-chat.ts";
 import { sseFrame } from "../sse.ts";
 import type {
   AnthropicEvent,
@@ -355,7 +355,7 @@ export class ChatToMessageEvents {
   /** A call's first delta carries its id (and a new index); the ones after carry argument fragments. */
   private toolCall(call: ChatToolCallDelta): AnthropicEvent[] {
     const open = this.open;
-    const same = open?.kind === "tool_use" && open.call === call.index && (!call.id || call.id === open.id);
+    const same = open?.kind === "tool_use" && continuesCall(call, open.call, open.id);
     // A provider that leaves the id out still gets one, so the client can answer the call.
     const id = call.id ?? `${this.o.id}_tool_${call.index}`;
     const events = same

@@ -1,6 +1,6 @@
 // The chat pivot's chunks as Responses streaming events, for a Responses client.
 import type OpenAI from "openai";
-import { reasoningText, type ChatSink } from "../openai-chat.ts";
+import { continuesCall, reasoningText, type ChatSink } from "../openai-chat.ts";
 import { sseFrame } from "../sse.ts";
 import type { ChatChunk, ChatUsage, ResponseEvent, ResponseObject, ResponseOutputItem } from "../types.ts";
 import {
@@ -186,14 +186,10 @@ export class ChatToResponseEvents {
     item.part = undefined;
   }
 
-  /**
-   * A delta continues the open call when it has the same index and no new id: some providers
-   * number parallel calls all 0, telling them apart only by id.
-   */
+  /** A delta continues the open call (continuesCall) or opens the next. */
   private toolCallDelta(delta: ToolCallDelta): void {
     const open = this.current;
-    const continues =
-      open?.type === "function_call" && open.chatIndex === delta.index && (!delta.id || delta.id === open.callId);
+    const continues = open?.type === "function_call" && continuesCall(delta, open.chatIndex, open.callId);
     const item = continues ? open : this.openCall(delta);
     const args = delta.function?.arguments;
     if (!args) return;

@@ -3,8 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../errors.ts";
 import { CallStop } from "../upstream/call-stop.ts";
-import { providerEntry } from "../upstream/llm-catalogue.ts";
-import { relayCompletion } from "./openai-completion.ts";
+import { completeChat } from "./chat.ts";
 
 // A loopback provider speaking Chat Completions: it keeps what it was sent and answers what `next` says.
 let server: http.Server;
@@ -30,17 +29,19 @@ afterAll(() => {
   server.close();
 });
 
-const xai = () => providerEntry("xai")!;
 const chat = {
-  modelId: "grok-4",
-  system: "Be brief.",
-  messages: [{ role: "user" as const, content: "Hi" }],
-  maxTokens: 20,
+  provider: "xai",
+  model: "grok-4",
+  messages: [
+    { role: "system" as const, content: "Be brief." },
+    { role: "user" as const, content: "Hi" },
+  ],
+  max_tokens: 20,
   temperature: 0.5,
 };
-const call = () => relayCompletion(xai(), chat, new CallStop(5_000));
+const call = () => completeChat(chat, new CallStop(5_000));
 
-describe("relayCompletion", () => {
+describe("completeChat on a provider speaking OpenAI's wire", () => {
   it("sends the chat as one Chat Completions request, not streamed, and reads text, model and usage", async () => {
     next = {
       status: 200,
