@@ -119,6 +119,10 @@ type Entry = { loaded: Promise<Loaded>; at: number; refreshing: boolean; touched
  * background; only a miss (or one past maxAgeMs) waits on the database, and concurrent misses share
  * one read. Storing or deleting through this object forgets that entry at once on this instance; other
  * instances see the change within freshMs (a follow-up: publish invalidations on the Redis key channel).
+ *
+ * Without GATEWAY_SECRET_KEYS the feature is off: store, list and delete answer 503 naming the variable
+ * (the operator's configuration is missing, as for any unconfigured service: requireCredential; not 409,
+ * which would blame the caller's request), and credentialFor answers undefined.
  */
 export class OwnerCredentials {
   readonly #db: Database;
@@ -132,11 +136,6 @@ export class OwnerCredentials {
     this.#box = box;
     this.#options = options;
     this.#now = options.now ?? Date.now;
-  }
-
-  /** Off until the operator sets GATEWAY_SECRET_KEYS: then each call here answers 503, naming it. */
-  get enabled(): boolean {
-    return this.#box !== undefined;
   }
 
   async store(ownerId: string, provider: string, secret: string, label?: string) {
