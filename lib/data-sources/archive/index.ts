@@ -1,7 +1,8 @@
 import { GatewayError } from "../../errors.ts";
-import type { DataSource, SearchRecord, SourceContext } from "../source.ts";
+import type { DataSource, SourceContext } from "../source.ts";
+import { available, capturedPage, cdx, upstream } from "./client.ts";
+import { captureRecord, captureRows, snapshotView } from "./normalise.ts";
 
-const WEB = "https://web.archive.org";
 /** A Wayback timestamp: YYYYMMDDhhmmss or any prefix of it down to the year. */
 export const TIMESTAMP = /^\d{4,14}$/;
 
@@ -38,53 +39,23 @@ export async function snapshot(ctx: SourceContext, rawUrl: string, timestamp?: s
   const url = checkUrl(rawUrl);
   if (timestamp && !TIMESTAMP.test(timestamp))
     throw new GatewayError(400, "timestamp must be YYYYMMDDHHMMSS (or a prefix of it)");
-  const body = await ctx.client.get<{
-    archived_snapshots?: { closest?: { available?: boolean; url?: string; timestamp?: string; status?: string } };
-  }>({ path: "/wayback/available", query: { url, timestamp } });
+  const body = await available(ctx, url, timestamp);
   const closest = body.archived_snapshots?.closest;
   if (!closest?.available || !closest.timestamp) throw new GatewayError(404, `the archive has no snapshot of ${url}`);
-  // id_ asks for the page exactly as captured, without the archive's toolbar.
-  const content = await ctx.client.get<string>({
-    origin: WEB,
-    path: `/web/${closest.timestamp}id_/${url}`,
-    responseType: "text",
-  });
-  return {
-    url,
-    timestamp: closest.timestamp,
-    snapshot_url: closest.url ?? `${WEB}/web/${closest.timestamp}/${url}`,
-    status: closest.status ?? null,
-    content,
-  };
+  const content = await capturedPage(ctx, closest.timestamp, url);
+  return snapshotView(url, { ...closest, timestamp: closest.timestamp }, content);
 }
 
 /** Captures of a URL (or a bare host such as example.com, as CDX allows) from the CDX server, oldest first. */
 export async function captures(ctx: SourceContext, rawUrl: string, limit: number) {
   const url = BARE_HOST.test(rawUrl) ? rawUrl : checkUrl(rawUrl);
-  const rows = await ctx.client.get<string[][]>({
-    origin: WEB,
-    path: "/cdx/search/cdx",
-    query: { url, output: "json", limit, fl: "timestamp,original,mimetype,statuscode,length" },
-  });
-  const [header, ...data] = Array.isArray(rows) ? rows : [];
-  if (!header) return [];
-  return data.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])) as Record<string, string>);
+  return captureRows(await cdx(ctx, url, limit));
 }
 
 export const archive: DataSource = {
   name: "archive",
   description: "Internet Archive Wayback Machine: captures of a URL and the archived page itself",
-  upstream: { name: "archive", origin: "https://archive.org", cacheTtlMs: 60 * 60_000 },
-  async search(ctx, query, limit) {
-    return (await captures(ctx, query, limit)).map((c): SearchRecord => ({
-      id: `${c.timestamp}/${c.original}`,
-      title: `${c.original} at ${c.timestamp}`,
-      url: `${WEB}/web/${c.timestamp}/${c.original}`,
-      summary: `${c.mimetype ?? ""} ${c.statuscode ?? ""}`.trim() || null,
-      published: c.timestamp ?? null,
-      source: "archive",
-      extra: c,
-    }));
-  },
+  upstream,
+  search: async (ctx, query, limit) => (await captures(ctx, query, limit)).map(captureRecord),
   get: (ctx, id) => snapshot(ctx, id),
 };
