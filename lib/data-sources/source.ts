@@ -16,7 +16,16 @@ export type SearchRecord = {
 
 export type SourceContext = { client: UpstreamClient };
 
-/** Every data source has this shape: a name, its upstream, and search/get over it. */
+/**
+ * Every data source has this shape: a name, its upstream, and search/get over it. Each lives in
+ * lib/data-sources/<name>/ as the same files: client.ts (its upstream options, credentials and one
+ * function per upstream call, typed as the upstream documents its payload), normalise.ts (payload →
+ * our records and views, plain functions), normalise.test.ts (those on small payloads in the
+ * upstream's wire format) and index.ts (this descriptor, and the source's operations: input checks,
+ * client, normalise). Its own HTTP endpoints, where it has any, are the data area's
+ * (lib/api/data/sources/<name>/routes.ts); its fake upstream is test/fakes/data-sources/<name>.ts.
+ * registry.ts finds each by name.
+ */
 export type DataSource = {
   name: string;
   description: string;
