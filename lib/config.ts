@@ -68,6 +68,9 @@ const envSchema = z.object({
   UPSTREAM_MAX_BYTES: positiveInt.optional(),
   // Read where chat calls start (lib/llm/chat.ts); listed here so a bad value stops start-up.
   LLM_TIMEOUT_MS: positiveInt.optional(),
+  // Model routing's circuit breakers (lib/llm/routing/breaker.ts): failures within 30 s that open one, and how long it stays open.
+  GATEWAY_BREAKER_THRESHOLD: positiveInt.optional(),
+  GATEWAY_BREAKER_COOLDOWN_MS: positiveInt.optional(),
   // Provider features that cost beyond tokens, passed through only when listed (lib/llm/compat/passthrough.ts).
   LLM_PASSTHROUGH_FEATURES: z
     .string()
@@ -174,6 +177,8 @@ export type Config = {
    * .yaml, .yml), plus one implicit deployment per configured provider; a bad file stops start-up.
    */
   routing: Routing;
+  /** The model router's breakers, where the operator changed them; absent fields keep breaker.ts's defaults. */
+  breakers: { threshold?: number; cooldownMs?: number };
   /** Messages one POST /v1/mcp may batch (each may be a tool call); past it a JSON-RPC error. */
   mcpMaxBatch: number;
   /**
@@ -307,6 +312,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     keyless: { minute: e.KEYLESS_RATE_PER_MINUTE, concurrency: e.KEYLESS_CONCURRENCY },
     mcpMaxBatch: e.MCP_MAX_BATCH,
     routing: routing(env),
+    breakers: {
+      ...(e.GATEWAY_BREAKER_THRESHOLD !== undefined && { threshold: e.GATEWAY_BREAKER_THRESHOLD }),
+      ...(e.GATEWAY_BREAKER_COOLDOWN_MS !== undefined && { cooldownMs: e.GATEWAY_BREAKER_COOLDOWN_MS }),
+    },
     secretBox: secretBox(e.GATEWAY_SECRET_KEYS),
   };
 }

@@ -20,9 +20,9 @@ export function providerApiKey(entry: ProviderEntry): string {
   return entry.keyless ? "ollama" : process.env[entry.credential]!.trim();
 }
 
-/** Where the provider's API lives: its origin (or UPSTREAM_<NAME>_URL) and base path. */
+/** Where the provider's API lives: a deployment's own origin, else its origin (or UPSTREAM_<NAME>_URL), and base path. */
 export function providerBaseURL(entry: ProviderEntry): string {
-  return `${upstreamOrigin(entry.name, entry.origin)}${entry.basePath}`;
+  return `${entry.fixedOrigin ?? upstreamOrigin(entry.name, entry.origin)}${entry.basePath}`;
 }
 
 // Models are built once per provider, model, key and address (the last two change only when the

@@ -56,6 +56,30 @@ describe("CallStop", () => {
     expect(stop.signal.aborted).toBe(false);
   });
 
+  it("makes children for attempts: each stops with it, the client's leaving included, and a released one lets go", () => {
+    const client = new AbortController();
+    const request = new CallStop(60_000).follow(client.signal);
+    const first = request.child();
+    first.release();
+    expect(request.listenerCount("abort")).toBe(0);
+    const second = request.child(60_000);
+    client.abort(new Error("client gone"));
+    expect(first.aborted).toBe(false);
+    expect(second.aborted).toBe(true);
+    expect(second.clientLeft).toBe(true);
+    expect((second.reason as Error).message).toBe("client gone");
+    expect(request.child().aborted).toBe(true);
+  });
+
+  it("a child stops on its own time while its parent lives on for the next attempt", async () => {
+    const request = new CallStop(60_000);
+    const attempt = request.child(20);
+    await new Promise((resolve) => attempt.once("abort", resolve));
+    expect(attempt.timedOut).toBe(true);
+    expect(request.aborted).toBe(false);
+    request.release();
+  });
+
   it("keeps its time limit when only its AbortSignal is held, through a garbage collection", async () => {
     // AbortSignal.any([caller, AbortSignal.timeout(ms)]) on Node 20 can lose its timer here.
     const caller = new AbortController();

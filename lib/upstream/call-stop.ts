@@ -80,6 +80,27 @@ export class CallStop extends EventEmitter {
     return this;
   }
 
+  /**
+   * A stop for one attempt at this stop's work (the model router's retries and fallbacks): stopped when
+   * this one is (the client left, the request's deadline), and after `ms` of its own if given. Whoever
+   * holds the child releases it when the attempt ends, as completeOn does; this one lives on for the next.
+   */
+  child(ms?: number): CallStop {
+    const child = new CallStop(ms);
+    const stopChild = () => {
+      child.timedOut = this.timedOut;
+      if (this.clientLeft) child.leave(this.reason);
+      else child.abort(this.reason);
+    };
+    if (this.aborted) {
+      stopChild();
+      return child;
+    }
+    this.once("abort", stopChild);
+    child.#unfollow = () => this.off("abort", stopChild);
+    return child;
+  }
+
   /** The work it bounded is over: its timer and its listener go, and it will never abort. */
   release(): void {
     this.#released = true;

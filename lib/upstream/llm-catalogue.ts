@@ -10,6 +10,8 @@ export type ProviderEntry = {
   name: string;
   credential: string;
   origin: string;
+  /** A routing deployment's own origin, which UPSTREAM_<NAME>_URL does not replace (it names the provider's). */
+  fixedOrigin?: string;
   /** Path under the origin where the provider's API lives. */
   basePath: string;
   wire: Wire;

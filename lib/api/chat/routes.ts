@@ -3,11 +3,11 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { completeOn, streamOn } from "../../llm/call/index.ts";
-import { llmTimeoutMs } from "../../llm/chat.ts";
 import { openAIErrorResponses } from "../../llm/compat/error-responses.ts";
 import { inlineImages } from "../../llm/compat/images.ts";
 import { refuseUnlisted, serviceTierFeature, ServiceTierField } from "../../llm/compat/passthrough.ts";
-import { chatTarget, requestAnswerId } from "../../llm/compat/target.ts";
+import { chatRoute } from "../../llm/compat/routed.ts";
+import { requestAnswerId } from "../../llm/compat/target.ts";
 import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
 import { chatChunkSink } from "../../llm/wire/openai-chat.ts";
 import type { ChatRequest } from "../../llm/wire/types.ts";
@@ -56,15 +56,19 @@ const completions = route(chatCompletions, async (c, input) => {
   const body = input.body as unknown as ChatRequest;
   // Before anything is fetched or sent: a tier that costs extra passes only when the operator allows it.
   refuseUnlisted(serviceTierFeature(body.service_tier), c.runtime.config.passthroughFeatures);
-  const target = chatTarget(body.model, requestAnswerId("chatcmpl-", c.requestId));
+  // An alias or provider/model: an unknown provider is a 400 here, before any image is fetched.
+  const route = await chatRoute(c, body.model, requestAnswerId("chatcmpl-", c.requestId));
   body.messages = await inlineImages(c.runtime, body.messages, c);
-  // A provider that never answers is a 504 after LLM_TIMEOUT_MS, as on /v1/llm/chat.
-  const stop = c.stop(llmTimeoutMs());
+  // A provider that never answers is a 504 after LLM_TIMEOUT_MS, as on /v1/llm/chat: the route's deadline.
   if (body.stream) {
-    const sink = chatChunkSink(target.name, body.stream_options?.include_usage === true);
-    return chatStreamAnswer(await streamOn(target, { chat: body, sink }, stop));
+    const includeUsage = body.stream_options?.include_usage === true;
+    return chatStreamAnswer(
+      await route.stream((target, stop) =>
+        streamOn(target, { chat: body, sink: chatChunkSink(target.name, includeUsage) }, stop),
+      ),
+    );
   }
-  const r = await completeOn(target, { chat: body }, stop);
+  const r = await route.whole((target, stop) => completeOn(target, { chat: body }, stop));
   c.report(completionUsage(r));
   return r.answer as never;
 });

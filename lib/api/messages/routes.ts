@@ -5,14 +5,14 @@ import { jsonRequest } from "../../gateway/http/schemas.ts";
 import type { Call } from "../../gateway/pipeline/call.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { completeOn, streamOn, type ChatTarget } from "../../llm/call/index.ts";
-import { llmTimeoutMs } from "../../llm/chat.ts";
 import { anthropicErrorResponses } from "../../llm/compat/error-responses.ts";
 import { inlineImages } from "../../llm/compat/images.ts";
 import { messagesFeatures, refuseUnlisted } from "../../llm/compat/passthrough.ts";
-import { chatTarget, requestAnswerId } from "../../llm/compat/target.ts";
+import { chatRoute } from "../../llm/compat/routed.ts";
+import { requestAnswerId } from "../../llm/compat/target.ts";
 import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
 import { chatToMessage, messageEventSink, messageJson, messagesToChat } from "../../llm/wire/anthropic/index.ts";
-import type { MessagesRequest } from "../../llm/wire/types.ts";
+import type { ChatRequest, MessagesRequest } from "../../llm/wire/types.ts";
 
 const Block = z.looseObject({ type: z.string().min(1).max(64) });
 
@@ -74,35 +74,54 @@ const messages = gatewayRoute("key", {
  * answer as given. Server tools and betas that bill beyond tokens pass only when the operator lists
  * them (400 otherwise, before anything is sent); what the answer says they used is metered.
  */
-async function onAnthropic(c: Call, target: ChatTarget, body: MessagesRequest) {
+function asSent(c: Call, body: MessagesRequest) {
   const beta = c.header("anthropic-beta");
   refuseUnlisted(messagesFeatures(body.tools, beta), c.runtime.config.passthroughFeatures);
   const headers: Record<string, string> = beta ? { "anthropic-beta": beta } : {};
-  const call = { anthropic: body, headers };
-  // Bounds the provider's call (its whole stream), and a stream's relay stops it when it gives up.
-  const stop = c.stop(llmTimeoutMs());
-  if (body.stream) return chatStreamAnswer(await streamOn(target, call, stop));
-  const r = await completeOn(target, call, stop);
-  c.report(completionUsage(r));
-  return r.answer as never;
+  return { anthropic: body, headers };
 }
 
-/** Any other provider: the body onto the chat pivot, the answer back as Anthropic's message or events. */
-async function onPivot(c: Call, target: ChatTarget, body: MessagesRequest) {
-  const chat = messagesToChat(body, target.modelId, target.entry.name);
-  chat.messages = await inlineImages(c.runtime, chat.messages, c);
-  const named = { id: target.id, model: target.name };
-  const stop = c.stop(llmTimeoutMs());
-  if (chat.stream) return chatStreamAnswer(await streamOn(target, { chat, sink: messageEventSink(named) }, stop));
-  const r = await completeOn(target, { chat }, stop);
-  c.report(completionUsage(r));
-  return new JsonText(messageJson(chatToMessage(r.answer, named)));
+/**
+ * Any other provider: the body onto the chat pivot (made once, whichever deployment needs it first), the
+ * answer back as Anthropic's message or events.
+ */
+function pivotOnce(c: Call, body: MessagesRequest): (target: ChatTarget) => Promise<ChatRequest> {
+  let pivot: Promise<ChatRequest> | undefined;
+  return (target) =>
+    (pivot ??= (async () => {
+      const chat = messagesToChat(body, target.modelId, target.entry.name);
+      chat.messages = await inlineImages(c.runtime, chat.messages, c);
+      return chat;
+    })());
 }
 
+/**
+ * Each deployment the router tries gets the call its wire takes: an Anthropic deployment the client's
+ * own body, any other the pivot, so an alias may fall over from one wire to the other.
+ */
 const messagesRoute = route(messages, async (c, input) => {
   const body = input.body as unknown as MessagesRequest;
-  const target = chatTarget(body.model, requestAnswerId("msg_", c.requestId));
-  return target.entry.wire === "anthropic" ? onAnthropic(c, target, body) : onPivot(c, target, body);
+  const route = await chatRoute(c, body.model, requestAnswerId("msg_", c.requestId));
+  const named = { id: route.plan.id, model: route.plan.model };
+  const pivot = pivotOnce(c, body);
+  if (body.stream) {
+    const stream = await route.stream(async (target, stop) =>
+      target.entry.wire === "anthropic"
+        ? streamOn(target, asSent(c, body), stop)
+        : streamOn(target, { chat: await pivot(target), sink: messageEventSink(named) }, stop),
+    );
+    return chatStreamAnswer(stream);
+  }
+  const answer = await route.whole(async (target, stop) => {
+    if (target.entry.wire === "anthropic") {
+      const r = await completeOn(target, asSent(c, body), stop);
+      return { usage: completionUsage(r), json: r.answer as unknown };
+    }
+    const r = await completeOn(target, { chat: await pivot(target) }, stop);
+    return { usage: completionUsage(r), json: new JsonText(messageJson(chatToMessage(r.answer, named))) };
+  });
+  c.report(answer.usage);
+  return answer.json as never;
 });
 
 export const messagesRoutes: RouteDef[] = [messagesRoute];

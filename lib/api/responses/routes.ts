@@ -5,11 +5,11 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse } from "../../gateway/http/schemas.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { completeOn, streamOn } from "../../llm/call/index.ts";
-import { llmTimeoutMs } from "../../llm/chat.ts";
 import { openAIErrorResponses } from "../../llm/compat/error-responses.ts";
 import { inlineImages } from "../../llm/compat/images.ts";
 import { refuseUnlisted, serviceTierFeature, ServiceTierField } from "../../llm/compat/passthrough.ts";
-import { chatTarget, storedAnswerId } from "../../llm/compat/target.ts";
+import { chatRoute } from "../../llm/compat/routed.ts";
+import { storedAnswerId } from "../../llm/compat/target.ts";
 import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
 import { chatToResponse, inputItems, responseEventSink, responsesToChat } from "../../llm/wire/responses/index.ts";
 import type { ResponseInputItem, ResponseObject, ResponsesRequest } from "../../llm/wire/types.ts";
@@ -90,12 +90,13 @@ const createResponse = route(create, async (c, validated) => {
     if (!turn) throw missing(rt, body.previous_response_id);
     prior = turn.items;
   }
-  const target = chatTarget(body.model as string, storedAnswerId("resp_"));
+  const route = await chatRoute(c, body.model as string, storedAnswerId("resp_"));
+  const { plan } = route;
   const input = await resolveReferences(inputItems(body.input), (id) => store.get(owner, id));
-  const chat = responsesToChat({ ...body, input }, target.modelId, prior);
+  // The pivot names no deployment's model: each attempt sends it with its own (completeOn).
+  const chat = responsesToChat({ ...body, input }, plan.candidates[0]!.modelId, prior);
   chat.messages = await inlineImages(rt, chat.messages, c);
-  const stop = c.stop(llmTimeoutMs());
-  const context = { id: target.id, model: target.name, createdAt: target.created, request: body };
+  const context = { id: plan.id, model: plan.model, createdAt: plan.created, request: body };
   // What a follow-up continues from: the earlier turns, this input, and what the model answered.
   const keep = (response: ResponseObject) => {
     if (body.store === false) return;
@@ -106,8 +107,10 @@ const createResponse = route(create, async (c, validated) => {
     store.save(owner, turn);
   };
   if (body.stream)
-    return chatStreamAnswer(await streamOn(target, { chat, sink: responseEventSink(context, keep) }, stop));
-  const r = await completeOn(target, { chat }, stop);
+    return chatStreamAnswer(
+      await route.stream((target, stop) => streamOn(target, { chat, sink: responseEventSink(context, keep) }, stop)),
+    );
+  const r = await route.whole((target, stop) => completeOn(target, { chat }, stop));
   c.report(completionUsage(r));
   const response = chatToResponse(r.answer, context);
   keep(response);

@@ -23,6 +23,8 @@ export class Call implements RequestVariables {
   admission: Admission | undefined;
   /** The work done (provider, model, tokens, bytes), as the handler reported it. */
   usage: UsageDetail | undefined;
+  /** Headers the handler adds to its answer, or to its error (which deployment answered, how many attempts). */
+  responseHeaders: Record<string, string> | undefined;
   #signal: AbortSignal | undefined;
 
   constructor(
@@ -64,6 +66,11 @@ export class Call implements RequestVariables {
     if (this.#signal) return stop.follow(this.#signal);
     this.request.whenClientLeaves(() => stop.leave());
     return stop;
+  }
+
+  /** Adds a header to the answer, whether it succeeds or fails. */
+  setHeader(name: string, value: string): void {
+    (this.responseHeaders ??= {})[name] = value;
   }
 
   /** The work done (provider, model, tokens), for metering. */

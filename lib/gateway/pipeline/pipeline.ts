@@ -100,6 +100,7 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       // Most handlers answer from memory: no promise to wait for then.
       const running = handler(call, input as never);
       const answered: unknown = running instanceof Promise ? await running : running;
+      if (call.responseHeaders) Object.assign(headers, call.responseHeaders);
       outcome = answerOutcome(answered, headers);
       if (outcome.events || outcome.body instanceof ReadableStream) {
         holdUntilEnded(rt, answered as StreamAnswer | Reply, call, admission, record);
@@ -107,6 +108,7 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
         return outcome;
       }
     } catch (err) {
+      if (call?.responseHeaders) Object.assign(headers, call.responseHeaders);
       outcome = errorOutcome(rt, err, requestId, entry, respond?.errors, headers);
     }
     admission?.release();

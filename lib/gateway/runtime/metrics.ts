@@ -10,6 +10,8 @@ export type GatewayMetrics = {
   meterBuffered: Gauge;
   meterDropped: Counter<"reason">;
   requestLogUnlogged: Counter;
+  /** Model calls' attempts per routing deployment: ok, retried (same deployment again), failed (moved on or gave up), skipped. */
+  llmAttempts: Counter<"deployment" | "outcome">;
 };
 
 /** What the meter reports about events it holds and events it had to drop. */
@@ -54,6 +56,12 @@ export function createMetrics(meter: MeterCounts): GatewayMetrics {
         this.inc({ reason: "buffer_full" }, meter.dropped);
         this.inc({ reason: "rejected" }, meter.rejected);
       },
+    }),
+    llmAttempts: new Counter({
+      name: "gateway_llm_attempts_total",
+      help: "Model call attempts per routing deployment (a provider's name for a provider/model no routing file declares): ok, retried, failed or skipped (breaker open, credential not set)",
+      labelNames: ["deployment", "outcome"],
+      registers: [registry],
     }),
     requestLogUnlogged: new Counter({
       name: "gateway_request_log_unlogged_total",

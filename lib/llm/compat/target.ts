@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { GatewayError } from "../../errors.ts";
 import { CHAT_PROVIDER_NAMES, DEFAULT_PROVIDER, PROVIDERS } from "../../upstream/llm-catalogue.ts";
-import { configuredProvider } from "../models.ts";
-import type { ChatTarget } from "../call/index.ts";
 
 /**
  * Models on the compatible surfaces are named `provider/model` (a bare model id goes to the provider
@@ -35,19 +33,4 @@ export function requestAnswerId(prefix: string, requestId: string): string {
  */
 export function storedAnswerId(prefix: string): string {
   return `${prefix}${randomUUID().replaceAll("-", "")}`;
-}
-
-/**
- * Where a compatible-surface call goes: the configured provider (400 unknown, 503 unconfigured), its
- * model id, the name the client sees, and `id` for the answer the gateway writes itself.
- */
-export function chatTarget(model: string, id: string): ChatTarget {
-  const split = splitModel(model);
-  return {
-    entry: configuredProvider(split.provider),
-    modelId: split.model,
-    name: `${split.provider}/${split.model}`,
-    id,
-    created: Math.floor(Date.now() / 1000),
-  };
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { DeploymentStats, orderCandidates, type Candidate, type Strategy } from "./balance.ts";
-import { MemoryBreakerBoard } from "./breaker.ts";
 
 const candidates: Candidate[] = [
   { name: "a", weight: 1 },
@@ -10,10 +9,9 @@ const candidates: Candidate[] = [
 
 function setup() {
   const stats = new DeploymentStats(0.5);
-  const breakers = new MemoryBreakerBoard({ threshold: 1, cooldownMs: 60_000 });
   const names = (strategy: Strategy, random?: () => number) =>
-    orderCandidates(candidates, strategy, { stats, breakers, random }).map((c) => c.name);
-  return { stats, breakers, names };
+    orderCandidates(candidates, strategy, { stats, random }).map((c) => c.name);
+  return { stats, names };
 }
 
 describe("orderCandidates", () => {
@@ -70,15 +68,5 @@ describe("orderCandidates", () => {
     done(5, false);
     expect(stats.latencyMs("a")).toBe(100);
     expect(stats.inFlight("a")).toBe(0);
-  });
-
-  it("leaves out deployments whose breaker is open, but returns all when every one is", () => {
-    const { breakers, names } = setup();
-    breakers.record("b", "failure");
-    expect(names("fallback")).toEqual(["a", "c"]);
-    expect(names("weighted", () => 0.9)).toEqual(["a", "c"]);
-    breakers.record("a", "failure");
-    breakers.record("c", "failure");
-    expect(names("fallback")).toEqual(["a", "b", "c"]);
   });
 });

@@ -1,5 +1,3 @@
-import type { BreakerBoard } from "./breaker.ts";
-
 /** A deployment an alias may send to, by name, with its share for the weighted strategy. */
 export type Candidate = { name: string; weight: number };
 
@@ -47,16 +45,13 @@ export class DeploymentStats {
 
 export type OrderContext = {
   stats: DeploymentStats;
-  breakers: BreakerBoard;
   random?: () => number;
 };
 
 /**
- * The deployments to try, in order, for one request. Those whose breaker refuses are left out; when
- * every one refuses, all are returned in the strategy's order, so a request still tries (and may find
- * a deployment recovered) rather than failing without trying. Each `allows` call may take a half-open
- * breaker's one probe; a probe taken for a deployment the request never reaches lapses after the
- * breaker's probeTimeoutMs.
+ * The deployments to try, in order, for one request. Breakers are not asked here: `allows` may take a
+ * half-open breaker's one probe, so the router asks it only right before it sends to a deployment
+ * (router.ts), and a deployment the request never reaches keeps its probe for another request.
  *
  * - fallback: as listed.
  * - weighted: the first drawn at random by weight (a weight of 0 never drawn), the rest as listed.
@@ -68,14 +63,12 @@ export type OrderContext = {
  * 0.1–0.6 µs a call for 3 candidates, every strategy (1e6 calls each after a warm-up, Node 20 on a
  * shared 2-core machine), against the route's budget of 5 µs.
  */
-export function orderCandidates(
-  candidates: readonly Candidate[],
+export function orderCandidates<C extends Candidate>(
+  candidates: readonly C[],
   strategy: Strategy,
   context: OrderContext,
-): Candidate[] {
-  const order: Candidate[] = [];
-  for (const candidate of candidates) if (context.breakers.allows(candidate.name)) order.push(candidate);
-  if (order.length === 0) for (const candidate of candidates) order.push(candidate);
+): C[] {
+  const order = candidates.slice();
   if (order.length < 2) return order;
   switch (strategy) {
     case "fallback":
@@ -89,7 +82,7 @@ export function orderCandidates(
   }
 }
 
-function drawFirst(order: Candidate[], random: () => number): Candidate[] {
+function drawFirst<C extends Candidate>(order: C[], random: () => number): C[] {
   let total = 0;
   for (const candidate of order) total += Math.max(0, candidate.weight);
   if (total <= 0) return order;
@@ -109,7 +102,7 @@ function drawFirst(order: Candidate[], random: () => number): Candidate[] {
 }
 
 /** A stable insertion sort by key, in place: the lists are a handful long, and it allocates nothing. */
-function sortBy(order: Candidate[], key: (name: string) => number): Candidate[] {
+function sortBy<C extends Candidate>(order: C[], key: (name: string) => number): C[] {
   for (let i = 1; i < order.length; i++) {
     const candidate = order[i]!;
     const k = key(candidate.name);

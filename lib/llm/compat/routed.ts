@@ -1,0 +1,75 @@
+import type { Call } from "../../gateway/pipeline/call.ts";
+import type { CallStop } from "../../upstream/call-stop.ts";
+import type { ChatTarget } from "../call/index.ts";
+import type { ChatStream } from "../chat-types.ts";
+import { llmTimeoutMs } from "../chat.ts";
+import type { ModelRouter, Plan } from "../routing/router.ts";
+import { modelRouter } from "../routing/runtime-router.ts";
+
+/** One attempt of a surface's call on the target the router chose: the call built for that target's wire. */
+export type ChatAttempt<T> = (target: ChatTarget, stop: CallStop) => Promise<T>;
+
+/**
+ * A compatible surface's model call through the model router: `plan` says where it may go (its `model`
+ * is the name the answer carries), `whole` or `stream` runs it. Either sets `x-gateway-provider`,
+ * `x-gateway-model` (the provider's model id) and `x-gateway-attempts` on the answer, and the attempts
+ * on an error too. The request's deadline (LLM_TIMEOUT_MS) bounds every attempt together.
+ */
+export class ChatRoute {
+  constructor(
+    private readonly c: Call,
+    private readonly router: ModelRouter,
+    readonly plan: Plan,
+  ) {}
+
+  async whole<T>(attempt: ChatAttempt<T>): Promise<T> {
+    const ms = llmTimeoutMs();
+    const stop = this.c.stop(ms);
+    try {
+      return (await this.router.run(this.plan, attempt, stop, Date.now() + ms)).value;
+    } finally {
+      stop.release();
+      this.setHeaders();
+    }
+  }
+
+  /**
+   * A stream fails over only while streamOn throws (no answer yet, nothing sent to the client); once
+   * it returns, the stream is the client's, and a failure in it is the surface's error event. The
+   * request's deadline and the client's leaving keep bounding it until it ends.
+   */
+  async stream(attempt: ChatAttempt<ChatStream>): Promise<ChatStream> {
+    const ms = llmTimeoutMs();
+    const stop = this.c.stop(ms);
+    try {
+      const { value } = await this.router.run(this.plan, attempt, stop, Date.now() + ms);
+      const release = () => stop.release();
+      value.finished.then(release, release);
+      return value;
+    } catch (err) {
+      stop.release();
+      throw err;
+    } finally {
+      this.setHeaders();
+    }
+  }
+
+  private setHeaders(): void {
+    let tried = 0;
+    for (const a of this.plan.attempts) {
+      if (a.outcome === "skipped") continue;
+      tried++;
+      if (a.outcome !== "ok") continue;
+      this.c.setHeader("x-gateway-provider", a.provider);
+      this.c.setHeader("x-gateway-model", a.model);
+    }
+    this.c.setHeader("x-gateway-attempts", String(tried));
+  }
+}
+
+/** Where a compatible surface's model call may go: the client's model, its `x-gateway-route`, the answer's id. */
+export async function chatRoute(c: Call, model: string, id: string): Promise<ChatRoute> {
+  const router = await modelRouter(c.runtime);
+  const route = c.header("x-gateway-route");
+  return new ChatRoute(c, router, router.plan(model, route === undefined ? { id } : { id, route }));
+}

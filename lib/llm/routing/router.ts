@@ -1,0 +1,318 @@
+import { GatewayError } from "../../errors.ts";
+import type { CallStop } from "../../upstream/call-stop.ts";
+import { isConfigured, providerEntry, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
+import type { ChatTarget } from "../call/index.ts";
+import { splitModel } from "../compat/target.ts";
+import { DeploymentStats, orderCandidates, type Strategy } from "./balance.ts";
+import type { BreakerBoard, BreakerState } from "./breaker.ts";
+import { STRATEGIES } from "./config.ts";
+import type { Deployment, Routing } from "./deployments.ts";
+import {
+  breakerOutcome,
+  classifyFailure,
+  DEFAULT_RETRY_POLICY,
+  pause,
+  RetryBudget,
+  type RetryPolicy,
+} from "./retry.ts";
+
+/** A deployment as the router sends to it: its provider's entry with the deployment's credential and origin. */
+export type RouteCandidate = {
+  /** The deployment's name: its breaker's and its statistics' key. */
+  name: string;
+  weight: number;
+  entry: ProviderEntry;
+  /** The provider's model id. */
+  modelId: string;
+  /** Its label in /metrics: a declared deployment's name, else the provider's (client-named models are unbounded). */
+  label: string;
+};
+
+export type AttemptOutcome = "ok" | "retried" | "failed" | "skipped";
+
+/** One attempt on a deployment, or one left out (its breaker open, its credential not set). */
+export type AttemptRecord = {
+  deployment: string;
+  provider: string;
+  model: string;
+  status?: number;
+  ms: number;
+  outcome: AttemptOutcome;
+  reason?: string;
+};
+
+/** One request's route: the deployments to try in order, and what happened to each (filled by `run`). */
+export type Plan = {
+  /** What the client asked for, and the name its answer carries: the alias, or provider/model. */
+  model: string;
+  /** The answer's id and creation time, for answers the gateway writes itself. */
+  id: string;
+  created: number;
+  candidates: RouteCandidate[];
+  /** Further attempts on one deployment after a retryable failure. */
+  retries: number;
+  /** The most one attempt may take; absent: the request's deadline alone. */
+  timeoutMs?: number;
+  attempts: AttemptRecord[];
+};
+
+export type Routed<T> = { value: T; candidate: RouteCandidate };
+
+/** A client's `x-gateway-route`: another strategy than the alias's, or one deployment pinned. */
+export type RouteOverride = { strategy?: Strategy; pin?: string };
+
+export type RouterOptions = {
+  breakers: BreakerBoard;
+  stats?: DeploymentStats;
+  /** Retries per deployment when an alias says none (default 1). */
+  retries?: number;
+  policy?: Partial<RetryPolicy>;
+  now?: () => number;
+  random?: () => number;
+  /** Waits between attempts; stops early (false) when the request stops. */
+  wait?: (ms: number, stop: CallStop) => Promise<boolean>;
+  /** Each attempt's end, for /metrics. */
+  observe?: (label: string, outcome: AttemptOutcome) => void;
+};
+
+type AliasRoute = { strategy: Strategy; candidates: RouteCandidate[]; retries?: number; timeoutMs?: number };
+
+/**
+ * Where a model call goes, and its retries and fallbacks: one per runtime, built from the operator's
+ * routing file. `plan` turns the client's model into deployments in order (an alias by its strategy, a
+ * `provider/model` to that provider plus any declared deployments of the same model: a key pool); `run`
+ * tries them. On the healthy path (breakers closed) both only read memory: a Map lookup or two, one
+ * array, one target per attempt.
+ */
+export class ModelRouter {
+  readonly breakers: BreakerBoard;
+  readonly stats: DeploymentStats;
+  private readonly aliases = new Map<string, AliasRoute>();
+  /** Declared deployments by `provider/model`: the alternates of a request naming that model. */
+  private readonly pools = new Map<string, RouteCandidate[]>();
+  /** A provider's entry as a `provider/model` request reaches it: a deployment named after it may set its credential and origin. */
+  private readonly providerEntries = new Map<string, ProviderEntry>();
+  private readonly declared: RouteCandidate[] = [];
+  private readonly retries: number;
+  private readonly policy: RetryPolicy;
+  private readonly now: () => number;
+  private readonly random: (() => number) | undefined;
+  private readonly wait: (ms: number, stop: CallStop) => Promise<boolean>;
+  private readonly observe: RouterOptions["observe"];
+
+  constructor(routing: Routing, options: RouterOptions) {
+    this.breakers = options.breakers;
+    this.stats = options.stats ?? new DeploymentStats();
+    this.retries = options.retries ?? 1;
+    this.now = options.now ?? Date.now;
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.policy, now: this.now };
+    this.random = options.random;
+    this.wait = options.wait ?? pause;
+    this.observe = options.observe;
+    const byName = new Map<string, RouteCandidate>();
+    for (const d of routing.deployments.values()) {
+      const candidate = toCandidate(d);
+      byName.set(d.name, candidate);
+      this.declared.push(candidate);
+      if (d.implicit) continue;
+      if (d.name === d.provider) this.providerEntries.set(d.provider, candidate.entry);
+      const key = `${d.provider}/${d.model}`;
+      const pool = this.pools.get(key);
+      if (pool) pool.push(candidate);
+      else this.pools.set(key, [candidate]);
+    }
+    for (const alias of routing.aliases.values()) {
+      this.aliases.set(alias.name, {
+        strategy: alias.strategy,
+        candidates: alias.deployments.map((t) => ({ ...byName.get(t.deployment.name)!, weight: t.weight })),
+        ...(alias.retries !== undefined && { retries: alias.retries }),
+        ...(alias.timeoutMs !== undefined && { timeoutMs: alias.timeoutMs }),
+      });
+    }
+  }
+
+  /**
+   * The deployments for a client's model, in the order to try them: an alias's by its strategy (or the
+   * client's `x-gateway-route`), else `provider/model` as the compatible surfaces have always read it
+   * (an unknown provider is the same 400) with its key pool after it. Breakers are not asked here.
+   */
+  plan(model: string, answer: { id: string; route?: string }): Plan {
+    const override = parseRouteHeader(answer.route);
+    const alias = this.aliases.get(model);
+    let name: string;
+    let candidates: RouteCandidate[];
+    let strategy: Strategy = "fallback";
+    if (alias) {
+      name = model;
+      candidates = alias.candidates;
+      strategy = alias.strategy;
+    } else {
+      const split = splitModel(model);
+      name = `${split.provider}/${split.model}`;
+      const entry = this.providerEntries.get(split.provider) ?? providerEntry(split.provider)!;
+      const direct: RouteCandidate = {
+        name,
+        weight: 1,
+        entry,
+        modelId: split.model,
+        label: split.provider,
+      };
+      const pool = this.pools.get(name);
+      candidates = pool ? [direct, ...pool] : [direct];
+    }
+    if (override?.pin !== undefined) {
+      const pinned = candidates.filter((c) => c.name === override.pin);
+      if (pinned.length === 0)
+        throw new GatewayError(
+          400,
+          `x-gateway-route: deployment '${override.pin}' does not serve '${name}'; it is served by ${candidates.map((c) => c.name).join(", ")}`,
+        );
+      candidates = pinned;
+    }
+    return {
+      model: name,
+      id: answer.id,
+      created: Math.floor(this.now() / 1000),
+      candidates: orderCandidates(candidates, override?.strategy ?? strategy, {
+        stats: this.stats,
+        ...(this.random && { random: this.random }),
+      }),
+      retries: alias?.retries ?? this.retries,
+      ...(alias?.timeoutMs !== undefined && { timeoutMs: alias.timeoutMs }),
+      attempts: [],
+    };
+  }
+
+  /**
+   * Tries the plan's deployments until one answers: a deployment whose breaker is open (or whose
+   * credential is not set) is skipped; a retryable failure is retried on the same deployment after a
+   * backoff or its Retry-After, up to the plan's retries, then the next deployment is tried; a failure
+   * no other attempt would change (a 400, a refusal, the client gone) ends the request at once. Each
+   * attempt gets a child of `requestStop`, whose deadline (`deadlineAt`, ms since the epoch) bounds
+   * them all; `requestStop` itself is the caller's to release. When all fail, the last failure is thrown.
+   */
+  async run<T>(
+    plan: Plan,
+    attempt: (target: ChatTarget, stop: CallStop) => Promise<T>,
+    requestStop: CallStop,
+    deadlineAt: number,
+  ): Promise<Routed<T>> {
+    const budget = new RetryBudget(deadlineAt, {
+      ...this.policy,
+      maxAttempts: plan.candidates.length * (plan.retries + 1),
+    });
+    let tried = 0;
+    let lastError: unknown;
+    let unconfigured: ProviderEntry | undefined;
+    for (const candidate of plan.candidates) {
+      if (!isConfigured(candidate.entry)) {
+        unconfigured ??= candidate.entry;
+        this.note(plan, candidate, "skipped", 0, "not-configured");
+        continue;
+      }
+      // Asked only now: in half-open this takes the deployment's one probe, which this request will use.
+      if (!this.breakers.allows(candidate.name)) {
+        this.note(plan, candidate, "skipped", 0, "breaker-open");
+        continue;
+      }
+      for (let retry = 0; ; retry++) {
+        tried++;
+        const started = this.now();
+        const ended = this.stats.start(candidate.name);
+        const stop = requestStop.child(plan.timeoutMs);
+        const target: ChatTarget = {
+          entry: candidate.entry,
+          modelId: candidate.modelId,
+          name: plan.model,
+          id: plan.id,
+          created: plan.created,
+        };
+        try {
+          const value = await attempt(target, stop);
+          const ms = this.now() - started;
+          ended(ms, true);
+          this.breakers.record(candidate.name, "success");
+          this.note(plan, candidate, "ok", ms);
+          return { value, candidate };
+        } catch (err) {
+          // completeOn and a failed streamOn release it already; an attempt that threw earlier may not have.
+          stop.release();
+          const ms = this.now() - started;
+          ended(ms, false);
+          const failure = classifyFailure(err, { now: this.now() });
+          this.breakers.record(candidate.name, breakerOutcome(failure));
+          lastError = err;
+          const step = requestStop.aborted ? ({ action: "give-up" } as const) : budget.planNext(tried, failure);
+          const waitMs = step.action === "retry" && retry < plan.retries ? step.waitMs : undefined;
+          this.note(plan, candidate, waitMs === undefined ? "failed" : "retried", ms, failure.reason, failure.status);
+          if (step.action === "give-up") throw err;
+          if (waitMs === undefined) break;
+          if (!(await this.wait(waitMs, requestStop))) throw err;
+        }
+      }
+    }
+    if (lastError !== undefined) throw lastError;
+    if (unconfigured && plan.attempts.every((a) => a.reason === "not-configured"))
+      throw new GatewayError(503, `${unconfigured.name} is not configured: set ${unconfigured.credential}`);
+    throw new GatewayError(
+      503,
+      `every deployment serving '${plan.model}' is failing and its circuit breaker is open: try again shortly`,
+    );
+  }
+
+  /** The breakers of the deployments the routing file names (declared, or listed by an alias), by metrics label. */
+  *breakerStates(): Iterable<[string, BreakerState]> {
+    for (const candidate of this.declared) yield [candidate.label, this.breakers.state(candidate.name)];
+  }
+
+  close(): Promise<void> {
+    return this.breakers.close();
+  }
+
+  private note(
+    plan: Plan,
+    candidate: RouteCandidate,
+    outcome: AttemptOutcome,
+    ms: number,
+    reason?: string,
+    status?: number,
+  ): void {
+    plan.attempts.push({
+      deployment: candidate.name,
+      provider: candidate.entry.name,
+      model: candidate.modelId,
+      ...(status !== undefined && { status }),
+      ms,
+      outcome,
+      ...(reason !== undefined && { reason }),
+    });
+    this.observe?.(candidate.label, outcome);
+  }
+}
+
+/** The deployment's provider entry with its own credential and origin, made once, at start. */
+function toCandidate(d: Deployment): RouteCandidate {
+  const base = providerEntry(d.provider)!;
+  const entry: ProviderEntry =
+    d.credential === base.credential && d.origin === undefined
+      ? base
+      : { ...base, credential: d.credential, ...(d.origin !== undefined && { fixedOrigin: d.origin }) };
+  return { name: d.name, weight: d.weight, entry, modelId: d.model, label: d.name };
+}
+
+/** `x-gateway-route`: a strategy's name, or `deployment=<name>` to pin one; anything else is a 400. */
+export function parseRouteHeader(value: string | undefined): RouteOverride | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (text.startsWith("deployment=")) {
+    const pin = text.slice("deployment=".length).trim();
+    if (pin) return { pin };
+  } else {
+    const strategy = text.replaceAll("_", "-");
+    if ((STRATEGIES as readonly string[]).includes(strategy)) return { strategy: strategy as Strategy };
+  }
+  throw new GatewayError(
+    400,
+    `x-gateway-route: '${text.slice(0, 100)}' is neither a strategy (${STRATEGIES.join(", ")}) nor deployment=<name>`,
+  );
+}
