@@ -1,0 +1,300 @@
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeAnthropic, type FakeLlm } from "./fakes/llm.ts";
+import { tempDir } from "./support/backends.ts";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { listen, type Listening } from "./support/listen.ts";
+
+/**
+ * Deployment A's provider, failing as the path under its origin says: /500, /429 (Retry-After: 0),
+ * /529, /400, or /reset (the connection closed without an answer). Counts requests per path.
+ */
+async function startFailingOpenAI(): Promise<Listening & { hits: Map<string, number> }> {
+  const hits = new Map<string, number>();
+  const served = await listen(
+    http.createServer((req, res) => {
+      const mode = req.url!.split("/")[1]!;
+      hits.set(mode, (hits.get(mode) ?? 0) + 1);
+      req.resume();
+      if (mode === "reset") {
+        req.socket.destroy();
+        return;
+      }
+      const status = Number(mode);
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (status === 429) headers["retry-after"] = "0";
+      res.writeHead(status, headers);
+      res.end(JSON.stringify({ error: { message: `failing with ${status} as asked`, type: "test" } }));
+    }),
+  );
+  return Object.assign(served, { hits });
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A routing file: deployment `a-<mode>` on the failing fake for each mode, `b` on the Anthropic fake. */
+function routingFile(failing: string, anthropic: string, aliases: Record<string, unknown>): string {
+  const dir = tempDir("model-routing");
+  dirs.push(dir);
+  const file = path.join(dir, "gateway.config.json");
+  const modes = ["500", "429", "529", "400", "reset"];
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      deployments: [
+        ...modes.map((mode) => ({
+          name: `a-${mode}`,
+          provider: "openai",
+          model: "gpt-4.1",
+          credential: "ROUTING_A_KEY",
+          origin: `${failing}/${mode}`,
+        })),
+        {
+          name: "b",
+          provider: "anthropic",
+          model: "claude-sonnet-4-5",
+          credential: "ROUTING_B_KEY",
+          origin: anthropic,
+        },
+      ],
+      aliases,
+    }),
+  );
+  return file;
+}
+
+const credentials = { ROUTING_A_KEY: "a-key", ROUTING_B_KEY: "b-key" };
+
+type Surface = "chat" | "messages";
+
+function ask(gw: TestGateway, key: string, surface: Surface, model: string, stream: boolean, requestId?: string) {
+  const body =
+    surface === "chat"
+      ? { model, stream, messages: [{ role: "user", content: "route me" }] }
+      : { model, stream, max_tokens: 50, messages: [{ role: "user", content: "route me" }] };
+  return gw.request(surface === "chat" ? "/v1/chat/completions" : "/v1/messages", {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      ...(requestId && { "x-request-id": requestId }),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The text a whole or streamed answer carries, in either surface's shape. */
+async function answerText(res: Response, surface: Surface, stream: boolean): Promise<string> {
+  if (!stream) {
+    const json = (await res.json()) as {
+      model: string;
+      choices?: { message: { content: string } }[];
+      content?: { text: string }[];
+    };
+    expect(json.model).toBe("smart");
+    return surface === "chat" ? json.choices![0]!.message.content : json.content![0]!.text;
+  }
+  expect(res.headers.get("content-type")).toMatch(/text\/event-stream/);
+  const events = (await res.text())
+    .split("\n")
+    .filter((l) => l.startsWith("data: ") && l !== "data: [DONE]")
+    .map((l) => JSON.parse(l.slice(6)) as Record<string, never>);
+  if (surface === "chat")
+    return events.map((e) => (e.choices as { delta: { content?: string } }[])[0]?.delta?.content ?? "").join("");
+  return events.map((e) => (e.delta as { text?: string } | undefined)?.text ?? "").join("");
+}
+
+describe("model routing: an alias falls over from a failing OpenAI-wire deployment to an Anthropic one", () => {
+  let gw: TestGateway;
+  let key: string;
+  let failing: Awaited<ReturnType<typeof startFailingOpenAI>>;
+  let anthropic: FakeLlm;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    [failing, anthropic] = await Promise.all([
+      startFailingOpenAI(),
+      startFakeAnthropic({ key: "b-key", reply: "Claude answered instead." }),
+    ]);
+    const file = routingFile(failing.url, anthropic.url, {
+      // No retry on A: one attempt there, one on B.
+      smart: { deployments: ["a-500", "b"], retries: 0 },
+      busy: { deployments: ["a-429", "b"] },
+      overloaded: { deployments: ["a-529", "b"], retries: 0 },
+      flaky: { deployments: ["a-reset", "b"], retries: 0 },
+      strict: { deployments: ["a-400", "b"] },
+    });
+    // Provider calls read their credentials from the process's environment.
+    Object.assign(process.env, credentials);
+    gw = await startTestGateway({ env: { ...credentials, GATEWAY_CONFIG: file, GATEWAY_BREAKER_THRESHOLD: "1000" } });
+    key = (await gw.key()).key;
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await gw?.close();
+    await Promise.all([failing?.close(), anthropic?.close()]);
+  });
+
+  for (const surface of ["chat", "messages"] as const) {
+    for (const stream of [false, true]) {
+      it(`${surface}, ${stream ? "streamed" : "whole"}: a 500 from A, the answer from B, the attempts in the headers`, async () => {
+        const before = failing.hits.get("500") ?? 0;
+        const res = await ask(gw, key, surface, "smart", stream);
+        expect(res.status).toBe(200);
+        expect(res.headers.get("x-gateway-provider")).toBe("anthropic");
+        expect(res.headers.get("x-gateway-model")).toBe("claude-sonnet-4-5");
+        expect(res.headers.get("x-gateway-attempts")).toBe("2");
+        expect(await answerText(res, surface, stream)).toBe("Claude answered instead.");
+        expect(failing.hits.get("500")).toBe(before + 1);
+        expect(anthropic.requests.at(-1)!.body.model).toBe("claude-sonnet-4-5");
+      });
+    }
+  }
+
+  it("/v1/responses goes through the same router: the response is named by the alias, answered by B", async () => {
+    const res = await gw.request("/v1/responses", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "smart", input: "route me", store: false }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-gateway-provider")).toBe("anthropic");
+    expect(res.headers.get("x-gateway-attempts")).toBe("2");
+    const body = (await res.json()) as { model: string; output_text?: string; output: unknown[] };
+    expect(body.model).toBe("smart");
+    expect(JSON.stringify(body.output)).toContain("Claude answered instead.");
+  });
+
+  it("retries a 429 with Retry-After: 0 once on A, then answers from B", async () => {
+    const res = await ask(gw, key, "chat", "busy", false);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-gateway-attempts")).toBe("3");
+    expect(res.headers.get("x-gateway-provider")).toBe("anthropic");
+    expect(failing.hits.get("429")).toBe(2);
+  });
+
+  it("falls over on Anthropic-style 529 and on a connection reset, whole and streamed", async () => {
+    const overloaded = await ask(gw, key, "messages", "overloaded", false);
+    expect(overloaded.status).toBe(200);
+    expect(overloaded.headers.get("x-gateway-attempts")).toBe("2");
+    expect(failing.hits.get("529")).toBe(1);
+    const reset = await ask(gw, key, "chat", "flaky", true);
+    expect(reset.status).toBe(200);
+    expect(reset.headers.get("x-gateway-provider")).toBe("anthropic");
+    expect(await reset.text()).toContain("Claude");
+    expect(failing.hits.get("reset")).toBe(1);
+  });
+
+  it("does not retry nor fall over on a 400: the client gets it, B is never asked", async () => {
+    const asked = anthropic.requests.length;
+    for (const surface of ["chat", "messages"] as const) {
+      const res = await ask(gw, key, surface, "strict", false);
+      expect(res.status).toBe(400);
+      expect(res.headers.get("x-gateway-attempts")).toBe("1");
+      expect(JSON.stringify(await res.json())).toContain("failing with 400 as asked");
+    }
+    expect(failing.hits.get("400")).toBe(2);
+    expect(anthropic.requests.length).toBe(asked);
+  });
+
+  it("meters only the attempt that answered: one event, B's provider, model and tokens", async () => {
+    const requestId = "routing-metered-1";
+    const res = await ask(gw, key, "chat", "smart", false, requestId);
+    expect(res.status).toBe(200);
+    const { usage } = (await res.json()) as { usage: { prompt_tokens: number; completion_tokens: number } };
+    await gw.rt.meter.flush();
+    const events = await gw.rt.db.prisma.usageEvent.findMany({ where: { requestId } });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      status: 200,
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
+    });
+  });
+
+  it("counts attempts per deployment and outcome in /metrics", async () => {
+    const text = await (await gw.request("/metrics")).text();
+    expect(text).toMatch(/gateway_llm_attempts_total\{deployment="a-500",outcome="failed"\} [1-9]/);
+    expect(text).toMatch(/gateway_llm_attempts_total\{deployment="a-429",outcome="retried"\} 1/);
+    expect(text).toMatch(/gateway_llm_attempts_total\{deployment="b",outcome="ok"\} [1-9]/);
+    expect(text).toMatch(/gateway_llm_breaker_open\{deployment="a-500"\} 0/);
+  });
+
+  it("refuses an x-gateway-route it cannot read, and pins a deployment the alias lists", async () => {
+    const refused = await gw.request("/v1/chat/completions", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "x-gateway-route": "fastest" },
+      body: JSON.stringify({ model: "smart", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(refused.status).toBe(400);
+    const hits = failing.hits.get("500");
+    const pinned = await gw.request("/v1/chat/completions", {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        "x-gateway-route": "deployment=b",
+      },
+      body: JSON.stringify({ model: "smart", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(pinned.status).toBe(200);
+    expect(pinned.headers.get("x-gateway-attempts")).toBe("1");
+    expect(failing.hits.get("500")).toBe(hits);
+  });
+});
+
+describe("model routing: a breaker opens after GATEWAY_BREAKER_THRESHOLD failures, and A is then skipped", () => {
+  let gw: TestGateway;
+  let key: string;
+  let failing: Awaited<ReturnType<typeof startFailingOpenAI>>;
+  let anthropic: FakeLlm;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    [failing, anthropic] = await Promise.all([
+      startFailingOpenAI(),
+      startFakeAnthropic({ key: "b-key", reply: "Claude answered instead." }),
+    ]);
+    const file = routingFile(failing.url, anthropic.url, { smart: { deployments: ["a-500", "b"], retries: 0 } });
+    Object.assign(process.env, credentials);
+    gw = await startTestGateway({
+      env: {
+        ...credentials,
+        GATEWAY_CONFIG: file,
+        GATEWAY_BREAKER_THRESHOLD: "2",
+        GATEWAY_BREAKER_COOLDOWN_MS: "600000",
+      },
+    });
+    key = (await gw.key()).key;
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await gw?.close();
+    await Promise.all([failing?.close(), anthropic?.close()]);
+  });
+
+  it("two failures open it; the next request goes straight to B, and /metrics shows it open", async () => {
+    for (let i = 0; i < 2; i++) {
+      const res = await ask(gw, key, "chat", "smart", false);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-gateway-attempts")).toBe("2");
+    }
+    expect(failing.hits.get("500")).toBe(2);
+    const res = await ask(gw, key, "messages", "smart", true);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-gateway-attempts")).toBe("1");
+    expect(res.headers.get("x-gateway-provider")).toBe("anthropic");
+    expect(await answerText(res, "messages", true)).toBe("Claude answered instead.");
+    expect(failing.hits.get("500")).toBe(2);
+    const text = await (await gw.request("/metrics")).text();
+    expect(text).toMatch(/gateway_llm_breaker_open\{deployment="a-500"\} 1/);
+    expect(text).toMatch(/gateway_llm_attempts_total\{deployment="a-500",outcome="skipped"\} 1/);
+  });
+});
