@@ -103,10 +103,9 @@ async function answerText(res: Response, surface: Surface, stream: boolean): Pro
   const events = (await res.text())
     .split("\n")
     .filter((l) => l.startsWith("data: ") && l !== "data: [DONE]")
-    .map((l) => JSON.parse(l.slice(6)) as Record<string, never>);
-  if (surface === "chat")
-    return events.map((e) => (e.choices as { delta: { content?: string } }[])[0]?.delta?.content ?? "").join("");
-  return events.map((e) => (e.delta as { text?: string } | undefined)?.text ?? "").join("");
+    .map((l) => JSON.parse(l.slice(6)) as { choices?: { delta: { content?: string } }[]; delta?: { text?: string } });
+  if (surface === "chat") return events.map((e) => e.choices?.[0]?.delta?.content ?? "").join("");
+  return events.map((e) => e.delta?.text ?? "").join("");
 }
 
 describe("model routing: an alias falls over from a failing OpenAI-wire deployment to an Anthropic one", () => {
