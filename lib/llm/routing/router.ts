@@ -197,10 +197,8 @@ export class ModelRouter {
     requestStop: CallStop,
     deadlineAt: number,
   ): Promise<Routed<T>> {
-    const budget = new RetryBudget(deadlineAt, {
-      ...this.policy,
-      maxAttempts: plan.candidates.length * (plan.retries + 1),
-    });
+    // Made at the first failure: the healthy path needs none.
+    let budget: RetryBudget | undefined;
     let tried = 0;
     let lastError: unknown;
     let unconfigured: ProviderEntry | undefined;
@@ -242,6 +240,10 @@ export class ModelRouter {
           const failure = classifyFailure(err, { now: this.now() });
           this.breakers.record(candidate.name, breakerOutcome(failure));
           lastError = err;
+          budget ??= new RetryBudget(deadlineAt, {
+            ...this.policy,
+            maxAttempts: plan.candidates.length * (plan.retries + 1),
+          });
           const step = requestStop.aborted ? ({ action: "give-up" } as const) : budget.planNext(tried, failure);
           const waitMs = step.action === "retry" && retry < plan.retries ? step.waitMs : undefined;
           this.note(plan, candidate, waitMs === undefined ? "failed" : "retried", ms, failure.reason, failure.status);
