@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startFakeAnthropic, type FakeLlm } from "./fakes/llm.ts";
-import { tempDir } from "./support/backends.ts";
+import { limitBackends, tempDir } from "./support/backends.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { listen, type Listening } from "./support/listen.ts";
 
@@ -37,8 +39,11 @@ afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A routing file: deployment `a-<mode>` on the failing fake for each mode, `b` on the Anthropic fake. */
-function routingFile(failing: string, anthropic: string, aliases: Record<string, unknown>): string {
+/**
+ * A routing file: deployment `a-<mode>` on the failing fake for each mode, `b` on the Anthropic fake
+ * (each name followed by `suffix`, so breakers shared through one Redis stay apart between runs).
+ */
+function routingFile(failing: string, anthropic: string, aliases: Record<string, unknown>, suffix = ""): string {
   const dir = tempDir("model-routing");
   dirs.push(dir);
   const file = path.join(dir, "gateway.config.json");
@@ -48,14 +53,14 @@ function routingFile(failing: string, anthropic: string, aliases: Record<string,
     JSON.stringify({
       deployments: [
         ...modes.map((mode) => ({
-          name: `a-${mode}`,
+          name: `a-${mode}${suffix}`,
           provider: "openai",
           model: "gpt-4.1",
           credential: "ROUTING_A_KEY",
           origin: `${failing}/${mode}`,
         })),
         {
-          name: "b",
+          name: `b${suffix}`,
           provider: "anthropic",
           model: "claude-sonnet-4-5",
           credential: "ROUTING_B_KEY",
@@ -249,51 +254,70 @@ describe("model routing: an alias falls over from a failing OpenAI-wire deployme
   });
 });
 
-describe("model routing: a breaker opens after GATEWAY_BREAKER_THRESHOLD failures, and A is then skipped", () => {
-  let gw: TestGateway;
-  let key: string;
-  let failing: Awaited<ReturnType<typeof startFailingOpenAI>>;
-  let anthropic: FakeLlm;
-  const saved = { ...process.env };
+describe.each(limitBackends)(
+  "model routing: a breaker opens after GATEWAY_BREAKER_THRESHOLD failures, and A is then skipped (breakers: %s)",
+  (backend) => {
+    let gw: TestGateway;
+    let key: string;
+    let failing: Awaited<ReturnType<typeof startFailingOpenAI>>;
+    let anthropic: FakeLlm;
+    const saved = { ...process.env };
+    const suffix = `-${randomUUID().slice(0, 8)}`;
+    const a = `a-500${suffix}`;
 
-  beforeAll(async () => {
-    [failing, anthropic] = await Promise.all([
-      startFailingOpenAI(),
-      startFakeAnthropic({ key: "b-key", reply: "Claude answered instead." }),
-    ]);
-    const file = routingFile(failing.url, anthropic.url, { smart: { deployments: ["a-500", "b"], retries: 0 } });
-    Object.assign(process.env, credentials);
-    gw = await startTestGateway({
-      env: {
-        ...credentials,
-        GATEWAY_CONFIG: file,
-        GATEWAY_BREAKER_THRESHOLD: "2",
-        GATEWAY_BREAKER_COOLDOWN_MS: "600000",
-      },
+    beforeAll(async () => {
+      [failing, anthropic] = await Promise.all([
+        startFailingOpenAI(),
+        startFakeAnthropic({ key: "b-key", reply: "Claude answered instead." }),
+      ]);
+      const file = routingFile(
+        failing.url,
+        anthropic.url,
+        { smart: { deployments: [a, `b${suffix}`], retries: 0 } },
+        suffix,
+      );
+      Object.assign(process.env, credentials);
+      gw = await startTestGateway({
+        limits: backend,
+        env: {
+          ...credentials,
+          GATEWAY_CONFIG: file,
+          GATEWAY_BREAKER_THRESHOLD: "2",
+          GATEWAY_BREAKER_COOLDOWN_MS: "600000",
+        },
+      });
+      key = (await gw.key()).key;
     });
-    key = (await gw.key()).key;
-  });
-  afterAll(async () => {
-    process.env = saved;
-    await gw?.close();
-    await Promise.all([failing?.close(), anthropic?.close()]);
-  });
+    afterAll(async () => {
+      process.env = saved;
+      await gw?.close();
+      await Promise.all([failing?.close(), anthropic?.close()]);
+      if (backend === "redis") {
+        // The breaker opened for ten minutes: leave no open breaker behind in the shared Redis.
+        const redis = new Redis(process.env.REDIS_URL!);
+        await redis.hdel("gw:breaker:open", a);
+        await redis.quit();
+      }
+    });
 
-  it("two failures open it; the next request goes straight to B, and /metrics shows it open", async () => {
-    for (let i = 0; i < 2; i++) {
-      const res = await ask(gw, key, "chat", "smart", false);
+    it("two failures open it; the next request goes straight to B, and /metrics shows it open", async () => {
+      for (let i = 0; i < 2; i++) {
+        const res = await ask(gw, key, "chat", "smart", false);
+        expect(res.status).toBe(200);
+        expect(res.headers.get("x-gateway-attempts")).toBe("2");
+      }
+      expect(failing.hits.get("500")).toBe(2);
+      // Shared breakers open once Redis has counted the second failure, after that answer was sent.
+      const breakerOpen = new RegExp(`gateway_llm_breaker_open\\{deployment="${a}"\\} 1`);
+      await vi.waitFor(async () => expect(await (await gw.request("/metrics")).text()).toMatch(breakerOpen));
+      const res = await ask(gw, key, "messages", "smart", true);
       expect(res.status).toBe(200);
-      expect(res.headers.get("x-gateway-attempts")).toBe("2");
-    }
-    expect(failing.hits.get("500")).toBe(2);
-    const res = await ask(gw, key, "messages", "smart", true);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("x-gateway-attempts")).toBe("1");
-    expect(res.headers.get("x-gateway-provider")).toBe("anthropic");
-    expect(await answerText(res, "messages", true)).toBe("Claude answered instead.");
-    expect(failing.hits.get("500")).toBe(2);
-    const text = await (await gw.request("/metrics")).text();
-    expect(text).toMatch(/gateway_llm_breaker_open\{deployment="a-500"\} 1/);
-    expect(text).toMatch(/gateway_llm_attempts_total\{deployment="a-500",outcome="skipped"\} 1/);
-  });
-});
+      expect(res.headers.get("x-gateway-attempts")).toBe("1");
+      expect(res.headers.get("x-gateway-provider")).toBe("anthropic");
+      expect(await answerText(res, "messages", true)).toBe("Claude answered instead.");
+      expect(failing.hits.get("500")).toBe(2);
+      const text = await (await gw.request("/metrics")).text();
+      expect(text).toContain(`gateway_llm_attempts_total{deployment="${a}",outcome="skipped"} 1`);
+    });
+  },
+);
