@@ -104,17 +104,19 @@ const messagesRoute = route(messages, async (c, input) => {
   const route = await chatRoute(c, body.model, requestAnswerId("msg_", c.requestId));
   const named = { id: route.plan.id, model: route.plan.model };
   const pivot = pivotOnce(c, body);
+  // Before anything is sent: what Anthropic would get as sent, its billed features checked.
+  const sent = route.plan.candidates.some((d) => d.entry.wire === "anthropic") ? asSent(c, body) : undefined;
   if (body.stream) {
     const stream = await route.stream(async (target, stop) =>
       target.entry.wire === "anthropic"
-        ? streamOn(target, asSent(c, body), stop)
+        ? streamOn(target, sent!, stop)
         : streamOn(target, { chat: await pivot(target), sink: messageEventSink(named) }, stop),
     );
     return chatStreamAnswer(stream);
   }
   const answer = await route.whole(async (target, stop) => {
     if (target.entry.wire === "anthropic") {
-      const r = await completeOn(target, asSent(c, body), stop);
+      const r = await completeOn(target, sent!, stop);
       return { usage: completionUsage(r), json: r.answer as unknown };
     }
     const r = await completeOn(target, { chat: await pivot(target) }, stop);

@@ -193,6 +193,19 @@ describe("ModelRouter.run", () => {
     expect(breakers.state("a")).toBe("closed");
   });
 
+  it("a refusal of the gateway's own, thrown before the deployment was asked, does not close a half-open breaker", async () => {
+    const { run, breakers, tick } = setup();
+    const failA = (t: ChatTarget) => (t.entry.name === "openai" ? Promise.reject(status(500)) : answers(t));
+    await run("smart", failA).running;
+    tick(10_000);
+    const refused = run("smart", () => Promise.reject(new GatewayError(400, "tools are not supported by openai")));
+    await expect(refused.running).rejects.toThrow(/not supported/);
+    expect(breakers.state("a")).toBe("half-open");
+    // Its probe was given back: the next request may take it.
+    expect((await run("smart", answers).running).value).toBe("openai:gpt-4.1");
+    expect(breakers.state("a")).toBe("closed");
+  });
+
   it("with every breaker open the request fails at once with a 503 naming the model", async () => {
     const { run } = setup();
     await run("smart", () => Promise.reject(status(500))).running.catch(() => undefined);

@@ -1,5 +1,6 @@
 import { GatewayError } from "../../errors.ts";
 import type { CallStop } from "../../upstream/call-stop.ts";
+import { UpstreamStatusError } from "../../upstream/http.ts";
 import { isConfigured, providerEntry, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { ChatTarget } from "../call/index.ts";
 import { splitModel } from "../compat/target.ts";
@@ -238,7 +239,7 @@ export class ModelRouter {
           const ms = this.now() - started;
           ended(ms, false);
           const failure = classifyFailure(err, { now: this.now() });
-          this.breakers.record(candidate.name, breakerOutcome(failure));
+          this.breakers.record(candidate.name, ownRefusal(err) ? "not-counted" : breakerOutcome(failure));
           lastError = err;
           budget ??= new RetryBudget(deadlineAt, {
             ...this.policy,
@@ -290,6 +291,15 @@ export class ModelRouter {
     });
     this.observe?.(candidate.label, outcome);
   }
+}
+
+/**
+ * A 4xx of the gateway's own (a body the deployment's wire cannot carry, a feature the operator has not
+ * allowed), thrown before the deployment was asked: it says nothing of the deployment's health, and
+ * must not close a half-open breaker whose probe it held.
+ */
+function ownRefusal(err: unknown): boolean {
+  return err instanceof GatewayError && !(err instanceof UpstreamStatusError) && err.status < 500;
 }
 
 /** The deployment's provider entry with its own credential and origin, made once, at start. */
