@@ -120,6 +120,18 @@ describe("ModelRouter.run", () => {
     expect(observed).toEqual(["a:ok"]);
   });
 
+  it("keeps statistics for the routing file's deployments only, not for each model name a client makes up", async () => {
+    const { run, router } = setup({ now: () => 0 });
+    await run("openai/gpt-4.1", answers).running;
+    await run("smart", answers).running;
+    await run("openai/made-up-1", (t) => {
+      expect(router.stats.inFlight("openai/made-up-1")).toBe(0);
+      return answers(t);
+    }).running;
+    expect(router.stats.latencyMs("openai/made-up-1")).toBeUndefined();
+    expect(router.stats.latencyMs("a")).toBe(0);
+  });
+
   it("retries a 429 on the same deployment after its Retry-After, then falls over to the next", async () => {
     const { run, waits } = setup();
     const seen: string[] = [];

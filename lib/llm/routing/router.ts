@@ -27,6 +27,8 @@ export type RouteCandidate = {
   modelId: string;
   /** Its label in /metrics: a declared deployment's name, else the provider's (client-named models are unbounded). */
   label: string;
+  /** Named by the routing file: only these keep statistics, which a client's made-up model names would grow without end. */
+  declared: boolean;
 };
 
 export type AttemptOutcome = "ok" | "retried" | "failed" | "skipped";
@@ -157,6 +159,7 @@ export class ModelRouter {
         entry,
         modelId: split.model,
         label: split.provider,
+        declared: false,
       };
       const pool = this.pools.get(name);
       candidates = pool ? [direct, ...pool] : [direct];
@@ -217,7 +220,7 @@ export class ModelRouter {
       for (let retry = 0; ; retry++) {
         tried++;
         const started = this.now();
-        const ended = this.stats.start(candidate.name);
+        const ended = candidate.declared ? this.stats.start(candidate.name) : undefined;
         const stop = requestStop.child(plan.timeoutMs);
         const target: ChatTarget = {
           entry: candidate.entry,
@@ -229,7 +232,7 @@ export class ModelRouter {
         try {
           const value = await attempt(target, stop);
           const ms = this.now() - started;
-          ended(ms, true);
+          ended?.(ms, true);
           this.breakers.record(candidate.name, "success");
           this.note(plan, candidate, "ok", ms);
           return { value, candidate };
@@ -237,7 +240,7 @@ export class ModelRouter {
           // completeOn and a failed streamOn release it already; an attempt that threw earlier may not have.
           stop.release();
           const ms = this.now() - started;
-          ended(ms, false);
+          ended?.(ms, false);
           const failure = classifyFailure(err, { now: this.now() });
           this.breakers.record(candidate.name, ownRefusal(err) ? "not-counted" : breakerOutcome(failure));
           lastError = err;
@@ -309,7 +312,7 @@ function toCandidate(d: Deployment): RouteCandidate {
     d.credential === base.credential && d.origin === undefined
       ? base
       : { ...base, credential: d.credential, ...(d.origin !== undefined && { fixedOrigin: d.origin }) };
-  return { name: d.name, weight: d.weight, entry, modelId: d.model, label: d.name };
+  return { name: d.name, weight: d.weight, entry, modelId: d.model, label: d.name, declared: true };
 }
 
 /** `x-gateway-route`: a strategy's name, or `deployment=<name>` to pin one; anything else is a 400. */
