@@ -1,6 +1,8 @@
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { listen } from "./support/listen.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 describe("/v1/llm/batch", () => {
@@ -195,5 +197,42 @@ describe("/v1/llm/batch: fair use of the job runner", () => {
     expect(fits.status).toBe(201);
     await settled((await fits.json()).id);
     expect((await create(1)).status).toBe(429);
+  });
+});
+
+describe("/v1/llm/batch: a large batch while its provider cannot be reached", () => {
+  // A loopback port nothing listens on: every item's call is refused at once.
+  const t = useGateway({
+    fakes: async () => {
+      const closed = await listen(net.createServer());
+      await closed.close();
+      return [{ url: closed.url, close: () => undefined }];
+    },
+    env: ([dead]) => ({ XAI_API_KEY: "k", UPSTREAM_XAI_URL: dead.url }),
+  });
+
+  it("ends in seconds with every item errored, answering status requests meanwhile", async () => {
+    // The most items a batch may hold, with text enough for a task row of megabytes. Each item's
+    // progress write read that row back (with PGlite, on this thread): the batch took minutes, and
+    // requests beside it (its own status, another batch's create) waited behind it.
+    const requests = Array.from({ length: 1000 }, (_, i) => ({
+      custom_id: `q${i}`,
+      messages: Array.from({ length: 20 }, () => ({ role: "user", content: "a question ".repeat(20) })),
+    }));
+    const created = await t.post("/v1/llm/batch", { requests });
+    expect(created.status).toBe(201);
+    const { id } = await created.json();
+    // Minutes before the fix; a few seconds after, even on a busy machine.
+    await expect
+      .poll(async () => (await (await t.get(`/v1/llm/batch/${id}`)).json()).status, { timeout: 45_000, interval: 200 })
+      .toBe("processing_complete");
+    const done = await (await t.get(`/v1/llm/batch/${id}`)).json();
+    expect(done.request_counts).toEqual({ total: 1000, succeeded: 0, errored: 1000, processing: 0, not_run: 0 });
+    const results = await (await t.get(`/v1/llm/batch/${id}/results`)).json();
+    expect(results.results[999]).toMatchObject({
+      custom_id: "q999",
+      status: "errored",
+      error: "xai could not be reached",
+    });
   });
 });

@@ -10,6 +10,19 @@ import { completeChat } from "../../llm/chat.ts";
 export const BATCH_KIND = "llm.batch";
 /** Items of one batch in flight at once, so a batch never starves the instance's other work. */
 const ITEM_CONCURRENCY = 4;
+/**
+ * How often a running batch writes its progress. Each write reads the task back, input included (up to
+ * 1,000 requests, megabytes), and with PGlite that is tens of milliseconds on this thread: written per
+ * item, a large batch spent most of its time rewriting a number.
+ */
+const PROGRESS_EVERY_MS = 1000;
+
+/**
+ * Lets timers and other requests run between items. With PGlite every query resolves in microtasks, so
+ * an item that fails before any I/O (an unreachable provider, a refusal of our own) and its writes would
+ * otherwise run item after item without giving the event loop a turn.
+ */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export type BatchInput = {
   requests: Array<{ custom_id: string; messages: ChatMessage[] }>;
@@ -141,6 +154,7 @@ export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInpu
       const results: BatchItemResult[] = new Array(input.requests.length);
       let done = 0;
       let next = 0;
+      let progressAt = performance.now();
       // Set by the first item the key's hard-stop budget refuses: no further item starts.
       let refused: RateLimitError | undefined;
       const worker = async () => {
@@ -183,7 +197,11 @@ export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInpu
             results[i] = { custom_id: item.custom_id, status: "errored", error: (err as Error).message };
           }
           done += 1;
-          await ctx.progress(done / input.requests.length);
+          if (done < input.requests.length && performance.now() - progressAt >= PROGRESS_EVERY_MS) {
+            progressAt = performance.now();
+            await ctx.progress(done / input.requests.length);
+          }
+          await yieldToEventLoop();
         }
       };
       await Promise.all(Array.from({ length: Math.min(ITEM_CONCURRENCY, input.requests.length) }, worker));
