@@ -4,7 +4,7 @@ import { UpstreamStatusError } from "../../upstream/http.ts";
 import { isConfigured, providerEntry, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { ChatTarget } from "../call/index.ts";
 import { splitModel } from "../compat/target.ts";
-import { DeploymentStats, orderCandidates, type Strategy } from "./balance.ts";
+import { DeploymentStats, orderCandidates, type OrderContext, type Strategy } from "./balance.ts";
 import type { BreakerBoard, BreakerState } from "./breaker.ts";
 import { STRATEGIES } from "./config.ts";
 import type { Deployment, Routing } from "./deployments.ts";
@@ -25,10 +25,13 @@ export type RouteCandidate = {
   entry: ProviderEntry;
   /** The provider's model id. */
   modelId: string;
-  /** Its label in /metrics: a declared deployment's name, else the provider's (client-named models are unbounded). */
+  /** Its label in /metrics: a known deployment's name, else the provider's (client-named models are unbounded). */
   label: string;
-  /** Named by the routing file: only these keep statistics, which a client's made-up model names would grow without end. */
-  declared: boolean;
+  /**
+   * Known at start (the file's deployments, the providers' implicit ones): only these keep statistics,
+   * which the model names clients make up would grow without end.
+   */
+  known: boolean;
 };
 
 export type AttemptOutcome = "ok" | "retried" | "failed" | "skipped";
@@ -95,11 +98,11 @@ export class ModelRouter {
   private readonly pools = new Map<string, RouteCandidate[]>();
   /** A provider's entry as a `provider/model` request reaches it: a deployment named after it may set its credential and origin. */
   private readonly providerEntries = new Map<string, ProviderEntry>();
-  private readonly declared: RouteCandidate[] = [];
+  private readonly known: RouteCandidate[] = [];
   private readonly retries: number;
   private readonly policy: RetryPolicy;
   private readonly now: () => number;
-  private readonly random: (() => number) | undefined;
+  private readonly order: OrderContext;
   private readonly wait: (ms: number, stop: CallStop) => Promise<boolean>;
   private readonly observe: RouterOptions["observe"];
 
@@ -109,14 +112,14 @@ export class ModelRouter {
     this.retries = options.retries ?? 1;
     this.now = options.now ?? Date.now;
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.policy, now: this.now };
-    this.random = options.random;
+    this.order = { stats: this.stats, ...(options.random && { random: options.random }) };
     this.wait = options.wait ?? pause;
     this.observe = options.observe;
     const byName = new Map<string, RouteCandidate>();
     for (const d of routing.deployments.values()) {
       const candidate = toCandidate(d);
       byName.set(d.name, candidate);
-      this.declared.push(candidate);
+      this.known.push(candidate);
       if (d.implicit) continue;
       if (d.name === d.provider) this.providerEntries.set(d.provider, candidate.entry);
       const key = `${d.provider}/${d.model}`;
@@ -159,7 +162,7 @@ export class ModelRouter {
         entry,
         modelId: split.model,
         label: split.provider,
-        declared: false,
+        known: false,
       };
       const pool = this.pools.get(name);
       candidates = pool ? [direct, ...pool] : [direct];
@@ -177,10 +180,7 @@ export class ModelRouter {
       model: name,
       id: answer.id,
       created: Math.floor(this.now() / 1000),
-      candidates: orderCandidates(candidates, override?.strategy ?? strategy, {
-        stats: this.stats,
-        ...(this.random && { random: this.random }),
-      }),
+      candidates: orderCandidates(candidates, override?.strategy ?? strategy, this.order),
       retries: alias?.retries ?? this.retries,
       ...(alias?.timeoutMs !== undefined && { timeoutMs: alias.timeoutMs }),
       attempts: [],
@@ -220,7 +220,7 @@ export class ModelRouter {
       for (let retry = 0; ; retry++) {
         tried++;
         const started = this.now();
-        const ended = candidate.declared ? this.stats.start(candidate.name) : undefined;
+        const ended = candidate.known ? this.stats.start(candidate.name) : undefined;
         const stop = requestStop.child(plan.timeoutMs);
         const target: ChatTarget = {
           entry: candidate.entry,
@@ -268,7 +268,7 @@ export class ModelRouter {
 
   /** The breakers of the deployments the routing file names (declared, or listed by an alias), by metrics label. */
   *breakerStates(): Iterable<[string, BreakerState]> {
-    for (const candidate of this.declared) yield [candidate.label, this.breakers.state(candidate.name)];
+    for (const candidate of this.known) yield [candidate.label, this.breakers.state(candidate.name)];
   }
 
   close(): Promise<void> {
@@ -312,7 +312,7 @@ function toCandidate(d: Deployment): RouteCandidate {
     d.credential === base.credential && d.origin === undefined
       ? base
       : { ...base, credential: d.credential, ...(d.origin !== undefined && { fixedOrigin: d.origin }) };
-  return { name: d.name, weight: d.weight, entry, modelId: d.model, label: d.name, declared: true };
+  return { name: d.name, weight: d.weight, entry, modelId: d.model, label: d.name, known: true };
 }
 
 /** `x-gateway-route`: a strategy's name, or `deployment=<name>` to pin one; anything else is a 400. */
