@@ -126,3 +126,34 @@ export function schemaInstances(schema: Schema, seeds = 4): Instance[] {
     return !seen.has(key) && Boolean(seen.add(key));
   });
 }
+
+/**
+ * The schema with its strings and arrays held short: the faker takes seconds over a string allowed
+ * 20,000,000 characters however short its maxLength option asks for, and a long array of long
+ * strings covers no more than a short one.
+ */
+function small(schema: Schema): Schema {
+  return JSON.parse(JSON.stringify(schema), function (this: Record<string, unknown>, key, value: unknown) {
+    if (key === "maxLength" && typeof value === "number")
+      return Math.max(Math.min(value, 64), Number(this.minLength ?? 0));
+    if (key === "maxItems" && typeof value === "number")
+      return Math.max(Math.min(value, 3), Number(this.minItems ?? 0));
+    return value;
+  }) as Schema;
+}
+
+/**
+ * One instance of a schema that `accepts` (a zod contract's own check, which may say more than its
+ * JSON Schema) takes, or undefined: small random ones first (words, where the boundary ones are blanks
+ * a handler may refuse), then the required fields alone. Cheap where schemaInstances is not: no
+ * longest instance (500 messages of 100,000 characters).
+ */
+export function acceptedInstance(schema: Schema, accepts: (value: unknown) => boolean): Instance | undefined {
+  const short = small(schema);
+  for (let seed = 1; seed <= 4; seed++) {
+    const args = generateSync(short, { seed, formats: FORMATS, maxItems: 3, maxLength: 64 });
+    if (accepts(args)) return { label: `random #${seed}`, args: args as Record<string, unknown> };
+  }
+  const required = { label: "required only", args: boundaryObject(short, "short", 0, "choices") };
+  return accepts(required.args) ? required : undefined;
+}
