@@ -64,6 +64,12 @@ export class ChatRoute {
       this.c.setHeader("x-gateway-model", a.model);
     }
     this.c.setHeader("x-gateway-attempts", String(tried));
+    // The healthy path logs nothing; a retry, a fallback or a skipped deployment is worth a line.
+    if (this.plan.attempts.length > 1)
+      this.c.runtime.logger.info(
+        { requestId: this.c.requestId, model: this.plan.model, attempts: this.plan.attempts },
+        "model call retried or fell over",
+      );
   }
 }
 
