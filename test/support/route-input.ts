@@ -11,9 +11,7 @@ type BodyContent = Record<string, { schema?: unknown } | undefined>;
 
 /**
  * A value for one part of a route's input (query, path parameters, body) that its zod schema accepts,
- * made from the schema's JSON Schema by schemaInstances: its random instances first (words, where the
- * boundary ones are blanks a handler may refuse before any upstream is asked), then the boundary ones.
- * A string naming why when none is accepted.
+ * made from the schema's JSON Schema by acceptedInstance; a string naming why when none is accepted.
  */
 function accepted(schema: Schema, part: string): Record<string, unknown> | string {
   let json: JsonSchema;

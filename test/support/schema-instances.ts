@@ -145,13 +145,16 @@ function small(schema: Schema): Schema {
 /**
  * One instance of a schema that `accepts` (a zod contract's own check, which may say more than its
  * JSON Schema) takes, or undefined: small random ones first (words, where the boundary ones are blanks
- * a handler may refuse), then the required fields alone. Cheap where schemaInstances is not: no
+ * a handler may refuse), without then with optional fields, then the required fields at their shortest. Cheap where schemaInstances is not: no
  * longest instance (500 messages of 100,000 characters).
  */
 export function acceptedInstance(schema: Schema, accepts: (value: unknown) => boolean): Instance | undefined {
   const short = small(schema);
-  for (let seed = 1; seed <= 4; seed++) {
-    const args = generateSync(short, { seed, formats: FORMATS, maxItems: 3, maxLength: 64 });
+  for (let seed = 1; seed <= 8; seed++) {
+    // The first four leave the optional fields out: a made-up provider, model or tool is refused before
+    // any upstream is asked, where the default goes on to one.
+    const optionalsProbability = seed <= 4 ? 0 : 0.5;
+    const args = generateSync(short, { seed, formats: FORMATS, maxItems: 3, maxLength: 64, optionalsProbability });
     if (accepts(args)) return { label: `random #${seed}`, args: args as Record<string, unknown> };
   }
   const required = { label: "required only", args: boundaryObject(short, "short", 0, "choices") };
