@@ -4,7 +4,7 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse } from "../../gateway/http/schemas.ts";
 import { route } from "../../gateway/pipeline/route.ts";
 import { openAIErrorResponses } from "../../llm/compat/error-responses.ts";
-import { toOpenAIError } from "../../llm/compat/openai-errors.ts";
+import { toOpenAIError } from "../../llm/wire/openai-chat.ts";
 import { modelList } from "./model-list.ts";
 
 const models = gatewayRoute("key", {
