@@ -105,7 +105,14 @@ describe.each(databaseBackends)("reading usage on %s", (db) => {
   // Routes that came after the migration: no row can predate it, so the backfill need not know them
   // (MCP is served under the tools scope, a path the backfill would have called "mcp"; Anthropic's
   // Messages and the Responses API under the llm scope, paths it would have called "messages"/"responses").
-  const ADDED_AFTER_0005 = new Set(["/v1/mcp", "/v1/messages", "/v1/responses", "/v1/responses/{response_id}"]);
+  const ADDED_AFTER_0005 = new Set([
+    "/v1/mcp",
+    "/v1/messages",
+    "/v1/responses",
+    "/v1/responses/{response_id}",
+    "/v1/provider-keys",
+    "/v1/provider-keys/{provider}",
+  ]);
 
   it("migrates rows written before 0005_usage_area to the area their route was shown under, which is the area the guard records", async () => {
     // What each keyed route is recorded under now, from the OpenAPI document of the whole app.
