@@ -1,4 +1,5 @@
 import { marked, type Token, type Tokens } from "marked";
+import { GatewayError } from "../../errors.ts";
 
 /** A run of text with its emphasis, the common ground of PDF and DOCX rendering. */
 export type Span = { text: string; bold?: boolean; italic?: boolean; code?: boolean; strike?: boolean; link?: string };
@@ -15,9 +16,19 @@ export type Block =
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
 const decode = (s: string) => s.replace(/&(amp|lt|gt|quot|#39);/g, (m) => ENTITIES[m] ?? m);
 
-/** Markdown (GFM) to a flat list of blocks; raw HTML is dropped, never rendered. */
+/**
+ * Markdown (GFM) to a flat list of blocks; raw HTML is dropped, never rendered. marked recurses once
+ * per level of nesting, so `> > > …` some thousands deep overflows the stack (how deep depends on the
+ * worker's stack and on what V8 has optimised so far): that is the input's fault, a 400, not a 500.
+ */
 export function markdownBlocks(markdown: string): Block[] {
-  return blocksOf(marked.lexer(markdown, { gfm: true }));
+  try {
+    return blocksOf(marked.lexer(markdown, { gfm: true }));
+  } catch (err) {
+    if (err instanceof RangeError && /call stack/.test(err.message))
+      throw new GatewayError(400, "content is nested too deeply to render");
+    throw err;
+  }
 }
 
 function blocksOf(tokens: Token[]): Block[] {
