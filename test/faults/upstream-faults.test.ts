@@ -62,6 +62,10 @@ describe("upstream faults: a provider that hangs, resets, sends malformed JSON o
       UPSTREAM_XAI_URL: provider.url,
       LLM_TIMEOUT_MS: String(LLM_TIMEOUT_MS),
     }),
+    // Every case here fails on the one provider, so the model router's breaker would open after the
+    // fifth and answer the rest with 503 (test/model-routing.test.ts covers that): each fault must
+    // reach the provider and be answered for what it is.
+    config: { GATEWAY_BREAKER_THRESHOLD: "1000" },
     key: { minute: 1000 },
   });
   const messages = [{ role: "user", content: "Hello?" }];
