@@ -137,6 +137,11 @@ export class ModelRouter {
     }
   }
 
+  /** Whether the operator's routing file declares `name` as an alias. */
+  isAlias(name: string): boolean {
+    return this.aliases.has(name);
+  }
+
   /**
    * The deployments for a client's model, in the order to try them: an alias's by its strategy (or the
    * client's `x-gateway-route`), else `provider/model` as the compatible surfaces have always read it
