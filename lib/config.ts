@@ -8,6 +8,7 @@ import { parseTrustedProxies, type TrustedProxies } from "./gateway/http/trusted
 import type { KeyApprovalPolicy } from "./gateway/keys/approval.ts";
 import { loadKeyApproval, loadOperatorEmails } from "./portal/config.ts";
 import { loadRouting, type Routing } from "./llm/routing/deployments.ts";
+import { OWNER_KEY_POLICIES, type OwnerKeyPolicy } from "./llm/routing/owner-keys.ts";
 import { secretBoxFromEnv, type SecretBox } from "./llm/routing/secret-box.ts";
 
 const positiveInt = z.coerce.number().int().positive();
@@ -127,6 +128,9 @@ const envSchema = z.object({
   MCP_MAX_BATCH: positiveInt.max(100).default(20),
   // Parsed by secretBoxFromEnv below: its messages name the entry, never the key material.
   GATEWAY_SECRET_KEYS: z.string().optional(),
+  GATEWAY_OWNER_KEYS: z
+    .enum(OWNER_KEY_POLICIES, { message: `GATEWAY_OWNER_KEYS takes ${OWNER_KEY_POLICIES.join(", ")}` })
+    .default("prefer"),
 });
 
 export type Config = {
@@ -186,6 +190,8 @@ export type Config = {
    * then refused with 503 naming the variable (lib/llm/routing/owner-credentials.ts).
    */
   secretBox?: SecretBox;
+  /** Whether model calls go out on their owner's stored provider key (GATEWAY_OWNER_KEYS; lib/llm/routing/owner-keys.ts). */
+  ownerKeys: OwnerKeyPolicy;
   /** Whether keys may register local runners on private addresses (a LAN GPU box); off by default. */
   ollamaAllowPrivateHosts: boolean;
   /** Runner hosts one key (its rotation lineage) may register: each is probed whenever the key lists them. */
@@ -317,6 +323,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ...(e.GATEWAY_BREAKER_COOLDOWN_MS !== undefined && { cooldownMs: e.GATEWAY_BREAKER_COOLDOWN_MS }),
     },
     secretBox: secretBox(e.GATEWAY_SECRET_KEYS),
+    ownerKeys: e.GATEWAY_OWNER_KEYS,
   };
 }
 

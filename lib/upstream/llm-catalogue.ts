@@ -22,6 +22,11 @@ export type ProviderEntry = {
   keyless?: boolean;
   /** Takes `response_format: json_schema` (OpenAI-compatible wire): structured output is sent the schema. */
   structuredOutputs?: boolean;
+  /**
+   * The key itself, sent instead of the `credential` variable's: an owner's own provider key, set by
+   * the model router on one attempt's entry (lib/llm/routing/owner-keys.ts). Never on a shared entry.
+   */
+  apiKey?: string;
 };
 
 export const PROVIDERS: ProviderEntry[] = [
@@ -119,9 +124,9 @@ export const PROVIDERS: ProviderEntry[] = [
   },
 ];
 
-/** Configured when its credential (for the keyless local runner, its origin) is set. */
+/** Configured when it carries its own key, or its credential (for the keyless local runner, its origin) is set. */
 export function isConfigured(entry: ProviderEntry, env: Record<string, string | undefined> = process.env): boolean {
-  return Boolean(env[entry.credential]?.trim());
+  return Boolean(entry.apiKey || env[entry.credential]?.trim());
 }
 
 export const CHAT_PROVIDER_NAMES = PROVIDERS.map((p) => p.name);

@@ -32,6 +32,12 @@ export type RouteCandidate = {
    * which the model names clients make up would grow without end.
    */
   known: boolean;
+  /**
+   * The owner whose own provider key the entry carries (owner-keys.ts): its failures count against a
+   * breaker of this deployment and owner alone, and a key the provider refuses moves on to the next
+   * deployment (the operator's, under prefer) instead of ending the request.
+   */
+  owner?: string;
 };
 
 export type AttemptOutcome = "ok" | "retried" | "failed" | "skipped";
@@ -45,6 +51,8 @@ export type AttemptRecord = {
   ms: number;
   outcome: AttemptOutcome;
   reason?: string;
+  /** Sent on the owner's own provider key. */
+  ownerKey?: true;
 };
 
 /** One request's route: the deployments to try in order, and what happened to each (filled by `run`). */
@@ -217,8 +225,9 @@ export class ModelRouter {
         this.note(plan, candidate, "skipped", 0, "not-configured");
         continue;
       }
+      const breaker = breakerName(candidate);
       // Asked only now: in half-open this takes the deployment's one probe, which this request will use.
-      if (!this.breakers.allows(candidate.name)) {
+      if (!this.breakers.allows(breaker)) {
         this.note(plan, candidate, "skipped", 0, "breaker-open");
         continue;
       }
@@ -238,7 +247,7 @@ export class ModelRouter {
           const value = await attempt(target, stop);
           const ms = this.now() - started;
           ended?.(ms, true);
-          this.breakers.record(candidate.name, "success");
+          this.breakers.record(breaker, "success");
           this.note(plan, candidate, "ok", ms);
           return { value, candidate };
         } catch (err) {
@@ -246,8 +255,9 @@ export class ModelRouter {
           stop.release();
           const ms = this.now() - started;
           ended?.(ms, false);
-          const failure = classifyFailure(err, { now: this.now() });
-          this.breakers.record(candidate.name, ownRefusal(err) ? "not-counted" : breakerOutcome(failure));
+          const owned = candidate.owner !== undefined;
+          const failure = classifyFailure(err, { now: this.now(), ownCredential: owned });
+          this.breakers.record(breaker, ownRefusal(err) ? "not-counted" : breakerOutcome(failure));
           lastError = err;
           budget ??= new RetryBudget(deadlineAt, {
             ...this.policy,
@@ -256,6 +266,8 @@ export class ModelRouter {
           const step = requestStop.aborted ? ({ action: "give-up" } as const) : budget.planNext(tried, failure);
           const waitMs = step.action === "retry" && retry < plan.retries ? step.waitMs : undefined;
           this.note(plan, candidate, waitMs === undefined ? "failed" : "retried", ms, failure.reason, failure.status);
+          // The owner's key refused: the next deployment (the operator's key, under prefer) may still answer.
+          if (owned && failure.reason === "credentials" && !requestStop.aborted) break;
           if (step.action === "give-up") throw err;
           if (waitMs === undefined) break;
           if (!(await this.wait(waitMs, requestStop))) throw err;
@@ -296,6 +308,7 @@ export class ModelRouter {
       ms,
       outcome,
       ...(reason !== undefined && { reason }),
+      ...(candidate.owner !== undefined && { ownerKey: true as const }),
     });
     this.observe?.(candidate.label, outcome);
   }
@@ -308,6 +321,11 @@ export class ModelRouter {
  */
 function ownRefusal(err: unknown): boolean {
   return err instanceof GatewayError && !(err instanceof UpstreamStatusError) && err.status < 500;
+}
+
+/** A breaker per deployment, and one per deployment and owner for an owner's key: their failures are theirs alone. */
+function breakerName(candidate: RouteCandidate): string {
+  return candidate.owner === undefined ? candidate.name : `${candidate.name}@owner:${candidate.owner}`;
 }
 
 /** The deployment's provider entry with its own credential and origin, made once, at start. */
