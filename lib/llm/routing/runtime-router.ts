@@ -3,23 +3,36 @@ import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
 import { throttled } from "../../gateway/runtime/limits/throttled.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { MemoryBreakerBoard, type BreakerBoard } from "./breaker.ts";
-import { ModelRouter } from "./router.ts";
+import { DeploymentStats } from "./balance.ts";
+import type { Routing } from "./deployments.ts";
+import { ModelRouter, type RouterOptions } from "./router.ts";
 
 // At most one warning a minute while the shared breakers' Redis fails.
 const BREAKER_WARN_EVERY_MS = 60_000;
 
+type RouterSlot = {
+  /** What every router of the runtime shares: its breakers and deployment statistics. */
+  shared: Promise<RouterOptions>;
+  /** The routing `current` was made from (none before the first model call). */
+  routing?: Routing;
+  current?: Promise<ModelRouter>;
+  /** The last router made, for the breaker gauge, which is read synchronously. */
+  latest?: ModelRouter;
+};
+
+const routerSlot: (rt: Runtime) => RouterSlot = perRuntime((rt) => {
+  const slot: RouterSlot = { shared: sharedByRouters(rt, () => slot.latest) };
+  return slot;
+});
+
 /**
- * The runtime's one model router, made on the first model call: its breakers shared through Redis when
- * REDIS_URL is set (so every instance stops sending to a failing deployment), else in memory; closed
- * with the runtime. Its attempts are counted in /metrics, and its breakers shown there.
+ * Made on the first model call: breakers shared through Redis when REDIS_URL is set (so every instance
+ * stops sending to a failing deployment), else in memory, closed with the runtime; attempts counted in
+ * /metrics, and the current router's breakers shown there.
  */
-export const modelRouter: (rt: Runtime) => Promise<ModelRouter> = perRuntime(async (rt) => {
+async function sharedByRouters(rt: Runtime, current: () => ModelRouter | undefined): Promise<RouterOptions> {
   const breakers = await breakerBoard(rt);
-  const router = new ModelRouter(rt.config.routing, {
-    breakers,
-    observe: (deployment, outcome) => rt.metrics.llmAttempts.inc({ deployment, outcome }),
-  });
-  rt.onClose(() => router.close());
+  rt.onClose(() => breakers.close());
   new Gauge({
     name: "gateway_llm_breaker_open",
     help: "Whether a routing deployment's circuit breaker is open (1), half-open (0.5) or closed (0), as this instance sees it",
@@ -27,12 +40,40 @@ export const modelRouter: (rt: Runtime) => Promise<ModelRouter> = perRuntime(asy
     registers: [rt.metrics.registry],
     collect() {
       this.reset();
-      for (const [deployment, state] of router.breakerStates())
+      for (const [deployment, state] of current()?.breakerStates() ?? [])
         this.set({ deployment }, state === "open" ? 1 : state === "half-open" ? 0.5 : 0);
     },
   });
-  return router;
-});
+  return {
+    breakers,
+    stats: new DeploymentStats(),
+    observe: (deployment, outcome) => rt.metrics.llmAttempts.inc({ deployment, outcome }),
+  };
+}
+
+/**
+ * The runtime's model router, made from `rt.config.routing` on the first model call and again on the
+ * first call after `reloadRouting` replaced it: the healthy path compares one reference. A request keeps
+ * the router it got, so one in flight during a reload finishes on the routing it started with.
+ */
+export function modelRouter(rt: Runtime): Promise<ModelRouter> {
+  const slot = routerSlot(rt);
+  if (slot.routing !== rt.config.routing || !slot.current) {
+    const routing = (slot.routing = rt.config.routing);
+    slot.current = slot.shared.then((shared) => (slot.latest = new ModelRouter(routing, shared)));
+  }
+  return slot.current;
+}
+
+/**
+ * Puts a new routing in force on this runtime: what /v1/models lists, and the router model calls get
+ * from their next call on. The new router shares the old one's breakers and statistics, so an open
+ * breaker stays open. Only the runtime object changes: the portal's separately bundled server actions
+ * reach the same router as the API (module state such as perRuntime's is not shared across bundles).
+ */
+export function reloadRouting(rt: Runtime, routing: Routing): void {
+  rt.config.routing = routing;
+}
 
 async function breakerBoard(rt: Runtime): Promise<BreakerBoard> {
   const options = rt.config.breakers;
