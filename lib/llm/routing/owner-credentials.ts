@@ -4,6 +4,7 @@ import { GatewayError } from "../../errors.ts";
 import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { PROVIDERS } from "../../upstream/llm-catalogue.ts";
+import { redisCredentialEvents, type CredentialEvents } from "./owner-credential-events.ts";
 import { SealError, SECRET_KEYS_VARIABLE, type SecretBox } from "./secret-box.ts";
 
 /**
@@ -107,6 +108,8 @@ export type CredentialCacheOptions = {
   /** lastUsedAt is written at most this often per key per instance. */
   touchEveryMs: number;
   onError: (err: unknown, ownerId: string, provider: string) => void;
+  /** Tells the other instances that an owner's key for a provider changed (they call `forget`). */
+  announce?: (ownerId: string, provider: string) => void;
   now?: () => number;
 };
 
@@ -117,8 +120,9 @@ type Entry = { loaded: Promise<Loaded>; at: number; refreshing: boolean; touched
  * (owner, provider) → key or "none", both cached, so an owner who brought no key costs one read per
  * freshMs, not one per request. A read older than freshMs is answered at once and refreshed in the
  * background; only a miss (or one past maxAgeMs) waits on the database, and concurrent misses share
- * one read. Storing or deleting through this object forgets that entry at once on this instance; other
- * instances see the change within freshMs (a follow-up: publish invalidations on the Redis key channel).
+ * one read. Storing or deleting through this object forgets that entry at once on this instance and
+ * announces it; other instances forget theirs on the announcement (Redis pub/sub, when REDIS_URL is
+ * set), else see the change within freshMs.
  *
  * Without GATEWAY_SECRET_KEYS the feature is off: store, list and delete answer 503 naming the variable
  * (the operator's configuration is missing, as for any unconfigured service: requireCredential; not 409,
@@ -130,6 +134,8 @@ export class OwnerCredentials {
   readonly #options: CredentialCacheOptions;
   readonly #now: () => number;
   readonly #entries = new Map<string, Entry>();
+  /** Settles once this instance hears other instances' changes (or will not: no Redis); tests wait on it. */
+  listening: Promise<unknown> = Promise.resolve();
 
   constructor(db: Database, box: SecretBox | undefined, options: CredentialCacheOptions) {
     this.#db = db;
@@ -140,7 +146,7 @@ export class OwnerCredentials {
 
   async store(ownerId: string, provider: string, secret: string, label?: string) {
     const stored = await storeCredential(this.#db, this.#requireBox(), ownerId, provider, secret, label);
-    this.#forget(ownerId, provider);
+    this.#changed(ownerId, provider);
     return stored;
   }
 
@@ -152,7 +158,7 @@ export class OwnerCredentials {
   async delete(ownerId: string, provider: string, label?: string): Promise<boolean> {
     this.#requireBox();
     const deleted = await deleteCredential(this.#db, ownerId, provider, label);
-    this.#forget(ownerId, provider);
+    this.#changed(ownerId, provider);
     return deleted;
   }
 
@@ -222,8 +228,14 @@ export class OwnerCredentials {
     );
   }
 
-  #forget(ownerId: string, provider: string): void {
+  /** Drops the cached answer for an owner and provider: the next call reads the database. */
+  forget(ownerId: string, provider: string): void {
     this.#entries.delete(`${ownerId}\0${provider}`);
+  }
+
+  #changed(ownerId: string, provider: string): void {
+    this.forget(ownerId, provider);
+    this.#options.announce?.(ownerId, provider);
   }
 
   #requireBox(): SecretBox {
@@ -236,15 +248,35 @@ export class OwnerCredentials {
   }
 }
 
-/** The runtime's one OwnerCredentials; the router calls `ownerCredentials(rt).credentialFor(userId, provider)`. */
-export const ownerCredentials = perRuntime(
-  (rt: Runtime) =>
-    new OwnerCredentials(rt.db, rt.config.secretBox, {
-      freshMs: 30_000,
-      maxAgeMs: 5 * 60_000,
-      maxEntries: 10_000,
-      touchEveryMs: 60_000,
-      onError: (err, ownerId, provider) =>
-        rt.logger.warn({ err, ownerId, provider }, "an owner's provider key could not be read or marked used"),
-    }),
-);
+/**
+ * The runtime's one OwnerCredentials; the router calls `ownerCredentials(rt).credentialFor(userId, provider)`.
+ * With REDIS_URL (and the feature on), changes are announced to the other instances on a channel of
+ * their own; until that subscription is up, or without Redis, other instances rely on freshMs.
+ */
+export const ownerCredentials = perRuntime((rt: Runtime) => {
+  const box = rt.config.secretBox;
+  const redisUrl = rt.config.redisUrl;
+  let events: Promise<CredentialEvents | undefined> | undefined;
+  const credentials: OwnerCredentials = new OwnerCredentials(rt.db, box, {
+    freshMs: 30_000,
+    maxAgeMs: 5 * 60_000,
+    maxEntries: 10_000,
+    touchEveryMs: 60_000,
+    onError: (err, ownerId, provider) =>
+      rt.logger.warn({ err, ownerId, provider }, "an owner's provider key could not be read or marked used"),
+    announce: (ownerId, provider) =>
+      void events
+        ?.then((e) => e?.publish(ownerId, provider))
+        .catch((err: unknown) => rt.logger.warn({ err }, "a provider key change could not be announced")),
+  });
+  if (box && redisUrl) {
+    const warn = (err: unknown) => rt.logger.warn({ err }, "provider key changes: Redis failed");
+    events = redisCredentialEvents(redisUrl, (o, p) => credentials.forget(o, p), warn).catch((err: unknown) => {
+      warn(err);
+      return undefined;
+    });
+    credentials.listening = events;
+    rt.onClose(async () => (await events)?.close());
+  }
+  return credentials;
+});
