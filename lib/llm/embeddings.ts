@@ -1,11 +1,7 @@
-import { createOpenAI } from "@ai-sdk/openai";
-import { embedMany } from "ai";
 import { GatewayError } from "../errors.ts";
-import { cappedFetch, upstreamMaxBytes } from "../upstream/capped-body.ts";
-import { OLLAMA_DEFAULT_ORIGIN, providerEntry } from "../upstream/llm-catalogue.ts";
+import { upstreamMaxBytes } from "../upstream/capped-body.ts";
+import { OLLAMA_DEFAULT_ORIGIN } from "../upstream/llm-catalogue.ts";
 import { upstreamOrigin } from "../upstream/origin.ts";
-import { providerError } from "./errors.ts";
-import { configuredProvider } from "./models.ts";
 import { runnerJson, type Runner } from "./ollama.ts";
 
 export const EMBEDDING_PROVIDERS = ["openai", "ollama"] as const;
@@ -18,49 +14,29 @@ export const DEFAULT_EMBEDDING_MODELS: Record<EmbeddingProvider, string> = {
 // One embedding as JSON is some 200 KB at 8,192 dimensions: a runner sending far more per text is not answering.
 const RUNNER_BYTES_PER_EMBEDDING = 1024 * 1024;
 
-export type Embedded = { embeddings: number[][]; model: string; provider: EmbeddingProvider; tokens: number };
+/** Embeddings in the order of their texts, the provider that made them, its model id and the tokens it counted. */
+export type Embedded = { embeddings: number[][]; model: string; provider: string; tokens: number };
 
-/** Embeds texts with OpenAI (through the AI SDK) or a local Ollama (its /api/embed). */
-export async function embedTexts(
+/** Embeds texts on an Ollama runner (its /api/embed): the operator's, unless a registered host is given. */
+export async function embedOnRunner(
   texts: string[],
-  provider: EmbeddingProvider = "openai",
-  model?: string,
+  model: string = DEFAULT_EMBEDDING_MODELS.ollama,
   signal?: AbortSignal,
-  ollamaRunner?: Runner,
+  runner: Runner = { url: upstreamOrigin("ollama", OLLAMA_DEFAULT_ORIGIN), default: true },
 ): Promise<Embedded> {
-  const modelId = model ?? DEFAULT_EMBEDDING_MODELS[provider];
-  if (provider === "ollama") {
-    const body = await runnerJson<{ embeddings?: number[][]; model?: string; prompt_eval_count?: number }>(
-      ollamaRunner ?? { url: upstreamOrigin("ollama", OLLAMA_DEFAULT_ORIGIN), default: true },
-      "/api/embed",
-      { method: "POST", body: JSON.stringify({ model: modelId, input: texts }), signal },
-      60_000,
-      Math.min(upstreamMaxBytes(), texts.length * RUNNER_BYTES_PER_EMBEDDING),
-    );
-    return {
-      embeddings: body.embeddings ?? [],
-      model: body.model ?? modelId,
-      provider,
-      tokens: body.prompt_eval_count ?? 0,
-    };
-  }
-  const entry = configuredProvider("openai");
-  const openai = createOpenAI({
-    apiKey: process.env[entry.credential]!.trim(),
-    baseURL: `${upstreamOrigin("openai", providerEntry("openai")!.origin)}/v1`,
-    fetch: cappedFetch("openai"),
-  });
-  try {
-    const result = await embedMany({
-      model: openai.embedding(modelId),
-      values: texts,
-      maxRetries: 0,
-      abortSignal: signal,
-    });
-    return { embeddings: result.embeddings, model: modelId, provider, tokens: result.usage?.tokens ?? 0 };
-  } catch (err) {
-    throw providerError("openai", err);
-  }
+  const body = await runnerJson<{ embeddings?: number[][]; model?: string; prompt_eval_count?: number }>(
+    runner,
+    "/api/embed",
+    { method: "POST", body: JSON.stringify({ model, input: texts }), signal },
+    60_000,
+    Math.min(upstreamMaxBytes(), texts.length * RUNNER_BYTES_PER_EMBEDDING),
+  );
+  return {
+    embeddings: body.embeddings ?? [],
+    model: body.model ?? model,
+    provider: "ollama",
+    tokens: body.prompt_eval_count ?? 0,
+  };
 }
 
 export function cosine(a: number[], b: number[]): number {

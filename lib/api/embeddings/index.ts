@@ -1,17 +1,17 @@
 import { z } from "@hono/zod-openapi";
-import { GatewayError } from "../../errors.ts";
 import { defineArea } from "../../gateway/http/area.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse } from "../../gateway/http/schemas.ts";
 import { route } from "../../gateway/pipeline/route.ts";
-import { EMBEDDING_PROVIDERS, embedTexts, type EmbeddingProvider } from "../../llm/embeddings.ts";
+import { embedOn } from "../../llm/call/embed.ts";
+import { compatEmbeddingModel, embedThroughRouter } from "../../llm/embedding-route.ts";
 import { openAIErrorResponses } from "../../llm/compat/error-responses.ts";
 import { toOpenAIError } from "../../llm/wire/openai-chat.ts";
 
 const embeddings = gatewayRoute("key", {
   method: "post",
   path: "/v1/embeddings",
-  summary: "OpenAI-compatible embeddings (model as openai/… or ollama/…)",
+  summary: "OpenAI-compatible embeddings (model as an alias, openai/… or ollama/…)",
   tags: ["OpenAI-compatible"],
   request: jsonRequest(
     z.object({
@@ -27,14 +27,10 @@ const embeddings = gatewayRoute("key", {
 });
 
 const embeddingsRoute = route(embeddings, async (c, { body }) => {
-  const slash = body.model.indexOf("/");
-  const provider = (slash > 0 ? body.model.slice(0, slash) : "openai") as EmbeddingProvider;
-  if (!EMBEDDING_PROVIDERS.includes(provider))
-    throw new GatewayError(400, `embeddings come from ${EMBEDDING_PROVIDERS.join(" or ")}, not ${provider}`);
-  const model = slash > 0 ? body.model.slice(slash + 1) : body.model;
+  const which = compatEmbeddingModel(body.model, c.runtime.config.routing.aliases);
   const inputs = Array.isArray(body.input) ? body.input : [body.input];
-  const r = await embedTexts(inputs, provider, model, c.signal);
-  c.report({ provider, model: r.model, promptTokens: r.tokens });
+  const r = await embedThroughRouter(c, which, (target, stop) => embedOn(target, inputs, stop));
+  c.report({ provider: r.provider, model: r.model, promptTokens: r.tokens });
   return {
     object: "list",
     // base64 is what the official SDKs ask for: little-endian float32, as OpenAI sends it.
@@ -46,14 +42,15 @@ const embeddingsRoute = route(embeddings, async (c, { body }) => {
           ? Buffer.from(new Float32Array(embedding).buffer).toString("base64")
           : embedding,
     })),
-    model: `${provider}/${r.model}`,
+    // An alias answers by its name, as on the chat surfaces; x-gateway-model says which model embedded.
+    model: "alias" in which ? which.alias : `${r.provider}/${r.model}`,
     usage: { prompt_tokens: r.tokens, total_tokens: r.tokens },
   };
 });
 
 /**
- * OpenAI-compatible embeddings (the OpenAI-compatible surface: see lib/api/chat), by the LLM core's
- * embedder; errors in OpenAI's shape.
+ * OpenAI-compatible embeddings (the OpenAI-compatible surface: see lib/api/chat), through the model
+ * router as the chat surfaces are; errors in OpenAI's shape.
  */
 export default defineArea({
   name: "embeddings",

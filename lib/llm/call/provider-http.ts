@@ -50,20 +50,31 @@ function headers(entry: ProviderEntry): Record<string, string> {
   return { ...auth, "content-type": "application/json", "user-agent": USER_AGENT };
 }
 
-/**
- * POSTs a chat body to the provider's chat endpoint. Unreachable → 502, timed out or aborted → the
- * provider error it means, and a refusal → the gateway error for its status, carrying the provider's
- * own message; a body is returned only when the call succeeded.
- */
-export async function postChat(
+/** POSTs a chat body to the provider's chat endpoint, as `postToProvider` does. */
+export function postChat(
   entry: ProviderEntry,
+  body: unknown,
+  stop: CallStop,
+  extraHeaders: Record<string, string> = {},
+): Promise<ProviderBody> {
+  return postToProvider(entry, chatPath(entry), body, stop, extraHeaders);
+}
+
+/**
+ * POSTs a JSON body to an endpoint under the provider's API (`/chat/completions`, `/embeddings`).
+ * Unreachable → 502, timed out or aborted → the provider error it means, and a refusal → the gateway
+ * error for its status, carrying the provider's own message; a body is returned only when the call succeeded.
+ */
+export async function postToProvider(
+  entry: ProviderEntry,
+  path: string,
   body: unknown,
   stop: CallStop,
   extraHeaders: Record<string, string> = {},
 ): Promise<ProviderBody> {
   let res: Dispatcher.ResponseData;
   try {
-    res = await request(`${providerBaseURL(entry)}${chatPath(entry)}`, {
+    res = await request(`${providerBaseURL(entry)}${path}`, {
       dispatcher: pool,
       method: "POST",
       headers: { ...headers(entry), ...extraHeaders },

@@ -2,7 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
-import { cosine, EMBEDDING_PROVIDERS, embedTexts } from "../../../llm/embeddings.ts";
+import type { Call } from "../../../gateway/pipeline/call.ts";
+import { embedOn } from "../../../llm/call/embed.ts";
+import { embedThroughRouter, llmEmbeddingModel } from "../../../llm/embedding-route.ts";
+import { cosine, EMBEDDING_PROVIDERS, type Embedded, type EmbeddingProvider } from "../../../llm/embeddings.ts";
 import { providerErrors } from "../../../llm/route-schemas.ts";
 
 const EmbedProvider = z.enum(EMBEDDING_PROVIDERS).default("openai");
@@ -18,6 +21,26 @@ const EmbeddingsSchema = z
   })
   .openapi("Embeddings");
 const Text = z.string().min(1).max(100_000);
+
+/**
+ * Each group of texts embedded by the one deployment that answers them all: vectors of two models do
+ * not compare, and an alias's deployments may differ in model. A group that fails stops the others.
+ */
+async function embedGroups(
+  c: Call,
+  body: { provider: EmbeddingProvider; model?: string | undefined },
+  groups: string[][],
+): Promise<Embedded[]> {
+  const which = llmEmbeddingModel(body.model, body.provider, c.runtime.config.routing.aliases);
+  return embedThroughRouter(c, which, async (target, stop) => {
+    try {
+      return await Promise.all(groups.map((texts) => embedOn(target, texts, stop)));
+    } catch (err) {
+      stop.abort();
+      throw err;
+    }
+  });
+}
 
 const embed = gatewayRoute("key", {
   method: "post",
@@ -40,7 +63,7 @@ const embed = gatewayRoute("key", {
 
 const handleEmbed: Handler<typeof embed> = async (c, { body }) => {
   const texts = Array.isArray(body.text) ? body.text : [body.text];
-  const result = await embedTexts(texts, body.provider, body.model, c.signal);
+  const result = (await embedGroups(c, body, [texts]))[0]!;
   c.report({ provider: result.provider, model: result.model, promptTokens: result.tokens });
   const dimensions = result.embeddings[0]?.length ?? 0;
   if (Array.isArray(body.text))
@@ -64,7 +87,7 @@ const embedBatch = gatewayRoute("key", {
 });
 
 const handleEmbedBatch: Handler<typeof embedBatch> = async (c, { body }) => {
-  const result = await embedTexts(body.texts, body.provider, body.model, c.signal);
+  const result = (await embedGroups(c, body, [body.texts]))[0]!;
   c.report({ provider: result.provider, model: result.model, promptTokens: result.tokens });
   return {
     embeddings: result.embeddings,
@@ -99,9 +122,7 @@ const similarity = gatewayRoute("key", {
 
 const handleSimilarity: Handler<typeof similarity> = async (c, { body }) => {
   // Embedded one by one so each text's token count is known.
-  const [a, b] = await Promise.all(
-    [body.text1, body.text2].map((t) => embedTexts([t], body.provider, body.model, c.signal)),
-  );
+  const [a, b] = await embedGroups(c, body, [[body.text1], [body.text2]]);
   c.report({ provider: a!.provider, model: a!.model, promptTokens: a!.tokens + b!.tokens });
   const score = Math.max(0, Math.min(1, cosine(a!.embeddings[0]!, b!.embeddings[0]!)));
   return {

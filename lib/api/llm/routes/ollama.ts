@@ -6,7 +6,7 @@ import { untilStreamEnds } from "../../../gateway/http/stream-end.ts";
 import { Reply } from "../../../gateway/pipeline/answer.ts";
 import type { Call } from "../../../gateway/pipeline/call.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
-import { embedTexts } from "../../../llm/embeddings.ts";
+import { embedOnRunner } from "../../../llm/embeddings.ts";
 import {
   addHost,
   assertMayChangeModels,
@@ -61,7 +61,7 @@ const embed = gatewayRoute("key", {
 const handleEmbed: Handler<typeof embed> = async (c, { query, body }) => {
   // A registered host is checked by resolveHost, and the shared embedding path connects to that address.
   const runner = await hostFor(c, query);
-  const r = await embedTexts([body.text], "ollama", body.model, c.signal, runner);
+  const r = await embedOnRunner([body.text], body.model, c.signal, runner);
   c.report({ provider: "ollama", model: r.model, promptTokens: r.tokens });
   return { embedding: r.embeddings[0] ?? [], model: r.model };
 };
