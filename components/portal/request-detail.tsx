@@ -1,11 +1,15 @@
 import Link from "next/link";
 import type { LogRow } from "@/lib/portal/usage/request-log.ts";
+import { RequestAttempts } from "./request-attempts";
 import { RequestFields, RequestTable } from "./request-log";
 import { Section } from "./section";
 
 const link = "text-sm text-indigo-700 underline dark:text-indigo-300";
 
-/** One request id's page: every field of each request recorded under it, and the model calls made for it. */
+/**
+ * One request id's page: every field of each request recorded under it with its model call's attempts
+ * when there was more than one, and the model calls made for it.
+ */
 export function RequestDetail({
   base,
   requestId,
@@ -38,6 +42,7 @@ export function RequestDetail({
           title={`${row.method} ${row.route}`}
         >
           <RequestFields row={row} showOwner={showOwner} />
+          {row.attempts && <RequestAttempts attempts={row.attempts} headingId={`request-${i}-attempts`} />}
         </Section>
       ))}
       {detail.calls.length > 0 && (

@@ -1,5 +1,6 @@
 import type { Database } from "../db/client.ts";
 import type { Prisma, UsageEvent } from "../db/generated/client.ts";
+import { attemptsOfColumn, type RequestAttempt } from "./request-attempts.ts";
 import type { UsageEventInput } from "./usage-event.ts";
 
 /**
@@ -28,6 +29,8 @@ export type RequestLogEntry = {
   promptTokens: number | null;
   completionTokens: number | null;
   at: Date;
+  /** Each attempt of its model calls, when one was retried, fell over or skipped a deployment; else null. */
+  attempts: RequestAttempt[] | null;
 };
 
 /** Where a page ends: entries strictly after it in newest-first order. `id` null follows an unwritten event. */
@@ -76,6 +79,7 @@ function fromRow(r: UsageEvent): RequestLogEntry {
     promptTokens: r.promptTokens,
     completionTokens: r.completionTokens,
     at: r.createdAt,
+    attempts: attemptsOfColumn(r.attempts),
   };
 }
 
@@ -97,6 +101,7 @@ function fromPending(e: UsageEventInput): RequestLogEntry {
     promptTokens: e.promptTokens ?? null,
     completionTokens: e.completionTokens ?? null,
     at: new Date(e.at.getTime()),
+    attempts: e.attempts ?? null,
   };
 }
 

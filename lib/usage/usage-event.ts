@@ -1,3 +1,5 @@
+import type { RequestAttempt } from "./request-attempts.ts";
+
 /**
  * Uses of a provider's features billed beyond tokens (Anthropic's web searches, a priority service
  * tier...), by feature name: what the provider said one call used, or a day's sum in usage_daily_feature.
@@ -22,6 +24,8 @@ export type UsageEventInput = {
   /** Beyond tokens, with `provider`: written to usage_daily_feature, priced by the budgets (featureCost). */
   features?: FeatureUse;
   at: Date;
+  /** The model calls' attempts, when one was retried, fell over or skipped a deployment (usage_events.attempts). */
+  attempts?: RequestAttempt[];
   /** Set by the meter: past the key's request-log rate, so counted in the rollups but given no usage_events row. */
   unlogged?: boolean;
 };

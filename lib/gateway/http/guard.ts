@@ -5,6 +5,7 @@ import type { Admission } from "../runtime/limits/limiter.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { describeBudgetUse, formatAmount } from "../../usage/budget-text.ts";
 import type { BudgetRefusal } from "../../usage/budgets.ts";
+import type { RequestAttempt } from "../../usage/request-attempts.ts";
 
 /** The scope of the owner's own account endpoints, which every key may call. */
 export const ACCOUNT_AREA = "account";
@@ -15,7 +16,7 @@ export type UsageRequest = { requestId: string; method: string; route: string; a
 /** Appends the request's usage event to memory once its status and size are known; its latency runs from now. */
 export function usageRecorder(rt: Runtime, key: KeyRecord, request: UsageRequest) {
   const started = performance.now();
-  return (status: number, bytesOut: number, usage?: Omit<UsageDetail, "bytesOut">) =>
+  return (status: number, bytesOut: number, usage?: Omit<UsageDetail, "bytesOut">, attempts?: RequestAttempt[]) =>
     rt.meter.record({
       keyId: key.id,
       ...request,
@@ -24,6 +25,7 @@ export function usageRecorder(rt: Runtime, key: KeyRecord, request: UsageRequest
       bytesOut,
       ...usage,
       at: new Date(),
+      attempts,
     });
 }
 

@@ -1,4 +1,5 @@
 import { CallStop } from "../../upstream/call-stop.ts";
+import { appendAttempts, worthKeeping, type RequestAttempt } from "../../usage/request-attempts.ts";
 import type { GatewayInfo } from "./gateway-info.ts";
 import type { RequestVariables, RequestVariablesMap, UsageDetail } from "../http/context.ts";
 import type { KeyRecord } from "../keys/record.ts";
@@ -25,6 +26,8 @@ export class Call implements RequestVariables {
   usage: UsageDetail | undefined;
   /** Headers the handler adds to its answer, or to its error (which deployment answered, how many attempts). */
   responseHeaders: Record<string, string> | undefined;
+  /** The routed model calls' attempts worth recording in the request log (see noteAttempts); none on the healthy path. */
+  attempts: RequestAttempt[] | undefined;
   #signal: AbortSignal | undefined;
 
   constructor(
@@ -76,5 +79,13 @@ export class Call implements RequestVariables {
   /** The work done (provider, model, tokens), for metering. */
   report(usage: UsageDetail): void {
     this.usage = usage;
+  }
+
+  /**
+   * A routed model call's attempts, for the request log: kept (bounded) only when the call was retried,
+   * fell over or skipped a deployment, so one attempt that answered costs a length check.
+   */
+  noteAttempts(attempts: readonly RequestAttempt[]): void {
+    if (worthKeeping(attempts)) this.attempts = appendAttempts(this.attempts ?? [], attempts);
   }
 }

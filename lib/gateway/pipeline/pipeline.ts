@@ -116,7 +116,7 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
     const bytes = typeof body === "string" ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0;
     if (record) {
       const { bytesOut, ...usage } = call?.usage ?? {};
-      record(outcome.status, bytesOut ?? bytes, usage);
+      record(outcome.status, bytesOut ?? bytes, usage, call?.attempts);
     }
     observe(rt, requestId, req.method, entry, outcome.status, started);
     return outcome;
@@ -214,7 +214,7 @@ function holdUntilEnded(
         admission?.release();
         if (!record) return;
         const { bytesOut, ...rest } = usage;
-        record(status, bytesOut ?? 0, rest);
+        record(status, bytesOut ?? 0, rest, call.attempts);
       }),
   );
 }
