@@ -39,12 +39,17 @@ export default async function KeysPage() {
     <main className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">Your keys</h1>
-        <Link
-          href="/keys/request"
-          className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600"
-        >
-          Request a key
-        </Link>
+        <div className="flex flex-wrap items-center gap-4">
+          <Link href="/keys/providers" className="text-indigo-700 underline dark:text-indigo-300">
+            Provider keys
+          </Link>
+          <Link
+            href="/keys/request"
+            className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600"
+          >
+            Request a key
+          </Link>
+        </div>
       </div>
 
       {open.length > 0 && (

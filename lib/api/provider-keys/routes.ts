@@ -6,9 +6,13 @@ import { Reply } from "../../gateway/pipeline/answer.ts";
 import type { Call } from "../../gateway/pipeline/call.ts";
 import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
 import {
+  CREDENTIAL_LABEL,
+  CREDENTIAL_LABEL_RULE,
   DEFAULT_LABEL,
   KEYED_PROVIDERS,
   ownerCredentials,
+  PROVIDER_SECRET,
+  PROVIDER_SECRET_RULE,
   type CredentialSummary,
 } from "../../llm/routing/owner-credentials.ts";
 
@@ -21,7 +25,7 @@ const ProviderParams = z.object({
 });
 const Label = z
   .string()
-  .regex(/^[\w .-]{1,64}$/, "a label is 1-64 letters, digits, spaces, _ . or -")
+  .regex(CREDENTIAL_LABEL, CREDENTIAL_LABEL_RULE)
   .openapi({ description: `Several keys per provider are told apart by label; default "${DEFAULT_LABEL}"` });
 
 const ProviderKeySchema = z
@@ -87,9 +91,7 @@ const put = gatewayRoute("key", {
     params: ProviderParams,
     ...jsonRequest(
       z.object({
-        secret: z
-          .string()
-          .regex(/^[\x21-\x7e]{12,4096}$/, "secret: the provider's API key, 12-4096 printable characters, no spaces"),
+        secret: z.string().regex(PROVIDER_SECRET, `secret: ${PROVIDER_SECRET_RULE}`),
         label: Label.optional(),
       }),
     ),

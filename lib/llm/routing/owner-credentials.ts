@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../../db/client.ts";
 import { GatewayError } from "../../errors.ts";
-import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { PROVIDERS } from "../../upstream/llm-catalogue.ts";
 import { redisCredentialEvents, type CredentialEvents } from "./owner-credential-events.ts";
@@ -16,6 +15,13 @@ import { SealError, SECRET_KEYS_VARIABLE, type SecretBox } from "./secret-box.ts
 export const KEYED_PROVIDERS: readonly string[] = PROVIDERS.filter((p) => !p.keyless).map((p) => p.name);
 
 export const DEFAULT_LABEL = "default";
+
+/** A provider key as an owner pastes it (PUT /v1/provider-keys and the portal's form alike). */
+export const PROVIDER_SECRET = /^[\x21-\x7e]{12,4096}$/;
+export const PROVIDER_SECRET_RULE = "the provider's API key, 12-4096 printable characters, no spaces";
+/** What tells an owner's keys for one provider apart. */
+export const CREDENTIAL_LABEL = /^[\w .-]{1,64}$/;
+export const CREDENTIAL_LABEL_RULE = "a label is 1-64 letters, digits, spaces, _ . or -";
 
 /** What an owner sees of a stored key: never the secret, only its last four characters. */
 export type CredentialSummary = {
@@ -248,12 +254,22 @@ export class OwnerCredentials {
   }
 }
 
+// Registered, so the portal's pages (Next bundles these modules a second time) find the same one.
+const SHARED = Symbol.for("gateway.owner-credentials");
+
 /**
  * The runtime's one OwnerCredentials; the router calls `ownerCredentials(rt).credentialFor(userId, provider)`.
- * With REDIS_URL (and the feature on), changes are announced to the other instances on a channel of
- * their own; until that subscription is up, or without Redis, other instances rely on freshMs.
+ * Kept on the runtime itself, not in a module's WeakMap: a key stored through the portal must clear
+ * the cache the router reads in the same process. With REDIS_URL (and the feature on), changes are
+ * announced to the other instances on a channel of their own; until that subscription is up, or
+ * without Redis, other instances rely on freshMs.
  */
-export const ownerCredentials = perRuntime((rt: Runtime) => {
+export function ownerCredentials(rt: Runtime): OwnerCredentials {
+  const holder = rt as Runtime & { [SHARED]?: OwnerCredentials };
+  return (holder[SHARED] ??= createOwnerCredentials(rt));
+}
+
+function createOwnerCredentials(rt: Runtime): OwnerCredentials {
   const box = rt.config.secretBox;
   const redisUrl = rt.config.redisUrl;
   let events: Promise<CredentialEvents | undefined> | undefined;
@@ -279,4 +295,4 @@ export const ownerCredentials = perRuntime((rt: Runtime) => {
     rt.onClose(async () => (await events)?.close());
   }
   return credentials;
-});
+}
