@@ -17,6 +17,7 @@ import {
 } from "../wire/anthropic/index.ts";
 import { openAIChunks, upstreamBody, usageFrom, type ChatSink } from "../wire/openai-chat.ts";
 import type { AnthropicMessage, ChatCompletion, ChatRequest, MessagesRequest } from "../wire/types.ts";
+import { firstBytes } from "./first-bytes.ts";
 import { postChat, readAnswer } from "./provider-http.ts";
 import { relayEvents } from "./relay.ts";
 
@@ -98,24 +99,33 @@ export async function completeOn(
 
 /**
  * One chat on any provider, streamed: the pivot's chunks handed to the sink, which writes them in the
- * client's wire, or Anthropic's events relayed as sent. A refusal is thrown before anything is sent;
+ * client's wire, or Anthropic's events relayed as sent. A refusal is thrown before anything is sent, and
+ * so is a stream that ends before its first bytes (the router may then still try another deployment);
  * `stop` bounds the provider's whole stream, and the relay stops it through the same object.
  */
 export async function streamOn(target: ChatTarget, call: StreamCall, stop: CallStop): Promise<ChatStream> {
   const { entry, modelId, name } = target;
   try {
     if ("anthropic" in call) {
-      const res = await postChat(entry, asSent(target, call.anthropic), stop, call.headers);
+      const res = await firstBytes(
+        entry.name,
+        await postChat(entry, asSent(target, call.anthropic), stop, call.headers),
+        stop,
+      );
       return relayEvents(entry, res, stop, modelId, anthropicEventsAsSent(name));
     }
     const { chat: body, sink } = call;
     if (entry.wire === "anthropic") {
       const { request, jsonTool } = chatToAnthropic({ ...body, stream: true }, modelId);
-      const res = await postChat(entry, request, stop);
+      const res = await firstBytes(entry.name, await postChat(entry, request, stop), stop);
       const chunks = new AnthropicToChatChunks({ id: target.id, model: name, created: target.created, jsonTool });
       return relayEvents(entry, res, stop, modelId, anthropicChunks(sink, chunks));
     }
-    const res = await postChat(entry, upstreamBody(entry, { ...body, stream: true }, modelId), stop);
+    const res = await firstBytes(
+      entry.name,
+      await postChat(entry, upstreamBody(entry, { ...body, stream: true }, modelId), stop),
+      stop,
+    );
     return relayEvents(entry, res, stop, modelId, openAIChunks(sink));
   } catch (err) {
     stop.release();
