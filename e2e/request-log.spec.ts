@@ -1,7 +1,10 @@
+import fs from "node:fs";
+import path from "node:path";
 import { expect, test, type Browser, type Cookie } from "@playwright/test";
 import { startFakeOpenAICompatible, type FakeLlm } from "../test/fakes/llm.ts";
-import { backendEnv } from "../test/support/backends.ts";
+import { backendEnv, tempDir } from "../test/support/backends.ts";
 import { startTestSmtp, type TestSmtp } from "../test/support/mail.ts";
+import { freePort } from "../test/support/next-build.ts";
 import { runKeysCli, startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
 import { expectAccessible, expectAccessibleInBothSchemes, overflowsSideways, screenshot } from "./console-session.ts";
 import { signInThroughMail } from "./sign-in.ts";
@@ -29,6 +32,7 @@ test.describe("the request log in real Chromium", () => {
   let xai: FakeLlm;
   let smtp: TestSmtp;
   let cleanup: () => Promise<void>;
+  let routingDir: string;
   let key: string;
   const sessions: Record<string, Cookie[]> = {};
 
@@ -41,6 +45,20 @@ test.describe("the request log in real Chromium", () => {
       reply: "Logged.",
       usage: { prompt_tokens: 1000, completion_tokens: 500 },
     });
+    // The alias `logged` tries a deployment nobody listens for first (a refused connection), then xAI's fake.
+    // Its own model id, so the xai/grok-4-fast calls of the other tests never meet these deployments.
+    routingDir = tempDir("request-log-routing");
+    const routing = path.join(routingDir, "gateway.config.json");
+    fs.writeFileSync(
+      routing,
+      JSON.stringify({
+        deployments: [
+          { name: "xai-down", provider: "xai", model: "grok-3-mini", origin: `http://127.0.0.1:${await freePort()}` },
+          { name: "xai-up", provider: "xai", model: "grok-3-mini" },
+        ],
+        aliases: { logged: { strategy: "fallback", retries: 0, deployments: ["xai-down", "xai-up"] } },
+      }),
+    );
     const others = Object.fromEntries(
       ["OPENAI", "ANTHROPIC", "MISTRAL", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"].map((n) => [`${n}_API_KEY`, ""]),
     );
@@ -49,6 +67,7 @@ test.describe("the request log in real Chromium", () => {
       ...others,
       XAI_API_KEY: "xai-test",
       UPSTREAM_XAI_URL: xai.url,
+      GATEWAY_CONFIG: routing,
       ADMIN_EMAILS: OPERATOR,
       SMTP_URL: smtp.url,
       EMAIL_FROM: "Gateway <gateway@example.test>",
@@ -64,6 +83,7 @@ test.describe("the request log in real Chromium", () => {
     await xai?.close();
     await smtp?.close();
     await cleanup?.();
+    if (routingDir) fs.rmSync(routingDir, { recursive: true, force: true });
   });
 
   /** A keyed chat call (tokens, provider, model) and the request id its response carried. */
@@ -113,11 +133,52 @@ test.describe("the request log in real Chromium", () => {
         const fields = page.locator("dl");
         for (const text of [id, "/v1/llm/chat", "llm", "grok-4-fast", "1,000", "500", "$0.00045", "Log key"])
           await expect(fields).toContainText(text);
+        // Answered by its first attempt: no timeline.
+        await expect(page.getByRole("heading", { name: /^Attempts/ })).toHaveCount(0);
         expect(await overflowsSideways(page)).toBe(false);
         await expectAccessibleInBothSchemes(page, `request-detail-${label}`);
       });
     });
   }
+
+  test("shows each attempt of a call that fell over, on the owner's and the operator's detail pages", async ({
+    browser,
+  }) => {
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "X-API-Key": key, "Content-Type": "application/json" },
+      body: JSON.stringify({ model: "logged", messages: [{ role: "user", content: "Fall over." }] }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-gateway-attempts")).toBe("2");
+    const id = res.headers.get("x-request-id")!;
+
+    for (const [email, base] of [
+      [USER, "/usage/requests"],
+      [OPERATOR, "/admin/requests"],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      await context.addCookies(sessions[email]!);
+      const page = await context.newPage();
+      await page.goto(`${server.url}${base}/${id}`);
+      await expect(page.getByRole("heading", { level: 3, name: "Attempts (2)" })).toBeVisible();
+      const attempts = page.getByRole("region", { name: "Attempts" }).getByTestId("attempt");
+      await expect(attempts).toHaveCount(2);
+      for (const text of [
+        "xai-down",
+        "xai",
+        "grok-3-mini",
+        "failed",
+        "connection failed, fell over to the next deployment",
+      ])
+        await expect(attempts.nth(0)).toContainText(text);
+      for (const text of ["xai-up", "answered"]) await expect(attempts.nth(1)).toContainText(text);
+      expect(await overflowsSideways(page)).toBe(false);
+      await expectAccessible(page);
+      if (email === USER) await screenshot(page, "request-attempts-phone");
+      await context.close();
+    }
+  });
 
   test("filters by status, and names a bad filter instead of failing", async ({ page, context }) => {
     await context.addCookies(sessions[USER]!);

@@ -28,9 +28,9 @@ export function RequestAttempts({ attempts, headingId }: { attempts: RequestAtte
             <td className={`${cell} whitespace-nowrap`}>
               <code>{a.deployment}</code>
             </td>
-            <td className={cell}>
+            <td className={`${cell} whitespace-nowrap`}>
               {a.provider}
-              <span className="block break-all">{a.model}</span>
+              <span className="block">{a.model}</span>
             </td>
             <td className={cell}>{a.status ?? "—"}</td>
             <td className={`${cell} whitespace-nowrap`}>
