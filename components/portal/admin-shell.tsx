@@ -7,6 +7,7 @@ const TABS = [
   { href: "/admin/usage", name: "Usage" },
   { href: "/admin/requests", name: "Request log" },
   { href: "/admin/prices", name: "Prices" },
+  { href: "/admin/routing", name: "Routing" },
   { href: "/admin/audit", name: "Audit log" },
 ] as const;
 
