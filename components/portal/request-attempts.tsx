@@ -15,7 +15,7 @@ export function RequestAttempts({ attempts, headingId }: { attempts: RequestAtte
         Attempts ({attempts.length})
       </h3>
       <p className="mt-1 text-slate-700 dark:text-slate-300">
-        The model call was retried, fell over or skipped a deployment. Only the attempt that answered is metered.
+        Each deployment the model router tried or skipped, in order. Only the attempt that answered is metered.
       </p>
       <DataTable
         margin="mt-3"
