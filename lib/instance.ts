@@ -2,6 +2,7 @@ import { createApp } from "./app.ts";
 import type { HttpGateway } from "./gateway/pipeline/gateway.ts";
 import { startOperatorServer } from "./gateway/keys/operator.ts";
 import { getRuntime, type Runtime } from "./gateway/runtime/runtime.ts";
+import { watchRoutingFile } from "./llm/routing/watch-file.ts";
 
 export type Gateway = { rt: Runtime; app: HttpGateway; close(): Promise<void> };
 
@@ -15,6 +16,8 @@ export function getGateway(): Promise<Gateway> {
   const g = globalThis as GatewayGlobal;
   g.__gateway ??= (async () => {
     const rt = await getRuntime();
+    // Every instance sharing the routing file follows a change to it (an operator's save on any of them).
+    watchRoutingFile(rt);
     const app = createApp(rt);
     const operator = await startOperatorServer(rt);
     let closing: Promise<void> | undefined;

@@ -22,7 +22,10 @@ export default async function RoutingPage() {
         The deployments (a provider, a model and the environment variable holding its key) and the aliases callers name
         as the model; <code>docs/routing.md</code> explains the file. A saved file is in force on this instance at once:
         requests already running finish on the routing they started with, and circuit breakers keep their state.{" "}
-        <strong>Other instances pick the file up on their restart.</strong>
+        <strong>
+          Other instances reading the same file (on a shared volume, or the processes of one host) put it in force
+          within a few seconds; an instance with its own copy follows only changes to that copy.
+        </strong>
       </p>
       <p className="mt-3" data-testid="routing-file">
         {view.file ? (

@@ -71,7 +71,7 @@ export function modelRouter(rt: Runtime): Promise<ModelRouter> {
  * breaker stays open. Only the runtime object changes: the portal's separately bundled server actions
  * reach the same router as the API (module state such as perRuntime's is not shared across bundles).
  */
-export function reloadRouting(rt: Runtime, routing: Routing): void {
+export function reloadRouting(rt: Pick<Runtime, "config">, routing: Routing): void {
   rt.config.routing = routing;
 }
 
