@@ -15,8 +15,12 @@ export function configuredProvider(name: string): ProviderEntry {
   return entry;
 }
 
-/** The key sent to the provider. Ollama ignores it; its "credential" variable is its origin. */
+/**
+ * The key sent to the provider: the one the entry carries (an owner's own), else its credential
+ * variable's. Ollama ignores it; its "credential" variable is its origin.
+ */
 export function providerApiKey(entry: ProviderEntry): string {
+  if (entry.apiKey) return entry.apiKey;
   return entry.keyless ? "ollama" : process.env[entry.credential]!.trim();
 }
 

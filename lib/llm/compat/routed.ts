@@ -4,6 +4,7 @@ import type { ChatTarget } from "../call/index.ts";
 import type { ChatStream } from "../chat-types.ts";
 import { llmTimeoutMs } from "../chat.ts";
 import type { ModelRouter, Plan } from "../routing/router.ts";
+import { ownerCandidates } from "../routing/runtime-owner-keys.ts";
 import { modelRouter } from "../routing/runtime-router.ts";
 
 /** One attempt of a surface's call on the target the router chose: the call built for that target's wire. */
@@ -62,6 +63,8 @@ export class ChatRoute {
       if (a.outcome !== "ok") continue;
       this.c.setHeader("x-gateway-provider", a.provider);
       this.c.setHeader("x-gateway-model", a.model);
+      // The answer came on the key's owner's own provider key (GATEWAY_OWNER_KEYS).
+      if (a.ownerKey) this.c.setHeader("x-gateway-credential", "owner");
     }
     this.c.setHeader("x-gateway-attempts", String(tried));
     // The healthy path logs nothing; a retry, a fallback or a skipped deployment is worth a line.
@@ -77,5 +80,7 @@ export class ChatRoute {
 export async function chatRoute(c: Call, model: string, id: string): Promise<ChatRoute> {
   const router = await modelRouter(c.runtime);
   const route = c.header("x-gateway-route");
-  return new ChatRoute(c, router, router.plan(model, route === undefined ? { id } : { id, route }));
+  const plan = router.plan(model, route === undefined ? { id } : { id, route });
+  plan.candidates = await ownerCandidates(c.runtime, c.key?.userId, plan.candidates);
+  return new ChatRoute(c, router, plan);
 }
