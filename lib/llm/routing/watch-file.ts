@@ -30,6 +30,8 @@ export function watchRoutingFile(
   const env = options.env ?? process.env;
   const named = rt.config.routing.file ?? (env.GATEWAY_CONFIG?.trim() || "gateway.config.json");
   const file = path.resolve(options.cwd ?? process.cwd(), named);
+  // The file as the watch starts, stat first: a write between the two is seen as a change, never missed.
+  let seen = statOf(file);
   let applied = versionOf(readIfThere(file) ?? "");
   let timer: NodeJS.Timeout | undefined;
 
@@ -56,19 +58,36 @@ export function watchRoutingFile(
       );
     }
   };
-  const changed = (now: fs.Stats, before: fs.Stats) => {
-    if (now.mtimeMs === before.mtimeMs && now.size === before.size && now.ino === before.ino) return;
-    clearTimeout(timer);
-    timer = setTimeout(reload, options.settleMs ?? 200);
-    timer.unref();
-  };
-  fs.watchFile(file, { interval: options.intervalMs ?? 2000, persistent: false }, changed);
+  const poll = setInterval(() => {
+    fs.stat(file, (err, now) => {
+      const stat = err ? undefined : now;
+      if (sameStat(stat, seen)) return;
+      seen = stat;
+      clearTimeout(timer);
+      timer = setTimeout(reload, options.settleMs ?? 200);
+      timer.unref();
+    });
+  }, options.intervalMs ?? 2000);
+  poll.unref();
   const stop = () => {
-    fs.unwatchFile(file, changed);
+    clearInterval(poll);
     clearTimeout(timer);
   };
   rt.onClose(async () => stop());
   return stop;
+}
+
+function statOf(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function sameStat(a: fs.Stats | undefined, b: fs.Stats | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino;
 }
 
 function versionOf(text: string): string {
