@@ -267,7 +267,15 @@ export class ModelRouter {
           const waitMs = step.action === "retry" && retry < plan.retries ? step.waitMs : undefined;
           this.note(plan, candidate, waitMs === undefined ? "failed" : "retried", ms, failure.reason, failure.status);
           // The owner's key refused: the next deployment (the operator's key, under prefer) may still answer.
-          if (owned && failure.reason === "credentials" && !requestStop.aborted) break;
+          if (owned && failure.reason === "credentials" && !requestStop.aborted) {
+            // Said as what it is: the gateway's own credentials are fine, the owner's stored key is not.
+            const provider = candidate.entry.name;
+            lastError = new GatewayError(
+              502,
+              `${provider} refused the ${provider} key you stored (/v1/provider-keys, the portal's Provider keys): replace or delete it`,
+            );
+            break;
+          }
           if (step.action === "give-up") throw err;
           if (waitMs === undefined) break;
           if (!(await this.wait(waitMs, requestStop))) throw err;
