@@ -1,5 +1,5 @@
 // Operator CLI: `npm run --silent keys -- create --name NAME [--email E] [--day N] [--minute N]
-// [--concurrency N] [--scopes a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
+// [--concurrency N] [--scopes a,b] [--allow-models a,b] [--deny-models a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
 // files: `keys -- requests`, `keys -- approve ID`, `keys -- decline ID`, and `keys -- grant-console EMAIL`
 // (model consoles for an account before its key is approved). Goes through the running
 // server's loopback operator endpoint when there is one (PGlite admits one process, and the server's
@@ -27,6 +27,7 @@ import { REQUEST_STATUSES } from "../lib/portal/admin/lists.ts";
 
 const USAGE = `usage:
   keys create --name NAME [--email E] [--day N] [--minute N] [--concurrency N] [--scopes a,b] [--expires ISO-DATE]
+              [--allow-models a,b] [--deny-models a,b]   (aliases or provider/model, * for any run; deny wins)
   keys list
   keys revoke ID
   keys requests [--status ${REQUEST_STATUSES.join("|")}] [--page N]
@@ -53,6 +54,8 @@ function parse(argv: string[]): Command {
       minute: { type: "string" },
       concurrency: { type: "string" },
       scopes: { type: "string" },
+      "allow-models": { type: "string" },
+      "deny-models": { type: "string" },
       expires: { type: "string" },
       status: { type: "string" },
       page: { type: "string" },
@@ -67,6 +70,13 @@ function parse(argv: string[]): Command {
     if (!Number.isInteger(n) || n <= 0) throw new Error(`--${flag} must be a positive integer`);
     return n;
   };
+  const list = (v: string | undefined) =>
+    v
+      ? v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
   if (verb === "create") {
     if (!values.name) throw new Error("create needs --name");
     return {
@@ -77,13 +87,10 @@ function parse(argv: string[]): Command {
         day: int(values.day, "day"),
         minute: int(values.minute, "minute"),
         concurrency: int(values.concurrency, "concurrency"),
-        scopes: values.scopes
-          ? (values.scopes
-              .split(",")
-              .map((s) => s.trim())
-              .filter(Boolean) as CreateKeyInput["scopes"])
-          : [],
+        scopes: list(values.scopes) as CreateKeyInput["scopes"],
         expiresAt: values.expires,
+        modelAllow: list(values["allow-models"]),
+        modelDeny: list(values["deny-models"]),
       },
     };
   }

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getGateway } from "@/lib/instance.ts";
-import { revokeKey, setKeyLimits } from "@/lib/gateway/keys/key-changes.ts";
+import { revokeKey, setKeyLimits, setKeyModelRules, setModelRulesInput } from "@/lib/gateway/keys/key-changes.ts";
 import { getPortal } from "@/lib/portal/sign-in/auth.ts";
 import { decideAndTell } from "@/lib/portal/keys/decision.ts";
 import { publishKeyChange } from "@/lib/portal/keys/publish-change.ts";
@@ -80,4 +80,27 @@ export async function setLimits(_previous: AdminActionState, form: FormData): Pr
   await publishKeyChange(rt, record);
   revalidatePath("/admin", "layout");
   return { message: "Limits saved." };
+}
+
+// Patterns separated by commas, spaces or lines; an empty field is no rule.
+const patternList = z.preprocess(
+  (v) => (typeof v === "string" ? v.split(/[\s,]+/).filter(Boolean) : []),
+  setModelRulesInput.shape.allow,
+);
+const modelRulesForm = z.object({ id: z.string().min(1).max(100), allow: patternList, deny: patternList });
+
+export async function setModelRules(_previous: AdminActionState, form: FormData): Promise<AdminActionState> {
+  const { rt, actor } = await operator();
+  const parsed = modelRulesForm.safeParse(Object.fromEntries(form));
+  if (!parsed.success)
+    return {
+      error:
+        "model rules are up to 50 aliases or provider/model patterns each, of at most 200 letters, digits, . _ : @ / + - or *",
+    };
+  const { id, ...rules } = parsed.data;
+  const record = await setKeyModelRules(rt.db, id, rules, actor);
+  if (!record) return { error: "no such key" };
+  await publishKeyChange(rt, record);
+  revalidatePath("/admin", "layout");
+  return { message: "Model rules saved." };
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { decideRequest, revokeAnyKey, setLimits } from "@/app/admin/actions";
+import { decideRequest, revokeAnyKey, setLimits, setModelRules } from "@/app/admin/actions";
 import { ActionMessages } from "./action-messages";
 
 const button = "rounded-lg px-3 py-1.5 text-sm font-medium disabled:opacity-60";
@@ -137,6 +137,54 @@ export function AdminLimitsForm({
         disabled={pending}
         className={`${button} border border-slate-400 dark:border-slate-600`}
         aria-label={`Save limits of ${name}`}
+      >
+        Save
+      </button>
+      <ActionMessages state={state} />
+    </form>
+  );
+}
+
+/**
+ * A key's model rules: aliases or provider/model patterns (`*` for any run of characters), separated
+ * by commas or spaces. An empty allow field lets every model through that deny does not name.
+ */
+export function AdminModelRulesForm({
+  id,
+  name,
+  models,
+}: {
+  id: string;
+  name: string;
+  models: { allow: string[]; deny: string[] };
+}) {
+  const [state, action, pending] = useActionState(setModelRules, {});
+  const fields: ["allow" | "deny", string, string][] = [
+    ["allow", "Only these models", "any model"],
+    ["deny", "Never these models", "none"],
+  ];
+  return (
+    <form action={action} className="flex flex-wrap items-end gap-2">
+      <input type="hidden" name="id" value={id} />
+      {fields.map(([field, label, empty]) => (
+        <label key={field} className="text-xs">
+          {label}
+          <input
+            name={field}
+            type="text"
+            maxLength={12_000}
+            defaultValue={models[field].join(", ")}
+            placeholder={`${empty} (e.g. smart, openai/*)`}
+            aria-label={`${label} for ${name}`}
+            className="mt-1 block w-64 rounded-lg border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+          />
+        </label>
+      ))}
+      <button
+        type="submit"
+        disabled={pending}
+        className={`${button} border border-slate-400 dark:border-slate-600`}
+        aria-label={`Save model rules of ${name}`}
       >
         Save
       </button>

@@ -1,6 +1,6 @@
 import type { KeySummary } from "@/lib/gateway/keys/key-list.ts";
 import { enforcedTerms, isOperatorScope, SCOPE_AREAS, type KeyPolicy } from "@/lib/gateway/keys/record.ts";
-import { areasText } from "@/lib/portal/keys/enforced-limits.ts";
+import { areasText, modelRulesText } from "@/lib/portal/keys/enforced-limits.ts";
 import { formatUtc, keyState } from "@/lib/portal/pages/format.ts";
 import type { CurrentKey, RetiredKey } from "@/lib/portal/keys/lineage.ts";
 import { RenameKeyForm, RevokeKeyForm, RotateKeyForm, ScopesForm } from "./key-forms";
@@ -64,6 +64,14 @@ function Facts({
           {waiting.length > 0 && ` (${waiting.join(", ")} once a key request of yours is approved)`}
         </dd>
       </div>
+      {(k.models.allow.length > 0 || k.models.deny.length > 0) && (
+        <div>
+          <dt className={`inline ${muted}`}>Models </dt>
+          <dd className="inline" data-testid="model-rules">
+            {modelRulesText(k.models)} (set by the operator)
+          </dd>
+        </div>
+      )}
     </dl>
   );
 }

@@ -4,7 +4,8 @@ import { startTestGateway, type TestGateway } from "../../../test/support/gatewa
 import { createTestSession } from "../../../test/support/session.ts";
 import { listAudit } from "./audit-log.ts";
 import { consoleKeyFor } from "./console-key.ts";
-import { renameKey, revokeKey, setKeyLimits, setKeyScopes } from "./key-changes.ts";
+import { renameKey, revokeKey, setKeyLimits, setKeyModelRules, setKeyScopes } from "./key-changes.ts";
+import { rotateKey } from "./key-rotation.ts";
 import { listKeys } from "./key-list.ts";
 import { toKeyRecord } from "./record.ts";
 
@@ -118,5 +119,28 @@ describe.each(databaseBackends)("key changes (%s)", (db) => {
         { from: { day: null, minute: null, concurrency: null }, to: { day: null, minute: 2, concurrency: 5 } },
       ],
     ]);
+  });
+
+  it("lets an operator set a key's model rules: checked, in the record at once, audited, kept across a rotation", async () => {
+    const userId = await user();
+    const { id } = await owned(userId, { name: "ruled" });
+    const set = (input: { allow: string[]; deny: string[] }) => setKeyModelRules(gw.rt.db, id, input, "operator");
+    await expect(set({ allow: ["smart model"], deny: [] })).rejects.toThrow(/only letters, digits/);
+    await expect(set({ allow: [], deny: ["x".repeat(201)] })).rejects.toThrow();
+    await expect(set({ allow: Array.from({ length: 51 }, (_, i) => `m${i}`), deny: [] })).rejects.toThrow();
+    expect(await setKeyModelRules(gw.rt.db, "no-such-key", { allow: [], deny: [] }, "operator")).toBeNull();
+
+    const record = (await set({ allow: ["cheap", "anthropic/*", "cheap"], deny: ["openai/*"] }))!;
+    expect(record.models).toEqual({ allow: ["cheap", "anthropic/*"], deny: ["openai/*"] });
+    expect((await listKeys(gw.rt.db, userId)).find((k) => k.id === id)?.models).toEqual(record.models);
+    const audit = (await listAudit(gw.rt.db, 500)).filter((a) => a.target === id && a.action === "key.models");
+    expect(audit.map((a) => a.detail)).toEqual([
+      { from: { allow: [], deny: [] }, to: { allow: ["cheap", "anthropic/*"], deny: ["openai/*"] } },
+    ]);
+
+    const rotated = (await rotateKey(gw.rt.db, id, { graceHours: 0 }, "me", userId))!;
+    expect(rotated.record.models).toEqual(record.models);
+    // Cleared rules leave the record without any: the router then checks nothing.
+    expect((await setKeyModelRules(gw.rt.db, rotated.id, { allow: [], deny: [] }, "operator"))!.models).toBeUndefined();
   });
 });

@@ -13,6 +13,22 @@ import {
 import { isOperatorScope, OPERATOR_SCOPES, SCOPE_AREAS, toKeyRecord, type KeyRecord } from "./record.ts";
 import { generateKey } from "./secrets.ts";
 
+/**
+ * One model rule: an alias or provider/model, exact or with `*` for any run of characters. The
+ * characters are those of model names (`openai/gpt-4.1`, `@cf/meta/llama-3:free`), nothing a page or a
+ * log could misread.
+ */
+const modelPattern = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9._:@/*+-]+$/, "a model rule holds only letters, digits, . _ : @ / + - and *");
+const modelPatterns = z
+  .array(modelPattern)
+  .max(50)
+  .transform((patterns) => [...new Set(patterns)]);
+
 export const createKeyInput = z.object({
   name: storable(z.string().trim().min(1).max(100)),
   email: z.string().email().optional(),
@@ -25,6 +41,8 @@ export const createKeyInput = z.object({
     .max(50)
     .default([]),
   expiresAt: z.coerce.date().optional(),
+  modelAllow: modelPatterns.default([]),
+  modelDeny: modelPatterns.default([]),
 });
 export type CreateKeyInput = z.input<typeof createKeyInput>;
 
@@ -66,6 +84,8 @@ export async function createKey(
           dayLimit: data.day ?? null,
           minuteLimit: data.minute ?? null,
           concurrencyLimit: data.concurrency ?? null,
+          modelAllow: data.modelAllow,
+          modelDeny: data.modelDeny,
           expiresAt: data.expiresAt ?? null,
         },
       });
@@ -177,6 +197,32 @@ export async function setKeyLimits(
     const from = { day: existing.dayLimit, minute: existing.minuteLimit, concurrency: existing.concurrencyLimit };
     await tx.auditLog.create({
       data: { actor, action: "key.limits", target: id, detail: { from, to: { day, minute, concurrency } } },
+    });
+    return updated;
+  });
+  return toKeyRecord(row);
+}
+
+export const setModelRulesInput = z.object({ allow: modelPatterns, deny: modelPatterns });
+
+/**
+ * An operator's model rules for a key (lib/llm/routing/model-rules.ts): the aliases or provider/model
+ * patterns it may call (empty: any) and may never (deny wins).
+ */
+export async function setKeyModelRules(
+  db: Database,
+  id: string,
+  input: z.input<typeof setModelRulesInput>,
+  actor: string,
+): Promise<KeyRecord | null> {
+  const { allow, deny } = setModelRulesInput.parse(input);
+  const existing = await db.prisma.apiKey.findUnique({ where: { id } });
+  if (!existing) return null;
+  const row = await db.prisma.$transaction(async (tx) => {
+    const updated = await tx.apiKey.update({ where: { id }, data: { modelAllow: allow, modelDeny: deny } });
+    const from = { allow: existing.modelAllow, deny: existing.modelDeny };
+    await tx.auditLog.create({
+      data: { actor, action: "key.models", target: id, detail: { from, to: { allow, deny } } },
     });
     return updated;
   });

@@ -12,6 +12,8 @@ export type KeySummary = {
   /** What the operator granted; the owner may narrow within it ([] = every area). */
   granted_scopes: string[];
   limits: { day: number | null; minute: number | null; concurrency: number | null };
+  /** The operator's model rules: patterns the key may call, and may never ([] and [] = every model). */
+  models: { allow: string[]; deny: string[] };
   /** The first key of its rotation lineage (itself when never rotated into). */
   lineage_id: string;
   /** Set once the key was rotated: its replacement's id. */
@@ -43,6 +45,7 @@ export function keySummary(r: ApiKey & { user: { email: string | null } | null }
     scopes: r.scopes,
     granted_scopes: r.grantedScopes,
     limits: { day: r.dayLimit, minute: r.minuteLimit, concurrency: r.concurrencyLimit },
+    models: { allow: r.modelAllow, deny: r.modelDeny },
     lineage_id: r.lineageId ?? r.id,
     replaced_by: r.replacedBy,
     created_at: r.createdAt.toISOString(),

@@ -99,6 +99,8 @@ export async function rotateKey(
         dayLimit: updated.dayLimit,
         minuteLimit: updated.minuteLimit,
         concurrencyLimit: updated.concurrencyLimit,
+        modelAllow: updated.modelAllow,
+        modelDeny: updated.modelDeny,
         // The old key's own expiry, not the end of the grace period the claim just wrote.
         expiresAt: existing.expiresAt,
         lineageId: updated.lineageId ?? updated.id,

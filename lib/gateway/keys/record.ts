@@ -46,7 +46,12 @@ export type KeyRecord = {
   createdAt: number;
   /** Areas a console key is refused, saying why, until its user is approved (console-access.ts). */
   withheld?: readonly string[];
+  /** The operator's model rules (lib/llm/routing/model-rules.ts); absent when the key has none. */
+  models?: ModelRules;
 };
+
+/** Aliases or provider/model patterns (`*` matches anything) a key may call, and may never: deny wins. */
+export type ModelRules = { allow: readonly string[]; deny: readonly string[] };
 
 export function toKeyRecord(row: ApiKey): KeyRecord {
   return {
@@ -63,6 +68,9 @@ export function toKeyRecord(row: ApiKey): KeyRecord {
     status: row.status === "revoked" ? "revoked" : "active",
     expiresAt: row.expiresAt?.getTime() ?? null,
     createdAt: row.createdAt.getTime(),
+    ...((row.modelAllow.length > 0 || row.modelDeny.length > 0) && {
+      models: { allow: row.modelAllow, deny: row.modelDeny },
+    }),
   };
 }
 

@@ -6,7 +6,7 @@ import { OpenAIErrorSchema } from "../wire/openai-chat.ts";
 const DESCRIPTIONS = {
   400: "Invalid parameters",
   401: "Missing, invalid, revoked or expired API key",
-  403: "The key's scopes do not include this area",
+  403: "The key's scopes do not include this area, or its model rules refuse the model",
   404: "Not found",
   429: "A per-key limit was reached",
   502: "The provider failed or its answer could not be read",

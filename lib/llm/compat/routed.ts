@@ -80,7 +80,10 @@ export class ChatRoute {
 export async function chatRoute(c: Call, model: string, id: string): Promise<ChatRoute> {
   const router = await modelRouter(c.runtime);
   const route = c.header("x-gateway-route");
-  const plan = router.plan(model, route === undefined ? { id } : { id, route });
+  // The key's model rules (model-rules.ts) hold for every plan made here.
+  const rules = c.key?.models;
+  const answer = { id, ...(route !== undefined && { route }), ...(rules && { rules }) };
+  const plan = router.plan(model, answer);
   plan.candidates = await ownerCandidates(c.runtime, c.key?.userId, plan.candidates);
   return new ChatRoute(c, router, plan);
 }

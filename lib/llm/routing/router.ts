@@ -2,12 +2,14 @@ import { GatewayError } from "../../errors.ts";
 import type { CallStop } from "../../upstream/call-stop.ts";
 import { UpstreamStatusError } from "../../upstream/http.ts";
 import { isConfigured, providerEntry, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
+import type { ModelRules } from "../../gateway/keys/record.ts";
 import type { ChatTarget } from "../call/index.ts";
 import { splitModel } from "../compat/target.ts";
 import { DeploymentStats, orderCandidates, type OrderContext, type Strategy } from "./balance.ts";
 import type { BreakerBoard, BreakerState } from "./breaker.ts";
 import { STRATEGIES } from "./config.ts";
 import type { Deployment, Routing } from "./deployments.ts";
+import { applyModelRules } from "./model-rules.ts";
 import {
   breakerOutcome,
   classifyFailure,
@@ -154,8 +156,9 @@ export class ModelRouter {
    * The deployments for a client's model, in the order to try them: an alias's by its strategy (or the
    * client's `x-gateway-route`), else `provider/model` as the compatible surfaces have always read it
    * (an unknown provider is the same 400) with its key pool after it. Breakers are not asked here.
+   * The calling key's `rules` (model-rules.ts) refuse the model with a 403 or drop deployments.
    */
-  plan(model: string, answer: { id: string; route?: string }): Plan {
+  plan(model: string, answer: { id: string; route?: string; rules?: ModelRules }): Plan {
     const override = parseRouteHeader(answer.route);
     const alias = this.aliases.get(model);
     let name: string;
@@ -189,6 +192,7 @@ export class ModelRouter {
         );
       candidates = pinned;
     }
+    if (answer.rules) candidates = applyModelRules(name, candidates, answer.rules);
     return {
       model: name,
       id: answer.id,

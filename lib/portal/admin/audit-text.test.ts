@@ -55,6 +55,9 @@ describe("audit entries in words", () => {
       ),
     ).toBe("“Journey key”, research use, areas llm, data, no expiry");
     expect(detailText("key.scopes", { from: [], to: ["llm"] }, names)).toBe("every area → areas llm");
+    expect(
+      detailText("key.models", { from: { allow: [], deny: [] }, to: { allow: ["cheap"], deny: ["openai/*"] } }, names),
+    ).toBe("any model → only cheap, never openai/*");
     expect(detailText("key_request.approve", { note: "Enjoy" }, names)).toBe("note: “Enjoy”");
     expect(detailText("key.create", { name: "Portal consoles", prefix: "sk_q", kind: "console" }, names)).toBe(
       "“Portal consoles”, sk_q…, the portal's console key",

@@ -1,3 +1,4 @@
+import { modelRulesText } from "../keys/enforced-limits.ts";
 import { formatUtc } from "../pages/format.ts";
 
 /** Names the audit page can put on the ids an entry holds, read for the entries on screen. */
@@ -15,6 +16,7 @@ const ACTIONS: Record<string, string> = {
   "key.rename": "Key renamed",
   "key.scopes": "Key areas changed",
   "key.limits": "Key limits changed",
+  "key.models": "Key model rules changed",
   "key.rotate": "Key rotated",
   "key_request.create": "Key requested",
   "key_request.approve": "Request approved",
@@ -60,6 +62,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" ? v : und
 
 const areas = (v: unknown) => (Array.isArray(v) && v.length ? `areas ${v.map(String).join(", ")}` : "every area");
 
+const patterns = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 const LIMIT_WORDS = { day: "per day", minute: "per minute", concurrency: "at once" } as const;
 const limitValue = (v: unknown) => (typeof v === "number" ? v.toLocaleString("en") : "default");
 
@@ -101,6 +104,13 @@ export function detailText(action: string, detail: unknown, names: AuditNames, t
         .filter((w) => from[w] !== to[w])
         .map((w) => `${LIMIT_WORDS[w]} ${limitValue(from[w])} → ${limitValue(to[w])}`);
       return changed.length ? changed.join("; ") : "no change";
+    }
+    case "key.models": {
+      const from = isFields(d.from) ? d.from : {};
+      const to = isFields(d.to) ? d.to : {};
+      const rules = (r: Record<string, unknown>) =>
+        modelRulesText({ allow: patterns(r.allow), deny: patterns(r.deny) });
+      return `${rules(from)} → ${rules(to)}`;
     }
     case "key.rotate": {
       const replacement = str(d.replacement);

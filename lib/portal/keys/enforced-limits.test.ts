@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { areasText, limitSourceText } from "./enforced-limits.ts";
+import { areasText, limitSourceText, modelRulesText } from "./enforced-limits.ts";
 
 describe("the enforced terms in words", () => {
   it("names the setting a default comes from", () => {
@@ -13,5 +13,12 @@ describe("the enforced terms in words", () => {
     expect(areasText({ value: [], source: "key" })).toBe("every area");
     expect(areasText({ value: ["ollama:admin"], source: "key" })).toBe("every area, and ollama:admin");
     expect(areasText({ value: ["data", "llm", "ollama:admin"], source: "key" })).toBe("data, llm, and ollama:admin");
+  });
+
+  it("says which models a key may call: any, only its allow list, never its deny list", () => {
+    expect(modelRulesText({ allow: [], deny: [] })).toBe("any model");
+    expect(modelRulesText({ allow: ["cheap", "anthropic/*"], deny: [] })).toBe("only cheap, anthropic/*");
+    expect(modelRulesText({ allow: [], deny: ["openai/*"] })).toBe("any model, never openai/*");
+    expect(modelRulesText({ allow: ["smart"], deny: ["openai/*"] })).toBe("only smart, never openai/*");
   });
 });

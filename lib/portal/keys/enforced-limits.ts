@@ -17,3 +17,9 @@ export function areasText(scopes: EnforcedTerms["scopes"]): string {
   const powers = scopes.value.filter(isOperatorScope);
   return [areas.length ? areas.join(", ") : "every area", ...powers].join(", and ");
 }
+
+/** A key's model rules as the router applies them (model-rules.ts): deny wins, an empty allow list is any model. */
+export function modelRulesText(models: { allow: readonly string[]; deny: readonly string[] }): string {
+  const allowed = models.allow.length ? `only ${models.allow.join(", ")}` : "any model";
+  return models.deny.length ? `${allowed}, never ${models.deny.join(", ")}` : allowed;
+}

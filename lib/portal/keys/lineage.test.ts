@@ -19,6 +19,7 @@ function key(id: string, fields: Partial<KeySummary> = {}): KeySummary {
     scopes: [],
     granted_scopes: [],
     limits: { day: null, minute: null, concurrency: null },
+    models: { allow: [], deny: [] },
     lineage_id: id,
     replaced_by: null,
     created_at: new Date(Date.parse("2026-01-01T00:00:00Z") + n * 60_000).toISOString(),
