@@ -31,6 +31,11 @@ describe("matchesModelPattern", () => {
     expect(matchesModelPattern("a*b*c", "aXbYbZ")).toBe(false);
   });
 
+  it("ignores letter case, so a deny rule cannot be stepped round", () => {
+    expect(matchesModelPattern("openai/gpt-4.1", "openai/GPT-4.1")).toBe(true);
+    expect(matchesModelPattern("anthropic/claude-*", "anthropic/Claude-Opus")).toBe(true);
+  });
+
   it("reads . ? + ( and the like as themselves", () => {
     expect(matchesModelPattern("openai/gpt-4.1", "openai/gpt-4x1")).toBe(false);
     expect(matchesModelPattern("x/(a+)?", "x/(a+)?")).toBe(true);

@@ -10,9 +10,14 @@ type CompiledRules = { allow: Pattern[]; deny: Pattern[] };
 // A key's rules are compiled once: its record stays in the key cache, so the object is the same per request.
 const compiled = new WeakMap<ModelRules, CompiledRules>();
 
+/**
+ * Letter case is ignored: a provider may take `GPT-4.1` for `gpt-4.1`, and a deny rule must not be
+ * stepped round by writing the model otherwise.
+ */
 function compilePattern(text: string): Pattern {
-  if (!text.includes("*")) return { text, test: (name) => name === text };
-  return { text, test: (name) => globMatch(text, name) };
+  const lower = text.toLowerCase();
+  if (!lower.includes("*")) return { text, test: (name) => name.toLowerCase() === lower };
+  return { text, test: (name) => globMatch(lower, name.toLowerCase()) };
 }
 
 /**
