@@ -108,6 +108,18 @@ describe("ModelRouter.plan", () => {
     expect(parseRouteHeader("least_in_flight")).toEqual({ strategy: "least-in-flight" });
     expect(() => parseRouteHeader("fastest")).toThrow(GatewayError);
   });
+
+  it("a key's model rules narrow the plan: a bare id is judged as provider/model, a pin cannot reach a denied deployment", () => {
+    const { router } = setup();
+    const rules = { allow: [], deny: ["openai/*"] };
+    expect(router.plan("smart", { id: "x", rules }).candidates.map((c) => c.name)).toEqual(["b"]);
+    expect(() => router.plan("gpt-4.1", { id: "x", rules })).toThrow(
+      "model 'openai/gpt-4.1' is refused by this key's rule deny 'openai/*'",
+    );
+    expect(() => router.plan("smart", { id: "x", route: "deployment=a", rules })).toThrow(
+      "model 'smart' is refused by this key's rule deny 'openai/*'",
+    );
+  });
 });
 
 describe("ModelRouter.run", () => {
