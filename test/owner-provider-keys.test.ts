@@ -169,7 +169,7 @@ describe("owners' provider keys on the router", () => {
       expect((await call(gw, gw.alice, "DELETE", "/v1/provider-keys/openai")).status).toBe(204);
     });
 
-    it("meters a call on the owner's key as any other: the provider, the model and the tokens", async () => {
+    it("meters a call on the owner's key as any other, marked as on their key in the request log", async () => {
       await storeKey(gw, gw.alice, ALICE);
       const res = await chat(gw, gw.alice);
       expect(res.headers.get("x-gateway-credential")).toBe("owner");
@@ -178,6 +178,10 @@ describe("owners' provider keys on the router", () => {
       await gw.rt.meter.flush();
       const event = await gw.rt.db.prisma.usageEvent.findFirstOrThrow({ where: { requestId } });
       expect(event).toMatchObject({ provider: "openai", model: "gpt-4.1", promptTokens: 3, completionTokens: 1 });
+      // The mark: the request log's attempts say the answer came on the owner's key.
+      expect(event.attempts).toEqual([
+        expect.objectContaining({ deployment: "openai/gpt-4.1", outcome: "ok", ownerKey: true }),
+      ]);
     });
 
     it("keeps the owner's failures off the deployment's breaker: others' calls still go out", async () => {

@@ -26,6 +26,13 @@ describe("a routed call's attempts in the request log", () => {
     expect(worthKeeping([attempt({ outcome: "retried", status: 429 }), attempt()])).toBe(true);
   });
 
+  it("are kept for a call that answered on the owner's own key, which they mark", () => {
+    expect(worthKeeping([attempt({ ownerKey: true })])).toBe(true);
+    const kept = appendAttempts([], [attempt({ ownerKey: true })]);
+    expect(kept).toEqual([attempt({ ownerKey: true })]);
+    expect(attemptsOfColumn(JSON.parse(JSON.stringify(kept)))).toEqual(kept);
+  });
+
   it("keep at most MAX_ATTEMPTS, ending with the last one made", () => {
     const many = Array.from({ length: 30 }, (_, i) =>
       attempt({ deployment: `d${i}`, outcome: i === 29 ? "ok" : "failed" }),

@@ -14,6 +14,8 @@ export type RequestAttempt = {
   ms: number;
   outcome: "ok" | "retried" | "failed" | "skipped";
   reason?: string;
+  /** Sent on the calling key owner's own provider key (GATEWAY_OWNER_KEYS), not the operator's. */
+  ownerKey?: true;
 };
 
 /** The most attempts one request keeps: a long chain keeps its first ones and the last (the one that answered or gave up). */
@@ -21,9 +23,14 @@ export const MAX_ATTEMPTS = 20;
 /** The longest name or reason kept: deployment names come from the operator, model ids from clients. */
 export const MAX_ATTEMPT_TEXT = 200;
 
-/** Whether a routed call's attempts are worth a row's column: anything but one attempt that answered. */
+/**
+ * Whether a routed call's attempts are worth a row's column: anything but one attempt that answered on
+ * the operator's key. A call on the owner's own key is always kept: it is how its usage row says so.
+ */
 export function worthKeeping(attempts: readonly RequestAttempt[]): boolean {
-  return attempts.length > 1 || (attempts.length === 1 && attempts[0]!.outcome !== "ok");
+  return (
+    attempts.length > 1 || (attempts.length === 1 && attempts[0]!.outcome !== "ok") || attempts.some((a) => a.ownerKey)
+  );
 }
 
 // Cut first: a cut through a surrogate pair leaves half of it, which toSafeText replaces.
@@ -39,6 +46,7 @@ function storable(a: RequestAttempt): RequestAttempt {
     ms: Math.max(0, Math.round(a.ms)),
     outcome: a.outcome,
     ...(a.reason !== undefined && { reason: text(a.reason) }),
+    ...(a.ownerKey && { ownerKey: true as const }),
   };
 }
 
@@ -63,6 +71,7 @@ const storedAttempt = z.object({
   ms: z.number(),
   outcome: z.enum(["ok", "retried", "failed", "skipped"]),
   reason: z.string().optional(),
+  ownerKey: z.literal(true).optional(),
 });
 const storedAttempts = z.array(storedAttempt).max(MAX_ATTEMPTS);
 

@@ -29,6 +29,15 @@ describe("an attempt's reason as the request detail page shows it", () => {
     expect(attemptReason(attempt({ outcome: "ok" }), true)).toBe("answered");
   });
 
+  it("says when an attempt went out on the owner's own provider key", () => {
+    expect(attemptReason(attempt({ outcome: "ok", ownerKey: true }), true)).toBe(
+      "answered (on the owner's own provider key)",
+    );
+    expect(attemptReason(attempt({ outcome: "failed", reason: "credentials", ownerKey: true }), false)).toBe(
+      "credential refused, fell over to the next deployment (on the owner's own provider key)",
+    );
+  });
+
   it("shows a reason it has no words for as it was stored", () => {
     expect(attemptReason(attempt({ outcome: "failed", reason: "quota-exhausted" }), true)).toBe(
       "quota-exhausted, gave up",

@@ -30,6 +30,11 @@ export const OUTCOME_NAMES: Record<RequestAttempt["outcome"], string> = {
  * the request's last attempt (a failure there is where the router gave up).
  */
 export function attemptReason(a: RequestAttempt, last: boolean): string {
+  const reason = routerReason(a, last);
+  return a.ownerKey ? `${reason} (on the owner's own provider key)` : reason;
+}
+
+function routerReason(a: RequestAttempt, last: boolean): string {
   const why = a.reason === undefined ? undefined : (REASONS[a.reason] ?? a.reason);
   switch (a.outcome) {
     case "ok":
