@@ -106,6 +106,8 @@ describe("per-key model rules: the router refuses or narrows what a key may call
 
   it("a key allowed only 'cheap' calls cheap, and is refused smart and a provider/model", async () => {
     const { key } = await gw.key({ name: "cheap only", modelAllow: ["cheap"] });
+    const info = await gw.request("/v1/key", { headers: { authorization: `Bearer ${key}` } });
+    expect(((await info.json()) as { models: unknown }).models).toEqual({ allow: ["cheap"], deny: [] });
     const cheap = await ask(gw, key, "chat", "cheap");
     expect(cheap.status).toBe(200);
     expect(cheap.headers.get("x-gateway-provider")).toBe("openai");

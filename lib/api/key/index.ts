@@ -17,6 +17,10 @@ const KeyInfoSchema = z
     scopes: z.array(z.string()).openapi({ description: "Areas this key may call; empty means all" }),
     expires_at: z.string().nullable(),
     limits: z.object({ day: z.number().int(), minute: z.number().int(), concurrency: z.number().int() }),
+    models: z.object({ allow: z.array(z.string()), deny: z.array(z.string()) }).openapi({
+      description:
+        "The operator's model rules: aliases or provider/model, `*` for any run of characters. Deny wins; an empty allow list is any model",
+    }),
     remaining: z.object({
       minute: WindowSchema,
       day: WindowSchema,
@@ -50,6 +54,7 @@ const keyRoute = route(keyInfo, (c) => {
     scopes: key.scopes,
     expires_at: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
     limits: effectiveLimits(key, c.runtime.config.limits),
+    models: { allow: [...(key.models?.allow ?? [])], deny: [...(key.models?.deny ?? [])] },
     remaining: {
       minute: window(admission.minute),
       day: window(admission.day),
