@@ -42,10 +42,9 @@ describe("matchesModelPattern", () => {
     expect(matchesModelPattern("x/a+", "x/aa")).toBe(false);
   });
 
-  it("stays quick on a hostile name against many stars", () => {
-    const started = performance.now();
+  // A backtracking regular expression takes longer than any test timeout on this; the matcher, milliseconds.
+  it("answers a hostile name against many stars", () => {
     expect(matchesModelPattern(`${"*a".repeat(90)}*b`, "a".repeat(4000))).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 
