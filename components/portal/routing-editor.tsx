@@ -13,7 +13,17 @@ const secondary =
  * The routing file's text in a textarea, with Check (validate only) and Save (validate, write, reload).
  * The text is kept in state, so a Check or a refused Save leaves the operator's edits in place.
  */
-export function RoutingEditor({ text, version, target }: { text: string; version: string; target: string }) {
+export function RoutingEditor({
+  text,
+  version,
+  target,
+  format,
+}: {
+  text: string;
+  version: string;
+  target: string;
+  format: "json" | "yaml";
+}) {
   const [draft, setDraft] = useState(text);
   const [checked, check, checking] = useActionState<RoutingActionState, FormData>(checkRouting, {});
   const [saved, save, saving] = useActionState<RoutingActionState, FormData>(saveRouting, {});
@@ -33,6 +43,7 @@ export function RoutingEditor({ text, version, target }: { text: string; version
         onChange={(e) => setDraft(e.target.value)}
         rows={24}
         spellCheck={false}
+        placeholder={format === "json" ? '{"deployments": [], "aliases": {}}' : "deployments: []\naliases: {}"}
         className="mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 font-mono text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
       />
       <input type="hidden" name="version" value={current} />

@@ -39,29 +39,33 @@ export default async function RoutingPage() {
         )}
       </p>
       <Section id="routing-deployments" className="mt-8" title={<>Deployments in force ({view.deployments.length})</>}>
-        <DataTable
-          margin="mt-3"
-          label="Deployments in force"
-          headers={["Name", "Provider", "Model", "Weight", "Credential", "Declared"]}
-        >
-          {view.deployments.map((d) => (
-            <tr key={d.name} className="border-t border-slate-200 dark:border-slate-800">
-              <td className="px-3 py-2">
-                <code>{d.name}</code>
-              </td>
-              <td className="px-3 py-2">{d.provider}</td>
-              <td className="px-3 py-2">
-                <code>{d.model}</code>
-                {d.origin && <span className="block text-xs text-slate-600 dark:text-slate-400">{d.origin}</span>}
-              </td>
-              <td className="px-3 py-2">{d.weight}</td>
-              <td className="px-3 py-2">
-                <code>{d.credential}</code> {d.credentialSet ? "set" : "not set"}
-              </td>
-              <td className="px-3 py-2">{d.implicit ? "implicit" : "in the file"}</td>
-            </tr>
-          ))}
-        </DataTable>
+        {view.deployments.length === 0 ? (
+          <p className="mt-3">None: no provider&apos;s key is set, and no file declares a deployment.</p>
+        ) : (
+          <DataTable
+            margin="mt-3"
+            label="Deployments in force"
+            headers={["Name", "Provider", "Model", "Weight", "Credential", "Declared"]}
+          >
+            {view.deployments.map((d) => (
+              <tr key={d.name} className="border-t border-slate-200 dark:border-slate-800">
+                <td className="px-3 py-2">
+                  <code>{d.name}</code>
+                </td>
+                <td className="px-3 py-2">{d.provider}</td>
+                <td className="px-3 py-2">
+                  <code>{d.model}</code>
+                  {d.origin && <span className="block text-xs text-slate-600 dark:text-slate-400">{d.origin}</span>}
+                </td>
+                <td className="px-3 py-2">{d.weight}</td>
+                <td className="px-3 py-2">
+                  <code>{d.credential}</code> {d.credentialState}
+                </td>
+                <td className="px-3 py-2">{d.implicit ? "implicit" : "in the file"}</td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
       </Section>
       <Section id="routing-aliases" className="mt-8" title={<>Aliases ({view.aliases.length})</>}>
         {view.aliases.length === 0 ? (
@@ -90,7 +94,7 @@ export default async function RoutingPage() {
           saving; Save validates as a start would (every credential must be set on this instance), writes the file and
           puts it in force. Each save is in the audit log.
         </p>
-        <RoutingEditor text={view.text} version={view.version} target={view.target} />
+        <RoutingEditor text={view.text} version={view.version} target={view.target} format={view.format} />
       </Section>
     </AdminShell>
   );

@@ -83,7 +83,7 @@ describe("routingView", () => {
     expect(view).toMatchObject({ target: "gateway.config.json", format: "json", text: "" });
     expect(view.file).toBeUndefined();
     expect(view.deployments).toContainEqual(
-      expect.objectContaining({ name: "openai", credential: "OPENAI_API_KEY", credentialSet: true, implicit: true }),
+      expect.objectContaining({ name: "openai", credential: "OPENAI_API_KEY", credentialState: "set", implicit: true }),
     );
     expect(JSON.stringify(view)).not.toContain("sk-secret-value");
   });
@@ -103,7 +103,7 @@ describe("routingView", () => {
       model: "gpt-4.1",
       weight: 1,
       credential: "POOL_KEY",
-      credentialSet: true,
+      credentialState: "set",
       implicit: false,
     });
     expect(view.aliases).toEqual([
@@ -118,6 +118,32 @@ describe("routingView", () => {
       },
     ]);
     expect(JSON.stringify(view)).not.toContain("sk-pool-secret");
+  });
+
+  it("says a local runner given its origin needs no credential, and an unset variable is not set", () => {
+    const routing = buildRouting(
+      {
+        deployments: [
+          { name: "local", provider: "ollama", model: "llama3", origin: "http://10.0.0.2:11434", weight: 1 },
+        ],
+        aliases: [
+          {
+            name: "cheap",
+            strategy: "fallback",
+            deployments: [{ deployment: "local" }, { deployment: "groq/llama-3.3-70b" }],
+          },
+        ],
+      },
+      {},
+    );
+    const states = routingView(routing, { env: {}, cwd: tempDir() }).deployments.map((d) => [
+      d.name,
+      d.credentialState,
+    ]);
+    expect(states).toEqual([
+      ["local", "not needed"],
+      ["groq/llama-3.3-70b", "not set"],
+    ]);
   });
 });
 

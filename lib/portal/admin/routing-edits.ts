@@ -37,7 +37,8 @@ export type RoutingView = {
     origin?: string;
     /** The environment variable's name; never its value. */
     credential: string;
-    credentialSet: boolean;
+    /** Whether the variable is set: "not needed" for a keyless provider (a local runner) given its origin. */
+    credentialState: "set" | "not set" | "not needed";
     /** Made from the environment or an alias's `provider/model`, not declared in the file. */
     implicit: boolean;
   }[];
@@ -71,7 +72,11 @@ export function routingView(routing: Routing, place: RoutingPlace = processPlace
       weight: d.weight,
       ...(d.origin !== undefined && { origin: d.origin }),
       credential: d.credential,
-      credentialSet: Boolean(place.env[d.credential]?.trim()) || Boolean(providerEntry(d.provider)?.keyless),
+      credentialState: place.env[d.credential]?.trim()
+        ? "set"
+        : providerEntry(d.provider)?.keyless && d.origin !== undefined
+          ? "not needed"
+          : "not set",
       implicit: d.implicit,
     })),
     aliases: [...routing.aliases.values()].map((a) => ({
