@@ -150,6 +150,17 @@ describe("the operator edits the routing file in the admin area, and it is in fo
     expect((await models()).map((m) => m.id)).not.toContain("other");
   });
 
+  it("says so when the file cannot be written, and keeps the routing in force", async () => {
+    const text = routingText(anthropic.url, { elsewhere: { deployments: ["claude-edited"] } });
+    // The file's directory is gone (an unmounted volume, say).
+    const gone = { env: place.env, cwd: path.join(cwd, "gone") };
+    const state = await routingAction(gw.rt, OPERATOR, { text, version: versionOf("") }, true, gone);
+    expect(state.error).toBe(
+      "Not saved: gateway.config.json could not be written (ENOENT); the routing in force is unchanged.",
+    );
+    expect((await models()).map((m) => m.id)).not.toContain("elsewhere");
+  });
+
   it("refuses anyone but an operator, for Check and Save alike, and writes nothing", async () => {
     const before = fs.readFileSync(path.join(cwd, "gateway.config.json"), "utf8");
     const text = routingText(anthropic.url, { sneaky: { deployments: ["claude-edited"] } });

@@ -140,7 +140,12 @@ export async function saveRoutingText(
   const before = readIfThere(file);
   if (versionOf(before) !== input.version)
     return refuse(`${target} changed since this page was loaded: reload the page and make your change again`);
-  writeAtomically(file, input.text);
+  try {
+    writeAtomically(file, input.text);
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    return refuse(`${target} could not be written (${reason}); the routing in force is unchanged`);
+  }
   reloadRouting(rt, checked.routing);
   await recordSave(rt.db, input.actor, target, before, input.text, checked.routing);
   return checked;
