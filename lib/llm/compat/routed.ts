@@ -14,7 +14,8 @@ export type ChatAttempt<T> = (target: ChatTarget, stop: CallStop) => Promise<T>;
  * A compatible surface's model call through the model router: `plan` says where it may go (its `model`
  * is the name the answer carries), `whole` or `stream` runs it. Either sets `x-gateway-provider`,
  * `x-gateway-model` (the provider's model id) and `x-gateway-attempts` on the answer, and the attempts
- * on an error too. The request's deadline (LLM_TIMEOUT_MS) bounds every attempt together.
+ * on an error too; a retry, a fallback or a skipped deployment also goes to the request log (Call.noteAttempts).
+ * The request's deadline (LLM_TIMEOUT_MS) bounds every attempt together.
  */
 export class ChatRoute {
   constructor(
@@ -67,6 +68,7 @@ export class ChatRoute {
       if (a.ownerKey) this.c.setHeader("x-gateway-credential", "owner");
     }
     this.c.setHeader("x-gateway-attempts", String(tried));
+    this.c.noteAttempts(this.plan.attempts);
     // The healthy path logs nothing; a retry, a fallback or a skipped deployment is worth a line.
     if (this.plan.attempts.length > 1)
       this.c.runtime.logger.info(
