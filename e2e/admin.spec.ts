@@ -193,6 +193,7 @@ test.describe("the operator's pages", () => {
           ["Usage", "Usage, all keys"],
           ["Request log", "Request log, all keys"],
           ["Prices", "Model prices"],
+          ["Routing", "Model routing"],
           ["Audit log", "Audit log"],
         ] as const) {
           await tabs.getByRole("link", { name: tab, exact: true }).click();
