@@ -42,6 +42,8 @@ describe("/v1/llm chat, models and tier selection against fake providers", () =>
       UPSTREAM_ANTHROPIC_URL: anthropic.url,
     }),
     key: { minute: 1000 },
+    // Each failure mapped here must reach the provider: breakers are tested in model-routing.
+    config: { GATEWAY_BREAKER_THRESHOLD: "1000" },
   });
 
   const { post } = t;

@@ -47,10 +47,16 @@ type Resolved = {
   anthropic: Record<string, unknown>;
 };
 
-/** Resolves provider and model, and turns Anthropic-only controls into provider options (400 elsewhere). */
-function resolveChat(req: ChatRequest): Resolved {
-  const entry = configuredProvider(req.provider ?? DEFAULT_PROVIDER);
-  const modelId = req.model ?? entry.defaultModel;
+/** Where the model router sends one attempt: a deployment's provider entry and model id. */
+export type ChatDeployment = { entry: ProviderEntry; modelId: string };
+
+/**
+ * Resolves provider and model (the router's deployment, else the request's), and turns Anthropic-only
+ * controls into provider options (400 elsewhere).
+ */
+function resolveChat(req: ChatRequest, deployment?: ChatDeployment): Resolved {
+  const entry = deployment?.entry ?? configuredProvider(req.provider ?? DEFAULT_PROVIDER);
+  const modelId = deployment?.modelId ?? req.model ?? entry.defaultModel;
   const thinkingFields = (["effort", "extended_thinking", "thinking", "inference_geo"] as const).filter(
     (f) => req[f] !== undefined,
   );
@@ -111,41 +117,19 @@ export function usageOf(u: { inputTokens?: number; outputTokens?: number } | und
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-// Failures worth another provider: theirs (5xx, 429, timeouts), never the caller's (4xx).
-const RETRYABLE = new Set([502, 503, 504]);
-
-/**
- * Tries the request's provider, then each `fallback` provider in order (with its own default model),
- * while the failure is the provider's. The last failure is the caller's error.
- */
-export async function withFallback<T extends object>(
-  req: ChatRequest,
-  attempt: (req: ChatRequest) => Promise<T>,
-): Promise<T & { fallback_from?: string[] }> {
-  const chain = [req.provider ?? DEFAULT_PROVIDER, ...(req.fallback ?? [])];
-  const failed: string[] = [];
-  for (const [i, provider] of chain.entries()) {
-    try {
-      const result = await attempt(i === 0 ? req : { ...req, provider, model: undefined, fallback: undefined });
-      return failed.length ? { ...result, fallback_from: failed } : result;
-    } catch (err) {
-      const last = i === chain.length - 1;
-      if (last || !(err instanceof GatewayError) || !RETRYABLE.has(err.status)) throw err;
-      failed.push(provider);
-    }
-  }
-  throw new GatewayError(502, "no provider answered");
-}
-
 /**
  * One answer, not streamed. Providers speaking OpenAI's Chat Completions are called through the chat
  * call every compatible surface uses (`completeOn`), the others through the AI SDK; a provider's
  * failure is its GatewayError.
  */
-export async function completeChat(req: ChatRequest, signal?: AbortSignal | CallStop): Promise<CompletionResponse> {
+export async function completeChat(
+  req: ChatRequest,
+  signal?: AbortSignal | CallStop,
+  deployment?: ChatDeployment,
+): Promise<CompletionResponse> {
   const stop = chatStop(signal);
   try {
-    const resolved = resolveChat(req);
+    const resolved = resolveChat(req, deployment);
     if (!relaysStream(resolved.entry)) return await generateCompletion(sdkOptions(resolved, req, stop));
     try {
       return await completeText(resolved, req, stop);
@@ -254,6 +238,7 @@ export async function streamChat(
   req: ChatRequest,
   signal?: AbortSignal | CallStop,
   format: StreamFormat = GATEWAY_STREAM,
+  deployment?: ChatDeployment,
 ): Promise<ChatStream> {
   // One stop for the provider call: the client leaving, the deadline and cancel (below) end it.
   const stop = chatStop(signal);
@@ -261,7 +246,7 @@ export async function streamChat(
   let cancelled = false;
   let resolved: Resolved;
   try {
-    resolved = resolveChat(req);
+    resolved = resolveChat(req, deployment);
   } catch (err) {
     stop.release();
     throw err;

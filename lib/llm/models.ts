@@ -7,10 +7,16 @@ import { cappedFetch } from "../upstream/capped-body.ts";
 import { upstreamOrigin } from "../upstream/origin.ts";
 import { CHAT_PROVIDER_NAMES, isConfigured, providerEntry, type ProviderEntry } from "../upstream/llm-catalogue.ts";
 
-/** The provider's entry, or 400 for an unknown name and 503 (naming the variable) when unconfigured. */
-export function configuredProvider(name: string): ProviderEntry {
+/** The provider's entry, or 400 for an unknown name. */
+export function knownProvider(name: string): ProviderEntry {
   const entry = providerEntry(name);
   if (!entry) throw new GatewayError(400, `unknown provider '${name}': use one of ${CHAT_PROVIDER_NAMES.join(", ")}`);
+  return entry;
+}
+
+/** The provider's entry, or 400 for an unknown name and 503 (naming the variable) when unconfigured. */
+export function configuredProvider(name: string): ProviderEntry {
+  const entry = knownProvider(name);
   if (!isConfigured(entry)) throw new GatewayError(503, `${name} is not configured: set ${entry.credential}`);
   return entry;
 }

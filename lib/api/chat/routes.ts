@@ -57,7 +57,7 @@ const completions = route(chatCompletions, async (c, input) => {
   // Before anything is fetched or sent: a tier that costs extra passes only when the operator allows it.
   refuseUnlisted(serviceTierFeature(body.service_tier), c.runtime.config.passthroughFeatures);
   // An alias or provider/model: an unknown provider is a 400 here, before any image is fetched.
-  const route = await chatRoute(c, body.model, requestAnswerId("chatcmpl-", c.requestId));
+  const route = await chatRoute(c, body.model, requestAnswerId("chatcmpl-", c.requestId), { body });
   body.messages = await inlineImages(c.runtime, body.messages, c);
   // A provider that never answers is a 504 after LLM_TIMEOUT_MS, as on /v1/llm/chat: the route's deadline.
   if (body.stream) {

@@ -101,7 +101,7 @@ function pivotOnce(c: Call, body: MessagesRequest): (target: ChatTarget) => Prom
  */
 const messagesRoute = route(messages, async (c, input) => {
   const body = input.body as unknown as MessagesRequest;
-  const route = await chatRoute(c, body.model, requestAnswerId("msg_", c.requestId));
+  const route = await chatRoute(c, body.model, requestAnswerId("msg_", c.requestId), { body });
   const named = { id: route.plan.id, model: route.plan.model };
   const pivot = pivotOnce(c, body);
   // Before anything is sent: what Anthropic would get as sent, its billed features checked.

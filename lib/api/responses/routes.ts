@@ -90,7 +90,7 @@ const createResponse = route(create, async (c, validated) => {
     if (!turn) throw missing(rt, body.previous_response_id);
     prior = turn.items;
   }
-  const route = await chatRoute(c, body.model as string, storedAnswerId("resp_"));
+  const route = await chatRoute(c, body.model as string, storedAnswerId("resp_"), { body });
   const { plan } = route;
   const input = await resolveReferences(inputItems(body.input), (id) => store.get(owner, id));
   // The pivot names no deployment's model: each attempt sends it with its own (completeOn).

@@ -1,3 +1,4 @@
+import { GatewayError } from "../../errors.ts";
 import type { Call } from "../../gateway/pipeline/call.ts";
 import type { CallStop } from "../../upstream/call-stop.ts";
 import type { ChatTarget } from "../call/index.ts";
@@ -56,6 +57,20 @@ export class ChatRoute {
     }
   }
 
+  /**
+   * The providers that failed or were passed over (breaker open, not configured) before the one that
+   * answered, itself left out: what /v1/llm/chat has always reported as `fallback_from`. Empty when the
+   * first provider answered, retries included.
+   */
+  fellOverFrom(): string[] {
+    const answered = this.plan.attempts.find((a) => a.outcome === "ok")?.provider;
+    const from: string[] = [];
+    for (const a of this.plan.attempts)
+      if (a.outcome !== "ok" && a.outcome !== "retried" && a.provider !== answered && !from.includes(a.provider))
+        from.push(a.provider);
+    return from;
+  }
+
   private setHeaders(): void {
     let tried = 0;
     for (const a of this.plan.attempts) {
@@ -78,14 +93,43 @@ export class ChatRoute {
   }
 }
 
-/** Where a compatible surface's model call may go: the client's model, its `x-gateway-route`, the answer's id. */
-export async function chatRoute(c: Call, model: string, id: string): Promise<ChatRoute> {
+/** What a caller may add to its model: the models to fall over to after it, and the body it came in. */
+export type RouteExtras = {
+  /** Models (aliases or provider/model) whose deployments are tried after the model's own, in order. */
+  fallbacks?: readonly string[];
+  /**
+   * The request's body: its `gateway_route` field (what an SDK's `extra_body` sends) overrides the
+   * strategy as `x-gateway-route` does, the header winning, and is removed so no provider sees it.
+   */
+  body?: object;
+};
+
+/**
+ * Where a model call may go: the client's model (an alias or provider/model), its `x-gateway-route`
+ * or body `gateway_route`, any fallback models after it, and the id its answer carries.
+ */
+export async function chatRoute(c: Call, model: string, id: string, extras: RouteExtras = {}): Promise<ChatRoute> {
   const router = await modelRouter(c.runtime);
-  const route = c.header("x-gateway-route");
+  const route = c.header("x-gateway-route") ?? bodyRoute(extras.body);
   // The key's model rules (model-rules.ts) hold for every plan made here.
   const rules = c.key?.models;
   const answer = { id, ...(route !== undefined && { route }), ...(rules && { rules }) };
   const plan = router.plan(model, answer);
+  if (extras.fallbacks?.length) {
+    const candidates = [...plan.candidates];
+    for (const fallback of extras.fallbacks)
+      candidates.push(...router.plan(fallback, { id, ...(rules && { rules }) }).candidates);
+    plan.candidates = candidates;
+  }
   plan.candidates = await ownerCandidates(c.runtime, c.key?.userId, plan.candidates);
   return new ChatRoute(c, router, plan);
+}
+
+function bodyRoute(body: object | undefined): string | undefined {
+  if (!body || !("gateway_route" in body)) return undefined;
+  const value = body.gateway_route;
+  delete (body as { gateway_route?: unknown }).gateway_route;
+  if (typeof value !== "string")
+    throw new GatewayError(400, "gateway_route must be a string: a strategy or deployment=<name>");
+  return value;
 }

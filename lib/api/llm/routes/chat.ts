@@ -2,7 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
-import { completeChat, llmTimeoutMs, streamChat, withFallback, type ChatRequest } from "../../../llm/chat.ts";
+import { completeChat, GATEWAY_STREAM, streamChat, type ChatRequest } from "../../../llm/chat.ts";
+import { chatRoute } from "../../../llm/compat/routed.ts";
+import { llmRouteModels } from "../../../llm/llm-route-models.ts";
+import { modelRouter } from "../../../llm/routing/runtime-router.ts";
 import { executeCode, groundedChat, GROUNDING_MODEL_DEFAULT } from "../../../llm/gemini-native.ts";
 import { selectModel } from "../tiers.ts";
 import { Budget, Completion, Message, providerErrors } from "../../../llm/route-schemas.ts";
@@ -29,11 +32,15 @@ const ChatBody = z.object({
     .optional()
     .openapi({ description: "anthropic only" }),
   inference_geo: z.literal("us").optional().openapi({ description: "anthropic only; US routing at 1.1x pricing" }),
-  fallback: z
-    .array(z.string())
-    .max(5)
+  fallback: z.array(z.string().min(1).max(200)).max(5).optional().openapi({
+    description:
+      "Tried in order when the model's own deployments fail (connection, timeout, 429, 5xx): a provider (its default model), provider/model or an alias",
+  }),
+  gateway_route: z
+    .string()
+    .max(200)
     .optional()
-    .openapi({ description: "Providers tried in order when the provider fails (5xx, 429, timeout)" }),
+    .openapi({ description: "A routing strategy, or deployment=<name>; the x-gateway-route header wins" }),
 });
 
 const chat = gatewayRoute("key", {
@@ -52,15 +59,22 @@ const chat = gatewayRoute("key", {
   },
 });
 
+/**
+ * Through the model router, as every model call: the provider and model (or an alias named as the
+ * model) and the `fallback` models after them. Each attempt runs on its deployment's provider entry.
+ */
 const handleChat: Handler<typeof chat> = async (c, { body, query: { stream: streamQuery } }) => {
+  const { model, fallbacks } = llmRouteModels(await modelRouter(c.runtime), body);
+  const route = await chatRoute(c, model, c.requestId, { fallbacks, body });
   const req: ChatRequest = body;
   if (!(body.stream || streamQuery === "true")) {
-    const result = await withFallback(req, (r) => completeChat(r, c.stop(llmTimeoutMs())));
+    const result = await route.whole((deployment, stop) => completeChat(req, stop, deployment));
     c.report(completionUsage(result));
-    return result;
+    const from = route.fellOverFrom();
+    return from.length ? { ...result, fallback_from: from } : result;
   }
-  // A stream falls back only before its first token: after that the client already has output.
-  return chatStreamAnswer(await withFallback(req, (r) => streamChat(r, c.stop(llmTimeoutMs()))));
+  // A stream falls over only before its first token (streamChat waits for it): after that the client has output.
+  return chatStreamAnswer(await route.stream((deployment, stop) => streamChat(req, stop, GATEWAY_STREAM, deployment)));
 };
 
 const TieredBody = z.object({
@@ -105,10 +119,9 @@ const handleSmartChat: Handler<typeof smartChat> = async (c, { body }) => {
   const lastUser =
     [...body.messages].reverse().find((m) => m.role === "user")?.content ?? body.messages.at(-1)!.content;
   const selection = selectModel(lastUser, body.budget);
-  const result = await completeChat(
-    { messages: body.messages, provider: selection.provider, model: selection.model, max_tokens: body.max_tokens },
-    c.signal,
-  );
+  const route = await chatRoute(c, `${selection.provider}/${selection.model}`, c.requestId);
+  const req: ChatRequest = { messages: body.messages, max_tokens: body.max_tokens };
+  const result = await route.whole((deployment, stop) => completeChat(req, stop, deployment));
   c.report(completionUsage(result));
   return { ...result, selection };
 };
