@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FAULTY_REPLY, startFaultyProvider, type FaultyProvider } from "./fakes/faulty-llm.ts";
+import { tempDir } from "./support/backends.ts";
+import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+
+const credentials = { LLM_ROUTE_A_KEY: "a-key", LLM_ROUTE_B_KEY: "b-key" };
+
+describe("/v1/llm/chat through the model router", () => {
+  let gw: TestGateway;
+  let key: string;
+  let faulty: FaultyProvider;
+  let dir: string;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    faulty = await startFaultyProvider();
+    dir = tempDir("llm-chat-routing");
+    const file = path.join(dir, "gateway.config.json");
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        deployments: [
+          {
+            name: "down",
+            provider: "openai",
+            model: "gpt-4.1",
+            credential: "LLM_ROUTE_A_KEY",
+            origin: `${faulty.url}/500`,
+          },
+          {
+            name: "claude",
+            provider: "anthropic",
+            model: "claude-sonnet-4-5",
+            credential: "LLM_ROUTE_B_KEY",
+            origin: `${faulty.url}/ok`,
+          },
+        ],
+        aliases: { smart: { strategy: "fallback", retries: 0, deployments: ["down", "claude"] } },
+      }),
+    );
+    // Provider calls read their credentials from the process's environment.
+    Object.assign(process.env, credentials);
+    gw = await startTestGateway({ env: { ...credentials, GATEWAY_CONFIG: file, GATEWAY_BREAKER_THRESHOLD: "1000" } });
+    key = (await gw.key()).key;
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await gw?.close();
+    await faulty?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const chat = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    gw.request("/v1/llm/chat", {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json", ...headers },
+      body: JSON.stringify({ messages: [{ role: "user", content: "route me" }], ...body }),
+    });
+
+  it("takes an alias named as the model and falls over from the failing deployment, saying so", async () => {
+    const before = faulty.hits.get("500") ?? 0;
+    const res = await chat({ model: "smart" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ content: FAULTY_REPLY, provider: "anthropic", fallback_from: ["openai"] });
+    expect(res.headers.get("x-gateway-provider")).toBe("anthropic");
+    expect(res.headers.get("x-gateway-attempts")).toBe("2");
+    expect(faulty.hits.get("500")).toBe(before + 1);
+  });
+
+  it("falls over the same way when streamed, before any token reaches the client", async () => {
+    const res = await chat({ model: "smart", stream: true });
+    expect(res.status).toBe(200);
+    const events = (await res.text())
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)) as { content?: string; done?: boolean; provider?: string });
+    expect(events.map((e) => e.content ?? "").join("")).toBe(FAULTY_REPLY);
+    expect(events.at(-1)).toMatchObject({ done: true, provider: "anthropic" });
+  });
+
+  it("lets the body's gateway_route pin a deployment, as x-gateway-route does", async () => {
+    const before = faulty.hits.get("500") ?? 0;
+    const res = await chat({ model: "smart", gateway_route: "deployment=claude" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-gateway-attempts")).toBe("1");
+    expect(faulty.hits.get("500") ?? 0).toBe(before);
+    const refused = await chat({ model: "smart", gateway_route: "deployment=nowhere" });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toMatch(/deployment 'nowhere' does not serve 'smart'/);
+  });
+
+  it("falls over to an alias named in fallback, after the provider's own deployment fails", async () => {
+    const res = await chat({ provider: "openai", model: "gpt-4.1", fallback: ["smart"] });
+    // openai/gpt-4.1 has no credential of its own here (OPENAI_API_KEY unset): passed over, then the alias.
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ provider: "anthropic", fallback_from: ["openai"] });
+  });
+});
