@@ -36,8 +36,29 @@ describe("/v1/llm/chat through the model router", () => {
             credential: "LLM_ROUTE_B_KEY",
             origin: `${faulty.url}/ok`,
           },
+          // The faulty provider reports 7 + 3 tokens an answer.
+          {
+            name: "limited",
+            provider: "openai",
+            model: "gpt-4.1-mini",
+            credential: "LLM_ROUTE_A_KEY",
+            origin: `${faulty.url}/ok`,
+            rpm: 1,
+          },
+          {
+            name: "capped",
+            provider: "openai",
+            model: "gpt-4.1-mini",
+            credential: "LLM_ROUTE_A_KEY",
+            origin: `${faulty.url}/ok`,
+            tpm: 5,
+          },
         ],
-        aliases: { smart: { strategy: "fallback", retries: 0, deployments: ["down", "claude"] } },
+        aliases: {
+          smart: { strategy: "fallback", retries: 0, deployments: ["down", "claude"] },
+          "one-a-minute": { deployments: ["limited"] },
+          "token-capped": { deployments: ["capped", "claude"] },
+        },
       }),
     );
     // Provider calls read their credentials from the process's environment.
@@ -96,5 +117,24 @@ describe("/v1/llm/chat through the model router", () => {
     // openai/gpt-4.1 has no credential of its own here (OPENAI_API_KEY unset): passed over, then the alias.
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ provider: "anthropic", fallback_from: ["openai"] });
+  });
+
+  it("passes a deployment by once it has had its requests or tokens this minute", async () => {
+    // Both calls of each pair fall in one clock minute: near its end, wait for the next.
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+    const first = await chat({ model: "one-a-minute" });
+    expect(first.status).toBe(200);
+    const second = await chat({ model: "one-a-minute" });
+    expect(second.status).toBe(429);
+    expect(Number(second.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(JSON.stringify(await second.json())).toMatch(/has had its requests or tokens for this minute/);
+
+    const under = await chat({ model: "token-capped" });
+    expect(under.headers.get("x-gateway-provider")).toBe("openai");
+    const over = await chat({ model: "token-capped" });
+    expect(over.status).toBe(200);
+    expect(over.headers.get("x-gateway-provider")).toBe("anthropic");
+    expect(over.headers.get("x-gateway-attempts")).toBe("1");
   });
 });

@@ -76,9 +76,13 @@ export class Call implements RequestVariables {
     (this.responseHeaders ??= {})[name] = value;
   }
 
+  /** Told of the usage reported: a routed deployment counting its tokens per minute (routed.ts). */
+  onReport: ((usage: UsageDetail) => void) | undefined;
+
   /** The work done (provider, model, tokens), for metering. */
   report(usage: UsageDetail): void {
     this.usage = usage;
+    this.onReport?.(usage);
   }
 
   /**

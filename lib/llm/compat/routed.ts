@@ -29,7 +29,13 @@ export class ChatRoute {
     const ms = llmTimeoutMs();
     const stop = this.c.stop(ms);
     try {
-      return (await this.router.run(this.plan, attempt, stop, Date.now() + ms)).value;
+      const { value, candidate } = await this.router.run(this.plan, attempt, stop, Date.now() + ms);
+      // A deployment with its own tokens per minute counts what the handler reports as this call's usage.
+      if (candidate.limits?.tpm !== undefined) {
+        const { minutes } = this.router;
+        this.c.onReport = (u) => minutes.tokens(candidate.name, (u.promptTokens ?? 0) + (u.completionTokens ?? 0));
+      }
+      return value;
     } finally {
       stop.release();
       this.setHeaders();
@@ -45,9 +51,15 @@ export class ChatRoute {
     const ms = llmTimeoutMs();
     const stop = this.c.stop(ms);
     try {
-      const { value } = await this.router.run(this.plan, attempt, stop, Date.now() + ms);
+      const { value, candidate } = await this.router.run(this.plan, attempt, stop, Date.now() + ms);
       const release = () => stop.release();
       value.finished.then(release, release);
+      if (candidate.limits?.tpm !== undefined) {
+        const { minutes } = this.router;
+        void value.finished.then(({ usage }) =>
+          minutes.tokens(candidate.name, usage.prompt_tokens + usage.completion_tokens),
+        );
+      }
       return value;
     } catch (err) {
       stop.release();

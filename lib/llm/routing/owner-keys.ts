@@ -51,7 +51,9 @@ export async function withOwnerKeys(
     const where = `${c.entry.name}\0${c.modelId}\0${c.entry.fixedOrigin ?? ""}`;
     if (!sent.has(where)) {
       sent.add(where);
-      out.push({ ...c, entry: { ...c.entry, apiKey }, owner, known: false });
+      // On the owner's own key: the deployment's per-minute share (the operator's key's) is not theirs.
+      const { limits: _operators, ...deployment } = c;
+      out.push({ ...deployment, entry: { ...c.entry, apiKey }, owner, known: false });
     }
     if (policy === "prefer") out.push(c);
   }

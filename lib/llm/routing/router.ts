@@ -1,10 +1,11 @@
-import { GatewayError } from "../../errors.ts";
+import { GatewayError, RateLimitError } from "../../errors.ts";
 import type { CallStop } from "../../upstream/call-stop.ts";
 import { UpstreamStatusError } from "../../upstream/http.ts";
 import { isConfigured, providerEntry, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { ModelRules } from "../../gateway/keys/record.ts";
 import type { ChatTarget } from "../call/index.ts";
 import { splitModel } from "../compat/target.ts";
+import { MinuteBudget, type MinuteLimits } from "./minute-budget.ts";
 import { DeploymentStats, orderCandidates, type OrderContext, type Strategy } from "./balance.ts";
 import type { BreakerBoard, BreakerState } from "./breaker.ts";
 import { STRATEGIES } from "./config.ts";
@@ -40,6 +41,8 @@ export type RouteCandidate = {
    * deployment (the operator's, under prefer) instead of ending the request.
    */
   owner?: string;
+  /** The deployment's own requests and tokens per minute, when the routing file sets them. */
+  limits?: MinuteLimits;
 };
 
 export type AttemptOutcome = "ok" | "retried" | "failed" | "skipped";
@@ -80,6 +83,8 @@ export type RouteOverride = { strategy?: Strategy; pin?: string };
 export type RouterOptions = {
   breakers: BreakerBoard;
   stats?: DeploymentStats;
+  /** Kept across a reload of the routing file, as the breakers and statistics are. */
+  minutes?: MinuteBudget;
   /** Retries per deployment when an alias says none (default 1). */
   retries?: number;
   policy?: Partial<RetryPolicy>;
@@ -103,6 +108,8 @@ type AliasRoute = { strategy: Strategy; candidates: RouteCandidate[]; retries?: 
 export class ModelRouter {
   readonly breakers: BreakerBoard;
   readonly stats: DeploymentStats;
+  /** Requests and tokens this minute of the deployments that declare `rpm` or `tpm`. */
+  readonly minutes: MinuteBudget;
   private readonly aliases = new Map<string, AliasRoute>();
   /** Declared deployments by `provider/model`: the alternates of a request naming that model. */
   private readonly pools = new Map<string, RouteCandidate[]>();
@@ -119,6 +126,7 @@ export class ModelRouter {
   constructor(routing: Routing, options: RouterOptions) {
     this.breakers = options.breakers;
     this.stats = options.stats ?? new DeploymentStats();
+    this.minutes = options.minutes ?? new MinuteBudget(options.now);
     this.retries = options.retries ?? 1;
     this.now = options.now ?? Date.now;
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.policy, now: this.now };
@@ -229,6 +237,13 @@ export class ModelRouter {
         this.note(plan, candidate, "skipped", 0, "not-configured");
         continue;
       }
+      if (candidate.limits) {
+        const over = this.minutes.refusal(candidate.name, candidate.limits);
+        if (over) {
+          this.note(plan, candidate, "skipped", 0, over);
+          continue;
+        }
+      }
       const breaker = breakerName(candidate);
       // Asked only now: in half-open this takes the deployment's one probe, which this request will use.
       if (!this.breakers.allows(breaker)) {
@@ -237,6 +252,7 @@ export class ModelRouter {
       }
       for (let retry = 0; ; retry++) {
         tried++;
+        if (candidate.limits) this.minutes.request(candidate.name);
         const started = this.now();
         const ended = candidate.known ? this.stats.start(candidate.name) : undefined;
         const stop = requestStop.child(plan.timeoutMs);
@@ -289,6 +305,12 @@ export class ModelRouter {
     if (lastError !== undefined) throw lastError;
     if (unconfigured && plan.attempts.every((a) => a.reason === "not-configured"))
       throw new GatewayError(503, `${unconfigured.name} is not configured: set ${unconfigured.credential}`);
+    if (plan.attempts.some((a) => a.reason === "over-rpm" || a.reason === "over-tpm"))
+      throw new RateLimitError(
+        `every deployment serving '${plan.model}' has had its requests or tokens for this minute: try again after ${Math.ceil(this.minutes.msToNextMinute() / 1000)} s`,
+        Math.ceil(this.minutes.msToNextMinute() / 1000),
+        "minute",
+      );
     throw new GatewayError(
       503,
       `every deployment serving '${plan.model}' is failing and its circuit breaker is open: try again shortly`,
@@ -347,7 +369,16 @@ function toCandidate(d: Deployment): RouteCandidate {
     d.credential === base.credential && d.origin === undefined
       ? base
       : { ...base, credential: d.credential, ...(d.origin !== undefined && { fixedOrigin: d.origin }) };
-  return { name: d.name, weight: d.weight, entry, modelId: d.model, label: d.name, known: true };
+  const limits = d.rpm !== undefined || d.tpm !== undefined ? { rpm: d.rpm, tpm: d.tpm } : undefined;
+  return {
+    name: d.name,
+    weight: d.weight,
+    entry,
+    modelId: d.model,
+    label: d.name,
+    known: true,
+    ...(limits && { limits }),
+  };
 }
 
 /** `x-gateway-route`: a strategy's name, or `deployment=<name>` to pin one; anything else is a 400. */
