@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_PRICES, estimateCost, featureCost, listPrices, mergePrices, priceOf } from "./prices.ts";
+import {
+  DEFAULT_PRICES,
+  estimateCost,
+  featureCost,
+  listPrices,
+  mergePrices,
+  priceOf,
+  setRoutingPrices,
+} from "./prices.ts";
 
 type PriceGlobal = typeof globalThis & { __gatewayPrices?: unknown };
 
@@ -16,6 +24,20 @@ describe("the one price table", () => {
     expect(table.get("xai")!.get("grok-3-mini")).toEqual(DEFAULT_PRICES.xai!["grok-3-mini"]);
     expect(table.get("ollama")!.get("llama3.2")).toEqual([0, 0]);
     expect(table.get("acme")!.get("m1")).toEqual([5, 6]);
+  });
+
+  it("takes the routing file's deployment prices over the defaults, and the operator's rows over both", () => {
+    const table = mergePrices(
+      [{ provider: "xai", model: "grok-4", price: [1, 2] }],
+      [
+        { provider: "xai", model: "grok-4", price: [7, 8] },
+        { provider: "openai", model: "gpt-4.1", price: [0.5, 0.5] },
+      ],
+    );
+    expect(table.get("xai")!.get("grok-4")).toEqual([1, 2]);
+    expect(table.get("openai")!.get("gpt-4.1")).toEqual([0.5, 0.5]);
+    setRoutingPrices([{ provider: "openai", model: "gpt-4.1", price: [0.5, 0.5] }]);
+    expect(estimateCost("openai", "gpt-4.1", 1_000_000, 1_000_000)).toBe(1);
   });
 
   it("prices a suffixed model id by the longest listed name it starts with, and nothing unknown", () => {

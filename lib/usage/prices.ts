@@ -54,11 +54,13 @@ export type PriceRow = {
   source: "default" | "operator";
 };
 
-/** The defaults with the operator's rows laid over them. */
-export function mergePrices(overrides: readonly { provider: string; model: string; price: Price }[]) {
+type PriceOverride = { provider: string; model: string; price: Price };
+
+/** The defaults with the routing file's deployment prices, then the operator's rows, laid over them. */
+export function mergePrices(overrides: readonly PriceOverride[], routing: readonly PriceOverride[] = []) {
   const table = new Map<string, Map<string, Price>>();
   for (const [provider, models] of Object.entries(DEFAULT_PRICES)) table.set(provider, new Map(Object.entries(models)));
-  for (const o of overrides) {
+  for (const o of [...routing, ...overrides]) {
     const models = table.get(o.provider) ?? new Map<string, Price>();
     models.set(o.model, o.price);
     table.set(o.provider, models);
@@ -66,7 +68,12 @@ export function mergePrices(overrides: readonly { provider: string; model: strin
   return table;
 }
 
-type PriceState = { table: Map<string, Map<string, Price>>; overrides: Set<string> };
+type PriceState = {
+  table: Map<string, Map<string, Price>>;
+  overrides: Set<string>;
+  rows: PriceOverride[];
+  routing: PriceOverride[];
+};
 type PriceGlobal = typeof globalThis & { __gatewayPrices?: PriceState };
 
 /**
@@ -75,7 +82,7 @@ type PriceGlobal = typeof globalThis & { __gatewayPrices?: PriceState };
  */
 function state(): PriceState {
   const g = globalThis as PriceGlobal;
-  g.__gatewayPrices ??= { table: mergePrices([]), overrides: new Set() };
+  g.__gatewayPrices ??= { table: mergePrices([]), overrides: new Set(), rows: [], routing: [] };
   return g.__gatewayPrices;
 }
 
@@ -119,10 +126,20 @@ export function listPrices(): PriceRow[] {
 export async function loadPrices(db: Database): Promise<void> {
   const rows = await db.prisma.modelPrice.findMany();
   const s = state();
-  s.table = mergePrices(
-    rows.map((r) => ({ provider: r.provider, model: r.model, price: [r.inputPerMillion, r.outputPerMillion] })),
-  );
+  s.rows = rows.map((r) => ({ provider: r.provider, model: r.model, price: [r.inputPerMillion, r.outputPerMillion] }));
+  s.table = mergePrices(s.rows, s.routing);
   s.overrides = new Set(rows.map((r) => `${r.provider}\u0000${r.model}`));
+}
+
+/**
+ * The routing file's deployment prices (`price: {input, output}`), laid over the defaults for their
+ * provider and model and under the operator's own rows (the admin price table wins): set at start and
+ * on every reload of the file.
+ */
+export function setRoutingPrices(prices: readonly PriceOverride[]): void {
+  const s = state();
+  s.routing = [...prices];
+  s.table = mergePrices(s.rows, s.routing);
 }
 
 /** Sets the operator's price for a model (a default one or a new one) and reloads the table. */

@@ -113,3 +113,13 @@ export function resolveModel(routing: Routing, model: string): { alias?: Alias; 
   const deployment = implicitDeployment(provider, model.slice(provider.length + 1));
   return { targets: [{ deployment, weight: 1 }] };
 }
+
+/** The prices the file's deployments set, by provider and model, for the price table (prices.ts). */
+export function routingPrices(
+  routing: Routing,
+): { provider: string; model: string; price: readonly [number, number] }[] {
+  const prices = [];
+  for (const d of routing.deployments.values())
+    if (d.price) prices.push({ provider: d.provider, model: d.model, price: d.price });
+  return prices;
+}

@@ -4,7 +4,9 @@ import { throttled } from "../../gateway/runtime/limits/throttled.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { MemoryBreakerBoard, type BreakerBoard } from "./breaker.ts";
 import { DeploymentStats } from "./balance.ts";
-import type { Routing } from "./deployments.ts";
+import { setRoutingPrices } from "../../usage/prices.ts";
+import { routingPrices, type Routing } from "./deployments.ts";
+import { MinuteBudget } from "./minute-budget.ts";
 import { ModelRouter, type RouterOptions } from "./router.ts";
 
 // At most one warning a minute while the shared breakers' Redis fails.
@@ -47,6 +49,7 @@ async function sharedByRouters(rt: Runtime, current: () => ModelRouter | undefin
   return {
     breakers,
     stats: new DeploymentStats(),
+    minutes: new MinuteBudget(),
     observe: (deployment, outcome) => rt.metrics.llmAttempts.inc({ deployment, outcome }),
   };
 }
@@ -60,6 +63,7 @@ export function modelRouter(rt: Runtime): Promise<ModelRouter> {
   const slot = routerSlot(rt);
   if (slot.routing !== rt.config.routing || !slot.current) {
     const routing = (slot.routing = rt.config.routing);
+    setRoutingPrices(routingPrices(routing));
     slot.current = slot.shared.then((shared) => (slot.latest = new ModelRouter(routing, shared)));
   }
   return slot.current;
