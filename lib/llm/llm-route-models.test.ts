@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GatewayError } from "../errors.ts";
 import { DEFAULT_PROVIDER, providerEntry } from "../upstream/llm-catalogue.ts";
-import { llmRouteModels } from "./llm-route-models.ts";
+import { llmRouteModels, providerRouteModel } from "./llm-route-models.ts";
 
 const aliases = { isAlias: (name: string) => name === "smart" };
 
@@ -37,5 +37,14 @@ describe("llmRouteModels", () => {
       expect(thrown).toBeInstanceOf(GatewayError);
       expect(thrown).toMatchObject({ status: 400, message: expect.stringContaining("unknown provider 'nope'") });
     }
+  });
+});
+
+describe("providerRouteModel", () => {
+  it("reads a provider field as an alias, else the provider's default model, the default provider when none", () => {
+    expect(providerRouteModel(aliases, "smart")).toBe("smart");
+    expect(providerRouteModel(aliases, "anthropic")).toBe(`anthropic/${providerEntry("anthropic")!.defaultModel}`);
+    expect(providerRouteModel(aliases)).toBe(`${DEFAULT_PROVIDER}/${providerEntry(DEFAULT_PROVIDER)!.defaultModel}`);
+    expect(() => providerRouteModel(aliases, "nope")).toThrow(expect.objectContaining({ status: 400 }));
   });
 });

@@ -24,6 +24,14 @@ export function llmRouteModels(
   return { model, fallbacks };
 }
 
+/**
+ * The router's name for a surface whose only model field is `provider` (templated generation, summaries):
+ * an alias of the routing file, else the provider (default xai) and its default model; an unknown one is a 400.
+ */
+export function providerRouteModel(aliases: { isAlias(name: string): boolean }, provider = DEFAULT_PROVIDER): string {
+  return aliases.isAlias(provider) ? provider : providerModel(provider, undefined);
+}
+
 function providerModel(provider: string, model: string | undefined): string {
   knownProvider(provider);
   return `${provider}/${model ?? providerEntry(provider)!.defaultModel}`;

@@ -174,9 +174,8 @@ const handle: Handler<typeof businessPlan> = async (c) => {
           stage: body.stage,
           detail: body.detail_level,
         };
-  const generated = await runTemplate({ ...businessPlanTemplate, maxTokens: DETAIL[input.detail].tokens }, input, {
+  const generated = await runTemplate(c, { ...businessPlanTemplate, maxTokens: DETAIL[input.detail].tokens }, input, {
     provider: body.provider,
-    signal: c.signal,
     strict: body.strict,
   });
   return respondGenerated(c, generated);

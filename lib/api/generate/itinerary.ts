@@ -169,9 +169,8 @@ const handle: Handler<typeof itinerary> = async (c) => {
           travelers: body.travelers,
           pace: body.pace,
         };
-  const generated = await runTemplate({ ...itineraryTemplate, maxTokens: itineraryMaxTokens(input.days) }, input, {
+  const generated = await runTemplate(c, { ...itineraryTemplate, maxTokens: itineraryMaxTokens(input.days) }, input, {
     provider: body.provider,
-    signal: c.signal,
     strict: body.strict,
   });
   return respondGenerated(c, generated, { duration: input.days });

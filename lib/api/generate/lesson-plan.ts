@@ -126,9 +126,8 @@ const handle: Handler<typeof lessonPlan> = async (c) => {
     form === "A"
       ? { topic: body.topic, level: body.level, minutes: body.duration }
       : { topic: body.topic, level: `CEFR ${body.level}`, minutes: parseInt(body.duration), focus: body.focus };
-  const generated = await runTemplate(lessonTemplate, input, {
+  const generated = await runTemplate(c, lessonTemplate, input, {
     provider: body.provider,
-    signal: c.signal,
     strict: body.strict,
   });
   return respondGenerated(c, generated, { level: body.level, duration: body.duration });

@@ -246,9 +246,8 @@ const resume = gatewayRoute("key", {
 
 const handleResume: Handler<typeof resume> = async (c, { body }) => {
   const input = resumeInput(body);
-  const generated = await runTemplate(resumeTemplate, input, {
+  const generated = await runTemplate(c, resumeTemplate, input, {
     provider: body.provider,
-    signal: c.signal,
     strict: body.strict,
   });
   const ats_score = atsScore(generated.result, input.targetRole);

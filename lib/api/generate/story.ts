@@ -163,9 +163,10 @@ const handleStory: Handler<typeof story> = async (c, { body }) => {
   const complexity = length ? LENGTH_BANDS[length] : (body.complexity ?? "medium");
   const genre = length ? body.genre || undefined : undefined;
   const generated = await runTemplate(
+    c,
     storyTemplate,
     { premise, genre, complexity },
-    { provider: body.provider, signal: c.signal, strict: body.strict },
+    { provider: body.provider, strict: body.strict },
   );
   return respondGenerated(c, generated, {
     complexity,

@@ -1,12 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { generateText, NoObjectGeneratedError, Output, type ModelMessage } from "ai";
 import { GatewayError } from "../../errors.ts";
-import { DEFAULT_PROVIDER } from "../../upstream/llm-catalogue.ts";
+import type { Call } from "../../gateway/pipeline/call.ts";
 import { usageOf } from "../../llm/chat.ts";
 import type { Usage } from "../../llm/chat-types.ts";
+import type { ChatTarget } from "../../llm/call/index.ts";
+import { chatRoute } from "../../llm/compat/routed.ts";
 import { providerError } from "../../llm/errors.ts";
-import { configuredProvider, languageModel } from "../../llm/models.ts";
-import { CallStop } from "../../upstream/call-stop.ts";
+import { providerRouteModel } from "../../llm/llm-route-models.ts";
+import { languageModel } from "../../llm/models.ts";
+import { modelRouter } from "../../llm/routing/runtime-router.ts";
 import { modelSchema } from "./model-schema.ts";
 
 /**
@@ -41,9 +44,8 @@ export type Template<I, S extends z.ZodType> = {
 };
 
 export type TemplateOptions = {
+  /** A provider (its default model) or an alias of the routing file; default xai. */
   provider?: string;
-  signal?: AbortSignal;
-  timeoutMs?: number;
   /** A result still breaking a rule after the repair turn is a 502, not a 200 with warnings. */
   strict?: boolean;
 };
@@ -73,8 +75,6 @@ export const WarningsField = z.array(z.string()).optional().openapi({
   description: "The rules the result still breaks after the repair turn; present only when there are some",
 });
 
-const TIMEOUT_MS = 120_000;
-
 /** One answer: its value once parsed and fixed (none when it did not parse), and what is still wrong with it. */
 export type Attempt<T> = { value?: T; problems: string[]; text: string };
 
@@ -83,20 +83,44 @@ export type Attempt<T> = { value?: T; problems: string[]; text: string };
  * input, its answer parsed, fixed where no model is needed, then checked against the rules; on any
  * problem the model gets one repair turn (its answer and the problems, asked to answer again). The
  * better answer is kept; if it still breaks rules, it is the result with those rules as warnings, or a
- * 502 naming them when `strict` is set or no answer parsed at all. Usage covers every call made.
- * Provider failures are their GatewayErrors, as on /v1/llm/chat.
+ * 502 naming them when `strict` is set or no answer parsed at all. Usage covers every call of the
+ * attempt that answered. The model is reached through the model router (`provider` may name an alias):
+ * a failing deployment is retried or fallen over, both turns on one deployment; provider failures
+ * are their GatewayErrors, as on /v1/llm/chat.
  */
 export async function runTemplate<I, S extends z.ZodType>(
+  c: Call,
   template: Template<I, S>,
   input: I,
   options: TemplateOptions = {},
 ): Promise<Generated<z.infer<S>>> {
-  const entry = configuredProvider(options.provider ?? DEFAULT_PROVIDER);
-  const modelId = entry.defaultModel;
-  const model = languageModel(entry, modelId);
-  const signal = new CallStop(options.timeoutMs ?? TIMEOUT_MS).follow(options.signal).signal;
+  const route = await chatRoute(c, providerRouteModel(await modelRouter(c.runtime), options.provider), c.requestId);
+  // The first turn and its repair are one attempt: a deployment that fails either is left for the next.
+  const { attempt, repaired, usage, provider, model } = await route.whole((target, stop) =>
+    generate(template, input, target, stop.signal).finally(() => stop.release()),
+  );
+  if (attempt.value === undefined || (attempt.problems.length && options.strict)) {
+    throw new GatewayError(
+      502,
+      `${provider} did not produce a valid ${template.name} after a repair attempt: ${attempt.problems.slice(0, 5).join("; ")}`,
+    );
+  }
+  return { result: attempt.value, provider, model, usage, repaired, warnings: attempt.problems };
+}
+
+type Generation<T> = { attempt: Attempt<T>; repaired: boolean; usage: Usage; provider: string; model: string };
+
+/** A template's turns on one deployment: the first answer, and the repair turn when it breaks a rule. */
+async function generate<I, S extends z.ZodType>(
+  template: Template<I, S>,
+  input: I,
+  target: ChatTarget,
+  signal: AbortSignal,
+): Promise<Generation<z.infer<S>>> {
+  const model = languageModel(target.entry, target.modelId);
+  const provider = target.entry.name;
   const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-  let answeredBy = modelId;
+  let answeredBy = target.modelId;
   const add = (u: Usage) => {
     usage.prompt_tokens += u.prompt_tokens;
     usage.completion_tokens += u.completion_tokens;
@@ -121,7 +145,7 @@ export async function runTemplate<I, S extends z.ZodType>(
       const value = template.fix ? template.fix(answered, input) : answered;
       return { value, problems: template.rules?.(value, input) ?? [], text: result.text };
     } catch (err) {
-      if (!NoObjectGeneratedError.isInstance(err)) throw providerError(entry.name, err);
+      if (!NoObjectGeneratedError.isInstance(err)) throw providerError(provider, err);
       add(usageOf(err.usage));
       return { problems: [schemaProblem(err)], text: err.text ?? "" };
     }
@@ -139,20 +163,7 @@ export async function runTemplate<I, S extends z.ZodType>(
     ]);
     attempt = betterAttempt(attempt, second);
   }
-  if (attempt.value === undefined || (attempt.problems.length && options.strict)) {
-    throw new GatewayError(
-      502,
-      `${entry.name} did not produce a valid ${template.name} after a repair attempt: ${attempt.problems.slice(0, 5).join("; ")}`,
-    );
-  }
-  return {
-    result: attempt.value,
-    provider: entry.name,
-    model: answeredBy,
-    usage,
-    repaired,
-    warnings: attempt.problems,
-  };
+  return { attempt, repaired, usage, provider, model: answeredBy };
 }
 
 /**

@@ -2,7 +2,11 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
+import { completeChat } from "../../../llm/chat.ts";
+import { chatRoute } from "../../../llm/compat/routed.ts";
+import { providerRouteModel } from "../../../llm/llm-route-models.ts";
 import { providerErrors } from "../../../llm/route-schemas.ts";
+import { modelRouter } from "../../../llm/routing/runtime-router.ts";
 import { completionUsage } from "../../../llm/usage-report.ts";
 import { CHUNK_CHARS, summarize } from "./summarize.ts";
 import { SUMMARY_STYLES } from "./word-limit.ts";
@@ -53,12 +57,14 @@ const summarizeRoute = gatewayRoute("key", {
   },
 });
 
+/** `provider` may name an alias; each model call (a part, the combination) is routed on its own. */
 const handleSummarize: Handler<typeof summarizeRoute> = async (c, { body }) => {
+  const routed = providerRouteModel(await modelRouter(c.runtime), body.provider);
   const result = await summarize({
     text: body.text,
     maxWords: body.max_words,
     style: body.style,
-    provider: body.provider,
+    complete: async (req) => (await chatRoute(c, routed, c.requestId)).whole((d, stop) => completeChat(req, stop, d)),
     signal: c.signal,
   });
   c.report(completionUsage(result));

@@ -1,6 +1,6 @@
 import { GatewayError } from "../../../errors.ts";
-import { completeChat } from "../../../llm/chat.ts";
-import type { Usage } from "../../../llm/chat-types.ts";
+import type { ChatRequest } from "../../../llm/chat.ts";
+import type { CompletionResponse, Usage } from "../../../llm/chat-types.ts";
 import { pool } from "../../../abortable.ts";
 import { splitIntoChunks } from "./chunks.ts";
 import { countWords, limitWords, type SummaryStyle } from "./word-limit.ts";
@@ -16,7 +16,8 @@ export type SummaryRequest = {
   text: string;
   maxWords: number;
   style: SummaryStyle;
-  provider?: string;
+  /** One model call (a part's summary, or their combination): the caller's model, routed as it chooses. */
+  complete: (req: ChatRequest) => Promise<CompletionResponse>;
   signal?: AbortSignal;
 };
 
@@ -49,18 +50,14 @@ export async function summarize(req: SummaryRequest): Promise<Summary> {
   let provider = "";
   let model = "";
   const ask = async (prompt: string, words: number): Promise<string> => {
-    const reply = await completeChat(
-      {
-        messages: [
-          { role: "system", content: SYSTEM },
-          { role: "user", content: prompt },
-        ],
-        provider: req.provider,
-        // ~1.3 tokens a word, with room for bullets and a model that overshoots (cut afterwards).
-        max_tokens: words * 2 + 200,
-      },
-      req.signal,
-    );
+    const reply = await req.complete({
+      messages: [
+        { role: "system", content: SYSTEM },
+        { role: "user", content: prompt },
+      ],
+      // ~1.3 tokens a word, with room for bullets and a model that overshoots (cut afterwards).
+      max_tokens: words * 2 + 200,
+    });
     usage.prompt_tokens += reply.usage.prompt_tokens;
     usage.completion_tokens += reply.usage.completion_tokens;
     usage.total_tokens += reply.usage.total_tokens;
