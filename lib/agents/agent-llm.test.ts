@@ -9,6 +9,7 @@ import {
   type FakeTurn,
   type FakeRequest,
 } from "../../test/fakes/research-llm.ts";
+import { providersRouter } from "../../test/support/providers-router.ts";
 import { agentLlm, toolOutcomes } from "./agent-llm.ts";
 import type { AgentCall, AgentReply } from "./types.ts";
 
@@ -51,7 +52,11 @@ describe("agentLlm against a fake provider", () => {
   it("asks the provider's model for the call's tier and reports content, model and usage", async () => {
     configure();
     const replies: Array<[AgentReply, AgentCall]> = [];
-    const agent = agentLlm({ provider: "xai", onCall: (reply, c) => void replies.push([reply, c]) });
+    const agent = agentLlm({
+      provider: "xai",
+      router: providersRouter(),
+      onCall: (reply, c) => void replies.push([reply, c]),
+    });
     const c = call({ role: "summary", tier: "premium", system: "Role: summary. Sum up." });
     const reply = await agent(c);
     expect(reply).toEqual({
@@ -77,7 +82,7 @@ describe("agentLlm against a fake provider", () => {
     const before = llm.requests.length;
     const hits = wikipedia.hits.length;
     const onCall = vi.fn();
-    const reply = await agentLlm({ provider: "xai", onCall })(
+    const reply = await agentLlm({ provider: "xai", router: providersRouter(), onCall })(
       call({ tools: TOOLS, maxSteps: 3, toolContext: toolContext() }),
     );
 
@@ -111,7 +116,9 @@ describe("agentLlm against a fake provider", () => {
     wikipedia.setStatus(500);
     try {
       const before = llm.requests.length;
-      const reply = await agentLlm({ provider: "xai" })(call({ tools: TOOLS, toolContext: toolContext() }));
+      const reply = await agentLlm({ provider: "xai", router: providersRouter() })(
+        call({ tools: TOOLS, toolContext: toolContext() }),
+      );
       expect(reply.toolCalls).toEqual([
         {
           tool: "wikipedia_search",
@@ -136,7 +143,9 @@ describe("agentLlm against a fake provider", () => {
         ? { toolCalls: [{ name: "wikipedia_search", arguments: { query: "Ada" } }] }
         : undefined;
     const before = llm.requests.length;
-    const reply = await agentLlm({ provider: "xai" })(call({ tools: TOOLS, maxSteps: 2, toolContext: toolContext() }));
+    const reply = await agentLlm({ provider: "xai", router: providersRouter() })(
+      call({ tools: TOOLS, maxSteps: 2, toolContext: toolContext() }),
+    );
     const sent = llm.requests.slice(before);
     expect(sent.map((r) => r.body.tool_choice)).toEqual(["auto", "none"]);
     expect(reply.toolCalls).toHaveLength(1);
@@ -146,15 +155,15 @@ describe("agentLlm against a fake provider", () => {
   it("turns a provider's failure into the gateway's error, and an empty answer into a 502 after metering it", async () => {
     configure();
     script = () => ({ status: 500 });
-    await expect(agentLlm({ provider: "xai" })(call())).rejects.toMatchObject({
+    await expect(agentLlm({ provider: "xai", router: providersRouter() })(call())).rejects.toMatchObject({
       status: 502,
       message: "xai failed (500)",
     });
     script = () => ({ status: 429 });
-    await expect(agentLlm({ provider: "xai" })(call())).rejects.toBeInstanceOf(GatewayError);
+    await expect(agentLlm({ provider: "xai", router: providersRouter() })(call())).rejects.toBeInstanceOf(GatewayError);
     script = () => ({ content: "  " });
     const onCall = vi.fn();
-    await expect(agentLlm({ provider: "xai", onCall })(call())).rejects.toMatchObject({
+    await expect(agentLlm({ provider: "xai", router: providersRouter(), onCall })(call())).rejects.toMatchObject({
       status: 502,
       message: "xai answered agent worker-1 with no text",
     });
@@ -163,10 +172,12 @@ describe("agentLlm against a fake provider", () => {
 
   it("refuses an unconfigured provider (503 naming its variable) and an unknown one (400)", () => {
     vi.stubEnv("XAI_API_KEY", "");
-    expect(() => agentLlm({ provider: "xai" })).toThrow(
+    expect(() => agentLlm({ provider: "xai", router: providersRouter() })).toThrow(
       expect.objectContaining({ status: 503, message: "xai is not configured: set XAI_API_KEY" }),
     );
-    expect(() => agentLlm({ provider: "acme" })).toThrow(expect.objectContaining({ status: 400 }));
+    expect(() => agentLlm({ provider: "acme", router: providersRouter() })).toThrow(
+      expect.objectContaining({ status: 400 }),
+    );
   });
 
   it("aborts the upstream request when the call's signal aborts", async () => {
@@ -175,7 +186,7 @@ describe("agentLlm against a fake provider", () => {
     const controller = new AbortController();
     const before = llm.aborted();
     const started = Date.now();
-    const pending = agentLlm({ provider: "xai" })(call({ signal: controller.signal }));
+    const pending = agentLlm({ provider: "xai", router: providersRouter() })(call({ signal: controller.signal }));
     await vi.waitFor(() => expect(llm.requests.at(-1)!.body.messages[1]).toBeDefined());
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toBeInstanceOf(GatewayError);
@@ -186,7 +197,11 @@ describe("agentLlm against a fake provider", () => {
   it("times out a call that takes too long (504)", async () => {
     configure();
     script = () => ({ content: "late", delayMs: 10_000 });
-    await expect(agentLlm({ provider: "xai", timeoutMs: 50 })(call())).rejects.toMatchObject({ status: 504 });
+    await expect(agentLlm({ provider: "xai", router: providersRouter(), timeoutMs: 50 })(call())).rejects.toMatchObject(
+      {
+        status: 504,
+      },
+    );
   });
 });
 

@@ -2,7 +2,9 @@ import { generateText, stepCountIs, tool, type StepResult, type ToolSet } from "
 import { GatewayError } from "../errors.ts";
 import { usageOf } from "../llm/chat.ts";
 import { providerError } from "../llm/errors.ts";
+import type { ChatTarget } from "../llm/call/index.ts";
 import { configuredProvider, languageModel } from "../llm/models.ts";
+import type { ModelRouter } from "../llm/routing/router.ts";
 import { runToolCall, type Tool } from "../tools/tool.ts";
 import { sourcesFrom } from "./sources.ts";
 import type { AgentCall, AgentLlm, AgentReply, Source, ToolCallRecord } from "./types.ts";
@@ -15,6 +17,8 @@ export const TOOL_OUTPUT_CHARS = 12_000;
 
 export type AgentLlmOptions = {
   provider: string;
+  /** The runtime's model router (modelRouter): each call goes to the tier's model's deployments through it. */
+  router: Promise<ModelRouter>;
   /** Called after each answered call (to meter it); awaited, so its failure is the call's. */
   onCall?: (reply: AgentReply, call: AgentCall) => void | Promise<void>;
   timeoutMs?: number;
@@ -65,49 +69,72 @@ export function toolOutcomes(
 }
 
 /**
- * The agents' LLM: one provider (400 unknown, 503 unconfigured, checked here), the model its tier's.
- * With tools the model may call them over up to `maxSteps` steps (default 3), the last one without
- * tools so the call ends in an answer. Usage is the total over the steps; a provider's failure is its
- * GatewayError as for /v1/llm/chat; an answer without text is a 502 (after `onCall`: its tokens were spent).
+ * The agents' LLM: one provider (400 unknown, 503 unconfigured, checked here), the model its tier's,
+ * reached through the model router as `provider/model` (its key pool, retries and breakers). With tools
+ * the model may call them over up to `maxSteps` steps (default 3), the last one without tools so the
+ * call ends in an answer; a retried attempt runs its steps again. Usage is the total over the steps; a
+ * provider's failure is its GatewayError as for /v1/llm/chat; an answer without text is a 502 (after
+ * `onCall`: its tokens were spent). `timeoutMs` bounds every attempt of one call together.
  */
-export function agentLlm({ provider, onCall, timeoutMs = AGENT_TIMEOUT_MS }: AgentLlmOptions): AgentLlm {
+export function agentLlm({ provider, router, onCall, timeoutMs = AGENT_TIMEOUT_MS }: AgentLlmOptions): AgentLlm {
   const entry = configuredProvider(provider);
   return async (call) => {
     const modelId = entry.tiers[call.tier];
+    const routing = await router;
+    const plan = routing.plan(`${entry.name}/${modelId}`, { id: call.agentId });
     const stop = new CallStop(timeoutMs).follow(call.signal);
-    const signal = stop.signal;
     const tools = call.tools?.length ? call.tools : undefined;
-    const maxSteps = Math.max(1, call.maxSteps ?? 3);
-    let result;
+    let routed;
     try {
-      result = await generateText({
-        model: languageModel(entry, modelId),
-        system: call.system,
-        prompt: call.prompt,
-        ...(tools
-          ? {
-              tools: sdkTools(tools, call, signal),
-              stopWhen: stepCountIs(maxSteps),
-              prepareStep: ({ stepNumber }) => (stepNumber === maxSteps - 1 ? { toolChoice: "none" as const } : {}),
-            }
-          : {}),
-        maxRetries: 0,
-        abortSignal: signal,
-      });
-    } catch (err) {
-      throw providerError(entry.name, err);
+      routed = await routing.run(
+        plan,
+        (target, attemptStop) =>
+          agentAttempt(target, call, tools, attemptStop.signal).finally(() => attemptStop.release()),
+        stop,
+        Date.now() + timeoutMs,
+      );
     } finally {
       stop.release();
     }
+    const { value: result, candidate } = routed;
+    const answeredBy = candidate.entry.name;
     const reply: AgentReply = {
       content: result.text.trim(),
-      provider: entry.name,
-      model: result.response?.modelId || modelId,
+      provider: answeredBy,
+      model: result.response?.modelId || candidate.modelId,
       usage: usageOf(result.totalUsage),
       ...toolOutcomes(result.steps, tools ?? []),
     };
     await onCall?.(reply, call);
-    if (!reply.content) throw new GatewayError(502, `${entry.name} answered agent ${call.agentId} with no text`);
+    if (!reply.content) throw new GatewayError(502, `${answeredBy} answered agent ${call.agentId} with no text`);
     return reply;
   };
+}
+
+/** One attempt of an agent call on the deployment the router chose, its steps and tool runs included. */
+async function agentAttempt(
+  target: ChatTarget,
+  call: AgentCall,
+  tools: readonly Tool[] | undefined,
+  signal: AbortSignal,
+) {
+  const maxSteps = Math.max(1, call.maxSteps ?? 3);
+  try {
+    return await generateText({
+      model: languageModel(target.entry, target.modelId),
+      system: call.system,
+      prompt: call.prompt,
+      ...(tools
+        ? {
+            tools: sdkTools(tools, call, signal),
+            stopWhen: stepCountIs(maxSteps),
+            prepareStep: ({ stepNumber }) => (stepNumber === maxSteps - 1 ? { toolChoice: "none" as const } : {}),
+          }
+        : {}),
+      maxRetries: 0,
+      abortSignal: signal,
+    });
+  } catch (err) {
+    throw providerError(target.entry.name, err);
+  }
 }

@@ -4,6 +4,7 @@ import type { Runtime } from "../gateway/runtime/runtime.ts";
 import { BudgetExceeded } from "../jobs/budget-exceeded.ts";
 import { CallStop } from "../upstream/call-stop.ts";
 import { keyById, toolAdmission } from "../tools/admission.ts";
+import { modelRouter } from "../llm/routing/runtime-router.ts";
 import { agentLlm } from "./agent-llm.ts";
 import { estimateCostUsd } from "./cost.ts";
 import type { AgentDeps, AgentReply, ResearchEvent, Source } from "./types.ts";
@@ -70,7 +71,7 @@ export function researchDeps(rt: Runtime, provider: string, scope: RunScope): Ag
       at: new Date(),
     });
   };
-  const llm = agentLlm({ provider, onCall });
+  const llm = agentLlm({ provider, router: modelRouter(rt), onCall });
   return {
     llm: (call) => {
       const refused = spendRefusal(rt, scope.keyId);

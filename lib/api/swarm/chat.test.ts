@@ -4,6 +4,7 @@ import { agentLlm } from "../../agents/agent-llm.ts";
 import { TOOLS } from "../../tools/tools.ts";
 import { startFakeWikipedia, type FakeSource } from "../../../test/fakes/data-sources.ts";
 import { fakeAgentLlm, startFakeResearchLlm, type FakeResearchLlm } from "../../../test/fakes/research-llm.ts";
+import { providersRouter } from "../../../test/support/providers-router.ts";
 import { CHAT_MAX_STEPS, runSwarmChat, selectTools, type SwarmDeps } from "./chat.ts";
 
 const deps = (llm: SwarmDeps["llm"], signal = new AbortController().signal): SwarmDeps => ({
@@ -92,7 +93,7 @@ describe("runSwarmChat", () => {
     it("offers the model only the chosen tools and runs the one it calls", async () => {
       const result = await runSwarmChat(
         { prompt: "Who was Ada?", tools: ["wikipedia_search", "arxiv_search"] },
-        deps(agentLlm({ provider: "xai" })),
+        deps(agentLlm({ provider: "xai", router: providersRouter() })),
       );
       expect(provider.requests[0]!.body.tools!.map((t) => t.function.name)).toEqual([
         "wikipedia_search",
