@@ -4,8 +4,12 @@ import { spendRefusal } from "../../gateway/http/guard.ts";
 import { BudgetExceeded } from "../../jobs/budget-exceeded.ts";
 import type { JobOwner } from "../../jobs/runner.ts";
 import { FINAL_STATUSES, lineageKeys, type Task, type TaskTransaction } from "../../jobs/task-store.ts";
-import type { ChatMessage } from "../../llm/chat-types.ts";
-import { completeChat } from "../../llm/chat.ts";
+import type { ChatMessage, CompletionResponse } from "../../llm/chat-types.ts";
+import { completeChat, llmTimeoutMs, type ChatRequest } from "../../llm/chat.ts";
+import { llmRouteModels } from "../../llm/llm-route-models.ts";
+import type { ModelRouter } from "../../llm/routing/router.ts";
+import { modelRouter } from "../../llm/routing/runtime-router.ts";
+import { CallStop } from "../../upstream/call-stop.ts";
 
 export const BATCH_KIND = "llm.batch";
 /** Items of one batch in flight at once, so a batch never starves the instance's other work. */
@@ -151,6 +155,8 @@ export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInpu
     owner,
     () => rt.tasks.createAdmitted(`batch items:${owner.limitKey}`, admit, BATCH_KIND, keyId, input),
     async (task, ctx) => {
+      // The router in force when the batch starts serves all its items.
+      const router = await modelRouter(rt);
       const results: BatchItemResult[] = new Array(input.requests.length);
       let done = 0;
       let next = 0;
@@ -166,8 +172,11 @@ export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInpu
           const item = input.requests[i]!;
           const started = performance.now();
           try {
-            const r = await completeChat(
-              { messages: item.messages, provider: input.provider, model: input.model, max_tokens: input.max_tokens },
+            const r = await routedCompletion(
+              router,
+              input,
+              `${task.id}:${item.custom_id}`,
+              { messages: item.messages, max_tokens: input.max_tokens },
               ctx.signal,
             );
             results[i] = {
@@ -210,4 +219,28 @@ export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInpu
       return { results };
     },
   );
+}
+
+/**
+ * One item's chat through the model router: the batch's provider and model (or an alias as the model),
+ * retried or fallen over as a request's would be. LLM_TIMEOUT_MS bounds all its attempts together, and
+ * the task's cancel stops it.
+ */
+async function routedCompletion(
+  router: ModelRouter,
+  input: Pick<BatchInput, "provider" | "model">,
+  id: string,
+  req: ChatRequest,
+  signal: AbortSignal,
+): Promise<CompletionResponse> {
+  const plan = router.plan(llmRouteModels(router, input).model, { id });
+  const ms = llmTimeoutMs();
+  const stop = new CallStop(ms).follow(signal);
+  try {
+    return (
+      await router.run(plan, (deployment, attempt) => completeChat(req, attempt, deployment), stop, Date.now() + ms)
+    ).value;
+  } finally {
+    stop.release();
+  }
 }

@@ -18,6 +18,7 @@ import {
 } from "../batch.ts";
 import { configuredProvider as configuredProviderOrThrow } from "../../../llm/models.ts";
 import { Message, providerErrors } from "../../../llm/route-schemas.ts";
+import { modelRouter } from "../../../llm/routing/runtime-router.ts";
 
 const BatchBody = z.object({
   requests: z
@@ -68,9 +69,11 @@ const batchCreate = batchCreateConfig("/v1/llm/batch");
 const batchCreateFormB = batchCreateConfig("/v1/llm/batch/create");
 
 const handleBatchCreate: Handler<typeof batchCreate> = async (c, { body }) => {
-  // Checked now, so a batch for an unconfigured provider fails at once, not item by item.
-  configuredProviderOrThrow(body.provider ?? DEFAULT_PROVIDER);
   const rt = c.runtime;
+  // Checked now, so a batch for an unconfigured provider fails at once, not item by item; an alias named
+  // as the model is the router's to serve.
+  const alias = body.provider === undefined && body.model !== undefined && (await modelRouter(rt)).isAlias(body.model);
+  if (!alias) configuredProviderOrThrow(body.provider ?? DEFAULT_PROVIDER);
   const task = await createBatch(rt, c.key!, body);
   return Reply.json(describeBatch(task, rt.runner.queuePosition(task.id)), 201);
 };
