@@ -18,7 +18,10 @@ const models = gatewayRoute("key", {
   },
 });
 
-const modelsRoute = route(models, (call) => ({ object: "list", data: modelList(call.runtime.config.routing) }));
+const modelsRoute = route(models, (call) => ({
+  object: "list",
+  data: modelList(call.runtime.config.routing, process.env, call.key?.models),
+}));
 
 /**
  * The OpenAI-compatible model list (the OpenAI-compatible surface: see lib/api/chat): the operator's

@@ -44,4 +44,24 @@ aliases:
     });
     expect(list.slice(1).map((m) => m.id)).toContain("openai/gpt-4.1-mini");
   });
+
+  it("lists only what a key's model rules let it call", () => {
+    const config = parseRoutingConfig(
+      `aliases:
+  smart: {deployments: [openai/gpt-4.1, anthropic/claude-opus-4-1]}
+  cheap: {deployments: [openai/gpt-4.1-nano]}
+`,
+      "g.yaml",
+      env,
+    );
+    const routing = buildRouting(config, env);
+    const ids = (rules: { allow: string[]; deny: string[] }) => modelList(routing, env, rules).map((m) => m.id);
+    expect(ids({ allow: [], deny: ["openai/*"] })).toEqual([
+      "smart",
+      "anthropic/claude-sonnet-4-5",
+      "anthropic/claude-haiku-4-5",
+      "anthropic/claude-opus-4-1",
+    ]);
+    expect(ids({ allow: ["cheap"], deny: [] })).toEqual(["cheap"]);
+  });
 });

@@ -1,4 +1,6 @@
 import type { Routing } from "../../llm/routing/deployments.ts";
+import { applyModelRules, type RuledCandidate } from "../../llm/routing/model-rules.ts";
+import type { ModelRules } from "../../gateway/keys/record.ts";
 import { isConfigured, PROVIDERS } from "../../upstream/llm-catalogue.ts";
 
 /** An entry of OpenAI's model list, as the gateway has always listed `provider/model`. */
@@ -10,13 +12,24 @@ export type AliasEntry = Omit<ModelEntry, "owned_by"> & {
   routing: { strategy: string; deployments: { name: string; provider: string; model: string }[] };
 };
 
+/** Whether a key with these model rules may call `model` on at least one of its deployments. */
+function callable(model: string, candidates: RuledCandidate[], rules: ModelRules | undefined): boolean {
+  if (!rules) return true;
+  try {
+    return applyModelRules(model, candidates, rules).length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The OpenAI-compatible model list: the operator's aliases, then each configured provider's default and
- * tier models as `provider/model`.
+ * tier models as `provider/model`; with a key's model rules, only what that key may call.
  */
 export function modelList(
   routing: Routing,
   env: Record<string, string | undefined> = process.env,
+  rules?: ModelRules,
 ): (AliasEntry | ModelEntry)[] {
   const aliases = [...routing.aliases.values()].map((alias): AliasEntry => ({
     id: alias.name,
@@ -40,5 +53,13 @@ export function modelList(
       owned_by: p.name,
     })),
   );
-  return [...aliases, ...models];
+  return [...aliases, ...models].filter((m) =>
+    callable(
+      m.id,
+      "routing" in m
+        ? m.routing.deployments.map((d) => ({ entry: { name: d.provider }, modelId: d.model }))
+        : [{ entry: { name: m.owned_by }, modelId: m.id.slice(m.owned_by.length + 1) }],
+      rules,
+    ),
+  );
 }
