@@ -53,13 +53,12 @@ export function modelList(
       owned_by: p.name,
     })),
   );
-  return [...aliases, ...models].filter((m) =>
-    callable(
-      m.id,
-      "routing" in m
-        ? m.routing.deployments.map((d) => ({ entry: { name: d.provider }, modelId: d.model }))
-        : [{ entry: { name: m.owned_by }, modelId: m.id.slice(m.owned_by.length + 1) }],
-      rules,
+  const aliasDeployments = (a: AliasEntry) =>
+    a.routing.deployments.map((d) => ({ entry: { name: d.provider }, modelId: d.model }));
+  return [
+    ...aliases.filter((a) => callable(a.id, aliasDeployments(a), rules)),
+    ...models.filter((m) =>
+      callable(m.id, [{ entry: { name: m.owned_by }, modelId: m.id.slice(m.owned_by.length + 1) }], rules),
     ),
-  );
+  ];
 }
