@@ -113,6 +113,15 @@ async function answerText(res: Response, surface: Surface, stream: boolean): Pro
   return events.map((e) => e.delta?.text ?? "").join("");
 }
 
+/** The values of these exact series in /metrics, 0 for a series not there yet. */
+async function seriesValues(gw: TestGateway, series: string[]): Promise<number[]> {
+  const lines = (await (await gw.request("/metrics")).text()).split("\n");
+  return series.map((name) => {
+    const line = lines.find((l) => l.startsWith(`${name} `));
+    return line ? Number(line.slice(name.length + 1)) : 0;
+  });
+}
+
 describe("model routing: an alias falls over from a failing OpenAI-wire deployment to an Anthropic one", () => {
   let gw: TestGateway;
   let key: string;
@@ -206,8 +215,16 @@ describe("model routing: an alias falls over from a failing OpenAI-wire deployme
     expect(anthropic.requests.length).toBe(asked);
   });
 
-  it("meters only the attempt that answered: one event, B's provider, model and tokens", async () => {
+  it("meters only the attempt that answered: one event, B's provider, model and tokens, counted in /metrics", async () => {
     const requestId = "routing-metered-1";
+    const b = 'provider="anthropic",model="claude-sonnet-4-5"';
+    const names = [
+      `gateway_llm_tokens_total{${b},direction="input"}`,
+      `gateway_llm_tokens_total{${b},direction="output"}`,
+      `gateway_llm_cost_usd_total{${b}}`,
+      `gateway_llm_requests_total{${b},route="/v1/chat/completions",status_class="2xx"}`,
+    ];
+    const before = await seriesValues(gw, names);
     const res = await ask(gw, key, "chat", "smart", false, requestId);
     expect(res.status).toBe(200);
     const { usage } = (await res.json()) as { usage: { prompt_tokens: number; completion_tokens: number } };
@@ -221,6 +238,12 @@ describe("model routing: an alias falls over from a failing OpenAI-wire deployme
       promptTokens: usage.prompt_tokens,
       completionTokens: usage.completion_tokens,
     });
+    const after = await seriesValues(gw, names);
+    const added = after.map((v, i) => v - before[i]!);
+    expect(added.slice(0, 2)).toEqual([usage.prompt_tokens, usage.completion_tokens]);
+    // claude-sonnet-4-5 at the default prices: $3 in, $15 out per million tokens.
+    expect(added[2]).toBeCloseTo((usage.prompt_tokens * 3 + usage.completion_tokens * 15) / 1e6, 12);
+    expect(added[3]).toBe(1);
   });
 
   it("counts attempts per deployment and outcome in /metrics", async () => {

@@ -3,6 +3,7 @@ import { RateLimitError } from "../../errors.ts";
 import { effectiveLimits, type KeyRecord } from "../keys/record.ts";
 import type { Admission } from "../runtime/limits/limiter.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import { countUsage } from "../runtime/usage-metrics.ts";
 import { describeBudgetUse, formatAmount } from "../../usage/budget-text.ts";
 import type { BudgetRefusal } from "../../usage/budgets.ts";
 import type { RequestAttempt } from "../../usage/request-attempts.ts";
@@ -13,11 +14,14 @@ export const ACCOUNT_AREA = "account";
 /** What a keyed request is metered as, besides its outcome. */
 export type UsageRequest = { requestId: string; method: string; route: string; area: string; bytesIn: number };
 
-/** Appends the request's usage event to memory once its status and size are known; its latency runs from now. */
+/**
+ * Appends the request's usage event to memory, and counts its tokens and cost in /metrics, once its
+ * status and size are known; its latency runs from now.
+ */
 export function usageRecorder(rt: Runtime, key: KeyRecord, request: UsageRequest) {
   const started = performance.now();
-  return (status: number, bytesOut: number, usage?: Omit<UsageDetail, "bytesOut">, attempts?: RequestAttempt[]) =>
-    rt.meter.record({
+  return (status: number, bytesOut: number, usage?: Omit<UsageDetail, "bytesOut">, attempts?: RequestAttempt[]) => {
+    const event = {
       keyId: key.id,
       ...request,
       status,
@@ -26,7 +30,10 @@ export function usageRecorder(rt: Runtime, key: KeyRecord, request: UsageRequest
       ...usage,
       at: new Date(),
       attempts,
-    });
+    };
+    rt.meter.record(event);
+    countUsage(rt.metrics, event);
+  };
 }
 
 /**

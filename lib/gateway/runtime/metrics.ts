@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { RequestMetrics } from "./request-metrics.ts";
+import type { UsageCounters } from "./usage-metrics.ts";
 
 export type GatewayMetrics = {
   registry: Registry;
@@ -12,7 +13,7 @@ export type GatewayMetrics = {
   requestLogUnlogged: Counter;
   /** Model calls' attempts per routing deployment: ok, retried (same deployment again), failed (moved on or gave up), skipped. */
   llmAttempts: Counter<"deployment" | "outcome">;
-};
+} & UsageCounters;
 
 /** What the meter reports about events it holds and events it had to drop. */
 export type MeterCounts = { pendingCount(): number; dropped: number; rejected: number; unlogged: number };
@@ -63,6 +64,25 @@ export function createMetrics(meter: MeterCounts): GatewayMetrics {
       labelNames: ["deployment", "outcome"],
       registers: [registry],
     }),
+    llmTokens: new Counter({
+      name: "gateway_llm_tokens_total",
+      help: "Tokens of keyed model calls as their providers reported them, by provider, model (past 100 models of a provider: other) and direction (input, output)",
+      labelNames: ["provider", "model", "direction"],
+      registers: [registry],
+    }),
+    llmCost: new Counter({
+      name: "gateway_llm_cost_usd_total",
+      help: "Estimated USD of keyed model calls' tokens at the price table's rates (models without a price add nothing)",
+      labelNames: ["provider", "model"],
+      registers: [registry],
+    }),
+    llmRequests: new Counter({
+      name: "gateway_llm_requests_total",
+      help: "Keyed requests answered by a provider, by provider, model, route template and status class (2xx, 4xx, 5xx)",
+      labelNames: ["provider", "model", "route", "status_class"],
+      registers: [registry],
+    }),
+    modelLabels: new Map(),
     requestLogUnlogged: new Counter({
       name: "gateway_request_log_unlogged_total",
       help: "Keyed requests counted in the usage totals but given no request-log row: past REQUEST_LOG_ROWS_PER_KEY_SECOND",

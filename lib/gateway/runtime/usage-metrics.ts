@@ -1,0 +1,50 @@
+import type { Counter } from "prom-client";
+import { estimateCost } from "../../usage/prices.ts";
+import type { UsageEventInput } from "../../usage/usage-event.ts";
+
+/** Distinct model label values kept per provider in one process; later models are counted as OTHER_MODEL. */
+export const MODEL_LABELS_PER_PROVIDER = 100;
+export const OTHER_MODEL = "other";
+
+/**
+ * The model's label value: itself while fewer than `limit` models of its provider have been labelled
+ * in this process, OTHER_MODEL past that. Clients and providers name models, so without a bound one
+ * client could grow /metrics (and the scraper's storage) without end. `seen` is the caller's record.
+ */
+export function modelLabel(
+  seen: Map<string, Set<string>>,
+  provider: string,
+  model: string,
+  limit = MODEL_LABELS_PER_PROVIDER,
+): string {
+  let models = seen.get(provider);
+  if (!models) seen.set(provider, (models = new Set()));
+  if (models.has(model)) return model;
+  if (models.size >= limit) return OTHER_MODEL;
+  models.add(model);
+  return model;
+}
+
+export type UsageCounters = {
+  llmTokens: Counter<"provider" | "model" | "direction">;
+  llmCost: Counter<"provider" | "model">;
+  llmRequests: Counter<"provider" | "model" | "route" | "status_class">;
+  /** Model label values given so far, per provider (modelLabel). */
+  modelLabels: Map<string, Set<string>>;
+};
+
+/** Counts a recorded request's tokens, estimated cost and outcome; requests that report no provider cost nothing here. */
+export function countUsage(counters: UsageCounters, event: UsageEventInput): void {
+  const { provider } = event;
+  if (provider === undefined) return;
+  const model = event.model ?? "";
+  const labels = { provider, model: modelLabel(counters.modelLabels, provider, model) };
+  const prompt = event.promptTokens ?? 0;
+  const completion = event.completionTokens ?? 0;
+  counters.llmTokens.inc({ ...labels, direction: "input" }, prompt);
+  counters.llmTokens.inc({ ...labels, direction: "output" }, completion);
+  // Priced by the real model, so a model counted as "other" still adds its cost.
+  const usd = estimateCost(provider, model, prompt, completion);
+  if (usd !== undefined) counters.llmCost.inc(labels, usd);
+  counters.llmRequests.inc({ ...labels, route: event.route, status_class: `${Math.floor(event.status / 100)}xx` });
+}
