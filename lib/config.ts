@@ -10,6 +10,7 @@ import { loadKeyApproval, loadOperatorEmails } from "./portal/config.ts";
 import { loadRouting, type Routing } from "./llm/routing/deployments.ts";
 import { OWNER_KEY_POLICIES, type OwnerKeyPolicy } from "./llm/routing/owner-keys.ts";
 import { secretBoxFromEnv, type SecretBox } from "./llm/routing/secret-box.ts";
+import { tracingSettings, type TracingSettings } from "./observability/settings.ts";
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -140,6 +141,8 @@ export type Config = {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** OpenTelemetry traces (the standard OTEL_* variables); absent: tracing is off. */
+  tracing?: TracingSettings;
   upstash?: { url: string; token: string };
   maxBodyBytes: number;
   limits: { day: number; minute: number; concurrency: number };
@@ -243,6 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    tracing: tracingSettings(env),
     upstash:
       e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
         ? { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN }

@@ -61,7 +61,9 @@ export async function embedThroughRouter<T>(
   const released = (target: ChatTarget, stop: CallStop) => attempt(target, stop).finally(() => stop.release());
   if ("alias" in which || which.provider !== "ollama") {
     const model = "alias" in which ? which.alias : `${which.provider}/${which.model}`;
-    return (await chatRoute(c, model, requestAnswerId("emb-", c.requestId))).whole(released);
+    return (await chatRoute(c, model, requestAnswerId("emb-", c.requestId), { operation: "embeddings" })).whole(
+      released,
+    );
   }
   const target: ChatTarget = {
     entry: providerEntry("ollama")!,

@@ -27,6 +27,8 @@ export class CallStop extends EventEmitter {
   clientLeft = false;
   /** Whether its time limit stopped it. */
   timedOut = false;
+  /** The W3C traceparent of the span this work runs under, when tracing is on: its outgoing request carries it. */
+  traceparent: string | undefined = undefined;
   #released = false;
   #timer: NodeJS.Timeout | undefined;
   #controller: AbortController | undefined;

@@ -12,7 +12,15 @@ import type { RequestAttempt } from "../../usage/request-attempts.ts";
 export const ACCOUNT_AREA = "account";
 
 /** What a keyed request is metered as, besides its outcome. */
-export type UsageRequest = { requestId: string; method: string; route: string; area: string; bytesIn: number };
+export type UsageRequest = {
+  requestId: string;
+  method: string;
+  route: string;
+  area: string;
+  bytesIn: number;
+  /** The request's trace, when tracing is on: the request log links to it. */
+  traceId?: string;
+};
 
 /**
  * Appends the request's usage event to memory, and counts its tokens and cost in /metrics, once its

@@ -6,6 +6,7 @@ import type { KeyRecord } from "../keys/record.ts";
 import type { Admission } from "../runtime/limits/limiter.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { GatewayRequest } from "./request.ts";
+import type { TraceScope } from "../../observability/trace-scope.ts";
 
 type Variables = RequestVariablesMap;
 
@@ -28,6 +29,8 @@ export class Call implements RequestVariables {
   responseHeaders: Record<string, string> | undefined;
   /** The routed model calls' attempts worth recording in the request log (see noteAttempts); none on the healthy path. */
   attempts: RequestAttempt[] | undefined;
+  /** The request's span when tracing is on: model calls' attempts and the stream hang under it. */
+  trace: TraceScope | undefined;
   #signal: AbortSignal | undefined;
 
   constructor(

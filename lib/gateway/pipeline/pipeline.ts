@@ -16,6 +16,8 @@ import type { ErrorBody, ErrorShape } from "./error-shape.ts";
 import { queryValue, type GatewayRequest } from "./request.ts";
 import { pathOf, type RouteTable, type TableEntry } from "./route-table.ts";
 import { validatedInput } from "./validate.ts";
+import { finishRequestTrace, startRequestTrace, traceRoute } from "../../observability/request-trace.ts";
+import type { TraceScope } from "../../observability/trace-scope.ts";
 
 /** An answer ready to write: a body, or events to stream (written as they come). */
 export type Outcome = {
@@ -45,6 +47,8 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
     const started = performance.now();
     const requestId = requestIdOf(req.header("x-request-id"));
     const headers: Record<string, string | number> = { "X-Request-Id": requestId };
+    // Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set: then every step below checks one undefined.
+    const trace = rt.tracing && startRequestTrace(rt.tracing, req, requestId);
     let entry: TableEntry | undefined;
     let respond: Respond | undefined;
     let call: Call | undefined;
@@ -60,31 +64,43 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
         throw notServed(table, req);
       }
       entry = match.entry;
+      if (trace) traceRoute(trace, req.method, entry.label);
       const { access, contract, handler } = entry.def;
       respond = entry.respond;
       if (respond.untrusted) untrustedContent(req, headers);
       call = new Call(rt, requestId, req, gateway);
+      call.trace = trace;
       if (access.auth !== "none") {
         const view = viewOf(req);
         const raw = presentedKey(view);
         // A key this instance knows is accepted from memory, with no promise to wait on.
         const known = raw !== undefined ? rt.keys.resolveKnown(raw) : undefined;
+        const lookup =
+          known === undefined ? trace?.child("gateway.key_lookup", { "db.system.name": rt.db.kind }) : undefined;
         const key =
           known !== undefined
             ? acceptKey(known, entry.area.scope, true)
             : await authenticate(view, rt, access.auth, entry.area.scope);
+        lookup?.end();
         if (key) {
           call.key = key;
+          trace?.span.setAttribute("gateway.key_id", key.id);
           const meter = usageRecorder(rt, key, {
             requestId,
             method: req.method,
             route: entry.label,
             area: entry.area.scope,
             bytesIn: req.declaredLength ?? 0,
+            ...(trace && { traceId: trace.traceId }),
           });
           const spends = access.budgeted && entry.area.scope !== ACCOUNT_AREA;
+          const limits = trace?.child("gateway.limits");
           // A refusal is metered by admitKey itself; from here on the answer's outcome is.
-          admission = await admitKey(rt, key, spends, (status) => meter(status, 0));
+          admission = await admitKey(rt, key, spends, (status) => {
+            limits?.fail("rate_limited").end();
+            meter(status, 0);
+          });
+          limits?.end();
           record = meter;
           call.admission = admission;
           Object.assign(headers, admission.headers);
@@ -104,7 +120,7 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       outcome = answerOutcome(answered, headers);
       if (outcome.events || outcome.body instanceof ReadableStream) {
         holdUntilEnded(rt, answered as StreamAnswer | Reply, call, admission, record);
-        observe(rt, requestId, req.method, entry, outcome.status, started);
+        observe(rt, requestId, req.method, entry, outcome.status, started, trace);
         return outcome;
       }
     } catch (err) {
@@ -118,7 +134,8 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       const { bytesOut, ...usage } = call?.usage ?? {};
       record(outcome.status, bytesOut ?? bytes, usage, call?.attempts);
     }
-    observe(rt, requestId, req.method, entry, outcome.status, started);
+    observe(rt, requestId, req.method, entry, outcome.status, started, trace);
+    if (trace) finishRequestTrace(trace, outcome.status, call?.usage, failureOf(outcome));
     return outcome;
   };
 }
@@ -205,12 +222,18 @@ function holdUntilEnded(
     answer instanceof StreamAnswer ? answer.metered : (answer.ends ?? Promise.resolve());
   const status = answer instanceof Reply ? answer.status : 200;
   let usage: UsageDetail = {};
+  const trace = call.trace;
+  const stream = trace && streamSpan(trace, call);
   rt.meter.recordWhen(
     ended
       .then((detail) => {
         usage = detail ?? call.usage ?? {};
       })
       .finally(() => {
+        if (trace) {
+          stream?.event("last_byte").end();
+          finishRequestTrace(trace, status, usage);
+        }
         admission?.release();
         if (!record) return;
         const { bytesOut, ...rest } = usage;
@@ -237,6 +260,26 @@ function errorOutcome(
   return { status: failed.status, headers, body: JSON.stringify(body) };
 }
 
+/** A streamed answer's span, from its first byte (already read from the provider when the answer starts) to its last. */
+function streamSpan(trace: TraceScope, call: Call): TraceScope {
+  const stream = trace.child("gateway.stream").event("first_byte");
+  call.request.whenClientLeaves(() => stream.set({ "gateway.client_left": true }).event("client_left"));
+  return stream;
+}
+
+/** What a failed answer said, for its span: the gateway's own message of a 5xx (never a 4xx's, which may quote input). */
+function failureOf(outcome: Outcome): string | undefined {
+  if (outcome.status < 500 || typeof outcome.body !== "string") return undefined;
+  try {
+    const body = JSON.parse(outcome.body) as { error?: unknown; message?: unknown };
+    const error = body.error as { message?: unknown } | string | undefined;
+    const message = typeof error === "string" ? error : (error?.message ?? body.message);
+    return typeof message === "string" ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function observe(
   rt: Runtime,
   requestId: string,
@@ -244,8 +287,17 @@ function observe(
   entry: TableEntry | undefined,
   status: number,
   started: number,
+  trace: TraceScope | undefined,
 ): void {
-  observeRequest(rt, requestId, method, entry?.label ?? "unmatched", status, performance.now() - started);
+  observeRequest(
+    rt,
+    requestId,
+    method,
+    entry?.label ?? "unmatched",
+    status,
+    performance.now() - started,
+    trace?.traceId,
+  );
 }
 
 /** A request as every answer is counted and logged. Labels by template, never by raw path: no ids or keys. */
@@ -256,9 +308,11 @@ function observeRequest(
   route: string,
   status: number,
   ms: number,
+  traceId: string | undefined,
 ): void {
   rt.metrics.requests.record(method, route, status, ms / 1000);
-  if (status >= 500) rt.logger.warn({ requestId, method, route, status }, "request failed");
+  if (status >= 500) rt.logger.warn({ requestId, traceId, method, route, status }, "request failed");
   // Checked first so that at the default level no log object is built for every request.
-  else if (rt.logger.isLevelEnabled("debug")) rt.logger.debug({ requestId, method, route, status, ms }, "request");
+  else if (rt.logger.isLevelEnabled("debug"))
+    rt.logger.debug({ requestId, traceId, method, route, status, ms }, "request");
 }

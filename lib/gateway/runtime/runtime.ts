@@ -21,6 +21,7 @@ import { budgetAlertDelivery } from "../../usage/budget-alerts.ts";
 import { RequestLogRetention } from "../../usage/retention.ts";
 import { createMetrics, type GatewayMetrics } from "./metrics.ts";
 import { SessionBridge } from "../keys/session-bridge.ts";
+import { Tracing } from "../../observability/tracing.ts";
 
 /** Everything one gateway process holds: one database handle, the key cache, limits, meter, jobs. */
 export type Runtime = {
@@ -42,6 +43,8 @@ export type Runtime = {
   /** Research tasks: work named by kind, run here or on BullMQ workers (REDIS_URL), state in the database. */
   durable: DurableTasks;
   metrics: GatewayMetrics;
+  /** OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set; absent, nothing is traced and nothing checks more than this. */
+  tracing?: Tracing;
   limitBackend: "memory" | "redis" | "upstash";
   /** Cache for third-party answers: Redis when REDIS_URL is set (shared by instances), else memory. */
   upstreamCache: UpstreamCache;
@@ -159,6 +162,8 @@ export async function createRuntime(
   cacheRedis?.on("error", logError("redis upstream cache"));
   const upstreamCache = cacheRedis ? new RedisUpstreamCache(cacheRedis) : new MemoryUpstreamCache();
 
+  const tracing = config.tracing && new Tracing(config.tracing);
+
   let closing: Promise<void> | undefined;
   const disposers: Array<() => Promise<void>> = [];
   return {
@@ -176,6 +181,7 @@ export async function createRuntime(
     runner,
     durable,
     metrics,
+    ...(tracing && { tracing }),
     limitBackend: backend,
     upstreamCache,
     onClose: (dispose) => void disposers.push(dispose),
@@ -188,6 +194,8 @@ export async function createRuntime(
         await keys.stop();
         await Promise.allSettled([limiter.close(), keyEvents.close(), cacheRedis?.quit()]);
         await db.close();
+        // Last: the spans of the work drained above go out with it.
+        await tracing?.shutdown().catch(logError("exporting the last traces failed"));
       })();
       return closing;
     },

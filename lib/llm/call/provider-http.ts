@@ -73,11 +73,14 @@ export async function postToProvider(
   extraHeaders: Record<string, string> = {},
 ): Promise<ProviderBody> {
   let res: Dispatcher.ResponseData;
+  const sent = { ...headers(entry), ...extraHeaders };
+  // Tracing on: the provider (or a proxy in front of it) can continue the attempt's trace.
+  if (stop.traceparent !== undefined) sent.traceparent = stop.traceparent;
   try {
     res = await request(`${providerBaseURL(entry)}${path}`, {
       dispatcher: pool,
       method: "POST",
-      headers: { ...headers(entry), ...extraHeaders },
+      headers: sent,
       body: JSON.stringify(body),
       signal: stop,
     });

@@ -4,6 +4,7 @@ import type { CallStop } from "../../upstream/call-stop.ts";
 import type { ChatTarget } from "../call/index.ts";
 import type { ChatStream } from "../chat-types.ts";
 import { llmTimeoutMs } from "../chat.ts";
+import type { GenAiOperation } from "../../observability/genai.ts";
 import type { ModelRouter, Plan } from "../routing/router.ts";
 import { ownerCandidates } from "../routing/runtime-owner-keys.ts";
 import { modelRouter } from "../routing/runtime-router.ts";
@@ -114,6 +115,8 @@ export type RouteExtras = {
    * strategy as `x-gateway-route` does, the header winning, and is removed so no provider sees it.
    */
   body?: object;
+  /** What the attempts' trace spans call the call (GenAI conventions): chat unless said. */
+  operation?: GenAiOperation;
 };
 
 /**
@@ -134,6 +137,10 @@ export async function chatRoute(c: Call, model: string, id: string, extras: Rout
     plan.candidates = candidates;
   }
   plan.candidates = await ownerCandidates(c.runtime, c.key?.userId, plan.candidates);
+  if (c.trace) {
+    plan.trace = c.trace;
+    if (extras.operation) plan.operation = extras.operation;
+  }
   return new ChatRoute(c, router, plan);
 }
 

@@ -1,4 +1,7 @@
+import { SpanKind } from "@opentelemetry/api";
 import { GatewayError, RateLimitError } from "../../errors.ts";
+import { attemptAttributes, type GenAiOperation } from "../../observability/genai.ts";
+import type { TraceScope } from "../../observability/trace-scope.ts";
 import type { CallStop } from "../../upstream/call-stop.ts";
 import { UpstreamStatusError } from "../../upstream/http.ts";
 import { isConfigured, providerEntry, type ProviderEntry } from "../../upstream/llm-catalogue.ts";
@@ -73,6 +76,10 @@ export type Plan = {
   /** The most one attempt may take; absent: the request's deadline alone. */
   timeoutMs?: number;
   attempts: AttemptRecord[];
+  /** The span the attempts hang under (the request's, an agent's), when tracing is on. */
+  trace?: TraceScope;
+  /** What the attempts' spans call the operation (GenAI conventions); chat unless said. */
+  operation?: GenAiOperation;
 };
 
 export type Routed<T> = { value: T; candidate: RouteCandidate };
@@ -256,6 +263,9 @@ export class ModelRouter {
         const started = this.now();
         const ended = candidate.known ? this.stats.start(candidate.name) : undefined;
         const stop = requestStop.child(plan.timeoutMs);
+        const span = plan.trace && attemptSpan(plan.trace, plan, candidate, retry);
+        // The provider's request carries it (provider-http.ts): the provider's own trace continues this one.
+        if (span) stop.traceparent = span.traceparent;
         const target: ChatTarget = {
           entry: candidate.entry,
           modelId: candidate.modelId,
@@ -269,6 +279,8 @@ export class ModelRouter {
           ended?.(ms, true);
           this.breakers.record(breaker, "success");
           this.note(plan, candidate, "ok", ms);
+          // Open until the answer's usage is known: the request's end, a stream's last byte.
+          if (span) plan.trace!.hold(span);
           return { value, candidate };
         } catch (err) {
           // completeOn and a failed streamOn release it already; an attempt that threw earlier may not have.
@@ -286,6 +298,10 @@ export class ModelRouter {
           const step = requestStop.aborted ? ({ action: "give-up" } as const) : budget.planNext(tried, failure);
           const waitMs = step.action === "retry" && retry < plan.retries ? step.waitMs : undefined;
           this.note(plan, candidate, waitMs === undefined ? "failed" : "retried", ms, failure.reason, failure.status);
+          if (span) {
+            if (failure.status !== undefined) span.set({ "http.response.status_code": failure.status });
+            span.set({ "gateway.retry_reason": failure.reason }).fail(failure.reason).end();
+          }
           // The owner's key refused: the next deployment (the operator's key, under prefer) may still answer.
           if (owned && failure.reason === "credentials" && !requestStop.aborted) {
             // Said as what it is: the gateway's own credentials are fine, the owner's stored key is not.
@@ -345,7 +361,25 @@ export class ModelRouter {
       ...(candidate.owner !== undefined && { ownerKey: true as const }),
     });
     this.observe?.(candidate.label, outcome);
+    if (outcome === "skipped" && plan.trace)
+      plan.trace.event("gateway.deployment_skipped", {
+        "gateway.deployment": candidate.name,
+        "gateway.skip_reason": reason ?? "",
+      });
   }
+}
+
+/** An attempt's span, as the GenAI conventions name a model call: `chat gpt-4o-mini`, kind CLIENT. */
+function attemptSpan(trace: TraceScope, plan: Plan, candidate: RouteCandidate, retry: number): TraceScope {
+  const operation = plan.operation ?? "chat";
+  const span = trace.child(
+    `${operation} ${candidate.modelId}`,
+    attemptAttributes(operation, candidate.entry.name, candidate.modelId, candidate.name, retry),
+    SpanKind.CLIENT,
+  );
+  if (candidate.owner !== undefined) span.set({ "gateway.credential": "owner" });
+  if (plan.model !== `${candidate.entry.name}/${candidate.modelId}`) span.set({ "gateway.alias": plan.model });
+  return span;
 }
 
 /**
