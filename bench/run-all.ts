@@ -17,6 +17,7 @@ const BENCHES = [
   "llm-stream.ts",
   "data-cache.ts",
   "reference.ts",
+  "tracing.ts",
 ];
 
 const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bench-")), "results.jsonl");

@@ -4,6 +4,7 @@ import {
   SpanStatusCode,
   trace,
   type Attributes,
+  type Context,
   type Span,
   type Tracer,
 } from "@opentelemetry/api";
@@ -20,6 +21,7 @@ import { usageAttributes } from "./genai.ts";
 export class TraceScope {
   /** The span of the model call that answered, open until its usage is known (settle) or this scope ends. */
   #answered: TraceScope | undefined;
+  #context: Context | undefined;
 
   constructor(
     private readonly tracer: Tracer,
@@ -30,7 +32,9 @@ export class TraceScope {
 
   /** A span under this one, started now. */
   child(name: string, attributes?: Attributes, kind: SpanKind = SpanKind.INTERNAL): TraceScope {
-    const span = this.tracer.startSpan(name, { kind, attributes }, trace.setSpan(ROOT_CONTEXT, this.span));
+    // The context naming this span as parent is made once, however many children it has.
+    this.#context ??= trace.setSpan(ROOT_CONTEXT, this.span);
+    const span = this.tracer.startSpan(name, { kind, attributes }, this.#context);
     return new TraceScope(this.tracer, span, this.captureContent);
   }
 

@@ -1,0 +1,106 @@
+// What tracing costs a relayed completion: the same non-streamed POST /v1/chat/completions through two
+// gateways in one run, one with tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT) and one exporting every
+// trace (100 % sampling, OTLP/HTTP protobuf, the default) to a collector in its own process. Rounds
+// alternate off/on so the machine's drift falls on both. Target: tracing on adds <= 25 µs of gateway
+// CPU per completion. Bare node:http and the minimal Node relay are timed in the same run as the floor.
+import autocannon, { type Result } from "autocannon";
+import { backendEnv } from "../test/support/backends.ts";
+import { startCompiledServer } from "./compiled-server.ts";
+import { cpuPerRequest } from "./process-cpu.ts";
+import { median, report, spread } from "./results.ts";
+import { createBenchKey, startScriptServer } from "./support.ts";
+
+const CONNECTIONS = Number(process.env.BENCH_LLM_CONNECTIONS ?? 20);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_REPEAT ?? 3);
+
+const body = JSON.stringify({ model: "xai/grok-4-fast", messages: [{ role: "user", content: "Say hello." }] });
+
+function load(url: string, headers: Record<string, string>, duration = SECONDS): Promise<Result> {
+  return autocannon({
+    url,
+    method: "POST",
+    connections: CONNECTIONS,
+    duration,
+    headers: { "content-type": "application/json", ...headers },
+    body,
+  });
+}
+
+async function main() {
+  const fake = await startScriptServer("bench/fake-chat-server.ts");
+  const sink = await startScriptServer("bench/otlp-sink-server.ts");
+  const proxy = await startScriptServer("bench/minimal-proxy-server.ts", { PROXY_UPSTREAM: fake.url });
+  const backends = await Promise.all([backendEnv("pglite"), backendEnv("pglite")]);
+  const base = { LOG_LEVEL: "warn", SERVE_PORTAL: "false", XAI_API_KEY: "bench", UPSTREAM_XAI_URL: fake.url };
+  const offEnv = { ...backends[0]!.env, ...base };
+  const onEnv = {
+    ...backends[1]!.env,
+    ...base,
+    OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+    OTEL_TRACES_SAMPLER_ARG: "1",
+    ...(process.env.BENCH_OTEL_BATCH && { OTEL_BSP_MAX_EXPORT_BATCH_SIZE: process.env.BENCH_OTEL_BATCH }),
+  };
+  const [off, on] = [await startCompiledServer(offEnv), await startCompiledServer(onEnv)];
+  try {
+    const gateways = [
+      { name: "tracing off", server: off, key: await createBenchKey(offEnv) },
+      { name: "tracing on (100 %)", server: on, key: await createBenchKey(onEnv) },
+    ];
+    const minimal = `${proxy.url}/v1/chat/completions`;
+    await load(minimal, {}, 2);
+    for (const g of gateways)
+      await load(`${g.server.url}/v1/chat/completions`, { authorization: `Bearer ${g.key}` }, 3);
+    const rows = [];
+    const cpu: Record<string, number[]> = { "tracing off": [], "tracing on (100 %)": [] };
+    const floor: number[] = [];
+    const added: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const { result: m, cpuUs: proxyUs } = await cpuPerRequest(proxy.pid, () => load(minimal, {}));
+      floor.push(proxyUs);
+      rows.push({
+        round,
+        target: "minimal Node proxy",
+        "req/s": Math.round(m.requests.average),
+        "CPU µs/req": Math.round(proxyUs),
+      });
+      // Alternate which goes first, so neither always runs on a warmer (or busier) machine.
+      const order = round % 2 ? gateways : [...gateways].reverse();
+      const roundCpu: Record<string, number> = {};
+      for (const g of order) {
+        const { result, cpuUs } = await cpuPerRequest(g.server.proc.pid, () =>
+          load(`${g.server.url}/v1/chat/completions`, { authorization: `Bearer ${g.key}` }),
+        );
+        if (result.non2xx || result.errors)
+          throw new Error(`${g.name} answered ${result.non2xx} non-2xx, ${result.errors} errors`);
+        cpu[g.name]!.push(cpuUs);
+        roundCpu[g.name] = cpuUs;
+        rows.push({
+          round,
+          target: g.name,
+          "req/s": Math.round(result.requests.average),
+          "p50 ms": result.latency.p50,
+          "CPU µs/req": Math.round(cpuUs),
+        });
+      }
+      added.push(roundCpu["tracing on (100 %)"]! - roundCpu["tracing off"]!);
+    }
+    console.table(rows);
+    report({
+      bench: "tracing",
+      measure: `gateway CPU added per relayed completion by tracing at 100 % sampling (${CONNECTIONS} connections)`,
+      value: Math.round(median(added)),
+      unit: "µs",
+      target: "<= 25",
+      note: `rounds ${added.map(Math.round).join(", ")} µs; off ${spread(cpu["tracing off"]!, 0)} µs, on ${spread(cpu["tracing on (100 %)"]!, 0)} µs a completion; the floor, a minimal Node proxy: ${floor.map(Math.round).join(", ")} µs`,
+    });
+  } finally {
+    fake.stop();
+    sink.stop();
+    proxy.stop();
+    await Promise.all([off.stop(), on.stop()]);
+    await Promise.all(backends.map((b) => b.cleanup()));
+  }
+}
+
+await main();
