@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeFailingProvider } from "./fakes/failing-provider.ts";
+import { startFaultyProvider, type FaultyProvider } from "./fakes/faulty-llm.ts";
 import { fakeEmbedding, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { tempDir } from "./support/backends.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
@@ -13,7 +13,7 @@ const credentials = { EMBED_A_KEY: "a-key", EMBED_B_KEY: "b-key", OPENAI_API_KEY
 describe("embeddings through the model router: an alias over a failing and a healthy deployment", () => {
   let gw: TestGateway;
   let key: string;
-  let failing: Awaited<ReturnType<typeof startFakeFailingProvider>>;
+  let failing: FaultyProvider;
   let healthy: FakeLlm;
   let openai: FakeLlm;
   let dir: string;
@@ -21,7 +21,7 @@ describe("embeddings through the model router: an alias over a failing and a hea
 
   beforeAll(async () => {
     [failing, healthy, openai] = await Promise.all([
-      startFakeFailingProvider(),
+      startFaultyProvider(),
       startFakeOpenAICompatible({ key: "b-key" }),
       startFakeOpenAICompatible({ key: "oa-key" }),
     ]);

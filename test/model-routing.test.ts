@@ -1,38 +1,12 @@
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startFaultyProvider, type FaultyProvider } from "./fakes/faulty-llm.ts";
 import { startFakeAnthropic, type FakeLlm } from "./fakes/llm.ts";
 import { limitBackends, tempDir } from "./support/backends.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
-import { listen, type Listening } from "./support/listen.ts";
-
-/**
- * Deployment A's provider, failing as the path under its origin says: /500, /429 (Retry-After: 0),
- * /529, /400, or /reset (the connection closed without an answer). Counts requests per path.
- */
-async function startFailingOpenAI(): Promise<Listening & { hits: Map<string, number> }> {
-  const hits = new Map<string, number>();
-  const served = await listen(
-    http.createServer((req, res) => {
-      const mode = req.url!.split("/")[1]!;
-      hits.set(mode, (hits.get(mode) ?? 0) + 1);
-      req.resume();
-      if (mode === "reset") {
-        req.socket.destroy();
-        return;
-      }
-      const status = Number(mode);
-      const headers: Record<string, string> = { "content-type": "application/json" };
-      if (status === 429) headers["retry-after"] = "0";
-      res.writeHead(status, headers);
-      res.end(JSON.stringify({ error: { message: `failing with ${status} as asked`, type: "test" } }));
-    }),
-  );
-  return Object.assign(served, { hits });
-}
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -125,13 +99,13 @@ async function seriesValues(gw: TestGateway, series: string[]): Promise<number[]
 describe("model routing: an alias falls over from a failing OpenAI-wire deployment to an Anthropic one", () => {
   let gw: TestGateway;
   let key: string;
-  let failing: Awaited<ReturnType<typeof startFailingOpenAI>>;
+  let failing: FaultyProvider;
   let anthropic: FakeLlm;
   const saved = { ...process.env };
 
   beforeAll(async () => {
     [failing, anthropic] = await Promise.all([
-      startFailingOpenAI(),
+      startFaultyProvider(),
       startFakeAnthropic({ key: "b-key", reply: "Claude answered instead." }),
     ]);
     const file = routingFile(failing.url, anthropic.url, {
@@ -282,7 +256,7 @@ describe.each(limitBackends)(
   (backend) => {
     let gw: TestGateway;
     let key: string;
-    let failing: Awaited<ReturnType<typeof startFailingOpenAI>>;
+    let failing: FaultyProvider;
     let anthropic: FakeLlm;
     const saved = { ...process.env };
     const suffix = `-${randomUUID().slice(0, 8)}`;
@@ -290,7 +264,7 @@ describe.each(limitBackends)(
 
     beforeAll(async () => {
       [failing, anthropic] = await Promise.all([
-        startFailingOpenAI(),
+        startFaultyProvider(),
         startFakeAnthropic({ key: "b-key", reply: "Claude answered instead." }),
       ]);
       const file = routingFile(

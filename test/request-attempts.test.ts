@@ -1,26 +1,13 @@
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attemptReason } from "../lib/portal/usage/attempt-text.ts";
 import { requestDetailView } from "../lib/portal/usage/request-log.ts";
 import type { RequestAttempt } from "../lib/usage/request-attempts.ts";
+import { startFaultyProvider, type FaultyProvider } from "./fakes/faulty-llm.ts";
 import { startFakeAnthropic, type FakeLlm } from "./fakes/llm.ts";
 import { databaseBackends, tempDir } from "./support/backends.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
-import { listen, type Listening } from "./support/listen.ts";
-
-/** An OpenAI-wire provider answering every request with the status its origin's path names (/500, /429). */
-async function startFailingOpenAI(): Promise<Listening> {
-  return listen(
-    http.createServer((req, res) => {
-      const status = Number(req.url!.split("/")[1]);
-      req.resume();
-      res.writeHead(status, { "content-type": "application/json", ...(status === 429 && { "retry-after": "0" }) });
-      res.end(JSON.stringify({ error: { message: `failing with ${status} as asked`, type: "test" } }));
-    }),
-  );
-}
 
 const credentials = { ATTEMPTS_A_KEY: "a-key", ATTEMPTS_B_KEY: "b-key" };
 
@@ -28,14 +15,14 @@ const credentials = { ATTEMPTS_A_KEY: "a-key", ATTEMPTS_B_KEY: "b-key" };
 describe.each(databaseBackends)("the request log shows every attempt of a routed model call, on %s", (db) => {
   let gw: TestGateway;
   let key: string;
-  let failing: Listening;
+  let failing: FaultyProvider;
   let anthropic: FakeLlm;
   let dir: string;
   const saved = { ...process.env };
 
   beforeAll(async () => {
     [failing, anthropic] = await Promise.all([
-      startFailingOpenAI(),
+      startFaultyProvider(),
       startFakeAnthropic({ key: "b-key", reply: "Claude answered instead." }),
     ]);
     dir = tempDir("request-attempts");

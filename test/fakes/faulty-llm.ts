@@ -4,7 +4,8 @@ import { listen, type Listening } from "../support/listen.ts";
 /**
  * How the faulty provider answers a call, named by the first segment of its path (`/<mode>/v1/...`):
  * - `ok`: a whole or streamed answer, as its wire gives one;
- * - `500`, `529`, `400`: that status with the wire's error body; `429` with `Retry-After`;
+ * - `500`, `529`, `400`: that status with the wire's error body; `429` with `Retry-After`; any other
+ *   status named in the path (`/502/...`) is answered the same way;
  * - `hang`: reads the request and never answers;
  * - `reset`: closes the connection without an answer;
  * - `reset-before-event`: a 200 and its headers, then the connection closed before any event or byte;
@@ -44,7 +45,9 @@ type Wire = "openai" | "anthropic";
 /**
  * A provider speaking OpenAI's chat wire (`/<mode>/v1/chat/completions`) and Anthropic's
  * (`/<mode>/v1/messages`) that fails as its path says: each deployment of a routing file points its
- * origin at `<url>/<mode>`. `retryAfter` is the 429's Retry-After (seconds).
+ * origin at `<url>/<mode>`. The failing modes answer any endpoint (`/<mode>/v1/embeddings` gets
+ * OpenAI's error body); only `ok` and the mid-answer resets need a chat or messages call.
+ * `retryAfter` is the 429's Retry-After (seconds).
  */
 export async function startFaultyProvider(options: { retryAfter?: string } = {}): Promise<FaultyProvider> {
   const hits = new Map<string, number>();
@@ -69,7 +72,9 @@ export async function startFaultyProvider(options: { retryAfter?: string } = {})
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (text += chunk));
     req.on("end", () => {
-      const body = JSON.parse(text) as { model: string; stream?: boolean };
+      // A failing mode answers whatever was sent, a body or none.
+      const body = (text ? JSON.parse(text) : {}) as { model?: string; stream?: boolean };
+      const model = body.model ?? "";
       const stream = body.stream === true;
       if (mode === "hang") return;
       if (mode === "reset-before-event") {
@@ -80,13 +85,13 @@ export async function startFaultyProvider(options: { retryAfter?: string } = {})
       }
       if (mode === "reset-after-event") {
         res.writeHead(200, { "content-type": stream ? "text/event-stream" : "application/json" });
-        res.write(stream ? firstEvents(wire, body.model) : '{"id":"cut-short","choices":[');
+        res.write(stream ? firstEvents(wire, model) : '{"id":"cut-short","choices":[');
         // Long enough for the gateway to pass the first events on before the connection goes.
         setTimeout(() => req.socket.destroy(), 50);
         return;
       }
       if (mode === "ok") {
-        answer(res, wire, body.model, stream);
+        answer(res, wire, model, stream);
         answered++;
         return;
       }
