@@ -1,23 +1,18 @@
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFaultyProvider, type FaultyProvider } from "./fakes/faulty-llm.ts";
 import { fakeEmbedding, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
-import { tempDir } from "./support/backends.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { startRoutedGateway, type RoutedGateway } from "./support/routing-gateway.ts";
 
 const MODEL = "text-embedding-3-small";
 // The healthy deployment's and OpenAI's own credentials differ, so each fake answers only its own.
 const credentials = { EMBED_A_KEY: "a-key", EMBED_B_KEY: "b-key", OPENAI_API_KEY: "oa-key" };
 
 describe("embeddings through the model router: an alias over a failing and a healthy deployment", () => {
-  let gw: TestGateway;
+  let gw: RoutedGateway;
   let key: string;
   let failing: FaultyProvider;
   let healthy: FakeLlm;
   let openai: FakeLlm;
-  let dir: string;
-  const saved = { ...process.env };
 
   beforeAll(async () => {
     [failing, healthy, openai] = await Promise.all([
@@ -25,8 +20,6 @@ describe("embeddings through the model router: an alias over a failing and a hea
       startFakeOpenAICompatible({ key: "b-key" }),
       startFakeOpenAICompatible({ key: "oa-key" }),
     ]);
-    dir = tempDir("embeddings-routing");
-    const file = path.join(dir, "gateway.config.json");
     const failingOn = (mode: string) => ({
       name: `a-${mode}`,
       provider: "openai",
@@ -34,9 +27,8 @@ describe("embeddings through the model router: an alias over a failing and a hea
       credential: "EMBED_A_KEY",
       origin: `${failing.url}/${mode}`,
     });
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
+    gw = await startRoutedGateway({
+      routing: {
         deployments: [
           ...["500", "429", "400", "reset"].map(failingOn),
           {
@@ -53,20 +45,15 @@ describe("embeddings through the model router: an alias over a failing and a hea
           flaky: { strategy: "fallback", deployments: ["a-reset", "b"], retries: 0 },
           strict: { strategy: "fallback", deployments: ["a-400", "b"] },
         },
-      }),
-    );
-    // Provider calls read their credentials from the process's environment.
-    Object.assign(process.env, credentials, { UPSTREAM_OPENAI_URL: openai.url });
-    gw = await startTestGateway({
-      env: { ...credentials, UPSTREAM_OPENAI_URL: openai.url, GATEWAY_CONFIG: file, GATEWAY_BREAKER_THRESHOLD: "1000" },
+      },
+      providerEnv: { ...credentials, UPSTREAM_OPENAI_URL: openai.url },
+      env: { GATEWAY_BREAKER_THRESHOLD: "1000" },
     });
-    key = (await gw.key()).key;
+    key = gw.apiKey;
   });
   afterAll(async () => {
-    process.env = saved;
     await gw?.close();
     await Promise.all([failing?.close(), healthy?.close(), openai?.close()]);
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const post = (route: string, body: unknown, requestId?: string) =>

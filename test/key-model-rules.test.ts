@@ -1,9 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeAnthropic, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
-import { tempDir } from "./support/backends.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import type { TestGateway } from "./support/gateway.ts";
+import { startRoutedGateway, type RoutedGateway } from "./support/routing-gateway.ts";
 
 const credentials = { RULES_OPENAI_KEY: "oa-key", RULES_ANTHROPIC_KEY: "cl-key" };
 
@@ -25,22 +23,17 @@ function ask(gw: TestGateway, key: string, surface: Surface, model: string) {
 }
 
 describe("per-key model rules: the router refuses or narrows what a key may call", () => {
-  let gw: TestGateway;
+  let gw: RoutedGateway;
   let openai: FakeLlm;
   let anthropic: FakeLlm;
-  let dir: string;
-  const saved = { ...process.env };
 
   beforeAll(async () => {
     [openai, anthropic] = await Promise.all([
       startFakeOpenAICompatible({ key: "oa-key", reply: "GPT answered." }),
       startFakeAnthropic({ key: "cl-key", reply: "Claude answered." }),
     ]);
-    dir = tempDir("key-model-rules");
-    const file = path.join(dir, "gateway.config.json");
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
+    gw = await startRoutedGateway({
+      routing: {
         deployments: [
           { name: "oa", provider: "openai", model: "gpt-4.1", credential: "RULES_OPENAI_KEY", origin: openai.url },
           {
@@ -53,16 +46,13 @@ describe("per-key model rules: the router refuses or narrows what a key may call
         ],
         // OpenAI first: a key that may use it is answered from there.
         aliases: { smart: { strategy: "fallback", deployments: ["oa", "cl"] }, cheap: { deployments: ["oa"] } },
-      }),
-    );
-    Object.assign(process.env, credentials);
-    gw = await startTestGateway({ env: { ...credentials, GATEWAY_CONFIG: file } });
+      },
+      providerEnv: credentials,
+    });
   });
   afterAll(async () => {
-    process.env = saved;
     await gw?.close();
     await Promise.all([openai?.close(), anthropic?.close()]);
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("a key denied openai/* is refused openai/gpt-4.1 with a 403 naming the rule, in each surface's shape", async () => {

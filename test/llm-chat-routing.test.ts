@@ -1,26 +1,18 @@
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAULTY_REPLY, startFaultyProvider, type FaultyProvider } from "./fakes/faulty-llm.ts";
-import { tempDir } from "./support/backends.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { startRoutedGateway, type RoutedGateway } from "./support/routing-gateway.ts";
 
 const credentials = { LLM_ROUTE_A_KEY: "a-key", LLM_ROUTE_B_KEY: "b-key" };
 
 describe("/v1/llm/chat through the model router", () => {
-  let gw: TestGateway;
+  let gw: RoutedGateway;
   let key: string;
   let faulty: FaultyProvider;
-  let dir: string;
-  const saved = { ...process.env };
 
   beforeAll(async () => {
     faulty = await startFaultyProvider();
-    dir = tempDir("llm-chat-routing");
-    const file = path.join(dir, "gateway.config.json");
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
+    gw = await startRoutedGateway({
+      routing: {
         deployments: [
           {
             name: "down",
@@ -59,18 +51,15 @@ describe("/v1/llm/chat through the model router", () => {
           "one-a-minute": { deployments: ["limited"] },
           "token-capped": { deployments: ["capped", "claude"] },
         },
-      }),
-    );
-    // Provider calls read their credentials from the process's environment.
-    Object.assign(process.env, credentials);
-    gw = await startTestGateway({ env: { ...credentials, GATEWAY_CONFIG: file, GATEWAY_BREAKER_THRESHOLD: "1000" } });
-    key = (await gw.key()).key;
+      },
+      providerEnv: credentials,
+      env: { GATEWAY_BREAKER_THRESHOLD: "1000" },
+    });
+    key = gw.apiKey;
   });
   afterAll(async () => {
-    process.env = saved;
     await gw?.close();
     await faulty?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   const chat = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../lib/config.ts";
 import { tempDir } from "./support/backends.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { startRoutedGateway, type RoutedGateway } from "./support/routing-gateway.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -11,33 +11,25 @@ afterAll(() => {
 });
 
 describe("GET /v1/models with a routing file (GATEWAY_CONFIG)", () => {
-  let gw: TestGateway;
+  let gw: RoutedGateway;
   let key: string;
-  const saved = { ...process.env };
 
   beforeAll(async () => {
-    const dir = tempDir("routing");
-    dirs.push(dir);
-    const file = path.join(dir, "gateway.config.json");
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
+    gw = await startRoutedGateway({
+      routing: {
         deployments: [
           { name: "oa-1", provider: "openai", model: "gpt-4.1", credential: "OPENAI_API_KEY" },
           { name: "oa-2", provider: "openai", model: "gpt-4.1", credential: "OPENAI_API_KEY_2", weight: 2 },
           { name: "claude", provider: "anthropic", model: "claude-sonnet-4-5" },
         ],
         aliases: { smart: { strategy: "fallback", deployments: ["oa-1", { name: "oa-2", weight: 1 }, "claude"] } },
-      }),
-    );
-    const credentials = { OPENAI_API_KEY: "oa-1", OPENAI_API_KEY_2: "oa-2", ANTHROPIC_API_KEY: "an" };
-    // The provider listing reads the process's environment, as providers' calls do.
-    Object.assign(process.env, credentials);
-    gw = await startTestGateway({ env: { ...credentials, GATEWAY_CONFIG: file } });
-    key = (await gw.key()).key;
+      },
+      // The provider listing reads the process's environment, as providers' calls do.
+      providerEnv: { OPENAI_API_KEY: "oa-1", OPENAI_API_KEY_2: "oa-2", ANTHROPIC_API_KEY: "an" },
+    });
+    key = gw.apiKey;
   });
   afterAll(async () => {
-    process.env = saved;
     await gw?.close();
   });
 

@@ -1,13 +1,11 @@
-import fs from "node:fs";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startFakeAnthropic, type FakeLlm } from "./fakes/llm.ts";
 import { PARTIAL_REPLY, startFaultyProvider, type FaultyProvider } from "./fakes/faulty-llm.ts";
-import { tempDir } from "./support/backends.ts";
 import { ask, readAnswer, SURFACES, type Surface } from "./support/compat-surfaces.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import type { TestGateway } from "./support/gateway.ts";
+import { startRoutedGateway, type RoutedGateway, type RoutingFile } from "./support/routing-gateway.ts";
 
 /**
  * The model router's faults, surface by surface: each compatible surface, whole and streamed, against
@@ -45,12 +43,9 @@ function expected(fault: Fault, stream: boolean): Expected {
 const aliasOf = (wire: Wire, fault: Fault) => `${wire}-${fault}`;
 const A_MODEL: Record<Wire, string> = { openai: "gpt-4.1", anthropic: "claude-haiku-4-5" };
 
-function routingFile(faulty: string, anthropic: string, extra: Record<string, unknown> = {}): string {
-  const dir = tempDir("routing-matrix");
-  dirs.push(dir);
-  const file = path.join(dir, "gateway.config.json");
-  const deployments: unknown[] = [];
-  const aliases: Record<string, unknown> = {};
+function routing(faulty: string, anthropic: string): RoutingFile {
+  const deployments: object[] = [];
+  const aliases: Record<string, object> = {};
   for (const wire of ["openai", "anthropic"] as const)
     for (const fault of FAULTS) {
       const name = `a-${aliasOf(wire, fault)}`;
@@ -74,14 +69,8 @@ function routingFile(faulty: string, anthropic: string, extra: Record<string, un
     credential: "MATRIX_B_KEY",
     origin: anthropic,
   });
-  fs.writeFileSync(file, JSON.stringify({ deployments, aliases, ...extra }));
-  return file;
+  return { deployments, aliases };
 }
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 const credentials = { MATRIX_A_KEY: "a-key", MATRIX_B_KEY: "b-key" };
 const roomy = { minute: 100_000, day: 1_000_000, concurrency: 1_000 };
@@ -92,26 +81,25 @@ async function meteredRows(gw: TestGateway, requestId: string) {
 }
 
 describe("model routing matrix: {chat/completions, messages, responses} × {whole, stream} × each fault of A", () => {
-  let gw: TestGateway;
+  let gw: RoutedGateway;
   let key: string;
   let faulty: FaultyProvider;
   let b: FakeLlm;
-  const saved = { ...process.env };
 
   beforeAll(async () => {
     [faulty, b] = await Promise.all([
       startFaultyProvider({ retryAfter: String(RETRY_AFTER_S) }),
       startFakeAnthropic({ key: "b-key", reply: B_REPLY }),
     ]);
-    // Provider calls read their credentials from the process's environment.
-    Object.assign(process.env, credentials);
-    gw = await startTestGateway({
-      env: { ...credentials, GATEWAY_CONFIG: routingFile(faulty.url, b.url), GATEWAY_BREAKER_THRESHOLD: "1000" },
+    gw = await startRoutedGateway({
+      routing: routing(faulty.url, b.url),
+      providerEnv: credentials,
+      env: { GATEWAY_BREAKER_THRESHOLD: "1000" },
+      key: roomy,
     });
-    key = (await gw.key(roomy)).key;
+    key = gw.apiKey;
   });
   afterAll(async () => {
-    process.env = saved;
     await gw?.close();
     await Promise.all([faulty?.close(), b?.close()]);
   });
@@ -177,21 +165,17 @@ describe("model routing matrix: {chat/completions, messages, responses} × {whol
 });
 
 describe.runIf(process.env.REDIS_URL)("model routing: two instances on one Redis share a breaker", () => {
-  const gateways: TestGateway[] = [];
+  const gateways: RoutedGateway[] = [];
   let faulty: FaultyProvider;
   let b: FakeLlm;
-  const saved = { ...process.env };
   const suffix = randomUUID().slice(0, 8);
   const a = `shared-a-${suffix}`;
 
   beforeAll(async () => {
     [faulty, b] = await Promise.all([startFaultyProvider(), startFakeAnthropic({ key: "b-key", reply: B_REPLY })]);
-    const dir = tempDir("routing-shared");
-    dirs.push(dir);
-    const file = path.join(dir, "gateway.config.json");
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
+    const shared = {
+      limits: "redis" as const,
+      routing: {
         deployments: [
           { name: a, provider: "openai", model: "gpt-4.1", credential: "MATRIX_A_KEY", origin: `${faulty.url}/500` },
           {
@@ -203,20 +187,16 @@ describe.runIf(process.env.REDIS_URL)("model routing: two instances on one Redis
           },
         ],
         aliases: { smart: { deployments: [a, `b-${suffix}`], retries: 0 } },
-      }),
-    );
-    Object.assign(process.env, credentials);
-    const env = {
-      ...credentials,
-      GATEWAY_CONFIG: file,
-      GATEWAY_BREAKER_THRESHOLD: "2",
-      GATEWAY_BREAKER_COOLDOWN_MS: "600000",
+      },
+      providerEnv: credentials,
+      env: { GATEWAY_BREAKER_THRESHOLD: "2", GATEWAY_BREAKER_COOLDOWN_MS: "600000" },
+      key: roomy,
     };
-    for (let i = 0; i < 2; i++) gateways.push(await startTestGateway({ limits: "redis", env }));
+    for (let i = 0; i < 2; i++) gateways.push(await startRoutedGateway(shared));
   });
   afterAll(async () => {
-    process.env = saved;
-    for (const gw of gateways) await gw.close();
+    // The last started first: each puts back the process's environment it found.
+    for (const gw of gateways.toReversed()) await gw.close();
     await Promise.all([faulty?.close(), b?.close()]);
     // The breaker opened for ten minutes: leave no open breaker behind in the shared Redis.
     const redis = new Redis(process.env.REDIS_URL!);
@@ -225,9 +205,8 @@ describe.runIf(process.env.REDIS_URL)("model routing: two instances on one Redis
   });
 
   it("failures seen by the first open it on the second, which then sends nothing to A", async () => {
-    const [first, second] = gateways as [TestGateway, TestGateway];
-    const firstKey = (await first.key(roomy)).key;
-    const secondKey = (await second.key(roomy)).key;
+    const [first, second] = gateways as [RoutedGateway, RoutedGateway];
+    const [firstKey, secondKey] = [first.apiKey, second.apiKey];
     // The second's router (and its subscription) is made by its first model call: one pinned to B.
     const warm = await second.request("/v1/chat/completions", {
       method: "POST",

@@ -1,50 +1,37 @@
-import fs from "node:fs";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startFaultyProvider, type FaultyProvider } from "./fakes/faulty-llm.ts";
 import { startFakeAnthropic, type FakeLlm } from "./fakes/llm.ts";
-import { limitBackends, tempDir } from "./support/backends.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+import { limitBackends } from "./support/backends.ts";
+import type { TestGateway } from "./support/gateway.ts";
+import { startRoutedGateway, type RoutedGateway, type RoutingFile } from "./support/routing-gateway.ts";
 
 /**
  * A routing file: deployment `a-<mode>` on the failing fake for each mode, `b` on the Anthropic fake
  * (each name followed by `suffix`, so breakers shared through one Redis stay apart between runs).
  */
-function routingFile(failing: string, anthropic: string, aliases: Record<string, unknown>, suffix = ""): string {
-  const dir = tempDir("model-routing");
-  dirs.push(dir);
-  const file = path.join(dir, "gateway.config.json");
+function routing(failing: string, anthropic: string, aliases: Record<string, object>, suffix = ""): RoutingFile {
   const modes = ["500", "429", "529", "400", "reset"];
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      deployments: [
-        ...modes.map((mode) => ({
-          name: `a-${mode}${suffix}`,
-          provider: "openai",
-          model: "gpt-4.1",
-          credential: "ROUTING_A_KEY",
-          origin: `${failing}/${mode}`,
-        })),
-        {
-          name: `b${suffix}`,
-          provider: "anthropic",
-          model: "claude-sonnet-4-5",
-          credential: "ROUTING_B_KEY",
-          origin: anthropic,
-        },
-      ],
-      aliases,
-    }),
-  );
-  return file;
+  return {
+    deployments: [
+      ...modes.map((mode) => ({
+        name: `a-${mode}${suffix}`,
+        provider: "openai",
+        model: "gpt-4.1",
+        credential: "ROUTING_A_KEY",
+        origin: `${failing}/${mode}`,
+      })),
+      {
+        name: `b${suffix}`,
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        credential: "ROUTING_B_KEY",
+        origin: anthropic,
+      },
+    ],
+    aliases,
+  };
 }
 
 const credentials = { ROUTING_A_KEY: "a-key", ROUTING_B_KEY: "b-key" };
@@ -97,32 +84,31 @@ async function seriesValues(gw: TestGateway, series: string[]): Promise<number[]
 }
 
 describe("model routing: an alias falls over from a failing OpenAI-wire deployment to an Anthropic one", () => {
-  let gw: TestGateway;
+  let gw: RoutedGateway;
   let key: string;
   let failing: FaultyProvider;
   let anthropic: FakeLlm;
-  const saved = { ...process.env };
 
   beforeAll(async () => {
     [failing, anthropic] = await Promise.all([
       startFaultyProvider(),
       startFakeAnthropic({ key: "b-key", reply: "Claude answered instead." }),
     ]);
-    const file = routingFile(failing.url, anthropic.url, {
-      // No retry on A: one attempt there, one on B.
-      smart: { deployments: ["a-500", "b"], retries: 0 },
-      busy: { deployments: ["a-429", "b"] },
-      overloaded: { deployments: ["a-529", "b"], retries: 0 },
-      flaky: { deployments: ["a-reset", "b"], retries: 0 },
-      strict: { deployments: ["a-400", "b"] },
+    gw = await startRoutedGateway({
+      routing: routing(failing.url, anthropic.url, {
+        // No retry on A: one attempt there, one on B.
+        smart: { deployments: ["a-500", "b"], retries: 0 },
+        busy: { deployments: ["a-429", "b"] },
+        overloaded: { deployments: ["a-529", "b"], retries: 0 },
+        flaky: { deployments: ["a-reset", "b"], retries: 0 },
+        strict: { deployments: ["a-400", "b"] },
+      }),
+      providerEnv: credentials,
+      env: { GATEWAY_BREAKER_THRESHOLD: "1000" },
     });
-    // Provider calls read their credentials from the process's environment.
-    Object.assign(process.env, credentials);
-    gw = await startTestGateway({ env: { ...credentials, GATEWAY_CONFIG: file, GATEWAY_BREAKER_THRESHOLD: "1000" } });
-    key = (await gw.key()).key;
+    key = gw.apiKey;
   });
   afterAll(async () => {
-    process.env = saved;
     await gw?.close();
     await Promise.all([failing?.close(), anthropic?.close()]);
   });
@@ -254,11 +240,10 @@ describe("model routing: an alias falls over from a failing OpenAI-wire deployme
 describe.each(limitBackends)(
   "model routing: a breaker opens after GATEWAY_BREAKER_THRESHOLD failures, and A is then skipped (breakers: %s)",
   (backend) => {
-    let gw: TestGateway;
+    let gw: RoutedGateway;
     let key: string;
     let failing: FaultyProvider;
     let anthropic: FakeLlm;
-    const saved = { ...process.env };
     const suffix = `-${randomUUID().slice(0, 8)}`;
     const a = `a-500${suffix}`;
 
@@ -267,26 +252,15 @@ describe.each(limitBackends)(
         startFaultyProvider(),
         startFakeAnthropic({ key: "b-key", reply: "Claude answered instead." }),
       ]);
-      const file = routingFile(
-        failing.url,
-        anthropic.url,
-        { smart: { deployments: [a, `b${suffix}`], retries: 0 } },
-        suffix,
-      );
-      Object.assign(process.env, credentials);
-      gw = await startTestGateway({
+      gw = await startRoutedGateway({
         limits: backend,
-        env: {
-          ...credentials,
-          GATEWAY_CONFIG: file,
-          GATEWAY_BREAKER_THRESHOLD: "2",
-          GATEWAY_BREAKER_COOLDOWN_MS: "600000",
-        },
+        routing: routing(failing.url, anthropic.url, { smart: { deployments: [a, `b${suffix}`], retries: 0 } }, suffix),
+        providerEnv: credentials,
+        env: { GATEWAY_BREAKER_THRESHOLD: "2", GATEWAY_BREAKER_COOLDOWN_MS: "600000" },
       });
-      key = (await gw.key()).key;
+      key = gw.apiKey;
     });
     afterAll(async () => {
-      process.env = saved;
       await gw?.close();
       await Promise.all([failing?.close(), anthropic?.close()]);
       if (backend === "redis") {

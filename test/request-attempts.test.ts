@@ -1,32 +1,26 @@
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attemptReason } from "../lib/portal/usage/attempt-text.ts";
 import { requestDetailView } from "../lib/portal/usage/request-log.ts";
 import type { RequestAttempt } from "../lib/usage/request-attempts.ts";
 import { startFaultyProvider, type FaultyProvider } from "./fakes/faulty-llm.ts";
 import { startFakeAnthropic, type FakeLlm } from "./fakes/llm.ts";
-import { databaseBackends, tempDir } from "./support/backends.ts";
-import { startTestGateway, type TestGateway } from "./support/gateway.ts";
+import { databaseBackends } from "./support/backends.ts";
+import { startRoutedGateway, type RoutedGateway } from "./support/routing-gateway.ts";
 
 const credentials = { ATTEMPTS_A_KEY: "a-key", ATTEMPTS_B_KEY: "b-key" };
 
 // On both databases: the attempts column is written by the driver's own unnest statement (lib/usage/writer.ts).
 describe.each(databaseBackends)("the request log shows every attempt of a routed model call, on %s", (db) => {
-  let gw: TestGateway;
+  let gw: RoutedGateway;
   let key: string;
   let failing: FaultyProvider;
   let anthropic: FakeLlm;
-  let dir: string;
-  const saved = { ...process.env };
 
   beforeAll(async () => {
     [failing, anthropic] = await Promise.all([
       startFaultyProvider(),
       startFakeAnthropic({ key: "b-key", reply: "Claude answered instead." }),
     ]);
-    dir = tempDir("request-attempts");
-    const file = path.join(dir, "gateway.config.json");
     const failingDeployment = (name: string, status: number) => ({
       name,
       provider: "openai",
@@ -34,9 +28,9 @@ describe.each(databaseBackends)("the request log shows every attempt of a routed
       credential: "ATTEMPTS_A_KEY",
       origin: `${failing.url}/${status}`,
     });
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
+    gw = await startRoutedGateway({
+      db,
+      routing: {
         deployments: [
           failingDeployment("a-500", 500),
           failingDeployment("a-429", 429),
@@ -55,19 +49,16 @@ describe.each(databaseBackends)("the request log shows every attempt of a routed
           tripping: { deployments: ["a-502", "b"], retries: 0 },
           healthy: { deployments: ["b"] },
         },
-      }),
-    );
-    // Provider calls read their credentials from the process's environment.
-    Object.assign(process.env, credentials);
-    // One failure opens a breaker: each alias's failing deployment is its own, so only `tripping` meets an open one.
-    gw = await startTestGateway({ db, env: { ...credentials, GATEWAY_CONFIG: file, GATEWAY_BREAKER_THRESHOLD: "1" } });
-    key = (await gw.key()).key;
+      },
+      providerEnv: credentials,
+      // One failure opens a breaker: each alias's failing deployment is its own, so only `tripping` meets an open one.
+      env: { GATEWAY_BREAKER_THRESHOLD: "1" },
+    });
+    key = gw.apiKey;
   });
   afterAll(async () => {
-    process.env = saved;
     await gw?.close();
     await Promise.all([failing?.close(), anthropic?.close()]);
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   async function chat(model: string, requestId: string): Promise<Response> {

@@ -1,9 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { startFakeResearchLlm, type FakeResearchLlm } from "./fakes/research-llm.ts";
-import { tempDir } from "./support/backends.ts";
+import { writeRoutingFile, type RoutingFile } from "./support/routing-gateway.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 // Templated generation and the research agents reach their model through the model router, as the chat
@@ -33,20 +31,15 @@ const run = randomUUID().slice(0, 8);
  * `smart` over a deployment whose provider answers 500 and a healthy one; the healthy provider also
  * serves xai's balanced model (a key pool behind `xai/grok-4-fast`, whose own provider is the failing one).
  */
-function routingFile(down: string, up: string): string {
-  const file = path.join(tempDir("routed-generation"), "gateway.config.json");
-  fs.writeFileSync(
-    file,
-    JSON.stringify({
-      deployments: [
-        { name: `down-${run}`, provider: "openai", model: "gpt-4.1", credential: "ROUTED_DOWN_KEY", origin: down },
-        { name: `up-${run}`, provider: "openai", model: "gpt-4.1-mini", credential: "ROUTED_UP_KEY", origin: up },
-        { name: `xai-spare-${run}`, provider: "xai", model: "grok-4-fast", credential: "ROUTED_UP_KEY", origin: up },
-      ],
-      aliases: { smart: { deployments: [`down-${run}`, `up-${run}`], retries: 0 } },
-    }),
-  );
-  return file;
+function routing(down: string, up: string): RoutingFile {
+  return {
+    deployments: [
+      { name: `down-${run}`, provider: "openai", model: "gpt-4.1", credential: "ROUTED_DOWN_KEY", origin: down },
+      { name: `up-${run}`, provider: "openai", model: "gpt-4.1-mini", credential: "ROUTED_UP_KEY", origin: up },
+      { name: `xai-spare-${run}`, provider: "xai", model: "grok-4-fast", credential: "ROUTED_UP_KEY", origin: up },
+    ],
+    aliases: { smart: { deployments: [`down-${run}`, `up-${run}`], retries: 0 } },
+  };
 }
 
 describe("routed generation: templates and agents fall over through the model router", () => {
@@ -54,6 +47,10 @@ describe("routed generation: templates and agents fall over through the model ro
   let up: FakeResearchLlm;
   const credentials = { ROUTED_DOWN_KEY: "down-key", ROUTED_UP_KEY: "up-key" };
   const config: Record<string, string> = { ...credentials, GATEWAY_BREAKER_THRESHOLD: "1000" };
+  // useGateway, not startRoutedGateway: XAI_API_KEY belongs in the process's environment alone (in the
+  // gateway's own it would add xai's implicit deployment to the routing).
+  let written: ReturnType<typeof writeRoutingFile> | undefined;
+  afterAll(() => written?.remove());
   const t = useGateway({
     fakes: async () => {
       down = await startFakeResearchLlm({ key: "down-key", script: () => ({ status: 500 }) });
@@ -68,7 +65,8 @@ describe("routed generation: templates and agents fall over through the model ro
                 : JSON.stringify(lesson),
         }),
       });
-      config.GATEWAY_CONFIG = routingFile(down.url, up.url);
+      written = writeRoutingFile(routing(down.url, up.url));
+      config.GATEWAY_CONFIG = written.file;
       return [down, up];
     },
     // Provider calls read their credentials from the process's environment; xai itself is the failing one.

@@ -1,13 +1,10 @@
-import fs from "node:fs";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { percentile } from "../../bench/support.ts";
 import { FAULTY_REPLY, startFaultyProvider, type FaultyProvider } from "../fakes/faulty-llm.ts";
-import { tempDir } from "../support/backends.ts";
 import { ask, readAnswer, SURFACES } from "../support/compat-surfaces.ts";
-import { startTestGateway, type TestGateway } from "../support/gateway.ts";
+import { startRoutedGateway, type RoutedGateway } from "../support/routing-gateway.ts";
 
 // `npm run test:load` sets 30 s; `npm test` runs this bounded version.
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 5);
@@ -24,12 +21,10 @@ type Tally = { requests: number; clientErrors: string[]; latenciesMs: number[]; 
  * deployments must have answered, and each request is metered once, for the deployment that answered.
  */
 describe(`model routing under load: A fails half its calls, B is healthy (${CLIENTS} clients, ${SECONDS} s)`, () => {
-  let gw: TestGateway;
+  let gw: RoutedGateway;
   let key: string;
   let flaky: FaultyProvider;
   let healthy: FaultyProvider;
-  let dir: string;
-  const saved = { ...process.env };
   // Breakers shared through Redis outlive the gateway: this run's names are its own.
   const a = `load-a-${randomUUID().slice(0, 8)}`;
   const b = `load-b-${randomUUID().slice(0, 8)}`;
@@ -37,11 +32,9 @@ describe(`model routing under load: A fails half its calls, B is healthy (${CLIE
 
   beforeAll(async () => {
     [flaky, healthy] = await Promise.all([startFaultyProvider(), startFaultyProvider()]);
-    dir = tempDir("routing-load");
-    const file = path.join(dir, "gateway.config.json");
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
+    gw = await startRoutedGateway({
+      limits: process.env.REDIS_URL ? "redis" : "memory",
+      routing: {
         deployments: [
           { name: a, provider: "openai", model: "gpt-4.1", credential: "LOAD_A_KEY", origin: `${flaky.url}/flaky` },
           {
@@ -54,14 +47,9 @@ describe(`model routing under load: A fails half its calls, B is healthy (${CLIE
         ],
         // The default retries: A once more after a failure, then B.
         aliases: { smart: { strategy: "fallback", deployments: [a, b] } },
-      }),
-    );
-    Object.assign(process.env, credentials);
-    gw = await startTestGateway({
-      limits: process.env.REDIS_URL ? "redis" : "memory",
+      },
+      providerEnv: credentials,
       env: {
-        ...credentials,
-        GATEWAY_CONFIG: file,
         // Most calls try A and fall over from it; its breaker still opens now and then, and closes again
         // after a probe, so the skipping path is under load too.
         GATEWAY_BREAKER_THRESHOLD: "50",
@@ -69,14 +57,13 @@ describe(`model routing under load: A fails half its calls, B is healthy (${CLIE
         // Every request's row is checked, so none may be left out of the log.
         REQUEST_LOG_ROWS_PER_KEY_SECOND: "0",
       },
+      key: { minute: 10_000_000, day: 100_000_000, concurrency: 10_000 },
     });
-    key = (await gw.key({ minute: 10_000_000, day: 100_000_000, concurrency: 10_000 })).key;
+    key = gw.apiKey;
   });
   afterAll(async () => {
-    process.env = saved;
     await gw?.close();
     await Promise.all([flaky?.close(), healthy?.close()]);
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
     if (process.env.REDIS_URL) {
       const redis = new Redis(process.env.REDIS_URL);
       await redis.hdel("gw:breaker:open", a, b);
