@@ -45,11 +45,21 @@ describe("/v1/llm/chat through the model router", () => {
             origin: `${faulty.url}/ok`,
             tpm: 5,
           },
+          {
+            name: "backup",
+            provider: "openai",
+            model: "gpt-4.1-nano",
+            credential: "LLM_ROUTE_A_KEY",
+            origin: `${faulty.url}/ok`,
+          },
         ],
         aliases: {
           smart: { strategy: "fallback", retries: 0, deployments: ["down", "claude"] },
           "one-a-minute": { deployments: ["limited"] },
           "token-capped": { deployments: ["capped", "claude"] },
+          steady: { deployments: ["claude"] },
+          broken: { retries: 0, deployments: ["down"] },
+          spare: { deployments: ["backup"] },
         },
       },
       providerEnv: credentials,
@@ -106,6 +116,59 @@ describe("/v1/llm/chat through the model router", () => {
     // openai/gpt-4.1 has no credential of its own here (OPENAI_API_KEY unset): passed over, then the alias.
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ provider: "anthropic", fallback_from: ["openai"] });
+  });
+
+  it("passes over a fallback the key may not call: the model answers alone, or its own failure is the answer", async () => {
+    const { key: noSpare } = await gw.key({ name: "no spare", modelDeny: ["spare"] });
+    const asNoSpare = (body: Record<string, unknown>, requestId: string) =>
+      chat(body, { "x-api-key": noSpare, "x-request-id": requestId });
+    const answeredBefore = faulty.hits.get("ok") ?? 0;
+
+    const answered = await asNoSpare({ model: "steady", fallback: ["spare"] }, "denied-fallback-answered");
+    expect(answered.status).toBe(200);
+    const body = await answered.json();
+    expect(body).toMatchObject({ content: FAULTY_REPLY, provider: "anthropic" });
+    expect(body.fallback_from).toBeUndefined();
+    expect(answered.headers.get("x-gateway-attempts")).toBe("1");
+    expect(faulty.hits.get("ok")).toBe(answeredBefore + 1);
+
+    // What the failing model alone answers a key without rules: the same comes back, not a 403.
+    const alone = await chat({ model: "broken" });
+    const failed = await asNoSpare({ model: "broken", fallback: ["spare"] }, "denied-fallback-failed");
+    expect(failed.status).not.toBe(403);
+    expect(failed.status).toBe(alone.status);
+    expect(await failed.json()).toEqual(await alone.json());
+    expect(failed.headers.get("x-gateway-attempts")).toBe("1");
+    // `spare` was never asked: its deployment answers on the same path as steady's.
+    expect(faulty.hits.get("ok")).toBe(answeredBefore + 1);
+    await gw.rt.meter.flush();
+    const rows = await gw.rt.db.prisma.usageEvent.findMany({ where: { requestId: "denied-fallback-failed" } });
+    expect(rows.map((r) => r.attempts)).toEqual([
+      [
+        {
+          deployment: "down",
+          provider: "openai",
+          model: "gpt-4.1",
+          status: 500,
+          ms: expect.any(Number),
+          outcome: "failed",
+          reason: "server",
+        },
+        {
+          deployment: "backup",
+          provider: "openai",
+          model: "gpt-4.1-nano",
+          ms: 0,
+          outcome: "skipped",
+          reason: "denied-by-key",
+        },
+      ],
+    ]);
+
+    // The model itself denied is refused as before, whatever its fallbacks.
+    const refused = await asNoSpare({ model: "spare", fallback: ["steady"] }, "denied-model");
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error).toBe("model 'spare' is refused by this key's rule deny 'spare'");
   });
 
   it("passes a deployment by once it has had its requests or tokens this minute", async () => {

@@ -108,7 +108,10 @@ export class ChatRoute {
 
 /** What a caller may add to its model: the models to fall over to after it, and the body it came in. */
 export type RouteExtras = {
-  /** Models (aliases or provider/model) whose deployments are tried after the model's own, in order. */
+  /**
+   * Models (aliases or provider/model) whose deployments are tried after the model's own, in order; one
+   * the key's rules refuse is skipped.
+   */
   fallbacks?: readonly string[];
   /**
    * The request's body: its `gateway_route` field (what an SDK's `extra_body` sends) overrides the
@@ -130,12 +133,7 @@ export async function chatRoute(c: Call, model: string, id: string, extras: Rout
   const rules = c.key?.models;
   const answer = { id, ...(route !== undefined && { route }), ...(rules && { rules }) };
   const plan = router.plan(model, answer);
-  if (extras.fallbacks?.length) {
-    const candidates = [...plan.candidates];
-    for (const fallback of extras.fallbacks)
-      candidates.push(...router.plan(fallback, { id, ...(rules && { rules }) }).candidates);
-    plan.candidates = candidates;
-  }
+  if (extras.fallbacks?.length) router.addFallbacks(plan, extras.fallbacks, { id, ...(rules && { rules }) });
   plan.candidates = await ownerCandidates(c.runtime, c.key?.userId, plan.candidates);
   if (c.trace) {
     plan.trace = c.trace;

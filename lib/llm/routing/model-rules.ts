@@ -62,8 +62,15 @@ export function matchesModelPattern(pattern: string, name: string): boolean {
 
 const first = (patterns: Pattern[], name: string) => patterns.find((p) => p.test(name));
 
-const refused = (model: string, rule: string) =>
-  new GatewayError(403, `model '${model}' is refused by this key's rule ${rule}`);
+/** A 403 from a key's model rules: a fallback model refused so is passed over (ModelRouter.addFallbacks). */
+export class ModelRefusedError extends GatewayError {
+  constructor(model: string, rule: string) {
+    super(403, `model '${model}' is refused by this key's rule ${rule}`);
+    this.name = "ModelRefusedError";
+  }
+}
+
+const refused = (model: string, rule: string) => new ModelRefusedError(model, rule);
 
 /**
  * The candidates a key may send `model` (an alias, or provider/model) to. A model the deny list

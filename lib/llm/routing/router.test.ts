@@ -281,3 +281,64 @@ describe("ModelRouter.run", () => {
     expect(plan.attempts.map((a) => a.outcome)).toEqual(["failed", "ok"]);
   });
 });
+
+describe("ModelRouter.addFallbacks", () => {
+  // Refuses the model anthropic/claude-sonnet-4-5 by name, and drops deployment b (of that model) from smart.
+  const rules = { allow: [], deny: ["anthropic/claude-sonnet-4-5"] };
+  const fallbacks = ["anthropic/claude-sonnet-4-5", "openai/gpt-4.1"];
+  const failA = (t: ChatTarget) =>
+    t.entry.fixedOrigin === "http://a.example" ? Promise.reject(status(500)) : answers(t);
+
+  function planned() {
+    const { router, tick } = setup();
+    const plan = router.plan("smart", { id: "x", rules });
+    router.addFallbacks(plan, fallbacks, { id: "x", rules });
+    const run = (attempt: (t: ChatTarget) => Promise<string>) =>
+      router.run(plan, attempt, new CallStop(), tick(0) + 60_000);
+    return { plan, run };
+  }
+
+  it("passes over a fallback the key's rules refuse, recording its deployments as skipped where it stood", async () => {
+    const { plan, run } = planned();
+    expect(plan.candidates.map((c) => [c.name, c.place])).toEqual([
+      ["a", undefined],
+      ["openai/gpt-4.1", 2],
+      ["a", 2],
+      ["a2", 2],
+    ]);
+    expect((await run(failA)).value).toBe("openai:gpt-4.1");
+    expect(plan.attempts.map((a) => [a.deployment, a.outcome, a.reason])).toEqual([
+      ["a", "retried", "server"],
+      ["a", "failed", "server"],
+      ["anthropic/claude-sonnet-4-5", "skipped", "denied-by-key"],
+      ["b", "skipped", "denied-by-key"],
+      ["openai/gpt-4.1", "ok", undefined],
+    ]);
+  });
+
+  it("records nothing of it when the model's own deployment answers", async () => {
+    const { plan, run } = planned();
+    expect((await run(answers)).value).toBe("openai:gpt-4.1");
+    expect(plan.attempts.map((a) => [a.deployment, a.outcome])).toEqual([["a", "ok"]]);
+  });
+
+  it("when every allowed deployment fails, the client gets the last failure, not the refusal", async () => {
+    const { router, tick } = setup();
+    const plan = router.plan("smart", { id: "x", rules });
+    router.addFallbacks(plan, ["anthropic/claude-sonnet-4-5"], { id: "x", rules });
+    const running = router.run(plan, () => Promise.reject(status(500)), new CallStop(), tick(0) + 60_000);
+    await expect(running).rejects.toMatchObject({ upstream: { status: 500 } });
+    expect(plan.attempts.map((a) => [a.deployment, a.outcome])).toEqual([
+      ["a", "retried"],
+      ["a", "failed"],
+      ["anthropic/claude-sonnet-4-5", "skipped"],
+      ["b", "skipped"],
+    ]);
+  });
+
+  it("still refuses the request for anything but the key's rules: an unknown provider is a 400", () => {
+    const { router } = setup();
+    const plan = router.plan("smart", { id: "x", rules });
+    expect(() => router.addFallbacks(plan, ["acme/x"], { id: "x", rules })).toThrow(/unknown provider 'acme'/);
+  });
+});

@@ -13,7 +13,7 @@ import { DeploymentStats, orderCandidates, type OrderContext, type Strategy } fr
 import type { BreakerBoard, BreakerState } from "./breaker.ts";
 import { STRATEGIES } from "./config.ts";
 import type { Deployment, Routing } from "./deployments.ts";
-import { applyModelRules } from "./model-rules.ts";
+import { applyModelRules, ModelRefusedError } from "./model-rules.ts";
 import {
   breakerOutcome,
   classifyFailure,
@@ -46,11 +46,13 @@ export type RouteCandidate = {
   owner?: string;
   /** The deployment's own requests and tokens per minute, when the routing file sets them. */
   limits?: MinuteLimits;
+  /** Which of the request's models it serves: absent for the model, 1, 2… for its fallbacks in order. */
+  place?: number;
 };
 
 export type AttemptOutcome = "ok" | "retried" | "failed" | "skipped";
 
-/** One attempt on a deployment, or one left out (its breaker open, its credential not set). */
+/** One attempt on a deployment, or one left out (its breaker open, its credential not set, the key's rules). */
 export type AttemptRecord = {
   deployment: string;
   provider: string;
@@ -71,6 +73,11 @@ export type Plan = {
   id: string;
   created: number;
   candidates: RouteCandidate[];
+  /**
+   * Fallback models the calling key's rules refuse, with their deployments (never tried): `run` records
+   * each as skipped ("denied-by-key") once it gets past the models placed before it, and removes it.
+   */
+  refused?: { place: number; candidates: RouteCandidate[] }[];
   /** Further attempts on one deployment after a retryable failure. */
   retries: number;
   /** The most one attempt may take; absent: the request's deadline alone. */
@@ -220,12 +227,31 @@ export class ModelRouter {
   }
 
   /**
+   * Adds the deployments of `fallbacks` (aliases or provider/model, in order) after the plan's own, each
+   * within the key's rules. A fallback the rules refuse outright is passed over rather than the request
+   * refused (the model itself refused is plan's 403): it goes to `plan.refused`, so the request log
+   * shows it skipped if the request gets that far.
+   */
+  addFallbacks(plan: Plan, fallbacks: readonly string[], answer: { id: string; rules?: ModelRules }): void {
+    fallbacks.forEach((fallback, i) => {
+      const place = i + 1;
+      try {
+        for (const candidate of this.plan(fallback, answer).candidates) plan.candidates.push({ ...candidate, place });
+      } catch (err) {
+        if (!(err instanceof ModelRefusedError)) throw err;
+        (plan.refused ??= []).push({ place, candidates: this.plan(fallback, { id: answer.id }).candidates });
+      }
+    });
+  }
+
+  /**
    * Tries the plan's deployments until one answers: a deployment whose breaker is open (or whose
-   * credential is not set) is skipped; a retryable failure is retried on the same deployment after a
-   * backoff or its Retry-After, up to the plan's retries, then the next deployment is tried; a failure
-   * no other attempt would change (a 400, a refusal, the client gone) ends the request at once. Each
-   * attempt gets a child of `requestStop`, whose deadline (`deadlineAt`, ms since the epoch) bounds
-   * them all; `requestStop` itself is the caller's to release. When all fail, the last failure is thrown.
+   * credential is not set) is skipped, as is a fallback the key's rules refuse; a retryable failure is
+   * retried on the same deployment after a backoff or its Retry-After, up to the plan's retries, then
+   * the next deployment is tried; a failure no other attempt would change (a 400, a refusal, the client
+   * gone) ends the request at once. Each attempt gets a child of `requestStop`, whose deadline
+   * (`deadlineAt`, ms since the epoch) bounds them all; `requestStop` itself is the caller's to release.
+   * When all fail, the last failure is thrown.
    */
   async run<T>(
     plan: Plan,
@@ -239,6 +265,7 @@ export class ModelRouter {
     let lastError: unknown;
     let unconfigured: ProviderEntry | undefined;
     for (const candidate of plan.candidates) {
+      if (plan.refused) this.passRefused(plan, candidate.place ?? 0);
       if (!isConfigured(candidate.entry)) {
         unconfigured ??= candidate.entry;
         this.note(plan, candidate, "skipped", 0, "not-configured");
@@ -312,12 +339,17 @@ export class ModelRouter {
             );
             break;
           }
-          if (step.action === "give-up") throw err;
+          if (step.action === "give-up") {
+            // Out of attempts is the end of the plan: a refused fallback after it was reached.
+            if ("why" in step && step.why === "attempts" && plan.refused) this.passRefused(plan, Infinity);
+            throw err;
+          }
           if (waitMs === undefined) break;
           if (!(await this.wait(waitMs, requestStop))) throw err;
         }
       }
     }
+    if (plan.refused) this.passRefused(plan, Infinity);
     if (lastError !== undefined) throw lastError;
     if (unconfigured && plan.attempts.every((a) => a.reason === "not-configured"))
       throw new GatewayError(503, `${unconfigured.name} is not configured: set ${unconfigured.credential}`);
@@ -340,6 +372,13 @@ export class ModelRouter {
 
   close(): Promise<void> {
     return this.breakers.close();
+  }
+
+  /** Records the refused fallbacks placed before `place` as skipped, in order, and takes them off the plan. */
+  private passRefused(plan: Plan, place: number): void {
+    while (plan.refused?.length && plan.refused[0]!.place < place)
+      for (const candidate of plan.refused.shift()!.candidates)
+        this.note(plan, candidate, "skipped", 0, "denied-by-key");
   }
 
   private note(

@@ -26,6 +26,9 @@ describe("an attempt's reason as the request detail page shows it", () => {
     expect(attemptReason(attempt({ outcome: "skipped", reason: "not-configured" }), false)).toBe(
       "credential not set, skipped",
     );
+    expect(attemptReason(attempt({ outcome: "skipped", reason: "denied-by-key" }), false)).toBe(
+      "refused by this key's model rules, skipped",
+    );
     expect(attemptReason(attempt({ outcome: "ok" }), true)).toBe("answered");
   });
 

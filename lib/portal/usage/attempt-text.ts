@@ -1,6 +1,6 @@
 import type { RequestAttempt } from "../../usage/request-attempts.ts";
 
-/** The router's reasons (lib/llm/routing/retry.ts FailureReason, and its two skips) as a person reads them. */
+/** The router's reasons (lib/llm/routing/retry.ts FailureReason, and its skips) as a person reads them. */
 const REASONS: Record<string, string> = {
   connection: "connection failed",
   timeout: "timed out",
@@ -14,6 +14,7 @@ const REASONS: Record<string, string> = {
   unknown: "failed",
   "breaker-open": "breaker open",
   "not-configured": "credential not set",
+  "denied-by-key": "refused by this key's model rules",
 };
 
 /** What an outcome is called in the Attempts table. */
