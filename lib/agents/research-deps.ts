@@ -1,4 +1,4 @@
-import { spendRefusal } from "../gateway/http/guard.ts";
+import { recordUsage, spendRefusal } from "../gateway/http/guard.ts";
 import type { KeyRecord } from "../gateway/keys/record.ts";
 import type { Runtime } from "../gateway/runtime/runtime.ts";
 import { BudgetExceeded } from "../jobs/budget-exceeded.ts";
@@ -31,9 +31,9 @@ export type FinishedAgent = { id: string; role: string; model: string; output: s
 
 /**
  * The agents' dependencies for one run: the provider's models, every answered model call metered to
- * the key (one usage event per agent call, tokens included) and added to the run's spend. Before each
- * call the key's hard-stop budget is asked: once it is used up the run stops (its calls in flight are
- * aborted) with a BudgetExceeded carrying the agents that finished and the spend.
+ * the key (one usage event per agent call, tokens included, counted in /metrics too) and added to the
+ * run's spend. Before each call the key's hard-stop budget is asked: once it is used up the run stops
+ * (its calls in flight are aborted) with a BudgetExceeded carrying the agents that finished and the spend.
  */
 export function researchDeps(rt: Runtime, provider: string, scope: RunScope): AgentDeps {
   const spend: Spend = { calls: 0, prompt_tokens: 0, completion_tokens: 0, estimated_cost_usd: 0 };
@@ -54,7 +54,7 @@ export function researchDeps(rt: Runtime, provider: string, scope: RunScope): Ag
     spend.completion_tokens += reply.usage.completion_tokens;
     spend.estimated_cost_usd += estimateCostUsd(reply.provider, reply.model, reply.usage);
     scope.onSpend?.({ ...spend });
-    rt.meter.record({
+    recordUsage(rt, {
       keyId: scope.keyId,
       requestId: `${scope.requestId}:${call.agentId}`,
       method: "AGENT",

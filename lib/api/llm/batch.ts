@@ -1,6 +1,6 @@
 import { RateLimitError } from "../../errors.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
-import { spendRefusal } from "../../gateway/http/guard.ts";
+import { recordUsage, spendRefusal } from "../../gateway/http/guard.ts";
 import { BudgetExceeded } from "../../jobs/budget-exceeded.ts";
 import type { JobOwner } from "../../jobs/runner.ts";
 import { FINAL_STATUSES, lineageKeys, type Task, type TaskTransaction } from "../../jobs/task-store.ts";
@@ -135,9 +135,9 @@ async function batchItemsToday(tx: TaskTransaction, lineage: string, now: number
 
 /**
  * Runs a batch in the background on the job runner: every request goes through the same chat path
- * as /v1/llm/chat, a few at a time; each item's tokens are metered to the batch's key. Each item
- * counts against the lineage's batch items per day (counted and written under one lock, so parallel
- * batches cannot all pass), and the batch against its queued-jobs quota.
+ * as /v1/llm/chat, a few at a time; each item's tokens are metered to the batch's key and counted in
+ * /metrics. Each item counts against the lineage's batch items per day (counted and written under one
+ * lock, so parallel batches cannot all pass), and the batch against its queued-jobs quota.
  */
 export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInput): Promise<Task> {
   const keyId = owner.id;
@@ -186,7 +186,7 @@ export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInpu
               model: r.model,
               usage: r.usage,
             };
-            rt.meter.record({
+            recordUsage(rt, {
               keyId,
               requestId: `${task.id}:${item.custom_id}`,
               method: "JOB",

@@ -7,6 +7,7 @@ import { countUsage } from "../runtime/usage-metrics.ts";
 import { describeBudgetUse, formatAmount } from "../../usage/budget-text.ts";
 import type { BudgetRefusal } from "../../usage/budgets.ts";
 import type { RequestAttempt } from "../../usage/request-attempts.ts";
+import type { UsageEventInput } from "../../usage/usage-event.ts";
 
 /** The scope of the owner's own account endpoints, which every key may call. */
 export const ACCOUNT_AREA = "account";
@@ -39,9 +40,18 @@ export function usageRecorder(rt: Runtime, key: KeyRecord, request: UsageRequest
       at: new Date(),
       attempts,
     };
-    rt.meter.record(event);
-    countUsage(rt.metrics, event);
+    recordUsage(rt, event);
   };
+}
+
+/**
+ * Where every usage event goes, whether a request's recorder or work running on after it (an agent's
+ * model call, a batch item) made it: the meter (usage tables, budgets) and the token and cost counters
+ * of /metrics, so the two add up to the same spend.
+ */
+export function recordUsage(rt: Pick<Runtime, "meter" | "metrics">, event: UsageEventInput): void {
+  rt.meter.record(event);
+  countUsage(rt.metrics, event);
 }
 
 /**

@@ -66,13 +66,13 @@ export function createMetrics(meter: MeterCounts): GatewayMetrics {
     }),
     llmTokens: new Counter({
       name: "gateway_llm_tokens_total",
-      help: "Tokens of keyed model calls as their providers reported them, by provider, model (past 100 models of a provider: other) and direction (input, output)",
+      help: "Tokens of keyed model calls (requests, research agents, batch items) as their providers reported them, by provider, model (past 100 models of a provider: other) and direction (input, output)",
       labelNames: ["provider", "model", "direction"],
       registers: [registry],
     }),
     llmCost: new Counter({
       name: "gateway_llm_cost_usd_total",
-      help: "Estimated USD of keyed model calls' tokens at the price table's rates (models without a price add nothing)",
+      help: "Estimated USD of keyed model calls (requests, research agents, batch items): tokens at the price table's rates plus priced features billed beyond tokens such as web searches; unpriced models add nothing",
       labelNames: ["provider", "model"],
       registers: [registry],
     }),

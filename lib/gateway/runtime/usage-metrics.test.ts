@@ -67,6 +67,24 @@ describe("countUsage", () => {
     expect(await value(m.llmRequests, { route: "/v1/chat/completions", status_class: "2xx" })).toBe(1);
   });
 
+  it("adds the priced features billed beyond tokens to the cost, as the budgets do", async () => {
+    const m = counters();
+    countUsage(m, {
+      ...event,
+      status: 200,
+      provider: "anthropic",
+      model: "claude-sonnet-4-5",
+      promptTokens: 1000,
+      completionTokens: 100,
+      features: { web_search: 3, "service_tier:priority": 1 },
+    });
+    const tokens = (1000 * 3 + 100 * 15) / 1e6;
+    expect(await value(m.llmCost, { model: "claude-sonnet-4-5" })).toBeCloseTo(tokens + 3 * 0.01, 12);
+    // An unpriced model's web searches still cost what they cost.
+    countUsage(m, { ...event, status: 200, provider: "anthropic", model: "mystery", features: { web_search: 2 } });
+    expect(await value(m.llmCost, { model: "mystery" })).toBeCloseTo(0.02, 12);
+  });
+
   it("adds no cost for an unpriced model and counts nothing for a request without a provider", async () => {
     const m = counters();
     countUsage(m, { ...event, status: 502, provider: "xai", model: "mystery", promptTokens: 5 });

@@ -1,5 +1,5 @@
 import type { Counter } from "prom-client";
-import { estimateCost } from "../../usage/prices.ts";
+import { estimateCost, featureCost } from "../../usage/prices.ts";
 import type { UsageEventInput } from "../../usage/usage-event.ts";
 
 /** Distinct model label values kept per provider in one process; later models are counted as OTHER_MODEL. */
@@ -33,7 +33,11 @@ export type UsageCounters = {
   modelLabels: Map<string, Set<string>>;
 };
 
-/** Counts a recorded request's tokens, estimated cost and outcome; requests that report no provider cost nothing here. */
+/**
+ * Counts a recorded model call's tokens, estimated cost and outcome; calls that report no provider cost
+ * nothing here. The cost is what the budgets count (amountOf): tokens at the price table's rates plus
+ * the priced features the provider billed beyond tokens (web searches), so the two agree.
+ */
 export function countUsage(counters: UsageCounters, event: UsageEventInput): void {
   const { provider } = event;
   if (provider === undefined) return;
@@ -44,7 +48,8 @@ export function countUsage(counters: UsageCounters, event: UsageEventInput): voi
   counters.llmTokens.inc({ ...labels, direction: "input" }, prompt);
   counters.llmTokens.inc({ ...labels, direction: "output" }, completion);
   // Priced by the real model, so a model counted as "other" still adds its cost.
-  const usd = estimateCost(provider, model, prompt, completion);
-  if (usd !== undefined) counters.llmCost.inc(labels, usd);
+  const tokensUsd = estimateCost(provider, model, prompt, completion);
+  const featuresUsd = featureCost(provider, event.features);
+  if (tokensUsd !== undefined || featuresUsd > 0) counters.llmCost.inc(labels, (tokensUsd ?? 0) + featuresUsd);
   counters.llmRequests.inc({ ...labels, route: event.route, status_class: `${Math.floor(event.status / 100)}xx` });
 }

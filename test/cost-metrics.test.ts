@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { estimateCost } from "../lib/usage/prices.ts";
+import { startFakeAnthropic, type FakeLlm } from "./fakes/llm.ts";
+import { startFakeResearchLlm, type FakeResearchLlm } from "./fakes/research-llm.ts";
+import type { TestGateway } from "./support/gateway.ts";
+import { useGateway } from "./support/use-gateway.ts";
+
+// /metrics counts what costs money wherever a model call is made: a request, a research agent's call,
+// a batch item; and a provider's features billed beyond tokens.
+
+type Sample = { name: string; labels: Record<string, string>; value: number };
+
+/** /metrics as samples: each line's series name, labels and value. */
+async function scrape(gw: TestGateway): Promise<Sample[]> {
+  const text = await (await gw.request("/metrics")).text();
+  return text
+    .split("\n")
+    .filter((l) => l && !l.startsWith("#"))
+    .map((line) => {
+      const m = /^(\w+)(?:\{(.*)\})? (\S+)$/.exec(line)!;
+      const labels = Object.fromEntries([...(m[2] ?? "").matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1]!, l[2]!]));
+      return { name: m[1]!, labels, value: Number(m[3]) };
+    });
+}
+
+/** The sum of the samples of `name` whose labels include `labels`. */
+function total(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+  return samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("/metrics counts the tokens and cost of every keyed model call", () => {
+  let xai: FakeResearchLlm;
+  let anthropic: FakeLlm;
+  const t = useGateway({
+    fakes: async () => {
+      xai = await startFakeResearchLlm({ key: "xai-k" });
+      anthropic = await startFakeAnthropic({
+        key: "an-k",
+        reply: "Found it.",
+        serverToolUse: { web_search_requests: 2 },
+      });
+      return [xai, anthropic] as [FakeResearchLlm, FakeLlm];
+    },
+    env: () => ({
+      XAI_API_KEY: "xai-k",
+      UPSTREAM_XAI_URL: xai.url,
+      ANTHROPIC_API_KEY: "an-k",
+      UPSTREAM_ANTHROPIC_URL: anthropic.url,
+    }),
+    config: { LLM_PASSTHROUGH_FEATURES: "web_search" },
+    key: { minute: 1000, day: 100_000, concurrency: 20 },
+  });
+
+  it("a research run's agent calls: their tokens and cost, under the endpoint that started them", async () => {
+    // Answers without tool calls, so the run needs no data source.
+    const before = await scrape(t.gw);
+    const res = await t.post("/v1/orchestrate/dream-cascade", { task: "History of computing", num_agents: 1 });
+    expect(res.status).toBe(200);
+    const { usage } = (await res.json()) as {
+      usage: { prompt_tokens: number; completion_tokens: number; estimated_cost_usd: number };
+    };
+    const after = await scrape(t.gw);
+    const added = (name: string, labels: Record<string, string> = {}) =>
+      total(after, name, { provider: "xai", ...labels }) - total(before, name, { provider: "xai", ...labels });
+    expect(added("gateway_llm_tokens_total", { direction: "input" })).toBe(usage.prompt_tokens);
+    expect(added("gateway_llm_tokens_total", { direction: "output" })).toBe(usage.completion_tokens);
+    // Each tier's model at its price (the run's own estimate is rounded to the micro-dollar).
+    const models = new Set(after.filter((s) => s.name === "gateway_llm_tokens_total").map((s) => s.labels.model!));
+    const priced = [...models].reduce((usd, model) => {
+      const tokens = (direction: string) => added("gateway_llm_tokens_total", { model, direction });
+      return usd + (estimateCost("xai", model, tokens("input"), tokens("output")) ?? 0);
+    }, 0);
+    expect(priced).toBeCloseTo(usage.estimated_cost_usd, 5);
+    expect(added("gateway_llm_cost_usd_total")).toBeCloseTo(priced, 12);
+    expect(
+      added("gateway_llm_requests_total", { route: "/v1/orchestrate/dream-cascade", status_class: "2xx" }),
+    ).toBeGreaterThanOrEqual(3);
+  });
+
+  it("a batch's items: their tokens and cost, under the batch item route", async () => {
+    const before = await scrape(t.gw);
+    const requests = ["a", "b"].map((id) => ({ custom_id: id, messages: [{ role: "user", content: `q ${id}` }] }));
+    const created = await t.post("/v1/llm/batch", { requests, model: "grok-4" });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    let status = "";
+    for (let i = 0; i < 200 && status !== "processing_complete"; i++, await sleep(50))
+      status = ((await (await t.get(`/v1/llm/batch/${id}`)).json()) as { status: string }).status;
+    expect(status).toBe("processing_complete");
+    const { results } = (await (await t.get(`/v1/llm/batch/${id}/results`)).json()) as {
+      results: { usage: { prompt_tokens: number; completion_tokens: number } }[];
+    };
+    const prompt = results.reduce((n, r) => n + r.usage.prompt_tokens, 0);
+    const completion = results.reduce((n, r) => n + r.usage.completion_tokens, 0);
+    const after = await scrape(t.gw);
+    const series = { provider: "xai", model: "grok-4" };
+    const added = (name: string, labels: Record<string, string> = {}) =>
+      total(after, name, { ...series, ...labels }) - total(before, name, { ...series, ...labels });
+    expect(added("gateway_llm_tokens_total", { direction: "input" })).toBe(prompt);
+    expect(added("gateway_llm_tokens_total", { direction: "output" })).toBe(completion);
+    expect(added("gateway_llm_cost_usd_total")).toBeCloseTo(estimateCost("xai", "grok-4", prompt, completion)!, 12);
+    expect(added("gateway_llm_requests_total", { route: "/v1/llm/batch#item", status_class: "2xx" })).toBe(2);
+  });
+
+  it("a provider's web searches add their price to the cost, as the key's budget counts them", async () => {
+    const series = { provider: "anthropic", model: "claude-sonnet-4-5" };
+    const before = total(await scrape(t.gw), "gateway_llm_cost_usd_total", series);
+    const res = await t.post("/v1/messages", {
+      model: "anthropic/claude-sonnet-4-5",
+      max_tokens: 100,
+      messages: [{ role: "user", content: "news?" }],
+      tools: [{ type: "web_search_20250305", name: "web_search", max_uses: 3 }],
+    });
+    expect(res.status).toBe(200);
+    const { usage } = (await res.json()) as { usage: { input_tokens: number; output_tokens: number } };
+    const added = total(await scrape(t.gw), "gateway_llm_cost_usd_total", series) - before;
+    // Tokens at the model's price, and $10 per 1,000 searches.
+    const tokens = estimateCost("anthropic", "claude-sonnet-4-5", usage.input_tokens, usage.output_tokens)!;
+    expect(added).toBeCloseTo(tokens + 2 * 0.01, 12);
+  });
+});
