@@ -94,9 +94,7 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
             ...(trace && { traceId: trace.traceId }),
           });
           const spends = access.budgeted && entry.area.scope !== ACCOUNT_AREA;
-          // A span only where the check is a network round trip (Redis, Upstash): in memory it takes a
-          // microsecond or two, less than the span would cost.
-          const limits = rt.limitBackend !== "memory" ? trace?.child("gateway.limits") : undefined;
+          const limits = trace?.child("gateway.limits", { "gateway.limits.backend": rt.limitBackend });
           // A refusal is metered by admitKey itself; from here on the answer's outcome is.
           admission = await admitKey(rt, key, spends, (status) => {
             limits?.fail("rate_limited").end();
