@@ -11,6 +11,7 @@ import { loadRouting, type Routing } from "./llm/routing/deployments.ts";
 import { OWNER_KEY_POLICIES, type OwnerKeyPolicy } from "./llm/routing/owner-keys.ts";
 import { secretBoxFromEnv, type SecretBox } from "./llm/routing/secret-box.ts";
 import { tracingSettings, type TracingSettings } from "./observability/settings.ts";
+import { traceUrlTemplate } from "./observability/trace-link.ts";
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -59,6 +60,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PUBLIC_BASE_URL: z.string().url().optional(),
   METRICS_TOKEN: z.string().optional(),
+  METRICS_PER_KEY: z.enum(["true", "false"]).default("false"),
   PROXY_MAX_BYTES: positiveInt.default(10 * 1024 * 1024),
   PROXY_TIMEOUT_MS: positiveInt.default(15_000),
   PROXY_RATE_PER_MINUTE: positiveInt.default(60),
@@ -129,6 +131,8 @@ const envSchema = z.object({
   MCP_MAX_BATCH: positiveInt.max(100).default(20),
   // Parsed by secretBoxFromEnv below: its messages name the entry, never the key material.
   GATEWAY_SECRET_KEYS: z.string().optional(),
+  // Checked by traceUrlTemplate below.
+  TRACE_URL_TEMPLATE: z.string().optional(),
   GATEWAY_OWNER_KEYS: z
     .enum(OWNER_KEY_POLICIES, { message: `GATEWAY_OWNER_KEYS takes ${OWNER_KEY_POLICIES.join(", ")}` })
     .default("prefer"),
@@ -143,6 +147,8 @@ export type Config = {
   redisUrl?: string;
   /** OpenTelemetry traces (the standard OTEL_* variables); absent: tracing is off. */
   tracing?: TracingSettings;
+  /** A trace viewer's page with `{traceId}` (TRACE_URL_TEMPLATE): the request log links trace ids to it. */
+  traceUrlTemplate?: string;
   upstash?: { url: string; token: string };
   maxBodyBytes: number;
   limits: { day: number; minute: number; concurrency: number };
@@ -163,6 +169,8 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   publicBaseUrl?: string;
   metricsToken?: string;
+  /** Series labelled by key (budget remaining) in /metrics: off unless METRICS_PER_KEY=true, as keys are unbounded. */
+  metricsPerKey: boolean;
   proxy: {
     maxBytes: number;
     timeoutMs: number;
@@ -247,6 +255,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     tracing: tracingSettings(env),
+    traceUrlTemplate: traceUrl(e.TRACE_URL_TEMPLATE),
     upstash:
       e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN
         ? { url: e.UPSTASH_REDIS_REST_URL, token: e.UPSTASH_REDIS_REST_TOKEN }
@@ -272,6 +281,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     metricsToken: e.METRICS_TOKEN,
+    metricsPerKey: e.METRICS_PER_KEY === "true",
     proxy: {
       maxBytes: e.PROXY_MAX_BYTES,
       timeoutMs: e.PROXY_TIMEOUT_MS,
@@ -329,6 +339,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretBox: secretBox(e.GATEWAY_SECRET_KEYS),
     ownerKeys: e.GATEWAY_OWNER_KEYS,
   };
+}
+
+function traceUrl(value: string | undefined): string | undefined {
+  try {
+    return traceUrlTemplate(value);
+  } catch (err) {
+    throw new Error(`invalid configuration: ${(err as Error).message}`);
+  }
 }
 
 function trustedProxies(value: string | undefined): TrustedProxies {

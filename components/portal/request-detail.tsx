@@ -15,11 +15,14 @@ export function RequestDetail({
   requestId,
   detail,
   showOwner,
+  traceUrlTemplate,
 }: {
   base: string;
   requestId: string;
   detail: { rows: LogRow[]; calls: LogRow[] };
   showOwner: boolean;
+  /** TRACE_URL_TEMPLATE: each request's trace id links to the operator's trace viewer. */
+  traceUrlTemplate?: string;
 }) {
   return (
     <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
@@ -41,7 +44,7 @@ export function RequestDetail({
           className="mt-6"
           title={`${row.method} ${row.route}`}
         >
-          <RequestFields row={row} showOwner={showOwner} />
+          <RequestFields row={row} showOwner={showOwner} traceUrlTemplate={traceUrlTemplate} />
           {row.attempts && <RequestAttempts attempts={row.attempts} headingId={`request-${i}-attempts`} />}
         </Section>
       ))}

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { traceLink } from "@/lib/observability/trace-link.ts";
 import { formatBytes, formatUsd, formatUtcSeconds, shortRequestId } from "@/lib/portal/pages/format.ts";
 import {
   formValues,
@@ -226,10 +227,33 @@ export function RequestTable({ rows, base, showOwner }: { rows: LogRow[]; base: 
   );
 }
 
-/** Every recorded field of one request. */
-export function RequestFields({ row, showOwner }: { row: LogRow; showOwner: boolean }) {
+/** A request's trace id: a link to the operator's trace viewer when TRACE_URL_TEMPLATE names one, else text. */
+function Trace({ traceId, template }: { traceId: string | null; template: string | undefined }) {
+  if (traceId === null) return "— (not traced)";
+  const href = traceLink(template, traceId);
+  const id = <code>{traceId}</code>;
+  return href ? (
+    <a href={href} className={link} target="_blank" rel="noopener noreferrer">
+      {id}
+    </a>
+  ) : (
+    id
+  );
+}
+
+/** Every recorded field of one request; `traceUrlTemplate` (TRACE_URL_TEMPLATE) makes its trace id a link. */
+export function RequestFields({
+  row,
+  showOwner,
+  traceUrlTemplate,
+}: {
+  row: LogRow;
+  showOwner: boolean;
+  traceUrlTemplate?: string;
+}) {
   const fields: Array<[string, ReactNode]> = [
     ["Request id", <code key="id">{row.requestId}</code>],
+    ["Trace", <Trace key="trace" traceId={row.traceId} template={traceUrlTemplate} />],
     ["Time", `${row.at.toISOString().replace("T", " ").replace("Z", "")} UTC`],
     ["Method", row.method],
     ["Route", <code key="route">{row.route}</code>],

@@ -31,6 +31,8 @@ export type RequestLogEntry = {
   at: Date;
   /** Each attempt of its model calls, when one was retried, fell over or skipped a deployment; else null. */
   attempts: RequestAttempt[] | null;
+  /** The W3C trace id of the request's span, when tracing was on; else null. */
+  traceId: string | null;
 };
 
 /** Where a page ends: entries strictly after it in newest-first order. `id` null follows an unwritten event. */
@@ -80,6 +82,7 @@ function fromRow(r: UsageEvent): RequestLogEntry {
     completionTokens: r.completionTokens,
     at: r.createdAt,
     attempts: attemptsOfColumn(r.attempts),
+    traceId: r.traceId,
   };
 }
 
@@ -102,6 +105,7 @@ function fromPending(e: UsageEventInput): RequestLogEntry {
     completionTokens: e.completionTokens ?? null,
     at: new Date(e.at.getTime()),
     attempts: e.attempts ?? null,
+    traceId: e.traceId ?? null,
   };
 }
 

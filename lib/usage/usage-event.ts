@@ -26,6 +26,8 @@ export type UsageEventInput = {
   at: Date;
   /** The model calls' attempts, when one was retried, fell over or skipped a deployment (usage_events.attempts). */
   attempts?: RequestAttempt[];
+  /** The W3C trace id of the request's span, when tracing is on (usage_events.trace_id). */
+  traceId?: string;
   /** Set by the meter: past the key's request-log rate, so counted in the rollups but given no usage_events row. */
   unlogged?: boolean;
 };

@@ -56,13 +56,15 @@ describe.each(databaseBackends)("writing usage on %s", (backend) => {
     const later = new Date("2026-03-15T11:00:00.000Z");
     const llm = { keyId, at: day, provider: "anthropic", model: "claude", promptTokens: 3, completionTokens: 4 };
     await writeUsage(t.db, [
-      event({ ...llm, requestId: "a", features: { web_search: 2 } }),
+      event({ ...llm, requestId: "a", features: { web_search: 2 }, traceId: "0af7651916cd43dd8448eb211c80319c" }),
       event({ ...llm, requestId: "b", unlogged: true, status: 429, latencyMs: 700 }),
     ]);
     await writeUsage(t.db, [event({ ...llm, requestId: "c", at: later, features: { web_search: 1 } })]);
 
     const logged = await t.db.prisma.usageEvent.findMany({ where: { keyId }, orderBy: { id: "asc" } });
     expect(logged.map((e) => e.requestId)).toEqual(["a", "c"]);
+    // The request's trace, when it was traced; nothing when it was not.
+    expect(logged.map((e) => e.traceId)).toEqual(["0af7651916cd43dd8448eb211c80319c", null]);
     const daily = await t.db.prisma.usageDaily.findMany({ where: { keyId } });
     expect(daily).toHaveLength(1);
     expect(daily[0]).toMatchObject({ route: "/v1/llm/chat", area: "llm", requests: 3, status2xx: 2, status4xx: 1 });

@@ -19,5 +19,13 @@ export default async function AdminRequestPage({ params }: Props) {
   const { rt } = await getGateway();
   const detail = await requestDetailView(rt, { operator: true }, requestId);
   if (!detail) notFound();
-  return <RequestDetail base="/admin/requests" requestId={requestId} detail={detail} showOwner />;
+  return (
+    <RequestDetail
+      base="/admin/requests"
+      requestId={requestId}
+      detail={detail}
+      showOwner
+      traceUrlTemplate={rt.config.traceUrlTemplate}
+    />
+  );
 }

@@ -18,5 +18,13 @@ export default async function RequestPage({ params }: Props) {
   const detail = await requestDetailView(rt, { owner: session.user.id }, requestId);
   // Another user's request reads exactly as one that does not exist.
   if (!detail) notFound();
-  return <RequestDetail base="/usage/requests" requestId={requestId} detail={detail} showOwner={false} />;
+  return (
+    <RequestDetail
+      base="/usage/requests"
+      requestId={requestId}
+      detail={detail}
+      showOwner={false}
+      traceUrlTemplate={rt.config.traceUrlTemplate}
+    />
+  );
 }
