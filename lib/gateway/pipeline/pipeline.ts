@@ -125,7 +125,7 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       }
     } catch (err) {
       if (call?.responseHeaders) Object.assign(headers, call.responseHeaders);
-      outcome = errorOutcome(rt, err, requestId, entry, respond?.errors, headers);
+      outcome = errorOutcome(rt, err, requestId, trace?.traceId, entry, respond?.errors, headers);
     }
     admission?.release();
     const body = outcome.body;
@@ -242,17 +242,21 @@ function holdUntilEnded(
   );
 }
 
-/** An error as its answer: the gateway's forms (errors.ts), in the surface's shape where it has one. */
+/**
+ * An error as its answer: the gateway's forms (errors.ts), in the surface's shape where it has one. An
+ * unexpected one is logged with the request's trace id when it is traced, so the log line leads to the trace.
+ */
 function errorOutcome(
   rt: Runtime,
   err: unknown,
   requestId: string,
+  traceId: string | undefined,
   entry: TableEntry | undefined,
   shape: ErrorShape | undefined,
   headers: Record<string, string | number>,
 ): Outcome {
   const failed = errorAnswer(err, requestId, (e) =>
-    rt.logger.error({ err: e, requestId, route: entry?.label ?? "unmatched" }, "unhandled error"),
+    rt.logger.error({ err: e, requestId, traceId, route: entry?.label ?? "unmatched" }, "unhandled error"),
   );
   if (failed.headers) Object.assign(headers, failed.headers);
   headers["Content-Type"] = JSON_TYPE;

@@ -100,7 +100,12 @@ export class ChatRoute {
     // The healthy path logs nothing; a retry, a fallback or a skipped deployment is worth a line.
     if (this.plan.attempts.length > 1)
       this.c.runtime.logger.info(
-        { requestId: this.c.requestId, model: this.plan.model, attempts: this.plan.attempts },
+        {
+          requestId: this.c.requestId,
+          traceId: this.c.trace?.traceId,
+          model: this.plan.model,
+          attempts: this.plan.attempts,
+        },
         "model call retried or fell over",
       );
   }
