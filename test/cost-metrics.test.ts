@@ -51,7 +51,7 @@ describe("/metrics counts the tokens and cost of every keyed model call", () => 
       ANTHROPIC_API_KEY: "an-k",
       UPSTREAM_ANTHROPIC_URL: anthropic.url,
     }),
-    config: { LLM_PASSTHROUGH_FEATURES: "web_search" },
+    config: { LLM_PASSTHROUGH_FEATURES: "web_search", METRICS_PER_KEY: "true" },
     key: { minute: 1000, day: 100_000, concurrency: 20 },
   });
 
@@ -121,5 +121,49 @@ describe("/metrics counts the tokens and cost of every keyed model call", () => 
     // Tokens at the model's price, and $10 per 1,000 searches.
     const tokens = estimateCost("anthropic", "claude-sonnet-4-5", usage.input_tokens, usage.output_tokens)!;
     expect(added).toBeCloseTo(tokens + 2 * 0.01, 12);
+  });
+
+  it("with METRICS_PER_KEY, what each budgeted key has left this month, lowered by its calls as they are metered", async () => {
+    const key = await t.gw.key();
+    await t.gw.rt.db.prisma.keyBudget.create({
+      data: { keyId: key.id, metric: "tokens", monthlyLimit: 100_000, hardStop: true },
+    });
+    await t.gw.rt.budgets.refresh();
+    const remaining = async () =>
+      (await scrape(t.gw)).filter((s) => s.name === "gateway_budget_remaining" && s.labels.key === key.id);
+    expect(await remaining()).toEqual([
+      { name: "gateway_budget_remaining", labels: { key: key.id, metric: "tokens" }, value: 100_000 },
+    ]);
+    const res = await t.gw.request("/v1/messages", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key.key },
+      body: JSON.stringify({
+        model: "anthropic/claude-sonnet-4-5",
+        max_tokens: 50,
+        messages: [{ role: "user", content: "hi" }],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const { usage } = (await res.json()) as { usage: { input_tokens: number; output_tokens: number } };
+    expect((await remaining())[0]?.value).toBe(100_000 - usage.input_tokens - usage.output_tokens);
+    // Keys without a budget have no series.
+    expect((await scrape(t.gw)).some((s) => s.name === "gateway_budget_remaining" && s.labels.key === t.keyId)).toBe(
+      false,
+    );
+  });
+});
+
+describe("/metrics without METRICS_PER_KEY: no series labelled by key", () => {
+  const t = useGateway();
+
+  it("shows no budget's remaining amount even when keys have budgets", async () => {
+    await t.gw.rt.db.prisma.keyBudget.create({
+      data: { keyId: t.keyId, metric: "requests", monthlyLimit: 10, hardStop: true },
+    });
+    await t.gw.rt.budgets.refresh();
+    expect(t.gw.rt.budgets.status(t.keyId)?.budget.limit).toBe(10);
+    const samples = await scrape(t.gw);
+    expect(samples.some((s) => s.name === "gateway_budget_remaining")).toBe(false);
+    expect(samples.some((s) => "key" in s.labels)).toBe(false);
   });
 });

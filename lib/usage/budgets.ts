@@ -157,6 +157,15 @@ export class BudgetTracker {
     return { budget, month, used: spent?.month === month ? spent.used : 0 };
   }
 
+  /** Every budget and where it stands this month, by lineage (its first key's id): read by /metrics. */
+  *standings(now = Date.now()): Iterable<BudgetStatus & { lineage: string }> {
+    const month = monthOf(now);
+    for (const [lineage, budget] of this.budgets) {
+      const spent = this.spent.get(lineage);
+      yield { lineage, budget, month, used: spent?.month === month ? spent.used : 0 };
+    }
+  }
+
   /**
    * Sets (or with null removes) the budget of a key's rotation lineage (by default its own: a key never
    * rotated) here at once; the database is the caller's to write. The lineage's other keys are found by

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import { RequestMetrics } from "./request-metrics.ts";
+import type { BudgetStatus } from "../../usage/budgets.ts";
 import type { UsageCounters } from "./usage-metrics.ts";
 
 export type GatewayMetrics = {
@@ -18,12 +19,22 @@ export type GatewayMetrics = {
 /** What the meter reports about events it holds and events it had to drop. */
 export type MeterCounts = { pendingCount(): number; dropped: number; rejected: number; unlogged: number };
 
+/** The budgets in memory (BudgetTracker), read when /metrics is. */
+export type BudgetStandings = { standings(): Iterable<BudgetStatus & { lineage: string }> };
+
+export type MetricsOptions = {
+  budgets?: BudgetStandings;
+  /** Series labelled by key (METRICS_PER_KEY): without it there are none, whatever the number of keys. */
+  perKey?: boolean;
+};
+
 /** Prometheus series for /metrics. One registry per runtime so tests with several apps stay apart. */
-export function createMetrics(meter: MeterCounts): GatewayMetrics {
+export function createMetrics(meter: MeterCounts, options: MetricsOptions = {}): GatewayMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new RequestMetrics();
   requests.register(registry);
+  if (options.perKey && options.budgets) registerBudgetRemaining(registry, options.budgets);
   return {
     registry,
     requests,
@@ -93,4 +104,23 @@ export function createMetrics(meter: MeterCounts): GatewayMetrics {
       },
     }),
   };
+}
+
+/**
+ * gateway_budget_remaining{key,metric}: what each budgeted key (its rotation lineage, named by its first
+ * key's id) has left this month in its budget's metric, negative once overspent without a hard stop.
+ * Read from the tracker's memory when /metrics is scraped: nothing on the request path, no database.
+ */
+function registerBudgetRemaining(registry: Registry, budgets: BudgetStandings): void {
+  new Gauge({
+    name: "gateway_budget_remaining",
+    help: "What a budgeted key (rotation lineage, by its first key's id) has left of its monthly budget, in the budget's metric (requests, tokens, cost in USD); negative when overspent without a hard stop. Only with METRICS_PER_KEY=true",
+    labelNames: ["key", "metric"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { lineage, budget, used } of budgets.standings())
+        this.set({ key: lineage, metric: budget.metric }, budget.limit - used);
+    },
+  });
 }

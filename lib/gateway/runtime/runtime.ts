@@ -153,7 +153,7 @@ export async function createRuntime(
         stalledMs: config.jobs.stalledMs,
       })
     : new InProcessDurable(tasks, runner, durableOptions);
-  const metrics = createMetrics(meter);
+  const metrics = createMetrics(meter, { budgets, perKey: config.metricsPerKey });
   const { store, backend } = await limitStore(config, logger, metrics);
   const limiter = new Limiter(store, logError("releasing a concurrency slot failed"));
   const cacheRedis = config.redisUrl
