@@ -61,7 +61,6 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   METRICS_TOKEN: z.string().optional(),
   METRICS_PER_KEY: z.enum(["true", "false"]).default("false"),
-  METRICS_PER_KEY: z.enum(["true", "false"]).default("false"),
   PROXY_MAX_BYTES: positiveInt.default(10 * 1024 * 1024),
   PROXY_TIMEOUT_MS: positiveInt.default(15_000),
   PROXY_RATE_PER_MINUTE: positiveInt.default(60),
@@ -170,8 +169,6 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   publicBaseUrl?: string;
   metricsToken?: string;
-  /** Series labelled by key (budget remaining) in /metrics: off unless METRICS_PER_KEY=true, as keys are unbounded. */
-  metricsPerKey: boolean;
   /** Series labelled by key (budget remaining) in /metrics: off unless METRICS_PER_KEY=true, as keys are unbounded. */
   metricsPerKey: boolean;
   proxy: {
@@ -284,7 +281,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: e.PUBLIC_BASE_URL,
     metricsToken: e.METRICS_TOKEN,
-    metricsPerKey: e.METRICS_PER_KEY === "true",
     metricsPerKey: e.METRICS_PER_KEY === "true",
     proxy: {
       maxBytes: e.PROXY_MAX_BYTES,
