@@ -3,15 +3,9 @@ import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
-import {
-  BatchSpanProcessor,
-  createAlwaysRecordSampler,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-  TracerProvider,
-  type SpanExporter,
-} from "@opentelemetry/sdk-trace";
+import { BatchSpanProcessor, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
 import type { TracingSettings } from "./settings.ts";
+import { GatewaySampler } from "./sampler.ts";
 import { TailKeepProcessor } from "./tail-keep.ts";
 import { TraceScope } from "./trace-scope.ts";
 
@@ -49,9 +43,7 @@ export class Tracing {
     }).merge(detectResources({ detectors: [envDetector] }));
     this.provider = new TracerProvider({
       resource,
-      sampler: createAlwaysRecordSampler(
-        new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(settings.ratio) }),
-      ),
+      sampler: new GatewaySampler(settings.ratio),
       spanProcessors: [
         new TailKeepProcessor(new BatchSpanProcessor({ exporter: out, ...settings.batch }), settings.slowMs),
       ],
