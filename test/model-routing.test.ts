@@ -214,6 +214,31 @@ describe("model routing: an alias falls over from a failing OpenAI-wire deployme
     expect(text).toMatch(/gateway_llm_breaker_open\{deployment="a-500"\} 0/);
   });
 
+  it("counts the calls that fell over per alias and answering deployment, and not those answered first time", async () => {
+    const [smart, pinned] = await seriesValues(gw, [
+      'gateway_llm_fallbacks_total{alias="smart",deployment="b"}',
+      'gateway_llm_attempts_total{deployment="b",outcome="ok"}',
+    ]);
+    expect(await (await ask(gw, key, "chat", "smart", false)).text()).toContain("Claude");
+    const pin = await gw.request("/v1/chat/completions", {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        "x-gateway-route": "deployment=b",
+      },
+      body: JSON.stringify({ model: "smart", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(pin.status).toBe(200);
+    // A's 500 sent the first to B; the pinned one was answered by the first deployment it reached.
+    expect(
+      await seriesValues(gw, [
+        'gateway_llm_fallbacks_total{alias="smart",deployment="b"}',
+        'gateway_llm_attempts_total{deployment="b",outcome="ok"}',
+      ]),
+    ).toEqual([smart! + 1, pinned! + 2]);
+  });
+
   it("refuses an x-gateway-route it cannot read, and pins a deployment the alias lists", async () => {
     const refused = await gw.request("/v1/chat/completions", {
       method: "POST",

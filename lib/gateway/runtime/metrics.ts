@@ -14,6 +14,8 @@ export type GatewayMetrics = {
   requestLogUnlogged: Counter;
   /** Model calls' attempts per routing deployment: ok, retried (same deployment again), failed (moved on or gave up), skipped. */
   llmAttempts: Counter<"deployment" | "outcome">;
+  /** Model calls answered by another deployment than the first their plan reached, by alias and answering deployment. */
+  llmFallbacks: Counter<"alias" | "deployment">;
 } & UsageCounters;
 
 /** What the meter reports about events it holds and events it had to drop. */
@@ -73,6 +75,12 @@ export function createMetrics(meter: MeterCounts, options: MetricsOptions = {}):
       name: "gateway_llm_attempts_total",
       help: "Model call attempts per routing deployment (a provider's name for a provider/model no routing file declares): ok, retried, failed or skipped (breaker open, credential not set)",
       labelNames: ["deployment", "outcome"],
+      registers: [registry],
+    }),
+    llmFallbacks: new Counter({
+      name: "gateway_llm_fallbacks_total",
+      help: "Model calls that fell over: answered by another deployment than the first their plan tried or passed over, by alias (none for a provider/model) and the deployment that answered (a provider's name for a provider/model no routing file declares)",
+      labelNames: ["alias", "deployment"],
       registers: [registry],
     }),
     llmTokens: new Counter({

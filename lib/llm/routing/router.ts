@@ -106,8 +106,8 @@ export type RouterOptions = {
   random?: () => number;
   /** Waits between attempts; stops early (false) when the request stops. */
   wait?: (ms: number, stop: CallStop) => Promise<boolean>;
-  /** Each attempt's end, for /metrics. */
-  observe?: (label: string, outcome: AttemptOutcome) => void;
+  /** Each attempt's end, for /metrics; the plan holds the request's attempts so far, this one last. */
+  observe?: (label: string, outcome: AttemptOutcome, plan: Plan) => void;
 };
 
 type AliasRoute = { strategy: Strategy; candidates: RouteCandidate[]; retries?: number; timeoutMs?: number };
@@ -399,7 +399,7 @@ export class ModelRouter {
       ...(reason !== undefined && { reason }),
       ...(candidate.owner !== undefined && { ownerKey: true as const }),
     });
-    this.observe?.(candidate.label, outcome);
+    this.observe?.(candidate.label, outcome, plan);
     if (outcome === "skipped" && plan.trace)
       plan.trace.event("gateway.deployment_skipped", {
         "gateway.deployment": candidate.name,

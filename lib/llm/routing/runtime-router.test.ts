@@ -4,7 +4,7 @@ import { createMetrics } from "../../gateway/runtime/metrics.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { parseRoutingConfig } from "./config.ts";
 import { buildRouting, type Routing } from "./deployments.ts";
-import { modelRouter, reloadRouting } from "./runtime-router.ts";
+import { fellOver, modelRouter, reloadRouting } from "./runtime-router.ts";
 
 const ENV = { OPENAI_API_KEY: "sk-test" };
 
@@ -52,5 +52,25 @@ describe("reloadRouting", () => {
     expect(after.breakers).toBe(before.breakers);
     expect(after.stats).toBe(before.stats);
     expect(after.breakers.state("oa")).toBe("open");
+  });
+});
+
+describe("fellOver", () => {
+  const at = (deployment: string, outcome: "ok" | "retried" | "failed" | "skipped") => ({ deployment, outcome });
+
+  it("is true when another deployment than the first tried or passed over answered", () => {
+    expect(fellOver([at("a", "failed"), at("b", "ok")])).toBe(true);
+    expect(fellOver([at("a", "skipped"), at("b", "ok")])).toBe(true);
+    expect(fellOver([at("a", "retried"), at("a", "failed"), at("b", "ok")])).toBe(true);
+  });
+
+  it("is false for the first deployment's answer, retried or not", () => {
+    expect(fellOver([at("a", "ok")])).toBe(false);
+    expect(fellOver([at("a", "retried"), at("a", "ok")])).toBe(false);
+  });
+
+  it("counts a plan run again after an answer from that answer on", () => {
+    expect(fellOver([at("a", "failed"), at("b", "ok"), at("b", "ok")])).toBe(false);
+    expect(fellOver([at("a", "ok"), at("a", "failed"), at("b", "ok")])).toBe(true);
   });
 });

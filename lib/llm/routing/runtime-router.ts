@@ -7,7 +7,7 @@ import { DeploymentStats } from "./balance.ts";
 import { setRoutingPrices } from "../../usage/prices.ts";
 import { routingPrices, type Routing } from "./deployments.ts";
 import { MinuteBudget } from "./minute-budget.ts";
-import { ModelRouter, type RouterOptions } from "./router.ts";
+import { ModelRouter, type AttemptRecord, type RouterOptions } from "./router.ts";
 
 // At most one warning a minute while the shared breakers' Redis fails.
 const BREAKER_WARN_EVERY_MS = 60_000;
@@ -50,8 +50,27 @@ async function sharedByRouters(rt: Runtime, current: () => ModelRouter | undefin
     breakers,
     stats: new DeploymentStats(),
     minutes: new MinuteBudget(),
-    observe: (deployment, outcome) => rt.metrics.llmAttempts.inc({ deployment, outcome }),
+    observe: (deployment, outcome, plan) => {
+      rt.metrics.llmAttempts.inc({ deployment, outcome });
+      if (outcome === "ok" && fellOver(plan.attempts))
+        rt.metrics.llmFallbacks.inc({ alias: current()?.isAlias(plan.model) ? plan.model : NO_ALIAS, deployment });
+    },
   };
+}
+
+/** The alias label of a model call that named provider/model: client-named models would be unbounded. */
+export const NO_ALIAS = "none";
+
+/**
+ * Whether the answer just noted (the last attempt) came from another deployment than the first this run
+ * reached (tried, or passed over: breaker open, over its minute, credential not set). Retries on one
+ * deployment are not a fallback; a plan run again after an answer starts again after that answer.
+ */
+export function fellOver(attempts: readonly Pick<AttemptRecord, "deployment" | "outcome">[]): boolean {
+  const answer = attempts.length - 1;
+  let first = answer;
+  while (first > 0 && attempts[first - 1]!.outcome !== "ok") first--;
+  return attempts[first]!.deployment !== attempts[answer]!.deployment;
 }
 
 /**
