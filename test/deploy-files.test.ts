@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 import { readMigrations } from "../lib/db/migrate.ts";
+import { tracingSettings } from "../lib/observability/settings.ts";
 import { databaseBackends, freshPostgres } from "./support/backends.ts";
 // @ts-expect-error a plain .mjs script without type declarations
 import { ENTRY_POINTS } from "../scripts/build-server.mjs";
@@ -35,6 +36,17 @@ type ComposeService = {
   command?: string[];
   environment?: Record<string, string>;
   deploy?: { replicas?: number };
+  profiles?: string[];
+  volumes?: string[];
+  ports?: string[];
+  depends_on?: string[] | Record<string, unknown>;
+};
+/** The parts of an OpenTelemetry Collector configuration the tracing profile relies on. */
+type CollectorConfig = {
+  receivers: Record<string, { protocols?: { http?: { endpoint?: string } } } | null>;
+  processors: Record<string, unknown>;
+  exporters: Record<string, { endpoint?: string; tls?: { insecure?: boolean } } | null>;
+  service: { pipelines: Record<string, { receivers: string[]; processors?: string[]; exporters: string[] }> };
 };
 
 const manifests = k8sFiles.flatMap((f) => parseAllDocuments(read(`k8s/${f}`)).map((d) => d.toJS() as Manifest));
@@ -103,7 +115,8 @@ describe("deploy/", () => {
 
   it("has every piece: a multi-stage image, compose with two web processes, and the Kubernetes set", () => {
     expect(dockerfile.match(/^FROM /gm)!.length).toBeGreaterThanOrEqual(2);
-    expect(Object.keys(compose.services).sort()).toEqual(["migrate", "postgres", "redis", "web", "worker"]);
+    const byDefault = Object.entries(compose.services).filter(([, s]) => !s.profiles);
+    expect(byDefault.map(([name]) => name).sort()).toEqual(["migrate", "postgres", "redis", "web", "worker"]);
     expect(compose.services.web!.deploy?.replicas).toBe(2);
     const kinds = manifests.map((m) => `${m.kind} ${m.metadata.name}`).sort();
     expect(kinds).toEqual([
@@ -121,6 +134,57 @@ describe("deploy/", () => {
     const bases = [...dockerfile.matchAll(/^FROM node:(\d+)-/gm)].map((m) => Number(m[1]));
     expect(bases.length).toBeGreaterThanOrEqual(2);
     for (const major of bases) expect([22, 24]).toContain(major);
+  });
+});
+
+describe("deploy/'s tracing profile (docs/tracing.md)", () => {
+  const inProfile = Object.entries(compose.services).filter(([, s]) => s.profiles?.includes("tracing"));
+  const collector = compose.services["otel-collector"]!;
+  const config = parse(read("otel-collector.yaml")) as CollectorConfig;
+
+  it("adds a collector and Jaeger only under --profile tracing, and the default start traces nothing", () => {
+    expect(inProfile.map(([name]) => name).sort()).toEqual(["jaeger", "otel-collector"]);
+    expect(collector.image).toMatch(/^otel\/opentelemetry-collector-contrib:\d+\.\d+\.\d+$/);
+    expect(compose.services.jaeger!.image).toMatch(/^jaegertracing\/jaeger:2\.\d+\.\d+$/);
+    expect(compose.services.jaeger!.ports).toContain("16686:16686");
+    // A default service waiting for one of them would not start without the profile.
+    for (const [, s] of Object.entries(compose.services).filter(([, s]) => !s.profiles)) {
+      const needs = Array.isArray(s.depends_on) ? s.depends_on : Object.keys(s.depends_on ?? {});
+      expect(needs).not.toContain("otel-collector");
+      expect(needs).not.toContain("jaeger");
+    }
+    for (const [, s] of gatewayServices)
+      expect(s.environment!.OTEL_EXPORTER_OTLP_ENDPOINT).toBe("${OTEL_EXPORTER_OTLP_ENDPOINT:-}");
+    // What compose then gives the gateway when the variable is not set: tracing off.
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "" })).toBeUndefined();
+  });
+
+  it("gives the collector deploy/otel-collector.yaml: OTLP/HTTP on 4318 in, batched, out to Jaeger and the log", () => {
+    expect(collector.volumes).toContain("./otel-collector.yaml:/etc/otelcol-contrib/config.yaml:ro");
+    expect(config.receivers.otlp?.protocols?.http?.endpoint).toBe("0.0.0.0:4318");
+    const traces = config.service.pipelines.traces!;
+    expect(traces.receivers).toEqual(["otlp"]);
+    expect(traces.processors).toEqual(["batch"]);
+    const toJaeger = traces.exporters.filter((e) => /^otlp_grpc(\/|$)/.test(e));
+    expect(toJaeger).toHaveLength(1);
+    expect(config.exporters[toJaeger[0]!]).toEqual({ endpoint: "jaeger:4317", tls: { insecure: true } });
+    expect(traces.exporters.some((e) => /^debug(\/|$)/.test(e))).toBe(true);
+    // The collector refuses to start on a pipeline naming a component its sections do not define.
+    for (const name of traces.receivers) expect(config.receivers).toHaveProperty([name]);
+    for (const name of traces.processors ?? []) expect(config.processors).toHaveProperty([name]);
+    for (const name of traces.exporters) expect(config.exporters).toHaveProperty([name]);
+  });
+
+  it("is reached by the endpoint docs/tracing.md tells the gateway to use", () => {
+    const doc = fs.readFileSync("docs/tracing.md", "utf8");
+    const given =
+      /OTEL_EXPORTER_OTLP_ENDPOINT=(http:\/\/otel-collector:\d+)[\s\\]+docker compose [^\n]*--profile tracing/.exec(
+        doc,
+      );
+    expect(given, "docs/tracing.md's compose command").not.toBeNull();
+    const url = new URL(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: given![1] })!.tracesUrl);
+    expect(url.port).toBe(config.receivers.otlp!.protocols!.http!.endpoint!.split(":")[1]);
+    expect(url.pathname).toBe("/v1/traces");
   });
 });
 
