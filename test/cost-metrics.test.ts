@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { estimateCost } from "../lib/usage/prices.ts";
 import { startFakeAnthropic, type FakeLlm } from "./fakes/llm.ts";
-import { startFakeResearchLlm, type FakeResearchLlm } from "./fakes/research-llm.ts";
+import { startFakeResearchLlm, type FakeRequest, type FakeResearchLlm, type FakeTurn } from "./fakes/research-llm.ts";
 import type { TestGateway } from "./support/gateway.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
@@ -35,9 +35,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe("/metrics counts the tokens and cost of every keyed model call", () => {
   let xai: FakeResearchLlm;
   let anthropic: FakeLlm;
+  // Workers answer at once without calling a tool (no data source is faked here), unless held.
+  let holdWorkers = false;
+  const script = (req: FakeRequest): FakeTurn | undefined =>
+    req.role === "worker" ? { content: "Findings.", ...(holdWorkers && { delayMs: 20_000 }) } : undefined;
   const t = useGateway({
     fakes: async () => {
-      xai = await startFakeResearchLlm({ key: "xai-k" });
+      xai = await startFakeResearchLlm({ key: "xai-k", script });
       anthropic = await startFakeAnthropic({
         key: "an-k",
         reply: "Found it.",
@@ -56,7 +60,6 @@ describe("/metrics counts the tokens and cost of every keyed model call", () => 
   });
 
   it("a research run's agent calls: their tokens and cost, under the endpoint that started them", async () => {
-    // Answers without tool calls, so the run needs no data source.
     const before = await scrape(t.gw);
     const res = await t.post("/v1/orchestrate/dream-cascade", { task: "History of computing", num_agents: 1 });
     expect(res.status).toBe(200);
@@ -104,6 +107,12 @@ describe("/metrics counts the tokens and cost of every keyed model call", () => 
     expect(added("gateway_llm_tokens_total", { direction: "output" })).toBe(completion);
     expect(added("gateway_llm_cost_usd_total")).toBeCloseTo(estimateCost("xai", "grok-4", prompt, completion)!, 12);
     expect(added("gateway_llm_requests_total", { route: "/v1/llm/batch#item", status_class: "2xx" })).toBe(2);
+    // The batch's task: its run's duration, by kind and outcome.
+    const batches = { kind: "llm.batch", outcome: "completed" };
+    expect(
+      total(after, "gateway_task_duration_seconds_count", batches) -
+        total(before, "gateway_task_duration_seconds_count", batches),
+    ).toBe(1);
   });
 
   it("a provider's web searches add their price to the cost, as the key's budget counts them", async () => {
@@ -121,6 +130,34 @@ describe("/metrics counts the tokens and cost of every keyed model call", () => 
     // Tokens at the model's price, and $10 per 1,000 searches.
     const tokens = estimateCost("anthropic", "claude-sonnet-4-5", usage.input_tokens, usage.output_tokens)!;
     expect(added).toBeCloseTo(tokens + 2 * 0.01, 12);
+  });
+
+  it("a running research task is in the queue gauge while it runs, and its duration is counted as cancelled", async () => {
+    const depth = async (state: string) =>
+      total(await scrape(t.gw), "gateway_task_queue_depth", { queue: "in-process", state });
+    const cancelled = async () =>
+      total(await scrape(t.gw), "gateway_task_duration_seconds_count", { kind: "dream-cascade", outcome: "cancelled" });
+    expect(await depth("active")).toBe(0);
+    expect(
+      (await scrape(t.gw)).some((s) => s.name === "gateway_task_queue_depth" && s.labels.state === "waiting"),
+    ).toBe(true);
+    const before = await cancelled();
+    holdWorkers = true;
+    try {
+      const created = await t.post("/v1/orchestrate/dream-cascade?async=true", { task: "Long task", num_agents: 1 });
+      expect(created.status).toBe(202);
+      const { task_id } = (await created.json()) as { task_id: string };
+      await expect.poll(() => depth("active"), { timeout: 10_000 }).toBe(1);
+      const cancel = await t.gw.request(`/v1/orchestrate/${task_id}`, {
+        method: "DELETE",
+        headers: { "X-API-Key": t.key },
+      });
+      expect(cancel.status).toBe(200);
+      await expect.poll(cancelled, { timeout: 10_000 }).toBe(before + 1);
+      expect(await depth("active")).toBe(0);
+    } finally {
+      holdWorkers = false;
+    }
   });
 
   it("with METRICS_PER_KEY, what each budgeted key has left this month, lowered by its calls as they are metered", async () => {

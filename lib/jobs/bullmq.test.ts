@@ -75,4 +75,40 @@ describe.runIf(process.env.REDIS_URL)("durable tasks on BullMQ", () => {
       await worker.close();
     }
   }, 40_000);
+
+  it("reports the queue's depth for /metrics and each task's kind, outcome and duration as it ends", async () => {
+    const queue = `test-${randomBytes(4).toString("hex")}`;
+    const ended: [string, string][] = [];
+    const web = new BullDurable(store, options(queue, false));
+    const worker = new BullDurable(store, {
+      ...options(queue, true),
+      onEnded: (kind, outcome) => void ended.push([kind, outcome]),
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const hold = async () => {
+      await gate;
+      return {};
+    };
+    web.define("hold", hold);
+    try {
+      const submit = (key: string) => web.submit(owner(key), "hold", {}, { idPrefix: "research", capKinds: ["hold"] });
+      await submit("key_depth_a");
+      await submit("key_depth_b");
+      // An instance that works nothing reads the queue all instances share: both wait there.
+      expect(await web.queueDepth()).toEqual({ waiting: 2, delayed: 0, active: 0 });
+      worker.define("hold", hold);
+      // Read again once the last read is 5 s old: both running on the worker.
+      await expect.poll(async () => (await web.queueDepth())?.active, { timeout: 15_000 }).toBe(2);
+      release();
+      await expect.poll(() => ended.length, { timeout: 15_000 }).toBe(2);
+      expect(ended).toEqual([
+        ["hold", "completed"],
+        ["hold", "completed"],
+      ]);
+    } finally {
+      release();
+      await Promise.allSettled([worker.close(), web.close()]);
+    }
+  }, 40_000);
 });

@@ -12,6 +12,7 @@ import {
   type DurableTasks,
   type SubmitOptions,
 } from "./durable.ts";
+import { cachedRead, outcomeOf, type QueueDepth, type TaskEnded } from "./task-metrics.ts";
 import type { Task, TaskStore } from "./task-store.ts";
 
 export type BullOptions = DurableOptions & {
@@ -29,6 +30,8 @@ export type BullOptions = DurableOptions & {
    * worker; a second stall fails it (BullMQ's maxStalledCount).
    */
   stalledMs: number;
+  /** Each task whose work started in this process, as it ends (/metrics). */
+  onEnded?: TaskEnded;
 };
 
 /** `lineage`: the rotation lineage the task's running cap counts against (absent on jobs queued before it was kept). */
@@ -36,6 +39,12 @@ type JobData = { taskId: string; lineage?: string };
 
 // A job whose key already has its share of the workers waits this long, behind other keys' jobs, and is tried again.
 const DEFER_MS = 2_000;
+
+// The queue's counts for /metrics: a scrape waits at most QUEUE_COUNT_WAIT_MS for Redis, scrapes within
+// QUEUE_COUNT_CACHE_MS of a read share it, and counts older than QUEUE_COUNT_STALE_MS are not shown.
+const QUEUE_COUNT_WAIT_MS = 500;
+const QUEUE_COUNT_CACHE_MS = 5_000;
+const QUEUE_COUNT_STALE_MS = 60_000;
 
 /**
  * Durable tasks on BullMQ: submit writes the row and enqueues its id; any process that works the
@@ -58,6 +67,7 @@ export class BullDurable implements DurableTasks {
   private working = false;
   private events?: QueueEvents;
   private readonly onError: (err: unknown, taskId: string) => void;
+  private readonly counts: () => Promise<QueueDepth | undefined>;
 
   constructor(
     private readonly store: TaskStore,
@@ -68,6 +78,13 @@ export class BullDurable implements DurableTasks {
     const connection = () => new Redis(options.redisUrl, { maxRetriesPerRequest: null, connectionName: "gw-tasks" });
     this.cancelChannel = `${options.queue}:cancel`;
     this.queue = new Queue<JobData>(options.queue, { connection: connection() });
+    this.counts = cachedRead(
+      async () => {
+        const n = await this.queue.getJobCounts("waiting", "prioritized", "delayed", "active");
+        return { waiting: (n.waiting ?? 0) + (n.prioritized ?? 0), delayed: n.delayed ?? 0, active: n.active ?? 0 };
+      },
+      { timeoutMs: QUEUE_COUNT_WAIT_MS, maxAgeMs: QUEUE_COUNT_CACHE_MS, staleMs: QUEUE_COUNT_STALE_MS },
+    );
     this.publisher = connection();
     this.subscriber = connection();
     // Without a listener ioredis prints every failed reconnect to stderr while Redis is away.
@@ -110,6 +127,11 @@ export class BullDurable implements DurableTasks {
   async queuePosition(taskId: string): Promise<number | null> {
     const index = (await this.queue.getRanges(["waiting"], 0, -1, true)).indexOf(taskId);
     return index < 0 ? null : index + 1;
+  }
+
+  /** The whole queue's tasks by state (every instance's), as last read from Redis: never waits long for it. */
+  queueDepth(): Promise<QueueDepth | undefined> {
+    return this.counts();
   }
 
   async cancel(taskId: string): Promise<Task | null> {
@@ -182,6 +204,8 @@ export class BullDurable implements DurableTasks {
         signal: controller.signal,
         progress: async (fraction) => void (await this.store.update(task.id, { progress: fraction })),
       };
+      const started = performance.now();
+      let failure: unknown;
       try {
         const result = await runDurable(
           this.store,
@@ -194,10 +218,14 @@ export class BullDurable implements DurableTasks {
         );
         if (!controller.signal.aborted) await this.store.update(task.id, { status: "completed", progress: 1, result });
       } catch (err) {
+        failure = err ?? new Error("task failed");
         if (!controller.signal.aborted) {
           if (!(err instanceof BudgetExceeded)) this.onError(err, task.id);
           await this.store.update(task.id, endedBy(err));
         }
+      } finally {
+        const seconds = (performance.now() - started) / 1000;
+        this.options.onEnded?.(task.kind, outcomeOf(failure, controller.signal.aborted), seconds);
       }
     } finally {
       this.running.delete(task.id);

@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import { RateLimitError } from "../errors.ts";
 import { CallStop } from "../upstream/call-stop.ts";
 import { QUEUE_RETRY_AFTER_S, type InProcessRunner, type JobOwner, type TaskContext } from "./runner.ts";
+import type { QueueDepth } from "./task-metrics.ts";
 import { FINAL_STATUSES, type Task, type TaskStore } from "./task-store.ts";
 
 /** What a durable task's work gets beyond the signal and progress: events for its stream, and its spend. */
@@ -41,6 +42,8 @@ export interface DurableTasks {
   cancel(taskId: string): Promise<Task | null>;
   /** A pending task's place in the queue (1 = next to start), or null when this process cannot tell. */
   queuePosition(taskId: string): Promise<number | null>;
+  /** The shared queue's tasks by state, for /metrics; undefined where the tasks are the in-process runner's. */
+  queueDepth(): Promise<QueueDepth | undefined>;
   /** Called when a task of this process gets an event or ends, so a stream here need not wait for its next poll. */
   watch(taskId: string, listener: () => void): () => void;
   close(): Promise<void>;
@@ -182,6 +185,11 @@ export class InProcessDurable implements DurableTasks {
 
   async queuePosition(taskId: string): Promise<number | null> {
     return this.runner.queuePosition(taskId);
+  }
+
+  /** The runner's depth says it: its queue is these tasks' queue. */
+  async queueDepth(): Promise<undefined> {
+    return undefined;
   }
 
   watch(taskId: string, listener: () => void): () => void {

@@ -129,6 +129,51 @@ describe("the job runner's fairness", () => {
     await runner.drained();
     expect(started).toHaveLength(5);
   });
+
+  it("reports its depth (waiting, running) and each started task's kind, outcome and duration as it ends", async () => {
+    const ended: [string, string][] = [];
+    const runner = new InProcessRunner(store, {
+      concurrency: 1,
+      onEnded: (kind, outcome, seconds) => {
+        expect(seconds).toBeGreaterThanOrEqual(0);
+        ended.push([kind, outcome]);
+      },
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let running = false;
+    await runner.submit(
+      owner("key_d"),
+      () => store.create("video", "key_d"),
+      async () => {
+        running = true;
+        await gate;
+      },
+    );
+    await runner.submit(
+      owner("key_d"),
+      () => store.create("batch", "key_d"),
+      async () => {
+        throw new Error("upstream gone");
+      },
+    );
+    const dropped = await runner.submit(
+      owner("key_d"),
+      () => store.create("batch", "key_d"),
+      async () => {},
+    );
+    await expect.poll(() => running, { timeout: 10_000 }).toBe(true);
+    expect(runner.depth()).toEqual({ waiting: 2, active: 1 });
+    // Cancelled before it started: never ran, so no duration.
+    await runner.cancel(dropped.id);
+    release();
+    await runner.drained();
+    expect(runner.depth()).toEqual({ waiting: 0, active: 0 });
+    expect(ended).toEqual([
+      ["video", "completed"],
+      ["batch", "failed"],
+    ]);
+  });
 });
 
 describe("roundRobinPosition", () => {

@@ -1,5 +1,6 @@
 import { RateLimitError } from "../errors.ts";
 import { BudgetExceeded, endedBy } from "./budget-exceeded.ts";
+import { outcomeOf, type QueueDepth, type TaskEnded } from "./task-metrics.ts";
 import type { Task, TaskStore } from "./task-store.ts";
 
 export type TaskContext = {
@@ -22,6 +23,8 @@ export type RunnerOptions = {
   /** Tasks one key may have running at once: the rest wait, so one key never holds every slot. */
   runningPerKey?: number;
   onError?: (err: unknown, taskId: string) => void;
+  /** Each task whose work started, as it ends (/metrics). */
+  onEnded?: TaskEnded;
 };
 
 /** Queued jobs start as others finish, whose length nobody knows: a fixed hint for when to try again. */
@@ -62,6 +65,7 @@ export class InProcessRunner {
   private readonly queuedPerKey: number;
   private readonly runningPerKey: number;
   private readonly onError: (err: unknown, taskId: string) => void;
+  private readonly onEnded: TaskEnded | undefined;
 
   constructor(
     private readonly store: TaskStore,
@@ -71,6 +75,14 @@ export class InProcessRunner {
     this.queuedPerKey = options.queuedPerKey ?? 20;
     this.runningPerKey = options.runningPerKey ?? 2;
     this.onError = options.onError ?? (() => {});
+    this.onEnded = options.onEnded;
+  }
+
+  /** Tasks waiting to start here and running here now. */
+  depth(): QueueDepth {
+    let waiting = 0;
+    for (const queue of this.waiting.values()) waiting += queue.length;
+    return { waiting, active: this.active };
   }
 
   /** Tasks of this lineage waiting to start (including ones being created). */
@@ -195,24 +207,30 @@ export class InProcessRunner {
   }
 
   private async run(task: Task, work: TaskWork, controller: AbortController): Promise<void> {
+    let started: number | undefined;
+    let failure: unknown;
     try {
       if (controller.signal.aborted) return;
       await this.store.update(task.id, { status: "running" });
       // Cancelled while it was being marked running: its work never starts (work handed a signal already
       // aborted would wait for an abort event that has come and gone, holding a slot for good).
       if (controller.signal.aborted) return;
+      started = performance.now();
       const result = await work(task, {
         signal: controller.signal,
         progress: async (fraction) => void (await this.store.update(task.id, { progress: fraction })),
       });
       if (!controller.signal.aborted) await this.store.update(task.id, { status: "completed", progress: 1, result });
     } catch (err) {
+      failure = err ?? new Error("task failed");
       if (!controller.signal.aborted) {
         if (!(err instanceof BudgetExceeded)) this.onError(err, task.id);
         await this.store.update(task.id, endedBy(err)).catch(() => {});
       }
     } finally {
       this.controllers.delete(task.id);
+      if (started !== undefined)
+        this.onEnded?.(task.kind, outcomeOf(failure, controller.signal.aborted), (performance.now() - started) / 1000);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { RequestMetrics } from "./request-metrics.ts";
 import type { BudgetStatus } from "../../usage/budgets.ts";
 import type { UsageCounters } from "./usage-metrics.ts";
@@ -16,10 +16,15 @@ export type GatewayMetrics = {
   llmAttempts: Counter<"deployment" | "outcome">;
   /** Model calls answered by another deployment than the first their plan reached, by alias and answering deployment. */
   llmFallbacks: Counter<"alias" | "deployment">;
+  /** How long background tasks' work ran, by kind and final status, observed as each ends. */
+  taskDurations: Histogram<"kind" | "outcome">;
 } & UsageCounters;
 
 /** What the meter reports about events it holds and events it had to drop. */
 export type MeterCounts = { pendingCount(): number; dropped: number; rejected: number; unlogged: number };
+
+/** Upper bounds (s) of the task duration buckets: a batch of a few items to a research run's hour. */
+const TASK_DURATION_BUCKETS = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600];
 
 /** The budgets in memory (BudgetTracker), read when /metrics is. */
 export type BudgetStandings = { standings(): Iterable<BudgetStatus & { lineage: string }> };
@@ -81,6 +86,13 @@ export function createMetrics(meter: MeterCounts, options: MetricsOptions = {}):
       name: "gateway_llm_fallbacks_total",
       help: "Model calls that fell over: answered by another deployment than the first their plan tried or passed over, by alias (none for a provider/model) and the deployment that answered (a provider's name for a provider/model no routing file declares)",
       labelNames: ["alias", "deployment"],
+      registers: [registry],
+    }),
+    taskDurations: new Histogram({
+      name: "gateway_task_duration_seconds",
+      help: "How long a background task's work ran in this process (research runs, batches, videos, archive jobs), by kind and final status (completed, failed, cancelled, budget_exceeded)",
+      labelNames: ["kind", "outcome"],
+      buckets: TASK_DURATION_BUCKETS,
       registers: [registry],
     }),
     llmTokens: new Counter({

@@ -6,6 +6,7 @@ import { openDatabase, type Database } from "../../db/client.ts";
 import { applyMigrations } from "../../db/migrate.ts";
 import { InProcessDurable, type DurableTasks } from "../../jobs/durable.ts";
 import { InProcessRunner } from "../../jobs/runner.ts";
+import { registerTaskQueueDepth, type TaskEnded } from "../../jobs/task-metrics.ts";
 import { TaskStore } from "../../jobs/task-store.ts";
 import { localKeyEvents, redisKeyEvents, type KeyEvents } from "../keys/events.ts";
 import { KeyStore } from "../keys/store.ts";
@@ -129,12 +130,15 @@ export async function createRuntime(
     },
   });
   retention.start();
+  const metrics = createMetrics(meter, { budgets, perKey: config.metricsPerKey });
+  const taskEnded: TaskEnded = (kind, outcome, seconds) => metrics.taskDurations.observe({ kind, outcome }, seconds);
   const tasks = new TaskStore(db);
   const runner = new InProcessRunner(tasks, {
     concurrency: config.jobs.concurrency,
     queuedPerKey: config.jobs.queuedPerKey,
     runningPerKey: config.jobs.runningPerKey,
     onError: (err, taskId) => logger.error({ err, taskId }, "task failed"),
+    onEnded: taskEnded,
   });
   const durableOptions = {
     activePerKey: config.jobs.activePerKey,
@@ -151,9 +155,10 @@ export async function createRuntime(
         concurrency: config.jobs.concurrency,
         runningPerKey: config.jobs.runningPerKey,
         stalledMs: config.jobs.stalledMs,
+        onEnded: taskEnded,
       })
     : new InProcessDurable(tasks, runner, durableOptions);
-  const metrics = createMetrics(meter, { budgets, perKey: config.metricsPerKey });
+  registerTaskQueueDepth(metrics.registry, { runner, durable });
   const { store, backend } = await limitStore(config, logger, metrics);
   const limiter = new Limiter(store, logError("releasing a concurrency slot failed"));
   const cacheRedis = config.redisUrl
