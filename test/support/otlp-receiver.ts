@@ -1,4 +1,5 @@
 import http from "node:http";
+import zlib from "node:zlib";
 import { listen } from "./listen.ts";
 
 type Value = string | number | boolean | bigint | Value[] | { [key: string]: Value } | Uint8Array | undefined;
@@ -17,6 +18,7 @@ export type ReceivedSpan = {
   /** OTLP's StatusCode: 0 unset, 1 ok, 2 error. */
   status: { code: number; message?: string };
   events: { name: string; attributes: Record<string, Value> }[];
+  links: { traceId: string; spanId: string; attributes: Record<string, Value> }[];
   resource: Record<string, Value>;
   scope: string;
 };
@@ -27,9 +29,12 @@ export type OtlpReceiver = {
   spans(): ReceivedSpan[];
   /** Polls until `ready` holds of the spans received (10 s by default), then returns them. */
   waitFor(ready: (spans: ReceivedSpan[]) => boolean, timeoutMs?: number): Promise<ReceivedSpan[]>;
-  /** Every export's body as received (protobuf as latin1 text), to search for what must never leave. */
+  /**
+   * Every export's body, unzipped if it came gzipped (protobuf as latin1 text, where strings stay
+   * readable), to search for what must never leave.
+   */
   bodies(): string[];
-  /** Metric exports, decoded from JSON (protobuf metric exports are kept only in bodies()). */
+  /** Metric exports as they came: JSON parsed, protobuf as its bytes. */
   metrics(): unknown[];
   close(): Promise<void>;
 };
@@ -37,7 +42,9 @@ export type OtlpReceiver = {
 /**
  * An OpenTelemetry collector's OTLP/HTTP receiver in the test process: POST /v1/traces in JSON or
  * protobuf (decoded by the wire format's field numbers, opentelemetry-proto's trace.proto), and
- * /v1/metrics kept as it came. Answers 200 with an empty export response in the request's encoding.
+ * /v1/metrics kept as it came; a gzipped body is unzipped first. Answers 200 with an empty export
+ * response in the request's encoding, 400 to a body it cannot read and 404 elsewhere, so an exporter
+ * sent to the wrong path fails rather than seeming to deliver.
  */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
@@ -47,13 +54,18 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const body = Buffer.concat(chunks);
+      if (req.method !== "POST" || (req.url !== "/v1/traces" && req.url !== "/v1/metrics")) {
+        res.writeHead(404).end();
+        return;
+      }
       const json = (req.headers["content-type"] ?? "").includes("json");
-      bodies.push(body.toString(json ? "utf8" : "latin1"));
       try {
-        if (req.url === "/v1/traces")
-          spans.push(...(json ? fromJson(JSON.parse(body.toString("utf8"))) : fromProtobuf(body)));
-        else if (req.url === "/v1/metrics" && json) metrics.push(JSON.parse(body.toString("utf8")));
+        const raw = Buffer.concat(chunks);
+        const body = req.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(raw) : raw;
+        bodies.push(body.toString(json ? "utf8" : "latin1"));
+        const request = json ? JSON.parse(body.toString("utf8")) : body;
+        if (req.url === "/v1/metrics") metrics.push(request);
+        else spans.push(...(json ? fromJson(request) : fromProtobuf(body)));
       } catch (err) {
         res.writeHead(400, { "content-type": "text/plain" });
         res.end(String(err));
@@ -72,7 +84,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     async waitFor(ready, timeoutMs = 10_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
-        if (ready(spans)) return [...spans];
+        if (ready([...spans])) return [...spans];
         if (Date.now() > until)
           throw new Error(`the spans awaited did not arrive within ${timeoutMs} ms (${spans.length} received)`);
         await new Promise((r) => setTimeout(r, 25));
@@ -85,6 +97,28 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
 /** The spans under `parent`, by parent span id. */
 export const childrenOf = (spans: ReceivedSpan[], parent: ReceivedSpan) =>
   spans.filter((s) => s.traceId === parent.traceId && s.parentSpanId === parent.spanId);
+
+/** The first span named `match` or satisfying it; throws naming the spans there are when none does. */
+export function find(spans: ReceivedSpan[], match: string | ((span: ReceivedSpan) => boolean)): ReceivedSpan {
+  const found = spans.find(typeof match === "string" ? (s) => s.name === match : match);
+  if (!found)
+    throw new Error(
+      `no span ${typeof match === "string" ? `named ${match}` : "matched"} among [${spans.map((s) => s.name).join(", ")}]`,
+    );
+  return found;
+}
+
+export type SpanTree = { span: ReceivedSpan; children: SpanTree[] };
+
+/**
+ * The spans as trees. A root is a span whose parent was not received: a trace's own root, or a span
+ * continuing a caller's trace from its traceparent.
+ */
+export function tree(spans: ReceivedSpan[]): SpanTree[] {
+  const grow = (span: ReceivedSpan): SpanTree => ({ span, children: childrenOf(spans, span).map(grow) });
+  const received = new Set(spans.map((s) => `${s.traceId}/${s.spanId}`));
+  return spans.filter((s) => !s.parentSpanId || !received.has(`${s.traceId}/${s.parentSpanId}`)).map(grow);
+}
 
 // --- OTLP/JSON: ids are hex strings, 64-bit integers decimal strings, values AnyValue objects.
 
@@ -123,6 +157,7 @@ type JsonSpan = {
   attributes?: JsonKv[];
   status?: { code?: number; message?: string };
   events?: { name: string; attributes?: JsonKv[] }[];
+  links?: { traceId: string; spanId: string; attributes?: JsonKv[] }[];
 };
 
 function fromJson(request: {
@@ -144,6 +179,11 @@ function fromJson(request: {
         attributes: jsonAttributes(s.attributes),
         status: { code: s.status?.code ?? 0, ...(s.status?.message && { message: s.status.message }) },
         events: (s.events ?? []).map((e) => ({ name: e.name, attributes: jsonAttributes(e.attributes) })),
+        links: (s.links ?? []).map((l) => ({
+          traceId: l.traceId,
+          spanId: l.spanId,
+          attributes: jsonAttributes(l.attributes),
+        })),
         resource: jsonAttributes(rs.resource?.attributes),
         scope: ss.scope?.name ?? "",
       })),
@@ -158,11 +198,16 @@ type Field = { number: number; wire: number; varint?: bigint; bytes?: Uint8Array
 function fields(buf: Uint8Array): Field[] {
   const out: Field[] = [];
   let at = 0;
+  // A body cut short fails here rather than reading as fewer or emptier spans.
+  const take = (n: number) => {
+    if (at + n > buf.length) throw new Error("truncated protobuf");
+    return buf.subarray(at, (at += n));
+  };
   const varint = (): bigint => {
     let result = 0n;
     let shift = 0n;
     for (;;) {
-      const byte = buf[at++]!;
+      const byte = take(1)[0]!;
       result |= BigInt(byte & 0x7f) << shift;
       if (!(byte & 0x80)) return result;
       shift += 7n;
@@ -173,12 +218,10 @@ function fields(buf: Uint8Array): Field[] {
     const number = tag >>> 3;
     const wire = tag & 7;
     if (wire === 0) out.push({ number, wire, varint: varint() });
-    else if (wire === 1) out.push({ number, wire, fixed: Buffer.from(buf.subarray(at, (at += 8))) });
-    else if (wire === 5) out.push({ number, wire, fixed: Buffer.from(buf.subarray(at, (at += 4))) });
-    else if (wire === 2) {
-      const length = Number(varint());
-      out.push({ number, wire, bytes: buf.subarray(at, (at += length)) });
-    } else throw new Error(`unsupported protobuf wire type ${wire}`);
+    else if (wire === 1) out.push({ number, wire, fixed: Buffer.from(take(8)) });
+    else if (wire === 5) out.push({ number, wire, fixed: Buffer.from(take(4)) });
+    else if (wire === 2) out.push({ number, wire, bytes: take(Number(varint())) });
+    else throw new Error(`unsupported protobuf wire type ${wire}`);
   }
   return out;
 }
@@ -251,6 +294,10 @@ function fromProtobuf(body: Uint8Array): ReceivedSpan[] {
           events: all(f, 11).map((e) => {
             const ef = fields(e.bytes!);
             return { name: text(one(ef, 2)), attributes: protoAttributes(all(ef, 3)) };
+          }),
+          links: all(f, 13).map((l) => {
+            const lf = fields(l.bytes!);
+            return { traceId: hex(one(lf, 1)), spanId: hex(one(lf, 2)), attributes: protoAttributes(all(lf, 4)) };
           }),
           resource,
           scope,
