@@ -10,6 +10,7 @@ import { loadKeyApproval, loadOperatorEmails } from "./portal/config.ts";
 import { loadRouting, type Routing } from "./llm/routing/deployments.ts";
 import { OWNER_KEY_POLICIES, type OwnerKeyPolicy } from "./llm/routing/owner-keys.ts";
 import { secretBoxFromEnv, type SecretBox } from "./llm/routing/secret-box.ts";
+import { otlpMetricsSettings, type OtlpMetricsSettings } from "./observability/metrics-settings.ts";
 import { tracingSettings, type TracingSettings } from "./observability/settings.ts";
 import { traceUrlTemplate } from "./observability/trace-link.ts";
 
@@ -147,6 +148,8 @@ export type Config = {
   redisUrl?: string;
   /** OpenTelemetry traces (the standard OTEL_* variables); absent: tracing is off. */
   tracing?: TracingSettings;
+  /** /metrics' series pushed over OTLP too (the standard OTEL_* variables); absent: not exported. */
+  otlpMetrics?: OtlpMetricsSettings;
   /** A trace viewer's page with `{traceId}` (TRACE_URL_TEMPLATE): the request log links trace ids to it. */
   traceUrlTemplate?: string;
   upstash?: { url: string; token: string };
@@ -255,6 +258,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     tracing: tracingSettings(env),
+    otlpMetrics: otlpMetricsSettings(env),
     traceUrlTemplate: traceUrl(e.TRACE_URL_TEMPLATE),
     upstash:
       e.UPSTASH_REDIS_REST_URL && e.UPSTASH_REDIS_REST_TOKEN

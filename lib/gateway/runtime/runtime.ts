@@ -168,6 +168,10 @@ export async function createRuntime(
   const upstreamCache = cacheRedis ? new RedisUpstreamCache(cacheRedis) : new MemoryUpstreamCache();
 
   const tracing = config.tracing && new Tracing(config.tracing);
+  // The OpenTelemetry metrics SDK loads only in processes configured to export.
+  const otlpMetrics =
+    config.otlpMetrics &&
+    new (await import("../../observability/otlp-metrics.ts")).OtlpMetrics(metrics.registry, config.otlpMetrics);
 
   let closing: Promise<void> | undefined;
   const disposers: Array<() => Promise<void>> = [];
@@ -199,8 +203,11 @@ export async function createRuntime(
         await keys.stop();
         await Promise.allSettled([limiter.close(), keyEvents.close(), cacheRedis?.quit()]);
         await db.close();
-        // Last: the spans of the work drained above go out with it.
-        await tracing?.shutdown().catch(logError("exporting the last traces failed"));
+        // Last: the spans and the counts of the work drained above go out with it.
+        await Promise.all([
+          tracing?.shutdown().catch(logError("exporting the last traces failed")),
+          otlpMetrics?.shutdown().catch(logError("exporting the last metrics failed")),
+        ]);
       })();
       return closing;
     },
