@@ -1,5 +1,6 @@
-import { UpstreamClient, type UpstreamOptions } from "../upstream/client.ts";
+import { UpstreamClient, type Upstream, type UpstreamOptions } from "../upstream/client.ts";
 import { LRUCache } from "lru-cache";
+import type { TraceScope } from "../observability/trace-scope.ts";
 import type { UpstreamCache } from "../upstream/cache.ts";
 
 /** One search hit, the same shape for every source. */
@@ -14,7 +15,7 @@ export type SearchRecord = {
   extra?: Record<string, unknown>;
 };
 
-export type SourceContext = { client: UpstreamClient };
+export type SourceContext = { client: Upstream };
 
 /**
  * Every data source has this shape: a name, its upstream, and search/get over it. Each lives in
@@ -36,19 +37,32 @@ export type DataSource = {
 
 const clients = new WeakMap<UpstreamCache, Map<string, UpstreamClient>>();
 
-/** The source's client on this runtime's cache (one per source, so breakers and coalescing are per source). */
-export function contextFor(source: Pick<DataSource, "name" | "upstream">, cache: UpstreamCache): SourceContext {
+/**
+ * The source's client on this runtime's cache (one per source, so breakers and coalescing are per
+ * source); under `trace` (a traced request's or agent's span) each upstream request is a span of it.
+ */
+export function contextFor(
+  source: Pick<DataSource, "name" | "upstream">,
+  cache: UpstreamCache,
+  trace?: TraceScope,
+): SourceContext {
   let byName = clients.get(cache);
   if (!byName) clients.set(cache, (byName = new Map()));
   let client = byName.get(source.name);
   if (!client) byName.set(source.name, (client = new UpstreamClient(source.upstream, cache)));
-  return { client };
+  return { client: trace ? client.traced(trace) : client };
 }
 
 /** A search's results as the JSON text they are cached as, and the results themselves when at hand. */
 type Found = { key: string; json: string; results?: SearchRecord[] };
 
-async function find(source: DataSource, cache: UpstreamCache, query: string, limit: number): Promise<Found> {
+async function find(
+  source: DataSource,
+  cache: UpstreamCache,
+  query: string,
+  limit: number,
+  trace: TraceScope | undefined,
+): Promise<Found> {
   const ttl = source.upstream.cacheTtlMs ?? 60_000;
   const key = `search:${source.name}:${limit}:${query}`;
   if (ttl > 0) {
@@ -56,7 +70,7 @@ async function find(source: DataSource, cache: UpstreamCache, query: string, lim
     if (hit !== undefined) return { key, json: hit };
   }
   // Some upstreams send more than asked (or take no count at all): no route returns more than asked for.
-  const results = (await source.search(contextFor(source, cache), query, limit)).slice(0, limit);
+  const results = (await source.search(contextFor(source, cache, trace), query, limit)).slice(0, limit);
   const json = JSON.stringify(results);
   if (ttl > 0) await cache.set(key, json, ttl);
   return { key, json, results };
@@ -65,15 +79,16 @@ async function find(source: DataSource, cache: UpstreamCache, query: string, lim
 /**
  * A source's normalised search results, at most `limit` of them, cached as they are returned: a hit then costs one small
  * JSON.parse instead of re-reading and re-normalising the upstream body (measured 1.79x a keyed
- * no-op before). Same TTL as the source's upstream cache.
+ * no-op before). Same TTL as the source's upstream cache. `trace`: what its upstream requests are spans of.
  */
 export async function cachedSearch(
   source: DataSource,
   cache: UpstreamCache,
   query: string,
   limit: number,
+  trace?: TraceScope,
 ): Promise<SearchRecord[]> {
-  const found = await find(source, cache, query, limit);
+  const found = await find(source, cache, query, limit, trace);
   return found.results ?? (JSON.parse(found.json) as SearchRecord[]);
 }
 
@@ -91,8 +106,9 @@ export async function cachedSearchJson(
   cache: UpstreamCache,
   query: string,
   limit: number,
+  trace?: TraceScope,
 ): Promise<{ json: string; count: number }> {
-  const { key, json, results } = await find(source, cache, query, limit);
+  const { key, json, results } = await find(source, cache, query, limit, trace);
   const known = counts.get(key);
   if (known?.json === json) return known;
   const count = results?.length ?? (JSON.parse(json) as unknown[]).length;

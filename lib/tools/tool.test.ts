@@ -1,7 +1,9 @@
 import { z } from "@hono/zod-openapi";
+import { SpanStatusCode } from "@opentelemetry/api";
 import { describe, expect, it, vi } from "vitest";
 import { GatewayError, RateLimitError } from "../errors.ts";
 import { MemoryUpstreamCache } from "../upstream/cache.ts";
+import { memoryTracing, spansUnder } from "../../test/support/memory-tracing.ts";
 import { defineTool, runToolCall, type ToolContext } from "./tool.ts";
 
 const echo = (run: (args: { x: string }) => Promise<unknown>) =>
@@ -56,5 +58,38 @@ describe("runToolCall", () => {
     );
     await expect(call).rejects.toBe(refusal);
     expect(run).not.toHaveBeenCalled();
+  });
+
+  it("traced, a call is an execute_tool span under the caller's, its run given that span; a failure is its status", async () => {
+    const t = memoryTracing();
+    const root = t.root();
+    const seen: ToolContext[] = [];
+    const tool = defineTool({
+      name: "demo_echo",
+      module: "demo",
+      description: "d",
+      input: z.object({ x: z.string() }),
+      run: async ({ x }, c) => {
+        seen.push(c);
+        if (x === "missing") throw new GatewayError(404, "demo has no such item");
+        return x;
+      },
+    });
+    const traced = { ...ctx(), trace: root };
+    await runToolCall(tool, { x: "a" }, traced);
+    await expect(runToolCall(tool, { x: "missing" }, traced)).rejects.toThrow("no such item");
+    root.end();
+    const spans = await t.spans();
+    const calls = spansUnder(
+      spans,
+      spans.find((s) => s.name === "test")!,
+    );
+    expect(
+      calls.map((s) => [s.name, s.attributes["gen_ai.tool.name"], s.status.code, s.attributes["error.type"]]),
+    ).toEqual([
+      ["execute_tool demo_echo", "demo_echo", SpanStatusCode.UNSET, undefined],
+      ["execute_tool demo_echo", "demo_echo", SpanStatusCode.ERROR, "404"],
+    ]);
+    expect(seen.map((c) => c.trace?.span.spanContext().spanId)).toEqual(calls.map((s) => s.spanContext().spanId));
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../errors.ts";
+import type { TraceScope } from "../observability/trace-scope.ts";
 import type { UpstreamCache } from "../upstream/cache.ts";
 
 /**
@@ -12,8 +13,9 @@ export type AdmitToolCall = (tool: string) => Promise<(status: number) => void>;
  * What a tool runs with: the runtime's upstream cache (source clients, cached searches), the
  * caller's signal and, where one request or task makes many calls, `admit` (tools/admission.ts).
  * Without it the call rides on the request the guard admitted (POST /v1/tools/{name}: one call).
+ * `trace`, when tracing is on: the span (a request's, an agent's) the call's own span goes under.
  */
-export type ToolContext = { cache: UpstreamCache; signal: AbortSignal; admit?: AdmitToolCall };
+export type ToolContext = { cache: UpstreamCache; signal: AbortSignal; admit?: AdmitToolCall; trace?: TraceScope };
 
 /**
  * One tool, defined once: the HTTP area lists and runs it, and later agents and MCP reuse the same
@@ -38,16 +40,27 @@ export const inputJsonSchema = (tool: Tool): Record<string, unknown> => z.toJSON
 
 /**
  * Runs a tool with arguments already parsed, admitted first when the context says so: a refused call
- * throws before any upstream request is made, and an admitted one is metered with its outcome.
+ * throws before any upstream request is made, and an admitted one is metered with its outcome. Traced,
+ * it is an `execute_tool <name>` span (the GenAI conventions' name) over its upstream requests.
  */
 export async function runToolCall(tool: Tool, args: z.infer<z.ZodObject>, ctx: ToolContext): Promise<unknown> {
-  const done = await ctx.admit?.(tool.name);
+  const span = ctx.trace?.child(`execute_tool ${tool.name}`, {
+    "gen_ai.operation.name": "execute_tool",
+    "gen_ai.tool.name": tool.name,
+    "gen_ai.tool.type": "function",
+  });
+  let done: ((status: number) => void) | undefined;
   try {
-    const result = await tool.run(args, ctx);
+    done = await ctx.admit?.(tool.name);
+    const result = await tool.run(args, span ? { ...ctx, trace: span } : ctx);
     done?.(200);
     return result;
   } catch (err) {
-    done?.(err instanceof GatewayError ? err.status : 500);
+    const status = err instanceof GatewayError ? err.status : 500;
+    done?.(status);
+    span?.fail(String(status));
     throw err;
+  } finally {
+    span?.end();
   }
 }

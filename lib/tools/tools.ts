@@ -64,7 +64,8 @@ const captureTarget = z
   .regex(CAPTURE_TARGET, "must be an absolute http(s) URL or a bare host")
   .describe("An absolute http(s) URL, or a bare host such as example.com");
 
-const ctxOf = (source: Pick<DataSource, "name" | "upstream">, ctx: ToolContext) => contextFor(source, ctx.cache);
+const ctxOf = (source: Pick<DataSource, "name" | "upstream">, ctx: ToolContext) =>
+  contextFor(source, ctx.cache, ctx.trace);
 
 const searchTool = (source: DataSource, name: string, description: string, terms: z.ZodString = query) =>
   defineTool({
@@ -73,7 +74,7 @@ const searchTool = (source: DataSource, name: string, description: string, terms
     description,
     input: z.object({ query: terms, limit }),
     run: async ({ query, limit }, ctx) => {
-      const results = await cachedSearch(source, ctx.cache, query, limit);
+      const results = await cachedSearch(source, ctx.cache, query, limit, ctx.trace);
       return { source: source.name, query, count: results.length, results };
     },
   });
@@ -174,14 +175,15 @@ export const TOOLS: readonly Tool[] = [
     module: "github",
     description: "Search GitHub repositories written in one language (the search endpoint's language: qualifier)",
     input: z.object({ query, language: z.string().regex(/^[\w+#.-]{1,40}$/), limit }),
-    run: ({ query, language, limit }, ctx) => cachedSearch(github, ctx.cache, `${query} language:${language}`, limit),
+    run: ({ query, language, limit }, ctx) =>
+      cachedSearch(github, ctx.cache, `${query} language:${language}`, limit, ctx.trace),
   }),
   defineTool({
     name: "github_search_by_topic",
     module: "github",
     description: "Search GitHub repositories tagged with a topic (the search endpoint's topic: qualifier)",
     input: z.object({ topic: z.string().regex(/^[a-z0-9-]{1,50}$/), limit }),
-    run: ({ topic, limit }, ctx) => cachedSearch(github, ctx.cache, `topic:${topic}`, limit),
+    run: ({ topic, limit }, ctx) => cachedSearch(github, ctx.cache, `topic:${topic}`, limit, ctx.trace),
   }),
   defineTool({
     name: "github_get_repository",
@@ -339,7 +341,7 @@ export const TOOLS: readonly Tool[] = [
     description: "The summary of the best search hit for a phrase (search, then summary)",
     input: z.object({ query }),
     run: async ({ query }, ctx) => {
-      const [top] = await cachedSearch(wikipedia, ctx.cache, query, 1);
+      const [top] = await cachedSearch(wikipedia, ctx.cache, query, 1, ctx.trace);
       if (!top) throw new GatewayError(404, `wikipedia has no page matching '${query}'`);
       return wikipediaSummary(ctxOf(wikipedia, ctx), top.id);
     },

@@ -1,4 +1,6 @@
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { listen, type Listening } from "../../test/support/listen.ts";
+import { memoryTracing, spansUnder } from "../../test/support/memory-tracing.ts";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GatewayError } from "../errors.ts";
@@ -9,6 +11,7 @@ describe("UpstreamClient against a loopback service", () => {
   let origin: string;
   const hits = new Map<string, number>();
   const count = (path: string) => hits.set(path, (hits.get(path) ?? 0) + 1);
+  const traceparents: (string | undefined)[] = [];
 
   beforeAll(async () => {
     const app = new Hono();
@@ -35,6 +38,10 @@ describe("UpstreamClient against a loopback service", () => {
       return c.json({});
     });
     app.get("/garbled", (c) => c.text("<html>not json"));
+    app.get("/echo-trace", (c) => {
+      traceparents.push(c.req.header("traceparent"));
+      return c.json({});
+    });
     app.get("/bad", (c) => c.json({ error: "bad query" }, 400));
     server = await listen(app.fetch);
     origin = server.url;
@@ -102,6 +109,40 @@ describe("UpstreamClient against a loopback service", () => {
     await expect(c.get({ path: "/down" })).rejects.toMatchObject({ status: 502 });
     await expect(c.get({ path: "/down" })).rejects.toMatchObject({ status: 503, message: /temporarily unavailable/ });
     expect(hits.get("/down")).toBe(before + 2);
+  });
+
+  it("traced, each request is a CLIENT span the service receives as its traceparent, naming no URL or query", async () => {
+    const t = memoryTracing();
+    const root = t.root();
+    const c = client({ cacheTtlMs: 0, retries: 1, breaker: { failures: 100, cooldownMs: 1000 } }).traced(root);
+    const seen = traceparents.length;
+    await c.get({ path: "/echo-trace", query: { q: "secret search", api_key: "k-123" } });
+    await expect(c.get({ path: "/down" })).rejects.toMatchObject({ status: 502 });
+    root.end();
+    const spans = await t.spans();
+    const requests = spansUnder(
+      spans,
+      spans.find((s) => s.name === "test")!,
+    );
+    expect(requests.map((s) => [s.name, s.kind, s.attributes["http.response.status_code"], s.status.code])).toEqual([
+      ["GET demo", SpanKind.CLIENT, 200, SpanStatusCode.UNSET],
+      ["GET demo", SpanKind.CLIENT, 500, SpanStatusCode.ERROR],
+      ["GET demo", SpanKind.CLIENT, 500, SpanStatusCode.ERROR],
+    ]);
+    expect(requests[0]!.attributes).toEqual({
+      "http.request.method": "GET",
+      "server.address": "127.0.0.1",
+      "server.port": Number(new URL(origin).port),
+      "gateway.upstream": "demo",
+      "http.response.status_code": 200,
+    });
+    expect(requests[2]!.attributes).toMatchObject({ "http.request.resend_count": 1, "error.type": "500" });
+    expect(JSON.stringify(spans.map((s) => s.attributes))).not.toMatch(/secret|k-123|echo-trace/);
+    const { traceId, spanId } = requests[0]!.spanContext();
+    expect(traceparents[seen]).toBe(`00-${traceId}-${spanId}-01`);
+    // Untraced, the client sends none.
+    await client({ cacheTtlMs: 0 }).get({ path: "/echo-trace" });
+    expect(traceparents.at(-1)).toBeUndefined();
   });
 
   it("honours the UPSTREAM_<NAME>_URL override", async () => {

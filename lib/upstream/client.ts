@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { GatewayError } from "../errors.ts";
+import { httpClientSpan, httpClientStatus } from "../observability/http-client.ts";
+import type { TraceScope } from "../observability/trace-scope.ts";
 import { MemoryUpstreamCache, type UpstreamCache } from "./cache.ts";
 import { CallStop } from "./call-stop.ts";
 import { readCappedText } from "./capped-body.ts";
@@ -29,6 +31,9 @@ export type UpstreamRequest = {
 
 type BreakerState = { failures: number; openUntil: number };
 
+/** What a data source calls its upstream through: the client, or the client under one traced request (`traced`). */
+export type Upstream = Pick<UpstreamClient, "name" | "url" | "get" | "post">;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -51,6 +56,14 @@ export class UpstreamClient {
     return this.options.name;
   }
 
+  /**
+   * This client for one traced request or agent: the same cache, breaker and coalescing, and each
+   * request it sends is a CLIENT span under `trace` whose traceparent the upstream receives.
+   */
+  traced(trace: TraceScope): Upstream {
+    return new TracedUpstream(this, trace);
+  }
+
   url(req: UpstreamRequest): string {
     if (hasDotSegment(req.path))
       throw new GatewayError(400, `${this.options.name}: an id must not contain '.' or '..' path segments`);
@@ -64,17 +77,19 @@ export class UpstreamClient {
    * A POST: never retried (it may not be idempotent) and never cached, but timed out, breaker-guarded
    * and mapped like a GET.
    */
-  async post<T>(req: UpstreamRequest & { body: unknown }): Promise<T> {
+  async post<T>(req: UpstreamRequest & { body: unknown }, trace?: TraceScope): Promise<T> {
     const body = await this.fetchWithRetries(
       this.url(req),
       { "content-type": "application/json", ...req.headers },
       { method: "POST", body: JSON.stringify(req.body) },
       0,
+      trace,
     );
     return (req.responseType === "text" ? body : parseJson(body, this.options.name)) as T;
   }
 
-  async get<T>(req: UpstreamRequest): Promise<T> {
+  /** A GET; `trace`: the span its request (not a cached or coalesced answer) is a child of. */
+  async get<T>(req: UpstreamRequest, trace?: TraceScope): Promise<T> {
     const url = this.url(req);
     const type = req.responseType ?? "json";
     const cacheKey = createHash("sha256")
@@ -88,7 +103,7 @@ export class UpstreamClient {
     const pending = this.inFlight.get(cacheKey);
     if (pending) return pending as Promise<T>;
     const work = (async () => {
-      const body = await this.fetchWithRetries(url, req.headers);
+      const body = await this.fetchWithRetries(url, req.headers, undefined, undefined, trace);
       const value = type === "json" ? parseJson(body, this.options.name) : body;
       if (ttl > 0) await this.cache.set(cacheKey, body, ttl);
       return value as T;
@@ -102,6 +117,7 @@ export class UpstreamClient {
     headers: Record<string, string> = {},
     init: RequestInit = {},
     retryLimit?: number,
+    trace?: TraceScope,
   ): Promise<string> {
     const name = this.options.name;
     if (Date.now() < this.breaker.openUntil) {
@@ -115,32 +131,42 @@ export class UpstreamClient {
     // Whether the last attempt was answered 429.
     let limited = false;
     for (let attempt = 0; attempt <= retries; attempt++) {
+      const span = trace && httpClientSpan(trace, init.method ?? "GET", url, name, attempt);
+      const sent: Record<string, string> = {
+        "user-agent": USER_AGENT,
+        accept: "application/json, application/xml;q=0.9, */*;q=0.8",
+        ...headers,
+      };
+      if (span) sent.traceparent = span.traceparent;
       let res: Response;
       try {
         this.hits += 1;
-        res = await fetch(url, {
-          ...init,
-          headers: {
-            "user-agent": USER_AGENT,
-            accept: "application/json, application/xml;q=0.9, */*;q=0.8",
-            ...headers,
-          },
-          signal: new CallStop(timeoutMs).signal,
-          redirect: "follow",
-        });
+        res = await fetch(url, { ...init, headers: sent, signal: new CallStop(timeoutMs).signal, redirect: "follow" });
       } catch (err) {
-        last =
-          (err as Error).name === "TimeoutError"
-            ? new GatewayError(504, `${name} did not answer within ${timeoutMs / 1000} s`)
-            : new GatewayError(502, `${name} could not be reached`);
+        const timedOut = (err as Error).name === "TimeoutError";
+        span?.fail(timedOut ? "timeout" : "connection_failed").end();
+        last = timedOut
+          ? new GatewayError(504, `${name} did not answer within ${timeoutMs / 1000} s`)
+          : new GatewayError(502, `${name} could not be reached`);
         limited = false;
         if (attempt < retries) await sleep(backoff(attempt));
         continue;
       }
+      if (span) httpClientStatus(span, res.status);
       if (res.ok) {
         this.breaker.failures = 0;
-        return await readCappedText(res, name);
+        if (!span) return await readCappedText(res, name);
+        // The span covers the body too: a body cut off or too large is this request's failure.
+        try {
+          return await readCappedText(res, name);
+        } catch (err) {
+          span.fail(err instanceof GatewayError ? String(err.status) : "body");
+          throw err;
+        } finally {
+          span.end();
+        }
       }
+      span?.end();
       if (res.status === 404) {
         throw new GatewayError(404, `${name} has no such item`);
       }
@@ -158,6 +184,30 @@ export class UpstreamClient {
     const breaker = this.options.breaker ?? { failures: 5, cooldownMs: 30_000 };
     if (this.breaker.failures >= breaker.failures) this.breaker.openUntil = Date.now() + breaker.cooldownMs;
     throw last ?? new GatewayError(502, `${name} failed`);
+  }
+}
+
+/** A client's calls under one trace (UpstreamClient.traced): made per traced request, so untraced ones pay nothing. */
+class TracedUpstream implements Upstream {
+  constructor(
+    private readonly client: UpstreamClient,
+    private readonly trace: TraceScope,
+  ) {}
+
+  get name(): string {
+    return this.client.name;
+  }
+
+  url(req: UpstreamRequest): string {
+    return this.client.url(req);
+  }
+
+  get<T>(req: UpstreamRequest): Promise<T> {
+    return this.client.get<T>(req, this.trace);
+  }
+
+  post<T>(req: UpstreamRequest & { body: unknown }): Promise<T> {
+    return this.client.post<T>(req, this.trace);
   }
 }
 

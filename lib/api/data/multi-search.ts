@@ -1,4 +1,5 @@
 import { GatewayError } from "../../errors.ts";
+import type { TraceScope } from "../../observability/trace-scope.ts";
 import type { UpstreamCache } from "../../upstream/cache.ts";
 import { cachedSearch, type DataSource, type SearchRecord } from "../../data-sources/source.ts";
 
@@ -11,7 +12,8 @@ export type SourceOutcome = {
 
 /**
  * Searches several sources at once. Each has its own time budget: a slow or failing source is
- * reported (timeout, error, unavailable) and never holds up or fails the others.
+ * reported (timeout, error, unavailable) and never holds up or fails the others. `trace`: the
+ * request's span, which the sources' upstream requests are spans of.
  */
 export async function multiSearch(
   sources: DataSource[],
@@ -19,6 +21,7 @@ export async function multiSearch(
   query: string,
   limit: number,
   budgetMs: number,
+  trace?: TraceScope,
 ) {
   const results: Record<string, SearchRecord[]> = {};
   const status: Record<string, SourceOutcome> = {};
@@ -28,7 +31,7 @@ export async function multiSearch(
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), budgetMs)));
       try {
-        const outcome = await Promise.race([cachedSearch(source, cache, query, limit), timeout]);
+        const outcome = await Promise.race([cachedSearch(source, cache, query, limit, trace), timeout]);
         const ms = Math.round(performance.now() - started);
         if (outcome === "timeout") {
           results[source.name] = [];

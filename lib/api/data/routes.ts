@@ -108,6 +108,7 @@ export const genericDataRoutes: RouteDef[] = [
       body.query,
       body.limit,
       body.budget_ms,
+      c.trace,
     );
     return { query: body.query, results, status };
   }),

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { RequestVariables } from "../../gateway/http/context.ts";
+import type { Call } from "../../gateway/pipeline/call.ts";
 import { SearchQuery, searchCount, searchTerms } from "./search-query.ts";
 import { JsonText } from "../../gateway/http/json-text.ts";
 import { cachedSearchJson, contextFor, type DataSource } from "../../data-sources/source.ts";
@@ -26,9 +26,8 @@ export const SearchResult = z.object({
 });
 export const Any = z.record(z.string(), z.unknown());
 
-/** The source's context (its client) on this request's runtime. */
-export const sourceContext = (c: RequestVariables, source: DataSource) =>
-  contextFor(source, c.get("runtime").upstreamCache);
+/** The source's context (its client) on this request's runtime, its upstream requests spans of the request's. */
+export const sourceContext = (c: Call, source: DataSource) => contextFor(source, c.runtime.upstreamCache, c.trace);
 
 /**
  * One source's search answer, in the shape every search route shares (SearchResult); the spec's
@@ -36,13 +35,14 @@ export const sourceContext = (c: RequestVariables, source: DataSource) =>
  * is byte for byte what serialising them would give.
  */
 export async function searchAnswer(
-  c: RequestVariables,
+  c: Call,
   source: DataSource,
   q: z.infer<typeof SearchQuery>,
   defaultCount: number,
 ): Promise<JsonText<z.infer<typeof SearchResult>>> {
   const terms = searchTerms(q);
-  const found = await cachedSearchJson(source, c.get("runtime").upstreamCache, terms, searchCount(q, defaultCount));
+  const count = searchCount(q, defaultCount);
+  const found = await cachedSearchJson(source, c.runtime.upstreamCache, terms, count, c.trace);
   return new JsonText(
     `{"source":${JSON.stringify(source.name)},"query":${JSON.stringify(terms)},"count":${found.count},"results":${found.json}}`,
   );

@@ -64,7 +64,7 @@ export const mcpRoutes: RouteDef[] = [
     };
     const { answerMcpRequest, transportRequest } = await loadMcpServer();
     const admit = toolAdmission(rt, async () => key, { route: "/v1/mcp", area: MCP_SCOPE, requestId });
-    const ctx = { cache: rt.upstreamCache, signal, admit };
+    const ctx = { cache: rt.upstreamCache, signal, admit, trace: c.trace };
     const request = transportRequest(c.request.url, (name) => c.header(name));
     const res = await answerMcpRequest(request, body, ctx, unexpected, rt.config.mcpMaxBatch);
     const text = await res.text();

@@ -6,7 +6,7 @@ import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schem
 import { acceptInput } from "../../gateway/http/validation.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
 import { upstreamErrors } from "../../data-sources/error-responses.ts";
-import { inputJsonSchema } from "../../tools/tool.ts";
+import { inputJsonSchema, runToolCall } from "../../tools/tool.ts";
 import { TOOLS, toolByName } from "../../tools/tools.ts";
 
 const tags = ["Tools"];
@@ -76,7 +76,7 @@ export const toolRoutes: RouteDef[] = [
     const args = acceptInput(tool.input.safeParse(body), "body");
     const signal = c.signal;
     signal.throwIfAborted();
-    const result = await tool.run(args, { cache: c.runtime.upstreamCache, signal });
+    const result = await runToolCall(tool, args, { cache: c.runtime.upstreamCache, signal, trace: c.trace });
     return { tool: tool.name, result };
   }),
 ];

@@ -4,6 +4,8 @@ import { listen } from "../../support/listen.ts";
 export type FakeSource = {
   url: string;
   hits: string[];
+  /** Each request's traceparent header (undefined when it had none), in the order of `hits`. */
+  traceparents: (string | undefined)[];
   setDelay(ms: number): void;
   setStatus(status: number | undefined): void;
   /** Answer 200 with a body that is neither the JSON nor the XML the service documents. */
@@ -21,6 +23,7 @@ export async function startFakeServer(
 ): Promise<FakeSource> {
   const outer = new Hono();
   const inFlight = { now: 0, peak: 0 };
+  const traceparents: (string | undefined)[] = [];
   outer.use(async (_c, next) => {
     inFlight.peak = Math.max(inFlight.peak, ++inFlight.now);
     try {
@@ -31,6 +34,7 @@ export async function startFakeServer(
   });
   outer.use(async (c, next) => {
     hits.push(`${c.req.path}${new URL(c.req.url).search}`);
+    traceparents.push(c.req.header("traceparent"));
     if (state.delay) await new Promise((r) => setTimeout(r, state.delay));
     if (state.status)
       return c.text(
@@ -46,6 +50,7 @@ export async function startFakeServer(
   return {
     url,
     hits,
+    traceparents,
     setDelay: (ms) => (state.delay = ms),
     setStatus: (status) => (state.status = status),
     setGarbage: (on) => (state.garbage = on),

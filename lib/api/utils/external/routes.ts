@@ -46,7 +46,7 @@ const headlinesRoute = gatewayRoute("key", {
 });
 
 const handleHeadlines: Handler<typeof headlinesRoute> = (c, { query: q }) =>
-  headlines(contextFor(news, cache(c)), {
+  headlines(contextFor(news, cache(c), c.trace), {
     country: q.country.toLowerCase(),
     category: q.category,
     q: q.q,
@@ -72,7 +72,7 @@ const newsSearchRoute = gatewayRoute("key", {
 });
 
 const handleNewsSearch: Handler<typeof newsSearchRoute> = (c, { query: q }) =>
-  newsSearch(contextFor(news, cache(c)), q.q, {
+  newsSearch(contextFor(news, cache(c), c.trace), q.q, {
     from: q.from,
     to: q.to,
     sortBy: q.sort_by,
@@ -99,7 +99,7 @@ const web = gatewayRoute("key", {
 });
 
 const handleWeb: Handler<typeof web> = (c, { query: q }) =>
-  webSearch(contextFor(webSearchSource, cache(c)), q.q, q.num, q.gl?.toLowerCase());
+  webSearch(contextFor(webSearchSource, cache(c), c.trace), q.q, q.num, q.gl?.toLowerCase());
 
 const books = gatewayRoute("key", {
   method: "get",
@@ -113,7 +113,7 @@ const books = gatewayRoute("key", {
 });
 
 const handleBooks: Handler<typeof books> = async (c, { query: q }) => {
-  const results = await searchBooks(contextFor(openlibrary, cache(c)), q.q, q.limit);
+  const results = await searchBooks(contextFor(openlibrary, cache(c), c.trace), q.q, q.limit);
   return { query: q.q, count: results.length, results };
 };
 
@@ -131,7 +131,8 @@ const isbn = gatewayRoute("key", {
   },
 });
 
-const handleIsbn: Handler<typeof isbn> = (c, { params }) => bookByIsbn(contextFor(openlibrary, cache(c)), params.isbn);
+const handleIsbn: Handler<typeof isbn> = (c, { params }) =>
+  bookByIsbn(contextFor(openlibrary, cache(c), c.trace), params.isbn);
 
 const wayback = gatewayRoute("key", {
   method: "get",
@@ -157,7 +158,7 @@ const wayback = gatewayRoute("key", {
 });
 
 const handleWayback: Handler<typeof wayback> = (c, { query }) =>
-  waybackSummary(contextFor(archive, cache(c)), query.url);
+  waybackSummary(contextFor(archive, cache(c), c.trace), query.url);
 
 const archiveCreate = gatewayRoute("key", {
   method: "post",
