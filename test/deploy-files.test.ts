@@ -159,7 +159,7 @@ describe("deploy/'s tracing profile (docs/tracing.md)", () => {
     expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "" })).toBeUndefined();
   });
 
-  it("gives the collector deploy/otel-collector.yaml: OTLP/HTTP on 4318 in, batched, out to Jaeger and the log", () => {
+  it("gives the collector deploy/otel-collector.yaml: OTLP/HTTP on 4318 in, batched, traces out to Jaeger and the log", () => {
     expect(collector.volumes).toContain("./otel-collector.yaml:/etc/otelcol-contrib/config.yaml:ro");
     expect(config.receivers.otlp?.protocols?.http?.endpoint).toBe("0.0.0.0:4318");
     const traces = config.service.pipelines.traces!;
@@ -169,10 +169,14 @@ describe("deploy/'s tracing profile (docs/tracing.md)", () => {
     expect(toJaeger).toHaveLength(1);
     expect(config.exporters[toJaeger[0]!]).toEqual({ endpoint: "jaeger:4317", tls: { insecure: true } });
     expect(traces.exporters.some((e) => /^debug(\/|$)/.test(e))).toBe(true);
+    // The same endpoint gets the gateway's OTLP metrics: without a pipeline for them the receiver answers 404.
+    expect(config.service.pipelines.metrics?.receivers).toEqual(["otlp"]);
     // The collector refuses to start on a pipeline naming a component its sections do not define.
-    for (const name of traces.receivers) expect(config.receivers).toHaveProperty([name]);
-    for (const name of traces.processors ?? []) expect(config.processors).toHaveProperty([name]);
-    for (const name of traces.exporters) expect(config.exporters).toHaveProperty([name]);
+    for (const pipeline of Object.values(config.service.pipelines)) {
+      for (const name of pipeline.receivers) expect(config.receivers).toHaveProperty([name]);
+      for (const name of pipeline.processors ?? []) expect(config.processors).toHaveProperty([name]);
+      for (const name of pipeline.exporters) expect(config.exporters).toHaveProperty([name]);
+    }
   });
 
   it("is reached by the endpoint docs/tracing.md tells the gateway to use", () => {
