@@ -10,9 +10,12 @@ export type Usage = { prompt_tokens: number; completion_tokens: number; total_to
 /** One answer, not streamed, as /v1/llm/chat returns it. */
 export type CompletionResponse = { content: string; model: string; provider: string; usage: Usage };
 
-/** What a provider's stream yields to the gateway, however it was read. A stream ends with `finish` or throws. */
+/**
+ * What a provider's stream yields to the gateway, however it was read. A stream ends with `finish` (with
+ * why the model stopped, when the provider said) or throws.
+ */
 export type ChatPart =
-  { type: "text"; text: string } | { type: "model"; id: string } | { type: "finish"; usage: Usage };
+  { type: "text"; text: string } | { type: "model"; id: string } | { type: "finish"; usage: Usage; reason?: string };
 
 export type StreamOutcome = {
   usage: Usage;

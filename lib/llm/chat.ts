@@ -5,6 +5,8 @@ import { providerError } from "./errors.ts";
 import { configuredProvider, languageModel } from "./models.ts";
 import type { ChatMessage, ChatPart, ChatStream, CompletionResponse, StreamOutcome, Usage } from "./chat-types.ts";
 import { completeOn } from "./call/index.ts";
+import { MAX_TRACED_TEXT, traceTextAnswer } from "./call/answer-trace.ts";
+import type { TraceScope } from "../observability/trace-scope.ts";
 import { PulledParts, relayChat, relaysStream, type PartSource } from "./openai-stream.ts";
 import { answerText, chatCompletionsBody, type RelayRequest } from "./wire/openai-chat.ts";
 import { sseFrame } from "./wire/sse.ts";
@@ -47,8 +49,11 @@ type Resolved = {
   anthropic: Record<string, unknown>;
 };
 
-/** Where the model router sends one attempt: a deployment's provider entry and model id. */
-export type ChatDeployment = { entry: ProviderEntry; modelId: string };
+/**
+ * Where the model router sends one attempt: a deployment's provider entry and model id, and the
+ * attempt's span when tracing is on (the answer's finish reason goes on it, lib/llm/call/answer-trace.ts).
+ */
+export type ChatDeployment = { entry: ProviderEntry; modelId: string; trace?: TraceScope };
 
 /**
  * Resolves provider and model (the router's deployment, else the request's), and turns Anthropic-only
@@ -130,9 +135,10 @@ export async function completeChat(
   const stop = chatStop(signal);
   try {
     const resolved = resolveChat(req, deployment);
-    if (!relaysStream(resolved.entry)) return await generateCompletion(sdkOptions(resolved, req, stop));
+    const trace = deployment?.trace;
+    if (!relaysStream(resolved.entry)) return await generateCompletion(sdkOptions(resolved, req, stop), trace);
     try {
-      return await completeText(resolved, req, stop);
+      return await completeText(resolved, req, stop, trace);
     } catch (err) {
       throw providerError(resolved.entry.name, err);
     }
@@ -147,9 +153,14 @@ export async function completeChat(
  * pipeline for the same call (a provider and model object, zod schemas and web streams per request)
  * cost ~3x the gateway's CPU. An answer without a message is a 502.
  */
-async function completeText(resolved: Resolved, req: ChatRequest, stop: CallStop): Promise<CompletionResponse> {
+async function completeText(
+  resolved: Resolved,
+  req: ChatRequest,
+  stop: CallStop,
+  trace: TraceScope | undefined,
+): Promise<CompletionResponse> {
   const { entry, modelId } = resolved;
-  const target = { entry, modelId, name: `${entry.name}/${modelId}`, id: "", created: 0 };
+  const target = { entry, modelId, name: `${entry.name}/${modelId}`, id: "", created: 0, trace };
   const chat = chatCompletionsBody(entry, relayRequest(resolved, req), false);
   const { answer, model } = await completeOn(target, { chat }, stop);
   const text = answerText(answer);
@@ -174,10 +185,24 @@ const relayRequest = (resolved: Resolved, req: ChatRequest): RelayRequest => ({
   temperature: req.temperature,
 });
 
-/** One answer, not streamed, to a prepared request; a provider's failure becomes its GatewayError. */
-export async function generateCompletion({ entry, modelId, options }: Prepared): Promise<CompletionResponse> {
+/**
+ * One answer, not streamed, to a prepared request; a provider's failure becomes its GatewayError. On a
+ * traced attempt (`trace`) why it finished goes on the attempt's span.
+ */
+export async function generateCompletion(
+  { entry, modelId, options }: Prepared,
+  trace?: TraceScope,
+): Promise<CompletionResponse> {
   try {
     const result = await generateText(options);
+    if (trace)
+      traceTextAnswer(
+        trace,
+        { messages: options.messages ?? [], system: options.system },
+        result.text,
+        // The provider's own reason, as the gateway's other calls record it; the SDK's own when it has none.
+        result.rawFinishReason ?? result.finishReason,
+      );
     return {
       content: result.text,
       model: result.response?.modelId || modelId,
@@ -198,7 +223,11 @@ async function* sdkParts(p: Prepared): AsyncGenerator<ChatPart> {
     } else if (part.type === "finish-step") {
       if (part.response?.modelId) yield { type: "model", id: part.response.modelId };
     } else if (part.type === "finish") {
-      return yield { type: "finish", usage: usageOf(part.totalUsage) };
+      return yield {
+        type: "finish",
+        usage: usageOf(part.totalUsage),
+        reason: part.rawFinishReason ?? part.finishReason,
+      };
     } else if (part.type === "error") throw part.error;
     // The SDK ends an aborted stream quietly: the abort (client gone, or the timeout) is the failure.
     else if (part.type === "abort") throw (p.options.abortSignal as AbortSignal).reason;
@@ -270,8 +299,12 @@ export async function streamChat(
   let settle!: (o: StreamOutcome) => void;
   const finished = new Promise<StreamOutcome>((resolve) => (settle = resolve));
   void finished.finally(() => stop.release());
-  // Only its length is needed (for the estimate), so an open stream does not hold the whole reply.
+  // Only its length is needed (for the estimate), so an open stream does not hold the whole reply...
   let textChars = 0;
+  // ...unless the attempt is traced with content capture: then the reply goes on its span (capped there).
+  const trace = deployment?.trace;
+  let text = trace?.captureContent ? "" : undefined;
+  let finishReason: string | undefined;
   let bytes = 0;
   let ended = false;
   const estimated = (): Usage => {
@@ -282,6 +315,7 @@ export async function streamChat(
   const end = (outcome: Omit<StreamOutcome, "bytes">) => {
     if (ended) return;
     ended = true;
+    if (trace) traceTextAnswer(trace, { messages: req.messages }, text ?? "", finishReason);
     settle({ ...outcome, bytes });
   };
 
@@ -297,9 +331,11 @@ export async function streamChat(
           part(p) {
             if (p.type === "text") {
               textChars += p.text.length;
+              if (text !== undefined && text.length < MAX_TRACED_TEXT) text += p.text;
               send(format.delta(p.text));
             } else if (p.type === "model") model = p.id;
             else {
+              finishReason = p.reason;
               for (const e of format.done({ usage: p.usage, model, provider: entry.name })) send(e);
               end({ usage: p.usage, model, provider: entry.name, complete: true });
             }

@@ -37,7 +37,7 @@ describe("PartFeed", () => {
     expect(await collect(feed)).toEqual([
       { type: "model", id: "m" },
       { type: "text", text: "é" },
-      { type: "finish", usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } },
+      { type: "finish", usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, reason: "stop" },
       { end: true },
     ]);
   });

@@ -2,6 +2,7 @@
 // /v1/messages, /v1/responses) runs its chats through completeOn and streamOn, so what wraps them (the
 // model router's retries and fallbacks) applies to every surface alike. The wires' translations live in
 // lib/llm/wire; this module picks them by the provider's wire and does the I/O.
+import type { TraceScope } from "../../observability/trace-scope.ts";
 import type { ProviderEntry } from "../../upstream/llm-catalogue.ts";
 import type { CallStop } from "../../upstream/call-stop.ts";
 import type { FeatureUse } from "../../usage/meter.ts";
@@ -16,13 +17,26 @@ import {
   chatToAnthropic,
 } from "../wire/anthropic/index.ts";
 import { openAIChunks, upstreamBody, usageFrom, type ChatSink } from "../wire/openai-chat.ts";
+import type { EventTranslator } from "../wire/sse.ts";
 import type { AnthropicMessage, ChatCompletion, ChatRequest, MessagesRequest } from "../wire/types.ts";
+import { traceAnswer, WatchedEvents, type SentContent } from "./answer-trace.ts";
 import { firstBytes } from "./first-bytes.ts";
-import { postChat, readAnswer } from "./provider-http.ts";
+import { postChat, readAnswer, type ProviderBody } from "./provider-http.ts";
 import { relayEvents } from "./relay.ts";
 
-/** A chat call's names: the provider's model id, the `provider/model` the client sees, and ids for translated answers. */
-export type ChatTarget = { entry: ProviderEntry; modelId: string; name: string; id: string; created: number };
+/**
+ * A chat call's names: the provider's model id, the `provider/model` the client sees, and ids for
+ * translated answers; and, when tracing is on, the span of the router's attempt, which the answer's
+ * finish reasons (and, with content capture, its messages) go on (answer-trace.ts).
+ */
+export type ChatTarget = {
+  entry: ProviderEntry;
+  modelId: string;
+  name: string;
+  id: string;
+  created: number;
+  trace?: TraceScope;
+};
 
 /**
  * What a surface asks of a provider: the chat pivot, which goes as sent to a provider speaking OpenAI's
@@ -66,6 +80,7 @@ export async function completeOn(
     if ("anthropic" in call) {
       const sent = asSent(target, call.anthropic);
       const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, sent, deadline, call.headers));
+      if (target.trace) traceAnswer(target.trace, sent, msg);
       return {
         answer: { ...msg, model: name },
         provider: entry.name,
@@ -78,6 +93,7 @@ export async function completeOn(
     if (entry.wire === "anthropic") {
       const { request, jsonTool } = chatToAnthropic({ ...body, stream: false }, modelId);
       const msg = await readAnswer<AnthropicMessage>(entry, await postChat(entry, request, deadline));
+      if (target.trace) traceAnswer(target.trace, request, msg);
       const answer = anthropicToChat(msg, { id: target.id, model: name, created: target.created, jsonTool });
       return { answer, provider: entry.name, usage: usageFrom(anthropicUsage(msg.usage)), model: msg.model ?? modelId };
     }
@@ -85,6 +101,7 @@ export async function completeOn(
       entry,
       await postChat(entry, upstreamBody(entry, body, modelId), deadline),
     );
+    if (target.trace) traceAnswer(target.trace, body, json);
     return {
       answer: { ...json, model: name },
       provider: entry.name,
@@ -112,25 +129,40 @@ export async function streamOn(target: ChatTarget, call: StreamCall, stop: CallS
         await postChat(entry, asSent(target, call.anthropic), stop, call.headers),
         stop,
       );
-      return relayEvents(entry, res, stop, modelId, anthropicEventsAsSent(name));
+      return relay(target, res, stop, anthropicEventsAsSent(name), call.anthropic);
     }
     const { chat: body, sink } = call;
     if (entry.wire === "anthropic") {
       const { request, jsonTool } = chatToAnthropic({ ...body, stream: true }, modelId);
       const res = await firstBytes(entry.name, await postChat(entry, request, stop), stop);
       const chunks = new AnthropicToChatChunks({ id: target.id, model: name, created: target.created, jsonTool });
-      return relayEvents(entry, res, stop, modelId, anthropicChunks(sink, chunks));
+      return relay(target, res, stop, anthropicChunks(sink, chunks), request);
     }
     const res = await firstBytes(
       entry.name,
       await postChat(entry, upstreamBody(entry, { ...body, stream: true }, modelId), stop),
       stop,
     );
-    return relayEvents(entry, res, stop, modelId, openAIChunks(sink));
+    return relay(target, res, stop, openAIChunks(sink), body);
   } catch (err) {
     stop.release();
     throw err;
   }
+}
+
+/**
+ * The provider's events relayed to the client through `t`; on a traced attempt, also read for the
+ * answer, which goes on the attempt's span once the stream ends.
+ */
+function relay(target: ChatTarget, res: ProviderBody, stop: CallStop, t: EventTranslator, sent: SentContent) {
+  const span = target.trace;
+  if (!span) return relayEvents(target.entry, res, stop, target.modelId, t);
+  const watched = new WatchedEvents(t, span.captureContent);
+  const stream = relayEvents(target.entry, res, stop, target.modelId, watched);
+  // Registered on `finished` before anything else is (the route's metering, the request's end), so it
+  // runs while the span is still open.
+  void stream.finished.then(() => watched.record(span, sent));
+  return stream;
 }
 
 /** A Messages body for Anthropic itself, as the client sent it (streamed or not) but for Anthropic's model id. */

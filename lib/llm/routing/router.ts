@@ -299,6 +299,8 @@ export class ModelRouter {
           name: plan.model,
           id: plan.id,
           created: plan.created,
+          // The answer's finish reasons (and captured content) go on it (lib/llm/call/answer-trace.ts).
+          trace: span,
         };
         try {
           const value = await attempt(target, stop);

@@ -150,12 +150,12 @@ const stream = [
 ].join("");
 
 describe("createChunkDecoder", () => {
-  it("reads the model once, the text deltas, and usage into a finish at the end, however the bytes are cut", () => {
+  it("reads the model once, the text deltas, and usage and the finish reason into a finish at the end, however the bytes are cut", () => {
     const expected = [
       { type: "model", id: "grok-4-fast-2026" },
       { type: "text", text: "Hello " },
       { type: "text", text: "world." },
-      { type: "finish", usage: { prompt_tokens: 12, completion_tokens: 2, total_tokens: 14 } },
+      { type: "finish", usage: { prompt_tokens: 12, completion_tokens: 2, total_tokens: 14 }, reason: "stop" },
     ];
     expect(decode(stream)).toEqual(expected);
     expect(decode(stream, 7)).toEqual(expected);
@@ -177,7 +177,7 @@ describe("createChunkDecoder", () => {
       { type: "model", id: "grok-4-fast-2026" },
       { type: "text", text: "Part" },
       { type: "text", text: "I can't." },
-      { type: "finish", usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } },
+      { type: "finish", usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, reason: "stop" },
     ]);
   });
 

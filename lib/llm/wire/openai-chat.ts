@@ -257,7 +257,7 @@ export function contentText(content: unknown): string {
  */
 export function createChunkDecoder(emit: (part: DecodedPart) => void): { feed(text: string): void; end(): void } {
   let modelSeen = false;
-  let finishReason = false;
+  let finishReason: string | undefined;
   let failed = false;
   let prompt = 0;
   let completion = 0;
@@ -287,7 +287,7 @@ export function createChunkDecoder(emit: (part: DecodedPart) => void): { feed(te
     }
     const choice = chunk.choices?.[0];
     if (!choice) return;
-    if (choice.finish_reason != null) finishReason = true;
+    if (choice.finish_reason != null) finishReason = choice.finish_reason;
     const text =
       contentText(choice.delta?.content) + (typeof choice.delta?.refusal === "string" ? choice.delta.refusal : "");
     if (text) emit({ type: "text", text });
@@ -305,10 +305,11 @@ export function createChunkDecoder(emit: (part: DecodedPart) => void): { feed(te
     },
     end() {
       if (failed) return;
-      if (!finishReason) return fail("ended the stream without a finish reason");
+      if (finishReason === undefined) return fail("ended the stream without a finish reason");
       emit({
         type: "finish",
         usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+        reason: finishReason,
       });
     },
   };
