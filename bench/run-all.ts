@@ -18,6 +18,7 @@ const BENCHES = [
   "data-cache.ts",
   "reference.ts",
   "tracing.ts",
+  "tracing-spans.ts",
 ];
 
 const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bench-")), "results.jsonl");
