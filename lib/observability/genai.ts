@@ -40,11 +40,10 @@ export function attemptAttributes(
 }
 
 /** What the answer's usage adds to the span of the attempt that answered. */
-export function usageAttributes(usage: UsageDetail & { finishReasons?: readonly string[] }): Attributes {
+export function usageAttributes(usage: UsageDetail): Attributes {
   const attributes: Attributes = {};
   if (usage.model !== undefined) attributes["gen_ai.response.model"] = usage.model;
   if (usage.promptTokens !== undefined) attributes["gen_ai.usage.input_tokens"] = usage.promptTokens;
   if (usage.completionTokens !== undefined) attributes["gen_ai.usage.output_tokens"] = usage.completionTokens;
-  if (usage.finishReasons?.length) attributes["gen_ai.response.finish_reasons"] = [...usage.finishReasons];
   return attributes;
 }

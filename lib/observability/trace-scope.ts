@@ -78,7 +78,7 @@ export class TraceScope {
   }
 
   /** The answered model call's usage on its span, which ends with it. */
-  settle(usage: UsageDetail & { finishReasons?: readonly string[] }): void {
+  settle(usage: UsageDetail): void {
     const answered = this.#answered;
     if (!answered) return;
     this.#answered = undefined;
