@@ -38,7 +38,8 @@ function sdkTools(tools: readonly Tool[], call: AgentCall, signal: AbortSignal):
         inputSchema: t.input,
         // A throw here (a refused admission too) becomes the SDK's tool-error part: the model is told
         // the tool failed and goes on.
-        execute: (args, { abortSignal }) => runToolCall(t, args, { ...context, signal: abortSignal ?? signal }),
+        execute: (args, { abortSignal }) =>
+          runToolCall(t, args, { ...context, signal: abortSignal ?? signal, trace: call.trace }),
         toModelOutput: ({ output }) => ({
           type: "text",
           value: JSON.stringify(output ?? null).slice(0, TOOL_OUTPUT_CHARS),
@@ -82,14 +83,15 @@ export function agentLlm({ provider, router, onCall, timeoutMs = AGENT_TIMEOUT_M
     const modelId = entry.tiers[call.tier];
     const routing = await router;
     const plan = routing.plan(`${entry.name}/${modelId}`, { id: call.agentId });
+    // Each attempt a GenAI span under the agent's; the one that answered stays open for its usage.
+    if (call.trace) plan.trace = call.trace;
     const stop = new CallStop(timeoutMs).follow(call.signal);
     const tools = call.tools?.length ? call.tools : undefined;
     let routed;
     try {
       routed = await routing.run(
         plan,
-        (target, attemptStop) =>
-          agentAttempt(target, call, tools, attemptStop.signal).finally(() => attemptStop.release()),
+        (target, attemptStop) => agentAttempt(target, call, tools, attemptStop).finally(() => attemptStop.release()),
         stop,
         Date.now() + timeoutMs,
       );
@@ -105,25 +107,30 @@ export function agentLlm({ provider, router, onCall, timeoutMs = AGENT_TIMEOUT_M
       usage: usageOf(result.totalUsage),
       ...toolOutcomes(result.steps, tools ?? []),
     };
+    call.trace?.settle({
+      model: reply.model,
+      promptTokens: reply.usage.prompt_tokens,
+      completionTokens: reply.usage.completion_tokens,
+    });
     await onCall?.(reply, call);
     if (!reply.content) throw new GatewayError(502, `${answeredBy} answered agent ${call.agentId} with no text`);
     return reply;
   };
 }
 
-/** One attempt of an agent call on the deployment the router chose, its steps and tool runs included. */
-async function agentAttempt(
-  target: ChatTarget,
-  call: AgentCall,
-  tools: readonly Tool[] | undefined,
-  signal: AbortSignal,
-) {
+/**
+ * One attempt of an agent call on the deployment the router chose, its steps and tool runs included;
+ * traced, the provider's requests carry the attempt's traceparent.
+ */
+async function agentAttempt(target: ChatTarget, call: AgentCall, tools: readonly Tool[] | undefined, stop: CallStop) {
   const maxSteps = Math.max(1, call.maxSteps ?? 3);
+  const signal = stop.signal;
   try {
     return await generateText({
       model: languageModel(target.entry, target.modelId),
       system: call.system,
       prompt: call.prompt,
+      ...(stop.traceparent !== undefined && { headers: { traceparent: stop.traceparent } }),
       ...(tools
         ? {
             tools: sdkTools(tools, call, signal),

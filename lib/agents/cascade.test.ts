@@ -1,4 +1,7 @@
+import { SpanStatusCode } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
+import { GatewayError } from "../errors.ts";
+import { memoryTracing, spansUnder } from "../../test/support/memory-tracing.ts";
 import { MemoryUpstreamCache } from "../upstream/cache.ts";
 import { TOOLS } from "../tools/tools.ts";
 import { fakeAgentLlm, type FakeAgentScript } from "../../test/fakes/research-llm.ts";
@@ -248,6 +251,46 @@ describe("runCascade", () => {
     expect(llm.calls.filter((c) => c.role === "worker")).toHaveLength(4);
     expect(llm.calls.some((c) => c.role === "synthesizer" || c.role === "summary")).toBe(false);
     expect(events.filter((e) => e.type === "agent_failed")).toEqual([]);
+  });
+
+  it("traced, the run is one tree: a span per phase, an agent span per agent under its phase, each call under its agent", async () => {
+    const t = memoryTracing();
+    const { llm, deps } = setup((call) => {
+      if (call.agentId === "worker-2") throw new GatewayError(502, "worker-2 broke");
+      return undefined;
+    });
+    const run = t.root("research.task");
+    await runCascade(input({ num_agents: 3 }), { ...deps, trace: run });
+    run.end();
+    const spans = await t.spans();
+    const task = spans.find((s) => s.name === "research.task")!;
+    const phases = spansUnder(spans, task);
+    expect(phases.map((s) => s.name)).toEqual([
+      "research.breakdown",
+      "research.workers",
+      "research.synthesis",
+      "research.summary",
+    ]);
+    const agentsOf = (phase: number) => spansUnder(spans, phases[phase]!).map((s) => s.name);
+    expect(agentsOf(0)).toEqual(["invoke_agent breakdown"]);
+    expect(agentsOf(1).sort()).toEqual(["invoke_agent worker-1", "invoke_agent worker-2", "invoke_agent worker-3"]);
+    expect(agentsOf(2)).toEqual(["invoke_agent synth-1"]);
+    expect(agentsOf(3)).toEqual(["invoke_agent summary"]);
+    const agent = (id: string) => spans.find((s) => s.name === `invoke_agent ${id}`)!;
+    expect(agent("worker-2").status.code).toBe(SpanStatusCode.ERROR);
+    expect(agent("worker-2").attributes["error.type"]).toBe("502");
+    expect(agent("worker-1").attributes).toEqual({
+      "gen_ai.operation.name": "invoke_agent",
+      "gen_ai.agent.name": "worker-1",
+      "gateway.agent.role": "worker",
+      "gateway.agent.tier": "cheap",
+      "gen_ai.request.model": "grok-3-mini",
+    });
+    // Each model call is handed its agent's span: its attempts and tool calls go under it.
+    for (const call of llm.calls)
+      expect(call.trace?.span.spanContext().spanId).toBe(agent(call.agentId).spanContext().spanId);
+    // Subtasks are the task's own words: no span carries them.
+    expect(JSON.stringify(spans.map((s) => s.attributes))).not.toMatch(/Subtask|Lovelace/);
   });
 
   it("does not start at all once cancelled", async () => {

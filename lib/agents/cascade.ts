@@ -2,7 +2,7 @@ import { GatewayError } from "../errors.ts";
 import type { Usage } from "../llm/chat-types.ts";
 import { TOOLS } from "../tools/tools.ts";
 import { pool } from "../abortable.ts";
-import { clip, runAgent, type AgentOutcome } from "./agent-run.ts";
+import { clip, inPhase, runAgent, type AgentOutcome } from "./agent-run.ts";
 import { usageTally } from "./cost.ts";
 import { dedupeSources } from "./sources.ts";
 import { researchModels, tierPlan } from "./tiers.ts";
@@ -117,11 +117,16 @@ export async function runCascade(input: CascadeInput, deps: AgentDeps): Promise<
 
   // Breakdown: not a node of the live tree (that starts with the subtasks), but a metered call.
   deps.signal.throwIfAborted();
-  const breakdown = await runAgent(
-    { llm: deps.llm, signal: deps.signal },
-    tally,
-    { id: "breakdown", role: "breakdown", tier: tiers.synthesizer, model: models.synthesizer, title: "Breakdown" },
-    { system: PROMPTS.breakdown(n), prompt: `Task: ${input.task}\n\nWrite exactly ${n} subtasks as a numbered list.` },
+  const breakdown = await inPhase(deps, "research.breakdown", ({ llm, signal, trace }) =>
+    runAgent(
+      { llm, signal, trace },
+      tally,
+      { id: "breakdown", role: "breakdown", tier: tiers.synthesizer, model: models.synthesizer, title: "Breakdown" },
+      {
+        system: PROMPTS.breakdown(n),
+        prompt: `Task: ${input.task}\n\nWrite exactly ${n} subtasks as a numbered list.`,
+      },
+    ),
   );
   if (!breakdown.ok) throw new GatewayError(502, `the breakdown agent failed: ${breakdown.error}`);
   const breakdownMs = since(t0);
@@ -130,24 +135,26 @@ export async function runCascade(input: CascadeInput, deps: AgentDeps): Promise<
 
   const groupOf = (i: number) => Math.floor(i / GROUP_SIZE) + 1;
   const tWorkers = performance.now();
-  const agents: WorkerResult[] = await pool(subtasks, CONCURRENCY, deps.signal, async (subtask, i) => {
-    const info: AgentInfo = {
-      id: `worker-${i + 1}`,
-      role: "worker",
-      tier: tiers.worker,
-      model: models.worker,
-      title: subtask,
-      parent: `synth-${groupOf(i)}`,
-    };
-    const outcome = await runAgent(deps, tally, info, {
-      system: PROMPTS.worker,
-      prompt: `Overall task: ${input.task}\n\nYour subtask: ${subtask}`,
-      tools: TOOLS,
-      maxSteps: WORKER_MAX_STEPS,
-      toolContext: deps.toolContext,
-    });
-    return workerResult(info, subtask, outcome);
-  });
+  const agents: WorkerResult[] = await inPhase(deps, "research.workers", (phase) =>
+    pool(subtasks, CONCURRENCY, deps.signal, async (subtask, i) => {
+      const info: AgentInfo = {
+        id: `worker-${i + 1}`,
+        role: "worker",
+        tier: tiers.worker,
+        model: models.worker,
+        title: subtask,
+        parent: `synth-${groupOf(i)}`,
+      };
+      const outcome = await runAgent(phase, tally, info, {
+        system: PROMPTS.worker,
+        prompt: `Overall task: ${input.task}\n\nYour subtask: ${subtask}`,
+        tools: TOOLS,
+        maxSteps: WORKER_MAX_STEPS,
+        toolContext: deps.toolContext,
+      });
+      return workerResult(info, subtask, outcome);
+    }),
+  );
   const workersMs = since(tWorkers);
   for (const a of agents) if (a.status === "failed") failures.push({ agent: a.id, error: a.error! });
   const completed = agents.filter((a) => a.status === "completed");
@@ -159,25 +166,27 @@ export async function runCascade(input: CascadeInput, deps: AgentDeps): Promise<
     members: agents.filter((a, i) => a.status === "completed" && groupOf(i) === g + 1),
   })).filter((g) => g.members.length);
   const tSynth = performance.now();
-  const outcomes = await pool(groups, CONCURRENCY, deps.signal, async ({ id, members }) => {
-    const info: AgentInfo = {
-      id,
-      role: "synthesizer",
-      tier: tiers.synthesizer,
-      model: models.synthesizer,
-      title: `Synthesis of ${members.map((m) => m.id).join(", ")}`,
-      parent: "summary",
-    };
-    const findings = members.map((m) => `### ${m.id}: ${m.subtask}\n${clip(m.output!)}`).join("\n\n");
-    const outcome = await runAgent(
-      deps,
-      tally,
-      info,
-      { system: PROMPTS.synthesizer, prompt: `Overall task: ${input.task}\n\nFindings:\n\n${findings}` },
-      "synthesis_complete",
-    );
-    return { info, members, outcome };
-  });
+  const outcomes = await inPhase(deps, "research.synthesis", (phase) =>
+    pool(groups, CONCURRENCY, deps.signal, async ({ id, members }) => {
+      const info: AgentInfo = {
+        id,
+        role: "synthesizer",
+        tier: tiers.synthesizer,
+        model: models.synthesizer,
+        title: `Synthesis of ${members.map((m) => m.id).join(", ")}`,
+        parent: "summary",
+      };
+      const findings = members.map((m) => `### ${m.id}: ${m.subtask}\n${clip(m.output!)}`).join("\n\n");
+      const outcome = await runAgent(
+        phase,
+        tally,
+        info,
+        { system: PROMPTS.synthesizer, prompt: `Overall task: ${input.task}\n\nFindings:\n\n${findings}` },
+        "synthesis_complete",
+      );
+      return { info, members, outcome };
+    }),
+  );
   const synthesisMs = since(tSynth);
   const syntheses: SynthesisResult[] = [];
   for (const { info, members, outcome } of outcomes) {
@@ -197,15 +206,17 @@ export async function runCascade(input: CascadeInput, deps: AgentDeps): Promise<
     throw new GatewayError(502, `all ${outcomes.length} synthesis agents failed: ${failures.at(-1)!.error}`);
 
   const tSummary = performance.now();
-  const summary = await runAgent(
-    deps,
-    tally,
-    { id: "summary", role: "summary", tier: tiers.summary, model: models.summary, title: "Executive summary" },
-    {
-      system: PROMPTS.summary,
-      prompt: `Task: ${input.task}\n\nSyntheses:\n\n${syntheses.map((s) => `### ${s.id}\n${clip(s.output)}`).join("\n\n")}`,
-    },
-    "summary_complete",
+  const summary = await inPhase(deps, "research.summary", (phase) =>
+    runAgent(
+      phase,
+      tally,
+      { id: "summary", role: "summary", tier: tiers.summary, model: models.summary, title: "Executive summary" },
+      {
+        system: PROMPTS.summary,
+        prompt: `Task: ${input.task}\n\nSyntheses:\n\n${syntheses.map((s) => `### ${s.id}\n${clip(s.output)}`).join("\n\n")}`,
+      },
+      "summary_complete",
+    ),
   );
   if (!summary.ok) throw new GatewayError(502, `the summary agent failed: ${summary.error}`);
   const summaryMs = since(tSummary);

@@ -2,6 +2,7 @@ import { recordUsage, spendRefusal } from "../gateway/http/guard.ts";
 import type { KeyRecord } from "../gateway/keys/record.ts";
 import type { Runtime } from "../gateway/runtime/runtime.ts";
 import { BudgetExceeded } from "../jobs/budget-exceeded.ts";
+import type { TraceScope } from "../observability/trace-scope.ts";
 import { CallStop } from "../upstream/call-stop.ts";
 import { keyById, toolAdmission } from "../tools/admission.ts";
 import { modelRouter } from "../llm/routing/runtime-router.ts";
@@ -24,6 +25,8 @@ export type RunScope = {
   signal: AbortSignal;
   emit?: (event: ResearchEvent) => void;
   onSpend?: (spend: Spend) => void;
+  /** The run's span when tracing is on (a task's `research.task`, a request's): its agents are spans under it. */
+  trace?: TraceScope;
 };
 
 /** An agent whose model call answered before a budget stopped the run: what it found. */
@@ -86,6 +89,7 @@ export function researchDeps(rt: Runtime, provider: string, scope: RunScope): Ag
     },
     emit: (event) => scope.emit?.(event),
     signal,
+    trace: scope.trace,
     // Each tool call is one more request of the key (toolAdmission): once its limits or budget refuse,
     // the agents' tool calls fail without reaching the sources.
     toolContext: {

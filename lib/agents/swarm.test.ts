@@ -1,5 +1,7 @@
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { MemoryUpstreamCache } from "../upstream/cache.ts";
+import { memoryTracing, parentOf, spansUnder } from "../../test/support/memory-tracing.ts";
 import { toolByName } from "../tools/tools.ts";
 import {
   startFakeArxiv,
@@ -173,6 +175,41 @@ describe("runSwarm", () => {
       "all 2 search agents failed: model down",
     );
     expect(failing.llm.calls.some((c) => c.role === "merger")).toBe(false);
+  });
+
+  it("traced, a searcher is one span over its tool calls (each over its upstream requests) and its model call", async () => {
+    const t = memoryTracing();
+    const { llm, deps } = setup();
+    const run = t.root("research.task");
+    await runSwarm(input({ num_agents: 2, query: "analytical engine" }), { ...deps, trace: run });
+    run.end();
+    const spans = await t.spans();
+    const named = (name: string) => spans.find((s) => s.name === name)!;
+    expect(spansUnder(spans, named("research.task")).map((s) => s.name)).toEqual(["research.search", "research.merge"]);
+    expect(
+      spansUnder(spans, named("research.search"))
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(["invoke_agent searcher-1", "invoke_agent searcher-2"]);
+    const academic = named("invoke_agent searcher-1");
+    const tools = spansUnder(spans, academic);
+    expect(tools.map((s) => s.name).sort()).toEqual([
+      "execute_tool arxiv_search",
+      "execute_tool semantic_scholar_search",
+    ]);
+    const arxivRequests = spansUnder(spans, named("execute_tool arxiv_search"));
+    expect(arxivRequests.map((s) => [s.name, s.kind, s.attributes["http.response.status_code"]])).toEqual([
+      ["GET arxiv", SpanKind.CLIENT, 200],
+    ]);
+    // The news searcher's one tool failed (no key): its span and its tool's say so.
+    expect(named("invoke_agent searcher-2").status.code).toBe(SpanStatusCode.ERROR);
+    expect(named("execute_tool news_search").status.code).toBe(SpanStatusCode.ERROR);
+    // The searcher's model call runs under the searcher's span, the merge under its phase's agent span.
+    const call = (id: string) => llm.calls.find((c) => c.agentId === id)!;
+    expect(call("searcher-1").trace?.span.spanContext().spanId).toBe(academic.spanContext().spanId);
+    expect(call("merge").trace?.span.spanContext().spanId).toBe(named("invoke_agent merge").spanContext().spanId);
+    expect(parentOf(named("invoke_agent merge"))).toBe(named("research.merge").spanContext().spanId);
+    expect(JSON.stringify(spans.map((s) => s.attributes))).not.toMatch(/analytical/);
   });
 
   it("stops on cancel with the signal's reason", async () => {

@@ -3,7 +3,8 @@ import type { Usage } from "../llm/chat-types.ts";
 import { runToolCall, type Tool } from "../tools/tool.ts";
 import { toolByName } from "../tools/tools.ts";
 import { pool, untilAborted } from "../abortable.ts";
-import { clip, errorMessage, runAgent } from "./agent-run.ts";
+import type { TraceScope } from "../observability/trace-scope.ts";
+import { agentSpan, clip, errorMessage, failureType, inPhase, runAgent } from "./agent-run.ts";
 import { usageTally } from "./cost.ts";
 import { dedupeSources, sourcesFrom } from "./sources.ts";
 import { researchModels, tierPlan } from "./tiers.ts";
@@ -86,7 +87,9 @@ export async function runSwarm(input: SwarmInput, deps: AgentDeps): Promise<Swar
   const tally = usageTally();
   const query = input.query.trim();
 
-  const searcher = async (index: number): Promise<SearcherResult> => {
+  // Traced, a searcher is one agent span over its tools and its model call (runAgent's own span would
+  // cover the model call alone).
+  const searcher = async (index: number, phase: TraceScope | undefined): Promise<SearcherResult> => {
     const type = searcherType(index);
     const info: AgentInfo = {
       id: `searcher-${index + 1}`,
@@ -97,10 +100,24 @@ export async function runSwarm(input: SwarmInput, deps: AgentDeps): Promise<Swar
       parent: "merge",
     };
     deps.signal.throwIfAborted();
+    const span = phase && agentSpan(phase, info);
+    try {
+      const result = await search(type, info, span);
+      if (result.status === "failed") span?.fail("agent_failed");
+      return result;
+    } catch (err) {
+      span?.fail(failureType(err, deps.signal));
+      throw err;
+    } finally {
+      span?.end();
+    }
+  };
+
+  const search = async (type: SearcherType, info: AgentInfo, span: TraceScope | undefined): Promise<SearcherResult> => {
     deps.emit({ type: "agent_start", agent: info });
     const started = performance.now();
     const base = { id: info.id, role: "searcher" as const, type, tier: info.tier };
-    const runs = await Promise.all(toolsOf(type).map((tool) => runTool(tool, query, deps)));
+    const runs = await Promise.all(toolsOf(type).map((tool) => runTool(tool, query, deps, span)));
     const tool_calls = runs.map((r) => r.record);
     const answered = runs.filter((r) => r.record.ok);
     if (!answered.length) {
@@ -122,6 +139,7 @@ export async function runSwarm(input: SwarmInput, deps: AgentDeps): Promise<Swar
     const outcome = await runAgent({ llm: deps.llm, signal: deps.signal }, tally, info, {
       system: SWARM_PROMPTS.searcher(type),
       prompt: `Query: ${query}\n\nSearch results:\n\n${answered.map((r) => renderFindings(r.record.tool, r.result)).join("\n\n")}`,
+      trace: span,
     });
     const duration_ms = Math.round(performance.now() - started);
     if (!outcome.ok) {
@@ -154,18 +172,22 @@ export async function runSwarm(input: SwarmInput, deps: AgentDeps): Promise<Swar
   };
 
   const indexes = Array.from({ length: input.num_agents }, (_, i) => i);
-  const agents = await pool(indexes, SWARM_CONCURRENCY, deps.signal, searcher);
+  const agents = await inPhase(deps, "research.search", ({ trace }) =>
+    pool(indexes, SWARM_CONCURRENCY, deps.signal, (index) => searcher(index, trace)),
+  );
   const failures = agents.flatMap((a) => (a.status === "failed" ? [{ agent: a.id, error: a.error! }] : []));
   const completed = agents.filter((a) => a.status === "completed");
   if (!completed.length) throw new GatewayError(502, `all ${agents.length} search agents failed: ${agents[0]!.error}`);
 
   const reports = completed.map((a) => `### ${a.id} (${a.type})\n${clip(a.output!)}`).join("\n\n");
-  const merge = await runAgent(
-    deps,
-    tally,
-    { id: "merge", role: "merger", tier: tiers.summary, model: models.summary, title: "Merged answer" },
-    { system: SWARM_PROMPTS.merger, prompt: `Query: ${query}\n\nReports:\n\n${reports}` },
-    "summary_complete",
+  const merge = await inPhase(deps, "research.merge", (phase) =>
+    runAgent(
+      phase,
+      tally,
+      { id: "merge", role: "merger", tier: tiers.summary, model: models.summary, title: "Merged answer" },
+      { system: SWARM_PROMPTS.merger, prompt: `Query: ${query}\n\nReports:\n\n${reports}` },
+      "summary_complete",
+    ),
   );
   if (!merge.ok) throw new GatewayError(502, `the merge agent failed: ${merge.error}`);
 
@@ -189,11 +211,15 @@ export async function runSwarm(input: SwarmInput, deps: AgentDeps): Promise<Swar
 
 type ToolRun = { record: ToolCallRecord; result?: unknown; sources: Source[] };
 
-/** One search tool with the query; its failure is recorded (a cancel is not: it ends the run). */
-async function runTool(tool: Tool, query: string, deps: AgentDeps): Promise<ToolRun> {
+/**
+ * One search tool with the query; its failure is recorded (a cancel is not: it ends the run). `trace`:
+ * the searcher's span, which the tool's span goes under.
+ */
+async function runTool(tool: Tool, query: string, deps: AgentDeps, trace: TraceScope | undefined): Promise<ToolRun> {
   const args = { query: query.slice(0, 300), limit: RESULTS_PER_TOOL };
+  const context = trace ? { ...deps.toolContext, trace } : deps.toolContext;
   try {
-    const result = await untilAborted(runToolCall(tool, tool.input.parse(args), deps.toolContext), deps.signal);
+    const result = await untilAborted(runToolCall(tool, tool.input.parse(args), context), deps.signal);
     return { record: { tool: tool.name, args, ok: true }, result, sources: sourcesFrom(result, tool.module) };
   } catch (err) {
     if (deps.signal.aborted) throw deps.signal.reason;

@@ -2,6 +2,7 @@
 // the results of dream-cascade and dream-swarm. Shared by the orchestrators, the durable tasks that
 // run them, the routes and the research console.
 import type { Tier } from "../upstream/llm-catalogue.ts";
+import type { TraceScope } from "../observability/trace-scope.ts";
 import type { Usage } from "../llm/chat-types.ts";
 import type { Tool, ToolContext } from "../tools/tool.ts";
 
@@ -22,6 +23,8 @@ export type AgentCall = {
   signal: AbortSignal;
   /** What the tools run with (their upstream cache); needed when `tools` is given. */
   toolContext?: ToolContext;
+  /** The agent's span when tracing is on: its model call's attempts and its tool calls go under it. */
+  trace?: TraceScope;
 };
 
 export type AgentReply = {
@@ -55,6 +58,8 @@ export type AgentDeps = {
   signal: AbortSignal;
   /** For tools run directly (swarm searchers) and handed to the agents' tool calls. */
   toolContext: ToolContext;
+  /** The run's span when tracing is on (a task's, a request's): its phases' and agents' spans go under it. */
+  trace?: TraceScope;
 };
 
 export type BudgetTier = Tier;

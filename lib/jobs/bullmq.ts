@@ -34,8 +34,11 @@ export type BullOptions = DurableOptions & {
   onEnded?: TaskEnded;
 };
 
-/** `lineage`: the rotation lineage the task's running cap counts against (absent on jobs queued before it was kept). */
-type JobData = { taskId: string; lineage?: string };
+/**
+ * `lineage`: the rotation lineage the task's running cap counts against (absent on jobs queued before it
+ * was kept); `traceparent`: the submitting request's span, which the task's continues (tracing on).
+ */
+type JobData = { taskId: string; lineage?: string; traceparent?: string };
 
 // A job whose key already has its share of the workers waits this long, behind other keys' jobs, and is tried again.
 const DEFER_MS = 2_000;
@@ -116,7 +119,7 @@ export class BullDurable implements DurableTasks {
       const task = await this.store.create(kind, owner.id, input, { idPrefix: options.idPrefix });
       await this.queue.add(
         kind,
-        { taskId: task.id, lineage: owner.limitKey },
+        { taskId: task.id, lineage: owner.limitKey, traceparent: options.traceparent },
         { jobId: task.id, removeOnComplete: 1000, removeOnFail: 1000 },
       );
       return task;
@@ -200,9 +203,10 @@ export class BullDurable implements DurableTasks {
       }
       // Cancelled while it was being marked running: its work never starts (see InProcessRunner.run).
       if (controller.signal.aborted) return;
-      const ctx: TaskContext = {
+      const ctx: TaskContext & { traceparent?: string } = {
         signal: controller.signal,
         progress: async (fraction) => void (await this.store.update(task.id, { progress: fraction })),
+        traceparent: job.data.traceparent,
       };
       const started = performance.now();
       let failure: unknown;

@@ -11,6 +11,8 @@ export type DurableContext = TaskContext & {
   emit(event: Record<string, unknown>): void;
   /** Records what the task has spent so far (tokens, estimated cost), kept on the task row. */
   spent(usage: unknown): void;
+  /** The W3C traceparent of the request that submitted the task, when it was traced: the task's span continues it. */
+  traceparent?: string;
 };
 export type DurableHandler = (task: Task, ctx: DurableContext) => Promise<unknown>;
 
@@ -19,6 +21,8 @@ export type SubmitOptions = {
   idPrefix: string;
   /** The kinds that share the per-key cap of tasks pending or running. */
   capKinds: readonly string[];
+  /** The submitting request's traceparent (tracing on), kept with the job for the process that runs it. */
+  traceparent?: string;
 };
 
 export type DurableOptions = {
@@ -103,7 +107,7 @@ export async function runDurable(
   signals: TaskSignals,
   handler: DurableHandler,
   task: Task,
-  ctx: TaskContext,
+  ctx: TaskContext & Pick<DurableContext, "traceparent">,
   timeoutMs: number,
   onError: (err: unknown, taskId: string) => void,
 ): Promise<unknown> {
@@ -123,6 +127,7 @@ export async function runDurable(
       progress: ctx.progress,
       emit: (event) => record(() => store.appendEvent(task.id, event)),
       spent: (usage) => record(() => store.update(task.id, { usage })),
+      traceparent: ctx.traceparent,
     });
     // The deadline wins even over work that ignores its signal.
     const timedOut = new Promise<never>((_, reject) =>
@@ -167,7 +172,16 @@ export class InProcessDurable implements DurableTasks {
         () => this.store.create(kind, owner.id, input, { idPrefix: options.idPrefix }),
         async (task, ctx) => {
           try {
-            return await runDurable(this.store, this.signals, handler, task, ctx, this.options.timeoutMs, this.onError);
+            const traced = { ...ctx, traceparent: options.traceparent };
+            return await runDurable(
+              this.store,
+              this.signals,
+              handler,
+              task,
+              traced,
+              this.options.timeoutMs,
+              this.onError,
+            );
           } finally {
             // The runner writes the final status right after; streams poll it within a second anyway.
             setImmediate(() => this.signals.notify(task.id));

@@ -38,7 +38,8 @@ export type FakeRequest = {
 
 export type FakeResearchLlm = {
   url: string;
-  requests: Array<{ path: string; body: ChatBody; role: FakeRole; model: string }>;
+  /** `traceparent`: the header the request came with, if any (a traced gateway's attempt span). */
+  requests: Array<{ path: string; body: ChatBody; role: FakeRole; model: string; traceparent?: string }>;
   /** Requests whose client went away before their (delayed) reply was sent. */
   aborted(): number;
   close(): Promise<void>;
@@ -107,7 +108,7 @@ export async function startFakeResearchLlm(options: FakeResearchLlmOptions): Pro
     const system = body.messages.find((m) => m.role === "system")?.content ?? "";
     const role = roleOf(system);
     const callIndex = requests.length;
-    requests.push({ path: c.req.path, body, role, model: body.model });
+    requests.push({ path: c.req.path, body, role, model: body.model, traceparent: c.req.header("traceparent") });
     if (c.req.header("authorization") !== `Bearer ${options.key}`)
       return c.json({ error: { message: "Incorrect API key provided", type: "invalid_request_error" } }, 401);
     const req: FakeRequest = {

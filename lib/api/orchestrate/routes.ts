@@ -10,7 +10,7 @@ import { taskMessages } from "../../jobs/task-stream.ts";
 import { CallStop } from "../../upstream/call-stop.ts";
 import { configuredProvider } from "../../llm/models.ts";
 import { Budget, providerErrors } from "../../llm/route-schemas.ts";
-import { CASCADE_KIND, ID_PREFIX, RESEARCH_KINDS, runResearch, SWARM_KIND } from "./research.ts";
+import { CASCADE_KIND, ID_PREFIX, RESEARCH_KINDS, researchAttributes, runResearch, SWARM_KIND } from "./research.ts";
 
 const tags = ["Orchestration"];
 
@@ -113,7 +113,11 @@ async function start(
   const key = c.key!;
   const keyId = key.id;
   if (asyncFlag === "true" || asyncFlag === "1") {
-    const task = await rt.durable.submit(key, kind, input, { idPrefix: ID_PREFIX[kind], capKinds: RESEARCH_KINDS });
+    const task = await rt.durable.submit(key, kind, input, {
+      idPrefix: ID_PREFIX[kind],
+      capKinds: RESEARCH_KINDS,
+      traceparent: c.trace?.traceparent,
+    });
     return Reply.json({ task_id: task.id, status: "pending" as const }, 202);
   }
   const stop = c.stop(rt.config.jobs.taskTimeoutMs);
@@ -124,6 +128,7 @@ async function start(
     area: "orchestrate",
     requestId: c.requestId,
     signal: stop.signal,
+    trace: c.trace?.child("research.task", researchAttributes(kind, input)),
   })
     .catch((err: unknown) => {
       if (!stop.timedOut) throw err;

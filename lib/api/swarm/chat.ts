@@ -15,7 +15,7 @@ export type SwarmChatResult = {
   model: string;
   usage: Usage;
 };
-export type SwarmDeps = Pick<AgentDeps, "llm" | "signal" | "toolContext">;
+export type SwarmDeps = Pick<AgentDeps, "llm" | "signal" | "toolContext" | "trace">;
 
 export const CHAT_MAX_STEPS = 5;
 export const CHAT_SYSTEM =
@@ -58,6 +58,7 @@ export async function runSwarmChat(input: SwarmChatInput, deps: SwarmDeps): Prom
       maxSteps: CHAT_MAX_STEPS,
       toolContext: deps.toolContext,
       signal: deps.signal,
+      trace: deps.trace,
     }),
     deps.signal,
   );

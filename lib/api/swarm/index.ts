@@ -123,6 +123,7 @@ function depsFor(c: Call, provider: string, route: string) {
     area: "swarm",
     requestId: c.requestId,
     signal: c.stop(rt.config.jobs.taskTimeoutMs).signal,
+    trace: c.trace,
   });
 }
 
