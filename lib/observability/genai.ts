@@ -1,5 +1,4 @@
 import type { Attributes } from "@opentelemetry/api";
-import type { UsageDetail } from "../gateway/http/context.ts";
 
 /**
  * The OpenTelemetry GenAI semantic conventions' names for the gateway's providers: what
@@ -39,8 +38,11 @@ export function attemptAttributes(
   };
 }
 
+/** An answer's usage as a model call reports it (the metered UsageDetail has this shape among its fields). */
+export type AnswerUsage = { model?: string; promptTokens?: number; completionTokens?: number };
+
 /** What the answer's usage adds to the span of the attempt that answered. */
-export function usageAttributes(usage: UsageDetail): Attributes {
+export function usageAttributes(usage: AnswerUsage): Attributes {
   const attributes: Attributes = {};
   if (usage.model !== undefined) attributes["gen_ai.response.model"] = usage.model;
   if (usage.promptTokens !== undefined) attributes["gen_ai.usage.input_tokens"] = usage.promptTokens;

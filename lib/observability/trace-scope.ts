@@ -8,8 +8,7 @@ import {
   type Span,
   type Tracer,
 } from "@opentelemetry/api";
-import type { UsageDetail } from "../gateway/http/context.ts";
-import { usageAttributes } from "./genai.ts";
+import { usageAttributes, type AnswerUsage } from "./genai.ts";
 
 /**
  * One span and how to make its children: what the gateway hands down a request's (or a task's) work
@@ -78,7 +77,7 @@ export class TraceScope {
   }
 
   /** The answered model call's usage on its span, which ends with it. */
-  settle(usage: UsageDetail): void {
+  settle(usage: AnswerUsage): void {
     const answered = this.#answered;
     if (!answered) return;
     this.#answered = undefined;
