@@ -3,29 +3,14 @@
 // and the gateway's CPU per completion. Targets: throughput >= 0.5x direct, added p50 <= 0.5 ms.
 // Each round also times bench/minimal-proxy-server.ts, the least a Node relay does (read, POST upstream
 // on an undici pool, pass back): its ratio is the floor under any gateway's on this machine.
-import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
+import { CONNECTIONS, loadCompletions as load } from "./completion-load.ts";
 import { startCompiledServer } from "./compiled-server.ts";
 import { cpuPerRequest } from "./process-cpu.ts";
 import { median, report, spread } from "./results.ts";
 import { createBenchKey, startScriptServer } from "./support.ts";
 
-const CONNECTIONS = Number(process.env.BENCH_LLM_CONNECTIONS ?? 20);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_REPEAT ?? 2);
-
-const body = JSON.stringify({ model: "xai/grok-4-fast", messages: [{ role: "user", content: "Say hello." }] });
-
-function load(url: string, headers: Record<string, string>, duration = SECONDS): Promise<Result> {
-  return autocannon({
-    url,
-    method: "POST",
-    connections: CONNECTIONS,
-    duration,
-    headers: { "content-type": "application/json", ...headers },
-    body,
-  });
-}
 
 async function main() {
   const fake = await startScriptServer("bench/fake-chat-server.ts");

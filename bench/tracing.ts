@@ -3,29 +3,14 @@
 // trace (100 % sampling, OTLP/HTTP protobuf, the default) to a collector in its own process. Rounds
 // alternate off/on so the machine's drift falls on both. Target: tracing on adds <= 25 µs of gateway
 // CPU per completion. Bare node:http and the minimal Node relay are timed in the same run as the floor.
-import autocannon, { type Result } from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
+import { CONNECTIONS, loadCompletions as load } from "./completion-load.ts";
 import { startCompiledServer } from "./compiled-server.ts";
 import { cpuPerRequest } from "./process-cpu.ts";
 import { median, report, spread } from "./results.ts";
 import { createBenchKey, startScriptServer } from "./support.ts";
 
-const CONNECTIONS = Number(process.env.BENCH_LLM_CONNECTIONS ?? 20);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_REPEAT ?? 3);
-
-const body = JSON.stringify({ model: "xai/grok-4-fast", messages: [{ role: "user", content: "Say hello." }] });
-
-function load(url: string, headers: Record<string, string>, duration = SECONDS): Promise<Result> {
-  return autocannon({
-    url,
-    method: "POST",
-    connections: CONNECTIONS,
-    duration,
-    headers: { "content-type": "application/json", ...headers },
-    body,
-  });
-}
 
 async function main() {
   const fake = await startScriptServer("bench/fake-chat-server.ts");

@@ -1,0 +1,19 @@
+import autocannon, { type Result } from "autocannon";
+
+/** Connections and seconds of a non-streamed completion load (BENCH_LLM_CONNECTIONS, BENCH_SECONDS). */
+export const CONNECTIONS = Number(process.env.BENCH_LLM_CONNECTIONS ?? 20);
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+const body = JSON.stringify({ model: "xai/grok-4-fast", messages: [{ role: "user", content: "Say hello." }] });
+
+/** The same short chat completion POSTed for `duration` seconds: the load of every relayed-completion bench. */
+export function loadCompletions(url: string, headers: Record<string, string>, duration = SECONDS): Promise<Result> {
+  return autocannon({
+    url,
+    method: "POST",
+    connections: CONNECTIONS,
+    duration,
+    headers: { "content-type": "application/json", ...headers },
+    body,
+  });
+}
