@@ -40,11 +40,16 @@ export async function expectAccessible(page: Page, exclude: string[] = []): Prom
  * The page as it stands checked in the light and the dark scheme: axe with no serious or critical
  * violation in each, and a screenshot of each (`<name>-light`, `<name>-dark`); left in the light scheme.
  */
-export async function expectAccessibleInBothSchemes(page: Page, name: string, exclude: string[] = []): Promise<void> {
+export async function expectAccessibleInBothSchemes(
+  page: Page,
+  name: string,
+  exclude: string[] = [],
+  shot: ShotOptions = {},
+): Promise<void> {
   for (const colorScheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme });
     await expectAccessible(page, exclude);
-    await screenshot(page, `${name}-${colorScheme}`);
+    await screenshot(page, `${name}-${colorScheme}`, shot);
   }
   await page.emulateMedia({ colorScheme: "light" });
 }
@@ -54,10 +59,18 @@ export async function overflowsSideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 }
 
-/** A full-page screenshot kept in test-results/screenshots and attached to the HTML report. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export interface ShotOptions {
+  /**
+   * The visible viewport only. For a page many screens tall (the API reference lists every operation), a
+   * full-page capture has taken Chromium past two minutes on a loaded 2-core machine.
+   */
+  viewportOnly?: boolean;
+}
+
+/** A screenshot (full-page unless told otherwise) kept in test-results/screenshots and attached to the HTML report. */
+export async function screenshot(page: Page, name: string, { viewportOnly = false }: ShotOptions = {}): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
   const file = path.join(SHOTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage: !viewportOnly });
   await test.info().attach(name, { path: file, contentType: "image/png" });
 }
