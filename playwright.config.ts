@@ -16,6 +16,9 @@ export default defineConfig({
   retries: 0,
   // A loaded 2-core machine needs minutes for a server start plus a journey step; beforeAll/afterAll get as much.
   timeout: 120_000,
+  // An assertion waits up to 10 s (Playwright's default is 5): a server action or a page's data answering
+  // on a loaded 2-core machine has taken longer than 5.
+  expect: { timeout: 10_000 },
   outputDir: "test-results",
   reporter: [
     ["list"],

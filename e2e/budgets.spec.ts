@@ -89,7 +89,9 @@ test.describe("usage you can trust and monthly budgets, in real Chromium", () =>
     context,
   }) => {
     await context.addCookies(sessions[USER]!);
-    await page.goto(`${server.url}/usage`);
+    // The budget form submits through React: a click before the page has hydrated and settled (seen on a
+    // loaded machine) sends nothing, so the page is left to go quiet first, as a reader's would be.
+    await page.goto(`${server.url}/usage`, { waitUntil: "networkidle" });
     const card = page.getByTestId(`budget-${prefix}`);
     await expect(card).toContainText("No budget");
     await card.getByLabel("Budget in").selectOption("requests");
