@@ -89,8 +89,8 @@ test.describe("usage you can trust and monthly budgets, in real Chromium", () =>
     context,
   }) => {
     await context.addCookies(sessions[USER]!);
-    // The budget form submits through React: a click before the page has hydrated and settled (seen on a
-    // loaded machine) sends nothing, so the page is left to go quiet first, as a reader's would be.
+    // The budget form submits through React. On a loaded machine a click made while the page was still
+    // settling (a second round of route prefetches in flight) sent no request, so the page goes quiet first.
     await page.goto(`${server.url}/usage`, { waitUntil: "networkidle" });
     const card = page.getByTestId(`budget-${prefix}`);
     await expect(card).toContainText("No budget");
