@@ -7,12 +7,19 @@ export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const body = JSON.stringify({ model: "xai/grok-4-fast", messages: [{ role: "user", content: "Say hello." }] });
 
 /** The same short chat completion POSTed for `duration` seconds: the load of every relayed-completion bench. */
-export function loadCompletions(url: string, headers: Record<string, string>, duration = SECONDS): Promise<Result> {
+export function loadCompletions(
+  url: string,
+  headers: Record<string, string>,
+  duration = SECONDS,
+  /** Requests a second from all connections together; unset, as many as the server answers. */
+  overallRate?: number,
+): Promise<Result> {
   return autocannon({
     url,
     method: "POST",
     connections: CONNECTIONS,
     duration,
+    ...(overallRate !== undefined && { overallRate }),
     headers: { "content-type": "application/json", ...headers },
     body,
   });
