@@ -1,4 +1,5 @@
 import aac from "./api/aac/index.ts";
+import cache from "./api/cache/index.ts";
 import capabilities from "./api/capabilities/index.ts";
 import chat from "./api/chat/index.ts";
 import clinical from "./api/clinical/index.ts";
@@ -48,6 +49,7 @@ export const AREAS: readonly Area[] = [
   chat,
   messages,
   responses,
+  cache,
   embeddings,
   models,
   utils,

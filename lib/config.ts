@@ -73,6 +73,11 @@ const envSchema = z.object({
   UPSTREAM_MAX_BYTES: positiveInt.optional(),
   // Read where chat calls start (lib/llm/chat.ts); listed here so a bad value stops start-up.
   LLM_TIMEOUT_MS: positiveInt.optional(),
+  // The response cache of model answers (lib/llm/cache/): how long an answer is kept, the largest kept,
+  // and what the in-process store holds in all (Redis, when REDIS_URL is set, keeps its own bounds).
+  LLM_CACHE_TTL_SECONDS: positiveInt.default(86_400),
+  LLM_CACHE_MAX_ENTRY_BYTES: positiveInt.default(1024 * 1024),
+  LLM_CACHE_MAX_BYTES: positiveInt.default(64 * 1024 * 1024),
   // Model routing's circuit breakers (lib/llm/routing/breaker.ts): failures within 30 s that open one, and how long it stays open.
   GATEWAY_BREAKER_THRESHOLD: positiveInt.optional(),
   GATEWAY_BREAKER_COOLDOWN_MS: positiveInt.optional(),
@@ -146,6 +151,8 @@ export type Config = {
   dataDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** The response cache of model answers (LLM_CACHE_*): kept this long, entries up to a size, the in-process store's bound. */
+  answerCache: { ttlMs: number; maxEntryBytes: number; maxBytes: number };
   /** OpenTelemetry traces (the standard OTEL_* variables); absent: tracing is off. */
   tracing?: TracingSettings;
   /** /metrics' series pushed over OTLP too (the standard OTEL_* variables); absent: not exported. */
@@ -298,6 +305,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ollamaAllowPrivateHosts: e.OLLAMA_ALLOW_PRIVATE_HOSTS === "true",
     ollamaHostsPerKey: e.OLLAMA_HOSTS_PER_KEY,
     passthroughFeatures: new Set(e.LLM_PASSTHROUGH_FEATURES),
+    answerCache: {
+      ttlMs: e.LLM_CACHE_TTL_SECONDS * 1000,
+      maxEntryBytes: e.LLM_CACHE_MAX_ENTRY_BYTES,
+      maxBytes: e.LLM_CACHE_MAX_BYTES,
+    },
     responsesRetentionDays: e.RESPONSES_RETENTION_DAYS,
     requestLogRetentionDays: e.REQUEST_LOG_RETENTION_DAYS,
     budgets: {

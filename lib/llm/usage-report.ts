@@ -1,6 +1,7 @@
 import type { UsageDetail } from "../gateway/http/context.ts";
 import { StreamAnswer } from "../gateway/pipeline/answer.ts";
 import type { FeatureUse } from "../usage/meter.ts";
+import type { CacheUse } from "../usage/usage-event.ts";
 import type { ChatStream, CompletionResponse } from "./chat-types.ts";
 
 /** A finished completion's provider, model and tokens, and what it used beyond tokens, as metered. */
@@ -14,9 +15,12 @@ export const completionUsage = (
   ...(result.features && { features: result.features }),
 });
 
-/** A chat stream as a route's answer: server-sent events, metered (provider, model, tokens, bytes) when they end. */
-export const chatStreamAnswer = (stream: ChatStream): StreamAnswer =>
+/**
+ * A chat stream as a route's answer: server-sent events, metered (provider, model, tokens, bytes) when
+ * they end; with what the response cache did, when the request asked for it.
+ */
+export const chatStreamAnswer = (stream: ChatStream, cache?: CacheUse): StreamAnswer =>
   new StreamAnswer(
     stream.source,
-    stream.finished.then((o) => ({ ...completionUsage(o), bytesOut: o.bytes })),
+    stream.finished.then((o) => ({ ...completionUsage(o), bytesOut: o.bytes, ...(cache && { cache }) })),
   );

@@ -112,6 +112,7 @@ describe.each(databaseBackends)("reading usage on %s", (db) => {
     "/v1/responses/{response_id}",
     "/v1/provider-keys",
     "/v1/provider-keys/{provider}",
+    "/v1/cache",
   ]);
 
   it("migrates rows written before 0005_usage_area to the area their route was shown under, which is the area the guard records", async () => {

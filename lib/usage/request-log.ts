@@ -1,7 +1,7 @@
 import type { Database } from "../db/client.ts";
 import type { Prisma, UsageEvent } from "../db/generated/client.ts";
 import { attemptsOfColumn, type RequestAttempt } from "./request-attempts.ts";
-import type { UsageEventInput } from "./usage-event.ts";
+import type { CacheUse, UsageEventInput } from "./usage-event.ts";
 
 /**
  * Status classes as the usage dashboards stack them, disjoint: "2xx" is every status below 400, "4xx"
@@ -33,6 +33,8 @@ export type RequestLogEntry = {
   attempts: RequestAttempt[] | null;
   /** The W3C trace id of the request's span, when tracing was on; else null. */
   traceId: string | null;
+  /** What the response cache did, when the request asked for it; else null. */
+  cache: CacheUse | null;
 };
 
 /** Where a page ends: entries strictly after it in newest-first order. `id` null follows an unwritten event. */
@@ -64,6 +66,10 @@ export const MAX_PAGE = 200;
 /** How far around a request its own model calls can be recorded: they run inside it, give or take clocks. */
 const CALL_SLACK_MS = 1000;
 
+// Written only by the meter, from a CacheUse: read back as one.
+const cacheOfColumn = (value: Prisma.JsonValue | null): CacheUse | null =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as unknown as CacheUse) : null;
+
 function fromRow(r: UsageEvent): RequestLogEntry {
   return {
     id: r.id.toString(),
@@ -83,6 +89,7 @@ function fromRow(r: UsageEvent): RequestLogEntry {
     at: r.createdAt,
     attempts: attemptsOfColumn(r.attempts),
     traceId: r.traceId,
+    cache: cacheOfColumn(r.cache),
   };
 }
 
@@ -106,6 +113,7 @@ function fromPending(e: UsageEventInput): RequestLogEntry {
     at: new Date(e.at.getTime()),
     attempts: e.attempts ?? null,
     traceId: e.traceId ?? null,
+    cache: e.cache ?? null,
   };
 }
 

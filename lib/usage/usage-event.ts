@@ -6,6 +6,15 @@ import type { RequestAttempt } from "./request-attempts.ts";
  */
 export type FeatureUse = Record<string, number>;
 
+/**
+ * What the response cache did for a model call asked to use it (usage_events.cache): a miss (the
+ * provider answered, metered as usual), or a hit with what the stored answer had cost when the provider
+ * gave it, which this request did not pay (its tokens and cost are 0) and the dashboards count as saved.
+ */
+export type CacheUse =
+  | { state: "miss" }
+  | { state: "hit"; ageS: number; provider: string; model: string; promptTokens: number; completionTokens: number };
+
 export type UsageEventInput = {
   keyId: string;
   requestId: string;
@@ -28,6 +37,8 @@ export type UsageEventInput = {
   attempts?: RequestAttempt[];
   /** The W3C trace id of the request's span, when tracing is on (usage_events.trace_id). */
   traceId?: string;
+  /** The response cache's part, when the request asked for it. */
+  cache?: CacheUse;
   /** Set by the meter: past the key's request-log rate, so counted in the rollups but given no usage_events row. */
   unlogged?: boolean;
 };

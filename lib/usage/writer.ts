@@ -25,11 +25,11 @@ export async function writeUsage(db: Database, batch: UsageEventInput[]): Promis
     if (rows.length)
       await tx.query(
         `INSERT INTO usage_events (key_id, request_id, method, route, area, status, latency_ms, bytes_in, bytes_out,
-           provider, model, prompt_tokens, completion_tokens, created_at, attempts, trace_id)
-         SELECT k, r, m, rt, a, s, l, bi, bo, p, md, pt, ct, (c AT TIME ZONE 'UTC')::timestamp(3), at::jsonb, tr
+           provider, model, prompt_tokens, completion_tokens, created_at, attempts, trace_id, cache)
+         SELECT k, r, m, rt, a, s, l, bi, bo, p, md, pt, ct, (c AT TIME ZONE 'UTC')::timestamp(3), at::jsonb, tr, ca::jsonb
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[],
-           $10::text[], $11::text[], $12::int[], $13::int[], $14::timestamptz[], $15::text[], $16::text[])
-           AS t(k, r, m, rt, a, s, l, bi, bo, p, md, pt, ct, c, at, tr)`,
+           $10::text[], $11::text[], $12::int[], $13::int[], $14::timestamptz[], $15::text[], $16::text[], $17::text[])
+           AS t(k, r, m, rt, a, s, l, bi, bo, p, md, pt, ct, c, at, tr, ca)`,
         columns(rows, [
           (e) => e.keyId,
           (e) => e.requestId,
@@ -48,6 +48,7 @@ export async function writeUsage(db: Database, batch: UsageEventInput[]): Promis
           // As JSON text: a jsonb[] parameter would need every driver to quote JSON inside an array literal.
           (e) => (e.attempts ? JSON.stringify(e.attempts) : null),
           (e) => e.traceId ?? null,
+          (e) => (e.cache ? JSON.stringify(e.cache) : null),
         ]),
       );
     await tx.query(

@@ -2,6 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
+import { CACHE_MISS, cacheFor, cachedFrom, hitUse, setHitHeaders } from "../../llm/cache/answer-cache.ts";
+import { hitAnswer, replayStream } from "../../llm/cache/replay.ts";
 import { completeOn, streamOn } from "../../llm/call/index.ts";
 import { openAIErrorResponses } from "../../llm/compat/error-responses.ts";
 import { inlineImages } from "../../llm/compat/images.ts";
@@ -57,19 +59,33 @@ const completions = route(chatCompletions, async (c, input) => {
   // Before anything is fetched or sent: a tier that costs extra passes only when the operator allows it.
   refuseUnlisted(serviceTierFeature(body.service_tier), c.runtime.config.passthroughFeatures);
   // An alias or provider/model: an unknown provider is a 400 here, before any image is fetched.
-  const route = await chatRoute(c, body.model, requestAnswerId("chatcmpl-", c.requestId), { body });
+  const id = requestAnswerId("chatcmpl-", c.requestId);
+  const route = await chatRoute(c, body.model, id, { body });
+  const includeUsage = body.stream_options?.include_usage === true;
+  // Keyed on the images' URLs as sent: a hit fetches none of them.
+  const cache = cacheFor(c, body.model, body);
+  const hit = await cache?.read();
+  if (hit) {
+    setHitHeaders(c, hit);
+    if (body.stream) return replayStream(hit, id, chatChunkSink(hit.answer.model, includeUsage));
+    c.report({ cache: hitUse(hit) });
+    return hitAnswer(hit, id) as never;
+  }
+  if (cache) c.setHeader("x-gateway-cache", "miss");
   body.messages = await inlineImages(c.runtime, body.messages, c);
   // A provider that never answers is a 504 after LLM_TIMEOUT_MS, as on /v1/llm/chat: the route's deadline.
   if (body.stream) {
-    const includeUsage = body.stream_options?.include_usage === true;
-    return chatStreamAnswer(
-      await route.stream((target, stop) =>
-        streamOn(target, { chat: body, sink: chatChunkSink(target.name, includeUsage) }, stop),
-      ),
-    );
+    const kept = cache?.recorder();
+    const stream = await route.stream((target, stop) => {
+      const sink = chatChunkSink(target.name, includeUsage);
+      return streamOn(target, { chat: body, sink: kept ? kept.sink(sink, target.name) : sink }, stop);
+    });
+    if (kept) kept.keepWhenFinished(stream);
+    return chatStreamAnswer(stream, cache && CACHE_MISS);
   }
   const r = await route.whole((target, stop) => completeOn(target, { chat: body }, stop));
-  c.report(completionUsage(r));
+  c.report({ ...completionUsage(r), ...(cache && { cache: CACHE_MISS }) });
+  await cache?.write(cachedFrom(r.answer, r));
   return r.answer as never;
 });
 

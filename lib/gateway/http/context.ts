@@ -1,7 +1,7 @@
 import type { Admission } from "../runtime/limits/limiter.ts";
 import type { KeyRecord } from "../keys/record.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import type { FeatureUse } from "../../usage/usage-event.ts";
+import type { CacheUse, FeatureUse } from "../../usage/usage-event.ts";
 
 /** What a handler may report about the work it did, for metering (provider calls, tokens). */
 export type UsageDetail = {
@@ -12,6 +12,8 @@ export type UsageDetail = {
   /** Provider features used beyond tokens (server tools, a service tier), as the provider reported them. */
   features?: FeatureUse;
   bytesOut?: number;
+  /** The response cache's part, when the request asked for it: a hit pays no provider (no provider, model or tokens above). */
+  cache?: CacheUse;
 };
 
 /** A request's variables, as the pipeline sets them before the handler runs. */

@@ -1,0 +1,30 @@
+import { z } from "@hono/zod-openapi";
+import { gatewayRoute } from "../../gateway/http/route.ts";
+import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
+import { answerStore, keyScope } from "../../llm/cache/answer-cache.ts";
+
+const Cleared = z
+  .object({ deleted: z.number().int().openapi({ description: "Entries removed" }) })
+  .openapi("CacheCleared");
+
+const clear = gatewayRoute("key", {
+  method: "delete",
+  path: "/v1/cache",
+  summary: "Delete the caller's cached model answers",
+  description:
+    "Removes every answer the response cache holds for the calling key's lineage (the key and the keys it was rotated from); other owners' entries are untouched.",
+  tags: ["Cache"],
+  responses: {
+    200: jsonResponse(Cleared, "The caller's entries are gone"),
+    ...keyedErrors,
+    503: jsonResponse(ErrorSchema, "The cache's store (Redis) did not answer"),
+  },
+});
+
+const handleClear: Handler<typeof clear> = async (c) => {
+  const deleted = await answerStore(c.runtime).clear(keyScope(c.key!.limitKey));
+  return { deleted };
+};
+
+export const cacheRoutes: RouteDef[] = [route(clear, handleClear)];

@@ -1,0 +1,189 @@
+// The response cache of model answers, as a request meets it: whether it asked for the cache (the
+// standard Cache-Control request header), the key of its question (canonical.ts), whose entries it may
+// read (its key's lineage), and the stored answer, one per question whichever surface asked, kept as
+// the gateway's pivot form (a whole Chat Completion) and replayed in the asking surface's form.
+import type { Redis } from "ioredis";
+import type { Call } from "../../gateway/pipeline/call.ts";
+import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
+import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import type { CacheUse } from "../../usage/usage-event.ts";
+import type { ChatStream, Usage } from "../chat-types.ts";
+import type { ChatSink } from "../wire/openai-chat.ts";
+import type { ChatCompletion } from "../wire/types.ts";
+import { AnswerRecorder, recordingSink } from "./chunks.ts";
+import { chatCacheKey } from "./canonical.ts";
+import { cacheDirective, type CacheDirective } from "./directive.ts";
+import { MemoryAnswerStore, RedisAnswerStore, type AnswerStore } from "./store.ts";
+
+/** What is stored for a question: the answer and what it cost when the provider gave it. */
+export type CachedAnswer = {
+  answer: ChatCompletion;
+  /** Epoch ms. */
+  storedAt: number;
+  provider: string;
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+};
+
+/** A hit as the request log and the answer's headers tell it. */
+export type CacheHit = CachedAnswer & { ageS: number };
+
+export const CACHE_MISS: CacheUse = { state: "miss" };
+
+const store: (rt: Runtime) => AnswerStore = perRuntime((rt) => {
+  if (!rt.config.redisUrl) return new MemoryAnswerStore(rt.config.answerCache.maxBytes);
+  // Its own connection, closed with the runtime: a slow cache never queues behind the limiter's commands.
+  const redis = import("../../gateway/runtime/redis.ts").then(({ connectRedis }) => {
+    const client = connectRedis(rt.config.redisUrl!, "gateway-answer-cache");
+    client.on("error", (err) => rt.logger.warn({ err }, "redis answer cache"));
+    rt.onClose(async () => void (await client.quit()));
+    return client;
+  });
+  return lazyStore(redis, (err) => rt.logger.warn({ err }, "the answer cache's Redis failed; answering without it"));
+});
+
+/** The runtime's answer store (for clearing it). */
+export const answerStore = store;
+
+/** The scope of a key's entries: its lineage, so a rotated key keeps its cache and no other key sees it. */
+export const keyScope = (limitKey: string): string => `k:${limitKey}`;
+
+/**
+ * The cache's part in one model call: made only when the request asked for the cache (Cache-Control:
+ * max-age or no-cache); undefined otherwise, so a request that did not ask pays one header read.
+ */
+export function cacheFor(c: Call, model: string, body: object): RequestCache | undefined {
+  const directive = cacheDirective(c.header("cache-control"));
+  if (!directive || !c.key) return undefined;
+  return new RequestCache(
+    store(c.runtime),
+    c.runtime.config.answerCache,
+    keyScope(c.key.limitKey),
+    chatCacheKey(model, body),
+    directive,
+  );
+}
+
+export class RequestCache {
+  constructor(
+    private readonly store: AnswerStore,
+    private readonly settings: Runtime["config"]["answerCache"],
+    private readonly scope: string,
+    readonly key: string,
+    private readonly directive: CacheDirective,
+  ) {}
+
+  /** The stored answer when there is one young enough for the request; undefined is a miss. */
+  async read(): Promise<CacheHit | undefined> {
+    if (this.directive.maxAgeS <= 0) return undefined;
+    const text = await this.store.get(this.scope, this.key);
+    if (text === undefined) return undefined;
+    let entry: CachedAnswer;
+    try {
+      entry = JSON.parse(text) as CachedAnswer;
+    } catch {
+      return undefined;
+    }
+    const ageS = Math.max(0, Math.floor((Date.now() - entry.storedAt) / 1000));
+    return ageS <= this.directive.maxAgeS ? { ...entry, ageS } : undefined;
+  }
+
+  /** What keeps a streamed answer: its chunks recorded as they pass, stored once the stream completes. */
+  recorder(): StreamKeeper {
+    return new StreamKeeper(this, this.settings.maxEntryBytes);
+  }
+
+  /** Keeps an answer for the cache's TTL, unless it is larger than an entry may be. */
+  async write(entry: Omit<CachedAnswer, "storedAt">): Promise<void> {
+    if (!this.directive.store || !replayable(entry.answer)) return;
+    const text = JSON.stringify({ ...entry, storedAt: Date.now() });
+    if (Buffer.byteLength(text) > this.settings.maxEntryBytes) return;
+    await this.store.set(this.scope, this.key, text, this.settings.ttlMs);
+  }
+}
+
+/**
+ * A streamed answer on its way to the cache: each attempt's sink records its chunks afresh (an attempt
+ * that failed over left nothing the client saw), and only a stream that completed is stored.
+ */
+export class StreamKeeper {
+  #recorder: AnswerRecorder | undefined;
+  #name = "";
+
+  constructor(
+    private readonly cache: RequestCache,
+    private readonly maxChars: number,
+  ) {}
+
+  /** `inner`, recording for the cache; `name` is the model the answer carries (provider/model). */
+  sink(inner: ChatSink, name: string): ChatSink {
+    this.#name = name;
+    this.#recorder = new AnswerRecorder(this.maxChars);
+    return recordingSink(inner, this.#recorder);
+  }
+
+  keepWhenFinished(stream: ChatStream): void {
+    void stream.finished
+      .then(async (o) => {
+        const answer = o.complete ? this.#recorder?.answer() : undefined;
+        if (answer) await this.cache.write(cachedFrom({ ...answer, model: this.#name }, o));
+      })
+      // A stream that failed was metered and answered as such; there is nothing to keep.
+      .catch(() => {});
+  }
+}
+
+/** What is stored of an answer the provider just gave. */
+export const cachedFrom = (
+  answer: ChatCompletion,
+  r: { provider: string; model: string; usage: Usage },
+): Omit<CachedAnswer, "storedAt"> => ({
+  answer,
+  provider: r.provider,
+  model: r.model,
+  promptTokens: r.usage.prompt_tokens,
+  completionTokens: r.usage.completion_tokens,
+});
+
+/**
+ * Whether every surface can replay the answer as it was given: log probabilities, audio, a legacy
+ * function_call and free-form (custom) tool calls have no place in the chunks a hit is streamed as, so
+ * such an answer is not kept rather than replayed with parts missing.
+ */
+function replayable(answer: ChatCompletion): boolean {
+  return answer.choices.every(
+    ({ logprobs, message }) =>
+      !logprobs &&
+      !message.audio &&
+      !message.function_call &&
+      (message.tool_calls ?? []).every((call) => call.type === "function"),
+  );
+}
+
+/** A hit as the request log records it, and the headers it answers with. */
+export function hitUse(hit: CacheHit): CacheUse {
+  return {
+    state: "hit",
+    ageS: hit.ageS,
+    provider: hit.provider,
+    model: hit.model,
+    promptTokens: hit.promptTokens,
+    completionTokens: hit.completionTokens,
+  };
+}
+
+export function setHitHeaders(c: Call, hit: CacheHit): void {
+  c.setHeader("x-gateway-cache", "hit");
+  c.setHeader("age", String(hit.ageS));
+}
+
+/** A Redis store whose connection is still being opened on the first request (ioredis loads on demand). */
+function lazyStore(client: Promise<Redis>, onError: (err: unknown) => void): AnswerStore {
+  const ready = client.then((redis) => new RedisAnswerStore(redis, onError));
+  return {
+    get: async (scope, key) => (await ready).get(scope, key),
+    set: async (scope, key, value, ttlMs) => (await ready).set(scope, key, value, ttlMs),
+    clear: async (scope) => (await ready).clear(scope),
+  };
+}
