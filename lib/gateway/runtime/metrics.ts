@@ -113,6 +113,17 @@ export function createMetrics(meter: MeterCounts, options: MetricsOptions = {}):
       labelNames: ["provider", "model", "route", "status_class"],
       registers: [registry],
     }),
+    llmCache: new Counter({
+      name: "gateway_llm_cache_total",
+      help: "Model calls that asked for the response cache (Cache-Control), by route template and result (hit, miss)",
+      labelNames: ["route", "result"],
+      registers: [registry],
+    }),
+    llmCacheSavedUsd: new Counter({
+      name: "gateway_llm_cache_saved_usd_total",
+      help: "Estimated USD the response cache's hits did not pay: each stored answer's tokens at the price table's rates for the model that first gave it",
+      registers: [registry],
+    }),
     modelLabels: new Map(),
     requestLogUnlogged: new Counter({
       name: "gateway_request_log_unlogged_total",

@@ -34,6 +34,8 @@ describe("countUsage", () => {
         labelNames: ["provider", "model", "route", "status_class"],
         registers,
       }),
+      llmCache: new Counter({ name: "h", help: "h", labelNames: ["route", "result"], registers }),
+      llmCacheSavedUsd: new Counter({ name: "s", help: "s", registers }),
       modelLabels: new Map(),
     };
   };
@@ -92,5 +94,25 @@ describe("countUsage", () => {
     expect((await m.llmCost.get()).values).toEqual([]);
     expect(await value(m.llmRequests, { model: "mystery", status_class: "5xx" })).toBe(1);
     expect((await m.llmRequests.get()).values).toHaveLength(1);
+  });
+
+  it("counts the cache's hits and misses, and prices what a hit did not pay without counting it as spent", async () => {
+    const m = counters();
+    countUsage(m, {
+      ...event,
+      status: 200,
+      provider: "xai",
+      model: "grok-4",
+      promptTokens: 10,
+      cache: { state: "miss" },
+    });
+    const hit = { provider: "xai", model: "grok-4", promptTokens: 1000, completionTokens: 100, ageS: 5 };
+    countUsage(m, { ...event, status: 200, cache: { state: "hit", ...hit } });
+    expect(await value(m.llmCache, { route: "/v1/chat/completions", result: "miss" })).toBe(1);
+    expect(await value(m.llmCache, { route: "/v1/chat/completions", result: "hit" })).toBe(1);
+    expect((await m.llmCacheSavedUsd.get()).values[0]!.value).toBeCloseTo((1000 * 3 + 100 * 15) / 1e6, 12);
+    // The hit's tokens are saved, not spent: only the miss's reached the token counter.
+    expect(await value(m.llmTokens, { model: "grok-4", direction: "input" })).toBe(10);
+    expect(await value(m.llmRequests, { model: "grok-4" })).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 import type { Counter } from "prom-client";
 import { estimateCost, featureCost } from "../../usage/prices.ts";
-import type { UsageEventInput } from "../../usage/usage-event.ts";
+import type { CacheUse, UsageEventInput } from "../../usage/usage-event.ts";
 
 /** Distinct model label values kept per provider in one process; later models are counted as OTHER_MODEL. */
 export const MODEL_LABELS_PER_PROVIDER = 100;
@@ -29,6 +29,8 @@ export type UsageCounters = {
   llmTokens: Counter<"provider" | "model" | "direction">;
   llmCost: Counter<"provider" | "model">;
   llmRequests: Counter<"provider" | "model" | "route" | "status_class">;
+  llmCache: Counter<"route" | "result">;
+  llmCacheSavedUsd: Counter;
   /** Model label values given so far, per provider (modelLabel). */
   modelLabels: Map<string, Set<string>>;
 };
@@ -39,6 +41,7 @@ export type UsageCounters = {
  * the priced features the provider billed beyond tokens (web searches), so the two agree.
  */
 export function countUsage(counters: UsageCounters, event: UsageEventInput): void {
+  if (event.cache) countCache(counters, event.route, event.cache);
   const { provider } = event;
   if (provider === undefined) return;
   const model = event.model ?? "";
@@ -52,4 +55,12 @@ export function countUsage(counters: UsageCounters, event: UsageEventInput): voi
   const featuresUsd = featureCost(provider, event.features);
   if (tokensUsd !== undefined || featuresUsd > 0) counters.llmCost.inc(labels, (tokensUsd ?? 0) + featuresUsd);
   counters.llmRequests.inc({ ...labels, route: event.route, status_class: `${Math.floor(event.status / 100)}xx` });
+}
+
+/** A model call that asked for the response cache: hit or miss by route, and what a hit did not pay. */
+function countCache(counters: UsageCounters, route: string, cache: CacheUse): void {
+  counters.llmCache.inc({ route, result: cache.state });
+  if (cache.state !== "hit") return;
+  const saved = estimateCost(cache.provider, cache.model, cache.promptTokens, cache.completionTokens);
+  if (saved !== undefined) counters.llmCacheSavedUsd.inc(saved);
 }
