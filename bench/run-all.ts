@@ -16,6 +16,7 @@ const BENCHES = [
   "utils.ts",
   "llm-stream.ts",
   "data-cache.ts",
+  "response-cache.ts",
   "reference.ts",
   "tracing.ts",
   "tracing-spans.ts",
