@@ -4,6 +4,15 @@ import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest } from "../../gateway/http/schemas.ts";
 import type { Call } from "../../gateway/pipeline/call.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
+import {
+  CACHE_MISS,
+  cachedFrom,
+  hitUse,
+  setHitHeaders,
+  type RequestCache,
+  type StreamKeeper,
+} from "../../llm/cache/answer-cache.ts";
+import { hitAnswer, pivotCacheFor, replayStream } from "../../llm/cache/replay.ts";
 import { completeOn, streamOn, type ChatTarget } from "../../llm/call/index.ts";
 import { anthropicErrorResponses } from "../../llm/compat/error-responses.ts";
 import { inlineImages } from "../../llm/compat/images.ts";
@@ -11,8 +20,14 @@ import { messagesFeatures, refuseUnlisted } from "../../llm/compat/passthrough.t
 import { chatRoute } from "../../llm/compat/routed.ts";
 import { requestAnswerId } from "../../llm/compat/target.ts";
 import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
-import { chatToMessage, messageEventSink, messageJson, messagesToChat } from "../../llm/wire/anthropic/index.ts";
-import type { ChatRequest, MessagesRequest } from "../../llm/wire/types.ts";
+import {
+  anthropicToChat,
+  chatToMessage,
+  messageEventSink,
+  messageJson,
+  messagesToChat,
+} from "../../llm/wire/anthropic/index.ts";
+import type { AnthropicMessage, ChatCompletion, ChatRequest, MessagesRequest } from "../../llm/wire/types.ts";
 
 const Block = z.looseObject({ type: z.string().min(1).max(64) });
 
@@ -96,6 +111,35 @@ function pivotOnce(c: Call, body: MessagesRequest): (target: ChatTarget) => Prom
 }
 
 /**
+ * The response cache's part in a Messages request: keyed on its chat pivot (the one a deployment other
+ * than Anthropic gets, images as sent), so an answer given on /v1/chat/completions or /v1/responses
+ * answers it too, and the other way round. The pivot's model and provider name nothing here (the key
+ * takes the client's model string itself). A request the pivot cannot carry (server tools, Anthropic's
+ * own fields) is answered without the cache, and so is one with `anthropic-beta` flags, which the pivot
+ * has no place for though they can change the answer.
+ */
+function messagesCache(c: Call, body: MessagesRequest): RequestCache | undefined {
+  if (c.header("anthropic-beta")) return undefined;
+  return pivotCacheFor(c, body.model, () => messagesToChat(body, body.model, "the response cache"));
+}
+
+// The stop reasons that come back unchanged from the pivot's finish reason (stop_sequence and
+// pause_turn would come back as end_turn, model_context_window_exceeded as max_tokens).
+const REPLAYED_STOPS = new Set(["end_turn", "max_tokens", "tool_use", "refusal"]);
+
+/**
+ * Anthropic's own answer as the cache keeps it (the pivot form), when replaying it would give it back
+ * as it came: text and tool_use blocks only. Thinking would lose its signature (which Anthropic checks
+ * when the client sends the block back), and citations, server tools' blocks and redacted thinking have
+ * no place in the pivot, so such an answer is not kept.
+ */
+function cacheableAnswer(msg: AnthropicMessage, target: ChatTarget): ChatCompletion | undefined {
+  if (!REPLAYED_STOPS.has(msg.stop_reason ?? "")) return undefined;
+  const plain = msg.content.every((b) => b.type === "tool_use" || (b.type === "text" && !b.citations?.length));
+  return plain ? anthropicToChat(msg, { id: target.id, model: target.name, created: target.created }) : undefined;
+}
+
+/**
  * Each deployment the router tries gets the call its wire takes: an Anthropic deployment the client's
  * own body, any other the pivot, so an alias may fall over from one wire to the other.
  */
@@ -106,23 +150,45 @@ const messagesRoute = route(messages, async (c, input) => {
   const pivot = pivotOnce(c, body);
   // Before anything is sent: what Anthropic would get as sent, its billed features checked.
   const sent = route.plan.candidates.some((d) => d.entry.wire === "anthropic") ? asSent(c, body) : undefined;
+  // Before any image is fetched (the pivot's are inlined at the first attempt): a hit fetches none.
+  const cache = messagesCache(c, body);
+  const hit = await cache?.read();
+  if (hit) {
+    setHitHeaders(c, hit);
+    if (body.stream) return replayStream(hit, named.id, messageEventSink(named));
+    c.report({ cache: hitUse(hit) });
+    return new JsonText(messageJson(chatToMessage(hitAnswer(hit, named.id), named))) as never;
+  }
+  if (cache) c.setHeader("x-gateway-cache", "miss");
   if (body.stream) {
-    const stream = await route.stream(async (target, stop) =>
-      target.entry.wire === "anthropic"
-        ? streamOn(target, sent!, stop)
-        : streamOn(target, { chat: await pivot(target), sink: messageEventSink(named) }, stop),
-    );
-    return chatStreamAnswer(stream);
+    // Kept from the attempt that answered: the pivot's chunks are recorded as they pass. Anthropic's own
+    // events are relayed as sent, with no chunks to record, so a stream from an Anthropic deployment is
+    // not kept (its whole answer is).
+    let kept: StreamKeeper | undefined;
+    const stream = await route.stream(async (target, stop) => {
+      if (target.entry.wire === "anthropic") {
+        kept = undefined;
+        return streamOn(target, sent!, stop);
+      }
+      kept = cache?.recorder();
+      const sink = messageEventSink(named);
+      return streamOn(target, { chat: await pivot(target), sink: kept ? kept.sink(sink, target.name) : sink }, stop);
+    });
+    kept?.keepWhenFinished(stream);
+    return chatStreamAnswer(stream, cache && CACHE_MISS);
   }
   const answer = await route.whole(async (target, stop) => {
     if (target.entry.wire === "anthropic") {
       const r = await completeOn(target, sent!, stop);
-      return { usage: completionUsage(r), json: r.answer as unknown };
+      const kept = cache && cacheableAnswer(r.answer, target);
+      return { usage: completionUsage(r), json: r.answer as unknown, kept: kept && cachedFrom(kept, r) };
     }
     const r = await completeOn(target, { chat: await pivot(target) }, stop);
-    return { usage: completionUsage(r), json: new JsonText(messageJson(chatToMessage(r.answer, named))) };
+    const json = new JsonText(messageJson(chatToMessage(r.answer, named)));
+    return { usage: completionUsage(r), json, kept: cache && cachedFrom(r.answer, r) };
   });
-  c.report(answer.usage);
+  c.report({ ...answer.usage, ...(cache && { cache: CACHE_MISS }) });
+  if (answer.kept) await cache?.write(answer.kept);
   return answer.json as never;
 });
 

@@ -4,6 +4,8 @@ import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse } from "../../gateway/http/schemas.ts";
 import { route, type RouteDef } from "../../gateway/pipeline/route.ts";
+import { CACHE_MISS, cacheFor, cachedFrom, hitUse, setHitHeaders } from "../../llm/cache/answer-cache.ts";
+import { hitAnswer, replayStream } from "../../llm/cache/replay.ts";
 import { completeOn, streamOn } from "../../llm/call/index.ts";
 import { openAIErrorResponses } from "../../llm/compat/error-responses.ts";
 import { inlineImages } from "../../llm/compat/images.ts";
@@ -95,7 +97,6 @@ const createResponse = route(create, async (c, validated) => {
   const input = await resolveReferences(inputItems(body.input), (id) => store.get(owner, id));
   // The pivot names no deployment's model: each attempt sends it with its own (completeOn).
   const chat = responsesToChat({ ...body, input }, plan.candidates[0]!.modelId, prior);
-  chat.messages = await inlineImages(rt, chat.messages, c);
   const context = { id: plan.id, model: plan.model, createdAt: plan.created, request: body };
   // What a follow-up continues from: the earlier turns, this input, and what the model answered.
   const keep = (response: ResponseObject) => {
@@ -106,12 +107,36 @@ const createResponse = route(create, async (c, validated) => {
     };
     store.save(owner, turn);
   };
-  if (body.stream)
-    return chatStreamAnswer(
-      await route.stream((target, stop) => streamOn(target, { chat, sink: responseEventSink(context, keep) }, stop)),
-    );
+  // The response cache, keyed on the chat pivot (images as sent; the key takes the client's model
+  // string, not the pivot's), so the same question shares one entry with /v1/chat/completions and
+  // /v1/messages. A follow-up (previous_response_id, or a conversation) is never answered from it: its
+  // real input is the stored conversation, not its body, and that can be deleted or expire while the
+  // entry lives. A hit is stored as a response like any answer (store: true), so it can be continued.
+  const continues = body.previous_response_id != null || (body as { conversation?: unknown }).conversation != null;
+  const cache = continues ? undefined : cacheFor(c, body.model as string, chat);
+  const hit = await cache?.read();
+  if (hit) {
+    setHitHeaders(c, hit);
+    if (body.stream) return replayStream(hit, plan.id, responseEventSink(context, keep));
+    c.report({ cache: hitUse(hit) });
+    const response = chatToResponse(hitAnswer(hit, plan.id), context);
+    keep(response);
+    return response as never;
+  }
+  if (cache) c.setHeader("x-gateway-cache", "miss");
+  chat.messages = await inlineImages(rt, chat.messages, c);
+  if (body.stream) {
+    const kept = cache?.recorder();
+    const stream = await route.stream((target, stop) => {
+      const sink = responseEventSink(context, keep);
+      return streamOn(target, { chat, sink: kept ? kept.sink(sink, target.name) : sink }, stop);
+    });
+    kept?.keepWhenFinished(stream);
+    return chatStreamAnswer(stream, cache && CACHE_MISS);
+  }
   const r = await route.whole((target, stop) => completeOn(target, { chat }, stop));
-  c.report(completionUsage(r));
+  c.report({ ...completionUsage(r), ...(cache && { cache: CACHE_MISS }) });
+  await cache?.write(cachedFrom(r.answer, r));
   const response = chatToResponse(r.answer, context);
   keep(response);
   return response as never;
