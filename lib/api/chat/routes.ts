@@ -63,7 +63,7 @@ const completions = route(chatCompletions, async (c, input) => {
   const route = await chatRoute(c, body.model, id, { body });
   const includeUsage = body.stream_options?.include_usage === true;
   // Keyed on the images' URLs as sent: a hit fetches none of them.
-  const cache = cacheFor(c, body.model, body);
+  const cache = cacheFor(c, body.model, body, route.plan.cache);
   const hit = await cache?.read();
   if (hit) {
     setHitHeaders(c, hit);

@@ -18,6 +18,7 @@ import { anthropicErrorResponses } from "../../llm/compat/error-responses.ts";
 import { inlineImages } from "../../llm/compat/images.ts";
 import { messagesFeatures, refuseUnlisted } from "../../llm/compat/passthrough.ts";
 import { chatRoute } from "../../llm/compat/routed.ts";
+import type { AliasCachePolicy } from "../../llm/routing/config.ts";
 import { requestAnswerId } from "../../llm/compat/target.ts";
 import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
 import {
@@ -118,9 +119,9 @@ function pivotOnce(c: Call, body: MessagesRequest): (target: ChatTarget) => Prom
  * own fields) is answered without the cache, and so is one with `anthropic-beta` flags, which the pivot
  * has no place for though they can change the answer.
  */
-function messagesCache(c: Call, body: MessagesRequest): RequestCache | undefined {
+function messagesCache(c: Call, body: MessagesRequest, policy?: AliasCachePolicy): RequestCache | undefined {
   if (c.header("anthropic-beta")) return undefined;
-  return pivotCacheFor(c, body.model, () => messagesToChat(body, body.model, "the response cache"));
+  return pivotCacheFor(c, body.model, () => messagesToChat(body, body.model, "the response cache"), policy);
 }
 
 // The stop reasons that come back unchanged from the pivot's finish reason (stop_sequence and
@@ -151,7 +152,7 @@ const messagesRoute = route(messages, async (c, input) => {
   // Before anything is sent: what Anthropic would get as sent, its billed features checked.
   const sent = route.plan.candidates.some((d) => d.entry.wire === "anthropic") ? asSent(c, body) : undefined;
   // Before any image is fetched (the pivot's are inlined at the first attempt): a hit fetches none.
-  const cache = messagesCache(c, body);
+  const cache = messagesCache(c, body, route.plan.cache);
   const hit = await cache?.read();
   if (hit) {
     setHitHeaders(c, hit);

@@ -113,7 +113,7 @@ const createResponse = route(create, async (c, validated) => {
   // real input is the stored conversation, not its body, and that can be deleted or expire while the
   // entry lives. A hit is stored as a response like any answer (store: true), so it can be continued.
   const continues = body.previous_response_id != null || (body as { conversation?: unknown }).conversation != null;
-  const cache = continues ? undefined : cacheFor(c, body.model as string, chat);
+  const cache = continues ? undefined : cacheFor(c, body.model as string, chat, route.plan.cache);
   const hit = await cache?.read();
   if (hit) {
     setHitHeaders(c, hit);

@@ -7,6 +7,7 @@ import type { Call } from "../../gateway/pipeline/call.ts";
 import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import type { CacheUse } from "../../usage/usage-event.ts";
+import type { AliasCachePolicy } from "../routing/config.ts";
 import type { ChatStream, Usage } from "../chat-types.ts";
 import type { ChatSink } from "../wire/openai-chat.ts";
 import type { ChatCompletion } from "../wire/types.ts";
@@ -51,19 +52,25 @@ export const keyScope = (limitKey: string): string => `k:${limitKey}`;
 
 /**
  * The cache's part in one model call: made only when the request asked for the cache (Cache-Control:
- * max-age or no-cache); undefined otherwise, so a request that did not ask pays one header read.
+ * max-age or no-cache) or its alias's policy does (`policy`, from the routing file); undefined otherwise,
+ * so a call that uses no cache pays one header read. An alias whose policy is `shared` keeps one pool
+ * of answers for every key; any other entry is the calling key's lineage's alone.
  */
-export function cacheFor(c: Call, model: string, body: object): RequestCache | undefined {
-  const directive = cacheDirective(c.header("cache-control"));
+export function cacheFor(c: Call, model: string, body: object, policy?: AliasCachePolicy): RequestCache | undefined {
+  const directive = cacheDirective(c.header("cache-control"), policy && policyDirective(policy));
   if (!directive || !c.key) return undefined;
-  return new RequestCache(
-    store(c.runtime),
-    c.runtime.config.answerCache,
-    keyScope(c.key.limitKey),
-    chatCacheKey(model, body),
-    directive,
-  );
+  const scope = policy?.shared ? aliasScope(model) : keyScope(c.key.limitKey);
+  return new RequestCache(store(c.runtime), c.runtime.config.answerCache, scope, chatCacheKey(model, body), directive);
 }
+
+/** Whether a call would use the cache (cacheFor makes one), before its key is worth computing. */
+export const usesCache = (c: Call, policy?: AliasCachePolicy): boolean =>
+  c.key !== undefined && cacheDirective(c.header("cache-control"), policy && policyDirective(policy)) !== undefined;
+
+const policyDirective = (policy: AliasCachePolicy): CacheDirective => ({ maxAgeS: policy.maxAgeS, store: true });
+
+/** The scope of a shared alias's entries: every key's calls to it. */
+const aliasScope = (alias: string): string => `a:${alias}`;
 
 export class RequestCache {
   constructor(

@@ -24,4 +24,13 @@ describe("cacheDirective", () => {
     expect(cacheDirective("max-age=600, no-store")).toBeUndefined();
     expect(cacheDirective("no-store")).toBeUndefined();
   });
+
+  it("gives a request that says nothing the alias's policy, and lets the request's own directive win", () => {
+    const policy = { maxAgeS: 300, store: true };
+    expect(cacheDirective(undefined, policy)).toBe(policy);
+    expect(cacheDirective("private", policy)).toBe(policy);
+    expect(cacheDirective("max-age=5", policy)).toEqual({ maxAgeS: 5, store: true });
+    expect(cacheDirective("no-cache", policy)).toEqual({ maxAgeS: 0, store: true });
+    expect(cacheDirective("no-store", policy)).toBeUndefined();
+  });
 });

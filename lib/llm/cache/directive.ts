@@ -13,9 +13,13 @@ export type CacheDirective = {
 // Longer than any TTL an operator sets: a larger max-age means "any age".
 const MAX_AGE_CAP_S = 10 * 365 * 86_400;
 
-/** The cache's part of the header; undefined when it asks nothing of the cache (no header, or no directive the cache reads). */
-export function cacheDirective(header: string | undefined): CacheDirective | undefined {
-  if (header === undefined) return undefined;
+/**
+ * The cache's part of the header; undefined when it asks nothing of the cache (no header, or no
+ * directive the cache reads). `fallback` is what a request that says nothing gets (an alias's policy);
+ * a request's own directive wins over it, `no-store` included.
+ */
+export function cacheDirective(header: string | undefined, fallback?: CacheDirective): CacheDirective | undefined {
+  if (header === undefined) return fallback;
   let maxAgeS: number | undefined;
   let noCache = false;
   for (const part of header.split(",")) {
@@ -26,5 +30,5 @@ export function cacheDirective(header: string | undefined): CacheDirective | und
       maxAgeS = Math.min(Number(value.replace(/^"|"$/g, "")), MAX_AGE_CAP_S);
   }
   if (noCache) return { maxAgeS: 0, store: true };
-  return maxAgeS === undefined ? undefined : { maxAgeS, store: true };
+  return maxAgeS === undefined ? fallback : { maxAgeS, store: true };
 }

@@ -6,9 +6,9 @@ import { StreamAnswer } from "../../gateway/pipeline/answer.ts";
 import type { Call } from "../../gateway/pipeline/call.ts";
 import type { ChatSink } from "../wire/openai-chat.ts";
 import type { ChatCompletion } from "../wire/types.ts";
-import { cacheFor, hitUse, type CacheHit, type RequestCache } from "./answer-cache.ts";
+import type { AliasCachePolicy } from "../routing/config.ts";
+import { cacheFor, hitUse, usesCache, type CacheHit, type RequestCache } from "./answer-cache.ts";
 import { completionChunks } from "./chunks.ts";
-import { cacheDirective } from "./directive.ts";
 
 const encoder = new TextEncoder();
 
@@ -37,13 +37,18 @@ export function replayStream(hit: CacheHit, id: string, sink: ChatSink): StreamA
  * pivot has no place for, which only the provider's own wire can take) has no key, and is answered
  * without the cache rather than refused, as it would be without the header.
  */
-export function pivotCacheFor(c: Call, model: string, pivot: () => object): RequestCache | undefined {
-  if (!c.key || !cacheDirective(c.header("cache-control"))) return undefined;
+export function pivotCacheFor(
+  c: Call,
+  model: string,
+  pivot: () => object,
+  policy?: AliasCachePolicy,
+): RequestCache | undefined {
+  if (!usesCache(c, policy)) return undefined;
   let chat: object;
   try {
     chat = pivot();
   } catch {
     return undefined;
   }
-  return cacheFor(c, model, chat);
+  return cacheFor(c, model, chat, policy);
 }

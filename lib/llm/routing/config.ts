@@ -50,7 +50,16 @@ export type AliasConfig = {
   retries?: number;
   /** The most one attempt may take; absent: the router's default. */
   timeoutMs?: number;
+  /** The response cache's policy for calls to the alias (docs/cache.md); absent: only when a request asks. */
+  cache?: AliasCachePolicy;
 };
+
+/**
+ * An alias's response cache: a call without a Cache-Control header of its own reads answers up to
+ * `maxAgeS` old and keeps its answer; `shared` makes the alias's entries one pool for every key, which
+ * only the operator can choose (by default no key reads another owner's answers).
+ */
+export type AliasCachePolicy = { maxAgeS: number; shared: boolean };
 
 export type RoutingConfig = {
   /** The file it was read from; absent when there is none. */
@@ -117,6 +126,12 @@ const aliasSchema = z.strictObject({
   deployments: z.array(targetSchema).min(1, { error: "an alias needs at least one deployment" }),
   retries: z.number().int().min(0).max(10).optional(),
   timeout_ms: z.number().int().positive().max(3_600_000).optional(),
+  cache: z
+    .strictObject({
+      max_age: z.number().int().min(1).max(31_536_000),
+      shared: z.boolean().default(false),
+    })
+    .optional(),
 });
 
 const fileSchema = z.strictObject({
@@ -284,6 +299,7 @@ function toConfig(file: FileShape, fileName: string): RoutingConfig {
       })),
       ...(a.retries !== undefined && { retries: a.retries }),
       ...(a.timeout_ms !== undefined && { timeoutMs: a.timeout_ms }),
+      ...(a.cache !== undefined && { cache: { maxAgeS: a.cache.max_age, shared: a.cache.shared } }),
     })),
   };
 }

@@ -11,7 +11,7 @@ import { splitModel } from "../compat/target.ts";
 import { MinuteBudget, type MinuteLimits } from "./minute-budget.ts";
 import { DeploymentStats, orderCandidates, type OrderContext, type Strategy } from "./balance.ts";
 import type { BreakerBoard, BreakerState } from "./breaker.ts";
-import { STRATEGIES } from "./config.ts";
+import { STRATEGIES, type AliasCachePolicy } from "./config.ts";
 import type { Deployment, Routing } from "./deployments.ts";
 import { applyModelRules, ModelRefusedError } from "./model-rules.ts";
 import {
@@ -82,6 +82,8 @@ export type Plan = {
   retries: number;
   /** The most one attempt may take; absent: the request's deadline alone. */
   timeoutMs?: number;
+  /** The alias's response cache policy, when its routing file gives one. */
+  cache?: AliasCachePolicy;
   attempts: AttemptRecord[];
   /** The span the attempts hang under (the request's, an agent's), when tracing is on. */
   trace?: TraceScope;
@@ -110,7 +112,13 @@ export type RouterOptions = {
   observe?: (label: string, outcome: AttemptOutcome, plan: Plan) => void;
 };
 
-type AliasRoute = { strategy: Strategy; candidates: RouteCandidate[]; retries?: number; timeoutMs?: number };
+type AliasRoute = {
+  strategy: Strategy;
+  candidates: RouteCandidate[];
+  retries?: number;
+  timeoutMs?: number;
+  cache?: AliasCachePolicy;
+};
 
 /**
  * Where a model call goes, and its retries and fallbacks: one per runtime, built from the operator's
@@ -165,6 +173,7 @@ export class ModelRouter {
         candidates: alias.deployments.map((t) => ({ ...byName.get(t.deployment.name)!, weight: t.weight })),
         ...(alias.retries !== undefined && { retries: alias.retries }),
         ...(alias.timeoutMs !== undefined && { timeoutMs: alias.timeoutMs }),
+        ...(alias.cache && { cache: alias.cache }),
       });
     }
   }
@@ -222,6 +231,7 @@ export class ModelRouter {
       candidates: orderCandidates(candidates, override?.strategy ?? strategy, this.order),
       retries: alias?.retries ?? this.retries,
       ...(alias?.timeoutMs !== undefined && { timeoutMs: alias.timeoutMs }),
+      ...(alias?.cache && { cache: alias.cache }),
       attempts: [],
     };
   }
