@@ -2,7 +2,7 @@ import http from "node:http";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CacheUse } from "../lib/usage/usage-event.ts";
-import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
+import { fakeEmbedding, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { listen, type Listening } from "./support/listen.ts";
 
@@ -10,6 +10,7 @@ describe("the response cache on /v1/chat/completions, driven by the official ope
   let gw: TestGateway;
   let server: Listening;
   let xai: FakeLlm;
+  let openai: FakeLlm;
   let a: OpenAI;
   let b: OpenAI;
   let keyA: string;
@@ -18,7 +19,13 @@ describe("the response cache on /v1/chat/completions, driven by the official ope
 
   beforeAll(async () => {
     xai = await startFakeOpenAICompatible({ key: "xai-k", reply: "Cached words travel far." });
-    Object.assign(process.env, { XAI_API_KEY: "xai-k", UPSTREAM_XAI_URL: xai.url });
+    openai = await startFakeOpenAICompatible({ key: "oa-k", reply: "unused" });
+    Object.assign(process.env, {
+      XAI_API_KEY: "xai-k",
+      UPSTREAM_XAI_URL: xai.url,
+      OPENAI_API_KEY: "oa-k",
+      UPSTREAM_OPENAI_URL: openai.url,
+    });
     gw = await startTestGateway();
     server = await listen(http.createServer(gw.app.node));
     const [ka, kb] = [await gw.key(), await gw.key()];
@@ -31,6 +38,7 @@ describe("the response cache on /v1/chat/completions, driven by the official ope
     await server?.close();
     await gw?.close();
     await xai?.close();
+    await openai?.close();
   });
 
   const question = (content: string, extra: object = {}) => ({
@@ -161,5 +169,30 @@ describe("the response cache on /v1/chat/completions, driven by the official ope
     expect(again.response.headers.get("x-gateway-cache")).toBe("miss");
     const kept = await b.chat.completions.create(question("Keep me."), cached).withResponse();
     expect(kept.response.headers.get("x-gateway-cache")).toBe("hit");
+  });
+
+  it("answers repeated embeddings from the cache, in the encoding each request asks for", async () => {
+    const ask = { model: "openai/text-embedding-3-small", input: ["alpha beta", "gamma"] };
+    const sent = openai.requests.length;
+    const first = await a.embeddings.create(ask, cached).withResponse();
+    expect(first.response.headers.get("x-gateway-cache")).toBe("miss");
+    const second = await a.embeddings.create(ask, cached).withResponse();
+    expect(second.response.headers.get("x-gateway-cache")).toBe("hit");
+    expect(openai.requests.length).toBe(sent + 1);
+    // The SDK asks for base64 float32 and decodes it, so compare at float32 precision.
+    expect(second.data.data[1]!.embedding).toEqual(Array.from(new Float32Array(fakeEmbedding("gamma"))));
+    expect(second.data.usage).toEqual(first.data.usage);
+    const floats = await gw.request("/v1/embeddings", {
+      method: "POST",
+      headers: { authorization: `Bearer ${keyA}`, "content-type": "application/json", "cache-control": "max-age=60" },
+      body: JSON.stringify({ ...ask, encoding_format: "float" }),
+    });
+    expect(floats.headers.get("x-gateway-cache")).toBe("hit");
+    expect(((await floats.json()) as { data: { embedding: number[] }[] }).data[0]!.embedding).toEqual(
+      fakeEmbedding("alpha beta"),
+    );
+    // Another order of the inputs is another question.
+    await a.embeddings.create({ ...ask, input: ["gamma", "alpha beta"] }, cached);
+    expect(openai.requests.length).toBe(sent + 2);
   });
 });

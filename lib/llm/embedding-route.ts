@@ -6,6 +6,7 @@ import type { ChatTarget } from "./call/index.ts";
 import { llmTimeoutMs } from "./chat.ts";
 import { chatRoute } from "./compat/routed.ts";
 import { requestAnswerId } from "./compat/target.ts";
+import type { AliasCachePolicy } from "./routing/config.ts";
 import { DEFAULT_EMBEDDING_MODELS, EMBEDDING_PROVIDERS, type EmbeddingProvider } from "./embeddings.ts";
 
 /** The model an embeddings request names: an alias of the routing file, else a provider and its model id. */
@@ -58,12 +59,29 @@ export async function embedThroughRouter<T>(
   which: EmbeddingModel,
   attempt: (target: ChatTarget, stop: CallStop) => Promise<T>,
 ): Promise<T> {
-  const released = (target: ChatTarget, stop: CallStop) => attempt(target, stop).finally(() => stop.release());
+  return (await embeddingCall(c, which)).run(attempt);
+}
+
+/** An embeddings call once its route is known (the key's model rules applied), before it runs. */
+export type EmbeddingCall = {
+  /** The alias's response cache policy, when the routing file gives one. */
+  policy?: AliasCachePolicy;
+  run<T>(attempt: (target: ChatTarget, stop: CallStop) => Promise<T>): Promise<T>;
+};
+
+/** Where an embeddings call goes (embedThroughRouter), planned and not yet run: a cache hit runs nothing. */
+export async function embeddingCall(c: Call, which: EmbeddingModel): Promise<EmbeddingCall> {
+  const released =
+    <T>(attempt: (target: ChatTarget, stop: CallStop) => Promise<T>) =>
+    (target: ChatTarget, stop: CallStop) =>
+      attempt(target, stop).finally(() => stop.release());
   if ("alias" in which || which.provider !== "ollama") {
     const model = "alias" in which ? which.alias : `${which.provider}/${which.model}`;
-    return (await chatRoute(c, model, requestAnswerId("emb-", c.requestId), { operation: "embeddings" })).whole(
-      released,
-    );
+    const route = await chatRoute(c, model, requestAnswerId("emb-", c.requestId), { operation: "embeddings" });
+    return {
+      ...(route.plan.cache && { policy: route.plan.cache }),
+      run: (attempt) => route.whole(released(attempt)),
+    };
   }
   const target: ChatTarget = {
     entry: providerEntry("ollama")!,
@@ -72,5 +90,5 @@ export async function embedThroughRouter<T>(
     id: requestAnswerId("emb-", c.requestId),
     created: Math.floor(Date.now() / 1000),
   };
-  return released(target, c.stop(llmTimeoutMs()));
+  return { run: (attempt) => released(attempt)(target, c.stop(llmTimeoutMs())) };
 }

@@ -12,13 +12,13 @@ import type { ChatStream, Usage } from "../chat-types.ts";
 import type { ChatSink } from "../wire/openai-chat.ts";
 import type { ChatCompletion } from "../wire/types.ts";
 import { AnswerRecorder, recordingSink } from "./chunks.ts";
-import { chatCacheKey } from "./canonical.ts";
+import { chatCacheKey, embeddingCacheKey } from "./canonical.ts";
 import { cacheDirective, type CacheDirective } from "./directive.ts";
 import { MemoryAnswerStore, RedisAnswerStore, type AnswerStore } from "./store.ts";
 
-/** What is stored for a question: the answer and what it cost when the provider gave it. */
-export type CachedAnswer = {
-  answer: ChatCompletion;
+/** What is stored for a question: the answer (a chat completion, unless said) and what it cost when the provider gave it. */
+export type CachedAnswer<A = ChatCompletion> = {
+  answer: A;
   /** Epoch ms. */
   storedAt: number;
   provider: string;
@@ -28,7 +28,7 @@ export type CachedAnswer = {
 };
 
 /** A hit as the request log and the answer's headers tell it. */
-export type CacheHit = CachedAnswer & { ageS: number };
+export type CacheHit<A = ChatCompletion> = CachedAnswer<A> & { ageS: number };
 
 export const CACHE_MISS: CacheUse = { state: "miss" };
 
@@ -60,7 +60,37 @@ export function cacheFor(c: Call, model: string, body: object, policy?: AliasCac
   const directive = cacheDirective(c.header("cache-control"), policy && policyDirective(policy));
   if (!directive || !c.key) return undefined;
   const scope = policy?.shared ? aliasScope(model) : keyScope(c.key.limitKey);
-  return new RequestCache(store(c.runtime), c.runtime.config.answerCache, scope, chatCacheKey(model, body), directive);
+  return new RequestCache(
+    store(c.runtime),
+    c.runtime.config.answerCache,
+    scope,
+    chatCacheKey(model, body),
+    directive,
+    replayable,
+  );
+}
+
+/** The vectors of an embeddings request, as the cache keeps them. */
+export type CachedEmbeddings = { embeddings: number[][] };
+
+/** The cache's part in an embeddings call: as cacheFor, keyed on the model and the inputs in order. */
+export function embeddingCacheFor(
+  c: Call,
+  model: string,
+  inputs: readonly string[],
+  policy?: AliasCachePolicy,
+): RequestCache<CachedEmbeddings> | undefined {
+  const directive = cacheDirective(c.header("cache-control"), policy && policyDirective(policy));
+  if (!directive || !c.key) return undefined;
+  const scope = policy?.shared ? aliasScope(model) : keyScope(c.key.limitKey);
+  return new RequestCache(
+    store(c.runtime),
+    c.runtime.config.answerCache,
+    scope,
+    embeddingCacheKey(model, inputs),
+    directive,
+    () => true,
+  );
 }
 
 /** Whether a call would use the cache (cacheFor makes one), before its key is worth computing. */
@@ -72,23 +102,25 @@ const policyDirective = (policy: AliasCachePolicy): CacheDirective => ({ maxAgeS
 /** The scope of a shared alias's entries: every key's calls to it. */
 const aliasScope = (alias: string): string => `a:${alias}`;
 
-export class RequestCache {
+export class RequestCache<A = ChatCompletion> {
   constructor(
     private readonly store: AnswerStore,
     private readonly settings: Runtime["config"]["answerCache"],
     private readonly scope: string,
     readonly key: string,
     private readonly directive: CacheDirective,
+    /** Whether an answer can be given back as it came; one that cannot is not kept. */
+    private readonly keepable: (answer: A) => boolean,
   ) {}
 
   /** The stored answer when there is one young enough for the request; undefined is a miss. */
-  async read(): Promise<CacheHit | undefined> {
+  async read(): Promise<CacheHit<A> | undefined> {
     if (this.directive.maxAgeS <= 0) return undefined;
     const text = await this.store.get(this.scope, this.key);
     if (text === undefined) return undefined;
-    let entry: CachedAnswer;
+    let entry: CachedAnswer<A>;
     try {
-      entry = JSON.parse(text) as CachedAnswer;
+      entry = JSON.parse(text) as CachedAnswer<A>;
     } catch {
       return undefined;
     }
@@ -97,13 +129,13 @@ export class RequestCache {
   }
 
   /** What keeps a streamed answer: its chunks recorded as they pass, stored once the stream completes. */
-  recorder(): StreamKeeper {
+  recorder(this: RequestCache): StreamKeeper {
     return new StreamKeeper(this, this.settings.maxEntryBytes);
   }
 
   /** Keeps an answer for the cache's TTL, unless it is larger than an entry may be. */
-  async write(entry: Omit<CachedAnswer, "storedAt">): Promise<void> {
-    if (!this.directive.store || !replayable(entry.answer)) return;
+  async write(entry: Omit<CachedAnswer<A>, "storedAt">): Promise<void> {
+    if (!this.directive.store || !this.keepable(entry.answer)) return;
     const text = JSON.stringify({ ...entry, storedAt: Date.now() });
     if (Buffer.byteLength(text) > this.settings.maxEntryBytes) return;
     await this.store.set(this.scope, this.key, text, this.settings.ttlMs);
@@ -169,7 +201,7 @@ function replayable(answer: ChatCompletion): boolean {
 }
 
 /** A hit as the request log records it, and the headers it answers with. */
-export function hitUse(hit: CacheHit): CacheUse {
+export function hitUse(hit: CacheHit<unknown>): CacheUse {
   return {
     state: "hit",
     ageS: hit.ageS,
@@ -180,7 +212,7 @@ export function hitUse(hit: CacheHit): CacheUse {
   };
 }
 
-export function setHitHeaders(c: Call, hit: CacheHit): void {
+export function setHitHeaders(c: Call, hit: CacheHit<unknown>): void {
   c.setHeader("x-gateway-cache", "hit");
   c.setHeader("age", String(hit.ageS));
 }

@@ -39,6 +39,17 @@ export function chatCacheKey(model: string, body: object): string {
     .digest("base64url");
 }
 
+/**
+ * The cache key of an embeddings request: the model as the client named it and the inputs in order
+ * (the encoding the vectors are sent in changes nothing stored). A key of its own kind, so it never
+ * meets a chat request's.
+ */
+export function embeddingCacheKey(model: string, inputs: readonly string[]): string {
+  return createHash("sha256")
+    .update(JSON.stringify(["embeddings", model, inputs]))
+    .digest("base64url");
+}
+
 /** The canonical form itself (for tests and debugging): a plain JSON-able value with keys sorted. */
 export function canonicalChat(model: string, body: object): unknown {
   const src = body as Json;
