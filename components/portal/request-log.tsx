@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { traceLink } from "@/lib/observability/trace-link.ts";
 import { formatBytes, formatUsd, formatUtcSeconds, shortRequestId } from "@/lib/portal/pages/format.ts";
+import { cacheText } from "@/lib/portal/usage/cache-text.ts";
 import {
   formValues,
   LOG_AREAS,
@@ -267,6 +268,7 @@ export function RequestFields({
     ["Prompt tokens", row.promptTokens?.toLocaleString("en") ?? "—"],
     ["Completion tokens", row.completionTokens?.toLocaleString("en") ?? "—"],
     ["Estimated cost (USD, list prices)", formatUsd(row.costUsd)],
+    ...(row.cache ? [["Response cache", cacheText(row.cache)] as [string, ReactNode]] : []),
     ["Key", keyLabel(row.key, row.keyId)],
     ["Key id", <code key="key">{row.keyId}</code>],
     ...(showOwner ? [["Owner", row.key?.email ?? "—"] as [string, ReactNode]] : []),
