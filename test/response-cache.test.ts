@@ -195,4 +195,25 @@ describe("the response cache on /v1/chat/completions, driven by the official ope
     await a.embeddings.create({ ...ask, input: ["gamma", "alpha beta"] }, cached);
     expect(openai.requests.length).toBe(sent + 2);
   });
+
+  it("answers the gateway's own whole chat from the cache, sharing entries with the compatible surfaces", async () => {
+    const llmChat = (content: string) =>
+      gw.request("/v1/llm/chat", {
+        method: "POST",
+        headers: { authorization: `Bearer ${keyA}`, "content-type": "application/json", "cache-control": "max-age=60" },
+        body: JSON.stringify({ provider: "xai", model: "grok-4", messages: [{ role: "user", content }] }),
+      });
+    const sent = xai.requests.length;
+    const first = await llmChat("Plain chat, twice.");
+    expect(first.headers.get("x-gateway-cache")).toBe("miss");
+    const fresh = (await first.json()) as { content: string; provider: string; model: string };
+    const again = await llmChat("Plain chat, twice.");
+    expect(again.headers.get("x-gateway-cache")).toBe("hit");
+    expect(await again.json()).toMatchObject({ content: fresh.content, provider: fresh.provider, model: fresh.model });
+    const compat = await a.chat.completions.create(question("Plain chat, twice."), cached).withResponse();
+    expect(compat.response.headers.get("x-gateway-cache")).toBe("hit");
+    expect(compat.data.choices[0]!.message.content).toBe(fresh.content);
+    expect(compat.data.model).toBe("xai/grok-4");
+    expect(xai.requests.length).toBe(sent + 1);
+  });
 });

@@ -3,6 +3,8 @@ import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { completeChat, GATEWAY_STREAM, streamChat, type ChatRequest } from "../../../llm/chat.ts";
+import { CACHE_MISS, cachedFrom, cacheFor, hitUse, setHitHeaders } from "../../../llm/cache/answer-cache.ts";
+import { answerOfCompletion, completionOfAnswer, textChatQuestion } from "../../../llm/cache/text-chat.ts";
 import { chatRoute } from "../../../llm/compat/routed.ts";
 import { llmRouteModels } from "../../../llm/llm-route-models.ts";
 import { modelRouter } from "../../../llm/routing/runtime-router.ts";
@@ -68,8 +70,18 @@ const handleChat: Handler<typeof chat> = async (c, { body, query: { stream: stre
   const route = await chatRoute(c, model, c.requestId, { fallbacks, body });
   const req: ChatRequest = body;
   if (!(body.stream || streamQuery === "true")) {
+    // The response cache answers whole chats here (its stream is the gateway's own {content} events).
+    const cache = cacheFor(c, model, textChatQuestion(body), route.plan.cache);
+    const hit = await cache?.read();
+    if (hit) {
+      setHitHeaders(c, hit);
+      c.report({ cache: hitUse(hit) });
+      return completionOfAnswer(hit.answer, hit.provider, hit.model);
+    }
+    if (cache) c.setHeader("x-gateway-cache", "miss");
     const result = await route.whole((deployment, stop) => completeChat(req, stop, deployment));
-    c.report(completionUsage(result));
+    c.report({ ...completionUsage(result), ...(cache && { cache: CACHE_MISS }) });
+    await cache?.write(cachedFrom(answerOfCompletion(result, c.requestId, route.plan.model), result));
     const from = route.fellOverFrom();
     return from.length ? { ...result, fallback_from: from } : result;
   }
