@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { getGateway } from "@/lib/instance.ts";
 import { currentSession } from "@/lib/portal/sign-in/session.ts";
+import { clearCacheAction, type CacheActionState } from "@/lib/portal/admin/cache-actions.ts";
 import { routingAction, type RoutingActionState, type RoutingEditor } from "@/lib/portal/admin/routing-actions.ts";
 
 async function editor(): Promise<RoutingEditor | null> {
@@ -23,4 +24,10 @@ export async function saveRouting(_previous: RoutingActionState, form: FormData)
   const state = await routingAction(rt, await editor(), Object.fromEntries(form), true);
   if (state.version) revalidatePath("/admin/routing");
   return state;
+}
+
+/** Clears the whole response cache (every key's entries and every shared alias's). */
+export async function clearCache(_previous: CacheActionState, _form: FormData): Promise<CacheActionState> {
+  const { rt } = await getGateway();
+  return clearCacheAction(rt, await editor());
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { AdminShell } from "@/components/portal/admin-shell";
+import { CacheClear } from "@/components/portal/cache-clear";
 import { DataTable } from "@/components/portal/data-table";
 import { OperatorsOnly } from "@/components/portal/operators-only";
 import { RoutingEditor } from "@/components/portal/routing-editor";
@@ -95,6 +96,15 @@ export default async function RoutingPage() {
           puts it in force. Each save is in the audit log.
         </p>
         <RoutingEditor text={view.text} version={view.version} target={view.target} format={view.format} />
+      </Section>
+      <Section id="routing-cache" className="mt-10" title="Response cache">
+        <p className="mt-2 max-w-3xl text-slate-700 dark:text-slate-300">
+          Answers kept for requests that asked with <code>Cache-Control</code> and for aliases with a <code>cache</code>{" "}
+          policy (<code>docs/cache.md</code>). Callers clear their own with <code>DELETE /v1/cache</code>; this clears
+          every key&apos;s and every shared alias&apos;s
+          {rt.config.redisUrl ? ", on the Redis every instance shares" : " on this instance"}.
+        </p>
+        <CacheClear />
       </Section>
     </AdminShell>
   );

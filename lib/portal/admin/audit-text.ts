@@ -22,6 +22,7 @@ const ACTIONS: Record<string, string> = {
   "key_request.approve": "Request approved",
   "key_request.decline": "Request declined",
   "key_request.rename": "Request renamed",
+  "cache.clear": "Response cache cleared",
 };
 
 export function actionText(action: string): string {
