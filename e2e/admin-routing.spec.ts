@@ -132,16 +132,23 @@ test.describe("the operator edits model routing in the admin area", () => {
     expect(ids).not.toContain("smart");
     const chat = await fetch(`${server.url}/v1/chat/completions`, {
       method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      // The answer is kept in the response cache, which the operator clears below.
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "cache-control": "max-age=60" },
       body: JSON.stringify({ model: "clever", messages: [{ role: "user", content: "hi" }] }),
     });
     expect(chat.status).toBe(200);
     expect(chat.headers.get("x-gateway-provider")).toBe("anthropic");
+    expect(chat.headers.get("x-gateway-cache")).toBe("miss");
 
     await page.reload();
     await expect(page.getByRole("region", { name: "Aliases" }).getByRole("row", { name: /clever/ })).toBeVisible();
+    const cache = page.getByRole("region", { name: "Response cache" });
+    await cache.getByRole("button", { name: "Clear the response cache" }).click();
+    await expect(cache.getByRole("status")).toHaveText("Cleared: 1 answer removed from the response cache.");
     await page.goto(`${server.url}/admin/audit`);
-    await expect(page.getByRole("list", { name: "Audit entries" })).toContainText("routing.save");
+    const audit = page.getByRole("list", { name: "Audit entries" });
+    await expect(audit).toContainText("routing.save");
+    await expect(audit).toContainText("Response cache cleared");
   });
 
   test("anyone else gets the operators-only page", async ({ context, page }) => {

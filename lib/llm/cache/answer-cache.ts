@@ -4,7 +4,6 @@
 // the gateway's pivot form (a whole Chat Completion) and replayed in the asking surface's form.
 import type { Redis } from "ioredis";
 import type { Call } from "../../gateway/pipeline/call.ts";
-import { perRuntime } from "../../gateway/runtime/per-runtime.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import type { CacheUse } from "../../usage/usage-event.ts";
 import type { AliasCachePolicy } from "../routing/config.ts";
@@ -32,7 +31,7 @@ export type CacheHit<A = ChatCompletion> = CachedAnswer<A> & { ageS: number };
 
 export const CACHE_MISS: CacheUse = { state: "miss" };
 
-const store: (rt: Runtime) => AnswerStore = perRuntime((rt) => {
+function openStore(rt: Runtime): AnswerStore {
   if (!rt.config.redisUrl) return new MemoryAnswerStore(rt.config.answerCache.maxBytes);
   // Its own connection, closed with the runtime: a slow cache never queues behind the limiter's commands.
   const redis = import("../../gateway/runtime/redis.ts").then(({ connectRedis }) => {
@@ -42,7 +41,17 @@ const store: (rt: Runtime) => AnswerStore = perRuntime((rt) => {
     return client;
   });
   return lazyStore(redis, (err) => rt.logger.warn({ err }, "the answer cache's Redis failed; answering without it"));
-});
+}
+
+// On the runtime itself, under a registered symbol, not in a module's WeakMap (perRuntime): the portal's
+// server actions run from Next's own bundle, whose copy of this module would otherwise open a second
+// store beside the one /v1 answers from, and an operator's "clear" would empty the wrong one.
+const STORE = Symbol.for("unified-gateway.answer-store");
+
+function store(rt: Runtime): AnswerStore {
+  const holder = rt as Runtime & { [STORE]?: AnswerStore };
+  return (holder[STORE] ??= openStore(rt));
+}
 
 /** The runtime's answer store (for clearing it). */
 export const answerStore = store;
