@@ -1,6 +1,7 @@
 import http from "node:http";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { usageReport } from "../lib/portal/usage/report.ts";
 import type { CacheUse } from "../lib/usage/usage-event.ts";
 import { fakeEmbedding, startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
@@ -89,6 +90,9 @@ describe("the response cache on /v1/chat/completions, driven by the official ope
       promptTokens: null,
       completionTokens: null,
     });
+    // The dashboards' 30 days count the hit and the tokens it saved.
+    const { cache } = await usageReport(gw.rt.db, { keyId: hitRow!.keyId });
+    expect(cache).toMatchObject({ hits: 1, misses: 1, saved_completion_tokens: first.data.usage!.completion_tokens });
     expect(hitRow!.cache).toMatchObject({
       state: "hit",
       // What the provider's answer was priced as when it was given.

@@ -15,7 +15,7 @@ import {
 } from "recharts";
 import useSWR from "swr";
 import type { QuotaNow, UsageReport } from "@/lib/portal/usage/report";
-import { describeTotals, failedRequests, STATUS_CLASSES, usd } from "@/lib/portal/usage/summary";
+import { cacheSummary, describeTotals, failedRequests, STATUS_CLASSES, usd } from "@/lib/portal/usage/summary";
 import { DataTable } from "./data-table";
 import { Section } from "./section";
 
@@ -302,6 +302,14 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
           </tr>
         </DataTable>
       </Section>
+
+      {cacheSummary(report.cache) && (
+        <Section id="response-cache" title="Response cache (30 days)">
+          <p className="mt-2" data-testid="cache-summary">
+            {cacheSummary(report.cache)}
+          </p>
+        </Section>
+      )}
 
       {showKeys && (
         <Section id="top-keys" title="Keys by requests (30 days)">

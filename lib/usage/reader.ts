@@ -1,5 +1,6 @@
 import type { Database } from "../db/client.ts";
 import {
+  type CacheUsageRow,
   type ModelUsageRow,
   noUsage,
   type ProviderUsageRow,
@@ -9,7 +10,7 @@ import {
 } from "./roll-up.ts";
 import type { UsageEventInput } from "./usage-event.ts";
 
-export type { ModelUsageRow, ProviderUsageRow, UsageRow, UsageSums } from "./roll-up.ts";
+export type { CacheUsageRow, ModelUsageRow, ProviderUsageRow, UsageRow, UsageSums } from "./roll-up.ts";
 
 export type UsageFilter = {
   keyIds: readonly string[];
@@ -80,6 +81,21 @@ export async function readModelUsage(db: Database, filter: Omit<UsageFilter, "pe
     requests: r.requests,
     prompt: Number(r.promptTokens),
     completion: Number(r.completionTokens),
+  }));
+}
+
+/** The keys' response cache hits, misses and saved tokens per provider and model from `from` on (written rollups only). */
+export async function readCacheUsage(db: Database, filter: Omit<UsageFilter, "pending">): Promise<CacheUsageRow[]> {
+  const stored = await db.prisma.usageDailyCache.findMany({ where: whereOf(filter) });
+  return stored.map((r) => ({
+    keyId: r.keyId,
+    day: dayOf(r.day),
+    provider: r.provider,
+    model: r.model,
+    hits: r.hits,
+    misses: r.misses,
+    savedPrompt: Number(r.savedPromptTokens),
+    savedCompletion: Number(r.savedCompletionTokens),
   }));
 }
 

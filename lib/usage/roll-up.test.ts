@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rollUp, rollUpFeatures, rollUpModels, rollUpProviders } from "./roll-up.ts";
+import { rollUp, rollUpCache, rollUpFeatures, rollUpModels, rollUpProviders } from "./roll-up.ts";
 import type { UsageEventInput } from "./usage-event.ts";
 
 const event = (over: Partial<UsageEventInput> = {}): UsageEventInput => ({
@@ -81,6 +81,50 @@ describe("roll-ups", () => {
       ["a", "2026-03-15", "anthropic", "web_search", 5],
       ["a", "2026-03-15", "anthropic", "service_tier:priority", 1],
       ["a", "2026-03-16", "anthropic", "web_search", 2],
+    ]);
+  });
+});
+
+describe("the response cache's roll-up", () => {
+  it("counts hits under the model that first answered with the tokens they saved, misses under the answering one", () => {
+    const at = new Date("2026-03-15T10:00:00Z");
+    const hit = {
+      state: "hit",
+      ageS: 3,
+      provider: "xai",
+      model: "grok",
+      promptTokens: 10,
+      completionTokens: 5,
+    } as const;
+    const rows = rollUpCache([
+      event({ at, provider: "xai", model: "grok", promptTokens: 10, completionTokens: 5, cache: { state: "miss" } }),
+      event({ at, cache: hit }),
+      event({ at, cache: hit }),
+      event({ at, keyId: "key_2", cache: hit }),
+      // Did not ask: not in the cache's rows.
+      event({ at, provider: "xai", model: "grok", promptTokens: 1 }),
+    ]);
+    expect(rows).toEqual([
+      {
+        keyId: "key_1",
+        day: "2026-03-15",
+        provider: "xai",
+        model: "grok",
+        hits: 2,
+        misses: 1,
+        savedPrompt: 20,
+        savedCompletion: 10,
+      },
+      {
+        keyId: "key_2",
+        day: "2026-03-15",
+        provider: "xai",
+        model: "grok",
+        hits: 1,
+        misses: 0,
+        savedPrompt: 10,
+        savedCompletion: 5,
+      },
     ]);
   });
 });

@@ -185,3 +185,44 @@ export function rollUpFeatures(events: readonly UsageEventInput[]): FeatureUsage
   }
   return [...rows.values()];
 }
+
+/**
+ * The response cache of one key on one UTC day for one provider and model (usage_daily_cache): a hit
+ * under the provider and model that first gave the answer, with the tokens it did not pay; a miss under
+ * the provider that answered.
+ */
+export type CacheUsageRow = {
+  keyId: string;
+  day: string;
+  provider: string;
+  model: string;
+  hits: number;
+  misses: number;
+  savedPrompt: number;
+  savedCompletion: number;
+};
+
+/** Cache hits and misses per key, UTC day, provider and model (only events that asked for the cache). */
+export function rollUpCache(events: readonly UsageEventInput[]): CacheUsageRow[] {
+  const rows = new Map<string, CacheUsageRow>();
+  for (const e of events) {
+    const cache = e.cache;
+    if (!cache) continue;
+    const hit = cache.state === "hit" ? cache : undefined;
+    const provider = hit ? hit.provider : (e.provider ?? "");
+    const model = hit ? hit.model : (e.model ?? "");
+    const day = e.at.toISOString().slice(0, 10);
+    const id = `${e.keyId}\u0000${day}\u0000${provider}\u0000${model}`;
+    let row = rows.get(id);
+    if (!row) {
+      row = { keyId: e.keyId, day, provider, model, hits: 0, misses: 0, savedPrompt: 0, savedCompletion: 0 };
+      rows.set(id, row);
+    }
+    if (hit) {
+      row.hits += 1;
+      row.savedPrompt += hit.promptTokens;
+      row.savedCompletion += hit.completionTokens;
+    } else row.misses += 1;
+  }
+  return [...rows.values()];
+}

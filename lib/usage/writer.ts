@@ -1,6 +1,6 @@
 import type { Database } from "../db/client.ts";
 import { isUnsafeText, toSafeText } from "../gateway/http/safe-text.ts";
-import { rollUp, rollUpFeatures, rollUpModels, rollUpProviders } from "./roll-up.ts";
+import { rollUp, rollUpCache, rollUpFeatures, rollUpModels, rollUpProviders } from "./roll-up.ts";
 import type { UsageEventInput } from "./usage-event.ts";
 
 /**
@@ -14,6 +14,7 @@ export async function writeUsage(db: Database, batch: UsageEventInput[]): Promis
   const providers = rollUpProviders(events);
   const models = rollUpModels(events);
   const features = rollUpFeatures(events);
+  const cache = rollUpCache(events);
   const lastUsed = new Map<string, Date>();
   for (const e of events) if ((lastUsed.get(e.keyId)?.getTime() ?? 0) < e.at.getTime()) lastUsed.set(e.keyId, e.at);
 
@@ -133,6 +134,28 @@ export async function writeUsage(db: Database, batch: UsageEventInput[]): Promis
            AS v(k, d, p, f, n)
          ON CONFLICT (key_id, day, provider, feature) DO UPDATE SET uses = usage_daily_feature.uses + EXCLUDED.uses`,
         columns(features, [(r) => r.keyId, (r) => r.day, (r) => r.provider, (r) => r.feature, (r) => r.uses]),
+      );
+    if (cache.length)
+      await tx.query(
+        `INSERT INTO usage_daily_cache (key_id, day, provider, model, hits, misses, saved_prompt_tokens, saved_completion_tokens)
+         SELECT k, d::date, p, m, h, x, sp, sc
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::bigint[], $8::bigint[])
+           AS v(k, d, p, m, h, x, sp, sc)
+         ON CONFLICT (key_id, day, provider, model) DO UPDATE SET
+           hits = usage_daily_cache.hits + EXCLUDED.hits,
+           misses = usage_daily_cache.misses + EXCLUDED.misses,
+           saved_prompt_tokens = usage_daily_cache.saved_prompt_tokens + EXCLUDED.saved_prompt_tokens,
+           saved_completion_tokens = usage_daily_cache.saved_completion_tokens + EXCLUDED.saved_completion_tokens`,
+        columns(cache, [
+          (r) => r.keyId,
+          (r) => r.day,
+          (r) => r.provider,
+          (r) => r.model,
+          (r) => r.hits,
+          (r) => r.misses,
+          (r) => r.savedPrompt,
+          (r) => r.savedCompletion,
+        ]),
       );
     await tx.query(
       // GREATEST ignores NULL, so a key's first use sets the column too.

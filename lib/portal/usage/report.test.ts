@@ -4,8 +4,8 @@ import { startTestGateway, type TestGateway } from "../../../test/support/gatewa
 import { createTestSession } from "../../../test/support/session.ts";
 import { LATENCY_BUCKETS_MS, latencyBucket } from "../../usage/latency-histogram.ts";
 import type { UsageEventInput } from "../../usage/usage-event.ts";
-import { describeTotals, STATUS_CLASSES } from "./summary.ts";
-import { quotaNow, usageQuery, usageReport } from "./report.ts";
+import { cacheSummary, describeTotals, STATUS_CLASSES } from "./summary.ts";
+import { cacheSavings, quotaNow, usageQuery, usageReport } from "./report.ts";
 import { EVENT_TIME, usageEvent } from "../../usage/test-events.ts";
 
 describe("usage in words", () => {
@@ -151,5 +151,28 @@ describe("usageQuery", () => {
     expect(usageQuery.safeParse({}).success).toBe(true);
     for (const key of ["a\u0000b", "key_\ud800", "", "key id", "x".repeat(101)])
       expect(usageQuery.safeParse({ key }).success).toBe(false);
+  });
+});
+
+describe("the response cache in the usage report", () => {
+  it("sums hits and misses and prices what the hits saved, leaving unpriced models out of the cost", () => {
+    const row = { keyId: "k", day: "2026-03-15", provider: "xai", model: "grok-4", misses: 0, savedCompletion: 100 };
+    const savings = cacheSavings([
+      { ...row, hits: 3, misses: 1, savedPrompt: 1000 },
+      { ...row, model: "mystery", hits: 2, savedPrompt: 50, savedCompletion: 0 },
+      { ...row, model: "grok-4-fast", hits: 0, misses: 4, savedPrompt: 0, savedCompletion: 0 },
+    ]);
+    expect(savings).toMatchObject({
+      hits: 5,
+      misses: 5,
+      saved_prompt_tokens: 1050,
+      saved_completion_tokens: 100,
+      unpriced_hits: 2,
+    });
+    expect(savings.saved_cost_usd).toBeCloseTo((1000 * 3 + 100 * 15) / 1e6, 12);
+    expect(cacheSummary(savings)).toBe(
+      "5 of 10 requests that asked for the cache were answered from it (50.0%): 1,150 tokens and about $0.0045 not paid, besides 2 hits of unpriced models.",
+    );
+    expect(cacheSummary(cacheSavings([]))).toBeNull();
   });
 });

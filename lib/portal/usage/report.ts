@@ -4,16 +4,25 @@ import { effectiveLimits, toKeyRecord, withEnforcedTerms } from "../../gateway/k
 import { LATENCY_BUCKETS_MS, latencyPercentile } from "../../usage/latency-histogram.ts";
 import {
   groupUsage,
+  readCacheUsage,
   readModelUsage,
   readProviderUsage,
   readUsage,
   sumUsage,
+  type CacheUsageRow,
   type ModelUsageRow,
   type UsageSums,
 } from "../../usage/reader.ts";
 import { estimateCost } from "../../usage/prices.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
-import { failedRequests, type Counts, type ModelUsage, type QuotaNow, type UsageReport } from "./summary.ts";
+import {
+  failedRequests,
+  type CacheSavings,
+  type Counts,
+  type ModelUsage,
+  type QuotaNow,
+  type UsageReport,
+} from "./summary.ts";
 
 // The payload's types live with its presentation (a leaf the client dashboard can import); also exported here,
 // beside the functions that build it.
@@ -69,6 +78,29 @@ export function modelBreakdown(rows: Iterable<ModelUsageRow>): Pick<UsageReport,
   return { models, models_total: total };
 }
 
+/** Cache rows summed over the period, each provider and model's saved tokens priced when read. */
+export function cacheSavings(rows: Iterable<CacheUsageRow>): CacheSavings {
+  const total: CacheSavings = {
+    hits: 0,
+    misses: 0,
+    saved_prompt_tokens: 0,
+    saved_completion_tokens: 0,
+    saved_cost_usd: 0,
+    unpriced_hits: 0,
+  };
+  for (const r of rows) {
+    total.hits += r.hits;
+    total.misses += r.misses;
+    total.saved_prompt_tokens += r.savedPrompt;
+    total.saved_completion_tokens += r.savedCompletion;
+    if (r.hits === 0) continue;
+    const cost = estimateCost(r.provider, r.model, r.savedPrompt, r.savedCompletion);
+    if (cost === undefined) total.unpriced_hits += r.hits;
+    else total.saved_cost_usd += cost;
+  }
+  return total;
+}
+
 export type ReportScope = { owner?: string; keyId?: string };
 
 /**
@@ -87,10 +119,11 @@ export async function usageReport(db: Database, { owner, keyId }: ReportScope, n
     include: { user: { select: { email: true } } },
   });
   const filter = { keyIds: keys.map((k) => k.id), from };
-  const [rows, providerRows, modelRows] = await Promise.all([
+  const [rows, providerRows, modelRows, cacheRows] = await Promise.all([
     readUsage(db, filter),
     readProviderUsage(db, filter),
     readModelUsage(db, filter),
+    readCacheUsage(db, filter),
   ]);
 
   const byDay = groupUsage(rows, "day");
@@ -159,6 +192,7 @@ export async function usageReport(db: Database, { owner, keyId }: ReportScope, n
       })
       .filter((k) => k.requests > 0 || owner !== undefined)
       .sort((a, b) => b.requests - a.requests),
+    cache: cacheSavings(cacheRows),
     latency_buckets_ms: LATENCY_BUCKETS_MS,
   };
 }

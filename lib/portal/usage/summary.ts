@@ -30,7 +30,20 @@ export type UsageReport = {
   keys: Array<
     Counts & { id: string; name: string; prefix: string; owner: string | null; kind: string; error_rate: number }
   >;
+  /** The response cache: requests that asked for it, answered from it (hits) or by a provider (misses), and what the hits did not pay. */
+  cache: CacheSavings;
   latency_buckets_ms: readonly number[];
+};
+
+export type CacheSavings = {
+  hits: number;
+  misses: number;
+  saved_prompt_tokens: number;
+  saved_completion_tokens: number;
+  /** The hits' tokens at the price table's rates for the models that first gave the answers. */
+  saved_cost_usd: number;
+  /** Hits of models without a price, whose saving is not in saved_cost_usd. */
+  unpriced_hits: number;
 };
 
 export type ModelUsage = {
@@ -94,4 +107,13 @@ export function describeTotals(report: Pick<UsageReport, "totals" | "latency_buc
 export function usd(n: number | null): string {
   if (n === null) return "—";
   return `$${n.toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: n < 1 ? 4 : 2 })}`;
+}
+
+/** The response cache's 30 days in a sentence; null when no request asked for it. */
+export function cacheSummary(c: CacheSavings): string | null {
+  const asked = c.hits + c.misses;
+  if (asked === 0) return null;
+  const tokens = (c.saved_prompt_tokens + c.saved_completion_tokens).toLocaleString("en");
+  const unpriced = c.unpriced_hits ? `, besides ${c.unpriced_hits.toLocaleString("en")} hits of unpriced models` : "";
+  return `${c.hits.toLocaleString("en")} of ${asked.toLocaleString("en")} requests that asked for the cache were answered from it (${((c.hits / asked) * 100).toFixed(1)}%): ${tokens} tokens and about ${usd(c.saved_cost_usd)} not paid${unpriced}.`;
 }
