@@ -125,11 +125,11 @@ export class RequestCache<A = ChatCompletion> {
   /** The stored answer when there is one young enough for the request; undefined is a miss. */
   async read(): Promise<CacheHit<A> | undefined> {
     if (this.directive.maxAgeS <= 0) return undefined;
-    const text = await this.store.get(this.scope, this.key);
-    if (text === undefined) return undefined;
+    const stored = await this.store.get(this.scope, this.key);
+    if (stored === undefined) return undefined;
     let entry: CachedAnswer<A>;
     try {
-      entry = JSON.parse(text) as CachedAnswer<A>;
+      entry = (stored.parsed ??= JSON.parse(stored.text)) as CachedAnswer<A>;
     } catch {
       return undefined;
     }

@@ -5,9 +5,16 @@ import type { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import { GatewayError } from "../../errors.ts";
 
-/** A stored answer, as text (JSON of a CachedAnswer): what both stores keep. */
+/**
+ * A stored answer: its text (JSON of a CachedAnswer), what both stores keep, and once read in this
+ * process its parsed value, which the memory store keeps beside the text so later hits parse nothing.
+ * Readers treat the parsed value as read-only: every hit of the entry shares it.
+ */
+export type StoredAnswer = { text: string; parsed?: unknown };
+
+/** Where the answers are kept, by scope and key. */
 export interface AnswerStore {
-  get(scope: string, key: string): Promise<string | undefined>;
+  get(scope: string, key: string): Promise<StoredAnswer | undefined>;
   set(scope: string, key: string, value: string, ttlMs: number): Promise<void>;
   /** Removes a scope's entries, or every entry when `scope` is undefined; resolves with how many went. */
   clear(scope: string | undefined): Promise<number>;
@@ -17,13 +24,14 @@ export interface AnswerStore {
 const joined = (scope: string, key: string) => `${scope}\n${key}`;
 
 export class MemoryAnswerStore implements AnswerStore {
-  private readonly lru: LRUCache<string, string>;
+  private readonly lru: LRUCache<string, StoredAnswer>;
 
   constructor(maxBytes: number) {
-    this.lru = new LRUCache<string, string>({
+    this.lru = new LRUCache<string, StoredAnswer>({
       maxSize: maxBytes,
-      // UTF-16 code units are what V8 keeps a string in, at most: a bound in bytes that never undercounts by half.
-      sizeCalculation: (value, key) => 2 * (value.length + key.length),
+      // UTF-16 code units are what V8 keeps a string in, at most: a bound in bytes that never undercounts
+      // by half; the parsed value, once there, takes about as much again.
+      sizeCalculation: (value, key) => 4 * value.text.length + 2 * key.length,
     });
   }
 
@@ -32,7 +40,7 @@ export class MemoryAnswerStore implements AnswerStore {
   }
 
   async set(scope: string, key: string, value: string, ttlMs: number) {
-    this.lru.set(joined(scope, key), value, { ttl: ttlMs });
+    this.lru.set(joined(scope, key), { text: value }, { ttl: ttlMs });
   }
 
   async clear(scope: string | undefined) {
@@ -65,7 +73,8 @@ export class RedisAnswerStore implements AnswerStore {
 
   async get(scope: string, key: string) {
     try {
-      return (await this.redis.get(`${PREFIX}${scope}:${key}`)) ?? undefined;
+      const text = await this.redis.get(`${PREFIX}${scope}:${key}`);
+      return text === null ? undefined : { text };
     } catch (err) {
       this.onError(err);
       return undefined;
