@@ -8,11 +8,12 @@ import {
   CACHE_MISS,
   cachedFrom,
   hitUse,
+  pivotCacheFor,
   setHitHeaders,
   type RequestCache,
   type StreamKeeper,
 } from "../../llm/cache/answer-cache.ts";
-import { hitAnswer, pivotCacheFor, replayStream } from "../../llm/cache/replay.ts";
+import { hitAnswer, replayStream } from "../../llm/cache/replay.ts";
 import { completeOn, streamOn, type ChatTarget } from "../../llm/call/index.ts";
 import { anthropicErrorResponses } from "../../llm/compat/error-responses.ts";
 import { inlineImages } from "../../llm/compat/images.ts";

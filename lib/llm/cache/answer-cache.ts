@@ -66,17 +66,27 @@ export const keyScope = (limitKey: string): string => `k:${limitKey}`;
  * of answers for every key; any other entry is the calling key's lineage's alone.
  */
 export function cacheFor(c: Call, model: string, body: object, policy?: AliasCachePolicy): RequestCache | undefined {
-  const directive = cacheDirective(c.header("cache-control"), policy && policyDirective(policy));
-  if (!directive || !c.key) return undefined;
-  const scope = policy?.shared ? aliasScope(model) : keyScope(c.key.limitKey);
-  return new RequestCache(
-    store(c.runtime),
-    c.runtime.config.answerCache,
-    scope,
-    chatCacheKey(model, body),
-    directive,
-    replayable,
-  );
+  return openRequestCache(c, model, policy, () => chatCacheKey(model, body), replayable);
+}
+
+/**
+ * As cacheFor, for a surface whose request is not a Chat Completions body: keyed on the request's chat
+ * pivot, so the same question shares one entry whichever surface asked. `pivot` runs only when the
+ * request uses the cache; a request it cannot carry (it throws: a field or block the pivot has no place
+ * for, which only the provider's own wire can take) has no key, and is answered without the cache rather
+ * than refused, as it would be without the header.
+ */
+export function pivotCacheFor(
+  c: Call,
+  model: string,
+  pivot: () => object,
+  policy?: AliasCachePolicy,
+): RequestCache | undefined {
+  try {
+    return openRequestCache(c, model, policy, () => chatCacheKey(model, pivot()), replayable);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The vectors of an embeddings request, as the cache keeps them. */
@@ -89,22 +99,28 @@ export function embeddingCacheFor(
   inputs: readonly string[],
   policy?: AliasCachePolicy,
 ): RequestCache<CachedEmbeddings> | undefined {
-  const directive = cacheDirective(c.header("cache-control"), policy && policyDirective(policy));
-  if (!directive || !c.key) return undefined;
-  const scope = policy?.shared ? aliasScope(model) : keyScope(c.key.limitKey);
-  return new RequestCache(
-    store(c.runtime),
-    c.runtime.config.answerCache,
-    scope,
-    embeddingCacheKey(model, inputs),
-    directive,
+  return openRequestCache(
+    c,
+    model,
+    policy,
+    () => embeddingCacheKey(model, inputs),
     () => true,
   );
 }
 
-/** Whether a call would use the cache (cacheFor makes one), before its key is worth computing. */
-export const usesCache = (c: Call, policy?: AliasCachePolicy): boolean =>
-  c.key !== undefined && cacheDirective(c.header("cache-control"), policy && policyDirective(policy)) !== undefined;
+/** What every kind of call shares: the directive, the scope, and the key computed only when the cache is used. */
+function openRequestCache<A>(
+  c: Call,
+  model: string,
+  policy: AliasCachePolicy | undefined,
+  key: () => string,
+  keepable: (answer: A) => boolean,
+): RequestCache<A> | undefined {
+  const directive = cacheDirective(c.header("cache-control"), policy && policyDirective(policy));
+  if (!directive || !c.key) return undefined;
+  const scope = policy?.shared ? aliasScope(model) : keyScope(c.key.limitKey);
+  return new RequestCache(store(c.runtime), c.runtime.config.answerCache, scope, key(), directive, keepable);
+}
 
 const policyDirective = (policy: AliasCachePolicy): CacheDirective => ({ maxAgeS: policy.maxAgeS, store: true });
 

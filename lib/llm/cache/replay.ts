@@ -3,11 +3,9 @@
 // the chunks a provider would have sent, so each SDK reads a hit exactly as it reads a fresh answer.
 import type { EventSource } from "../../gateway/http/event-stream.ts";
 import { StreamAnswer } from "../../gateway/pipeline/answer.ts";
-import type { Call } from "../../gateway/pipeline/call.ts";
 import type { ChatSink } from "../wire/openai-chat.ts";
 import type { ChatCompletion } from "../wire/types.ts";
-import type { AliasCachePolicy } from "../routing/config.ts";
-import { cacheFor, hitUse, usesCache, type CacheHit, type RequestCache } from "./answer-cache.ts";
+import { hitUse, type CacheHit } from "./answer-cache.ts";
 import { completionChunks } from "./chunks.ts";
 
 const encoder = new TextEncoder();
@@ -28,27 +26,4 @@ export function replayStream(hit: CacheHit, id: string, sink: ChatSink): StreamA
   };
   const bytesOut = bytes.reduce((n, b) => n + b.byteLength, 0);
   return new StreamAnswer(source, Promise.resolve({ bytesOut, cache: hitUse(hit) }));
-}
-
-/**
- * The cache's part in a call from a surface whose request is not a Chat Completions body: keyed on the
- * request's chat pivot, so the same question shares one entry whichever surface asked. `pivot` runs
- * only when the request asked for the cache; a request it cannot carry (it throws: a field or block the
- * pivot has no place for, which only the provider's own wire can take) has no key, and is answered
- * without the cache rather than refused, as it would be without the header.
- */
-export function pivotCacheFor(
-  c: Call,
-  model: string,
-  pivot: () => object,
-  policy?: AliasCachePolicy,
-): RequestCache | undefined {
-  if (!usesCache(c, policy)) return undefined;
-  let chat: object;
-  try {
-    chat = pivot();
-  } catch {
-    return undefined;
-  }
-  return cacheFor(c, model, chat, policy);
 }
