@@ -8,6 +8,7 @@
 // rate) so both do the same work a second. The minimal Node relay is timed in the same run as the floor.
 import autocannon from "autocannon";
 import { backendEnv } from "../test/support/backends.ts";
+import { loadCompletions } from "./completion-load.ts";
 import { startCompiledServer } from "./compiled-server.ts";
 import { cpuPerRequest } from "./process-cpu.ts";
 import { median, report, spread } from "./results.ts";
@@ -15,31 +16,10 @@ import { createBenchKey, pinToCpu, startScriptServer } from "./support.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_CACHE_ROUNDS ?? 6);
-const CONNECTIONS = 20;
 
-/** A completion a second body never repeats: each request a question the cache has not seen. */
-function fresh(url: string, headers: Record<string, string>, duration: number, overallRate?: number) {
-  let n = 0;
-  return autocannon({
-    url,
-    method: "POST",
-    connections: CONNECTIONS,
-    duration,
-    ...(overallRate !== undefined && { overallRate }),
-    headers: { "content-type": "application/json", ...headers },
-    requests: [
-      {
-        setupRequest: (req) => ({
-          ...req,
-          body: JSON.stringify({
-            model: "xai/grok-4-fast",
-            messages: [{ role: "user", content: `Say hello, number ${process.pid}-${Date.now()}-${n++}.` }],
-          }),
-        }),
-      },
-    ],
-  });
-}
+/** Completions, each a question the cache has not seen. */
+const fresh = (url: string, headers: Record<string, string>, duration: number, overallRate?: number) =>
+  loadCompletions(url, headers, duration, overallRate, { fresh: true });
 
 async function main() {
   const fake = await startScriptServer("bench/fake-chat-server.ts");
