@@ -12,6 +12,7 @@ const nextConfig = {
     "prom-client",
     "pdfkit",
     "sharp",
+    "usearch",
     "unpdf",
     "espeak-ng",
     "piscina",

@@ -78,6 +78,12 @@ const envSchema = z.object({
   LLM_CACHE_TTL_SECONDS: positiveInt.default(86_400),
   LLM_CACHE_MAX_ENTRY_BYTES: positiveInt.default(1024 * 1024),
   LLM_CACHE_MAX_BYTES: positiveInt.default(64 * 1024 * 1024),
+  // The semantic cache (lib/llm/cache/semantic/), for aliases whose policy turns it on: the embedding
+  // deployment a prompt is embedded with (an alias or provider/model), the cosine similarity a neighbour
+  // needs to answer, and how many vectors the in-process index holds before the oldest go.
+  LLM_SEMANTIC_CACHE_EMBEDDING_MODEL: z.string().min(1).default("openai/text-embedding-3-small"),
+  LLM_SEMANTIC_CACHE_THRESHOLD: z.coerce.number().gt(0).max(1).default(0.95),
+  LLM_SEMANTIC_CACHE_MAX_ENTRIES: positiveInt.default(100_000),
   // Model routing's circuit breakers (lib/llm/routing/breaker.ts): failures within 30 s that open one, and how long it stays open.
   GATEWAY_BREAKER_THRESHOLD: positiveInt.optional(),
   GATEWAY_BREAKER_COOLDOWN_MS: positiveInt.optional(),
@@ -152,7 +158,13 @@ export type Config = {
   databaseUrl?: string;
   redisUrl?: string;
   /** The response cache of model answers (LLM_CACHE_*): kept this long, entries up to a size, the in-process store's bound. */
-  answerCache: { ttlMs: number; maxEntryBytes: number; maxBytes: number };
+  answerCache: {
+    ttlMs: number;
+    maxEntryBytes: number;
+    maxBytes: number;
+    /** The semantic cache's defaults (LLM_SEMANTIC_CACHE_*), for aliases that turn it on. */
+    semantic: { embeddingModel: string; threshold: number; maxEntries: number };
+  };
   /** OpenTelemetry traces (the standard OTEL_* variables); absent: tracing is off. */
   tracing?: TracingSettings;
   /** /metrics' series pushed over OTLP too (the standard OTEL_* variables); absent: not exported. */
@@ -309,6 +321,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ttlMs: e.LLM_CACHE_TTL_SECONDS * 1000,
       maxEntryBytes: e.LLM_CACHE_MAX_ENTRY_BYTES,
       maxBytes: e.LLM_CACHE_MAX_BYTES,
+      semantic: {
+        embeddingModel: e.LLM_SEMANTIC_CACHE_EMBEDDING_MODEL,
+        threshold: e.LLM_SEMANTIC_CACHE_THRESHOLD,
+        maxEntries: e.LLM_SEMANTIC_CACHE_MAX_ENTRIES,
+      },
     },
     responsesRetentionDays: e.RESPONSES_RETENTION_DAYS,
     requestLogRetentionDays: e.REQUEST_LOG_RETENTION_DAYS,

@@ -13,7 +13,16 @@ export type FeatureUse = Record<string, number>;
  */
 export type CacheUse =
   | { state: "miss" }
-  | { state: "hit"; ageS: number; provider: string; model: string; promptTokens: number; completionTokens: number };
+  | {
+      state: "hit";
+      ageS: number;
+      provider: string;
+      model: string;
+      promptTokens: number;
+      completionTokens: number;
+      /** A semantic hit: the cosine similarity of the question whose answer it was. */
+      similarity?: number;
+    };
 
 export type UsageEventInput = {
   keyId: string;

@@ -2,10 +2,13 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
-import { answerStore, keyScope } from "../../llm/cache/answer-cache.ts";
+import { clearAnswers, keyScope } from "../../llm/cache/answer-cache.ts";
 
 const Cleared = z
-  .object({ deleted: z.number().int().openapi({ description: "Entries removed" }) })
+  .object({
+    deleted: z.number().int().openapi({ description: "Answers removed" }),
+    vectors: z.number().int().openapi({ description: "Semantic cache vectors removed (questions matched by meaning)" }),
+  })
   .openapi("CacheCleared");
 
 const clear = gatewayRoute("key", {
@@ -13,7 +16,7 @@ const clear = gatewayRoute("key", {
   path: "/v1/cache",
   summary: "Delete the caller's cached model answers",
   description:
-    "Removes every answer the response cache holds for the calling key's lineage (the key and the keys it was rotated from); other owners' entries are untouched.",
+    "Removes every answer the response cache holds for the calling key's lineage (the key and the keys it was rotated from), and the semantic cache's vectors of its questions; other owners' entries are untouched.",
   tags: ["Cache"],
   responses: {
     200: jsonResponse(Cleared, "The caller's entries are gone"),
@@ -23,8 +26,8 @@ const clear = gatewayRoute("key", {
 });
 
 const handleClear: Handler<typeof clear> = async (c) => {
-  const deleted = await answerStore(c.runtime).clear(keyScope(c.key!.limitKey));
-  return { deleted };
+  const { answers, vectors } = await clearAnswers(c.runtime, keyScope(c.key!.limitKey));
+  return { deleted: answers, vectors };
 };
 
 export const cacheRoutes: RouteDef[] = [route(clear, handleClear)];

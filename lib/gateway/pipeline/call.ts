@@ -38,6 +38,9 @@ export class Call implements RequestVariables {
     readonly requestId: string,
     readonly request: GatewayRequest,
     readonly gateway: GatewayInfo,
+    /** The route's template, as the request log names it, and its area's scope: for work metered beside the request's own. */
+    readonly route: string,
+    readonly area: string,
   ) {}
 
   get<K extends keyof Variables>(name: K): Variables[K] {

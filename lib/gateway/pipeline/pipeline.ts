@@ -68,7 +68,7 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       const { access, contract, handler } = entry.def;
       respond = entry.respond;
       if (respond.untrusted) untrustedContent(req, headers);
-      call = new Call(rt, requestId, req, gateway);
+      call = new Call(rt, requestId, req, gateway, entry.label, entry.area.scope);
       call.trace = trace;
       if (access.auth !== "none") {
         const view = viewOf(req);

@@ -115,7 +115,7 @@ export function createMetrics(meter: MeterCounts, options: MetricsOptions = {}):
     }),
     llmCache: new Counter({
       name: "gateway_llm_cache_total",
-      help: "Model calls that asked for the response cache (Cache-Control), by route template and result (hit, miss)",
+      help: "Model calls that asked for the response cache (Cache-Control), by route template and result (hit, semantic_hit, miss)",
       labelNames: ["route", "result"],
       registers: [registry],
     }),

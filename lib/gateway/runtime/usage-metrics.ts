@@ -57,9 +57,12 @@ export function countUsage(counters: UsageCounters, event: UsageEventInput): voi
   counters.llmRequests.inc({ ...labels, route: event.route, status_class: `${Math.floor(event.status / 100)}xx` });
 }
 
-/** A model call that asked for the response cache: hit or miss by route, and what a hit did not pay. */
+/** A model call that asked for the response cache: hit, semantic hit or miss by route, and what a hit did not pay. */
 function countCache(counters: UsageCounters, route: string, cache: CacheUse): void {
-  counters.llmCache.inc({ route, result: cache.state });
+  counters.llmCache.inc({
+    route,
+    result: cache.state === "hit" && cache.similarity !== undefined ? "semantic_hit" : cache.state,
+  });
   if (cache.state !== "hit") return;
   const saved = estimateCost(cache.provider, cache.model, cache.promptTokens, cache.completionTokens);
   if (saved !== undefined) counters.llmCacheSavedUsd.inc(saved);

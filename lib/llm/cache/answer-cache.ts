@@ -14,6 +14,8 @@ import { AnswerRecorder, recordingSink } from "./chunks.ts";
 import { chatCacheKey, embeddingCacheKey } from "./canonical.ts";
 import { cacheDirective, type CacheDirective } from "./directive.ts";
 import { MemoryAnswerStore, RedisAnswerStore, type AnswerStore } from "./store.ts";
+import { semanticLookup, type SemanticLookup } from "./semantic/lookup.ts";
+import { clearSemantic } from "./semantic/semantic-cache.ts";
 
 /** What is stored for a question: the answer (a chat completion, unless said) and what it cost when the provider gave it. */
 export type CachedAnswer<A = ChatCompletion> = {
@@ -26,8 +28,8 @@ export type CachedAnswer<A = ChatCompletion> = {
   completionTokens: number;
 };
 
-/** A hit as the request log and the answer's headers tell it. */
-export type CacheHit<A = ChatCompletion> = CachedAnswer<A> & { ageS: number };
+/** A hit as the request log and the answer's headers tell it; `similarity` when a near question's answer (the semantic cache). */
+export type CacheHit<A = ChatCompletion> = CachedAnswer<A> & { ageS: number; similarity?: number };
 
 export const CACHE_MISS: CacheUse = { state: "miss" };
 
@@ -53,8 +55,17 @@ function store(rt: Runtime): AnswerStore {
   return (holder[STORE] ??= openStore(rt));
 }
 
-/** The runtime's answer store (for clearing it). */
-export const answerStore = store;
+/**
+ * Removes a scope's cached answers, or every answer when `scope` is undefined, and the semantic cache's
+ * vectors with them; resolves with how many of each went.
+ */
+export async function clearAnswers(
+  rt: Runtime,
+  scope: string | undefined,
+): Promise<{ answers: number; vectors: number }> {
+  const [answers, vectors] = await Promise.all([store(rt).clear(scope), clearSemantic(rt, scope)]);
+  return { answers, vectors };
+}
 
 /** The scope of a key's entries: its lineage, so a rotated key keeps its cache and no other key sees it. */
 export const keyScope = (limitKey: string): string => `k:${limitKey}`;
@@ -66,7 +77,9 @@ export const keyScope = (limitKey: string): string => `k:${limitKey}`;
  * of answers for every key; any other entry is the calling key's lineage's alone.
  */
 export function cacheFor(c: Call, model: string, body: object, policy?: AliasCachePolicy): RequestCache | undefined {
-  return openRequestCache(c, model, policy, () => chatCacheKey(model, body), replayable);
+  const cache = openRequestCache(c, model, policy, () => chatCacheKey(model, body), replayable);
+  if (cache && policy?.semantic) cache.semantic = semanticLookup(c, model, body, policy.semantic);
+  return cache;
 }
 
 /**
@@ -82,8 +95,11 @@ export function pivotCacheFor(
   pivot: () => object,
   policy?: AliasCachePolicy,
 ): RequestCache | undefined {
+  let question: object;
   try {
-    return openRequestCache(c, model, policy, () => chatCacheKey(model, pivot()), replayable);
+    const cache = openRequestCache(c, model, policy, () => chatCacheKey(model, (question = pivot())), replayable);
+    if (cache && policy?.semantic) cache.semantic = semanticLookup(c, model, question!, policy.semantic);
+    return cache;
   } catch {
     return undefined;
   }
@@ -119,7 +135,7 @@ function openRequestCache<A>(
   const directive = cacheDirective(c.header("cache-control"), policy && policyDirective(policy));
   if (!directive || !c.key) return undefined;
   const scope = policy?.shared ? aliasScope(model) : keyScope(c.key.limitKey);
-  return new RequestCache(store(c.runtime), c.runtime.config.answerCache, scope, key(), directive, keepable);
+  return new RequestCache<A>(store(c.runtime), c.runtime.config.answerCache, scope, key(), directive, keepable);
 }
 
 const policyDirective = (policy: AliasCachePolicy): CacheDirective => ({ maxAgeS: policy.maxAgeS, store: true });
@@ -128,10 +144,13 @@ const policyDirective = (policy: AliasCachePolicy): CacheDirective => ({ maxAgeS
 const aliasScope = (alias: string): string => `a:${alias}`;
 
 export class RequestCache<A = ChatCompletion> {
+  /** The semantic cache's part, for a chat question an alias's policy lets it match. */
+  semantic: SemanticLookup | undefined;
+
   constructor(
     private readonly store: AnswerStore,
-    private readonly settings: Runtime["config"]["answerCache"],
-    private readonly scope: string,
+    private readonly settings: Pick<Runtime["config"]["answerCache"], "ttlMs" | "maxEntryBytes">,
+    readonly scope: string,
     readonly key: string,
     private readonly directive: CacheDirective,
     /** Whether an answer can be given back as it came; one that cannot is not kept. */
@@ -140,8 +159,24 @@ export class RequestCache<A = ChatCompletion> {
 
   /** The stored answer when there is one young enough for the request; undefined is a miss. */
   async read(): Promise<CacheHit<A> | undefined> {
-    if (this.directive.maxAgeS <= 0) return undefined;
-    const stored = await this.store.get(this.scope, this.key);
+    if (this.directive.maxAgeS <= 0) {
+      // Its answer is kept (no-cache): its vector is made meanwhile, beside the provider's call.
+      this.semantic?.prepare();
+      return undefined;
+    }
+    const exact = await this.entry(this.key);
+    if (exact || !this.semantic) return exact;
+    const near = await this.semantic.nearest(this.scope);
+    if (!near) return undefined;
+    const hit = await this.entry(near.answerKey);
+    // Its answer expired or was cleared: the vector can never answer again.
+    if (!hit) this.semantic.forget(near.id);
+    return hit && { ...hit, similarity: near.similarity };
+  }
+
+  /** The entry stored under `key`, if young enough for the request. */
+  private async entry(key: string): Promise<CacheHit<A> | undefined> {
+    const stored = await this.store.get(this.scope, key);
     if (stored === undefined) return undefined;
     let entry: CachedAnswer<A>;
     try {
@@ -164,6 +199,8 @@ export class RequestCache<A = ChatCompletion> {
     const text = JSON.stringify({ ...entry, storedAt: Date.now() });
     if (Buffer.byteLength(text) > this.settings.maxEntryBytes) return;
     await this.store.set(this.scope, this.key, text, this.settings.ttlMs);
+    // The vector goes to the table off the answer's path (an embedding to make, for a no-cache request).
+    this.semantic?.keep(this.scope, this.key, Date.now() + this.settings.ttlMs);
   }
 }
 
@@ -229,6 +266,7 @@ function replayable(answer: ChatCompletion): boolean {
 export function hitUse(hit: CacheHit<unknown>): CacheUse {
   return {
     state: "hit",
+    ...(hit.similarity !== undefined && { similarity: roundedSimilarity(hit.similarity) }),
     ageS: hit.ageS,
     provider: hit.provider,
     model: hit.model,
@@ -238,9 +276,16 @@ export function hitUse(hit: CacheHit<unknown>): CacheUse {
 }
 
 export function setHitHeaders(c: Call, hit: CacheHit<unknown>): void {
-  c.setHeader("x-gateway-cache", "hit");
+  if (hit.similarity === undefined) c.setHeader("x-gateway-cache", "hit");
+  else {
+    c.setHeader("x-gateway-cache", "semantic-hit");
+    c.setHeader("x-gateway-cache-similarity", String(roundedSimilarity(hit.similarity)));
+  }
   c.setHeader("age", String(hit.ageS));
 }
+
+/** Four decimals: what a threshold is set in; half precision vectors say no more. */
+const roundedSimilarity = (s: number): number => Math.round(Math.min(1, Math.max(0, s)) * 10_000) / 10_000;
 
 /** A Redis store whose connection is still being opened on the first request (ioredis loads on demand). */
 function lazyStore(client: Promise<Redis>, onError: (err: unknown) => void): AnswerStore {

@@ -59,7 +59,15 @@ export type AliasConfig = {
  * `maxAgeS` old and keeps its answer; `shared` makes the alias's entries one pool for every key, which
  * only the operator can choose (by default no key reads another owner's answers).
  */
-export type AliasCachePolicy = { maxAgeS: number; shared: boolean };
+export type AliasCachePolicy = { maxAgeS: number; shared: boolean; semantic?: SemanticPolicy };
+
+/**
+ * An alias's semantic cache: a question whose prompt's embedding is close enough (cosine similarity at
+ * least `threshold`) to one answered before gets that answer. Absent fields take the LLM_SEMANTIC_CACHE_*
+ * defaults. Only questions without tools and at temperature 0 are matched, unless `tools` or
+ * `anyTemperature` says otherwise: a near question is a fair stand-in only for a deterministic answer.
+ */
+export type SemanticPolicy = { threshold?: number; embeddingModel?: string; tools: boolean; anyTemperature: boolean };
 
 export type RoutingConfig = {
   /** The file it was read from; absent when there is none. */
@@ -130,6 +138,17 @@ const aliasSchema = z.strictObject({
     .strictObject({
       max_age: z.number().int().min(1).max(31_536_000),
       shared: z.boolean().default(false),
+      semantic: z
+        .union([
+          z.boolean(),
+          z.strictObject({
+            threshold: z.number().gt(0).max(1).optional(),
+            embedding_model: z.string().min(1).max(200).optional(),
+            tools: z.boolean().default(false),
+            any_temperature: z.boolean().default(false),
+          }),
+        ])
+        .optional(),
     })
     .optional(),
 });
@@ -299,9 +318,22 @@ function toConfig(file: FileShape, fileName: string): RoutingConfig {
       })),
       ...(a.retries !== undefined && { retries: a.retries }),
       ...(a.timeout_ms !== undefined && { timeoutMs: a.timeout_ms }),
-      ...(a.cache !== undefined && { cache: { maxAgeS: a.cache.max_age, shared: a.cache.shared } }),
+      ...(a.cache !== undefined && { cache: aliasCache(a.cache) }),
     })),
   };
+}
+
+function aliasCache(cache: z.output<typeof aliasSchema>["cache"] & object): AliasCachePolicy {
+  const policy: AliasCachePolicy = { maxAgeS: cache.max_age, shared: cache.shared };
+  const semantic = cache.semantic === true ? { tools: false, any_temperature: false } : cache.semantic || undefined;
+  if (semantic)
+    policy.semantic = {
+      ...(semantic.threshold !== undefined && { threshold: semantic.threshold }),
+      ...(semantic.embedding_model !== undefined && { embeddingModel: semantic.embedding_model }),
+      tools: semantic.tools,
+      anyTemperature: semantic.any_temperature,
+    };
+  return policy;
 }
 
 /** `aliases.smart.deployments[2]`; a key that would read ambiguously is quoted: `aliases["gpt-4.1"]`. */

@@ -11,5 +11,7 @@ export function cacheText(cache: CacheUse): string {
   const tokens = `${cache.promptTokens.toLocaleString("en")} + ${cache.completionTokens.toLocaleString("en")} tokens`;
   const saved = estimateCost(cache.provider, cache.model, cache.promptTokens, cache.completionTokens);
   const savedText = saved === undefined ? "" : `, about ${formatUsd(saved)} saved`;
+  if (cache.similarity !== undefined)
+    return `semantic hit: answered with the answer to a question of similarity ${cache.similarity}, kept ${cache.ageS.toLocaleString("en")} s earlier, first given by ${cache.provider}/${cache.model} (${tokens}${savedText})`;
   return `hit: answered from an answer kept ${cache.ageS.toLocaleString("en")} s earlier, first given by ${cache.provider}/${cache.model} (${tokens}${savedText})`;
 }
