@@ -17,6 +17,7 @@ const BENCHES = [
   "llm-stream.ts",
   "data-cache.ts",
   "response-cache.ts",
+  "semantic-cache.ts",
   "reference.ts",
   "tracing.ts",
   "tracing-spans.ts",

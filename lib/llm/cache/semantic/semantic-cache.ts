@@ -87,8 +87,8 @@ export class SemanticCache {
     for (;;) {
       if (this.closed) return;
       const page = await vectorsAfter(this.rt.db, this.watermark, PAGE);
-      const now = Date.now();
-      for (const entry of page) index.add(entry, now);
+      // The native index builds a page's graph on both cores; the event loop waits for it, a page at a time.
+      index.addMany(page, Date.now(), 2);
       if (page.length > 0) this.watermark = page[page.length - 1]!.rowId;
       if (page.length < PAGE) return;
       // Between pages the requests waiting on the event loop get their turn.

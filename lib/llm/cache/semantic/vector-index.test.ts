@@ -63,6 +63,19 @@ describe("VectorIndex", () => {
     expect(index.size).toBe(1);
   });
 
+  it("adds a page of entries at once, each group's in one native call, and finds each", () => {
+    const index = new VectorIndex(1_000);
+    const page = Array.from({ length: 300 }, (_, i) =>
+      entry(unit(...Array.from({ length: 8 }, (_, d) => Math.sin(i * 7 + d * 13))), {
+        partition: i % 2 ? "odd" : "even",
+      }),
+    );
+    const ids = index.addMany(page, Date.now(), 2);
+    expect(new Set(ids).size).toBe(300);
+    for (const [i, e] of page.entries())
+      expect(index.nearest("k:a", e.partition, e.vector)?.answerKey, `entry ${i}`).toBe(e.answerKey);
+  });
+
   it("ignores a vector whose length its group does not have", () => {
     const index = new VectorIndex(100);
     index.add(entry(unit(1, 0, 0, 0)));

@@ -55,42 +55,74 @@ export class VectorIndex {
 
   /** Adds an entry (one already held is left as it is), then lets the expired and the oldest beyond the bound go; returns its id. */
   add(entry: VectorEntry, now = Date.now()): bigint | undefined {
-    const groupKey = groupKeyOf(entry.scope, entry.partition);
-    const entryKey = `${groupKey}\n${entry.answerKey}`;
-    const held = this.byEntry.get(entryKey);
-    if (held !== undefined || entry.vector.length === 0 || entry.expiresAt <= now) return held;
-    let group = this.groups.get(groupKey);
-    if (group && group.dims !== entry.vector.length) return undefined;
-    if (!group) {
-      group = {
-        index: new Index({
-          dimensions: entry.vector.length,
-          metric: MetricKind.Cos,
-          quantization: ScalarKind.F16,
-          connectivity: CONNECTIVITY,
-          expansion_add: EXPANSION_ADD,
-          expansion_search: EXPANSION_SEARCH,
-          multi: false,
-        }),
-        dims: entry.vector.length,
-        size: 0,
-      };
-      this.groups.set(groupKey, group);
+    return this.addMany([entry], now)[0];
+  }
+
+  /**
+   * Adds entries as `add` does, each group's in one call to the native index, which spreads the graph's
+   * building over `threads` (the rebuild from the table); returns their ids in order.
+   */
+  addMany(entries: readonly VectorEntry[], now = Date.now(), threads = 1): (bigint | undefined)[] {
+    const ids: (bigint | undefined)[] = [];
+    const batches = new Map<Group, { ids: bigint[]; vectors: Float32Array[] }>();
+    for (const entry of entries) {
+      const groupKey = groupKeyOf(entry.scope, entry.partition);
+      const entryKey = `${groupKey}\n${entry.answerKey}`;
+      const held = this.byEntry.get(entryKey);
+      const group = held === undefined ? this.groupFor(groupKey, entry, now) : undefined;
+      if (!group) {
+        ids.push(held);
+        continue;
+      }
+      const id = this.nextId++;
+      group.size++;
+      this.byEntry.set(entryKey, id);
+      this.entries.set(id, {
+        group,
+        groupKey,
+        entryKey,
+        scope: entry.scope,
+        answerKey: entry.answerKey,
+        expiresAt: entry.expiresAt,
+      });
+      let batch = batches.get(group);
+      if (!batch) batches.set(group, (batch = { ids: [], vectors: [] }));
+      batch.ids.push(id);
+      batch.vectors.push(entry.vector);
+      ids.push(id);
     }
-    const id = this.nextId++;
-    group.index.add(id, entry.vector);
-    group.size++;
-    this.byEntry.set(entryKey, id);
-    this.entries.set(id, {
-      group,
-      groupKey,
-      entryKey,
-      scope: entry.scope,
-      answerKey: entry.answerKey,
-      expiresAt: entry.expiresAt,
-    });
+    for (const [group, batch] of batches) {
+      if (batch.ids.length === 1) group.index.add(batch.ids[0]!, batch.vectors[0]!);
+      else {
+        const matrix = new Float32Array(batch.ids.length * group.dims);
+        batch.vectors.forEach((v, i) => matrix.set(v, i * group.dims));
+        group.index.add(BigUint64Array.from(batch.ids), matrix, threads);
+      }
+    }
     this.sweep(now);
-    return id;
+    return ids;
+  }
+
+  /** The group an entry goes to, made if it is the first; undefined for an entry that cannot go in. */
+  private groupFor(groupKey: string, entry: VectorEntry, now: number): Group | undefined {
+    if (entry.vector.length === 0 || entry.expiresAt <= now) return undefined;
+    let group = this.groups.get(groupKey);
+    if (group) return group.dims === entry.vector.length ? group : undefined;
+    group = {
+      index: new Index({
+        dimensions: entry.vector.length,
+        metric: MetricKind.Cos,
+        quantization: ScalarKind.F16,
+        connectivity: CONNECTIVITY,
+        expansion_add: EXPANSION_ADD,
+        expansion_search: EXPANSION_SEARCH,
+        multi: false,
+      }),
+      dims: entry.vector.length,
+      size: 0,
+    };
+    this.groups.set(groupKey, group);
+    return group;
   }
 
   /** The nearest unexpired entry of the scope and partition, if any; its similarity is the cosine (1 is the same direction). */
