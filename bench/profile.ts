@@ -5,6 +5,7 @@
 //   npx tsx bench/profile.ts stream 8         streamed /v1/llm/chat (PROFILE_PATH=/v1/chat/completions for
 //                                             that surface), 20 at once, against a fake provider
 //   npx tsx bench/profile.ts complete 8       the same, not streamed
+//   npx tsx bench/profile.ts hit 8            a response-cache hit on /v1/chat/completions, 50 connections
 // PROFILE_ENV='{"NAME":"value"}' adds to the server's environment; PROFILE_KEEP=1 keeps the .cpuprofile (for Chrome DevTools or speedscope).
 import fs from "node:fs";
 import os from "node:os";
@@ -48,7 +49,7 @@ async function streamFor(url: string, key: string, ms: number): Promise<number> 
 
 async function main() {
   const fake =
-    target === "stream" || target === "complete"
+    target === "stream" || target === "complete" || target === "hit"
       ? await startFakeOpenAICompatible({
           key: "bench",
           reply: Array.from({ length: 20 }, (_, i) => `token${i} `).join(""),
@@ -75,7 +76,21 @@ async function main() {
   );
   try {
     let requests: number;
-    if (fake) {
+    if (target === "hit") {
+      const body = JSON.stringify({ model: "xai/grok-4-fast", messages: [{ role: "user", content: "Say hello." }] });
+      const hit = {
+        url: `${server.url}/v1/chat/completions`,
+        method: "POST" as const,
+        body,
+        headers: { ...headers, "content-type": "application/json", "cache-control": "max-age=86400" },
+        connections: 50,
+      };
+      await autocannon({ ...hit, duration: 3 });
+      server.proc.kill("SIGUSR2");
+      const result = await autocannon({ ...hit, duration: seconds });
+      console.log(`cache hits: ${Math.round(result.requests.average)} req/s, ${result.non2xx} non-2xx`);
+      requests = result.requests.total;
+    } else if (fake) {
       await streamFor(server.url, key, 3000);
       server.proc.kill("SIGUSR2");
       requests = await streamFor(server.url, key, seconds * 1000);
