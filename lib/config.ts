@@ -81,6 +81,9 @@ const envSchema = z.object({
   // The semantic cache (lib/llm/cache/semantic/), for aliases whose policy turns it on: the embedding
   // deployment a prompt is embedded with (an alias or provider/model), the cosine similarity a neighbour
   // needs to answer, and how many vectors the in-process index holds before the oldest go.
+  // A response-cache hit still counts against the key's day limit and request budget; "true" takes it
+  // back out of the minute window, so a client replaying cached questions is not throttled by them.
+  LLM_CACHE_HITS_FREE_OF_MINUTE_LIMIT: z.enum(["true", "false"]).default("false"),
   LLM_SEMANTIC_CACHE_EMBEDDING_MODEL: z.string().min(1).default("openai/text-embedding-3-small"),
   LLM_SEMANTIC_CACHE_THRESHOLD: z.coerce.number().gt(0).max(1).default(0.95),
   LLM_SEMANTIC_CACHE_MAX_ENTRIES: positiveInt.default(100_000),
@@ -162,6 +165,8 @@ export type Config = {
     ttlMs: number;
     maxEntryBytes: number;
     maxBytes: number;
+    /** Whether a hit is taken back out of the key's minute window (LLM_CACHE_HITS_FREE_OF_MINUTE_LIMIT). */
+    hitsFreeOfMinuteLimit: boolean;
     /** The semantic cache's defaults (LLM_SEMANTIC_CACHE_*), for aliases that turn it on. */
     semantic: { embeddingModel: string; threshold: number; maxEntries: number };
   };
@@ -321,6 +326,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ttlMs: e.LLM_CACHE_TTL_SECONDS * 1000,
       maxEntryBytes: e.LLM_CACHE_MAX_ENTRY_BYTES,
       maxBytes: e.LLM_CACHE_MAX_BYTES,
+      hitsFreeOfMinuteLimit: e.LLM_CACHE_HITS_FREE_OF_MINUTE_LIMIT === "true",
       semantic: {
         embeddingModel: e.LLM_SEMANTIC_CACHE_EMBEDDING_MODEL,
         threshold: e.LLM_SEMANTIC_CACHE_THRESHOLD,

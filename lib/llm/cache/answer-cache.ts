@@ -275,7 +275,11 @@ export function hitUse(hit: CacheHit<unknown>): CacheUse {
   };
 }
 
+/** A hit's headers (and, by the operator's policy, its minute given back): every surface calls this on a hit. */
 export function setHitHeaders(c: Call, hit: CacheHit<unknown>): void {
+  // The operator's policy: a hit counts against the day and the budget, not the minute.
+  if (c.admission && c.runtime.config.answerCache.hitsFreeOfMinuteLimit)
+    for (const [name, value] of Object.entries(c.admission.forgiveMinute())) c.setHeader(name, value);
   if (hit.similarity === undefined) c.setHeader("x-gateway-cache", "hit");
   else {
     c.setHeader("x-gateway-cache", "semantic-hit");

@@ -15,6 +15,11 @@ export type Admission = {
   concurrency: { limit: number; inUse: number };
   headers: Record<string, string>;
   release(): void;
+  /**
+   * Takes the request back out of the minute window (a response-cache hit the operator frees of it),
+   * off the answer's path; returns the rate-limit headers as they now stand.
+   */
+  forgiveMinute(): Record<string, string>;
 };
 
 /**
@@ -38,6 +43,11 @@ export class Limiter {
       concurrency,
       headers: rateLimitHeaders(nearestExhaustion(minute, day)),
       release: () => void decision.release().catch(this.onReleaseError),
+      forgiveMinute: () => {
+        decision.forgiveMinute().catch(this.onReleaseError);
+        const given = { ...minute, remaining: Math.min(minute.limit, minute.remaining + 1) };
+        return rateLimitHeaders(nearestExhaustion(given, day));
+      },
     };
   }
 

@@ -33,11 +33,22 @@ export class MemoryLimitStore implements LimitStore {
     counts.day += 1;
     counts.inUse += 1;
     let released = false;
-    const admitted = decision as Decision & { refusedBy: null; release(): Promise<void> };
+    let forgiven = false;
+    const bucket = counts.minuteBucket;
+    const admitted = decision as Decision & { refusedBy: null; release(): Promise<void>; forgiveMinute(): Promise<void> };
     admitted.release = () => {
       if (!released) {
         released = true;
         counts.inUse -= 1;
+      }
+      return RELEASED;
+    };
+    admitted.forgiveMinute = () => {
+      if (!forgiven) {
+        forgiven = true;
+        // The bucket it was counted in, wherever the window has moved since.
+        if (counts.minuteBucket === bucket && counts.minute > 0) counts.minute -= 1;
+        else if (counts.minuteBucket === bucket + 1 && counts.previousMinute > 0) counts.previousMinute -= 1;
       }
       return RELEASED;
     };

@@ -44,6 +44,19 @@ end
 return redis.call("DECR", KEYS[1])`,
 };
 
+/**
+ * Takes one request back out of a minute bucket (a response-cache hit, when the operator frees hits of
+ * the minute limit); never below zero.
+ */
+export const FORGIVE: LuaScript = {
+  name: "gwLimitForgive",
+  keys: 1,
+  lua: `
+local n = tonumber(redis.call("GET", KEYS[1]) or "0")
+if n <= 0 then return 0 end
+return redis.call("DECR", KEYS[1])`,
+};
+
 /** Reads counters without touching them (a missing key reads as 0). */
 export const PEEK: LuaScript = {
   name: "gwLimitPeek",

@@ -1,5 +1,5 @@
 import { bucketOf, carriedOver, decide, peekState } from "./decision.ts";
-import { ADMIT, PEEK, RELEASE } from "./redis-scripts.ts";
+import { ADMIT, FORGIVE, PEEK, RELEASE } from "./redis-scripts.ts";
 import type { RunScript } from "./script-runners.ts";
 import {
   releaseOnce,
@@ -36,9 +36,10 @@ export class RedisLimitStore implements LimitStore {
     const day = bucketOf("day", now);
     const dayTtl = (day + 1) * WINDOW_MS.day - now + DAY_SLACK_MS;
     const slotKey = this.key("concurrency", keyId);
+    const minuteKey = this.key("minute", keyId, minute);
     const reply = (await this.run(
       ADMIT,
-      [this.key("minute", keyId, minute), this.key("minute", keyId, minute - 1), this.key("day", keyId, day), slotKey],
+      [minuteKey, this.key("minute", keyId, minute - 1), this.key("day", keyId, day), slotKey],
       [now, limits.minute, limits.day, limits.concurrency, WINDOW_MS.minute, dayTtl, SLOT_TTL_SECONDS],
     )) as number[];
     const [m, previous, d, inUse, counted] = reply.map(Number);
@@ -49,6 +50,7 @@ export class RedisLimitStore implements LimitStore {
       ...decision,
       refusedBy: null,
       release: releaseOnce(async () => void (await this.run(RELEASE, [slotKey], []))),
+      forgiveMinute: releaseOnce(async () => void (await this.run(FORGIVE, [minuteKey], []))),
     };
   }
 

@@ -21,7 +21,15 @@ export type StoreDecision = {
   minute: WindowState;
   day: WindowState;
   concurrency: { limit: number; inUse: number };
-} & ({ refusedBy: RefusedBy } | { refusedBy: null; release(): Promise<void> });
+} & (
+  | { refusedBy: RefusedBy }
+  | {
+      refusedBy: null;
+      release(): Promise<void>;
+      /** Takes the request back out of the minute window it was counted in (once, however often called). */
+      forgiveMinute(): Promise<void>;
+    }
+);
 
 /**
  * Where limit counters live. The memory store and the Redis store run the same algorithms
