@@ -35,7 +35,11 @@ export class MemoryLimitStore implements LimitStore {
     let released = false;
     let forgiven = false;
     const bucket = counts.minuteBucket;
-    const admitted = decision as Decision & { refusedBy: null; release(): Promise<void>; forgiveMinute(): Promise<void> };
+    const admitted = decision as Decision & {
+      refusedBy: null;
+      release(): Promise<void>;
+      forgiveMinute(): Promise<void>;
+    };
     admitted.release = () => {
       if (!released) {
         released = true;
