@@ -17,7 +17,8 @@ export class RateLimitError extends GatewayError {
   constructor(
     message: string,
     readonly retryAfter: number,
-    readonly window: "minute" | "day" | "concurrency" | "jobs" | "tasks" | "batch_items" | "budget",
+    readonly window:
+      "minute" | "day" | "concurrency" | "tokens_minute" | "tokens_day" | "jobs" | "tasks" | "batch_items" | "budget",
     headers: Record<string, string> = {},
   ) {
     super(429, message, { ...headers, "Retry-After": String(retryAfter) });

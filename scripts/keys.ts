@@ -1,5 +1,5 @@
 // Operator CLI: `npm run --silent keys -- create --name NAME [--email E] [--day N] [--minute N]
-// [--concurrency N] [--scopes a,b] [--allow-models a,b] [--deny-models a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
+// [--concurrency N] [--tokens-minute N] [--tokens-day N] [--scopes a,b] [--allow-models a,b] [--deny-models a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
 // files: `keys -- requests`, `keys -- approve ID`, `keys -- decline ID`, and `keys -- grant-console EMAIL`
 // (model consoles for an account before its key is approved). Goes through the running
 // server's loopback operator endpoint when there is one (PGlite admits one process, and the server's
@@ -27,6 +27,7 @@ import { REQUEST_STATUSES } from "../lib/portal/admin/lists.ts";
 
 const USAGE = `usage:
   keys create --name NAME [--email E] [--day N] [--minute N] [--concurrency N] [--scopes a,b] [--expires ISO-DATE]
+              [--tokens-minute N] [--tokens-day N]       (model tokens, prompt and completion, a minute and a UTC day)
               [--allow-models a,b] [--deny-models a,b]   (aliases or provider/model, * for any run; deny wins)
   keys list
   keys revoke ID
@@ -53,6 +54,8 @@ function parse(argv: string[]): Command {
       day: { type: "string" },
       minute: { type: "string" },
       concurrency: { type: "string" },
+      "tokens-minute": { type: "string" },
+      "tokens-day": { type: "string" },
       scopes: { type: "string" },
       "allow-models": { type: "string" },
       "deny-models": { type: "string" },
@@ -87,6 +90,8 @@ function parse(argv: string[]): Command {
         day: int(values.day, "day"),
         minute: int(values.minute, "minute"),
         concurrency: int(values.concurrency, "concurrency"),
+        tokensMinute: int(values["tokens-minute"], "tokens-minute"),
+        tokensDay: int(values["tokens-day"], "tokens-day"),
         scopes: list(values.scopes) as CreateKeyInput["scopes"],
         expiresAt: values.expires,
         modelAllow: list(values["allow-models"]),

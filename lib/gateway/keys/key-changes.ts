@@ -35,6 +35,9 @@ export const createKeyInput = z.object({
   day: z.number().int().positive().optional(),
   minute: z.number().int().positive().optional(),
   concurrency: z.number().int().positive().optional(),
+  /** Model tokens a minute and a UTC day (keys CLI --tokens-minute, --tokens-day). */
+  tokensMinute: z.number().int().positive().optional(),
+  tokensDay: z.number().int().positive().optional(),
   // Operator scopes are accepted here (the CLI and the loopback operator endpoint), never from the portal.
   scopes: z
     .array(z.enum([...SCOPE_AREAS, ...OPERATOR_SCOPES]))
@@ -84,6 +87,8 @@ export async function createKey(
           dayLimit: data.day ?? null,
           minuteLimit: data.minute ?? null,
           concurrencyLimit: data.concurrency ?? null,
+          tokenMinuteLimit: data.tokensMinute ?? null,
+          tokenDayLimit: data.tokensDay ?? null,
           modelAllow: data.modelAllow,
           modelDeny: data.modelDeny,
           expiresAt: data.expiresAt ?? null,

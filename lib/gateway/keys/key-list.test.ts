@@ -13,6 +13,8 @@ const row: ApiKey = {
   dayLimit: 500,
   minuteLimit: null,
   concurrencyLimit: 2,
+  tokenMinuteLimit: null,
+  tokenDayLimit: null,
   modelAllow: [],
   modelDeny: ["openai/*"],
   status: "active",

@@ -1,5 +1,5 @@
 import type { ApiKey } from "../../db/generated/client.ts";
-import type { Limits } from "../runtime/limits/windows.ts";
+import type { Limits, TokenLimits } from "../runtime/limits/windows.ts";
 
 /** The spec's areas, which a key's scopes name. */
 export const SCOPE_AREAS = [
@@ -48,6 +48,8 @@ export type KeyRecord = {
   withheld?: readonly string[];
   /** The operator's model rules (lib/llm/routing/model-rules.ts); absent when the key has none. */
   models?: ModelRules;
+  /** Model tokens a minute and a day (reserved at admission, settled with what was used); absent when the key has none. */
+  tokenLimits?: TokenLimits;
 };
 
 /** Aliases or provider/model patterns (`*` matches anything) a key may call, and may never: deny wins. */
@@ -70,6 +72,12 @@ export function toKeyRecord(row: ApiKey): KeyRecord {
     createdAt: row.createdAt.getTime(),
     ...((row.modelAllow.length > 0 || row.modelDeny.length > 0) && {
       models: { allow: row.modelAllow, deny: row.modelDeny },
+    }),
+    ...((row.tokenMinuteLimit !== null || row.tokenDayLimit !== null) && {
+      tokenLimits: {
+        ...(row.tokenMinuteLimit !== null && { minute: row.tokenMinuteLimit }),
+        ...(row.tokenDayLimit !== null && { day: row.tokenDayLimit }),
+      },
     }),
   };
 }

@@ -15,6 +15,7 @@ import { admitClient, clientAddressOf } from "./client-limit.ts";
 import type { ErrorBody, ErrorShape } from "./error-shape.ts";
 import { queryValue, type GatewayRequest } from "./request.ts";
 import { pathOf, type RouteTable, type TableEntry } from "./route-table.ts";
+import { reserveTokens } from "./token-reservation.ts";
 import { validatedInput } from "./validate.ts";
 import { finishRequestTrace, startRequestTrace, traceRoute } from "../../observability/request-trace.ts";
 import type { TraceScope } from "../../observability/trace-scope.ts";
@@ -113,6 +114,17 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       }
       const checked = validatedInput(contract, req, match.params);
       const input = checked instanceof Promise ? await checked : checked;
+      const tokenLimits = call.key?.tokenLimits;
+      if (tokenLimits && record && entry.area.scope === "llm") {
+        const reservation = await reserveTokens(rt, call.key!.limitKey, tokenLimits, entry.label, input.body);
+        Object.assign(headers, reservation.headers);
+        const meter = record;
+        // Settled as the call is metered, whichever way it ends: with the tokens it was metered for.
+        record = (status, bytesOut, usage, attempts) => {
+          reservation.settle((usage?.promptTokens ?? 0) + (usage?.completionTokens ?? 0));
+          meter(status, bytesOut, usage, attempts);
+        };
+      }
       // Most handlers answer from memory: no promise to wait for then.
       const running = handler(call, input as never);
       const answered: unknown = running instanceof Promise ? await running : running;

@@ -1,4 +1,11 @@
-import { WINDOW_MS, type Limits, type RefusedBy, type WindowKind, type WindowState } from "./windows.ts";
+import {
+  WINDOW_MS,
+  type Limits,
+  type RefusedBy,
+  type TokenLimits,
+  type WindowKind,
+  type WindowState,
+} from "./windows.ts";
 
 /** A key's counts before a request: the minute's current and previous buckets, the UTC day, slots in use. */
 export type Counts = { minute: number; previousMinute: number; day: number; inUse: number };
@@ -56,4 +63,33 @@ export function peekState(kind: WindowKind, limit: number, used: number, now: nu
 
 function windowState(kind: WindowKind, limit: number, used: number, success: boolean, now: number): WindowState {
   return { success, limit, remaining: Math.max(0, limit - used), reset: (bucketOf(kind, now) + 1) * WINDOW_MS[kind] };
+}
+
+/** A key's token counts before a reservation: the minute's current and previous buckets, the UTC day. */
+export type TokenCounts = { minute: number; previousMinute: number; day: number };
+
+export type TokenVerdict = { refusedBy: WindowKind | null; minute?: WindowState; day?: WindowState };
+
+/**
+ * Decides a reservation of `tokens` from the counts before it, minute first: it fits a window when what
+ * the window holds plus it is at most the limit. The states are those after it, as decide's are.
+ */
+export function decideTokens(counts: TokenCounts, limits: TokenLimits, tokens: number, now: number): TokenVerdict {
+  const minuteUsed = counts.minute + carriedOver(counts.previousMinute, now);
+  const refusedBy: WindowKind | null =
+    limits.minute !== undefined && minuteUsed + tokens > limits.minute
+      ? "minute"
+      : limits.day !== undefined && counts.day + tokens > limits.day
+        ? "day"
+        : null;
+  const taken = refusedBy === null ? tokens : 0;
+  return {
+    refusedBy,
+    ...(limits.minute !== undefined && {
+      minute: windowState("minute", limits.minute, minuteUsed + taken, refusedBy !== "minute", now),
+    }),
+    ...(limits.day !== undefined && {
+      day: windowState("day", limits.day, counts.day + taken, refusedBy !== "day", now),
+    }),
+  };
 }

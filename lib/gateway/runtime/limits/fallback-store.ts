@@ -1,4 +1,12 @@
-import type { LimitStore, Limits, StoreDecision, WindowKind, WindowState } from "./windows.ts";
+import type {
+  LimitStore,
+  Limits,
+  StoreDecision,
+  TokenDecision,
+  TokenLimits,
+  WindowKind,
+  WindowState,
+} from "./windows.ts";
 
 /** Why a request was counted in memory rather than on the shared store. */
 export type FallbackReason = "error" | "timeout" | "unavailable";
@@ -45,6 +53,15 @@ export class FallbackLimitStore implements LimitStore {
       () => this.local.admit(keyId, limits),
       // Counted on Redis after we gave up waiting: give the slot back rather than hold it until its TTL.
       (late) => void (late.refusedBy === null && late.release().catch(() => {})),
+    );
+  }
+
+  reserveTokens(keyId: string, limits: TokenLimits, tokens: number): Promise<TokenDecision> {
+    return this.either(
+      () => this.shared.reserveTokens(keyId, limits, tokens),
+      () => this.local.reserveTokens(keyId, limits, tokens),
+      // Reserved on Redis after we gave up waiting: give it back rather than hold it for the window.
+      (late) => void (late.refusedBy === null && late.settle(0).catch(() => {})),
     );
   }
 

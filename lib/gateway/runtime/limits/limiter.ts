@@ -5,8 +5,17 @@ import {
   type LimitStore,
   type Limits,
   type StoreDecision,
+  type TokenDecision,
+  type TokenLimits,
   type WindowState,
 } from "./windows.ts";
+
+/** A request's tokens, reserved at admission: the headers to answer with, and the settling with what it used. */
+export type TokenReservation = {
+  headers: Record<string, string>;
+  /** Counts `actual` tokens (prompt and completion) instead of the reservation; once, off the answer's path. */
+  settle(actual: number): void;
+};
 
 /** What a request was granted: the windows after counting it, and a slot to give back. */
 export type Admission = {
@@ -48,6 +57,19 @@ export class Limiter {
         const given = { ...minute, remaining: Math.min(minute.limit, minute.remaining + 1) };
         return rateLimitHeaders(nearestExhaustion(given, day));
       },
+    };
+  }
+
+  /**
+   * Reserves a request's estimated tokens in the key's token windows, or refuses it with a 429 naming
+   * the token window (RateLimitError "tokens_minute" or "tokens_day").
+   */
+  async reserveTokens(keyId: string, limits: TokenLimits, tokens: number, now = Date.now()): Promise<TokenReservation> {
+    const decision = await this.store.reserveTokens(keyId, limits, tokens);
+    if (decision.refusedBy !== null) throw tokenRefusal(decision, limits, tokens, now);
+    return {
+      headers: tokenHeaders(decision),
+      settle: (actual) => void decision.settle(actual).catch(this.onReleaseError),
     };
   }
 
@@ -94,4 +116,34 @@ function refusal(decision: StoreDecision, limits: Limits, now: number): RateLimi
 
 function retryAfter(resetMs: number, now: number): number {
   return Math.max(1, Math.ceil((resetMs - now) / 1000));
+}
+
+/** OpenAI's token headers, for the window nearer exhaustion: what an SDK that reads them expects. */
+function tokenHeaders(decision: TokenDecision): Record<string, string> {
+  const { minute, day } = decision;
+  const w = minute && day ? nearestExhaustion(minute, day) : (minute ?? day);
+  if (!w) return {};
+  return {
+    "x-ratelimit-limit-tokens": String(w.limit),
+    "x-ratelimit-remaining-tokens": String(w.remaining),
+    "x-ratelimit-reset-tokens": `${Math.max(0, Math.ceil((w.reset - Date.now()) / 1000))}s`,
+  };
+}
+
+function tokenRefusal(decision: TokenDecision, limits: TokenLimits, tokens: number, now: number): RateLimitError {
+  const perMinute = decision.refusedBy === "minute";
+  const w = (perMinute ? decision.minute : decision.day)!;
+  const limit = (perMinute ? limits.minute : limits.day)!;
+  const per = perMinute ? "per minute" : "per day (UTC)";
+  const need = `this request needs up to ${tokens.toLocaleString("en")} (its prompt and its maximum output)`;
+  const message =
+    tokens > limit
+      ? `rate limit exceeded: this key may use at most ${limit.toLocaleString("en")} tokens ${per}, and ${need}: lower max_tokens or shorten the prompt`
+      : `rate limit exceeded: at most ${limit.toLocaleString("en")} tokens ${per} for this key; ${w.remaining.toLocaleString("en")} are left and ${need}`;
+  return new RateLimitError(
+    message,
+    retryAfter(w.reset, now),
+    perMinute ? "tokens_minute" : "tokens_day",
+    tokenHeaders(decision),
+  );
 }

@@ -1,5 +1,13 @@
-import { bucketOf, carriedOver, decide, peekState, type Decision } from "./decision.ts";
-import type { LimitStore, Limits, StoreDecision, WindowKind, WindowState } from "./windows.ts";
+import { bucketOf, carriedOver, decide, decideTokens, peekState, type Decision } from "./decision.ts";
+import type {
+  LimitStore,
+  Limits,
+  StoreDecision,
+  TokenDecision,
+  TokenLimits,
+  WindowKind,
+  WindowState,
+} from "./windows.ts";
 
 /** One key's counters: the minute's current and previous buckets, the UTC day, slots in use. */
 type KeyCounts = {
@@ -11,6 +19,9 @@ type KeyCounts = {
   inUse: number;
 };
 
+/** One key's token counters: the minute's current and previous buckets, the UTC day. */
+type TokenCounts = { minuteBucket: number; minute: number; previousMinute: number; dayBucket: number; day: number };
+
 const RELEASED = Promise.resolve();
 
 /**
@@ -20,6 +31,7 @@ const RELEASED = Promise.resolve();
  */
 export class MemoryLimitStore implements LimitStore {
   private readonly keys = new Map<string, KeyCounts>();
+  private readonly tokens = new Map<string, TokenCounts>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -59,6 +71,29 @@ export class MemoryLimitStore implements LimitStore {
     return Promise.resolve(admitted);
   }
 
+  reserveTokens(keyId: string, limits: TokenLimits, tokens: number): Promise<TokenDecision> {
+    const now = this.now();
+    const counts = this.rolledTokens(keyId, now);
+    const verdict = decideTokens(counts, limits, tokens, now);
+    if (verdict.refusedBy !== null) return Promise.resolve({ ...verdict, refusedBy: verdict.refusedBy });
+    counts.minute += tokens;
+    counts.day += tokens;
+    const { minuteBucket, dayBucket } = counts;
+    let settled = false;
+    const settle = (actual: number) => {
+      if (settled) return RELEASED;
+      settled = true;
+      const delta = actual - tokens;
+      // In the buckets the reservation went to, wherever the windows have moved since.
+      if (counts.minuteBucket === minuteBucket) counts.minute = Math.max(0, counts.minute + delta);
+      else if (counts.minuteBucket === minuteBucket + 1)
+        counts.previousMinute = Math.max(0, counts.previousMinute + delta);
+      if (counts.dayBucket === dayBucket) counts.day = Math.max(0, counts.day + delta);
+      return RELEASED;
+    };
+    return Promise.resolve({ ...verdict, refusedBy: null, settle });
+  }
+
   async peek(keyId: string, kind: WindowKind, limit: number): Promise<WindowState> {
     const now = this.now();
     const counts = this.keys.get(keyId);
@@ -71,6 +106,28 @@ export class MemoryLimitStore implements LimitStore {
   }
 
   async close(): Promise<void> {}
+
+  /** The key's token counters with each window moved on to `now`'s bucket. */
+  private rolledTokens(keyId: string, now: number): TokenCounts {
+    const minuteBucket = bucketOf("minute", now);
+    const dayBucket = bucketOf("day", now);
+    let counts = this.tokens.get(keyId);
+    if (!counts) {
+      counts = { minuteBucket, minute: 0, previousMinute: 0, dayBucket, day: 0 };
+      this.tokens.set(keyId, counts);
+      return counts;
+    }
+    if (counts.minuteBucket !== minuteBucket) {
+      counts.previousMinute = counts.minuteBucket === minuteBucket - 1 ? counts.minute : 0;
+      counts.minute = 0;
+      counts.minuteBucket = minuteBucket;
+    }
+    if (counts.dayBucket !== dayBucket) {
+      counts.day = 0;
+      counts.dayBucket = dayBucket;
+    }
+    return counts;
+  }
 
   /** The key's counters with each window moved on to `now`'s bucket. */
   private rolled(keyId: string, now: number): KeyCounts {

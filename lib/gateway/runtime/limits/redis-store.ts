@@ -1,5 +1,5 @@
-import { bucketOf, carriedOver, decide, peekState } from "./decision.ts";
-import { ADMIT, FORGIVE, PEEK, RELEASE } from "./redis-scripts.ts";
+import { bucketOf, carriedOver, decide, decideTokens, peekState } from "./decision.ts";
+import { ADMIT, FORGIVE, PEEK, RELEASE, RESERVE_TOKENS, SETTLE_TOKENS } from "./redis-scripts.ts";
 import type { RunScript } from "./script-runners.ts";
 import {
   releaseOnce,
@@ -7,6 +7,8 @@ import {
   type LimitStore,
   type Limits,
   type StoreDecision,
+  type TokenDecision,
+  type TokenLimits,
   type WindowKind,
   type WindowState,
 } from "./windows.ts";
@@ -54,6 +56,34 @@ export class RedisLimitStore implements LimitStore {
     };
   }
 
+  async reserveTokens(keyId: string, limits: TokenLimits, tokens: number): Promise<TokenDecision> {
+    const now = this.now();
+    const minute = bucketOf("minute", now);
+    const day = bucketOf("day", now);
+    const dayTtl = (day + 1) * WINDOW_MS.day - now + DAY_SLACK_MS;
+    const minuteKey = this.key("tokens-minute", keyId, minute);
+    const dayKey = this.key("tokens-day", keyId, day);
+    const reply = (await this.run(
+      RESERVE_TOKENS,
+      [minuteKey, this.key("tokens-minute", keyId, minute - 1), dayKey],
+      [now, limits.minute ?? -1, limits.day ?? -1, tokens, WINDOW_MS.minute, dayTtl],
+    )) as number[];
+    const [m, previous, d, counted] = reply.map(Number);
+    const verdict = decideTokens({ minute: m!, previousMinute: previous!, day: d! }, limits, tokens, now);
+    if (verdict.refusedBy !== null) return { ...verdict, refusedBy: verdict.refusedBy };
+    if (counted !== 1) throw new Error("token script and decideTokens() disagree; keep them in step");
+    let settled = false;
+    return {
+      ...verdict,
+      refusedBy: null,
+      settle: async (actual: number) => {
+        if (settled) return;
+        settled = true;
+        if (actual !== tokens) await this.run(SETTLE_TOKENS, [minuteKey, dayKey], [actual - tokens]);
+      },
+    };
+  }
+
   async peek(keyId: string, kind: WindowKind, limit: number): Promise<WindowState> {
     const now = this.now();
     const bucket = bucketOf(kind, now);
@@ -68,7 +98,11 @@ export class RedisLimitStore implements LimitStore {
     await this.onClose();
   }
 
-  private key(kind: WindowKind | "concurrency", keyId: string, bucket?: number): string {
+  private key(
+    kind: WindowKind | "concurrency" | "tokens-minute" | "tokens-day",
+    keyId: string,
+    bucket?: number,
+  ): string {
     return bucket === undefined ? `${this.prefix}:${kind}:${keyId}` : `${this.prefix}:${kind}:${keyId}:${bucket}`;
   }
 }

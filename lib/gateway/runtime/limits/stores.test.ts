@@ -126,4 +126,33 @@ describe.each(limitBackends)("the %s limit store counts a request in all windows
     expect(admitted.map((d) => d.refusedBy)).toEqual([null, null, null, "minute"]);
     expect((await store.peek("k", "day", 6)).remaining).toBe(3);
   });
+
+  it("reserves tokens in both windows or neither, and settles a reservation with what was used, once", async () => {
+    const c = clock(noon);
+    const store = make(c);
+    const limits = { minute: 100, day: 200 };
+    const first = await store.reserveTokens("k", limits, 60);
+    expect(first).toMatchObject({ refusedBy: null, minute: { remaining: 40 }, day: { remaining: 140 } });
+    // 60 + 60 is over the minute's 100: refused, and nothing counted in the day either.
+    expect((await store.reserveTokens("k", limits, 60)).refusedBy).toBe("minute");
+    if (first.refusedBy !== null) throw new Error("expected a reservation");
+    await first.settle(25);
+    await first.settle(0);
+    const second = await store.reserveTokens("k", limits, 60);
+    expect(second).toMatchObject({ refusedBy: null, minute: { remaining: 15 }, day: { remaining: 115 } });
+    // Minutes later the day still holds 25 + 60 + 60: one more 60 fits the minute but not the day.
+    c.advance(2 * MIN);
+    expect((await store.reserveTokens("k", limits, 60)).day?.remaining).toBe(55);
+    c.advance(2 * MIN);
+    expect((await store.reserveTokens("k", limits, 60)).refusedBy).toBe("day");
+  });
+
+  it("limits only the token windows a key has, and never by another key's tokens", async () => {
+    const store = make(clock(noon));
+    const d = await store.reserveTokens("k", { day: 1_000 }, 900);
+    expect(d.refusedBy).toBeNull();
+    expect(d.minute).toBeUndefined();
+    expect((await store.reserveTokens("k", { day: 1_000 }, 101)).refusedBy).toBe("day");
+    expect((await store.reserveTokens("other", { day: 1_000 }, 1_000)).refusedBy).toBeNull();
+  });
 });

@@ -13,6 +13,22 @@ export const WINDOW_MS: Record<WindowKind, number> = { minute: 60_000, day: 86_4
 
 export type Limits = { day: number; minute: number; concurrency: number };
 
+/** A key's model tokens (prompt and completion) per minute and per UTC day; an absent window is not limited. */
+export type TokenLimits = { minute?: number; day?: number };
+
+/**
+ * What a store decided for a request's token reservation: the windows' states after it (only those
+ * limited), and when admitted, `settle` to replace the reservation with what the request really used.
+ */
+export type TokenDecision = { minute?: WindowState; day?: WindowState } & (
+  | { refusedBy: WindowKind }
+  | {
+      refusedBy: null;
+      /** Counts `actual` tokens instead of the reservation, in the buckets it was counted in (once). */
+      settle(actual: number): Promise<void>;
+    }
+);
+
 /** The window that refused a request; checked in this order, so a request over two names the first. */
 export type RefusedBy = "minute" | "day" | "concurrency";
 
@@ -43,6 +59,11 @@ export interface LimitStore {
    * `release` to give its concurrency slot back (once, however often it is called).
    */
   admit(keyId: string, limits: Limits): Promise<StoreDecision>;
+  /**
+   * Checks a request's token reservation against the key's token windows and counts it in all of them,
+   * or in none (a reservation refused by one window uses nothing of the other).
+   */
+  reserveTokens(keyId: string, limits: TokenLimits, tokens: number): Promise<TokenDecision>;
   /** The window's state now, without counting a request (dashboards). */
   peek(keyId: string, kind: WindowKind, limit: number): Promise<WindowState>;
   close(): Promise<void>;
