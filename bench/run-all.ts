@@ -18,6 +18,7 @@ const BENCHES = [
   "data-cache.ts",
   "response-cache.ts",
   "semantic-cache.ts",
+  "token-limits.ts",
   "reference.ts",
   "tracing.ts",
   "tracing-spans.ts",
