@@ -85,9 +85,15 @@ describe.each(limitBackends)("token limits per key (%s limits)", (limits) => {
     expect(fine.status).toBe(200);
     expect(fine.headers.get("x-ratelimit-limit-tokens")).toBe("200");
 
-    const plain = await chat((await gw.key()).key);
+    const own = await gw.request("/v1/key", { headers: { authorization: `Bearer ${key}` } });
+    expect(((await own.json()) as { token_limits: object }).token_limits).toEqual({ minute: 200, day: null });
+
+    const plainKey = (await gw.key()).key;
+    const plain = await chat(plainKey);
     expect(plain.status).toBe(200);
     expect(plain.headers.get("x-ratelimit-limit-tokens")).toBeNull();
+    const plainInfo = await gw.request("/v1/key", { headers: { authorization: `Bearer ${plainKey}` } });
+    expect(((await plainInfo.json()) as { token_limits: object }).token_limits).toEqual({ minute: null, day: null });
   });
 
   it("settles a streamed call with the tokens it was metered for once the stream ends", async () => {

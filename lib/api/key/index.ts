@@ -17,6 +17,10 @@ const KeyInfoSchema = z
     scopes: z.array(z.string()).openapi({ description: "Areas this key may call; empty means all" }),
     expires_at: z.string().nullable(),
     limits: z.object({ day: z.number().int(), minute: z.number().int(), concurrency: z.number().int() }),
+    token_limits: z.object({ minute: z.number().int().nullable(), day: z.number().int().nullable() }).openapi({
+      description:
+        "Model tokens (prompt and completion) a minute and a UTC day; null: not limited. What is left shows on model calls as x-ratelimit-remaining-tokens",
+    }),
     models: z.object({ allow: z.array(z.string()), deny: z.array(z.string()) }).openapi({
       description:
         "The operator's model rules: aliases or provider/model, `*` for any run of characters. Deny wins; an empty allow list is any model",
@@ -54,6 +58,7 @@ const keyRoute = route(keyInfo, (c) => {
     scopes: key.scopes,
     expires_at: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
     limits: effectiveLimits(key, c.runtime.config.limits),
+    token_limits: { minute: key.tokenLimits?.minute ?? null, day: key.tokenLimits?.day ?? null },
     models: { allow: [...(key.models?.allow ?? [])], deny: [...(key.models?.deny ?? [])] },
     remaining: {
       minute: window(admission.minute),
