@@ -88,6 +88,9 @@ describe.each(limitBackends)("token limits per key (%s limits)", (limits) => {
     const own = await gw.request("/v1/key", { headers: { authorization: `Bearer ${key}` } });
     expect(((await own.json()) as { token_limits: object }).token_limits).toEqual({ minute: 200, day: null });
 
+    // Reading the models reserves nothing, however little the key has left.
+    expect((await gw.request("/v1/models", { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+
     const plainKey = (await gw.key()).key;
     const plain = await chat(plainKey);
     expect(plain.status).toBe(200);

@@ -15,7 +15,7 @@ import { admitClient, clientAddressOf } from "./client-limit.ts";
 import type { ErrorBody, ErrorShape } from "./error-shape.ts";
 import { queryValue, type GatewayRequest } from "./request.ts";
 import { pathOf, type RouteTable, type TableEntry } from "./route-table.ts";
-import { reserveTokens } from "./token-reservation.ts";
+import { isModelCall, reserveTokens } from "./token-reservation.ts";
 import { validatedInput } from "./validate.ts";
 import { finishRequestTrace, startRequestTrace, traceRoute } from "../../observability/request-trace.ts";
 import type { TraceScope } from "../../observability/trace-scope.ts";
@@ -115,7 +115,7 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       const checked = validatedInput(contract, req, match.params);
       const input = checked instanceof Promise ? await checked : checked;
       const tokenLimits = call.key?.tokenLimits;
-      if (tokenLimits && record && entry.area.scope === "llm") {
+      if (tokenLimits && record && entry.area.scope === "llm" && isModelCall(input.body)) {
         const reservation = await reserveTokens(rt, call.key!.limitKey, tokenLimits, entry.label, input.body);
         Object.assign(headers, reservation.headers);
         const meter = record;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_OUTPUT_RESERVE, estimateTokens } from "./token-reservation.ts";
+import { DEFAULT_OUTPUT_RESERVE, estimateTokens, isModelCall } from "./token-reservation.ts";
 
 describe("estimateTokens", () => {
   const chat = (extra: object = {}) => ({
@@ -24,5 +24,16 @@ describe("estimateTokens", () => {
     const image = { type: "image_url", image_url: { url: `data:image/png;base64,${"A".repeat(400_000)}` } };
     const withImage = chat({ messages: [{ role: "user", content: [image] }], max_tokens: 1 });
     expect(estimateTokens("/v1/chat/completions", withImage)).toBeLessThan(1_100);
+  });
+});
+
+describe("isModelCall", () => {
+  it("reserves for bodies with messages, an input or a prompt, and not for the llm area's other requests", () => {
+    expect(isModelCall({ messages: [] })).toBe(true);
+    expect(isModelCall({ input: "text" })).toBe(true);
+    expect(isModelCall({ prompt: "a cat" })).toBe(true);
+    expect(isModelCall(undefined)).toBe(false);
+    expect(isModelCall({ task: "summarise", budget: "cheap" })).toBe(false);
+    expect(isModelCall({ provider: "openai", secret: "sk-..." })).toBe(false);
   });
 });

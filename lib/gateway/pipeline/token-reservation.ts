@@ -44,6 +44,16 @@ export function estimateTokens(route: string, body: unknown): number {
   return prompt + (max ?? DEFAULT_OUTPUT_RESERVE);
 }
 
+/**
+ * Whether a request of the llm area is a model call whose tokens are reserved: a body with messages, an
+ * input or a prompt. Listing models, picking one (tiered-select) or managing provider keys reserve nothing.
+ */
+export function isModelCall(body: unknown): boolean {
+  if (typeof body !== "object" || body === null) return false;
+  const b = body as Record<string, unknown>;
+  return Array.isArray(b.messages) || b.input !== undefined || typeof b.prompt === "string";
+}
+
 /** Reserves the call's tokens for a key with token limits, or refuses it with the 429 naming the token window. */
 export async function reserveTokens(
   rt: Runtime,
