@@ -1,5 +1,5 @@
 // Operator CLI: `npm run --silent keys -- create --name NAME [--email E] [--day N] [--minute N]
-// [--concurrency N] [--tokens-minute N] [--tokens-day N] [--scopes a,b] [--allow-models a,b] [--deny-models a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
+// [--concurrency N] [--tokens-minute N] [--tokens-day N] [--cache-max-age N [--semantic-cache]] [--scopes a,b] [--allow-models a,b] [--deny-models a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
 // files: `keys -- requests`, `keys -- approve ID`, `keys -- decline ID`, and `keys -- grant-console EMAIL`
 // (model consoles for an account before its key is approved). Goes through the running
 // server's loopback operator endpoint when there is one (PGlite admits one process, and the server's
@@ -28,6 +28,7 @@ import { REQUEST_STATUSES } from "../lib/portal/admin/lists.ts";
 const USAGE = `usage:
   keys create --name NAME [--email E] [--day N] [--minute N] [--concurrency N] [--scopes a,b] [--expires ISO-DATE]
               [--tokens-minute N] [--tokens-day N]       (model tokens, prompt and completion, a minute and a UTC day)
+              [--cache-max-age N [--semantic-cache]]   (the response cache for the key's model calls, docs/cache.md)
               [--allow-models a,b] [--deny-models a,b]   (aliases or provider/model, * for any run; deny wins)
   keys list
   keys revoke ID
@@ -56,6 +57,8 @@ function parse(argv: string[]): Command {
       concurrency: { type: "string" },
       "tokens-minute": { type: "string" },
       "tokens-day": { type: "string" },
+      "cache-max-age": { type: "string" },
+      "semantic-cache": { type: "boolean" },
       scopes: { type: "string" },
       "allow-models": { type: "string" },
       "deny-models": { type: "string" },
@@ -82,6 +85,8 @@ function parse(argv: string[]): Command {
       : [];
   if (verb === "create") {
     if (!values.name) throw new Error("create needs --name");
+    if (values["semantic-cache"] && values["cache-max-age"] === undefined)
+      throw new Error("--semantic-cache needs --cache-max-age: the answers it matches are the cache's");
     return {
       kind: "create",
       input: {
@@ -92,6 +97,8 @@ function parse(argv: string[]): Command {
         concurrency: int(values.concurrency, "concurrency"),
         tokensMinute: int(values["tokens-minute"], "tokens-minute"),
         tokensDay: int(values["tokens-day"], "tokens-day"),
+        cacheMaxAge: int(values["cache-max-age"], "cache-max-age"),
+        cacheSemantic: values["semantic-cache"] === true,
         scopes: list(values.scopes) as CreateKeyInput["scopes"],
         expiresAt: values.expires,
         modelAllow: list(values["allow-models"]),

@@ -27,6 +27,7 @@ const routing = (fakeUrl: string) => ({
     near: { deployments: ["chat"], cache: { max_age: 600, semantic: { threshold: 0.9, embedding_model: "embedder" } } },
     strict: { deployments: ["chat"], cache: { max_age: 600, semantic: true } },
     exact: { deployments: ["chat"], cache: { max_age: 600 } },
+    plain: { deployments: ["chat"] },
     embedder: { deployments: ["emb"] },
   },
 });
@@ -120,6 +121,19 @@ describe("the semantic response cache", () => {
     // An alias with an exact cache only embeds nothing.
     await ask("exact", "Name a primary colour.");
     expect(state(await ask("exact", "name a primary colour"))).toBe("miss");
+  });
+
+  it("follows the calling key's own policy where the alias has none, exact and semantic", async () => {
+    const exactKey = (await gw.key({ cacheMaxAge: 600 })).key;
+    expect(state(await ask("plain", "Spell the word cat.", {}, exactKey))).toBe("miss");
+    expect(state(await ask("plain", "Spell the word cat.", {}, exactKey))).toBe("hit");
+    expect(state(await ask("plain", "spell the word cat", {}, exactKey))).toBe("miss");
+
+    const semanticKey = (await gw.key({ cacheMaxAge: 600, cacheSemantic: true })).key;
+    expect(state(await ask("plain", "Spell the word dog.", {}, semanticKey))).toBe("miss");
+    expect(state(await ask("plain", "spell the word dog", {}, semanticKey))).toBe("semantic-hit");
+    // A key without a policy, on an alias without one, never touches the cache.
+    expect(state(await ask("plain", "Spell the word dog."))).toBeNull();
   });
 
   it("replays a semantic hit in the asking surface's form: an Anthropic stream on /v1/messages", async () => {

@@ -158,7 +158,7 @@ describe.each(limitBackends)("token limits per key (%s limits)", (limits) => {
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
   });
 
-  it("takes --tokens-minute and --tokens-day on the keys CLI", async () => {
+  it("takes --tokens-minute and --tokens-day (and the cache's --cache-max-age, --semantic-cache) on the keys CLI", async () => {
     // The CLI reaches this gateway (it owns the database) through its loopback operator endpoint.
     const operator = await startOperatorServer(gw.rt);
     try {
@@ -173,6 +173,18 @@ describe.each(limitBackends)("token limits per key (%s limits)", (limits) => {
       const refused = await runKeysCli(["create", "--name", "bad", "--tokens-minute", "0"], gw.env);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/--tokens-minute must be a positive integer/);
+      const cached = await runKeysCli(
+        ["create", "--name", `cached-${limits}`, "--cache-max-age", "600", "--semantic-cache"],
+        gw.env,
+      );
+      expect(cached.code, cached.stderr).toBe(0);
+      const cachedRow = await gw.rt.db.prisma.apiKey.findUnique({
+        where: { id: (cached.lines[0] as { id: string }).id },
+      });
+      expect(cachedRow).toMatchObject({ cacheMaxAge: 600, cacheSemantic: true });
+      const alone = await runKeysCli(["create", "--name", "bad", "--semantic-cache"], gw.env);
+      expect(alone.code).toBe(1);
+      expect(alone.stderr).toMatch(/--semantic-cache needs --cache-max-age/);
     } finally {
       await operator.close();
     }

@@ -38,6 +38,9 @@ export const createKeyInput = z.object({
   /** Model tokens a minute and a UTC day (keys CLI --tokens-minute, --tokens-day). */
   tokensMinute: z.number().int().positive().optional(),
   tokensDay: z.number().int().positive().optional(),
+  /** The response cache for the key's model calls without a Cache-Control of their own (keys CLI --cache-max-age, --semantic-cache). */
+  cacheMaxAge: z.number().int().positive().max(31_536_000).optional(),
+  cacheSemantic: z.boolean().default(false),
   // Operator scopes are accepted here (the CLI and the loopback operator endpoint), never from the portal.
   scopes: z
     .array(z.enum([...SCOPE_AREAS, ...OPERATOR_SCOPES]))
@@ -89,6 +92,8 @@ export async function createKey(
           concurrencyLimit: data.concurrency ?? null,
           tokenMinuteLimit: data.tokensMinute ?? null,
           tokenDayLimit: data.tokensDay ?? null,
+          cacheMaxAge: data.cacheMaxAge ?? null,
+          cacheSemantic: data.cacheSemantic,
           modelAllow: data.modelAllow,
           modelDeny: data.modelDeny,
           expiresAt: data.expiresAt ?? null,

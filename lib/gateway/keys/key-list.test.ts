@@ -15,6 +15,8 @@ const row: ApiKey = {
   concurrencyLimit: 2,
   tokenMinuteLimit: null,
   tokenDayLimit: null,
+  cacheMaxAge: null,
+  cacheSemantic: false,
   modelAllow: [],
   modelDeny: ["openai/*"],
   status: "active",

@@ -1,4 +1,5 @@
 import type { ApiKey } from "../../db/generated/client.ts";
+import type { AliasCachePolicy } from "../../llm/routing/config.ts";
 import type { Limits, TokenLimits } from "../runtime/limits/windows.ts";
 
 /** The spec's areas, which a key's scopes name. */
@@ -50,6 +51,8 @@ export type KeyRecord = {
   models?: ModelRules;
   /** Model tokens a minute and a day (reserved at admission, settled with what was used); absent when the key has none. */
   tokenLimits?: TokenLimits;
+  /** The operator's response-cache policy for the key's model calls (keys CLI --cache-max-age); absent: none. */
+  cache?: AliasCachePolicy;
 };
 
 /** Aliases or provider/model patterns (`*` matches anything) a key may call, and may never: deny wins. */
@@ -72,6 +75,13 @@ export function toKeyRecord(row: ApiKey): KeyRecord {
     createdAt: row.createdAt.getTime(),
     ...((row.modelAllow.length > 0 || row.modelDeny.length > 0) && {
       models: { allow: row.modelAllow, deny: row.modelDeny },
+    }),
+    ...(row.cacheMaxAge !== null && {
+      cache: {
+        maxAgeS: row.cacheMaxAge,
+        shared: false,
+        ...(row.cacheSemantic && { semantic: { tools: false, anyTemperature: false } }),
+      },
     }),
     ...((row.tokenMinuteLimit !== null || row.tokenDayLimit !== null) && {
       tokenLimits: {

@@ -76,11 +76,20 @@ export const keyScope = (limitKey: string): string => `k:${limitKey}`;
  * so a call that uses no cache pays one header read. An alias whose policy is `shared` keeps one pool
  * of answers for every key; any other entry is the calling key's lineage's alone.
  */
-export function cacheFor(c: Call, model: string, body: object, policy?: AliasCachePolicy): RequestCache | undefined {
+export function cacheFor(
+  c: Call,
+  model: string,
+  body: object,
+  aliasPolicy?: AliasCachePolicy,
+): RequestCache | undefined {
+  const policy = policyOf(c, aliasPolicy);
   const cache = openRequestCache(c, model, policy, () => chatCacheKey(model, body), replayable);
   if (cache && policy?.semantic) cache.semantic = semanticLookup(c, model, body, policy.semantic);
   return cache;
 }
+
+/** The alias's policy, else the calling key's (the operator sets both; a request's own header wins over either). */
+const policyOf = (c: Call, alias: AliasCachePolicy | undefined): AliasCachePolicy | undefined => alias ?? c.key?.cache;
 
 /**
  * As cacheFor, for a surface whose request is not a Chat Completions body: keyed on the request's chat
@@ -93,8 +102,9 @@ export function pivotCacheFor(
   c: Call,
   model: string,
   pivot: () => object,
-  policy?: AliasCachePolicy,
+  aliasPolicy?: AliasCachePolicy,
 ): RequestCache | undefined {
+  const policy = policyOf(c, aliasPolicy);
   let question: object;
   try {
     const cache = openRequestCache(c, model, policy, () => chatCacheKey(model, (question = pivot())), replayable);
@@ -113,12 +123,12 @@ export function embeddingCacheFor(
   c: Call,
   model: string,
   inputs: readonly string[],
-  policy?: AliasCachePolicy,
+  aliasPolicy?: AliasCachePolicy,
 ): RequestCache<CachedEmbeddings> | undefined {
   return openRequestCache(
     c,
     model,
-    policy,
+    policyOf(c, aliasPolicy),
     () => embeddingCacheKey(model, inputs),
     () => true,
   );
