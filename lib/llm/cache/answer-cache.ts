@@ -82,10 +82,7 @@ export function cacheFor(
   body: object,
   aliasPolicy?: AliasCachePolicy,
 ): RequestCache | undefined {
-  const policy = policyOf(c, aliasPolicy);
-  const cache = openRequestCache(c, model, policy, () => chatCacheKey(model, body), replayable);
-  if (cache && policy?.semantic) cache.semantic = semanticLookup(c, model, body, policy.semantic);
-  return cache;
+  return chatCache(c, model, () => body, aliasPolicy);
 }
 
 /** The alias's policy, else the calling key's (the operator sets both; a request's own header wins over either). */
@@ -104,15 +101,25 @@ export function pivotCacheFor(
   pivot: () => object,
   aliasPolicy?: AliasCachePolicy,
 ): RequestCache | undefined {
-  const policy = policyOf(c, aliasPolicy);
-  let question: object;
   try {
-    const cache = openRequestCache(c, model, policy, () => chatCacheKey(model, (question = pivot())), replayable);
-    if (cache && policy?.semantic) cache.semantic = semanticLookup(c, model, question!, policy.semantic);
-    return cache;
+    return chatCache(c, model, pivot, aliasPolicy);
   } catch {
     return undefined;
   }
+}
+
+/** A chat question's cache, `question` built only when the request uses the cache; semantic when the policy says. */
+function chatCache(
+  c: Call,
+  model: string,
+  question: () => object,
+  aliasPolicy: AliasCachePolicy | undefined,
+): RequestCache | undefined {
+  const policy = policyOf(c, aliasPolicy);
+  let asked: object | undefined;
+  const cache = openRequestCache(c, model, policy, () => chatCacheKey(model, (asked = question())), replayable);
+  if (cache && policy?.semantic) cache.semantic = semanticLookup(c, model, asked!, policy.semantic);
+  return cache;
 }
 
 /** The vectors of an embeddings request, as the cache keeps them. */

@@ -9,18 +9,47 @@ import type {
   WindowState,
 } from "./windows.ts";
 
-/** One key's counters: the minute's current and previous buckets, the UTC day, slots in use. */
-type KeyCounts = {
-  minuteBucket: number;
-  minute: number;
-  previousMinute: number;
-  dayBucket: number;
-  day: number;
-  inUse: number;
-};
+/** One key's counts in the minute window (its current and previous buckets) and the UTC day's. */
+type WindowCounts = { minuteBucket: number; minute: number; previousMinute: number; dayBucket: number; day: number };
 
-/** One key's token counters: the minute's current and previous buckets, the UTC day. */
-type TokenCounts = { minuteBucket: number; minute: number; previousMinute: number; dayBucket: number; day: number };
+/** One key's requests: its windows and the slots in use. Its tokens are WindowCounts of their own. */
+type KeyCounts = WindowCounts & { inUse: number };
+
+/** Empty windows at `now`'s buckets. */
+function windowsAt(now: number): WindowCounts {
+  return {
+    minuteBucket: bucketOf("minute", now),
+    minute: 0,
+    previousMinute: 0,
+    dayBucket: bucketOf("day", now),
+    day: 0,
+  };
+}
+
+/** Moves each window of `counts` on to `now`'s bucket. */
+function roll(counts: WindowCounts, now: number): void {
+  const minuteBucket = bucketOf("minute", now);
+  const dayBucket = bucketOf("day", now);
+  if (counts.minuteBucket !== minuteBucket) {
+    counts.previousMinute = counts.minuteBucket === minuteBucket - 1 ? counts.minute : 0;
+    counts.minute = 0;
+    counts.minuteBucket = minuteBucket;
+  }
+  if (counts.dayBucket !== dayBucket) {
+    counts.day = 0;
+    counts.dayBucket = dayBucket;
+  }
+}
+
+/**
+ * Adds `delta` to what was counted in the minute bucket `minuteBucket` (and, given `dayBucket`, in that
+ * day), wherever the windows have moved since, never below zero: a count taken back or corrected.
+ */
+function recount(counts: WindowCounts, delta: number, minuteBucket: number, dayBucket?: number): void {
+  if (counts.minuteBucket === minuteBucket) counts.minute = Math.max(0, counts.minute + delta);
+  else if (counts.minuteBucket === minuteBucket + 1) counts.previousMinute = Math.max(0, counts.previousMinute + delta);
+  if (counts.dayBucket === dayBucket) counts.day = Math.max(0, counts.day + delta);
+}
 
 const RELEASED = Promise.resolve();
 
@@ -31,7 +60,7 @@ const RELEASED = Promise.resolve();
  */
 export class MemoryLimitStore implements LimitStore {
   private readonly keys = new Map<string, KeyCounts>();
-  private readonly tokens = new Map<string, TokenCounts>();
+  private readonly tokens = new Map<string, WindowCounts>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -62,9 +91,7 @@ export class MemoryLimitStore implements LimitStore {
     admitted.forgiveMinute = () => {
       if (!forgiven) {
         forgiven = true;
-        // The bucket it was counted in, wherever the window has moved since.
-        if (counts.minuteBucket === bucket && counts.minute > 0) counts.minute -= 1;
-        else if (counts.minuteBucket === bucket + 1 && counts.previousMinute > 0) counts.previousMinute -= 1;
+        recount(counts, -1, bucket);
       }
       return RELEASED;
     };
@@ -81,14 +108,10 @@ export class MemoryLimitStore implements LimitStore {
     const { minuteBucket, dayBucket } = counts;
     let settled = false;
     const settle = (actual: number) => {
-      if (settled) return RELEASED;
-      settled = true;
-      const delta = actual - tokens;
-      // In the buckets the reservation went to, wherever the windows have moved since.
-      if (counts.minuteBucket === minuteBucket) counts.minute = Math.max(0, counts.minute + delta);
-      else if (counts.minuteBucket === minuteBucket + 1)
-        counts.previousMinute = Math.max(0, counts.previousMinute + delta);
-      if (counts.dayBucket === dayBucket) counts.day = Math.max(0, counts.day + delta);
+      if (!settled) {
+        settled = true;
+        recount(counts, actual - tokens, minuteBucket, dayBucket);
+      }
       return RELEASED;
     };
     return Promise.resolve({ ...verdict, refusedBy: null, settle });
@@ -108,46 +131,18 @@ export class MemoryLimitStore implements LimitStore {
   async close(): Promise<void> {}
 
   /** The key's token counters with each window moved on to `now`'s bucket. */
-  private rolledTokens(keyId: string, now: number): TokenCounts {
-    const minuteBucket = bucketOf("minute", now);
-    const dayBucket = bucketOf("day", now);
+  private rolledTokens(keyId: string, now: number): WindowCounts {
     let counts = this.tokens.get(keyId);
-    if (!counts) {
-      counts = { minuteBucket, minute: 0, previousMinute: 0, dayBucket, day: 0 };
-      this.tokens.set(keyId, counts);
-      return counts;
-    }
-    if (counts.minuteBucket !== minuteBucket) {
-      counts.previousMinute = counts.minuteBucket === minuteBucket - 1 ? counts.minute : 0;
-      counts.minute = 0;
-      counts.minuteBucket = minuteBucket;
-    }
-    if (counts.dayBucket !== dayBucket) {
-      counts.day = 0;
-      counts.dayBucket = dayBucket;
-    }
+    if (counts) roll(counts, now);
+    else this.tokens.set(keyId, (counts = windowsAt(now)));
     return counts;
   }
 
   /** The key's counters with each window moved on to `now`'s bucket. */
   private rolled(keyId: string, now: number): KeyCounts {
-    const minuteBucket = bucketOf("minute", now);
-    const dayBucket = bucketOf("day", now);
     let counts = this.keys.get(keyId);
-    if (!counts) {
-      counts = { minuteBucket, minute: 0, previousMinute: 0, dayBucket, day: 0, inUse: 0 };
-      this.keys.set(keyId, counts);
-      return counts;
-    }
-    if (counts.minuteBucket !== minuteBucket) {
-      counts.previousMinute = counts.minuteBucket === minuteBucket - 1 ? counts.minute : 0;
-      counts.minute = 0;
-      counts.minuteBucket = minuteBucket;
-    }
-    if (counts.dayBucket !== dayBucket) {
-      counts.day = 0;
-      counts.dayBucket = dayBucket;
-    }
+    if (counts) roll(counts, now);
+    else this.keys.set(keyId, (counts = { ...windowsAt(now), inUse: 0 }));
     return counts;
   }
 }

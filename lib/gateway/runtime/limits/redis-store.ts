@@ -72,15 +72,12 @@ export class RedisLimitStore implements LimitStore {
     const verdict = decideTokens({ minute: m!, previousMinute: previous!, day: d! }, limits, tokens, now);
     if (verdict.refusedBy !== null) return { ...verdict, refusedBy: verdict.refusedBy };
     if (counted !== 1) throw new Error("token script and decideTokens() disagree; keep them in step");
-    let settled = false;
     return {
       ...verdict,
       refusedBy: null,
-      settle: async (actual: number) => {
-        if (settled) return;
-        settled = true;
+      settle: releaseOnce(async (actual: number) => {
         if (actual !== tokens) await this.run(SETTLE_TOKENS, [minuteKey, dayKey], [actual - tokens]);
-      },
+      }),
     };
   }
 

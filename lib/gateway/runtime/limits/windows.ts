@@ -69,13 +69,15 @@ export interface LimitStore {
   close(): Promise<void>;
 }
 
-/** A slot's release that gives it back the first time only, however often it is called. */
-export function releaseOnce(release: () => Promise<void>): () => Promise<void> {
+/** A slot's release (or a reservation's settling) that acts the first time only, however often it is called. */
+export function releaseOnce<A extends unknown[]>(
+  release: (...args: A) => Promise<void>,
+): (...args: A) => Promise<void> {
   let released = false;
-  return async () => {
+  return async (...args) => {
     if (released) return;
     released = true;
-    await release();
+    await release(...args);
   };
 }
 
