@@ -19,6 +19,7 @@ const BENCHES = [
   "response-cache.ts",
   "semantic-cache.ts",
   "token-limits.ts",
+  "limit-levels.ts",
   "reference.ts",
   "tracing.ts",
   "tracing-spans.ts",

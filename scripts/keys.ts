@@ -1,7 +1,8 @@
 // Operator CLI: `npm run --silent keys -- create --name NAME [--email E] [--day N] [--minute N]
 // [--concurrency N] [--tokens-minute N] [--tokens-day N] [--cache-max-age N [--semantic-cache]] [--scopes a,b] [--allow-models a,b] [--deny-models a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
 // files: `keys -- requests`, `keys -- approve ID`, `keys -- decline ID`, and `keys -- grant-console EMAIL`
-// (model consoles for an account before its key is approved). Goes through the running
+// (model consoles for an account before its key is approved); teams: `keys -- teams`, `create-org`,
+// `create-team`, `add-member`, `remove-member`, `set-limits` (docs/teams.md). Goes through the running
 // server's loopback operator endpoint when there is one (PGlite admits one process, and the server's
 // key cache learns of the change at once), and straight to the database otherwise.
 import { parseArgs } from "node:util";
@@ -24,9 +25,10 @@ import {
   requestsForCli,
 } from "../lib/gateway/keys/operator.ts";
 import { REQUEST_STATUSES } from "../lib/portal/admin/lists.ts";
+import { isTeamCommand, runTeamCommand, type TeamCommand } from "../lib/gateway/teams/team-commands.ts";
 
 const USAGE = `usage:
-  keys create --name NAME [--email E] [--day N] [--minute N] [--concurrency N] [--scopes a,b] [--expires ISO-DATE]
+  keys create --name NAME [--email E] [--team TEAM] [--day N] [--minute N] [--concurrency N] [--scopes a,b] [--expires ISO-DATE]
               [--tokens-minute N] [--tokens-day N]       (model tokens, prompt and completion, a minute and a UTC day)
               [--cache-max-age N [--semantic-cache]]   (the response cache for the key's model calls, docs/cache.md)
               [--allow-models a,b] [--deny-models a,b]   (aliases or provider/model, * for any run; deny wins)
@@ -35,7 +37,14 @@ const USAGE = `usage:
   keys requests [--status ${REQUEST_STATUSES.join("|")}] [--page N]
   keys approve ID [--note TEXT]
   keys decline ID [--reason TEXT]        (--note and --reason are one: the requester's note)
-  keys grant-console EMAIL               (the account's consoles may call the model areas before a key)`;
+  keys grant-console EMAIL               (the account's consoles may call the model areas before a key)
+  keys teams                             (organisations, their teams, members and limits)
+  keys create-org --name NAME
+  keys create-team --org ORG --name NAME
+  keys add-member TEAM --email E [--role owner|admin|member|viewer]   (again to change a role; a new owner makes the old one an admin)
+  keys remove-member TEAM --email E     (their personal keys for the team are revoked; the team's own stay)
+  keys set-limits organisation|team|user ID|NAME|EMAIL [--minute N] [--day N] [--tokens-minute N] [--tokens-day N]
+                                         (requests and model tokens a minute and a UTC day at that level; 0 clears a window)`;
 
 type Command =
   | { kind: "create"; input: CreateKeyInput }
@@ -43,7 +52,8 @@ type Command =
   | { kind: "revoke"; id: string }
   | { kind: "requests"; query: { status?: string; page?: string } }
   | { kind: "decide"; id: string; approve: boolean; note?: string }
-  | { kind: "grant-console"; email: string };
+  | { kind: "grant-console"; email: string }
+  | { kind: "team"; command: TeamCommand; input: Record<string, unknown> };
 
 function parse(argv: string[]): Command {
   const { values, positionals } = parseArgs({
@@ -52,6 +62,9 @@ function parse(argv: string[]): Command {
     options: {
       name: { type: "string" },
       email: { type: "string" },
+      team: { type: "string" },
+      org: { type: "string" },
+      role: { type: "string" },
       day: { type: "string" },
       minute: { type: "string" },
       concurrency: { type: "string" },
@@ -92,6 +105,7 @@ function parse(argv: string[]): Command {
       input: {
         name: values.name,
         email: values.email,
+        team: values.team,
         day: int(values.day, "day"),
         minute: int(values.minute, "minute"),
         concurrency: int(values.concurrency, "concurrency"),
@@ -107,6 +121,8 @@ function parse(argv: string[]): Command {
     };
   }
   if (verb === "list") return { kind: "list" };
+  if (verb !== undefined && isTeamCommand(verb))
+    return { kind: "team", command: verb, input: teamInput(verb, positionals.slice(1), values) };
   if (verb === "revoke" && arg) return { kind: "revoke", id: arg };
   if (verb === "requests") {
     const status = values.status;
@@ -127,6 +143,44 @@ function parse(argv: string[]): Command {
     return { kind: "grant-console", email: grant.data.email };
   }
   throw new Error(USAGE);
+}
+
+/** A team command's body from the flags (the operator endpoint and team-changes.ts validate it). */
+function teamInput(verb: TeamCommand, args: string[], values: Record<string, unknown>): Record<string, unknown> {
+  const [arg, subject] = args;
+  const need = (v: unknown, what: string) => {
+    if (typeof v !== "string" || v === "") throw new Error(`${verb} needs ${what}`);
+    return v;
+  };
+  // A window's limit; 0 clears it.
+  const window = (flag: string) => {
+    const v = values[flag];
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`--${flag} must be a whole number (0 clears it)`);
+    return n === 0 ? null : n;
+  };
+  switch (verb) {
+    case "teams":
+      return {};
+    case "create-org":
+      return { name: need(values.name, "--name") };
+    case "create-team":
+      return { organisation: need(values.org, "--org"), name: need(values.name, "--name") };
+    case "add-member":
+      return { team: need(arg, "a TEAM"), email: need(values.email, "--email"), role: values.role };
+    case "remove-member":
+      return { team: need(arg, "a TEAM"), email: need(values.email, "--email") };
+    case "set-limits":
+      return {
+        level: need(arg, "a level (organisation, team or user)"),
+        subject: need(subject, "the organisation, team or user (its id or name; a user's email)"),
+        minute: window("minute"),
+        day: window("day"),
+        tokensMinute: window("tokens-minute"),
+        tokensDay: window("tokens-day"),
+      };
+  }
 }
 
 type Output = unknown[];
@@ -169,6 +223,7 @@ async function viaServer(cmd: Command, dataDir: string): Promise<Output | null> 
   } catch {
     return null; // A file left by a server that is no longer running.
   }
+  if (cmd.kind === "team") return (await call("POST", `/teams/${cmd.command}`, cmd.input)).lines as unknown[];
   if (cmd.kind === "create") return [await call("POST", "/keys", cmd.input)];
   if (cmd.kind === "list") return ((await call("GET", "/keys")).keys as unknown[]) ?? [];
   if (cmd.kind === "requests") {
@@ -203,6 +258,11 @@ async function direct(cmd: Command): Promise<Output> {
   });
   try {
     await applyMigrations(db);
+    if (cmd.kind === "team") {
+      const { lines, revoked } = await runTeamCommand(db, cmd.command, cmd.input, "cli");
+      for (const record of revoked) await announce(config.redisUrl, record.hash);
+      return lines;
+    }
     if (cmd.kind === "create") {
       const created = await createKey(db, cmd.input, "cli", config);
       // Instances may hold the new key as unknown for a few seconds; the key channel clears that.

@@ -113,6 +113,9 @@ describe.each(databaseBackends)("reading usage on %s", (db) => {
     "/v1/provider-keys",
     "/v1/provider-keys/{provider}",
     "/v1/cache",
+    "/v1/admin/keys",
+    "/v1/admin/keys/{id}",
+    "/v1/admin/keys/{id}/rotate",
   ]);
 
   it("migrates rows written before 0005_usage_area to the area their route was shown under, which is the area the guard records", async () => {

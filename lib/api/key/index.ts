@@ -21,6 +21,28 @@ const KeyInfoSchema = z
       description:
         "Model tokens (prompt and completion) a minute and a UTC day; null: not limited. What is left shows on model calls as x-ratelimit-remaining-tokens",
     }),
+    team: z
+      .object({ id: z.string(), name: z.string(), organisation: z.object({ id: z.string(), name: z.string() }) })
+      .nullable()
+      .openapi({ description: "The team the key belongs to, with its organisation; null: its owner's personal space" }),
+    levels: z
+      .array(
+        z.object({
+          level: z.enum(["user", "team", "organisation"]),
+          id: z.string(),
+          name: z.string(),
+          limits: z.object({
+            minute: z.number().int().nullable(),
+            day: z.number().int().nullable(),
+            tokens_minute: z.number().int().nullable(),
+            tokens_day: z.number().int().nullable(),
+          }),
+        }),
+      )
+      .openapi({
+        description:
+          "Limits above the key that its requests also count against (its user's over all their keys, its team's, its organisation's); a request passes only if every level passes. null: that window is not limited there",
+      }),
     models: z.object({ allow: z.array(z.string()), deny: z.array(z.string()) }).openapi({
       description:
         "The operator's model rules: aliases or provider/model, `*` for any run of characters. Deny wins; an empty allow list is any model",
@@ -59,6 +81,18 @@ const keyRoute = route(keyInfo, (c) => {
     expires_at: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
     limits: effectiveLimits(key, c.runtime.config.limits),
     token_limits: { minute: key.tokenLimits?.minute ?? null, day: key.tokenLimits?.day ?? null },
+    team: (key.teamId && c.runtime.levels.team(key.teamId)) || null,
+    levels: c.runtime.levels.chainOf(key).levels.map(({ level, id, name, limits }) => ({
+      level,
+      id,
+      name,
+      limits: {
+        minute: limits.minute ?? null,
+        day: limits.day ?? null,
+        tokens_minute: limits.tokensMinute ?? null,
+        tokens_day: limits.tokensDay ?? null,
+      },
+    })),
     models: { allow: [...(key.models?.allow ?? [])], deny: [...(key.models?.deny ?? [])] },
     remaining: {
       minute: window(admission.minute),

@@ -56,7 +56,8 @@ export function recordUsage(rt: Pick<Runtime, "meter" | "metrics">, event: Usage
 
 /**
  * Admits a request of an accepted key: its monthly budget with a hard stop (one map lookup, nothing
- * read from the database), then its minute, day and concurrency windows. A refusal is counted,
+ * read from the database), then its minute, day and concurrency windows and those of the levels above it
+ * (its user's, team's, organisation's: LevelDirectory.chainOf), in one store call. A refusal is counted,
  * reported to `refused` with its status (for metering) and thrown as the 429. Where `budgeted` is
  * false (the owner's account, reads of their own tasks: they cost nothing) only the windows apply.
  */
@@ -73,7 +74,12 @@ export async function admitKey(
     throw budgetRefusal(overBudget);
   }
   try {
-    return await rt.limiter.admit(key.limitKey, effectiveLimits(key, rt.config.limits));
+    const { requests } = rt.levels.chainOf(key);
+    return await rt.limiter.admit(
+      key.limitKey,
+      effectiveLimits(key, rt.config.limits),
+      requests.length > 0 ? requests : undefined,
+    );
   } catch (err) {
     if (err instanceof RateLimitError) {
       rt.metrics.rateLimited.inc({ kind: err.window });

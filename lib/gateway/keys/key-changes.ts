@@ -12,6 +12,7 @@ import {
 } from "./key-rules.ts";
 import { isOperatorScope, OPERATOR_SCOPES, SCOPE_AREAS, toKeyRecord, type KeyRecord } from "./record.ts";
 import { generateKey } from "./secrets.ts";
+import { keyTeamOf } from "../teams/team-changes.ts";
 
 /**
  * One model rule: an alias or provider/model, exact or with `*` for any run of characters. The
@@ -32,6 +33,8 @@ const modelPatterns = z
 export const createKeyInput = z.object({
   name: storable(z.string().trim().min(1).max(100)),
   email: z.string().email().optional(),
+  /** The team the key is for (id or name): with an email, that member's personal key for it; else the team's own. */
+  team: z.string().trim().min(1).max(100).optional(),
   day: z.number().int().positive().optional(),
   minute: z.number().int().positive().optional(),
   concurrency: z.number().int().positive().optional(),
@@ -77,9 +80,13 @@ export async function createKey(
         await assertRoomForKey(tx, user.id, rules);
         await assertNameFree(tx, user.id, data.name);
       }
+      const teamId = data.team
+        ? await keyTeamOf(tx, data.team, user?.id ?? null, data.scopes.includes("keys:admin"))
+        : null;
       const created = await tx.apiKey.create({
         data: {
           id,
+          teamId,
           name: data.name,
           prefix,
           hash,
@@ -236,5 +243,51 @@ export async function setKeyModelRules(
     });
     return updated;
   });
+  return toKeyRecord(row);
+}
+
+/** What an update over the keys API may change: each term given is set; null clears a limit or the expiry. */
+export type KeyTermsPatch = {
+  name?: string;
+  scopes?: string[];
+  limits?: { day?: number | null; minute?: number | null; concurrency?: number | null };
+  tokens?: { minute?: number | null; day?: number | null };
+  expiresAt?: Date | null;
+};
+
+/**
+ * Changes a key's name, scopes (and the grant with them), limits, token limits and expiry at once, audited
+ * as one `key.update` with what changed. The caller has checked the result gives no more rights than its own.
+ */
+export async function updateKeyTerms(
+  db: Database,
+  id: string,
+  patch: KeyTermsPatch,
+  actor: string,
+): Promise<KeyRecord | null> {
+  const existing = await db.prisma.apiKey.findUnique({ where: { id } });
+  if (!existing || existing.kind !== "client") return null;
+  const data = {
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.scopes !== undefined && { scopes: patch.scopes, grantedScopes: patch.scopes }),
+    ...(patch.limits?.day !== undefined && { dayLimit: patch.limits.day }),
+    ...(patch.limits?.minute !== undefined && { minuteLimit: patch.limits.minute }),
+    ...(patch.limits?.concurrency !== undefined && { concurrencyLimit: patch.limits.concurrency }),
+    ...(patch.tokens?.minute !== undefined && { tokenMinuteLimit: patch.tokens.minute }),
+    ...(patch.tokens?.day !== undefined && { tokenDayLimit: patch.tokens.day }),
+    ...(patch.expiresAt !== undefined && { expiresAt: patch.expiresAt }),
+  };
+  const row = await withNameIndex(() =>
+    db.prisma.$transaction(async (tx) => {
+      if (patch.name !== undefined && existing.userId)
+        await assertNameFree(tx, existing.userId, patch.name, { keyId: id });
+      const updated = await tx.apiKey.update({ where: { id }, data });
+      const from = Object.fromEntries(Object.keys(data).map((k) => [k, existing[k as keyof typeof existing]]));
+      await tx.auditLog.create({
+        data: { actor, action: "key.update", target: id, detail: JSON.parse(JSON.stringify({ from, to: data })) },
+      });
+      return updated;
+    }),
+  );
   return toKeyRecord(row);
 }

@@ -17,6 +17,7 @@ const row: ApiKey = {
   tokenDayLimit: null,
   cacheMaxAge: null,
   cacheSemantic: false,
+  teamId: null,
   modelAllow: [],
   modelDeny: ["openai/*"],
   status: "active",

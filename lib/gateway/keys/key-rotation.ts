@@ -19,9 +19,9 @@ export const rotateKeyInput = z.object({
 export type RotatedKey = CreatedKey & { old: KeyRecord; ended: KeyRecord[] };
 
 /**
- * Issues a replacement with the same name, owner, scopes, grant, limits, expiry and limit lineage (so
- * its counters continue the old key's), and lets the old key expire after the grace period (at once
- * for 0). Revoked, expired and already rotated keys are refused. The new secret is returned here once.
+ * Issues a replacement with the same name, owner, team, scopes, grant, limits (token limits included),
+ * cache policy, model rules, expiry and limit lineage (so its counters continue the old key's), and lets
+ * the old key expire after the grace period (at once for 0). Revoked, expired and already rotated keys are refused. The new secret is returned here once.
  *
  * A lineage has at most one key in its grace period: a key rotated earlier and still in it is revoked
  * now, so rotating again and again never yields more working keys. The grace key counts towards the
@@ -101,6 +101,11 @@ export async function rotateKey(
         concurrencyLimit: updated.concurrencyLimit,
         modelAllow: updated.modelAllow,
         modelDeny: updated.modelDeny,
+        tokenMinuteLimit: updated.tokenMinuteLimit,
+        tokenDayLimit: updated.tokenDayLimit,
+        cacheMaxAge: updated.cacheMaxAge,
+        cacheSemantic: updated.cacheSemantic,
+        teamId: updated.teamId,
         // The old key's own expiry, not the end of the grace period the claim just wrote.
         expiresAt: existing.expiresAt,
         lineageId: updated.lineageId ?? updated.id,

@@ -13,6 +13,8 @@ import { createMailer } from "../../portal/mail.ts";
 import { makePrivateDir } from "../../private-dir.ts";
 import { createKey, revokeKey } from "./key-changes.ts";
 import { listKeys } from "./key-list.ts";
+import { isTeamCommand, runTeamCommand } from "../teams/team-commands.ts";
+import { TeamChangeError } from "../teams/team-changes.ts";
 import { KeyRuleError } from "./key-rules.ts";
 import { grantConsoleModels } from "./console-access.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -145,9 +147,22 @@ export function operatorApp(rt: Runtime, token: string): Hono {
     await rt.keyEvents.publish(record.hash);
     return c.json({ id: record.id, email, scopes: record.scopes });
   });
+  app.post("/teams/:command", async (c) => {
+    const command = c.req.param("command");
+    if (!isTeamCommand(command)) return c.json({ error: `no team command ${command}` }, 404);
+    const { lines, revoked } = await runTeamCommand(rt.db, command, await c.req.json(), "operator-cli");
+    for (const record of revoked) {
+      rt.keys.remember(record);
+      await rt.keyEvents.publish(record.hash);
+    }
+    // This instance applies the change at once; others within their refresh interval.
+    await rt.levels.refresh();
+    return c.json({ lines });
+  });
   app.onError((err, c) => {
     if (err instanceof ZodError || err instanceof SyntaxError) return c.json({ error: err.message }, 400);
     if (err instanceof KeyRuleError) return c.json({ error: err.message }, 409);
+    if (err instanceof TeamChangeError) return c.json({ error: err.message }, err.status);
     rt.logger.error({ err }, "operator request failed");
     return c.json({ error: "operator request failed" }, 500);
   });

@@ -33,6 +33,8 @@ export type KeyRecord = {
   prefix: string;
   name: string;
   userId: string | null;
+  /** The team the key belongs to (its levels: the team's limits and its organisation's); absent: personal. */
+  teamId?: string;
   /** "client" (issued to a person or program) or "console" (a portal session's key). */
   kind: "client" | "console";
   scopes: string[];
@@ -65,6 +67,7 @@ export function toKeyRecord(row: ApiKey): KeyRecord {
     prefix: row.prefix,
     name: row.name,
     userId: row.userId,
+    ...(row.teamId !== null && { teamId: row.teamId }),
     kind: row.kind === "console" ? "console" : "client",
     scopes: row.scopes,
     overrides: { day: row.dayLimit, minute: row.minuteLimit, concurrency: row.concurrencyLimit },
@@ -161,9 +164,10 @@ const ALWAYS_ALLOWED = new Set(["status", "account"]);
 
 /**
  * Scopes that grant operator powers on top of areas (only the CLI and operator endpoint grant them):
- * `ollama:admin` may pull and delete models on the operator's own runner.
+ * `ollama:admin` may pull and delete models on the operator's own runner; `keys:admin` may manage keys over
+ * /v1/admin/keys (every key's without a team, its team's with one: lib/api/admin/keys).
  */
-export const OPERATOR_SCOPES = ["ollama:admin"] as const;
+export const OPERATOR_SCOPES = ["ollama:admin", "keys:admin"] as const;
 const OPERATOR_SCOPE_SET: ReadonlySet<string> = new Set(OPERATOR_SCOPES);
 export const isOperatorScope = (scope: string): boolean => OPERATOR_SCOPE_SET.has(scope);
 

@@ -114,9 +114,9 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       }
       const checked = validatedInput(contract, req, match.params);
       const input = checked instanceof Promise ? await checked : checked;
-      const tokenLimits = call.key?.tokenLimits;
-      if (tokenLimits && record && entry.area.scope === "llm" && isModelCall(input.body)) {
-        const reservation = await reserveTokens(rt, call.key!.limitKey, tokenLimits, entry.label, input.body);
+      const tokenSubjects = call.key && rt.levels.chainOf(call.key).tokens;
+      if (tokenSubjects?.length && record && entry.area.scope === "llm" && isModelCall(input.body)) {
+        const reservation = await reserveTokens(rt, tokenSubjects, entry.label, input.body);
         Object.assign(headers, reservation.headers);
         const meter = record;
         // Settled as the call is metered, whichever way it ends: with the tokens it was metered for.

@@ -1,10 +1,10 @@
-// A model call's tokens reserved before it runs, for a key with token limits (KeyRecord.tokenLimits):
-// its prompt's estimated size and its maximum output, checked and counted in the key's token windows in
-// one store call (the limiter's), and settled with the tokens the call really used once its usage is
-// metered (the answer sent, a stream ended or left, an error). A key without token limits pays one check.
+// A model call's tokens reserved before it runs, for a key with token limits of its own or above it (its
+// user's, team's, organisation's): its prompt's estimated size and its maximum output, checked and counted
+// in every one of those token windows in one store call (the limiter's), and settled with the tokens the
+// call really used once its usage is metered (the answer sent, a stream ended or left, an error). A key
+// without token limits anywhere pays one check.
 import { RateLimitError } from "../../errors.ts";
-import type { TokenReservation } from "../runtime/limits/limiter.ts";
-import type { TokenLimits } from "../runtime/limits/windows.ts";
+import type { NamedTokenSubject, TokenReservation } from "../runtime/limits/limiter.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 
 /** What a model call may answer with when its request names no maximum: reserved, then settled. */
@@ -54,16 +54,18 @@ export function isModelCall(body: unknown): boolean {
   return Array.isArray(b.messages) || b.input !== undefined || typeof b.prompt === "string";
 }
 
-/** Reserves the call's tokens for a key with token limits, or refuses it with the 429 naming the token window. */
+/**
+ * Reserves the call's tokens in every token window over it (its key's, its user's, team's, organisation's),
+ * or refuses it with the 429 naming the level and the token window.
+ */
 export async function reserveTokens(
   rt: Runtime,
-  limitKey: string,
-  limits: TokenLimits,
+  subjects: readonly NamedTokenSubject[],
   route: string,
   body: unknown,
 ): Promise<TokenReservation> {
   try {
-    return await rt.limiter.reserveTokens(limitKey, limits, estimateTokens(route, body));
+    return await rt.limiter.reserveTokens(subjects, estimateTokens(route, body));
   } catch (err) {
     if (err instanceof RateLimitError) rt.metrics.rateLimited.inc({ kind: err.window });
     throw err;

@@ -10,6 +10,7 @@ import { registerTaskQueueDepth, type TaskEnded } from "../../jobs/task-metrics.
 import { TaskStore } from "../../jobs/task-store.ts";
 import { localKeyEvents, redisKeyEvents, type KeyEvents } from "../keys/events.ts";
 import { KeyStore } from "../keys/store.ts";
+import { LevelDirectory } from "../teams/level-directory.ts";
 import { Limiter } from "./limits/limiter.ts";
 import { MemoryLimitStore } from "./limits/memory-store.ts";
 import { FallbackLimitStore } from "./limits/fallback-store.ts";
@@ -30,6 +31,8 @@ export type Runtime = {
   logger: Logger;
   db: Database;
   keys: KeyStore;
+  /** Teams, organisations and the limits above keys (lib/gateway/teams). */
+  levels: LevelDirectory;
   keyEvents: KeyEvents;
   /** Portal sessions on /v1 (the consoles), resolved to each user's console key. */
   sessions: SessionBridge;
@@ -92,6 +95,8 @@ export async function createRuntime(
     onError: logError("key refresh failed"),
   });
   keys.start();
+  const levels = new LevelDirectory(db, { refreshMs: config.keyRefreshMs, onError: logError("level refresh failed") });
+  await levels.start();
   const keyEvents = config.redisUrl
     ? await redisKeyEvents(config.redisUrl, keys, logError("redis key channel"))
     : localKeyEvents;
@@ -180,6 +185,7 @@ export async function createRuntime(
     logger,
     db,
     keys,
+    levels,
     keyEvents,
     sessions,
     limiter,
@@ -200,7 +206,7 @@ export async function createRuntime(
         await durable.close();
         await runner.drained();
         await Promise.all([retention.stop(), meter.stop(METER_STOP_RETRY_MS), budgets.stop()]);
-        await keys.stop();
+        await Promise.all([keys.stop(), levels.stop()]);
         await Promise.allSettled([limiter.close(), keyEvents.close(), cacheRedis?.quit()]);
         await db.close();
         // Last: the spans and the counts of the work drained above go out with it.

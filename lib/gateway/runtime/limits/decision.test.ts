@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { carriedOver, decide } from "./decision.ts";
+import { carriedOver, decide, decideLevels, decideTokens } from "./decision.ts";
 
 const limits = { minute: 5, day: 10, concurrency: 2 };
 const noon = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -36,5 +36,70 @@ describe("decide", () => {
     expect(carriedOver(5, noon)).toBe(5);
     expect(decide({ ...none, minute: 3, previousMinute: 4 }, limits, noon + 30_000).refusedBy).toBe("minute");
     expect(decide({ ...none, minute: 2, previousMinute: 4 }, limits, noon + 30_000).refusedBy).toBeNull();
+  });
+});
+
+describe("decideLevels", () => {
+  const levels = [
+    { id: "team:t", minute: 3 },
+    { id: "org:o", day: 4 },
+  ];
+  const fresh = { minute: 0, previousMinute: 0, day: 0 };
+
+  it("admits when every level has room, each level's windows counted with the request", () => {
+    const d = decideLevels(
+      none,
+      limits,
+      levels,
+      [
+        { ...fresh, minute: 1 },
+        { ...fresh, day: 2 },
+      ],
+      noon,
+    );
+    expect(d.refusedBy).toBeNull();
+    expect(d.levels).toEqual([
+      { minute: { success: true, limit: 3, remaining: 1, reset: noon + 60_000 } },
+      { day: { success: true, limit: 4, remaining: 1, reset: Date.UTC(2026, 0, 2) } },
+    ]);
+    expect(d.minute.remaining).toBe(4);
+  });
+
+  it("names the first level refusing, the key before any, and then counts the request nowhere", () => {
+    const full = [
+      { ...fresh, minute: 3 },
+      { ...fresh, day: 4 },
+    ];
+    const byTeam = decideLevels(none, limits, levels, full, noon);
+    expect(byTeam).toMatchObject({
+      refusedBy: "minute",
+      refusedAt: 0,
+      minute: { remaining: 5 },
+      day: { remaining: 10 },
+    });
+    expect(byTeam.levels[1]!.day).toMatchObject({ success: true, remaining: 0 });
+    const byOrg = decideLevels(none, limits, levels, [fresh, { ...fresh, day: 4 }], noon);
+    expect(byOrg).toMatchObject({ refusedBy: "day", refusedAt: 1 });
+    const byKey = decideLevels({ ...none, inUse: 2 }, limits, levels, full, noon);
+    expect(byKey).toMatchObject({ refusedBy: "concurrency", refusedAt: -1 });
+  });
+});
+
+describe("decideTokens", () => {
+  it("fits a reservation only if every subject's windows hold it, naming the first that does not", () => {
+    const subjects = [{ limits: { day: 1_000 } }, { limits: { minute: 500 } }];
+    const counts = [
+      { minute: 0, previousMinute: 0, day: 900 },
+      { minute: 100, previousMinute: 0, day: 0 },
+    ];
+    expect(decideTokens(counts, subjects, 100, noon)).toMatchObject({
+      refusedBy: null,
+      states: [{ day: { remaining: 0 } }, { minute: { remaining: 300 } }],
+    });
+    expect(decideTokens(counts, subjects, 101, noon)).toMatchObject({ refusedBy: "day", refusedAt: 0 });
+    expect(decideTokens([counts[1]!, counts[1]!], [subjects[1]!, subjects[1]!], 401, noon)).toMatchObject({
+      refusedBy: "minute",
+      refusedAt: 0,
+    });
   });
 });

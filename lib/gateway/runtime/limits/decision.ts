@@ -1,5 +1,7 @@
 import {
   WINDOW_MS,
+  type LevelCheck,
+  type LevelStates,
   type Limits,
   type RefusedBy,
   type TokenLimits,
@@ -12,6 +14,8 @@ export type Counts = { minute: number; previousMinute: number; day: number; inUs
 
 export type Decision = {
   refusedBy: RefusedBy | null;
+  /** Which level refused: -1 the key, else its LevelCheck's index (meaningless when admitted). */
+  refusedAt: number;
   minute: WindowState;
   day: WindowState;
   concurrency: { limit: number; inUse: number };
@@ -50,9 +54,67 @@ export function decide(counts: Counts, limits: Limits, now: number): Decision {
   const taken = refusedBy === null ? 1 : 0;
   return {
     refusedBy,
+    refusedAt: -1,
     minute: windowState("minute", limits.minute, minuteUsed + taken, refusedBy !== "minute", now),
     day: windowState("day", limits.day, counts.day + taken, refusedBy !== "day", now),
     concurrency: { limit: limits.concurrency, inUse: counts.inUse + taken },
+  };
+}
+
+/** A level's counts before a request (or a reservation): the minute's current and previous buckets, the UTC day. */
+export type LevelCounts = { minute: number; previousMinute: number; day: number };
+
+/**
+ * decide, with the levels above the key: the key first, then each level in order, minute before day; the
+ * first window that refuses refuses the request, and then it is counted nowhere. `counts[i]` are
+ * `levels[i]`'s counts before it.
+ */
+export function decideLevels(
+  key: Counts,
+  limits: Limits,
+  levels: readonly LevelCheck[],
+  counts: readonly LevelCounts[],
+  now: number,
+): Decision & { levels: LevelStates[] } {
+  const own = decide(key, limits, now);
+  // Plain loops and objects built property by property: this runs on every request of a key with levels.
+  const n = levels.length;
+  const minuteUsed = new Array<number>(n);
+  let refusedAt = -1;
+  let refusedBy: RefusedBy | null = own.refusedBy;
+  for (let i = 0; i < n; i++) {
+    const c = counts[i]!;
+    minuteUsed[i] = c.minute + carriedOver(c.previousMinute, now);
+    if (refusedBy !== null) continue;
+    const { minute, day } = levels[i]!;
+    if (minute !== undefined && minuteUsed[i]! >= minute) [refusedAt, refusedBy] = [i, "minute"];
+    else if (day !== undefined && c.day >= day) [refusedAt, refusedBy] = [i, "day"];
+  }
+  const taken = refusedBy === null ? 1 : 0;
+  const states = new Array<LevelStates>(n);
+  for (let i = 0; i < n; i++) {
+    const { minute, day } = levels[i]!;
+    const refused = refusedAt === i ? refusedBy : null;
+    const state: LevelStates = {};
+    if (minute !== undefined)
+      state.minute = windowState("minute", minute, minuteUsed[i]! + taken, refused !== "minute", now);
+    if (day !== undefined) state.day = windowState("day", day, counts[i]!.day + taken, refused !== "day", now);
+    states[i] = state;
+  }
+  if (refusedAt === -1) {
+    const decided = own as Decision & { levels: LevelStates[] };
+    decided.levels = states;
+    return decided;
+  }
+  // A level refused what the key admitted: the key's windows as they stand, without it.
+  const keyUsed = key.minute + carriedOver(key.previousMinute, now);
+  return {
+    refusedBy,
+    refusedAt,
+    minute: windowState("minute", limits.minute, keyUsed, true, now),
+    day: windowState("day", limits.day, key.day, true, now),
+    concurrency: { limit: limits.concurrency, inUse: key.inUse },
+    levels: states,
   };
 }
 
@@ -65,31 +127,45 @@ function windowState(kind: WindowKind, limit: number, used: number, success: boo
   return { success, limit, remaining: Math.max(0, limit - used), reset: (bucketOf(kind, now) + 1) * WINDOW_MS[kind] };
 }
 
-/** A key's token counts before a reservation: the minute's current and previous buckets, the UTC day. */
-export type TokenCounts = { minute: number; previousMinute: number; day: number };
-
-export type TokenVerdict = { refusedBy: WindowKind | null; minute?: WindowState; day?: WindowState };
+export type TokenVerdict = {
+  refusedBy: WindowKind | null;
+  /** The subject that refused. */ refusedAt: number;
+  states: LevelStates[];
+};
 
 /**
- * Decides a reservation of `tokens` from the counts before it, minute first: it fits a window when what
- * the window holds plus it is at most the limit. The states are those after it, as decide's are.
+ * Decides a reservation of `tokens` against each subject's token windows (the key's, its levels'), from
+ * their counts before it: subjects in order, minute before day; it fits a window when what the window holds
+ * plus it is at most the limit. The states are those after it, as decide's are.
  */
-export function decideTokens(counts: TokenCounts, limits: TokenLimits, tokens: number, now: number): TokenVerdict {
-  const minuteUsed = counts.minute + carriedOver(counts.previousMinute, now);
-  const refusedBy: WindowKind | null =
-    limits.minute !== undefined && minuteUsed + tokens > limits.minute
-      ? "minute"
-      : limits.day !== undefined && counts.day + tokens > limits.day
-        ? "day"
-        : null;
+export function decideTokens(
+  counts: readonly LevelCounts[],
+  subjects: readonly { limits: TokenLimits }[],
+  tokens: number,
+  now: number,
+): TokenVerdict {
+  const n = subjects.length;
+  const minuteUsed = new Array<number>(n);
+  let refusedAt = -1;
+  let refusedBy: WindowKind | null = null;
+  for (let i = 0; i < n; i++) {
+    const c = counts[i]!;
+    minuteUsed[i] = c.minute + carriedOver(c.previousMinute, now);
+    if (refusedBy !== null) continue;
+    const { minute, day } = subjects[i]!.limits;
+    if (minute !== undefined && minuteUsed[i]! + tokens > minute) [refusedAt, refusedBy] = [i, "minute"];
+    else if (day !== undefined && c.day + tokens > day) [refusedAt, refusedBy] = [i, "day"];
+  }
   const taken = refusedBy === null ? tokens : 0;
-  return {
-    refusedBy,
-    ...(limits.minute !== undefined && {
-      minute: windowState("minute", limits.minute, minuteUsed + taken, refusedBy !== "minute", now),
-    }),
-    ...(limits.day !== undefined && {
-      day: windowState("day", limits.day, counts.day + taken, refusedBy !== "day", now),
-    }),
-  };
+  const states = new Array<LevelStates>(n);
+  for (let i = 0; i < n; i++) {
+    const { minute, day } = subjects[i]!.limits;
+    const refused = refusedAt === i ? refusedBy : null;
+    const state: LevelStates = {};
+    if (minute !== undefined)
+      state.minute = windowState("minute", minute, minuteUsed[i]! + taken, refused !== "minute", now);
+    if (day !== undefined) state.day = windowState("day", day, counts[i]!.day + taken, refused !== "day", now);
+    states[i] = state;
+  }
+  return { refusedBy, refusedAt, states };
 }

@@ -23,7 +23,7 @@ function scripted() {
         : mode === "fail"
           ? Promise.reject(new Error("ECONNREFUSED"))
           : new Promise((resolve) => pending.push(resolve)),
-    reserveTokens: (keyId, l, tokens) => answering.reserveTokens(keyId, l, tokens),
+    reserveTokens: (subjects, tokens) => answering.reserveTokens(subjects, tokens),
     peek: (keyId, kind, limit) => answering.peek(keyId, kind, limit),
     close: async () => {},
   };

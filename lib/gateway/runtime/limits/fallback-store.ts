@@ -1,9 +1,10 @@
 import type {
+  LevelCheck,
   LimitStore,
   Limits,
   StoreDecision,
   TokenDecision,
-  TokenLimits,
+  TokenSubject,
   WindowKind,
   WindowState,
 } from "./windows.ts";
@@ -47,19 +48,19 @@ export class FallbackLimitStore implements LimitStore {
     this.now = options.now ?? Date.now;
   }
 
-  admit(keyId: string, limits: Limits): Promise<StoreDecision> {
+  admit(keyId: string, limits: Limits, levels?: readonly LevelCheck[]): Promise<StoreDecision> {
     return this.either(
-      () => this.shared.admit(keyId, limits),
-      () => this.local.admit(keyId, limits),
+      () => this.shared.admit(keyId, limits, levels),
+      () => this.local.admit(keyId, limits, levels),
       // Counted on Redis after we gave up waiting: give the slot back rather than hold it until its TTL.
       (late) => void (late.refusedBy === null && late.release().catch(() => {})),
     );
   }
 
-  reserveTokens(keyId: string, limits: TokenLimits, tokens: number): Promise<TokenDecision> {
+  reserveTokens(subjects: readonly TokenSubject[], tokens: number): Promise<TokenDecision> {
     return this.either(
-      () => this.shared.reserveTokens(keyId, limits, tokens),
-      () => this.local.reserveTokens(keyId, limits, tokens),
+      () => this.shared.reserveTokens(subjects, tokens),
+      () => this.local.reserveTokens(subjects, tokens),
       // Reserved on Redis after we gave up waiting: give it back rather than hold it for the window.
       (late) => void (late.refusedBy === null && late.settle(0).catch(() => {})),
     );

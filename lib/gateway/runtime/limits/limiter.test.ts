@@ -28,7 +28,7 @@ describe("Limiter on the memory store", () => {
     const c = clock(Date.UTC(2026, 0, 1, 12, 0, 0));
     const limiter = new Limiter(new MemoryLimitStore(c.now));
     for (let i = 0; i < 5; i++) expect(await admitted(limiter)).toBe(true);
-    const err = await limiter.admit("k", limits, c.now()).catch((e: unknown) => e);
+    const err = await limiter.admit("k", limits, undefined, c.now()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     const e = err as RateLimitError;
     expect(e.status).toBe(429);
@@ -57,7 +57,7 @@ describe("Limiter on the memory store", () => {
     const limiter = new Limiter(new MemoryLimitStore(c.now));
     const daily = { day: 3, minute: 100, concurrency: 5 };
     for (let i = 0; i < 3; i++) expect(await admitted(limiter, daily)).toBe(true);
-    const err = (await limiter.admit("k", daily, c.now()).catch((e: unknown) => e)) as RateLimitError;
+    const err = (await limiter.admit("k", daily, undefined, c.now()).catch((e: unknown) => e)) as RateLimitError;
     expect(err.message).toMatch(/resets at midnight UTC/);
     expect(err.retryAfter).toBe(600);
     expect(err.headers["X-RateLimit-Reset"]).toBe(String(Date.UTC(2026, 0, 2) / 1000));

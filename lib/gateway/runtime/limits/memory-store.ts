@@ -1,10 +1,11 @@
-import { bucketOf, carriedOver, decide, decideTokens, peekState, type Decision } from "./decision.ts";
+import { bucketOf, carriedOver, decide, decideLevels, decideTokens, peekState, type Decision } from "./decision.ts";
 import type {
+  LevelCheck,
   LimitStore,
   Limits,
   StoreDecision,
   TokenDecision,
-  TokenLimits,
+  TokenSubject,
   WindowKind,
   WindowState,
 } from "./windows.ts";
@@ -12,7 +13,7 @@ import type {
 /** One key's counts in the minute window (its current and previous buckets) and the UTC day's. */
 type WindowCounts = { minuteBucket: number; minute: number; previousMinute: number; dayBucket: number; day: number };
 
-/** One key's requests: its windows and the slots in use. Its tokens are WindowCounts of their own. */
+/** One key's requests: its windows and the slots in use. Its tokens, and each level's requests and tokens, are WindowCounts of their own. */
 type KeyCounts = WindowCounts & { inUse: number };
 
 /** Empty windows at `now`'s buckets. */
@@ -53,6 +54,14 @@ function recount(counts: WindowCounts, delta: number, minuteBucket: number, dayB
 
 const RELEASED = Promise.resolve();
 
+/** `id`'s counters in `map`, made at `now` or moved on to it. */
+function rolledIn(map: Map<string, WindowCounts>, id: string, now: number): WindowCounts {
+  let counts = map.get(id);
+  if (counts) roll(counts, now);
+  else map.set(id, (counts = windowsAt(now)));
+  return counts;
+}
+
 /**
  * In-process counters for a single instance, deciding with the same function as the Redis
  * store's script, so switching to Redis changes nothing a client sees. One record per key, found by
@@ -61,18 +70,25 @@ const RELEASED = Promise.resolve();
 export class MemoryLimitStore implements LimitStore {
   private readonly keys = new Map<string, KeyCounts>();
   private readonly tokens = new Map<string, WindowCounts>();
+  private readonly levels = new Map<string, WindowCounts>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  admit(keyId: string, limits: Limits): Promise<StoreDecision> {
+  admit(keyId: string, limits: Limits, levels?: readonly LevelCheck[]): Promise<StoreDecision> {
     const now = this.now();
     const counts = this.rolled(keyId, now);
-    const decision: Decision = decide(counts, limits, now);
+    const above = levels?.length ? levels.map((l) => this.rolledLevel(l.id, now)) : undefined;
+    const decision: Decision = above ? decideLevels(counts, limits, levels!, above, now) : decide(counts, limits, now);
     if (decision.refusedBy !== null) return Promise.resolve(decision as StoreDecision);
     // Every window was checked above; only now is the request counted, in all of them at once.
     counts.minute += 1;
     counts.day += 1;
     counts.inUse += 1;
+    if (above)
+      for (const c of above) {
+        c.minute += 1;
+        c.day += 1;
+      }
     let released = false;
     let forgiven = false;
     const bucket = counts.minuteBucket;
@@ -92,29 +108,34 @@ export class MemoryLimitStore implements LimitStore {
       if (!forgiven) {
         forgiven = true;
         recount(counts, -1, bucket);
+        if (above) for (const c of above) recount(c, -1, bucket);
       }
       return RELEASED;
     };
     return Promise.resolve(admitted);
   }
 
-  reserveTokens(keyId: string, limits: TokenLimits, tokens: number): Promise<TokenDecision> {
+  reserveTokens(subjects: readonly TokenSubject[], tokens: number): Promise<TokenDecision> {
     const now = this.now();
-    const counts = this.rolledTokens(keyId, now);
-    const verdict = decideTokens(counts, limits, tokens, now);
-    if (verdict.refusedBy !== null) return Promise.resolve({ ...verdict, refusedBy: verdict.refusedBy });
-    counts.minute += tokens;
-    counts.day += tokens;
-    const { minuteBucket, dayBucket } = counts;
+    const counts = subjects.map((s) => this.rolledTokens(s.id, now));
+    const verdict = decideTokens(counts, subjects, tokens, now);
+    if (verdict.refusedBy !== null)
+      return Promise.resolve({ states: verdict.states, refusedBy: verdict.refusedBy, refusedAt: verdict.refusedAt });
+    for (const c of counts) {
+      c.minute += tokens;
+      c.day += tokens;
+    }
+    // Every subject's buckets roll together (same clock), so the first one's stand for all.
+    const { minuteBucket, dayBucket } = counts[0] ?? windowsAt(now);
     let settled = false;
     const settle = (actual: number) => {
       if (!settled) {
         settled = true;
-        recount(counts, actual - tokens, minuteBucket, dayBucket);
+        for (const c of counts) recount(c, actual - tokens, minuteBucket, dayBucket);
       }
       return RELEASED;
     };
-    return Promise.resolve({ ...verdict, refusedBy: null, settle });
+    return Promise.resolve({ states: verdict.states, refusedBy: null, settle });
   }
 
   async peek(keyId: string, kind: WindowKind, limit: number): Promise<WindowState> {
@@ -130,12 +151,14 @@ export class MemoryLimitStore implements LimitStore {
 
   async close(): Promise<void> {}
 
-  /** The key's token counters with each window moved on to `now`'s bucket. */
-  private rolledTokens(keyId: string, now: number): WindowCounts {
-    let counts = this.tokens.get(keyId);
-    if (counts) roll(counts, now);
-    else this.tokens.set(keyId, (counts = windowsAt(now)));
-    return counts;
+  /** A subject's token counters with each window moved on to `now`'s bucket. */
+  private rolledTokens(id: string, now: number): WindowCounts {
+    return rolledIn(this.tokens, id, now);
+  }
+
+  /** A level's request counters with each window moved on to `now`'s bucket. */
+  private rolledLevel(id: string, now: number): WindowCounts {
+    return rolledIn(this.levels, id, now);
   }
 
   /** The key's counters with each window moved on to `now`'s bucket. */

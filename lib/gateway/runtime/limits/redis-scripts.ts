@@ -1,4 +1,7 @@
-/** A Lua script and how many of its arguments are keys; `name` becomes an ioredis command. */
+/**
+ * A Lua script and how many of its arguments are keys (-1: as many as the call gives); `name` becomes an
+ * ioredis command.
+ */
 export type LuaScript = { name: string; keys: number; lua: string };
 
 /**
@@ -58,33 +61,85 @@ return redis.call("DECR", KEYS[1])`,
 };
 
 /**
- * Checks and counts a token reservation in the key's token windows, all or none: the Lua twin of
- * decision.ts decideTokens (keep the two in step).
- * KEYS: minute bucket now, previous minute bucket, UTC day bucket.
- * ARGV: now (ms), minute limit (-1: none), day limit (-1: none), tokens, minute ms, day TTL ms.
- * Returns the counts before it and 1 when it was counted, 0 when refused.
+ * ADMIT with the levels above the key (decision.ts decideLevels; keep the two in step), in the same
+ * round trip: the key's four keys as ADMIT's, then per level its minute bucket now, previous minute
+ * bucket and UTC day bucket.
+ * ARGV: ADMIT's seven, then per level its minute limit and day limit (-1: not limited there).
+ * Returns the key's counts, each level's three, and 1 when counted (everywhere) or 0 (nowhere).
+ */
+export const ADMIT_LEVELS: LuaScript = {
+  name: "gwLimitAdmitLevels",
+  keys: -1,
+  lua: `
+local now = tonumber(ARGV[1])
+local minuteMs = tonumber(ARGV[5])
+local carry = 1 - (now % minuteMs) / minuteMs
+local out = {}
+for i = 1, #KEYS do out[i] = tonumber(redis.call("GET", KEYS[i]) or "0") end
+local ok = out[1] + math.floor(carry * out[2]) < tonumber(ARGV[2]) and out[3] < tonumber(ARGV[3]) and out[4] < tonumber(ARGV[4])
+local levels = (#KEYS - 4) / 3
+for l = 1, levels do
+  if not ok then break end
+  local k = 4 + (l - 1) * 3
+  local minuteLimit = tonumber(ARGV[7 + (l - 1) * 2 + 1])
+  local dayLimit = tonumber(ARGV[7 + (l - 1) * 2 + 2])
+  if (minuteLimit >= 0 and out[k + 1] + math.floor(carry * out[k + 2]) >= minuteLimit) or (dayLimit >= 0 and out[k + 3] >= dayLimit) then
+    ok = false
+  end
+end
+if not ok then
+  out[#KEYS + 1] = 0
+  return out
+end
+local dayTtl = tonumber(ARGV[6])
+for l = 0, levels do
+  local k = l == 0 and 0 or 4 + (l - 1) * 3
+  local d = l == 0 and 3 or k + 3
+  redis.call("INCR", KEYS[k + 1])
+  redis.call("PEXPIRE", KEYS[k + 1], minuteMs * 2 + 1000)
+  redis.call("INCR", KEYS[d])
+  redis.call("PEXPIRE", KEYS[d], dayTtl)
+end
+redis.call("INCR", KEYS[4])
+redis.call("EXPIRE", KEYS[4], tonumber(ARGV[7]))
+out[#KEYS + 1] = 1
+return out`,
+};
+
+/**
+ * Checks and counts a token reservation in each subject's token windows (the key's, its levels'), all or
+ * none: the Lua twin of decision.ts decideTokens (keep the two in step).
+ * KEYS: per subject its minute bucket now, previous minute bucket and UTC day bucket.
+ * ARGV: now (ms), tokens, minute ms, day TTL ms, then per subject its minute limit and day limit (-1: none).
+ * Returns every subject's counts before it, then 1 when it was counted, 0 when refused.
  */
 export const RESERVE_TOKENS: LuaScript = {
   name: "gwLimitReserveTokens",
-  keys: 3,
+  keys: -1,
   lua: `
 local now = tonumber(ARGV[1])
-local minuteLimit = tonumber(ARGV[2])
-local dayLimit = tonumber(ARGV[3])
-local tokens = tonumber(ARGV[4])
-local minuteMs = tonumber(ARGV[5])
-local minute = tonumber(redis.call("GET", KEYS[1]) or "0")
-local previous = tonumber(redis.call("GET", KEYS[2]) or "0")
-local day = tonumber(redis.call("GET", KEYS[3]) or "0")
-local carried = math.floor((1 - (now % minuteMs) / minuteMs) * previous)
-if (minuteLimit >= 0 and minute + carried + tokens > minuteLimit) or (dayLimit >= 0 and day + tokens > dayLimit) then
-  return {minute, previous, day, 0}
+local tokens = tonumber(ARGV[2])
+local minuteMs = tonumber(ARGV[3])
+local carry = 1 - (now % minuteMs) / minuteMs
+local out = {}
+for i = 1, #KEYS do out[i] = tonumber(redis.call("GET", KEYS[i]) or "0") end
+local subjects = #KEYS / 3
+for s = 0, subjects - 1 do
+  local minuteLimit = tonumber(ARGV[5 + s * 2])
+  local dayLimit = tonumber(ARGV[6 + s * 2])
+  if (minuteLimit >= 0 and out[s * 3 + 1] + math.floor(carry * out[s * 3 + 2]) + tokens > minuteLimit) or (dayLimit >= 0 and out[s * 3 + 3] + tokens > dayLimit) then
+    out[#KEYS + 1] = 0
+    return out
+  end
 end
-redis.call("INCRBY", KEYS[1], tokens)
-redis.call("PEXPIRE", KEYS[1], minuteMs * 2 + 1000)
-redis.call("INCRBY", KEYS[3], tokens)
-redis.call("PEXPIRE", KEYS[3], tonumber(ARGV[6]))
-return {minute, previous, day, 1}`,
+for s = 0, subjects - 1 do
+  redis.call("INCRBY", KEYS[s * 3 + 1], tokens)
+  redis.call("PEXPIRE", KEYS[s * 3 + 1], minuteMs * 2 + 1000)
+  redis.call("INCRBY", KEYS[s * 3 + 3], tokens)
+  redis.call("PEXPIRE", KEYS[s * 3 + 3], tonumber(ARGV[4]))
+end
+out[#KEYS + 1] = 1
+return out`,
 };
 
 /**
@@ -93,7 +148,7 @@ return {minute, previous, day, 1}`,
  */
 export const SETTLE_TOKENS: LuaScript = {
   name: "gwLimitSettleTokens",
-  keys: 2,
+  keys: -1,
   lua: `
 local delta = tonumber(ARGV[1])
 for _, key in ipairs(KEYS) do

@@ -1,14 +1,15 @@
-import { bucketOf, carriedOver, decide, decideTokens, peekState } from "./decision.ts";
-import { ADMIT, FORGIVE, PEEK, RELEASE, RESERVE_TOKENS, SETTLE_TOKENS } from "./redis-scripts.ts";
+import { bucketOf, carriedOver, decide, decideLevels, decideTokens, peekState, type LevelCounts } from "./decision.ts";
+import { ADMIT, ADMIT_LEVELS, FORGIVE, PEEK, RELEASE, RESERVE_TOKENS, SETTLE_TOKENS } from "./redis-scripts.ts";
 import type { RunScript } from "./script-runners.ts";
 import {
   releaseOnce,
   WINDOW_MS,
+  type LevelCheck,
   type LimitStore,
   type Limits,
   type StoreDecision,
   type TokenDecision,
-  type TokenLimits,
+  type TokenSubject,
   type WindowKind,
   type WindowState,
 } from "./windows.ts";
@@ -22,7 +23,8 @@ const DAY_SLACK_MS = 60_000;
  * Limits shared by every instance that points at the same Redis: one script call checks and
  * counts the minute, day and concurrency windows together. Keys are `<prefix>:minute:<key>:<minute>`,
  * `<prefix>:day:<key>:<day>` (the layout @upstash/ratelimit used, so counts survive the switch)
- * and `<prefix>:concurrency:<key>`; each has a TTL.
+ * and `<prefix>:concurrency:<key>`; each has a TTL. A level above the key counts under its own id in the
+ * same layout (`<prefix>:minute:team:<id>:<minute>`), in the same script call as the key.
  */
 export class RedisLimitStore implements LimitStore {
   constructor(
@@ -32,51 +34,70 @@ export class RedisLimitStore implements LimitStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async admit(keyId: string, limits: Limits): Promise<StoreDecision> {
+  async admit(keyId: string, limits: Limits, levels?: readonly LevelCheck[]): Promise<StoreDecision> {
     const now = this.now();
     const minute = bucketOf("minute", now);
     const day = bucketOf("day", now);
     const dayTtl = (day + 1) * WINDOW_MS.day - now + DAY_SLACK_MS;
     const slotKey = this.key("concurrency", keyId);
-    const minuteKey = this.key("minute", keyId, minute);
-    const reply = (await this.run(
-      ADMIT,
-      [minuteKey, this.key("minute", keyId, minute - 1), this.key("day", keyId, day), slotKey],
-      [now, limits.minute, limits.day, limits.concurrency, WINDOW_MS.minute, dayTtl, SLOT_TTL_SECONDS],
-    )) as number[];
-    const [m, previous, d, inUse, counted] = reply.map(Number);
-    const decision = decide({ minute: m!, previousMinute: previous!, day: d!, inUse: inUse! }, limits, now);
+    const minuteKeys = [this.key("minute", keyId, minute)];
+    const keys = [minuteKeys[0]!, this.key("minute", keyId, minute - 1), this.key("day", keyId, day), slotKey];
+    const args: Array<string | number> = [
+      now,
+      limits.minute,
+      limits.day,
+      limits.concurrency,
+      WINDOW_MS.minute,
+      dayTtl,
+      SLOT_TTL_SECONDS,
+    ];
+    for (const level of levels ?? []) {
+      minuteKeys.push(this.key("minute", level.id, minute));
+      keys.push(minuteKeys.at(-1)!, this.key("minute", level.id, minute - 1), this.key("day", level.id, day));
+      args.push(level.minute ?? -1, level.day ?? -1);
+    }
+    const reply = ((await this.run(levels?.length ? ADMIT_LEVELS : ADMIT, keys, args)) as number[]).map(Number);
+    const counts = { minute: reply[0]!, previousMinute: reply[1]!, day: reply[2]!, inUse: reply[3]! };
+    const decision = levels?.length
+      ? decideLevels(counts, limits, levels, countsIn(reply, 4, levels.length), now)
+      : decide(counts, limits, now);
     if (decision.refusedBy !== null) return { ...decision, refusedBy: decision.refusedBy };
-    if (counted !== 1) throw new Error("limit script and decide() disagree; keep them in step");
+    if (reply.at(-1) !== 1) throw new Error("limit script and decide() disagree; keep them in step");
     return {
       ...decision,
       refusedBy: null,
       release: releaseOnce(async () => void (await this.run(RELEASE, [slotKey], []))),
-      forgiveMinute: releaseOnce(async () => void (await this.run(FORGIVE, [minuteKey], []))),
+      forgiveMinute: releaseOnce(async () => {
+        await Promise.all(minuteKeys.map((k) => this.run(FORGIVE, [k], [])));
+      }),
     };
   }
 
-  async reserveTokens(keyId: string, limits: TokenLimits, tokens: number): Promise<TokenDecision> {
+  async reserveTokens(subjects: readonly TokenSubject[], tokens: number): Promise<TokenDecision> {
     const now = this.now();
     const minute = bucketOf("minute", now);
     const day = bucketOf("day", now);
     const dayTtl = (day + 1) * WINDOW_MS.day - now + DAY_SLACK_MS;
-    const minuteKey = this.key("tokens-minute", keyId, minute);
-    const dayKey = this.key("tokens-day", keyId, day);
-    const reply = (await this.run(
-      RESERVE_TOKENS,
-      [minuteKey, this.key("tokens-minute", keyId, minute - 1), dayKey],
-      [now, limits.minute ?? -1, limits.day ?? -1, tokens, WINDOW_MS.minute, dayTtl],
-    )) as number[];
-    const [m, previous, d, counted] = reply.map(Number);
-    const verdict = decideTokens({ minute: m!, previousMinute: previous!, day: d! }, limits, tokens, now);
-    if (verdict.refusedBy !== null) return { ...verdict, refusedBy: verdict.refusedBy };
-    if (counted !== 1) throw new Error("token script and decideTokens() disagree; keep them in step");
+    const keys: string[] = [];
+    const counted: string[] = [];
+    const args: Array<string | number> = [now, tokens, WINDOW_MS.minute, dayTtl];
+    for (const { id, limits } of subjects) {
+      const minuteKey = this.key("tokens-minute", id, minute);
+      const dayKey = this.key("tokens-day", id, day);
+      keys.push(minuteKey, this.key("tokens-minute", id, minute - 1), dayKey);
+      counted.push(minuteKey, dayKey);
+      args.push(limits.minute ?? -1, limits.day ?? -1);
+    }
+    const reply = ((await this.run(RESERVE_TOKENS, keys, args)) as number[]).map(Number);
+    const verdict = decideTokens(countsIn(reply, 0, subjects.length), subjects, tokens, now);
+    if (verdict.refusedBy !== null)
+      return { states: verdict.states, refusedBy: verdict.refusedBy, refusedAt: verdict.refusedAt };
+    if (reply.at(-1) !== 1) throw new Error("token script and decideTokens() disagree; keep them in step");
     return {
-      ...verdict,
+      states: verdict.states,
       refusedBy: null,
       settle: releaseOnce(async (actual: number) => {
-        if (actual !== tokens) await this.run(SETTLE_TOKENS, [minuteKey, dayKey], [actual - tokens]);
+        if (actual !== tokens) await this.run(SETTLE_TOKENS, counted, [actual - tokens]);
       }),
     };
   }
@@ -102,4 +123,13 @@ export class RedisLimitStore implements LimitStore {
   ): string {
     return bucket === undefined ? `${this.prefix}:${kind}:${keyId}` : `${this.prefix}:${kind}:${keyId}:${bucket}`;
   }
+}
+
+/** `n` subjects' counts (minute, previous minute, day) from a script's reply, from `offset` on. */
+function countsIn(reply: readonly number[], offset: number, n: number): LevelCounts[] {
+  return Array.from({ length: n }, (_, i) => ({
+    minute: reply[offset + i * 3]!,
+    previousMinute: reply[offset + i * 3 + 1]!,
+    day: reply[offset + i * 3 + 2]!,
+  }));
 }

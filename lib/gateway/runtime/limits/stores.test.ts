@@ -130,29 +130,86 @@ describe.each(limitBackends)("the %s limit store counts a request in all windows
   it("reserves tokens in both windows or neither, and settles a reservation with what was used, once", async () => {
     const c = clock(noon);
     const store = make(c);
-    const limits = { minute: 100, day: 200 };
-    const first = await store.reserveTokens("k", limits, 60);
-    expect(first).toMatchObject({ refusedBy: null, minute: { remaining: 40 }, day: { remaining: 140 } });
+    const k = [{ id: "k", limits: { minute: 100, day: 200 } }];
+    const first = await store.reserveTokens(k, 60);
+    expect(first).toMatchObject({ refusedBy: null, states: [{ minute: { remaining: 40 }, day: { remaining: 140 } }] });
     // 60 + 60 is over the minute's 100: refused, and nothing counted in the day either.
-    expect((await store.reserveTokens("k", limits, 60)).refusedBy).toBe("minute");
+    expect((await store.reserveTokens(k, 60)).refusedBy).toBe("minute");
     if (first.refusedBy !== null) throw new Error("expected a reservation");
     await first.settle(25);
     await first.settle(0);
-    const second = await store.reserveTokens("k", limits, 60);
-    expect(second).toMatchObject({ refusedBy: null, minute: { remaining: 15 }, day: { remaining: 115 } });
+    const second = await store.reserveTokens(k, 60);
+    expect(second).toMatchObject({ refusedBy: null, states: [{ minute: { remaining: 15 }, day: { remaining: 115 } }] });
     // Minutes later the day still holds 25 + 60 + 60: one more 60 fits the minute but not the day.
     c.advance(2 * MIN);
-    expect((await store.reserveTokens("k", limits, 60)).day?.remaining).toBe(55);
+    expect((await store.reserveTokens(k, 60)).states[0]!.day?.remaining).toBe(55);
     c.advance(2 * MIN);
-    expect((await store.reserveTokens("k", limits, 60)).refusedBy).toBe("day");
+    expect((await store.reserveTokens(k, 60)).refusedBy).toBe("day");
   });
 
   it("limits only the token windows a key has, and never by another key's tokens", async () => {
     const store = make(clock(noon));
-    const d = await store.reserveTokens("k", { day: 1_000 }, 900);
+    const d = await store.reserveTokens([{ id: "k", limits: { day: 1_000 } }], 900);
     expect(d.refusedBy).toBeNull();
-    expect(d.minute).toBeUndefined();
-    expect((await store.reserveTokens("k", { day: 1_000 }, 101)).refusedBy).toBe("day");
-    expect((await store.reserveTokens("other", { day: 1_000 }, 1_000)).refusedBy).toBeNull();
+    expect(d.states[0]!.minute).toBeUndefined();
+    expect((await store.reserveTokens([{ id: "k", limits: { day: 1_000 } }], 101)).refusedBy).toBe("day");
+    expect((await store.reserveTokens([{ id: "other", limits: { day: 1_000 } }], 1_000)).refusedBy).toBeNull();
+  });
+
+  it("reserves in every level's token windows or none, names the level that refused, and settles each", async () => {
+    const store = make(clock(noon));
+    const team = { id: "team:t1", limits: { minute: 1_000 } };
+    const a = [{ id: "ka", limits: { day: 10_000 } }, team];
+    const b = [{ id: "kb", limits: {} }, team];
+    const first = await store.reserveTokens(a, 700);
+    expect(first.refusedBy).toBeNull();
+    // The team's minute holds 700: another key of the team is refused by the team (index 1), not its own.
+    const over = await store.reserveTokens(b, 400);
+    expect(over).toMatchObject({ refusedBy: "minute", refusedAt: 1 });
+    if (first.refusedBy !== null) throw new Error("expected a reservation");
+    await first.settle(100);
+    expect(await store.reserveTokens(b, 400)).toMatchObject({
+      refusedBy: null,
+      states: [{}, { minute: { remaining: 500 } }],
+    });
+    // The refused reservation counted in no window: key a's day holds its settled 100 only.
+    expect((await store.reserveTokens(a, 1)).states[0]!.day?.remaining).toBe(9_899);
+  });
+
+  it("counts a request in the levels above the key in the same step, and refuses it there by name", async () => {
+    const c = clock(noon);
+    const store = make(c);
+    const limits = { minute: 100, day: 100, concurrency: 10 };
+    const team = { id: "team:t2", minute: 2, day: 3 };
+    const org = { id: "org:o1", day: 100 };
+    const a1 = await store.admit("ka", limits, [team, org]);
+    expect(a1).toMatchObject({ refusedBy: null, levels: [{ minute: { remaining: 1 }, day: { remaining: 2 } }, {}] });
+    await store.admit("kb", limits, [team, org]);
+    const third = await store.admit("kc", limits, [team, org]);
+    expect(third).toMatchObject({ refusedBy: "minute", refusedAt: 0, minute: { remaining: 100 } });
+    // Refused by the team: nothing counted for key c, or in the organisation's day.
+    expect((await store.peek("kc", "day", 100)).remaining).toBe(100);
+    expect((await store.admit("kd", limits, [org])).levels).toEqual([
+      { day: expect.objectContaining({ remaining: 97 }) },
+    ]);
+    c.advance(2 * MIN);
+    await store.admit("ka", limits, [team]);
+    expect(await store.admit("ka", limits, [team, org])).toMatchObject({ refusedBy: "day", refusedAt: 0 });
+    // A key whose own window refuses is named as the key (-1).
+    expect(await store.admit("ke", { ...limits, concurrency: 0 }, [team])).toMatchObject({
+      refusedBy: "concurrency",
+      refusedAt: -1,
+    });
+  });
+
+  it("takes a forgiven request back out of every level's minute", async () => {
+    const store = make(clock(noon));
+    const limits = { minute: 100, day: 100, concurrency: 10 };
+    const team = { id: "team:t3", minute: 1 };
+    const first = await store.admit("ka", limits, [team]);
+    if (first.refusedBy !== null) throw new Error("expected admission");
+    expect((await store.admit("kb", limits, [team])).refusedBy).toBe("minute");
+    await first.forgiveMinute();
+    expect((await store.admit("kb", limits, [team])).refusedBy).toBeNull();
   });
 });

@@ -17,11 +17,29 @@ export type Limits = { day: number; minute: number; concurrency: number };
 export type TokenLimits = { minute?: number; day?: number };
 
 /**
- * What a store decided for a request's token reservation: the windows' states after it (only those
+ * Where a limit is set: the key's own, or a level above it. A request passes only if every level passes;
+ * they are checked key first, then user, team and organisation, and a refusal names the first that refuses.
+ */
+export type LimitLevel = "key" | "user" | "team" | "organisation";
+
+/**
+ * A level above the key that limits a request's count: whose counters (`id`, e.g. `team:<id>`) and its
+ * windows, each absent when that level does not limit it.
+ */
+export type LevelCheck = { id: string; minute?: number; day?: number };
+
+/** The windows a level limits, after a request: absent where it sets no limit. */
+export type LevelStates = { minute?: WindowState; day?: WindowState };
+
+/** Whose token windows a reservation is checked against: the key's lineage or a level's id, and its limits. */
+export type TokenSubject = { id: string; limits: TokenLimits };
+
+/**
+ * What a store decided for a request's token reservation: each subject's windows after it (only those
  * limited), and when admitted, `settle` to replace the reservation with what the request really used.
  */
-export type TokenDecision = { minute?: WindowState; day?: WindowState } & (
-  | { refusedBy: WindowKind }
+export type TokenDecision = { states: LevelStates[] } & (
+  | { refusedBy: WindowKind; /** The subject (index) that refused. */ refusedAt: number }
   | {
       refusedBy: null;
       /** Counts `actual` tokens instead of the reservation, in the buckets it was counted in (once). */
@@ -37,8 +55,14 @@ export type StoreDecision = {
   minute: WindowState;
   day: WindowState;
   concurrency: { limit: number; inUse: number };
+  /** The levels' windows (LevelCheck, in the order given) after the request; absent when none were given. */
+  levels?: LevelStates[];
 } & (
-  | { refusedBy: RefusedBy }
+  | {
+      refusedBy: RefusedBy;
+      /** Which level refused: -1 the key, else the index of its LevelCheck. */
+      refusedAt: number;
+    }
   | {
       refusedBy: null;
       release(): Promise<void>;
@@ -50,7 +74,8 @@ export type StoreDecision = {
 /**
  * Where limit counters live. The memory store and the Redis store run the same algorithms
  * (the day as a fixed window aligned to midnight UTC, the minute as a sliding window),
- * so a key behaves the same on one instance or many.
+ * so a key behaves the same on one instance or many. A level above the key (LevelCheck) has the same
+ * minute and day windows, under its own id, checked and counted in the same step as the key's.
  */
 export interface LimitStore {
   /**
@@ -58,12 +83,12 @@ export interface LimitStore {
    * none: a request refused by one window uses nothing of the others. An admitted request gets
    * `release` to give its concurrency slot back (once, however often it is called).
    */
-  admit(keyId: string, limits: Limits): Promise<StoreDecision>;
+  admit(keyId: string, limits: Limits, levels?: readonly LevelCheck[]): Promise<StoreDecision>;
   /**
-   * Checks a request's token reservation against the key's token windows and counts it in all of them,
-   * or in none (a reservation refused by one window uses nothing of the other).
+   * Checks a request's token reservation against each subject's token windows (the key's, its levels')
+   * and counts it in all of them, or in none (a reservation refused by one window uses nothing of another).
    */
-  reserveTokens(keyId: string, limits: TokenLimits, tokens: number): Promise<TokenDecision>;
+  reserveTokens(subjects: readonly TokenSubject[], tokens: number): Promise<TokenDecision>;
   /** The window's state now, without counting a request (dashboards). */
   peek(keyId: string, kind: WindowKind, limit: number): Promise<WindowState>;
   close(): Promise<void>;
