@@ -18,7 +18,7 @@ import { connectRedis } from "../lib/gateway/runtime/redis.ts";
 import { LevelDirectory } from "../lib/gateway/teams/level-directory.ts";
 import { median, report, spread } from "./results.ts";
 
-const ROUNDS = Number(process.env.BENCH_LEVEL_ROUNDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_LEVEL_ROUNDS ?? 12);
 const ROOMY = 1_000_000_000;
 const LIMITS = { minute: ROOMY, day: ROOMY, concurrency: ROOMY };
 const BODY_TOKENS = 1_030;

@@ -1,7 +1,4 @@
-/**
- * A Lua script and how many of its arguments are keys (-1: as many as the call gives); `name` becomes an
- * ioredis command.
- */
+/** A Lua script and how many of its arguments are keys; `name` becomes an ioredis command. */
 export type LuaScript = { name: string; keys: number; lua: string };
 
 /**
@@ -60,103 +57,131 @@ if n <= 0 then return 0 end
 return redis.call("DECR", KEYS[1])`,
 };
 
+// The level and token scripts build their counters' names from ids (`<prefix>:<kind>:<id>:<bucket>`)
+// rather than take them as KEYS: a key under three levels sends 15 fewer arguments a request, which is
+// most of what the levels cost on the gateway's CPU (bench/limit-levels.ts). Every counter is on the one
+// Redis the limits use, as the other scripts' are (their keys share no hash slot either).
+
 /**
  * ADMIT with the levels above the key (decision.ts decideLevels; keep the two in step), in the same
- * round trip: the key's four keys as ADMIT's, then per level its minute bucket now, previous minute
- * bucket and UTC day bucket.
- * ARGV: ADMIT's seven, then per level its minute limit and day limit (-1: not limited there).
- * Returns the key's counts, each level's three, and 1 when counted (everywhere) or 0 (nowhere).
+ * round trip. KEYS: ADMIT's four. ARGV: ADMIT's seven, then the prefix, the minute bucket now, the
+ * previous minute bucket and the UTC day bucket, then per level its id, minute limit and day limit (-1:
+ * not limited there). Returns the key's counts, each level's three (minute, previous minute, day), and 1
+ * when counted (everywhere) or 0 (nowhere).
  */
 export const ADMIT_LEVELS: LuaScript = {
   name: "gwLimitAdmitLevels",
-  keys: -1,
+  keys: 4,
   lua: `
 local now = tonumber(ARGV[1])
 local minuteMs = tonumber(ARGV[5])
+local prefix, minuteBucket, previousBucket, dayBucket = ARGV[8], ARGV[9], ARGV[10], ARGV[11]
 local carry = 1 - (now % minuteMs) / minuteMs
 local out = {}
-for i = 1, #KEYS do out[i] = tonumber(redis.call("GET", KEYS[i]) or "0") end
+for i = 1, 4 do out[i] = tonumber(redis.call("GET", KEYS[i]) or "0") end
 local ok = out[1] + math.floor(carry * out[2]) < tonumber(ARGV[2]) and out[3] < tonumber(ARGV[3]) and out[4] < tonumber(ARGV[4])
-local levels = (#KEYS - 4) / 3
+local levels = (#ARGV - 11) / 3
+local counters = {}
 for l = 1, levels do
-  if not ok then break end
-  local k = 4 + (l - 1) * 3
-  local minuteLimit = tonumber(ARGV[7 + (l - 1) * 2 + 1])
-  local dayLimit = tonumber(ARGV[7 + (l - 1) * 2 + 2])
-  if (minuteLimit >= 0 and out[k + 1] + math.floor(carry * out[k + 2]) >= minuteLimit) or (dayLimit >= 0 and out[k + 3] >= dayLimit) then
+  local id = ARGV[9 + l * 3]
+  local minute = prefix .. ":minute:" .. id .. ":"
+  counters[l] = {minute .. minuteBucket, prefix .. ":day:" .. id .. ":" .. dayBucket}
+  local m = tonumber(redis.call("GET", counters[l][1]) or "0")
+  local p = tonumber(redis.call("GET", minute .. previousBucket) or "0")
+  local d = tonumber(redis.call("GET", counters[l][2]) or "0")
+  out[#out + 1], out[#out + 2], out[#out + 3] = m, p, d
+  local minuteLimit = tonumber(ARGV[10 + l * 3])
+  local dayLimit = tonumber(ARGV[11 + l * 3])
+  if (minuteLimit >= 0 and m + math.floor(carry * p) >= minuteLimit) or (dayLimit >= 0 and d >= dayLimit) then
     ok = false
   end
 end
 if not ok then
-  out[#KEYS + 1] = 0
+  out[#out + 1] = 0
   return out
 end
 local dayTtl = tonumber(ARGV[6])
+counters[0] = {KEYS[1], KEYS[3]}
 for l = 0, levels do
-  local k = l == 0 and 0 or 4 + (l - 1) * 3
-  local d = l == 0 and 3 or k + 3
-  redis.call("INCR", KEYS[k + 1])
-  redis.call("PEXPIRE", KEYS[k + 1], minuteMs * 2 + 1000)
-  redis.call("INCR", KEYS[d])
-  redis.call("PEXPIRE", KEYS[d], dayTtl)
+  redis.call("INCR", counters[l][1])
+  redis.call("PEXPIRE", counters[l][1], minuteMs * 2 + 1000)
+  redis.call("INCR", counters[l][2])
+  redis.call("PEXPIRE", counters[l][2], dayTtl)
 end
 redis.call("INCR", KEYS[4])
 redis.call("EXPIRE", KEYS[4], tonumber(ARGV[7]))
-out[#KEYS + 1] = 1
+out[#out + 1] = 1
 return out`,
 };
 
 /**
  * Checks and counts a token reservation in each subject's token windows (the key's, its levels'), all or
  * none: the Lua twin of decision.ts decideTokens (keep the two in step).
- * KEYS: per subject its minute bucket now, previous minute bucket and UTC day bucket.
- * ARGV: now (ms), tokens, minute ms, day TTL ms, then per subject its minute limit and day limit (-1: none).
- * Returns every subject's counts before it, then 1 when it was counted, 0 when refused.
+ * ARGV: now (ms), tokens, minute ms, day TTL ms, the prefix, the minute bucket now, the previous minute
+ * bucket and the UTC day bucket, then per subject its id, minute limit and day limit (-1: none).
+ * Returns every subject's counts before it (minute, previous minute, day), then 1 when it was counted,
+ * 0 when refused.
  */
 export const RESERVE_TOKENS: LuaScript = {
   name: "gwLimitReserveTokens",
-  keys: -1,
+  keys: 0,
   lua: `
 local now = tonumber(ARGV[1])
 local tokens = tonumber(ARGV[2])
 local minuteMs = tonumber(ARGV[3])
+local prefix, minuteBucket, previousBucket, dayBucket = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 local carry = 1 - (now % minuteMs) / minuteMs
 local out = {}
-for i = 1, #KEYS do out[i] = tonumber(redis.call("GET", KEYS[i]) or "0") end
-local subjects = #KEYS / 3
-for s = 0, subjects - 1 do
-  local minuteLimit = tonumber(ARGV[5 + s * 2])
-  local dayLimit = tonumber(ARGV[6 + s * 2])
-  if (minuteLimit >= 0 and out[s * 3 + 1] + math.floor(carry * out[s * 3 + 2]) + tokens > minuteLimit) or (dayLimit >= 0 and out[s * 3 + 3] + tokens > dayLimit) then
-    out[#KEYS + 1] = 0
-    return out
+local counters = {}
+local ok = true
+local subjects = (#ARGV - 8) / 3
+for s = 1, subjects do
+  local id = ARGV[6 + s * 3]
+  local minute = prefix .. ":tokens-minute:" .. id .. ":"
+  counters[s] = {minute .. minuteBucket, prefix .. ":tokens-day:" .. id .. ":" .. dayBucket}
+  local m = tonumber(redis.call("GET", counters[s][1]) or "0")
+  local p = tonumber(redis.call("GET", minute .. previousBucket) or "0")
+  local d = tonumber(redis.call("GET", counters[s][2]) or "0")
+  out[#out + 1], out[#out + 2], out[#out + 3] = m, p, d
+  local minuteLimit = tonumber(ARGV[7 + s * 3])
+  local dayLimit = tonumber(ARGV[8 + s * 3])
+  if (minuteLimit >= 0 and m + math.floor(carry * p) + tokens > minuteLimit) or (dayLimit >= 0 and d + tokens > dayLimit) then
+    ok = false
   end
 end
-for s = 0, subjects - 1 do
-  redis.call("INCRBY", KEYS[s * 3 + 1], tokens)
-  redis.call("PEXPIRE", KEYS[s * 3 + 1], minuteMs * 2 + 1000)
-  redis.call("INCRBY", KEYS[s * 3 + 3], tokens)
-  redis.call("PEXPIRE", KEYS[s * 3 + 3], tonumber(ARGV[4]))
+if not ok then
+  out[#out + 1] = 0
+  return out
 end
-out[#KEYS + 1] = 1
+for s = 1, subjects do
+  redis.call("INCRBY", counters[s][1], tokens)
+  redis.call("PEXPIRE", counters[s][1], minuteMs * 2 + 1000)
+  redis.call("INCRBY", counters[s][2], tokens)
+  redis.call("PEXPIRE", counters[s][2], tonumber(ARGV[4]))
+end
+out[#out + 1] = 1
 return out`,
 };
 
 /**
- * Replaces a reservation with what was used: adds ARGV[1] (negative when less was used) to each bucket
- * the reservation went to that is still there, never below zero, keeping its expiry.
+ * Replaces a reservation with what was used: adds the delta (negative when less was used) to each token
+ * bucket the reservation went to that is still there, never below zero, keeping its expiry.
+ * ARGV: the delta, the prefix, the minute bucket and the UTC day bucket it was counted in, then the ids.
  */
 export const SETTLE_TOKENS: LuaScript = {
   name: "gwLimitSettleTokens",
-  keys: -1,
+  keys: 0,
   lua: `
 local delta = tonumber(ARGV[1])
-for _, key in ipairs(KEYS) do
-  local n = redis.call("GET", key)
-  if n then
-    local left = tonumber(n) + delta
-    if left < 0 then left = 0 end
-    redis.call("SET", key, left, "KEEPTTL")
+local prefix, minuteBucket, dayBucket = ARGV[2], ARGV[3], ARGV[4]
+for i = 5, #ARGV do
+  for _, key in ipairs({prefix .. ":tokens-minute:" .. ARGV[i] .. ":" .. minuteBucket, prefix .. ":tokens-day:" .. ARGV[i] .. ":" .. dayBucket}) do
+    local n = redis.call("GET", key)
+    if n then
+      local left = tonumber(n) + delta
+      if left < 0 then left = 0 end
+      redis.call("SET", key, left, "KEEPTTL")
+    end
   end
 end
 return 1`,

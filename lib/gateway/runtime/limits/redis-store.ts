@@ -40,8 +40,8 @@ export class RedisLimitStore implements LimitStore {
     const day = bucketOf("day", now);
     const dayTtl = (day + 1) * WINDOW_MS.day - now + DAY_SLACK_MS;
     const slotKey = this.key("concurrency", keyId);
-    const minuteKeys = [this.key("minute", keyId, minute)];
-    const keys = [minuteKeys[0]!, this.key("minute", keyId, minute - 1), this.key("day", keyId, day), slotKey];
+    const minuteKey = this.key("minute", keyId, minute);
+    const keys = [minuteKey, this.key("minute", keyId, minute - 1), this.key("day", keyId, day), slotKey];
     const args: Array<string | number> = [
       now,
       limits.minute,
@@ -51,10 +51,9 @@ export class RedisLimitStore implements LimitStore {
       dayTtl,
       SLOT_TTL_SECONDS,
     ];
-    for (const level of levels ?? []) {
-      minuteKeys.push(this.key("minute", level.id, minute));
-      keys.push(minuteKeys.at(-1)!, this.key("minute", level.id, minute - 1), this.key("day", level.id, day));
-      args.push(level.minute ?? -1, level.day ?? -1);
+    if (levels?.length) {
+      args.push(this.prefix, minute, minute - 1, day);
+      for (const level of levels) args.push(level.id, level.minute ?? -1, level.day ?? -1);
     }
     const reply = ((await this.run(levels?.length ? ADMIT_LEVELS : ADMIT, keys, args)) as number[]).map(Number);
     const counts = { minute: reply[0]!, previousMinute: reply[1]!, day: reply[2]!, inUse: reply[3]! };
@@ -68,6 +67,7 @@ export class RedisLimitStore implements LimitStore {
       refusedBy: null,
       release: releaseOnce(async () => void (await this.run(RELEASE, [slotKey], []))),
       forgiveMinute: releaseOnce(async () => {
+        const minuteKeys = [minuteKey, ...(levels ?? []).map((l) => this.key("minute", l.id, minute))];
         await Promise.all(minuteKeys.map((k) => this.run(FORGIVE, [k], [])));
       }),
     };
@@ -78,17 +78,9 @@ export class RedisLimitStore implements LimitStore {
     const minute = bucketOf("minute", now);
     const day = bucketOf("day", now);
     const dayTtl = (day + 1) * WINDOW_MS.day - now + DAY_SLACK_MS;
-    const keys: string[] = [];
-    const counted: string[] = [];
-    const args: Array<string | number> = [now, tokens, WINDOW_MS.minute, dayTtl];
-    for (const { id, limits } of subjects) {
-      const minuteKey = this.key("tokens-minute", id, minute);
-      const dayKey = this.key("tokens-day", id, day);
-      keys.push(minuteKey, this.key("tokens-minute", id, minute - 1), dayKey);
-      counted.push(minuteKey, dayKey);
-      args.push(limits.minute ?? -1, limits.day ?? -1);
-    }
-    const reply = ((await this.run(RESERVE_TOKENS, keys, args)) as number[]).map(Number);
+    const args: Array<string | number> = [now, tokens, WINDOW_MS.minute, dayTtl, this.prefix, minute, minute - 1, day];
+    for (const { id, limits } of subjects) args.push(id, limits.minute ?? -1, limits.day ?? -1);
+    const reply = ((await this.run(RESERVE_TOKENS, [], args)) as number[]).map(Number);
     const verdict = decideTokens(countsIn(reply, 0, subjects.length), subjects, tokens, now);
     if (verdict.refusedBy !== null)
       return { states: verdict.states, refusedBy: verdict.refusedBy, refusedAt: verdict.refusedAt };
@@ -97,7 +89,8 @@ export class RedisLimitStore implements LimitStore {
       states: verdict.states,
       refusedBy: null,
       settle: releaseOnce(async (actual: number) => {
-        if (actual !== tokens) await this.run(SETTLE_TOKENS, counted, [actual - tokens]);
+        if (actual !== tokens)
+          await this.run(SETTLE_TOKENS, [], [actual - tokens, this.prefix, minute, day, ...subjects.map((s) => s.id)]);
       }),
     };
   }

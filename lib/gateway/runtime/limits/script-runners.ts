@@ -13,16 +13,12 @@ export function ioredisScripts(client: IORedis): RunScript {
   return (script, keys, args) => {
     let command = commands.get(script.name);
     if (!command) {
-      // Without numberOfKeys, ioredis takes the count as the call's first argument (a variable-key script).
-      client.defineCommand(
-        script.name,
-        script.keys >= 0 ? { numberOfKeys: script.keys, lua: script.lua } : { lua: script.lua },
-      );
+      client.defineCommand(script.name, { numberOfKeys: script.keys, lua: script.lua });
       const defined = (client as unknown as Record<string, ScriptCommand>)[script.name]!;
       command = defined.bind(client);
       commands.set(script.name, command);
     }
-    return script.keys >= 0 ? command(...keys, ...args) : command(keys.length, ...keys, ...args);
+    return command(...keys, ...args);
   };
 }
 
