@@ -20,7 +20,7 @@ import messages from "./api/messages/index.ts";
 import models from "./api/models/index.ts";
 import orchestrate from "./api/orchestrate/index.ts";
 import providerKeys from "./api/provider-keys/index.ts";
-import adminKeys from "./api/admin/keys/index.ts";
+import admin from "./api/admin/index.ts";
 import proxy from "./api/proxy/index.ts";
 import responses from "./api/responses/index.ts";
 import screenshot from "./api/screenshot/index.ts";
@@ -45,7 +45,7 @@ export const AREAS: readonly Area[] = [
   key,
   usage,
   providerKeys,
-  adminKeys,
+  admin,
   data,
   llm,
   chat,

@@ -214,10 +214,43 @@ describe("keys by API", () => {
     expect((await json<{ error: string }>(demoted)).error).toMatch(/no longer an owner or admin/);
   });
 
+  it("reports usage by team, member, key and model for what the caller manages, the parts adding up", async () => {
+    const mel = await call(alice.key, "POST", "/v1/admin/keys", { name: "mel usage", email: "mel@example.test" });
+    const melKey = (await json<AdminKey>(mel)).key!;
+    for (let i = 0; i < 3; i++) expect((await call(melKey, "GET", "/v1/key")).status).toBe(200);
+    const bobKey = (await gw.key({ name: "bob usage", team: teamB })).key;
+    expect((await call(bobKey, "GET", "/v1/key")).status).toBe(200);
+    await gw.rt.meter.flush();
+
+    type Usage = {
+      scope: { level: string; id: string | null };
+      totals: { requests: number };
+      teams: { team_id: string | null; name: string | null; requests: number }[];
+      members: { email: string | null; requests: number }[];
+      keys: { id: string; requests: number }[];
+    };
+    const sum = (rows: { requests: number }[]) => rows.reduce((a, r) => a + r.requests, 0);
+    const mine = await json<Usage>(await call(alice.key, "GET", "/v1/admin/usage"));
+    expect(mine.scope).toEqual({ level: "team", id: teamA });
+    expect(mine.teams.map((t) => [t.team_id, t.name])).toEqual([[teamA, "Alpha"]]);
+    expect(mine.members.find((m) => m.email === "mel@example.test")?.requests).toBeGreaterThanOrEqual(3);
+    for (const part of [mine.teams, mine.members, mine.keys]) expect(sum(part)).toBe(mine.totals.requests);
+
+    const org = (await gw.rt.db.prisma.team.findUniqueOrThrow({ where: { id: teamA } })).organisationId;
+    const whole = await json<Usage>(await call(ops.key, "GET", `/v1/admin/usage?organisation=${org}`));
+    expect(whole.scope).toEqual({ level: "organisation", id: org });
+    expect(whole.teams.map((t) => t.team_id).sort()).toEqual([teamA, teamB].sort());
+    expect(sum(whole.teams)).toBe(whole.totals.requests);
+    // A team admin reads nothing above or beside its team.
+    expect((await call(alice.key, "GET", `/v1/admin/usage?organisation=${org}`)).status).toBe(404);
+    expect((await call(alice.key, "GET", `/v1/admin/usage?team=${teamB}`)).status).toBe(404);
+  });
+
   it("documents every route in /openapi.json", async () => {
     const spec = await json<{ paths: Record<string, Record<string, unknown>> }>(await gw.request("/openapi.json"));
     expect(Object.keys(spec.paths["/v1/admin/keys"]!).sort()).toEqual(["get", "post"]);
     expect(Object.keys(spec.paths["/v1/admin/keys/{id}"]!).sort()).toEqual(["delete", "get", "patch"]);
     expect(Object.keys(spec.paths["/v1/admin/keys/{id}/rotate"]!)).toEqual(["post"]);
+    expect(Object.keys(spec.paths["/v1/admin/usage"]!)).toEqual(["get"]);
   });
 });

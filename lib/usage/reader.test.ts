@@ -116,6 +116,7 @@ describe.each(databaseBackends)("reading usage on %s", (db) => {
     "/v1/admin/keys",
     "/v1/admin/keys/{id}",
     "/v1/admin/keys/{id}/rotate",
+    "/v1/admin/usage",
   ]);
 
   it("migrates rows written before 0005_usage_area to the area their route was shown under, which is the area the guard records", async () => {

@@ -12,6 +12,10 @@ export type KeySummary = {
   /** What the operator granted; the owner may narrow within it ([] = every area). */
   granted_scopes: string[];
   limits: { day: number | null; minute: number | null; concurrency: number | null };
+  /** Model tokens a minute and a UTC day; null: not limited. */
+  token_limits: { minute: number | null; day: number | null };
+  /** The key's team (docs/teams.md); null: its owner's personal space. */
+  team_id: string | null;
   /** The operator's model rules: patterns the key may call, and may never ([] and [] = every model). */
   models: { allow: string[]; deny: string[] };
   /** The first key of its rotation lineage (itself when never rotated into). */
@@ -45,6 +49,8 @@ export function keySummary(r: ApiKey & { user: { email: string | null } | null }
     scopes: r.scopes,
     granted_scopes: r.grantedScopes,
     limits: { day: r.dayLimit, minute: r.minuteLimit, concurrency: r.concurrencyLimit },
+    token_limits: { minute: r.tokenMinuteLimit, day: r.tokenDayLimit },
+    team_id: r.teamId,
     models: { allow: r.modelAllow, deny: r.modelDeny },
     lineage_id: r.lineageId ?? r.id,
     replaced_by: r.replacedBy,

@@ -19,6 +19,8 @@ function key(id: string, fields: Partial<KeySummary> = {}): KeySummary {
     scopes: [],
     granted_scopes: [],
     limits: { day: null, minute: null, concurrency: null },
+    token_limits: { minute: null, day: null },
+    team_id: null,
     models: { allow: [], deny: [] },
     lineage_id: id,
     replaced_by: null,

@@ -101,21 +101,31 @@ export function cacheSavings(rows: Iterable<CacheUsageRow>): CacheSavings {
   return total;
 }
 
-export type ReportScope = { owner?: string; keyId?: string };
+/** Whose keys a report covers: one user's (owner), one key, one team's, one organisation's; none: every key. */
+export type ReportScope = { owner?: string; keyId?: string; teamId?: string; organisationId?: string };
 
 /**
  * The dashboards' report of usage over the last 30 UTC days, from the daily rollups only (never the
  * raw events, nor this instance's unwritten ones), grouped by the recorded area: for one user's keys
  * (owner), one key, or every key (neither).
  */
-export async function usageReport(db: Database, { owner, keyId }: ReportScope, now = new Date()): Promise<UsageReport> {
+export async function usageReport(
+  db: Database,
+  { owner, keyId, teamId, organisationId }: ReportScope,
+  now = new Date(),
+): Promise<UsageReport> {
   const to = now.toISOString().slice(0, 10);
   const fromDate = new Date(`${to}T00:00:00Z`);
   fromDate.setUTCDate(fromDate.getUTCDate() - (REPORT_DAYS - 1));
   const from = fromDate.toISOString().slice(0, 10);
 
   const keys = await db.prisma.apiKey.findMany({
-    where: { ...(owner ? { userId: owner } : {}), ...(keyId ? { id: keyId } : {}) },
+    where: {
+      ...(owner ? { userId: owner } : {}),
+      ...(keyId ? { id: keyId } : {}),
+      ...(teamId ? { teamId } : {}),
+      ...(organisationId ? { team: { organisationId } } : {}),
+    },
     include: { user: { select: { email: true } } },
   });
   const filter = { keyIds: keys.map((k) => k.id), from };
@@ -185,6 +195,7 @@ export async function usageReport(db: Database, { owner, keyId }: ReportScope, n
           name: k.name,
           prefix: k.prefix,
           owner: k.user?.email ?? null,
+          team_id: k.teamId,
           kind: k.kind,
           ...c,
           error_rate: c.requests ? failedRequests(c) / c.requests : 0,

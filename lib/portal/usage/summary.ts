@@ -28,7 +28,16 @@ export type UsageReport = {
     unpriced: number;
   };
   keys: Array<
-    Counts & { id: string; name: string; prefix: string; owner: string | null; kind: string; error_rate: number }
+    Counts & {
+      id: string;
+      name: string;
+      prefix: string;
+      owner: string | null;
+      /** The key's team; null: its owner's personal space. */
+      team_id: string | null;
+      kind: string;
+      error_rate: number;
+    }
   >;
   /** The response cache: requests that asked for it, answered from it (hits) or by a provider (misses), and what the hits did not pay. */
   cache: CacheSavings;

@@ -11,9 +11,10 @@ import { OPERATOR_SCOPES, SCOPE_AREAS, toKeyRecord, type KeyRecord } from "../..
 import { Reply } from "../../../gateway/pipeline/answer.ts";
 import type { Call } from "../../../gateway/pipeline/call.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
-import { isAdminRole, TeamChangeError } from "../../../gateway/teams/team-changes.ts";
+import { TeamChangeError } from "../../../gateway/teams/team-changes.ts";
 import { publishKeyChange } from "../../../portal/keys/publish-change.ts";
-import { beyondRights, inheritedRights, KEYS_ADMIN, reachOf, rightsOf, type Reach, type Rights } from "./rights.ts";
+import { reach } from "../reach.ts";
+import { beyondRights, inheritedRights, rightsOf, type Reach, type Rights } from "./rights.ts";
 
 const tags = ["Keys administration"];
 
@@ -72,30 +73,7 @@ const refused = {
 /** A key as the API shows it (never its secret or hash). */
 function shown(row: ApiKey & { user: { email: string | null } | null }) {
   const { kind: _kind, granted_scopes: _granted, ...summary } = keySummary(row);
-  return {
-    ...summary,
-    team_id: row.teamId,
-    token_limits: { minute: row.tokenMinuteLimit, day: row.tokenDayLimit },
-  };
-}
-
-/**
- * The caller's reach, checked now: it holds keys:admin, and a member's key is still its owner's or an
- * admin's of the team (a role taken away takes the key's powers with it at once).
- */
-async function reach(c: Call): Promise<{ key: KeyRecord; reach: Reach }> {
-  const key = c.key;
-  if (!key) throw new GatewayError(401, "missing API key");
-  const found = reachOf(key);
-  if (!found) throw new GatewayError(403, `managing keys needs the ${KEYS_ADMIN} scope, which this key lacks`);
-  if (found.kind === "team" && key.userId) {
-    const member = await c.runtime.db.prisma.teamMember.findUnique({
-      where: { teamId_userId: { teamId: found.teamId, userId: key.userId } },
-    });
-    if (!member || !isAdminRole(member.role))
-      throw new GatewayError(403, "this key's owner is no longer an owner or admin of its team");
-  }
-  return { key, reach: found };
+  return summary;
 }
 
 /** A key the caller manages, or the 404 (a key of another team is as unknown as one that does not exist). */
