@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { runTeamCommand } from "../lib/gateway/teams/team-commands.ts";
 import { FINAL_STATUSES } from "../lib/jobs/task-store.ts";
 import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { numberedList, startFakeResearchLlm, type FakeResearchLlm } from "./fakes/research-llm.ts";
@@ -142,5 +143,52 @@ describe("a hard-stop budget holds for work that runs after its request", () => 
       message: expect.stringMatching(/^monthly budget exceeded/),
     });
     expect(research.requests.slice(sentBefore).map((r) => r.role)).toEqual(["planner"]);
+  });
+
+  /** A key of a fresh team whose model tokens a day are limited to `tokens`. */
+  async function teamKey(tokens: number) {
+    const db = t.gw.rt.db;
+    const tag = Math.random().toString(36).slice(2, 8);
+    const org = (await runTeamCommand(db, "create-org", { name: `Tokens ${tag}` }, "test")).lines[0] as { id: string };
+    const team = (await runTeamCommand(db, "create-team", { organisation: org.id, name: `Team ${tag}` }, "test"))
+      .lines[0] as { id: string };
+    await runTeamCommand(db, "set-limits", { level: "team", subject: team.id, tokensDay: tokens }, "test");
+    await t.gw.rt.levels.refresh();
+    return {
+      ...(await t.gw.key({ name: `team key ${tag}`, team: team.id, minute: 1000, day: 100_000, concurrency: 20 })),
+      tag,
+    };
+  }
+
+  it("stops a batch at the item its team's token window does not fit, naming the team; the rest never sent", async () => {
+    // Each item reserves its prompt and max_tokens (1,024): two fit 2,500, and the window refuses an item
+    // before all ten run, however the four workers' reservations and settlings interleave.
+    const key = await teamKey(2_500);
+    const sentBefore = openai.requests.length;
+    const requests = Array.from({ length: 10 }, (_, i) => ({
+      custom_id: `q${i}`,
+      messages: [{ role: "user", content: `question ${i}` }],
+    }));
+    const created = await request(key.key, "/v1/llm/batch", { requests, provider: "openai" });
+    expect(created.status).toBe(201);
+    const { id } = await created.json();
+    await settled(id);
+    const batch = await (await request(key.key, `/v1/llm/batch/${id}`)).json();
+    expect(batch.status).toBe("budget_exceeded");
+    expect(batch.error).toMatch(new RegExp(`tokens per day \\(UTC\\) for team "Team ${key.tag}"`));
+    const sent = openai.requests.length - sentBefore;
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(10);
+    expect(batch.request_counts).toMatchObject({ succeeded: sent, not_run: 10 - sent });
+  });
+
+  it("answers a research run in the request with a 429 naming its team's token window once an agent call does not fit", async () => {
+    const key = await teamKey(1_500);
+    const res = await request(key.key, "/v1/swarm/hive", { task: "Why do tides happen?", depth: "quick" });
+    expect(res.status).toBe(429);
+    expect((await res.json()).error).toMatchObject({
+      code: "rate_limit_exceeded",
+      message: expect.stringMatching(new RegExp(`tokens per day \\(UTC\\) for team "Team ${key.tag}"`)),
+    });
   });
 });

@@ -1,4 +1,7 @@
+import { RateLimitError } from "../errors.ts";
 import { recordUsage, spendRefusal } from "../gateway/http/guard.ts";
+import { reserveTokens } from "../gateway/pipeline/token-reservation.ts";
+import type { TokenReservation } from "../gateway/runtime/limits/limiter.ts";
 import type { KeyRecord } from "../gateway/keys/record.ts";
 import type { Runtime } from "../gateway/runtime/runtime.ts";
 import { BudgetExceeded } from "../jobs/budget-exceeded.ts";
@@ -35,8 +38,9 @@ export type FinishedAgent = { id: string; role: string; model: string; output: s
 /**
  * The agents' dependencies for one run: the provider's models, every answered model call metered to
  * the key (one usage event per agent call, tokens included, counted in /metrics too) and added to the
- * run's spend. Before each call the key's hard-stop budget is asked: once it is used up the run stops
- * (its calls in flight are aborted) with a BudgetExceeded carrying the agents that finished and the spend.
+ * run's spend. Before each call the key's hard-stop budget is asked, and its tokens are reserved in every
+ * token window over the key: once either refuses, the run stops (its calls in flight are aborted) with a
+ * BudgetExceeded carrying the refusal, the agents that finished and the spend.
  */
 export function researchDeps(rt: Runtime, provider: string, scope: RunScope): AgentDeps {
   const spend: Spend = { calls: 0, prompt_tokens: 0, completion_tokens: 0, estimated_cost_usd: 0 };
@@ -75,17 +79,39 @@ export function researchDeps(rt: Runtime, provider: string, scope: RunScope): Ag
     });
   };
   const llm = agentLlm({ provider, router: modelRouter(rt), onCall });
+  /** Stops the run with a refusal: it rejects the run (and every call in flight), as a cancel does with its reason. */
+  const stopWith = (refused: RateLimitError) => {
+    const stop = new BudgetExceeded(refused, { agents: [...finished], usage: { ...spend } });
+    budgetStop.abort(stop);
+    return Promise.reject(stop);
+  };
+  const keyOf = scope.key ? async () => scope.key! : keyById(rt, scope.keyId);
   return {
-    llm: (call) => {
+    llm: async (call) => {
       const refused = spendRefusal(rt, scope.keyId);
-      if (refused) {
-        const stop = new BudgetExceeded(refused, { agents: [...finished], usage: { ...spend } });
-        // Rejects the run (and every call in flight) with the stop, as a cancel does with its reason.
-        budgetStop.abort(stop);
-        return Promise.reject(stop);
+      if (refused) return stopWith(refused);
+      // Each agent call's tokens are reserved in every token window over the key (its own, its user's,
+      // team's, organisation's) and settled with what it used, as a model call through the API is.
+      const key = await keyOf();
+      const subjects = key ? rt.levels.chainOf(key).tokens : [];
+      let reservation: TokenReservation | undefined;
+      if (subjects.length > 0) {
+        try {
+          reservation = await reserveTokens(rt, subjects, scope.route, { system: call.system, prompt: call.prompt });
+        } catch (err) {
+          if (err instanceof RateLimitError) return stopWith(err);
+          throw err;
+        }
       }
       started.set(call.agentId, performance.now());
-      return llm(call);
+      try {
+        const reply = await llm(call);
+        reservation?.settle(reply.usage.prompt_tokens + reply.usage.completion_tokens);
+        return reply;
+      } catch (err) {
+        reservation?.settle(0);
+        throw err;
+      }
     },
     emit: (event) => scope.emit?.(event),
     signal,

@@ -1,6 +1,9 @@
 import { RateLimitError } from "../../errors.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { recordUsage, spendRefusal } from "../../gateway/http/guard.ts";
+import { reserveTokens } from "../../gateway/pipeline/token-reservation.ts";
+import type { TokenReservation } from "../../gateway/runtime/limits/limiter.ts";
+import { keyById } from "../../tools/admission.ts";
 import { BudgetExceeded } from "../../jobs/budget-exceeded.ts";
 import type { JobOwner } from "../../jobs/runner.ts";
 import { FINAL_STATUSES, lineageKeys, type Task, type TaskTransaction } from "../../jobs/task-store.ts";
@@ -161,8 +164,12 @@ export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInpu
       let done = 0;
       let next = 0;
       let progressAt = performance.now();
-      // Set by the first item the key's hard-stop budget refuses: no further item starts.
+      // Set by the first item the key's hard-stop budget or a token window refuses: no further item starts.
       let refused: RateLimitError | undefined;
+      // Each item's tokens are reserved in every token window over the key (its own, its user's, team's,
+      // organisation's) and settled with what it used, as a model call through the API is.
+      const key = await keyById(rt, keyId)();
+      const subjects = key ? rt.levels.chainOf(key).tokens : [];
       const worker = async () => {
         while (next < input.requests.length && !ctx.signal.aborted && !refused) {
           // Each finished item is metered (below) into the budget at once, so the next one sees it.
@@ -170,6 +177,18 @@ export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInpu
           if (refused) break;
           const i = next++;
           const item = input.requests[i]!;
+          let reservation: TokenReservation | undefined;
+          if (subjects.length > 0) {
+            try {
+              const body = { messages: item.messages, max_tokens: input.max_tokens };
+              reservation = await reserveTokens(rt, subjects, "/v1/llm/batch#item", body);
+            } catch (err) {
+              if (!(err instanceof RateLimitError)) throw err;
+              // This item and the rest never run, as when the budget stops the batch.
+              refused ??= err;
+              break;
+            }
+          }
           const started = performance.now();
           try {
             const r = await routedCompletion(
@@ -202,7 +221,9 @@ export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInpu
               completionTokens: r.usage.completion_tokens,
               at: new Date(),
             });
+            reservation?.settle(r.usage.prompt_tokens + r.usage.completion_tokens);
           } catch (err) {
+            reservation?.settle(0);
             results[i] = { custom_id: item.custom_id, status: "errored", error: (err as Error).message };
           }
           done += 1;
