@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../lib/config.ts";
 import { openDatabase } from "../lib/db/client.ts";
 import { startFakeGitHub, type FakeGitHub } from "./fakes/github.ts";
+import { startFakeOidc, type FakeOidc } from "./fakes/oidc.ts";
 import { backendEnv } from "./support/backends.ts";
 import { freePort } from "./support/next-build.ts";
 import { runKeysCli, startServerProcess, type ServerProcess } from "./support/server-process.ts";
@@ -146,6 +147,7 @@ describe(
   () => {
     let server: ServerProcess;
     let github: FakeGitHub;
+    let oidc: FakeOidc;
     let env: Record<string, string>;
     let cleanup: () => Promise<void>;
     beforeAll(async () => {
@@ -173,21 +175,34 @@ describe(
           emails: [{ email: "boss@example.test", primary: true, verified: false }],
         },
       });
+      oidc = await startFakeOidc(
+        { id: "sso-client", secret: "sso-secret" },
+        {
+          "sso-ops": { sub: "u-1", email: "Lead@Example.test", email_verified: true, name: "Lead" },
+          // The company's directory holds an operator's address it never verified.
+          "sso-unverified": { sub: "u-2", email: "admin@example.test", email_verified: false },
+        },
+      );
       const b = await backendEnv("pglite");
       cleanup = b.cleanup;
       env = {
         ...b.env,
-        ADMIN_EMAILS: "ops@example.test,admin@example.test,boss@example.test",
+        ADMIN_EMAILS: "ops@example.test,admin@example.test,boss@example.test,lead@example.test",
         GITHUB_ID: "gh-client",
         GITHUB_SECRET: "gh-secret",
         UPSTREAM_GITHUB_URL: github.url,
         UPSTREAM_GITHUB_OAUTH_URL: github.url,
+        OIDC_ISSUER: oidc.url,
+        OIDC_CLIENT_ID: "sso-client",
+        OIDC_CLIENT_SECRET: "sso-secret",
+        OIDC_NAME: "Acme SSO",
       };
       server = await startServerProcess(env);
     });
     afterAll(async () => {
       await server?.stop();
       await github?.close();
+      await oidc?.close();
       await cleanup?.();
     });
 
@@ -197,11 +212,11 @@ describe(
       return ((await res.json()) as { csrfToken: string }).csrfToken;
     }
 
-    /** The OAuth dance a browser does, with GitHub's side answered by the fake: returns the resulting session. */
-    async function signInWithGitHub(code: string) {
+    /** The OAuth dance a browser does, with the provider's side answered by its fake: returns the resulting session. */
+    async function signInWith(provider: "github" | "oidc", code: string) {
       const jar = new CookieJar();
       const body = new URLSearchParams({ csrfToken: await csrf(jar), callbackUrl: `${server.url}/keys` });
-      const start = await fetch(`${server.url}/api/auth/signin/github`, {
+      const start = await fetch(`${server.url}/api/auth/signin/${provider}`, {
         method: "POST",
         redirect: "manual",
         headers: { cookie: jar.header(), "content-type": FORM },
@@ -209,7 +224,9 @@ describe(
       });
       jar.take(start);
       const authorize = new URL(start.headers.get("location")!);
-      expect(`${authorize.origin}${authorize.pathname}`).toBe(`${github.url}/login/oauth/authorize`);
+      expect(`${authorize.origin}${authorize.pathname}`).toBe(
+        provider === "github" ? `${github.url}/login/oauth/authorize` : `${oidc.url}/authorize`,
+      );
       const callback = new URL(authorize.searchParams.get("redirect_uri")!);
       callback.searchParams.set("code", code);
       callback.searchParams.set("state", authorize.searchParams.get("state")!);
@@ -220,8 +237,9 @@ describe(
       ).json()) as {
         user?: { email?: string | null; operator?: boolean };
       };
-      return { redirect: back.headers.get("location"), user: session.user };
+      return { redirect: back.headers.get("location"), user: session.user, authorize };
     }
+    const signInWithGitHub = (code: string) => signInWith("github", code);
 
     it("makes a GitHub user an operator only when GitHub reports the listed address as verified", async () => {
       expect(await signInWithGitHub("ops-verified")).toMatchObject({
@@ -235,6 +253,23 @@ describe(
       const unverified = await signInWithGitHub("unverified-only");
       expect(unverified.user).toMatchObject({ email: null, operator: false });
       expect(github.hits.filter((h) => h === "GET /user/emails")).toHaveLength(3);
+    });
+
+    it("signs in through a company's OpenID Connect provider, trusting only the addresses it verified", async () => {
+      const page = await (await fetch(`${server.url}/sign-in`)).text();
+      expect(page).toContain("Sign in with Acme SSO");
+      const lead = await signInWith("oidc", "sso-ops");
+      // PKCE and state on the way out; the ID token's signature, issuer and audience checked on the way back.
+      expect(lead.authorize.searchParams.get("code_challenge_method")).toBe("S256");
+      expect(lead.authorize.searchParams.get("scope")).toBe("openid email profile");
+      expect(lead).toMatchObject({
+        redirect: `${server.url}/keys`,
+        user: { email: "lead@example.test", operator: true },
+      });
+      // An address the provider did not verify is never taken, so it gives no operator rights.
+      const unverified = await signInWith("oidc", "sso-unverified");
+      expect(unverified.user).toMatchObject({ email: null, operator: false });
+      expect(oidc.hits).toContain("GET /jwks");
     });
 
     let linksSent = 0;

@@ -46,7 +46,7 @@ export default async function SignInPage({ searchParams }: Props) {
       <p className="mt-3 text-slate-700 dark:text-slate-300">
         Sign in with your email address to request API keys, see your usage and use the consoles.
       </p>
-      <SignInForms callbackUrl={callbackUrl} github={config.github !== null} />
+      <SignInForms callbackUrl={callbackUrl} github={config.github !== null} oidc={config.oidc?.name ?? null} />
     </AuthCard>
   );
 }

@@ -49,7 +49,16 @@ function Unavailable() {
   );
 }
 
-export function SignInForms({ callbackUrl, github }: { callbackUrl: string; github: boolean }) {
+export function SignInForms({
+  callbackUrl,
+  github,
+  oidc,
+}: {
+  callbackUrl: string;
+  github: boolean;
+  /** The company sign-in's name (OIDC_NAME), when one is configured. */
+  oidc: string | null;
+}) {
   const { token, failed } = useCsrfToken();
   return (
     <>
@@ -96,6 +105,19 @@ export function SignInForms({ callbackUrl, github }: { callbackUrl: string; gith
           <input type="hidden" name="callbackUrl" value={callbackUrl} />
           <button type="submit" disabled={!token} className={secondary}>
             Sign in with GitHub
+          </button>
+        </form>
+      )}
+      {oidc && (
+        <form
+          method="post"
+          action="/api/auth/signin/oidc"
+          className="mt-6 border-t border-slate-200 pt-6 dark:border-slate-800"
+        >
+          <input type="hidden" name="csrfToken" value={token ?? ""} />
+          <input type="hidden" name="callbackUrl" value={callbackUrl} />
+          <button type="submit" disabled={!token} className={secondary}>
+            {`Sign in with ${oidc}`}
           </button>
         </form>
       )}

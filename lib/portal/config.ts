@@ -19,6 +19,12 @@ const envSchema = z.object({
   EMAIL_FROM: z.string().default("API Gateway <no-reply@localhost>"),
   GITHUB_ID: z.string().optional(),
   GITHUB_SECRET: z.string().optional(),
+  /** A company's OpenID Connect provider: its issuer URL (discovery at /.well-known/openid-configuration). */
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  /** The sign-in button's name for it. */
+  OIDC_NAME: z.string().max(60).default("single sign-on"),
   ADMIN_EMAILS: z.string().default(""),
   KEY_APPROVAL: z.enum(["manual", "auto", "domains"]).optional(),
   KEY_APPROVAL_DOMAINS: z.string().optional(),
@@ -37,11 +43,15 @@ export type PortalConfig = {
   smtp: SmtpSettings | null;
   emailFrom: string;
   github: { clientId: string; clientSecret: string } | null;
+  /** OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, when all three are set. */
+  oidc: OidcSettings | null;
   adminEmails: Set<string>;
   keyApproval: KeyApprovalPolicy;
   /** Settings still honoured but due to go, each with what to use instead: for the startup log. */
   deprecations: string[];
 };
+
+export type OidcSettings = { issuer: string; clientId: string; clientSecret: string; name: string };
 
 export const SECRET_FILE = "nextauth-secret";
 
@@ -63,6 +73,15 @@ export function loadPortalConfig(env: Record<string, string | undefined> = proce
     smtp,
     emailFrom: e.EMAIL_FROM,
     github: e.GITHUB_ID && e.GITHUB_SECRET ? { clientId: e.GITHUB_ID, clientSecret: e.GITHUB_SECRET } : null,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? {
+            issuer: e.OIDC_ISSUER.replace(/\/+$/, ""),
+            clientId: e.OIDC_CLIENT_ID,
+            clientSecret: e.OIDC_CLIENT_SECRET,
+            name: e.OIDC_NAME,
+          }
+        : null,
     adminEmails: operatorEmails(e.ADMIN_EMAILS, smtp),
     keyApproval: approval.policy,
     deprecations: approval.deprecations,

@@ -4,6 +4,7 @@ import EmailProvider from "next-auth/providers/email";
 import { getGateway } from "../../instance.ts";
 import { isOperatorEmail, loadPortalConfig, type PortalConfig } from "../config.ts";
 import { gitHubProvider, gitHubSignInAllowed } from "./github.ts";
+import { oidcProvider, oidcSignInAllowed } from "./oidc.ts";
 import { createMailer, deliverSignInLink, SIGN_IN_LINK_MAX_AGE_S, type Mailer } from "../mail.ts";
 import { signInIdentifier } from "./address.ts";
 import { createSignInLimiter, type SignInLimiter } from "./limits.ts";
@@ -39,6 +40,7 @@ export function getPortal(): Promise<Portal> {
       }),
     ];
     if (config.github) providers.push(gitHubProvider(config.github));
+    if (config.oidc) providers.push(oidcProvider(config.oidc));
     const authOptions: AuthOptions = {
       // The adapter is typed against @prisma/client's default output; ours is generated into lib/db.
       adapter: PrismaAdapter(rt.db.prisma as never),
@@ -53,14 +55,14 @@ export function getPortal(): Promise<Portal> {
         signOut: "/sign-out",
       },
       callbacks: {
-        // Email links prove their address; a GitHub address counts only when GitHub says it is verified.
-        // ADMIN_EMAILS therefore only ever matches addresses someone has shown they own.
+        // Email links prove their address; a GitHub or OIDC address counts only when the provider says it
+        // is verified. ADMIN_EMAILS therefore only ever matches addresses someone has shown they own.
         signIn: ({ user, account, profile }) => {
-          const allowed = gitHubSignInAllowed(user, account, profile);
+          const allowed = gitHubSignInAllowed(user, account, profile) && oidcSignInAllowed(user, account, profile);
           if (!allowed)
             rt.logger.warn(
               { provider: account?.provider },
-              "sign-in refused: the account's email is not verified by GitHub",
+              "sign-in refused: the account's email is not verified by its provider",
             );
           return allowed;
         },
