@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOperatorServer } from "../lib/gateway/keys/operator.ts";
+import { readOperatorEndpoint, startOperatorServer } from "../lib/gateway/keys/operator.ts";
 import { runTeamCommand, type TeamCommand } from "../lib/gateway/teams/team-commands.ts";
 import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { limitBackends } from "./support/backends.ts";
@@ -159,9 +159,12 @@ describe.each(limitBackends)("limits at every level (%s limits)", (limits) => {
     expect(after.levels.map((l) => l.level)).toEqual(["organisation"]);
   });
 
-  // The CLI writes the database; which store counts is beside the point, so it runs once.
+  // The CLI writes the database; which store counts is beside the point, so it runs once. Each CLI run
+  // starts a process (seconds on a busy machine): the CLI runs each kind of command once, the rest go to
+  // the operator endpoint it talks to, as it would.
   it.runIf(limits === limitBackends[0])(
     "runs teams from the keys CLI: organisation, team, members and roles, limits, team keys, and a member leaving",
+    { timeout: 240_000 },
     async () => {
       const operator = await startOperatorServer(gw.rt);
       const cli = async (...args: string[]) => {
@@ -169,24 +172,34 @@ describe.each(limitBackends)("limits at every level (%s limits)", (limits) => {
         expect(run.code, run.stderr).toBe(0);
         return run.lines as Record<string, unknown>[];
       };
+      const endpoint = readOperatorEndpoint(gw.env.DATA_DIR!)!;
+      const op = async (path: string, body: object) => {
+        const res = await fetch(`${endpoint.url}${path}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${endpoint.token}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
       try {
         const t = tag();
         const org = (await cli("create-org", "--name", `Cli Org ${t}`))[0]!;
         const squad = (await cli("create-team", "--org", `Cli Org ${t}`, "--name", `Cli Team ${t}`))[0]!;
         await cli("add-member", String(squad.id), "--email", `owner-${t}@example.test`, "--role", "owner");
-        await cli("add-member", String(squad.id), "--email", `dev-${t}@example.test`);
+        await op("/teams/add-member", { team: squad.id, email: `dev-${t}@example.test` });
         // Naming a new owner hands ownership over: the previous owner becomes an admin.
-        const handed = (
-          await cli("add-member", String(squad.id), "--email", `dev-${t}@example.test`, "--role", "owner")
-        )[0]!;
-        expect(handed).toMatchObject({ role: "owner", previousOwner: `owner-${t}@example.test` });
+        const handed = await op("/teams/add-member", { team: squad.id, email: `dev-${t}@example.test`, role: "owner" });
+        expect((handed.body.lines as object[])[0]).toMatchObject({
+          role: "owner",
+          previousOwner: `owner-${t}@example.test`,
+        });
         await cli("set-limits", "team", `Cli Team ${t}`, "--day", "100", "--tokens-minute", "5000");
-        await cli("set-limits", "organisation", String(org.id), "--tokens-day", "90000");
+        await op("/teams/set-limits", { level: "organisation", subject: org.id, tokensDay: 90_000 });
 
         const personal = (
           await cli("create", "--name", `mine ${t}`, "--email", `owner-${t}@example.test`, "--team", String(squad.id))
         )[0]!;
-        const shared = (await cli("create", "--name", `shared ${t}`, "--team", String(squad.id)))[0]!;
+        const shared = (await op("/keys", { name: `shared ${t}`, team: squad.id })).body;
         const listing = (await cli("teams")).find((o) => o.id === org.id) as {
           limits: object;
           teams: { limits: object; keys: number; members: { email: string; role: string }[] }[];
@@ -203,12 +216,9 @@ describe.each(limitBackends)("limits at every level (%s limits)", (limits) => {
         expect(info.levels.map((l) => l.level)).toEqual(["team", "organisation"]);
 
         // A personal key for a team only for its members, and never for a viewer.
-        const stranger = await runKeysCli(
-          ["create", "--name", `x ${t}`, "--email", `nobody-${t}@example.test`, "--team", String(squad.id)],
-          gw.env,
-        );
-        expect(stranger.code).toBe(1);
-        expect(stranger.stderr).toMatch(/not a member of Cli Team/);
+        const stranger = await op("/keys", { name: `x ${t}`, email: `nobody-${t}@example.test`, team: squad.id });
+        expect(stranger.status).toBe(409);
+        expect(stranger.body.error).toMatch(/not a member of Cli Team/);
 
         // Leaving: the member's personal key for the team is revoked at once; the team's own key stays.
         const left = (await cli("remove-member", String(squad.id), "--email", `owner-${t}@example.test`))[0]!;
@@ -216,9 +226,9 @@ describe.each(limitBackends)("limits at every level (%s limits)", (limits) => {
         expect((await chat(String(personal.key))).status).toBe(401);
         expect((await chat(String(shared.key))).status).toBe(200);
         // The owner stays until ownership moves on.
-        const owner = await runKeysCli(["remove-member", String(squad.id), "--email", `dev-${t}@example.test`], gw.env);
-        expect(owner.code).toBe(1);
-        expect(owner.stderr).toMatch(/make another member the owner first/);
+        const owner = await op("/teams/remove-member", { team: squad.id, email: `dev-${t}@example.test` });
+        expect(owner.status).toBe(409);
+        expect(owner.body.error).toMatch(/make another member the owner first/);
         // Every change is in the audit log.
         const actions = await gw.rt.db.prisma.auditLog.findMany({
           where: { actor: "operator-cli", target: String(squad.id) },
