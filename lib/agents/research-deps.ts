@@ -1,6 +1,6 @@
 import { RateLimitError } from "../errors.ts";
 import { recordUsage, spendRefusal } from "../gateway/http/guard.ts";
-import { reserveTokens } from "../gateway/pipeline/token-reservation.ts";
+import { reserveKeyTokens } from "../gateway/pipeline/token-reservation.ts";
 import type { TokenReservation } from "../gateway/runtime/limits/limiter.ts";
 import type { KeyRecord } from "../gateway/keys/record.ts";
 import type { Runtime } from "../gateway/runtime/runtime.ts";
@@ -93,15 +93,13 @@ export function researchDeps(rt: Runtime, provider: string, scope: RunScope): Ag
       // Each agent call's tokens are reserved in every token window over the key (its own, its user's,
       // team's, organisation's) and settled with what it used, as a model call through the API is.
       const key = await keyOf();
-      const subjects = key ? rt.levels.chainOf(key).tokens : [];
       let reservation: TokenReservation | undefined;
-      if (subjects.length > 0) {
-        try {
-          reservation = await reserveTokens(rt, subjects, scope.route, { system: call.system, prompt: call.prompt });
-        } catch (err) {
-          if (err instanceof RateLimitError) return stopWith(err);
-          throw err;
-        }
+      try {
+        const body = { system: call.system, prompt: call.prompt };
+        reservation = key ? await reserveKeyTokens(rt, key, scope.route, body) : undefined;
+      } catch (err) {
+        if (err instanceof RateLimitError) return stopWith(err);
+        throw err;
       }
       started.set(call.agentId, performance.now());
       try {

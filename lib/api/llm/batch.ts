@@ -1,7 +1,7 @@
 import { RateLimitError } from "../../errors.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { recordUsage, spendRefusal } from "../../gateway/http/guard.ts";
-import { reserveTokens } from "../../gateway/pipeline/token-reservation.ts";
+import { reserveKeyTokens } from "../../gateway/pipeline/token-reservation.ts";
 import type { TokenReservation } from "../../gateway/runtime/limits/limiter.ts";
 import { keyById } from "../../tools/admission.ts";
 import { BudgetExceeded } from "../../jobs/budget-exceeded.ts";
@@ -169,7 +169,6 @@ export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInpu
       // Each item's tokens are reserved in every token window over the key (its own, its user's, team's,
       // organisation's) and settled with what it used, as a model call through the API is.
       const key = await keyById(rt, keyId)();
-      const subjects = key ? rt.levels.chainOf(key).tokens : [];
       const worker = async () => {
         while (next < input.requests.length && !ctx.signal.aborted && !refused) {
           // Each finished item is metered (below) into the budget at once, so the next one sees it.
@@ -178,16 +177,14 @@ export async function createBatch(rt: Runtime, owner: JobOwner, input: BatchInpu
           const i = next++;
           const item = input.requests[i]!;
           let reservation: TokenReservation | undefined;
-          if (subjects.length > 0) {
-            try {
-              const body = { messages: item.messages, max_tokens: input.max_tokens };
-              reservation = await reserveTokens(rt, subjects, "/v1/llm/batch#item", body);
-            } catch (err) {
-              if (!(err instanceof RateLimitError)) throw err;
-              // This item and the rest never run, as when the budget stops the batch.
-              refused ??= err;
-              break;
-            }
+          try {
+            const body = { messages: item.messages, max_tokens: input.max_tokens };
+            reservation = key ? await reserveKeyTokens(rt, key, "/v1/llm/batch#item", body) : undefined;
+          } catch (err) {
+            if (!(err instanceof RateLimitError)) throw err;
+            // This item and the rest never run, as when the budget stops the batch.
+            refused ??= err;
+            break;
           }
           const started = performance.now();
           try {

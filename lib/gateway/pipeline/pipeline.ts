@@ -15,7 +15,7 @@ import { admitClient, clientAddressOf } from "./client-limit.ts";
 import type { ErrorBody, ErrorShape } from "./error-shape.ts";
 import { queryValue, type GatewayRequest } from "./request.ts";
 import { pathOf, type RouteTable, type TableEntry } from "./route-table.ts";
-import { isModelCall, reserveTokens } from "./token-reservation.ts";
+import { isModelCall, reserveKeyTokens } from "./token-reservation.ts";
 import { validatedInput } from "./validate.ts";
 import { finishRequestTrace, startRequestTrace, traceRoute } from "../../observability/request-trace.ts";
 import type { TraceScope } from "../../observability/trace-scope.ts";
@@ -114,11 +114,14 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       }
       const checked = validatedInput(contract, req, match.params);
       const input = checked instanceof Promise ? await checked : checked;
-      const tokenSubjects = call.key && rt.levels.chainOf(call.key).tokens;
-      if (tokenSubjects?.length && record && entry.area.scope === "llm" && isModelCall(input.body)) {
-        const reservation = await reserveTokens(rt, tokenSubjects, entry.label, input.body);
+      const meter = record;
+      const reserving =
+        call.key && meter && entry.area.scope === "llm" && isModelCall(input.body)
+          ? reserveKeyTokens(rt, call.key, entry.label, input.body)
+          : undefined;
+      if (reserving && meter) {
+        const reservation = await reserving;
         Object.assign(headers, reservation.headers);
-        const meter = record;
         // Settled as the call is metered, whichever way it ends: with the tokens it was metered for.
         record = (status, bytesOut, usage, attempts) => {
           reservation.settle((usage?.promptTokens ?? 0) + (usage?.completionTokens ?? 0));

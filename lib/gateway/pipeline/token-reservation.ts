@@ -4,6 +4,7 @@
 // call really used once its usage is metered (the answer sent, a stream ended or left, an error). A key
 // without token limits anywhere pays one check.
 import { RateLimitError } from "../../errors.ts";
+import type { KeyRecord } from "../keys/record.ts";
 import type { NamedTokenSubject, TokenReservation } from "../runtime/limits/limiter.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 
@@ -70,4 +71,19 @@ export async function reserveTokens(
     if (err instanceof RateLimitError) rt.metrics.rateLimited.inc({ kind: err.window });
     throw err;
   }
+}
+
+/**
+ * Reserves a model call's tokens for a key in every token window over it (its own, its user's, team's,
+ * organisation's): the reservation, or undefined when no window limits the key's tokens. The one entry
+ * for API calls, batch items and research agents' calls alike; a refusal is the RateLimitError.
+ */
+export function reserveKeyTokens(
+  rt: Runtime,
+  key: KeyRecord,
+  route: string,
+  body: unknown,
+): Promise<TokenReservation> | undefined {
+  const subjects = rt.levels.chainOf(key).tokens;
+  return subjects.length > 0 ? reserveTokens(rt, subjects, route, body) : undefined;
 }

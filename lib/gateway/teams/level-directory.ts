@@ -125,7 +125,7 @@ export class LevelDirectory {
     for (const { level, id, name, limits } of levels) {
       const counter = counterId(level, id);
       if (limits.minute !== undefined || limits.day !== undefined)
-        requests.push({ level, name, id: counter, minute: limits.minute, day: limits.day });
+        requests.push({ level, name, id: counter, limits: { minute: limits.minute, day: limits.day } });
       if (limits.tokensMinute !== undefined || limits.tokensDay !== undefined)
         tokens.push({ level, name, id: counter, limits: { minute: limits.tokensMinute, day: limits.tokensDay } });
     }

@@ -79,11 +79,11 @@ async function organisationOf(db: Database, ref: string) {
   return found;
 }
 
-/** A team by id, or by its name when only one team has it. */
-async function teamOf(db: Database, ref: string) {
-  const byId = await db.prisma.team.findUnique({ where: { id: ref } });
+/** A team by id, or by its name when only one team has it (in a transaction, or on the database). */
+async function teamOf(client: Pick<Database["prisma"], "team">, ref: string) {
+  const byId = await client.team.findUnique({ where: { id: ref } });
   if (byId) return byId;
-  const byName = await db.prisma.team.findMany({ where: { name: { equals: ref, mode: "insensitive" } }, take: 2 });
+  const byName = await client.team.findMany({ where: { name: { equals: ref, mode: "insensitive" } }, take: 2 });
   if (byName.length === 1) return byName[0]!;
   throw new TeamChangeError(
     byName.length
@@ -128,7 +128,7 @@ export async function setMember(
   actor: string,
 ): Promise<{ team: string; email: string; role: Role; previousOwner?: string }> {
   const data = memberInput.parse(input);
-  const team = await teamOf(db, data.team);
+  const team = await teamOf(db.prisma, data.team);
   return db.prisma.$transaction(async (tx) => {
     const user = await tx.user.upsert({
       where: { email: data.email },
@@ -176,7 +176,7 @@ export async function removeMember(
   actor: string,
 ): Promise<{ team: string; email: string; revoked: KeyRecord[] }> {
   const data = removalInput.parse(input);
-  const team = await teamOf(db, data.team);
+  const team = await teamOf(db.prisma, data.team);
   const user = await db.prisma.user.findUnique({ where: { email: data.email } });
   const membership =
     user && (await db.prisma.teamMember.findUnique({ where: { teamId_userId: { teamId: team.id, userId: user.id } } }));
@@ -216,7 +216,7 @@ export async function setLevelLimits(
     data.level === "organisation"
       ? (await organisationOf(db, data.subject)).id
       : data.level === "team"
-        ? (await teamOf(db, data.subject)).id
+        ? (await teamOf(db.prisma, data.subject)).id
         : await userIdOf(db, data.subject);
   const windows = {
     ...(data.minute !== undefined && { minuteLimit: data.minute }),
@@ -255,10 +255,7 @@ export async function keyTeamOf(
   userId: string | null,
   admin = false,
 ): Promise<string> {
-  const team =
-    (await db.team.findUnique({ where: { id: ref } })) ??
-    (await db.team.findFirst({ where: { name: { equals: ref, mode: "insensitive" } } }));
-  if (!team) throw new TeamChangeError(`no team ${JSON.stringify(ref)}`, 404);
+  const team = await teamOf(db, ref);
   if (userId) {
     const member = await db.teamMember.findUnique({ where: { teamId_userId: { teamId: team.id, userId } } });
     if (!member) throw new TeamChangeError(`the key's owner is not a member of ${team.name}: add them first`, 409);

@@ -41,8 +41,8 @@ describe("decide", () => {
 
 describe("decideLevels", () => {
   const levels = [
-    { id: "team:t", minute: 3 },
-    { id: "org:o", day: 4 },
+    { id: "team:t", limits: { minute: 3 } },
+    { id: "org:o", limits: { day: 4 } },
   ];
   const fresh = { minute: 0, previousMinute: 0, day: 0 };
 

@@ -67,7 +67,7 @@ export type LevelCounts = { minute: number; previousMinute: number; day: number 
 /**
  * decide, with the levels above the key: the key first, then each level in order, minute before day; the
  * first window that refuses refuses the request, and then it is counted nowhere. `counts[i]` are
- * `levels[i]`'s counts before it.
+ * `levels[i]`'s counts before it. A level's windows are decided as a reservation of one (decideWindows).
  */
 export function decideLevels(
   key: Counts,
@@ -77,44 +77,21 @@ export function decideLevels(
   now: number,
 ): Decision & { levels: LevelStates[] } {
   const own = decide(key, limits, now);
-  // Plain loops and objects built property by property: this runs on every request of a key with levels.
-  const n = levels.length;
-  const minuteUsed = new Array<number>(n);
-  let refusedAt = -1;
-  let refusedBy: RefusedBy | null = own.refusedBy;
-  for (let i = 0; i < n; i++) {
-    const c = counts[i]!;
-    minuteUsed[i] = c.minute + carriedOver(c.previousMinute, now);
-    if (refusedBy !== null) continue;
-    const { minute, day } = levels[i]!;
-    if (minute !== undefined && minuteUsed[i]! >= minute) [refusedAt, refusedBy] = [i, "minute"];
-    else if (day !== undefined && c.day >= day) [refusedAt, refusedBy] = [i, "day"];
-  }
-  const taken = refusedBy === null ? 1 : 0;
-  const states = new Array<LevelStates>(n);
-  for (let i = 0; i < n; i++) {
-    const { minute, day } = levels[i]!;
-    const refused = refusedAt === i ? refusedBy : null;
-    const state: LevelStates = {};
-    if (minute !== undefined)
-      state.minute = windowState("minute", minute, minuteUsed[i]! + taken, refused !== "minute", now);
-    if (day !== undefined) state.day = windowState("day", day, counts[i]!.day + taken, refused !== "day", now);
-    states[i] = state;
-  }
-  if (refusedAt === -1) {
+  const above = decideWindows(counts, levels, 1, now, own.refusedBy !== null);
+  if (above.refusedBy === null) {
     const decided = own as Decision & { levels: LevelStates[] };
-    decided.levels = states;
+    decided.levels = above.states;
     return decided;
   }
   // A level refused what the key admitted: the key's windows as they stand, without it.
   const keyUsed = key.minute + carriedOver(key.previousMinute, now);
   return {
-    refusedBy,
-    refusedAt,
+    refusedBy: above.refusedBy,
+    refusedAt: above.refusedAt,
     minute: windowState("minute", limits.minute, keyUsed, true, now),
     day: windowState("day", limits.day, key.day, true, now),
     concurrency: { limit: limits.concurrency, inUse: key.inUse },
-    levels: states,
+    levels: above.states,
   };
 }
 
@@ -144,6 +121,23 @@ export function decideTokens(
   tokens: number,
   now: number,
 ): TokenVerdict {
+  return decideWindows(counts, subjects, tokens, now);
+}
+
+/**
+ * The one decision of minute and day windows over several subjects, for `amount` more (a request counts
+ * one, a reservation its tokens): it fits a window when what the window holds plus it is at most the
+ * limit; the first window that does not refuses it, and then it counts nowhere. `blocked`: refused
+ * already (by the key's own windows), so nothing is checked or counted. Plain loops and objects built
+ * property by property: this runs on every request of a key with levels.
+ */
+function decideWindows(
+  counts: readonly LevelCounts[],
+  subjects: readonly { limits: TokenLimits }[],
+  amount: number,
+  now: number,
+  blocked = false,
+): TokenVerdict {
   const n = subjects.length;
   const minuteUsed = new Array<number>(n);
   let refusedAt = -1;
@@ -151,12 +145,12 @@ export function decideTokens(
   for (let i = 0; i < n; i++) {
     const c = counts[i]!;
     minuteUsed[i] = c.minute + carriedOver(c.previousMinute, now);
-    if (refusedBy !== null) continue;
+    if (blocked || refusedBy !== null) continue;
     const { minute, day } = subjects[i]!.limits;
-    if (minute !== undefined && minuteUsed[i]! + tokens > minute) [refusedAt, refusedBy] = [i, "minute"];
-    else if (day !== undefined && c.day + tokens > day) [refusedAt, refusedBy] = [i, "day"];
+    if (minute !== undefined && minuteUsed[i]! + amount > minute) [refusedAt, refusedBy] = [i, "minute"];
+    else if (day !== undefined && c.day + amount > day) [refusedAt, refusedBy] = [i, "day"];
   }
-  const taken = refusedBy === null ? tokens : 0;
+  const taken = blocked || refusedBy !== null ? 0 : amount;
   const states = new Array<LevelStates>(n);
   for (let i = 0; i < n; i++) {
     const { minute, day } = subjects[i]!.limits;

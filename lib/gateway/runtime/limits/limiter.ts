@@ -170,13 +170,13 @@ function levelRefusal(
   const who = whoIs(level);
   if (by === "minute")
     return new RateLimitError(
-      `rate limit exceeded: ${who} may make at most ${level.minute} requests per minute across its keys (daily limits reset at midnight UTC)`,
+      `rate limit exceeded: ${who} may make at most ${level.limits.minute} requests per minute across its keys (daily limits reset at midnight UTC)`,
       retryAfter(states.minute!.reset, now),
       "minute",
       rateLimitHeaders(states.minute!),
     );
   return new RateLimitError(
-    `rate limit exceeded: the daily limit of ${level.day} requests for ${who} is used up; it resets at midnight UTC`,
+    `rate limit exceeded: the daily limit of ${level.limits.day} requests for ${who} is used up; it resets at midnight UTC`,
     retryAfter(states.day!.reset, now),
     "day",
     rateLimitHeaders(states.day!),
@@ -186,11 +186,15 @@ function levelRefusal(
 /** OpenAI's token headers, for the window nearest exhaustion among the subjects': what an SDK that reads them expects. */
 function tokenHeaders(decision: TokenDecision): Record<string, string> {
   const w = nearest(undefined, decision.states);
-  if (!w) return {};
+  return w ? tokenWindowHeaders(w) : {};
+}
+
+/** One token window as OpenAI's headers say it. */
+function tokenWindowHeaders(w: WindowState, now = Date.now()): Record<string, string> {
   return {
     "x-ratelimit-limit-tokens": String(w.limit),
     "x-ratelimit-remaining-tokens": String(w.remaining),
-    "x-ratelimit-reset-tokens": `${Math.max(0, Math.ceil((w.reset - Date.now()) / 1000))}s`,
+    "x-ratelimit-reset-tokens": `${Math.max(0, Math.ceil((w.reset - now) / 1000))}s`,
   };
 }
 
@@ -210,9 +214,10 @@ function tokenRefusal(
     tokens > limit
       ? `rate limit exceeded: ${who} may use at most ${limit.toLocaleString("en")} tokens ${per}, and ${need}: lower max_tokens or shorten the prompt`
       : `rate limit exceeded: at most ${limit.toLocaleString("en")} tokens ${per} for ${who}; ${w.remaining.toLocaleString("en")} are left and ${need}`;
-  return new RateLimitError(message, retryAfter(w.reset, now), perMinute ? "tokens_minute" : "tokens_day", {
-    "x-ratelimit-limit-tokens": String(w.limit),
-    "x-ratelimit-remaining-tokens": String(w.remaining),
-    "x-ratelimit-reset-tokens": `${Math.max(0, Math.ceil((w.reset - now) / 1000))}s`,
-  });
+  return new RateLimitError(
+    message,
+    retryAfter(w.reset, now),
+    perMinute ? "tokens_minute" : "tokens_day",
+    tokenWindowHeaders(w, now),
+  );
 }

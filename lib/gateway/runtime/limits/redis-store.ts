@@ -53,7 +53,7 @@ export class RedisLimitStore implements LimitStore {
     ];
     if (levels?.length) {
       args.push(this.prefix, minute, minute - 1, day);
-      for (const level of levels) args.push(level.id, level.minute ?? -1, level.day ?? -1);
+      for (const level of levels) args.push(level.id, level.limits.minute ?? -1, level.limits.day ?? -1);
     }
     const reply = ((await this.run(levels?.length ? ADMIT_LEVELS : ADMIT, keys, args)) as number[]).map(Number);
     const counts = { minute: reply[0]!, previousMinute: reply[1]!, day: reply[2]!, inUse: reply[3]! };

@@ -180,8 +180,8 @@ describe.each(limitBackends)("the %s limit store counts a request in all windows
     const c = clock(noon);
     const store = make(c);
     const limits = { minute: 100, day: 100, concurrency: 10 };
-    const team = { id: "team:t2", minute: 2, day: 3 };
-    const org = { id: "org:o1", day: 100 };
+    const team = { id: "team:t2", limits: { minute: 2, day: 3 } };
+    const org = { id: "org:o1", limits: { day: 100 } };
     const a1 = await store.admit("ka", limits, [team, org]);
     expect(a1).toMatchObject({ refusedBy: null, levels: [{ minute: { remaining: 1 }, day: { remaining: 2 } }, {}] });
     await store.admit("kb", limits, [team, org]);
@@ -205,7 +205,7 @@ describe.each(limitBackends)("the %s limit store counts a request in all windows
   it("takes a forgiven request back out of every level's minute", async () => {
     const store = make(clock(noon));
     const limits = { minute: 100, day: 100, concurrency: 10 };
-    const team = { id: "team:t3", minute: 1 };
+    const team = { id: "team:t3", limits: { minute: 1 } };
     const first = await store.admit("ka", limits, [team]);
     if (first.refusedBy !== null) throw new Error("expected admission");
     expect((await store.admit("kb", limits, [team])).refusedBy).toBe("minute");

@@ -24,9 +24,10 @@ export type LimitLevel = "key" | "user" | "team" | "organisation";
 
 /**
  * A level above the key that limits a request's count: whose counters (`id`, e.g. `team:<id>`) and its
- * windows, each absent when that level does not limit it.
+ * windows' limits in requests, each absent when that level does not limit it (a TokenSubject's shape, so
+ * one decision serves both).
  */
-export type LevelCheck = { id: string; minute?: number; day?: number };
+export type LevelCheck = { id: string; limits: { minute?: number; day?: number } };
 
 /** The windows a level limits, after a request: absent where it sets no limit. */
 export type LevelStates = { minute?: WindowState; day?: WindowState };
