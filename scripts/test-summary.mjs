@@ -1,7 +1,10 @@
 // Prints the totals of `npm test` (Vitest's JSON report and Playwright's) as one plain line for CI logs:
-// "tests: N passed, N failed, N skipped". Errors outside any test (a spec or test file that failed to
-// load, a failed global setup) count as failed; so does a report that is missing.
+// "tests: N passed, N failed, N skipped", after one line per failed test (file, name and the first line of
+// its error) so that the end of a CI log, often all that is kept of it, says what failed. Errors outside any
+// test (a spec or test file that failed to load, a failed global setup) count as failed; so does a report
+// that is missing.
 import fs from "node:fs";
+import path from "node:path";
 
 const [vitestFile = ".vitest-results.json", playwrightFile = ".playwright-results.json"] = process.argv.slice(2);
 
@@ -36,7 +39,47 @@ function playwrightTotals(r) {
   return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed, skipped: s.skipped ?? 0, ok: failed === 0 };
 }
 
-const runs = { vitest: vitestTotals(read(vitestFile)), playwright: playwrightTotals(read(playwrightFile)) };
+const firstLine = (text) =>
+  String(text ?? "")
+    .split("\n")
+    .find((l) => l.trim()) ?? "";
+
+function vitestFailures(r) {
+  const out = [];
+  for (const f of r?.testResults ?? []) {
+    const file = path.relative(process.cwd(), f.name ?? "");
+    const failed = (f.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const t of failed) out.push(`${file} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    if (f.status === "failed" && failed.length === 0) out.push(`${file}: ${firstLine(f.message)}`);
+  }
+  return out;
+}
+
+function playwrightFailures(r) {
+  const out = (r?.errors ?? []).map((e) => `playwright: ${firstLine(e.message)}`);
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== "unexpected") continue;
+        const error = test.results?.at(-1)?.error?.message;
+        out.push(`${spec.file} › ${[...titles, spec.title].join(" › ")}: ${firstLine(error)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  for (const suite of r?.suites ?? []) walk(suite, []);
+  return out;
+}
+
+const vitestReport = read(vitestFile);
+const playwrightReport = read(playwrightFile);
+// eslint-disable-next-line no-control-regex -- error messages carry terminal colour codes
+const plain = (line) => line.replace(/\u001b\[[0-9;]*m/g, "").slice(0, 400);
+for (const line of [...vitestFailures(vitestReport), ...playwrightFailures(playwrightReport)]) {
+  console.log(`FAILED ${plain(line)}`);
+}
+
+const runs = { vitest: vitestTotals(vitestReport), playwright: playwrightTotals(playwrightReport) };
 const line = (t) => `${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`;
 console.log(
   Object.entries(runs)
