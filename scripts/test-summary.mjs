@@ -73,7 +73,6 @@ function playwrightFailures(r) {
 
 const vitestReport = read(vitestFile);
 const playwrightReport = read(playwrightFile);
-// eslint-disable-next-line no-control-regex -- error messages carry terminal colour codes
 const plain = (line) => line.replace(/\u001b\[[0-9;]*m/g, "").slice(0, 400);
 for (const line of [...vitestFailures(vitestReport), ...playwrightFailures(playwrightReport)]) {
   console.log(`FAILED ${plain(line)}`);
