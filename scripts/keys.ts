@@ -44,7 +44,10 @@ const USAGE = `usage:
   keys add-member TEAM --email E [--role owner|admin|member|viewer]   (again to change a role; a new owner makes the old one an admin)
   keys remove-member TEAM --email E     (their personal keys for the team are revoked; the team's own stay)
   keys set-limits organisation|team|user ID|NAME|EMAIL [--minute N] [--day N] [--tokens-minute N] [--tokens-day N]
-                                         (requests and model tokens a minute and a UTC day at that level; 0 clears a window)`;
+                                         (requests and model tokens a minute and a UTC day at that level; 0 clears a window)
+              [--monthly-cost USD | --monthly-tokens N | --monthly-requests N] [--alert-only]
+                                         (a budget across the level's keys a UTC month, refusing once used up unless
+                                          --alert-only; alerts at 80 % and 100 %; 0 removes it)`;
 
 type Command =
   | { kind: "create"; input: CreateKeyInput }
@@ -70,6 +73,10 @@ function parse(argv: string[]): Command {
       concurrency: { type: "string" },
       "tokens-minute": { type: "string" },
       "tokens-day": { type: "string" },
+      "monthly-cost": { type: "string" },
+      "monthly-tokens": { type: "string" },
+      "monthly-requests": { type: "string" },
+      "alert-only": { type: "boolean" },
       "cache-max-age": { type: "string" },
       "semantic-cache": { type: "boolean" },
       scopes: { type: "string" },
@@ -179,8 +186,24 @@ function teamInput(verb: TeamCommand, args: string[], values: Record<string, unk
         day: window("day"),
         tokensMinute: window("tokens-minute"),
         tokensDay: window("tokens-day"),
+        budget: levelBudget(values),
       };
   }
+}
+
+/** set-limits' monthly budget: --monthly-cost USD, --monthly-tokens N or --monthly-requests N (0 removes it), --alert-only. */
+function levelBudget(values: Record<string, unknown>): Record<string, unknown> | null | undefined {
+  const given = (["cost", "tokens", "requests"] as const).filter((m) => values[`monthly-${m}`] !== undefined);
+  if (given.length > 1)
+    throw new Error("a level has one monthly budget: give one of --monthly-cost, --monthly-tokens, --monthly-requests");
+  const metric = given[0];
+  if (!metric) {
+    if (values["alert-only"]) throw new Error("--alert-only goes with a monthly budget (--monthly-cost N)");
+    return undefined;
+  }
+  const n = Number(values[`monthly-${metric}`]);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--monthly-${metric} must be a number (0 removes the budget)`);
+  return n === 0 ? null : { metric, limit: n, hardStop: values["alert-only"] !== true };
 }
 
 type Output = unknown[];

@@ -143,12 +143,14 @@ describe.each(limitBackends)("limits at every level (%s limits)", (limits) => {
         id: w.team.id,
         name: `Team ${w.t}`,
         limits: { minute: null, day: 5, tokens_minute: null, tokens_day: null },
+        budget: null,
       },
       {
         level: "organisation",
         id: w.org.id,
         name: `Org ${w.t}`,
         limits: { minute: null, day: 1000, tokens_minute: null, tokens_day: 50_000 },
+        budget: null,
       },
     ]);
     // Clearing a window (null) takes the level off the key's chain once nothing else is set there.
@@ -193,7 +195,18 @@ describe.each(limitBackends)("limits at every level (%s limits)", (limits) => {
           role: "owner",
           previousOwner: `owner-${t}@example.test`,
         });
-        await cli("set-limits", "team", `Cli Team ${t}`, "--day", "100", "--tokens-minute", "5000");
+        await cli(
+          "set-limits",
+          "team",
+          `Cli Team ${t}`,
+          "--day",
+          "100",
+          "--tokens-minute",
+          "5000",
+          "--monthly-cost",
+          "50",
+          "--alert-only",
+        );
         await op("/teams/set-limits", { level: "organisation", subject: org.id, tokensDay: 90_000 });
 
         const personal = (
@@ -205,7 +218,10 @@ describe.each(limitBackends)("limits at every level (%s limits)", (limits) => {
           teams: { limits: object; keys: number; members: { email: string; role: string }[] }[];
         };
         expect(listing.limits).toEqual({ tokensDay: 90_000 });
-        expect(listing.teams[0]).toMatchObject({ limits: { day: 100, tokensMinute: 5000 }, keys: 2 });
+        expect(listing.teams[0]).toMatchObject({
+          limits: { day: 100, tokensMinute: 5000, budget: { metric: "cost", limit: 50, hardStop: false } },
+          keys: 2,
+        });
         expect(listing.teams[0]!.members.map((m) => [m.email, m.role]).sort()).toEqual([
           [`dev-${t}@example.test`, "owner"],
           [`owner-${t}@example.test`, "admin"],

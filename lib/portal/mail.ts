@@ -57,38 +57,58 @@ export async function deliverSignInLink(
   );
 }
 
-/** What a budget alert says: the key, the threshold reached, where it stands and what happens next. */
+/** Whose budget an alert is about: a key, or a level above keys (an account, a team, an organisation). */
+export type BudgetAlertSubject =
+  | { kind: "key"; name: string; prefix: string }
+  | { kind: "level"; level: "user" | "team" | "organisation"; name: string };
+
+/** What a budget alert says: whose budget, the threshold reached, where it stands and what happens next. */
 export type BudgetAlertMail = {
   to: string | null;
-  keyName: string;
-  prefix: string;
+  subject: BudgetAlertSubject;
   month: string;
   threshold: number;
   /** The budget and its use, already worded ("800 of 1,000 requests"). */
   usedText: string;
   hardStop: boolean;
-  /** The portal page where the owner changes the budget. */
+  /** The portal page where the budget is seen (and a key's changed). */
   url: string;
 };
 
-/** Mails a budget alert to the key's owner; without SMTP (or an owner's address) it goes to the log. */
+/** Mails a budget alert to the key's owner or a level's people; without SMTP (or an address) it goes to the log. */
 export async function deliverBudgetAlert(mailer: Mailer, logger: Logger, a: BudgetAlertMail): Promise<void> {
   const what = a.threshold >= 100 ? "used up" : `${a.threshold}% used`;
   const share = a.threshold >= 100 ? "all" : `${a.threshold}%`;
+  const s = a.subject;
+  const keys = s.kind === "key" ? "this key" : s.level === "user" ? "your keys" : `the ${s.level}'s keys`;
   const next =
     a.threshold >= 100
       ? a.hardStop
-        ? "Requests with this key are refused (429) until the month ends (UTC) or the budget is raised."
-        : "Requests with this key still go through (the budget has no hard stop)."
+        ? `Requests with ${keys} are refused (429) until the month ends (UTC) or the budget is raised.`
+        : `Requests with ${keys} still go through (the budget has no hard stop).`
       : "You will get one more mail when all of it is used.";
-  const subject = `Budget ${what}: ${a.keyName} (${a.prefix}…), ${a.month}`;
-  const text = `Your key ${a.keyName} (${a.prefix}…) has used ${share} of its monthly budget for ${a.month} (UTC): ${a.usedText}.\n\n${next}\n\nChange the budget: ${a.url}\n`;
+  const title =
+    s.kind === "key" ? `${s.name} (${s.prefix}…)` : s.level === "user" ? "your account" : `${s.level} ${s.name}`;
+  // The sentence naming whose budget it is, as text (plain) or HTML (names emphasised, escaped).
+  const who = (strong: (t: string) => string, code: (t: string) => string) =>
+    s.kind === "key"
+      ? `Your key ${strong(s.name)} (${code(s.prefix)}…) has used ${share} of its monthly budget`
+      : s.level === "user"
+        ? `Your account has used ${share} of its monthly budget across your keys`
+        : `The ${s.level} ${strong(s.name)} has used ${share} of its monthly budget across its keys`;
+  const plain = (t: string) => t;
+  const change = s.kind === "key" ? "Change the budget" : "See the usage";
+  const subject = `Budget ${what}: ${title}, ${a.month}`;
+  const text = `${who(plain, plain)} for ${a.month} (UTC): ${a.usedText}.\n\n${next}\n\n${change}: ${a.url}\n`;
   const sent = a.to
     ? await mailer.send({
         to: a.to,
         subject,
         text,
-        html: `<p>Your key <strong>${escapeHtml(a.keyName)}</strong> (<code>${escapeHtml(a.prefix)}…</code>) has used ${share} of its monthly budget for ${a.month} (UTC): ${escapeHtml(a.usedText)}.</p><p>${next}</p><p><a href="${escapeHtml(a.url)}">Change the budget</a></p>`,
+        html: `<p>${who(
+          (t) => `<strong>${escapeHtml(t)}</strong>`,
+          (t) => `<code>${escapeHtml(t)}</code>`,
+        )} for ${a.month} (UTC): ${escapeHtml(a.usedText)}.</p><p>${next}</p><p><a href="${escapeHtml(a.url)}">${change}</a></p>`,
       })
     : false;
   if (!sent)

@@ -1,6 +1,7 @@
 import type { Database } from "../db/client.ts";
 import type { UsageEventInput } from "./usage-event.ts";
 import { estimateCost, featureCost, loadPrices } from "./prices.ts";
+import { counterId } from "../gateway/teams/levels.ts";
 
 export const BUDGET_METRICS = ["requests", "tokens", "cost"] as const;
 export type BudgetMetric = (typeof BUDGET_METRICS)[number];
@@ -14,10 +15,23 @@ export type BudgetCeilings = Record<BudgetMetric, number>;
 /** Alerts go out when this share (percent) of a budget is used, each once per key and month. */
 export const ALERT_THRESHOLDS = [80, 100] as const;
 
-/** A budget alert to deliver: the key, the month (YYYY-MM), the threshold crossed and where the key stands. */
+/**
+ * Who a budget belongs to: a key's rotation lineage (its budget follows the key's rotations), or a level
+ * above keys (a user's account, a team, an organisation), whose budget counts the spend of all its keys.
+ */
+export type BudgetHolder =
+  | { level: "key" }
+  | {
+      level: "user" | "team" | "organisation";
+      /** The level's id. */ id: string;
+      /** Its name (a user's address). */ name: string;
+    };
+
+/** A budget alert to deliver: the holder, the month (YYYY-MM), the threshold crossed and where it stands. */
 export type BudgetAlert = {
-  /** The budget's rotation lineage: its first key's id (budgets and their alerts follow a key's rotations). */
+  /** The holder's id: a lineage's first key id, or a level's counter id (user:ID, team:ID, org:ID). */
   keyId: string;
+  holder: BudgetHolder;
   month: string;
   threshold: number;
   budget: Budget;
@@ -56,8 +70,8 @@ export function thresholdsReached(used: number, limit: number): number[] {
   return ALERT_THRESHOLDS.filter((t) => used >= (limit * t) / 100);
 }
 
-/** A budget's refusal: the budget, what is used, and when it resets (epoch ms). */
-export type BudgetRefusal = { budget: Budget; used: number; resetsAt: number };
+/** A budget's refusal: whose budget, the budget, what is used, and when it resets (epoch ms). */
+export type BudgetRefusal = { holder: BudgetHolder; budget: Budget; used: number; resetsAt: number };
 
 /** Where a key stands this month, for the dashboard. */
 export type BudgetStatus = { budget: Budget; month: string; used: number };
@@ -77,20 +91,27 @@ export type MeterView = {
   betweenWrites<T>(read: () => Promise<T>): Promise<T>;
 };
 
+const KEY_HOLDER: BudgetHolder = { level: "key" };
+
 /**
- * Per-key monthly budgets, kept in memory so the guard's check is one map lookup and nothing on the
- * request path waits for the database. Usage counts in as the meter records it (`record`); a timer
- * reloads the budgets and this month's totals from the rollups (other instances' requests included), so
- * several instances agree within `refreshMs`. Alerts are sent off the request path, each once per key,
- * month and threshold (a row in budget_alerts decides, across instances).
+ * Monthly budgets of key lineages and of the levels above keys (users, teams, organisations), kept in
+ * memory so the guard's check is one map lookup and a short loop, and nothing on the request path waits
+ * for the database. Usage counts in as the meter records it (`record`), into every budget the key's
+ * spending belongs to; a timer reloads the budgets and this month's totals from the rollups (other
+ * instances' requests included), so several instances agree within `refreshMs`. Alerts are sent off the
+ * request path, each once per holder, month and threshold (a row in budget_alerts decides, across
+ * instances).
  */
 export class BudgetTracker {
-  /** Budgets and this month's use per rotation lineage (its first key's id): a key and its replacements share one. */
+  /** Budgets and this month's use per holder: a lineage's first key id, or a level's counter id. */
   private budgets = new Map<string, Budget>();
+  private holders = new Map<string, BudgetHolder>();
   private spent = new Map<string, Spent>();
-  /** The lineage of every key whose lineage has a budget. */
-  private lineageOf = new Map<string, string>();
-  /** Counted since a refresh began reading, per lineage: added to what it read. */
+  /** The holders each key's spending counts against: its lineage's first (when it has a budget), then its levels'. */
+  private holdersOf = new Map<string, string[]>();
+  /** Each team's organisation, while some organisation has a budget: for keys met between reloads. */
+  private organisationOf = new Map<string, string>();
+  /** Counted since a refresh began reading, per holder: added to what it read. */
   private sinceRead: Map<string, number> | undefined;
   private alerted = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
@@ -116,64 +137,98 @@ export class BudgetTracker {
     await this.refreshing;
   }
 
-  /** Counts a metered request against its key's lineage's budget (the meter calls this as it records). */
+  /** Counts a metered request against every budget its key's spending belongs to (the meter calls this as it records). */
   record(e: UsageEventInput): void {
-    const lineage = this.lineageOf.get(e.keyId);
-    if (lineage === undefined) return;
-    const budget = this.budgets.get(lineage);
-    if (!budget) return;
-    const amount = amountOf(budget.metric, e);
-    if (amount === 0) return;
-    const month = monthOf(e.at);
-    let spent = this.spent.get(lineage);
-    if (!spent || spent.month !== month) {
-      if (spent && spent.month > month) return;
-      spent = { month, end: monthEnd(month), used: 0 };
-      this.spent.set(lineage, spent);
-    }
-    spent.used += amount;
-    if (this.sinceRead) this.sinceRead.set(lineage, (this.sinceRead.get(lineage) ?? 0) + amount);
-    this.checkAlerts(lineage, budget, spent);
-  }
-
-  /** The refusal when the key's lineage has a hard stop and its budget is used up this month; O(1), no I/O. */
-  refusal(keyId: string, now = Date.now()): BudgetRefusal | undefined {
-    const lineage = this.lineageOf.get(keyId);
-    if (lineage === undefined) return undefined;
-    const budget = this.budgets.get(lineage);
-    if (!budget?.hardStop) return undefined;
-    const spent = this.spent.get(lineage);
-    if (!spent || now >= spent.end || spent.used < budget.limit) return undefined;
-    return { budget, used: spent.used, resetsAt: spent.end };
-  }
-
-  /** Where a key's lineage stands this month (this instance's view, refreshed from the database). */
-  status(keyId: string, now = Date.now()): BudgetStatus | undefined {
-    const lineage = this.lineageOf.get(keyId);
-    const budget = lineage === undefined ? undefined : this.budgets.get(lineage);
-    if (!budget) return undefined;
-    const month = monthOf(now);
-    const spent = this.spent.get(lineage!);
-    return { budget, month, used: spent?.month === month ? spent.used : 0 };
-  }
-
-  /** Every budget and where it stands this month, by lineage (its first key's id): read by /metrics. */
-  *standings(now = Date.now()): Iterable<BudgetStatus & { lineage: string }> {
-    const month = monthOf(now);
-    for (const [lineage, budget] of this.budgets) {
-      const spent = this.spent.get(lineage);
-      yield { lineage, budget, month, used: spent?.month === month ? spent.used : 0 };
+    const holders = this.holdersOf.get(e.keyId);
+    if (holders === undefined) return;
+    for (const holder of holders) {
+      const budget = this.budgets.get(holder);
+      if (!budget) continue;
+      const amount = amountOf(budget.metric, e);
+      if (amount === 0) continue;
+      const month = monthOf(e.at);
+      let spent = this.spent.get(holder);
+      if (!spent || spent.month !== month) {
+        if (spent && spent.month > month) continue;
+        spent = { month, end: monthEnd(month), used: 0 };
+        this.spent.set(holder, spent);
+      }
+      spent.used += amount;
+      if (this.sinceRead) this.sinceRead.set(holder, (this.sinceRead.get(holder) ?? 0) + amount);
+      this.checkAlerts(holder, budget, spent);
     }
   }
 
   /**
+   * Makes sure a key's spending counts against every budget over it, for a key made since the last reload
+   * read them (the reload finds every key of a budgeted user, team or organisation). The guard calls it
+   * for each keyed request: one map lookup once the key is known, none while there are no budgets.
+   */
+  track(key: { id: string; limitKey: string; userId: string | null; teamId?: string }): void {
+    if (this.budgets.size === 0 || this.holdersOf.has(key.id)) return;
+    const organisation = key.teamId && this.organisationOf.get(key.teamId);
+    const of = [
+      key.limitKey,
+      key.userId && counterId("user", key.userId),
+      key.teamId && counterId("team", key.teamId),
+      organisation && counterId("organisation", organisation),
+    ].filter((h): h is string => !!h && this.budgets.has(h));
+    this.holdersOf.set(key.id, of);
+  }
+
+  /**
+   * The refusal of the first used-up hard-stop budget the key's spending belongs to (its own, then its
+   * user's, team's, organisation's); O(holders), no I/O.
+   */
+  refusal(keyId: string, now = Date.now()): BudgetRefusal | undefined {
+    const holders = this.holdersOf.get(keyId);
+    if (holders === undefined) return undefined;
+    for (const holder of holders) {
+      const budget = this.budgets.get(holder);
+      if (!budget?.hardStop) continue;
+      const spent = this.spent.get(holder);
+      if (!spent || now >= spent.end || spent.used < budget.limit) continue;
+      return { holder: this.holders.get(holder) ?? KEY_HOLDER, budget, used: spent.used, resetsAt: spent.end };
+    }
+    return undefined;
+  }
+
+  /** Where a key's own budget (its lineage's) stands this month (this instance's view, refreshed from the database). */
+  status(keyId: string, now = Date.now()): BudgetStatus | undefined {
+    const lineage = this.holdersOf.get(keyId)?.[0];
+    const budget = lineage === undefined || isLevelHolder(lineage) ? undefined : this.budgets.get(lineage);
+    if (!budget) return undefined;
+    return this.standing(lineage!, budget, monthOf(now));
+  }
+
+  /** Where a level's budget stands this month, by its counter id (user:ID, team:ID, org:ID). */
+  levelStatus(holder: string, now = Date.now()): BudgetStatus | undefined {
+    const budget = this.budgets.get(holder);
+    return budget && this.standing(holder, budget, monthOf(now));
+  }
+
+  /** Every budget and where it stands this month, by holder id (a lineage's first key id, or a level's counter id): read by /metrics. */
+  *standings(now = Date.now()): Iterable<BudgetStatus & { lineage: string }> {
+    const month = monthOf(now);
+    for (const [holder, budget] of this.budgets) yield { lineage: holder, ...this.standing(holder, budget, month) };
+  }
+
+  private standing(holder: string, budget: Budget, month: string): BudgetStatus {
+    const spent = this.spent.get(holder);
+    return { budget, month, used: spent?.month === month ? spent.used : 0 };
+  }
+
+  /**
    * Sets (or with null removes) the budget of a key's rotation lineage (by default its own: a key never
-   * rotated) here at once; the database is the caller's to write. The lineage's other keys are found by
-   * the refresh this starts.
+   * rotated) here at once; the database is the caller's to write. The lineage's other keys, and the
+   * key's levels, are found by the refresh this starts.
    */
   apply(keyId: string, budget: Budget | null, lineage = keyId): void {
-    this.lineageOf.set(keyId, lineage);
-    this.lineageOf.set(lineage, lineage);
+    for (const id of new Set([keyId, lineage])) {
+      const levels = (this.holdersOf.get(id) ?? []).filter(isLevelHolder);
+      this.holdersOf.set(id, [lineage, ...levels]);
+    }
+    this.holders.set(lineage, KEY_HOLDER);
     // Use counted in another metric means nothing in this one: it is read again by the refresh below.
     if (budget?.metric !== this.budgets.get(lineage)?.metric) this.spent.delete(lineage);
     if (budget) this.budgets.set(lineage, budget);
@@ -198,7 +253,6 @@ export class BudgetTracker {
 
   private async reload(now: number): Promise<void> {
     const month = monthOf(now);
-    const from = new Date(`${month}-01T00:00:00Z`);
     // The operator's prices change rarely; every instance re-reads them on this timer too.
     await loadPrices(this.db);
     let read;
@@ -208,68 +262,18 @@ export class BudgetTracker {
         // `sinceRead` catches what is recorded while the queries run.
         const pending = this.meter.pending();
         this.sinceRead = new Map();
-        // A budget belongs to its key's lineage. Rotations once copied it to each replacement: the copy
-        // written last is the lineage's (setBudget keeps one row, on the lineage's newest key).
-        const rows = await this.db.prisma.keyBudget.findMany({
-          orderBy: { updatedAt: "asc" },
-          include: { key: { select: { id: true, lineageId: true } } },
-        });
-        const budgets = new Map<string, Budget>(
-          rows.map((r) => [
-            r.key.lineageId ?? r.key.id,
-            { metric: r.metric as BudgetMetric, limit: r.monthlyLimit, hardStop: r.hardStop },
-          ]),
-        );
-        const lineages = [...budgets.keys()];
-        const lineageOf = new Map<string, string>();
-        if (!lineages.length) return { budgets, lineageOf, used: new Map<string, number>(), pending, sent: [] };
-        const keys = await this.db.prisma.apiKey.findMany({
-          where: { OR: [{ id: { in: lineages } }, { lineageId: { in: lineages } }] },
-          select: { id: true, lineageId: true },
-        });
-        for (const k of keys) lineageOf.set(k.id, k.lineageId ?? k.id);
-        const keyIds = [...lineageOf.keys()];
-        const budgetOf = (keyId: string) => budgets.get(lineageOf.get(keyId)!)!;
-        const costKeys = keyIds.filter((k) => budgetOf(k).metric === "cost");
-        const [daily, models, features, sent] = await Promise.all([
-          this.db.prisma.usageDaily.groupBy({
-            by: ["keyId"],
-            where: { keyId: { in: keyIds }, day: { gte: from } },
-            _sum: { requests: true, status429: true, tokens: true },
-          }),
-          this.db.prisma.usageDailyModel.groupBy({
-            by: ["keyId", "provider", "model"],
-            where: { keyId: { in: keyIds }, day: { gte: from } },
-            _sum: { promptTokens: true, completionTokens: true },
-          }),
-          costKeys.length
-            ? this.db.prisma.usageDailyFeature.groupBy({
-                by: ["keyId", "provider", "feature"],
-                where: { keyId: { in: costKeys }, day: { gte: from } },
-                _sum: { uses: true },
-              })
+        const { budgets, holders } = await this.readBudgets();
+        const [holdersOf, organisationOf] = await Promise.all([
+          this.readHoldersOf(budgets, holders),
+          [...holders.values()].some((h) => h.level === "organisation")
+            ? this.db.prisma.team.findMany({ select: { id: true, organisationId: true } })
             : [],
-          this.db.prisma.budgetAlert.findMany({ where: { keyId: { in: lineages }, month } }),
         ]);
-        // Use per lineage: what every key of it spent this month.
-        const used = new Map<string, number>();
-        const add = (keyId: string, n: number) => {
-          const lineage = lineageOf.get(keyId)!;
-          used.set(lineage, (used.get(lineage) ?? 0) + n);
-        };
-        for (const d of daily) {
-          const metric = budgetOf(d.keyId).metric;
-          if (metric === "requests") add(d.keyId, (d._sum.requests ?? 0) - (d._sum.status429 ?? 0));
-          if (metric === "tokens") add(d.keyId, Number(d._sum.tokens ?? 0));
-        }
-        for (const m of models) {
-          if (budgetOf(m.keyId).metric !== "cost") continue;
-          const prompt = Number(m._sum.promptTokens ?? 0);
-          const completion = Number(m._sum.completionTokens ?? 0);
-          add(m.keyId, estimateCost(m.provider, m.model, prompt, completion) ?? 0);
-        }
-        for (const f of features) add(f.keyId, featureCost(f.provider, { [f.feature]: Number(f._sum.uses ?? 0) }));
-        return { budgets, lineageOf, used, pending, sent };
+        const used = budgets.size ? await this.readUse(budgets, holdersOf, month) : new Map<string, number>();
+        const sent = budgets.size
+          ? await this.db.prisma.budgetAlert.findMany({ where: { keyId: { in: [...budgets.keys()] }, month } })
+          : [];
+        return { budgets, holders, holdersOf, organisationOf, used, pending, sent };
       });
     } catch (err) {
       this.sinceRead = undefined;
@@ -278,25 +282,167 @@ export class BudgetTracker {
     const since = this.sinceRead ?? new Map<string, number>();
     this.sinceRead = undefined;
     this.budgets = read.budgets;
-    this.lineageOf = read.lineageOf;
+    this.holders = read.holders;
+    this.holdersOf = read.holdersOf;
+    this.organisationOf = new Map(read.organisationOf.map((t) => [t.id, t.organisationId]));
     const spent = new Map<string, Spent>();
-    for (const [lineage, budget] of read.budgets) {
-      let used = (read.used.get(lineage) ?? 0) + (since.get(lineage) ?? 0);
-      for (const e of read.pending)
-        if (read.lineageOf.get(e.keyId) === lineage && monthOf(e.at) === month) used += amountOf(budget.metric, e);
-      spent.set(lineage, { month, end: monthEnd(month), used });
+    for (const holder of read.budgets.keys())
+      spent.set(holder, { month, end: monthEnd(month), used: (read.used.get(holder) ?? 0) + (since.get(holder) ?? 0) });
+    for (const e of read.pending) {
+      if (monthOf(e.at) !== month) continue;
+      for (const holder of read.holdersOf.get(e.keyId) ?? [])
+        spent.get(holder)!.used += amountOf(read.budgets.get(holder)!.metric, e);
     }
     this.spent = spent;
     for (const a of read.sent) this.alerted.add(alertId(a.keyId, a.month, a.threshold));
-    for (const [lineage, budget] of read.budgets) this.checkAlerts(lineage, budget, spent.get(lineage)!);
+    for (const [holder, budget] of read.budgets) this.checkAlerts(holder, budget, spent.get(holder)!);
   }
 
-  private checkAlerts(keyId: string, budget: Budget, spent: Spent): void {
+  /** Every budget: key lineages' (key_budgets) and levels' (level_limits with a monthly limit). */
+  private async readBudgets(): Promise<{ budgets: Map<string, Budget>; holders: Map<string, BudgetHolder> }> {
+    const [keyRows, levelRows] = await Promise.all([
+      // Rotations once copied a budget to each replacement: the copy written last is the lineage's
+      // (setBudget keeps one row, on the lineage's newest key).
+      this.db.prisma.keyBudget.findMany({
+        orderBy: { updatedAt: "asc" },
+        include: { key: { select: { id: true, lineageId: true } } },
+      }),
+      this.db.prisma.levelLimit.findMany({ where: { monthlyLimit: { not: null } } }),
+    ]);
+    const budgets = new Map<string, Budget>();
+    const holders = new Map<string, BudgetHolder>();
+    for (const r of keyRows) {
+      const lineage = r.key.lineageId ?? r.key.id;
+      budgets.set(lineage, { metric: r.metric as BudgetMetric, limit: r.monthlyLimit, hardStop: r.hardStop });
+      holders.set(lineage, KEY_HOLDER);
+    }
+    const ids = (level: string) => levelRows.filter((r) => r.level === level).map((r) => r.subjectId);
+    const [users, teams, organisations] = await Promise.all([
+      this.db.prisma.user.findMany({ where: { id: { in: ids("user") } }, select: { id: true, email: true } }),
+      this.db.prisma.team.findMany({ where: { id: { in: ids("team") } }, select: { id: true, name: true } }),
+      this.db.prisma.organisation.findMany({
+        where: { id: { in: ids("organisation") } },
+        select: { id: true, name: true },
+      }),
+    ]);
+    const names = new Map<string, string>([
+      ...users.map((u) => [`user:${u.id}`, u.email ?? u.id] as const),
+      ...teams.map((t) => [`team:${t.id}`, t.name] as const),
+      ...organisations.map((o) => [`organisation:${o.id}`, o.name] as const),
+    ]);
+    for (const r of levelRows) {
+      const level = r.level as "user" | "team" | "organisation";
+      const holder = counterId(level, r.subjectId);
+      budgets.set(holder, {
+        metric: (r.budgetMetric ?? "cost") as BudgetMetric,
+        limit: r.monthlyLimit!,
+        hardStop: r.budgetHardStop,
+      });
+      holders.set(holder, { level, id: r.subjectId, name: names.get(`${level}:${r.subjectId}`) ?? r.subjectId });
+    }
+    return { budgets, holders };
+  }
+
+  /** The holders of every key whose spending some budget counts: its lineage's, its user's, team's and organisation's. */
+  private async readHoldersOf(
+    budgets: Map<string, Budget>,
+    holders: Map<string, BudgetHolder>,
+  ): Promise<Map<string, string[]>> {
+    const lineages: string[] = [];
+    const levelIds = { user: [] as string[], team: [] as string[], organisation: [] as string[] };
+    for (const [id, holder] of holders) {
+      if (holder.level === "key") lineages.push(id);
+      else levelIds[holder.level].push(holder.id);
+    }
+    const holdersOf = new Map<string, string[]>();
+    if (!budgets.size) return holdersOf;
+    const keys = await this.db.prisma.apiKey.findMany({
+      where: {
+        OR: [
+          { id: { in: lineages } },
+          { lineageId: { in: lineages } },
+          { userId: { in: levelIds.user } },
+          { teamId: { in: levelIds.team } },
+          { team: { organisationId: { in: levelIds.organisation } } },
+        ],
+      },
+      select: { id: true, lineageId: true, userId: true, teamId: true, team: { select: { organisationId: true } } },
+    });
+    for (const k of keys) {
+      const of = [
+        k.lineageId ?? k.id,
+        k.userId && counterId("user", k.userId),
+        k.teamId && counterId("team", k.teamId),
+        k.team && counterId("organisation", k.team.organisationId),
+      ].filter((h): h is string => !!h && budgets.has(h));
+      if (of.length) holdersOf.set(k.id, of);
+    }
+    return holdersOf;
+  }
+
+  /** This month's use per holder, in each holder's metric: what every key it holds spent, from the rollups. */
+  private async readUse(
+    budgets: Map<string, Budget>,
+    holdersOf: Map<string, string[]>,
+    month: string,
+  ): Promise<Map<string, number>> {
+    const from = new Date(`${month}-01T00:00:00Z`);
+    const keyIds = [...holdersOf.keys()];
+    const metricsOf = (keyId: string) => holdersOf.get(keyId)!.map((h) => budgets.get(h)!.metric);
+    const costKeys = keyIds.filter((k) => metricsOf(k).includes("cost"));
+    const [daily, models, features] = await Promise.all([
+      this.db.prisma.usageDaily.groupBy({
+        by: ["keyId"],
+        where: { keyId: { in: keyIds }, day: { gte: from } },
+        _sum: { requests: true, status429: true, tokens: true },
+      }),
+      costKeys.length
+        ? this.db.prisma.usageDailyModel.groupBy({
+            by: ["keyId", "provider", "model"],
+            where: { keyId: { in: costKeys }, day: { gte: from } },
+            _sum: { promptTokens: true, completionTokens: true },
+          })
+        : [],
+      costKeys.length
+        ? this.db.prisma.usageDailyFeature.groupBy({
+            by: ["keyId", "provider", "feature"],
+            where: { keyId: { in: costKeys }, day: { gte: from } },
+            _sum: { uses: true },
+          })
+        : [],
+    ]);
+    const used = new Map<string, number>();
+    const add = (keyId: string, metric: BudgetMetric, n: number) => {
+      for (const holder of holdersOf.get(keyId)!)
+        if (budgets.get(holder)!.metric === metric) used.set(holder, (used.get(holder) ?? 0) + n);
+    };
+    for (const d of daily) {
+      add(d.keyId, "requests", (d._sum.requests ?? 0) - (d._sum.status429 ?? 0));
+      add(d.keyId, "tokens", Number(d._sum.tokens ?? 0));
+    }
+    for (const m of models) {
+      const prompt = Number(m._sum.promptTokens ?? 0);
+      const completion = Number(m._sum.completionTokens ?? 0);
+      add(m.keyId, "cost", estimateCost(m.provider, m.model, prompt, completion) ?? 0);
+    }
+    for (const f of features) add(f.keyId, "cost", featureCost(f.provider, { [f.feature]: Number(f._sum.uses ?? 0) }));
+    return used;
+  }
+
+  private checkAlerts(holder: string, budget: Budget, spent: Spent): void {
     for (const threshold of thresholdsReached(spent.used, budget.limit)) {
-      const id = alertId(keyId, spent.month, threshold);
+      const id = alertId(holder, spent.month, threshold);
       if (this.alerted.has(id)) continue;
       this.alerted.add(id);
-      void this.send({ keyId, month: spent.month, threshold, budget, used: spent.used }, id);
+      const alert = {
+        keyId: holder,
+        holder: this.holders.get(holder) ?? KEY_HOLDER,
+        month: spent.month,
+        threshold,
+        budget,
+        used: spent.used,
+      };
+      void this.send(alert, id);
     }
   }
 
@@ -324,4 +470,7 @@ export class BudgetTracker {
   }
 }
 
-const alertId = (keyId: string, month: string, threshold: number) => `${keyId}\u0000${month}\u0000${threshold}`;
+/** Level holders are counter ids (user:ID, team:ID, org:ID); lineages are key ids, which hold no colon. */
+const isLevelHolder = (holder: string): boolean => holder.includes(":");
+
+const alertId = (holder: string, month: string, threshold: number) => `${holder}\u0000${month}\u0000${threshold}`;

@@ -5,6 +5,8 @@ import { effectiveLimits } from "../../gateway/keys/record.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { route } from "../../gateway/pipeline/route.ts";
 import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
+import { counterId } from "../../gateway/teams/levels.ts";
+import { budgetView, BudgetViewSchema } from "../../usage/budget-view.ts";
 
 const WindowSchema = z.object({ limit: z.number().int(), remaining: z.number().int(), reset: z.number().int() });
 
@@ -36,6 +38,10 @@ const KeyInfoSchema = z
             day: z.number().int().nullable(),
             tokens_minute: z.number().int().nullable(),
             tokens_day: z.number().int().nullable(),
+          }),
+          budget: BudgetViewSchema.nullable().openapi({
+            description:
+              "The level's monthly budget across its keys (UTC month) and what this instance has counted against it; cost is estimated USD",
           }),
         }),
       )
@@ -92,6 +98,7 @@ const keyRoute = route(keyInfo, (c) => {
         tokens_minute: limits.tokensMinute ?? null,
         tokens_day: limits.tokensDay ?? null,
       },
+      budget: budgetView(c.runtime.budgets.levelStatus(counterId(level, id))),
     })),
     models: { allow: [...(key.models?.allow ?? [])], deny: [...(key.models?.deny ?? [])] },
     remaining: {

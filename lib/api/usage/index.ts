@@ -4,7 +4,7 @@ import { GatewayError } from "../../errors.ts";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { route } from "../../gateway/pipeline/route.ts";
-import type { BudgetStatus } from "../../usage/budgets.ts";
+import { budgetView, BudgetViewSchema } from "../../usage/budget-view.ts";
 import { groupUsage, readUsage, sumUsage, type UsageRow } from "../../usage/reader.ts";
 
 const TotalsSchema = z.object({
@@ -26,19 +26,10 @@ const UsageSchema = z
     today: TotalsSchema,
     month: TotalsSchema,
     by_route: z.array(TotalsSchema.extend({ route: z.string() })),
-    budget: z
-      .object({
-        metric: z.enum(["requests", "tokens", "cost"]),
-        monthly_limit: z.number(),
-        used: z.number(),
-        hard_stop: z.boolean(),
-        month: z.string(),
-      })
-      .nullable()
-      .openapi({
-        description:
-          "The key's monthly budget (UTC month) and what this instance has counted against it; cost is estimated USD",
-      }),
+    budget: BudgetViewSchema.nullable().openapi({
+      description:
+        "The key's monthly budget (UTC month) and what this instance has counted against it; cost is estimated USD",
+    }),
   })
   .openapi("UsageSummary");
 
@@ -68,13 +59,6 @@ function totals(rows: UsageRow[]): UsageTotals {
   };
 }
 
-function budgetOf(status: BudgetStatus | undefined) {
-  if (!status) return null;
-  const { budget, used, month } = status;
-  const round = (n: number) => (budget.metric === "cost" ? Math.round(n * 1_000_000) / 1_000_000 : n);
-  return { metric: budget.metric, monthly_limit: budget.limit, used: round(used), hard_stop: budget.hardStop, month };
-}
-
 const usageRoute = route(usage, async (c) => {
   const key = c.key;
   const runtime = c.runtime;
@@ -95,7 +79,7 @@ const usageRoute = route(usage, async (c) => {
     by_route: [...groupUsage(rows, "route")]
       .map(([route, rs]) => ({ route, ...totals(rs) }))
       .sort((a, b) => b.requests - a.requests || a.route.localeCompare(b.route)),
-    budget: budgetOf(runtime.budgets.status(key.id)),
+    budget: budgetView(runtime.budgets.status(key.id)),
   };
 });
 

@@ -55,8 +55,8 @@ export function recordUsage(rt: Pick<Runtime, "meter" | "metrics">, event: Usage
 }
 
 /**
- * Admits a request of an accepted key: its monthly budget with a hard stop (one map lookup, nothing
- * read from the database), then its minute, day and concurrency windows and those of the levels above it
+ * Admits a request of an accepted key: the monthly budgets with a hard stop over it (its own, its user's,
+ * team's and organisation's: map lookups, nothing read from the database), then its minute, day and concurrency windows and those of the levels above it
  * (its user's, team's, organisation's: LevelDirectory.chainOf), in one store call. A refusal is counted,
  * reported to `refused` with its status (for metering) and thrown as the 429. Where `budgeted` is
  * false (the owner's account, reads of their own tasks: they cost nothing) only the windows apply.
@@ -67,6 +67,7 @@ export async function admitKey(
   budgeted: boolean,
   refused: (status: 429) => void,
 ): Promise<Admission> {
+  if (budgeted) rt.budgets.track(key);
   const overBudget = budgeted ? budgetRefusalOf(rt, key.id) : undefined;
   if (overBudget) {
     rt.metrics.rateLimited.inc({ kind: "budget" });
@@ -112,10 +113,17 @@ export function spendRefusal(rt: Pick<Runtime, "budgets">, keyId: string): RateL
  * The 429 (Form B) of a used-up budget, naming it; Retry-After and X-RateLimit-Reset point at the start of
  * the next UTC month, when it resets, and the limit headers describe the budget.
  */
-export function budgetRefusal({ budget, used, resetsAt }: BudgetRefusal, now = Date.now()): RateLimitError {
+export function budgetRefusal({ holder, budget, used, resetsAt }: BudgetRefusal, now = Date.now()): RateLimitError {
   const month = new Date(resetsAt - 1).toISOString().slice(0, 7);
+  const whose =
+    holder.level === "key"
+      ? "this key's budget"
+      : holder.level === "user"
+        ? "the budget of the account this key belongs to"
+        : `${holder.level} "${holder.name}"'s budget`;
+  const who = holder.level === "key" ? "its owner" : "an operator";
   return new RateLimitError(
-    `monthly budget exceeded: this key's budget of ${formatAmount(budget.metric, budget.limit)}${budget.metric === "cost" ? " (estimated cost)" : ""} for ${month} (UTC) is used up (${describeBudgetUse(budget.metric, used, budget.limit)}); it resets at the start of next month, or its owner can raise it`,
+    `monthly budget exceeded: ${whose} of ${formatAmount(budget.metric, budget.limit)}${budget.metric === "cost" ? " (estimated cost)" : ""} for ${month} (UTC) is used up (${describeBudgetUse(budget.metric, used, budget.limit)}); it resets at the start of next month, or ${who} can raise it`,
     Math.max(1, Math.ceil((resetsAt - now) / 1000)),
     "budget",
     {

@@ -156,7 +156,7 @@ export function operatorApp(rt: Runtime, token: string): Hono {
       await rt.keyEvents.publish(record.hash);
     }
     // This instance applies the change at once; others within their refresh interval.
-    await rt.levels.refresh();
+    await Promise.all([rt.levels.refresh(), rt.budgets.refresh()]);
     return c.json({ lines });
   });
   app.onError((err, c) => {

@@ -1,13 +1,11 @@
 import type { Database } from "../../db/client.ts";
 import type { KeyRecord } from "../keys/record.ts";
 import type { NamedLevel, NamedTokenSubject } from "../runtime/limits/limiter.ts";
+import type { Budget, BudgetMetric } from "../../usage/budgets.ts";
+import { counterId, type Level } from "./levels.ts";
 
-/** The levels above a key, outermost last. */
-export const LEVELS = ["user", "team", "organisation"] as const;
-export type Level = (typeof LEVELS)[number];
-
-/** One level's limits (a row of level_limits): absent windows are not limited there. */
-export type LevelLimits = { minute?: number; day?: number; tokensMinute?: number; tokensDay?: number };
+/** One level's limits (a row of level_limits): absent windows are not limited there, nor is an absent budget. */
+export type LevelLimits = { minute?: number; day?: number; tokensMinute?: number; tokensDay?: number; budget?: Budget };
 
 /** What a key's requests are checked against beyond its own request windows. */
 export type KeyChain = {
@@ -27,6 +25,9 @@ export type LevelRow = {
   dayLimit: number | null;
   tokenMinuteLimit: number | null;
   tokenDayLimit: number | null;
+  monthlyLimit: number | null;
+  budgetMetric: string | null;
+  budgetHardStop: boolean;
 };
 
 export function toLevelLimits(row: LevelRow): LevelLimits {
@@ -35,6 +36,13 @@ export function toLevelLimits(row: LevelRow): LevelLimits {
     ...(row.dayLimit !== null && { day: row.dayLimit }),
     ...(row.tokenMinuteLimit !== null && { tokensMinute: row.tokenMinuteLimit }),
     ...(row.tokenDayLimit !== null && { tokensDay: row.tokenDayLimit }),
+    ...(row.monthlyLimit !== null && {
+      budget: {
+        metric: (row.budgetMetric ?? "cost") as BudgetMetric,
+        limit: row.monthlyLimit,
+        hardStop: row.budgetHardStop,
+      },
+    }),
   };
 }
 
@@ -42,9 +50,6 @@ const NO_LEVELS: KeyChain = { requests: [], tokens: [], levels: [] };
 
 // Rows changed within this window are read again on every poll (clocks of other writers a little behind).
 const CLOCK_SLACK_MS = 5_000;
-
-/** The counters' id of a level: its own namespace, apart from key lineages (`key_…`). */
-export const counterId = (level: Level, id: string): string => `${level === "organisation" ? "org" : level}:${id}`;
 
 /**
  * Teams, organisations and the limits set above keys, held in memory so a request finds its key's levels

@@ -4,7 +4,9 @@ import type { Database } from "../../db/client.ts";
 import { Prisma } from "../../db/generated/client.ts";
 import { storable } from "../keys/key-rules.ts";
 import { toKeyRecord, type KeyRecord } from "../keys/record.ts";
-import { LEVELS, toLevelLimits, type LevelLimits } from "./level-directory.ts";
+import { toLevelLimits, type LevelLimits } from "./level-directory.ts";
+import { LEVELS } from "./levels.ts";
+import { BUDGET_METRICS } from "../../usage/budgets.ts";
 
 /** A team member's role, most rights first: owner (one per team), admin, member, viewer. */
 export const ROLES = ["owner", "admin", "member", "viewer"] as const;
@@ -41,6 +43,16 @@ export const levelLimitsInput = z.object({
   day: limit,
   tokensMinute: limit,
   tokensDay: limit,
+  /** A monthly budget across the level's keys (null removes it): cost in USD by default. */
+  budget: z
+    .object({
+      metric: z.enum(BUDGET_METRICS).default("cost"),
+      limit: z.number().positive().max(1e12),
+      /** False: alerts at 80 % and 100 % only, no refusal. */
+      hardStop: z.boolean().default(true),
+    })
+    .nullable()
+    .optional(),
 });
 
 /** Turns a unique-index violation (a name taken, case-insensitively) into the 409 that says so. */
@@ -223,6 +235,11 @@ export async function setLevelLimits(
     ...(data.day !== undefined && { dayLimit: data.day }),
     ...(data.tokensMinute !== undefined && { tokenMinuteLimit: data.tokensMinute }),
     ...(data.tokensDay !== undefined && { tokenDayLimit: data.tokensDay }),
+    ...(data.budget !== undefined && {
+      monthlyLimit: data.budget?.limit ?? null,
+      budgetMetric: data.budget?.metric ?? null,
+      budgetHardStop: data.budget?.hardStop ?? true,
+    }),
   };
   const [row] = await db.prisma.$transaction([
     db.prisma.levelLimit.upsert({
