@@ -6,6 +6,7 @@ import { openDatabase } from "../lib/db/client.ts";
 import { startFakeGitHub, type FakeGitHub } from "./fakes/github.ts";
 import { startFakeOidc, type FakeOidc } from "./fakes/oidc.ts";
 import { backendEnv } from "./support/backends.ts";
+import { CookieJar } from "./support/cookie-jar.ts";
 import { freePort } from "./support/next-build.ts";
 import { runKeysCli, startServerProcess, type ServerProcess } from "./support/server-process.ts";
 
@@ -121,23 +122,6 @@ describe("next start: the same API through Next's route handlers", () => {
     expect((await fetch(`${url}/v1/key`)).status).toBe(401);
   });
 });
-
-/** The cookies a browser would keep between these requests. */
-class CookieJar {
-  private readonly cookies = new Map<string, string>();
-  take(res: Response): void {
-    for (const line of res.headers.getSetCookie()) {
-      const pair = line.split(";")[0]!;
-      const at = pair.indexOf("=");
-      const value = pair.slice(at + 1);
-      if (value) this.cookies.set(pair.slice(0, at), value);
-      else this.cookies.delete(pair.slice(0, at));
-    }
-  }
-  header(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
-}
 
 const FORM = "application/x-www-form-urlencoded";
 

@@ -40,6 +40,9 @@ export default async function KeysPage() {
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">Your keys</h1>
         <div className="flex flex-wrap items-center gap-4">
+          <Link href="/teams" className="text-indigo-700 underline dark:text-indigo-300">
+            Teams
+          </Link>
           <Link href="/keys/providers" className="text-indigo-700 underline dark:text-indigo-300">
             Provider keys
           </Link>

@@ -7,6 +7,8 @@ const REASONS: [prefix: string, reason: string][] = [
   ["/keys", "Your API keys belong to your account: sign in to see, copy, rotate or revoke them, or to request one."],
   ["/usage/requests", "The request log shows the calls made with your keys, so it is only shown to you."],
   ["/usage", "The usage dashboard counts the calls made with your keys, so it is only shown to you."],
+  ["/teams/join", "An invitation to a team is accepted by the address it was sent to: sign in with it."],
+  ["/teams", "Your teams show their members, keys and usage to the people in them: sign in to see yours."],
   ["/admin", "The operator pages are open to the addresses the operator listed (ADMIN_EMAILS): sign in with yours."],
   ["/console", "The consoles call the API as you, counted against your account's console limits."],
 ];

@@ -126,3 +126,23 @@ export function cacheSummary(c: CacheSavings): string | null {
   const unpriced = c.unpriced_hits ? `, besides ${c.unpriced_hits.toLocaleString("en")} hits of unpriced models` : "";
   return `${c.hits.toLocaleString("en")} of ${asked.toLocaleString("en")} requests that asked for the cache were answered from it (${((c.hits / asked) * 100).toFixed(1)}%): ${tokens} tokens and about ${usd(c.saved_cost_usd)} not paid${unpriced}.`;
 }
+
+type KeyCounts = Pick<UsageReport["keys"][number], "requests" | "ok" | "client" | "server" | "limited">;
+
+/** Keys' counts summed per group (a member, a team), groups in order of their requests: they add up to the keys'. */
+export function groupKeys<G extends string | null>(
+  keys: UsageReport["keys"],
+  groupOf: (k: UsageReport["keys"][number]) => G,
+): [G, KeyCounts][] {
+  const groups = new Map<G, KeyCounts>();
+  for (const k of keys) {
+    const g = groups.get(groupOf(k)) ?? { requests: 0, ok: 0, client: 0, server: 0, limited: 0 };
+    g.requests += k.requests;
+    g.ok += k.ok;
+    g.client += k.client;
+    g.server += k.server;
+    g.limited += k.limited;
+    groups.set(groupOf(k), g);
+  }
+  return [...groups].sort((a, b) => b[1].requests - a[1].requests);
+}

@@ -3,7 +3,8 @@ import { GatewayError } from "../../../errors.ts";
 import { gatewayRoute } from "../../../gateway/http/route.ts";
 import { ErrorSchema, jsonResponse, keyedErrors } from "../../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
-import { usageReport, type UsageReport } from "../../../portal/usage/report.ts";
+import { usageReport } from "../../../portal/usage/report.ts";
+import { groupKeys } from "../../../portal/usage/summary.ts";
 import { reach } from "../reach.ts";
 
 const Counts = {
@@ -33,23 +34,6 @@ const UsageByLevelSchema = z
     description:
       "The last 30 UTC days from the daily rollups, like the portal's dashboard, for an organisation's, a team's or every key; teams, members (null: the team's own keys) and keys each add up to the totals",
   });
-
-type Counted = Pick<UsageReport["keys"][number], "requests" | "ok" | "client" | "server" | "limited">;
-
-/** Keys' counts summed per group, groups in order of their requests. */
-function grouped<G extends string | null>(keys: UsageReport["keys"], groupOf: (k: UsageReport["keys"][number]) => G) {
-  const groups = new Map<G, Counted>();
-  for (const k of keys) {
-    const g = groups.get(groupOf(k)) ?? { requests: 0, ok: 0, client: 0, server: 0, limited: 0 };
-    g.requests += k.requests;
-    g.ok += k.ok;
-    g.client += k.client;
-    g.server += k.server;
-    g.limited += k.limited;
-    groups.set(groupOf(k), g);
-  }
-  return [...groups].sort((a, b) => b[1].requests - a[1].requests);
-}
 
 const usage = gatewayRoute("key", {
   method: "get",
@@ -92,12 +76,12 @@ const handleUsage: Handler<typeof usage> = async (c, { query }) => {
         ? { level: "organisation" as const, id: organisationId }
         : { level: "all" as const, id: null },
     ...report,
-    teams: grouped(report.keys, (k) => k.team_id).map(([team_id, counts]) => ({
+    teams: groupKeys(report.keys, (k) => k.team_id).map(([team_id, counts]) => ({
       team_id,
       name: teamName(team_id),
       ...counts,
     })),
-    members: grouped(report.keys, (k) => k.owner).map(([email, counts]) => ({ email, ...counts })),
+    members: groupKeys(report.keys, (k) => k.owner).map(([email, counts]) => ({ email, ...counts })),
   };
 };
 
