@@ -2,7 +2,7 @@
 // [--concurrency N] [--tokens-minute N] [--tokens-day N] [--cache-max-age N [--semantic-cache]] [--scopes a,b] [--allow-models a,b] [--deny-models a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
 // files: `keys -- requests`, `keys -- approve ID`, `keys -- decline ID`, and `keys -- grant-console EMAIL`
 // (model consoles for an account before its key is approved); teams: `keys -- teams`, `create-org`,
-// `create-team`, `add-member`, `remove-member`, `set-limits` (docs/teams.md). Goes through the running
+// `create-team`, `add-member`, `remove-member`, `set-limits`, `add-domain`, `remove-domain` (docs/teams.md). Goes through the running
 // server's loopback operator endpoint when there is one (PGlite admits one process, and the server's
 // key cache learns of the change at once), and straight to the database otherwise.
 import { parseArgs } from "node:util";
@@ -47,7 +47,11 @@ const USAGE = `usage:
                                          (requests and model tokens a minute and a UTC day at that level; 0 clears a window)
               [--monthly-cost USD | --monthly-tokens N | --monthly-requests N] [--alert-only]
                                          (a budget across the level's keys a UTC month, refusing once used up unless
-                                          --alert-only; alerts at 80 % and 100 %; 0 removes it)`;
+                                          --alert-only; alerts at 80 % and 100 %; 0 removes it)
+  keys add-domain ORG DOMAIN [--require-sso] [--join-team TEAM]
+                                         (a mail domain you verified as the organisation's: its addresses sign in only
+                                          through OIDC with --require-sso; its users may ask to join TEAM)
+  keys remove-domain DOMAIN`;
 
 type Command =
   | { kind: "create"; input: CreateKeyInput }
@@ -77,6 +81,8 @@ function parse(argv: string[]): Command {
       "monthly-tokens": { type: "string" },
       "monthly-requests": { type: "string" },
       "alert-only": { type: "boolean" },
+      "require-sso": { type: "boolean" },
+      "join-team": { type: "string" },
       "cache-max-age": { type: "string" },
       "semantic-cache": { type: "boolean" },
       scopes: { type: "string" },
@@ -188,6 +194,15 @@ function teamInput(verb: TeamCommand, args: string[], values: Record<string, unk
         tokensDay: window("tokens-day"),
         budget: levelBudget(values),
       };
+    case "add-domain":
+      return {
+        organisation: need(arg, "an ORGANISATION"),
+        domain: need(subject, "a DOMAIN"),
+        requireSso: values["require-sso"] === true,
+        joinTeam: values["join-team"],
+      };
+    case "remove-domain":
+      return { domain: need(arg, "a DOMAIN") };
   }
 }
 

@@ -223,6 +223,53 @@ describe("teams in the portal: roles, invitations, keys and leaving, over HTTP",
     expect(await logPage(people.member)).toBe(404);
   });
 
+  it("an organisation's verified domain: its addresses ask to join and an admin decides; with require-sso no email link is sent", async () => {
+    const org = (await view(people.owner, ids.a)).body.team as { organisation: { id: string } };
+    await operator("add-domain", { organisation: org.organisation.id, domain: "join.acme.test", joinTeam: "Alpha" });
+    await operator("add-domain", { organisation: "Acme", domain: "sso.acme.test", requireSso: true });
+
+    // An address at a domain that requires the organisation's provider gets no link, and is told why.
+    const jar = new CookieJar();
+    const csrf = await fetch(`${server.url}/api/auth/csrf`);
+    jar.take(csrf);
+    const since = smtp.mails.length;
+    const refused = await fetch(`${server.url}/api/auth/signin/email`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        csrfToken: ((await csrf.json()) as { csrfToken: string }).csrfToken,
+        email: "dev@sso.acme.test",
+        callbackUrl: server.url,
+      }),
+    });
+    expect(refused.status).toBe(302);
+    const to = refused.headers.get("location")!;
+    expect(to).toMatch(/\/sign-in\/error\?error=SsoRequired$/);
+    const page = await fetch(new URL(to, server.url), { headers: { accept: BROWSER_ACCEPT } });
+    expect(await page.text()).toContain("Your organisation requires its single sign-on");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.mails.slice(since).filter((m) => m.to.includes("dev@sso.acme.test"))).toEqual([]);
+
+    // An address at the join domain asks; a member cannot decide; an admin approves.
+    const newbie = "newbie@join.acme.test";
+    const teams = await signIn(newbie);
+    const offer = await fetch(`${server.url}/teams`, { headers: { cookie: teams.header(), accept: BROWSER_ACCEPT } });
+    expect(await offer.text()).toContain("Ask to join Alpha");
+    expect((await act(people.ownerB, ids.a, "ask")).status).toBe(404);
+    expect((await act(newbie, ids.b, "ask")).status).toBe(404);
+    expect((await act(newbie, ids.a, "ask")).status).toBe(200);
+    expect((await view(people.admin, ids.a)).body.joinRequests).toEqual([expect.objectContaining({ email: newbie })]);
+    const byMember = await act(people.member, ids.a, "decide", { email: newbie, approve: true });
+    expect(byMember.status).toBe(403);
+    expect((await act(people.admin, ids.a, "decide", { email: newbie, approve: "true" })).status).toBe(200);
+    const mine = (await (
+      await fetch(`${server.url}/api/portal/teams`, { headers: { cookie: teams.header() } })
+    ).json()) as { teams: { id: string; role: string }[] };
+    expect(mine.teams).toEqual([expect.objectContaining({ id: ids.a, role: "member" })]);
+    expect((await act(people.admin, ids.a, "decide", { email: newbie, approve: true })).status).toBe(404);
+  });
+
   it("leaving and removal revoke the member's own keys for the team at once; the owner can do neither to themself", async () => {
     const leaverKey = String((await act(people.member, ids.a, "keys", { name: "leaving soon" })).body.key);
     const removedKey = String((await act(people.other, ids.a, "keys", { name: "removed soon" })).body.key);

@@ -7,7 +7,7 @@ import { getGateway } from "@/lib/instance.ts";
 import { ROLES } from "@/lib/gateway/teams/team-changes.ts";
 import { formatUsd, formatUtc } from "@/lib/portal/pages/format.ts";
 import { requireSession } from "@/lib/portal/sign-in/session.ts";
-import { myTeams, teamView } from "@/lib/portal/teams/team-portal.ts";
+import { joinOffer, myTeams, teamView } from "@/lib/portal/teams/team-portal.ts";
 import { usageReport } from "@/lib/portal/usage/report.ts";
 import { groupKeys } from "@/lib/portal/usage/summary.ts";
 
@@ -26,7 +26,8 @@ export default async function TeamsPage({ searchParams }: Props) {
   const session = await requireSession("/teams");
   const { rt } = await getGateway();
   const user = { id: session.user.id, email: session.user.email ?? null };
-  const teams = await myTeams(rt.db, user.id);
+  const [teams, offer] = await Promise.all([myTeams(rt.db, user.id), joinOffer(rt.db, user)]);
+  const offered = offer && <JoinOffer offer={offer} />;
   const wanted = (await searchParams).team;
   const chosen = teams.find((t) => t.id === wanted) ?? teams[0];
 
@@ -42,6 +43,7 @@ export default async function TeamsPage({ searchParams }: Props) {
           </Link>
           .
         </p>
+        {offered}
       </main>
     );
 
@@ -71,6 +73,7 @@ export default async function TeamsPage({ searchParams }: Props) {
           ))}
         </nav>
       )}
+      {offered}
       <p className="mt-4 text-lg">
         <strong>{view.team.name}</strong>
         {` in ${view.team.organisation.name} · you are ${view.role === "admin" ? "an admin" : `the ${view.role}`}`}
@@ -107,6 +110,26 @@ export default async function TeamsPage({ searchParams }: Props) {
           <p className="mt-3 text-sm">
             {`Invited, not yet joined: ${view.invitations.map((i) => `${i.email} (${i.role}, until ${formatUtc(i.expiresAt)})`).join(", ")}`}
           </p>
+        )}
+        {admin && view.joinRequests.length > 0 && (
+          <div className="mt-4">
+            <h3 className="font-semibold">Asking to join</h3>
+            <ul className="mt-2 space-y-2">
+              {view.joinRequests.map((r) => (
+                <li key={r.email ?? ""} className="flex flex-wrap items-center gap-3">
+                  <span>{`${r.email} (their address is at your organisation's domain), since ${formatUtc(r.createdAt)}`}</span>
+                  <TeamForm action={`${base}/decide`} done="Approved: they are a member." submit={`Approve ${r.email}`}>
+                    <input type="hidden" name="email" value={r.email ?? ""} />
+                    <input type="hidden" name="approve" value="true" />
+                  </TeamForm>
+                  <TeamForm action={`${base}/decide`} done="Declined." submit={`Decline ${r.email}`} danger>
+                    <input type="hidden" name="email" value={r.email ?? ""} />
+                    <input type="hidden" name="approve" value="false" />
+                  </TeamForm>
+                </li>
+              ))}
+            </ul>
+          </div>
         )}
         {admin && (
           <div className="mt-4">
@@ -212,5 +235,32 @@ export default async function TeamsPage({ searchParams }: Props) {
         )}
       </Section>
     </main>
+  );
+}
+
+/** The team the user's verified mail domain lets them ask to join, and where their request stands. */
+function JoinOffer({ offer }: { offer: NonNullable<Awaited<ReturnType<typeof joinOffer>>> }) {
+  return (
+    <Section
+      id="join-offer"
+      className="mt-6 rounded-xl border border-slate-300 p-4 dark:border-slate-700"
+      title="Your organisation"
+    >
+      <p className="mt-2">{`Your address is at ${offer.domain}, a domain of ${offer.organisation}.`}</p>
+      {offer.status === "pending" ? (
+        <p className="mt-2">{`You asked to join ${offer.team.name}: its owner or an admin decides.`}</p>
+      ) : (
+        <div className="mt-2">
+          {offer.status === "declined" && (
+            <p className="mb-2">{`Your last request to join ${offer.team.name} was declined.`}</p>
+          )}
+          <TeamForm
+            action={`/api/portal/teams/${offer.team.id}/ask`}
+            done="Asked."
+            submit={`Ask to join ${offer.team.name}`}
+          />
+        </div>
+      )}
+    </Section>
   );
 }

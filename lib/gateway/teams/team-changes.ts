@@ -55,6 +55,23 @@ export const levelLimitsInput = z.object({
     .optional(),
 });
 
+/** A mail domain, as the part of an address after its @ (lower case, at least one dot). */
+const domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/, "a mail domain such as acme.com");
+export const domainInput = z.object({
+  organisation: id,
+  domain,
+  /** Its addresses sign in only through the OpenID Connect provider. */
+  requireSso: z.boolean().default(false),
+  /** The organisation's team its users may ask to join (null: none). */
+  joinTeam: id.nullable().optional(),
+});
+export const domainRemovalInput = z.object({ domain });
+
 /** Turns a unique-index violation (a name taken, case-insensitively) into the 409 that says so. */
 async function named<T>(what: string, work: () => Promise<T>): Promise<T> {
   try {
@@ -289,6 +306,7 @@ export async function listTeams(db: Database) {
     db.prisma.organisation.findMany({
       orderBy: { name: "asc" },
       include: {
+        domains: { orderBy: { domain: "asc" } },
         teams: {
           orderBy: { name: "asc" },
           include: { members: { include: { user: true } }, _count: { select: { keys: true } } },
@@ -305,6 +323,7 @@ export async function listTeams(db: Database) {
     id: o.id,
     name: o.name,
     limits: limitsOf("organisation", o.id),
+    domains: o.domains.map((d) => ({ domain: d.domain, requireSso: d.requireSso, joinTeam: d.joinTeamId })),
     teams: o.teams.map((t) => ({
       id: t.id,
       name: t.name,
@@ -313,4 +332,69 @@ export async function listTeams(db: Database) {
       members: t.members.map((m) => ({ email: m.user.email, role: m.role, limits: limitsOf("user", m.userId) })),
     })),
   }));
+}
+
+/**
+ * Declares a mail domain the organisation's, as its operator verified: with requireSso its addresses
+ * sign in only through the OpenID Connect provider; with joinTeam its users may ask to join that team.
+ */
+export async function setDomain(db: Database, input: z.input<typeof domainInput>, actor: string) {
+  const data = domainInput.parse(input);
+  const organisation = await organisationOf(db, data.organisation);
+  const taken = await db.prisma.organisationDomain.findUnique({ where: { domain: data.domain } });
+  if (taken && taken.organisationId !== organisation.id)
+    throw new TeamChangeError(`${data.domain} is another organisation's domain`, 409);
+  let joinTeamId: string | null = null;
+  if (data.joinTeam) {
+    const team = await teamOf(db.prisma, data.joinTeam);
+    if (team.organisationId !== organisation.id)
+      throw new TeamChangeError(`${team.name} is not a team of ${organisation.name}`, 409);
+    joinTeamId = team.id;
+  }
+  const fields = { requireSso: data.requireSso, joinTeamId };
+  await db.prisma.$transaction([
+    db.prisma.organisationDomain.upsert({
+      where: { domain: data.domain },
+      create: { domain: data.domain, organisationId: organisation.id, ...fields },
+      update: fields,
+    }),
+    db.prisma.auditLog.create({
+      data: {
+        actor,
+        action: "organisation.domain",
+        target: organisation.id,
+        detail: { domain: data.domain, ...fields },
+      },
+    }),
+  ]);
+  return { organisation: organisation.id, domain: data.domain, ...fields };
+}
+
+/** Takes a domain back from its organisation: its addresses sign in any way again, and ask to join nothing. */
+export async function removeDomain(db: Database, input: z.input<typeof domainRemovalInput>, actor: string) {
+  const data = domainRemovalInput.parse(input);
+  const row = await db.prisma.organisationDomain.findUnique({ where: { domain: data.domain } });
+  if (!row) throw new TeamChangeError(`no organisation has the domain ${data.domain}`, 404);
+  await db.prisma.$transaction([
+    db.prisma.organisationDomain.delete({ where: { domain: data.domain } }),
+    db.prisma.auditLog.create({
+      data: {
+        actor,
+        action: "organisation.domain_removed",
+        target: row.organisationId,
+        detail: { domain: data.domain },
+      },
+    }),
+  ]);
+  return { organisation: row.organisationId, domain: data.domain, removed: true };
+}
+
+/** The organisation domain an address is at, if an operator declared it. */
+export async function domainOf(db: Database, address: string | null | undefined) {
+  const at = address?.lastIndexOf("@") ?? -1;
+  if (!address || at < 0) return null;
+  return db.prisma.organisationDomain.findUnique({
+    where: { domain: address.slice(at + 1).toLowerCase() },
+    include: { organisation: true, joinTeam: true },
+  });
 }

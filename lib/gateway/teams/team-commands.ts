@@ -4,7 +4,9 @@ import {
   createOrganisation,
   createTeam,
   listTeams,
+  removeDomain,
   removeMember,
+  setDomain,
   setLevelLimits,
   setMember,
   TeamChangeError,
@@ -18,6 +20,8 @@ export const TEAM_COMMANDS = [
   "add-member",
   "remove-member",
   "set-limits",
+  "add-domain",
+  "remove-domain",
 ] as const;
 export type TeamCommand = (typeof TEAM_COMMANDS)[number];
 
@@ -49,6 +53,10 @@ export async function runTeamCommand(
     }
     case "set-limits":
       return { lines: [await setLevelLimits(db, body, actor)], revoked: [] };
+    case "add-domain":
+      return { lines: [await setDomain(db, body, actor)], revoked: [] };
+    case "remove-domain":
+      return { lines: [await removeDomain(db, body, actor)], revoked: [] };
     default:
       throw new TeamChangeError(`no team command ${String(command)}`, 404);
   }

@@ -7,6 +7,7 @@ import { gitHubProvider, gitHubSignInAllowed } from "./github.ts";
 import { oidcProvider, oidcSignInAllowed } from "./oidc.ts";
 import { createMailer, deliverSignInLink, SIGN_IN_LINK_MAX_AGE_S, type Mailer } from "../mail.ts";
 import { signInIdentifier } from "./address.ts";
+import { domainOf } from "../../gateway/teams/team-changes.ts";
 import { createSignInLimiter, type SignInLimiter } from "./limits.ts";
 
 export type Portal = { config: PortalConfig; mailer: Mailer; authOptions: AuthOptions; signInLimiter: SignInLimiter };
@@ -17,6 +18,8 @@ type PortalGlobal = typeof globalThis & { __portal?: Promise<Portal> };
  * The portal's sign-in setup, built once per process on the gateway's database handle (Next bundles
  * route handlers and pages separately; globalThis is what they share, as with getGateway()).
  */
+const SIGN_IN_ERROR_PATH = "/sign-in/error";
+
 export function getPortal(): Promise<Portal> {
   const g = globalThis as PortalGlobal;
   g.__portal ??= (async () => {
@@ -51,20 +54,31 @@ export function getPortal(): Promise<Portal> {
       pages: {
         signIn: "/sign-in",
         verifyRequest: "/sign-in/verify-request",
-        error: "/sign-in/error",
+        error: SIGN_IN_ERROR_PATH,
         signOut: "/sign-out",
       },
       callbacks: {
         // Email links prove their address; a GitHub or OIDC address counts only when the provider says it
         // is verified. ADMIN_EMAILS therefore only ever matches addresses someone has shown they own.
-        signIn: ({ user, account, profile }) => {
+        // An address at a domain whose organisation requires its OpenID Connect provider signs in only
+        // through it: an email link is not even sent.
+        signIn: async ({ user, account, profile }) => {
           const allowed = gitHubSignInAllowed(user, account, profile) && oidcSignInAllowed(user, account, profile);
-          if (!allowed)
+          if (!allowed) {
             rt.logger.warn(
               { provider: account?.provider },
               "sign-in refused: the account's email is not verified by its provider",
             );
-          return allowed;
+            return false;
+          }
+          if (account?.provider !== "oidc" && (await domainOf(rt.db, user.email))?.requireSso) {
+            rt.logger.warn(
+              { provider: account?.provider },
+              "sign-in refused: the address's organisation requires OIDC",
+            );
+            return `${SIGN_IN_ERROR_PATH}?error=SsoRequired`;
+          }
+          return true;
         },
         session: ({ session, user }) => ({
           ...session,

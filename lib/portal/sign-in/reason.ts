@@ -40,6 +40,9 @@ const ERRORS: Record<string, string> = {
   OAuthCallback: "GitHub sign-in did not complete. Try again, or sign in by email.",
   OAuthAccountNotLinked: "That address already signs in another way. Sign in by email with it.",
   SessionRequired: "Sign in to see that page.",
+  // Ours: a signIn callback's refusal for an address at a domain whose organisation requires its provider.
+  SsoRequired:
+    "Your organisation requires its single sign-on for addresses at its domain: sign in with the single sign-on button instead.",
   Configuration: "Sign-in is not set up correctly on this server. The operator can find the reason in its log.",
 };
 

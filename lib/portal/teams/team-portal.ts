@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Database } from "../../db/client.ts";
 import { createKey, type CreatedKey } from "../../gateway/keys/key-changes.ts";
 import type { KeyRecord } from "../../gateway/keys/record.ts";
-import { isAdminRole, removeMember, ROLES, setMember, type Role } from "../../gateway/teams/team-changes.ts";
+import { domainOf, isAdminRole, removeMember, ROLES, setMember, type Role } from "../../gateway/teams/team-changes.ts";
 import type { Mailer } from "../mail.ts";
 
 /** A portal team action refused: 403 (the role does not allow it), 404 (no such team among yours), 409 (the state does not). */
@@ -27,6 +27,11 @@ const email = z.string().trim().toLowerCase().email().max(320);
 export const inviteInput = z.object({ email, role: z.enum(["admin", "member", "viewer"]).default("member") });
 export const roleInput = z.object({ email, role: z.enum(ROLES) });
 export const removeInput = z.object({ email });
+export const decisionInput = z.object({
+  email,
+  // A form sends "true" or "false".
+  approve: z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean()),
+});
 export const teamKeyInput = z.object({
   name: z.string().trim().min(1).max(100),
   /** The team's own key (stays when members go): owners and admins only. Else the member's personal key for the team. */
@@ -75,7 +80,7 @@ const actorOf = (user: PortalUser) => user.email ?? `user:${user.id}`;
 export async function teamView(db: Database, user: PortalUser, teamId: string) {
   const { team, role } = await membership(db, user, teamId);
   const admin = isAdminRole(role);
-  const [members, keys, invitations] = await Promise.all([
+  const [members, keys, invitations, joinRequests] = await Promise.all([
     db.prisma.teamMember.findMany({
       where: { teamId },
       include: { user: { select: { email: true } } },
@@ -90,6 +95,13 @@ export async function teamView(db: Database, user: PortalUser, teamId: string) {
       ? db.prisma.teamInvitation.findMany({
           where: { teamId, acceptedAt: null, expiresAt: { gt: new Date() } },
           orderBy: { createdAt: "desc" },
+        })
+      : [],
+    admin
+      ? db.prisma.teamJoinRequest.findMany({
+          where: { teamId, status: "pending" },
+          include: { user: { select: { email: true } } },
+          orderBy: { createdAt: "asc" },
         })
       : [],
   ]);
@@ -111,7 +123,68 @@ export async function teamView(db: Database, user: PortalUser, teamId: string) {
       role: i.role,
       expiresAt: i.expiresAt.toISOString(),
     })),
+    joinRequests: joinRequests.map((r) => ({ email: r.user.email, createdAt: r.createdAt.toISOString() })),
   };
+}
+
+/**
+ * The team a user may ask to join through their address's domain (an operator verified it as the
+ * organisation's, naming the team), unless they are in it; with whether they asked already.
+ */
+export async function joinOffer(db: Database, user: PortalUser) {
+  const domain = await domainOf(db, user.email);
+  if (!domain?.joinTeam) return null;
+  const team = domain.joinTeam;
+  const [member, request] = await Promise.all([
+    db.prisma.teamMember.findUnique({ where: { teamId_userId: { teamId: team.id, userId: user.id } } }),
+    db.prisma.teamJoinRequest.findUnique({ where: { teamId_userId: { teamId: team.id, userId: user.id } } }),
+  ]);
+  if (member) return null;
+  return {
+    domain: domain.domain,
+    organisation: domain.organisation.name,
+    team: { id: team.id, name: team.name },
+    status: (request?.status ?? null) as "pending" | "declined" | null,
+  };
+}
+
+/** Asks to join the team the user's verified domain offers; its owner or an admin decides. */
+export async function askToJoin(db: Database, user: PortalUser, teamId: string) {
+  const offer = await joinOffer(db, user);
+  if (offer?.team.id !== teamId)
+    throw new TeamActionError("no such team among those your address may ask to join", 404);
+  const fields = { status: "pending", decidedAt: null, decidedBy: null };
+  await db.prisma.$transaction([
+    db.prisma.teamJoinRequest.upsert({
+      where: { teamId_userId: { teamId, userId: user.id } },
+      create: { teamId, userId: user.id },
+      update: fields,
+    }),
+    db.prisma.auditLog.create({
+      data: { actor: actorOf(user), action: "team.join_request", target: teamId, detail: { domain: offer.domain } },
+    }),
+  ]);
+  return { team: offer.team, status: "pending" };
+}
+
+/** Approves (they become a member) or declines a pending request to join. Owners and admins only. */
+export async function decideJoin(db: Database, user: PortalUser, teamId: string, input: unknown) {
+  await asAdmin(db, user, teamId, "decide who joins");
+  const data = decisionInput.parse(input);
+  const request = await db.prisma.teamJoinRequest.findFirst({
+    where: { teamId, status: "pending", user: { email: data.email } },
+  });
+  if (!request) throw new TeamActionError(`${data.email} has not asked to join this team`, 404);
+  await db.prisma.teamJoinRequest.update({
+    where: { teamId_userId: { teamId, userId: request.userId } },
+    data: { status: data.approve ? "approved" : "declined", decidedAt: new Date(), decidedBy: actorOf(user) },
+  });
+  if (data.approve) await setMember(db, { team: teamId, email: data.email, role: "member" }, actorOf(user));
+  else
+    await db.prisma.auditLog.create({
+      data: { actor: actorOf(user), action: "team.join_declined", target: teamId, detail: { email: data.email } },
+    });
+  return { email: data.email, approved: data.approve };
 }
 
 /**

@@ -2,7 +2,9 @@ import { publishKeyChange } from "@/lib/portal/keys/publish-change.ts";
 import { getPortal } from "@/lib/portal/sign-in/auth.ts";
 import { teamRequest } from "@/lib/portal/teams/team-requests.ts";
 import {
+  askToJoin,
   changeRole,
+  decideJoin,
   createTeamKey,
   invite,
   leaveTeam,
@@ -15,7 +17,10 @@ export const dynamic = "force-dynamic";
 
 type Params = { params: Promise<{ team: string; action: string }> };
 
-/** A change to one of the signed-in user's teams: invite, role, remove, leave or keys (a new key, shown once). */
+/**
+ * A change to one of the signed-in user's teams: invite, role, remove, leave, keys (a new key, shown
+ * once), decide (a request to join); or ask, to join the team the user's verified domain offers.
+ */
 export async function POST(request: Request, { params }: Params): Promise<Response> {
   const { team, action } = await params;
   return teamRequest(request, async (user, rt, body) => {
@@ -36,6 +41,10 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
         await publishKeyChange(rt, ...revoked);
         return { left: team, revokedKeys: revoked.map((k) => k.id) };
       }
+      case "ask":
+        return askToJoin(rt.db, user, team);
+      case "decide":
+        return decideJoin(rt.db, user, team, body);
       case "keys": {
         const created = await createTeamKey(rt.db, user, team, body);
         await publishKeyChange(rt, created.record);
