@@ -20,6 +20,7 @@ const BENCHES = [
   "semantic-cache.ts",
   "token-limits.ts",
   "limit-levels.ts",
+  "level-budgets.ts",
   "reference.ts",
   "tracing.ts",
   "tracing-spans.ts",
