@@ -26,7 +26,16 @@ const BODY_TOKENS = 1_030;
 /** A directory holding one organisation, two teams and a user, as the database would give them. */
 async function directory(): Promise<LevelDirectory> {
   const at = new Date();
-  const roomy = { minuteLimit: ROOMY, dayLimit: ROOMY, tokenMinuteLimit: ROOMY, tokenDayLimit: ROOMY };
+  const roomy = {
+    minuteLimit: ROOMY,
+    dayLimit: ROOMY,
+    tokenMinuteLimit: ROOMY,
+    tokenDayLimit: ROOMY,
+    // No monthly budget: bench/level-budgets.ts times those.
+    monthlyLimit: null,
+    budgetMetric: null,
+    budgetHardStop: true,
+  };
   const rows = {
     organisation: [{ id: "org_1", name: "Bench org", updatedAt: at }],
     team: [
