@@ -89,6 +89,8 @@ describe("teams in the portal: roles, invitations, keys and leaving, over HTTP",
       ...b.env,
       SMTP_URL: smtp.url,
       EMAIL_FROM: "Gateway <gateway@example.test>",
+      ADMIN_EMAILS: "ops@operator.test",
+      METER_FLUSH_MS: "200",
     });
     const org = await operator("create-org", { name: "Acme" });
     ids.a = (await operator("create-team", { organisation: org.id, name: "Alpha" })).id;
@@ -289,5 +291,40 @@ describe("teams in the portal: roles, invitations, keys and leaving, over HTTP",
     const ownerLeaves = await act(people.owner, ids.a, "leave");
     expect(ownerLeaves.status).toBe(409);
     expect(ownerLeaves.body.error).toMatch(/hand ownership over first/);
+  });
+
+  it("shows the operator usage by organisation and team, adding up to the total, and the team's own page its members' share", async () => {
+    const key = String((await act(people.owner, ids.a, "keys", { name: "counted", shared: true })).body.key);
+    for (let i = 0; i < 3; i++) expect(await keyWorks(key)).toBe(200);
+    const ops = await signIn("ops@operator.test");
+    const adminPage = async () =>
+      (await fetch(`${server.url}/admin/usage`, { headers: { cookie: ops.header(), accept: BROWSER_ACCEPT } })).text();
+    // The table's body rows: organisation, team, requests…; the total row last, its first cell spanning two.
+    const tableRows = async () => {
+      const html = (await adminPage()).replaceAll("<!-- -->", "");
+      const table = html.slice(html.indexOf('aria-label="Usage by organisation and team"'));
+      const body = table.slice(table.indexOf("<tbody>"), table.indexOf("</tbody>"));
+      return [...body.matchAll(/<tr[^>]*>(.*?)<\/tr>/g)].map((m) =>
+        [...m[1]!.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((c) => c[1]!.replace(/,/g, "")),
+      );
+    };
+    // Metering writes the rollups a moment after the calls.
+    let rows: string[][] = [];
+    await expect
+      .poll(
+        async () => {
+          rows = await tableRows();
+          return Number(rows.find((r) => r[0] === "Acme" && r[1] === "Alpha")?.[2] ?? 0);
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBeGreaterThanOrEqual(3);
+    const total = rows.pop()!;
+    expect(total[0]).toBe("Total");
+    expect(rows.reduce((sum, r) => sum + Number(r[2]), 0)).toBe(Number(total[1]));
+    const team = await fetch(`${server.url}/teams?team=${ids.a}`, {
+      headers: { cookie: (await signIn(people.owner)).header(), accept: BROWSER_ACCEPT },
+    });
+    expect(await team.text()).toContain("the team&#x27;s own keys");
   });
 });

@@ -231,6 +231,23 @@ export default async function TeamsPage({ searchParams }: Props) {
                   </tr>
                 ))}
             </DataTable>
+            {report.models.length > 0 && (
+              <DataTable
+                margin="mt-4"
+                label="Model calls by model"
+                headers={["Model", "Calls", "Prompt tokens", "Completion tokens", "Estimated cost"]}
+              >
+                {report.models.map((m) => (
+                  <tr key={`${m.provider}/${m.model}`} className="border-t border-slate-200 dark:border-slate-800">
+                    <td className={cell}>{`${m.provider}/${m.model || "(unnamed)"}`}</td>
+                    <td className={cell}>{m.requests.toLocaleString("en")}</td>
+                    <td className={cell}>{m.prompt_tokens.toLocaleString("en")}</td>
+                    <td className={cell}>{m.completion_tokens.toLocaleString("en")}</td>
+                    <td className={cell}>{formatUsd(m.cost_usd)}</td>
+                  </tr>
+                ))}
+              </DataTable>
+            )}
           </>
         )}
       </Section>
