@@ -144,7 +144,7 @@ test.describe("the operator's pages", () => {
     // No word "default" alone: the numbers in force, and where each comes from.
     await expect(key.getByTestId("limit-day")).toHaveText("10,000");
     await expect(key).toContainText("10,000 a day (service default, LIMIT_DAY)");
-    await key.getByLabel(/^Per minute limit of Bulk 07/).fill("40");
+    await key.getByLabel(/^Requests a minute limit of Bulk 07/).fill("40");
     await key.getByRole("button", { name: /^Save limits of Bulk 07/ }).click();
     await expect(key.getByText("Limits saved.")).toBeVisible();
     await page.reload();
@@ -152,6 +152,16 @@ test.describe("the operator's pages", () => {
     // The gateway enforces what the page says: the minute window is now the nearest to exhaustion.
     const answer = await fetch(`${server.url}/v1/key`, { headers: { "X-API-Key": secrets.get("Bulk 07")! } });
     expect(answer.headers.get("x-ratelimit-limit")).toBe("40");
+    // Token windows sit beside the request windows, labelled apart; empty is no token limit.
+    await expect(key.getByLabel(/^Tokens a minute limit of Bulk 07/)).toHaveAttribute("placeholder", "no limit");
+    await key.getByLabel(/^Tokens a day limit of Bulk 07/).fill("250000");
+    await key.getByRole("button", { name: /^Save limits of Bulk 07/ }).click();
+    await expect(key.getByText("Limits saved.")).toBeVisible();
+    const info = (await (
+      await fetch(`${server.url}/v1/key`, { headers: { "X-API-Key": secrets.get("Bulk 07")! } })
+    ).json()) as { limits: { minute: number }; token_limits: object };
+    expect(info.token_limits).toEqual({ minute: null, day: 250_000 });
+    expect(info.limits.minute).toBe(40);
 
     await page.goto(`${server.url}/admin/keys?page=abc`);
     await expect(page.getByText("This search cannot be read: page must be a page number.")).toBeVisible();

@@ -169,7 +169,7 @@ test.describe("the portal journey in real Chromium: sign in, request, approve, u
 
   test("lets the operator set the key's limits, which the gateway enforces at once", async () => {
     await operator.goto(`${server.url}/admin/keys`);
-    const minute = operator.getByLabel(/^Per minute limit of Journey key/).first();
+    const minute = operator.getByLabel(/^Requests a minute limit of Journey key/).first();
     await minute.fill("40");
     await operator
       .getByRole("button", { name: /^Save limits of Journey key/ })

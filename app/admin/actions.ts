@@ -68,12 +68,19 @@ const limitsForm = z.object({
   day: limitField,
   minute: limitField,
   concurrency: limitField,
+  // Empty: no token limit (there is no default for tokens).
+  tokensMinute: limitField,
+  tokensDay: limitField,
 });
 
 export async function setLimits(_previous: AdminActionState, form: FormData): Promise<AdminActionState> {
   const { rt, actor } = await operator();
   const parsed = limitsForm.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return { error: "limits must be whole numbers from 1 to 100,000,000, or empty for the default" };
+  if (!parsed.success)
+    return {
+      error:
+        "limits must be whole numbers from 1 to 100,000,000, or empty for the default (for tokens: for no token limit)",
+    };
   const { id, ...limits } = parsed.data;
   const record = await setKeyLimits(rt.db, id, limits, actor);
   if (!record) return { error: "no such key" };

@@ -101,17 +101,24 @@ export function AdminLimitsForm({
   name,
   limits,
   defaults,
+  tokens,
 }: {
   id: string;
   name: string;
   limits: Limits;
   defaults: { [K in keyof Limits]: number };
+  /** The key's model-token windows; null is none (tokens have no default). */
+  tokens: { minute: number | null; day: number | null };
 }) {
   const [state, action, pending] = useActionState(setLimits, {});
   const fields: [keyof Limits, string][] = [
-    ["day", "Per day"],
-    ["minute", "Per minute"],
+    ["day", "Requests a day"],
+    ["minute", "Requests a minute"],
     ["concurrency", "At once"],
+  ];
+  const tokenFields: ["tokensMinute" | "tokensDay", string, number | null][] = [
+    ["tokensMinute", "Tokens a minute", tokens.minute],
+    ["tokensDay", "Tokens a day", tokens.day],
   ];
   return (
     <form action={action} className="flex flex-wrap items-end gap-2">
@@ -128,6 +135,22 @@ export function AdminLimitsForm({
             defaultValue={limits[field] ?? ""}
             placeholder={`${defaults[field].toLocaleString("en")} (default)`}
             aria-label={`${label} limit of ${name}`}
+            className={limitInput}
+          />
+        </label>
+      ))}
+      {tokenFields.map(([field, label, value]) => (
+        <label key={field} className="text-xs">
+          {label}
+          <input
+            name={field}
+            type="number"
+            min={1}
+            max={100_000_000}
+            step={1}
+            defaultValue={value ?? ""}
+            placeholder="no limit"
+            aria-label={`${label} limit of ${name} (model tokens, prompt and completion)`}
             className={limitInput}
           />
         </label>

@@ -76,7 +76,17 @@ export type BudgetRefusal = { holder: BudgetHolder; budget: Budget; used: number
 /** Where a key stands this month, for the dashboard. */
 export type BudgetStatus = { budget: Budget; month: string; used: number };
 
-type Spent = { month: string; end: number; used: number };
+/** A holder's use in one month: from `start` (epoch ms) to `end`, when it resets. */
+type Spent = { month: string; start: number; end: number; used: number };
+
+function spentIn(month: string, used: number): Spent {
+  return {
+    month,
+    start: Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 1),
+    end: monthEnd(month),
+    used,
+  };
+}
 
 export type BudgetTrackerOptions = {
   refreshMs: number;
@@ -141,16 +151,18 @@ export class BudgetTracker {
   record(e: UsageEventInput): void {
     const holders = this.holdersOf.get(e.keyId);
     if (holders === undefined) return;
+    const at = e.at.getTime();
     for (const holder of holders) {
       const budget = this.budgets.get(holder);
       if (!budget) continue;
       const amount = amountOf(budget.metric, e);
       if (amount === 0) continue;
-      const month = monthOf(e.at);
       let spent = this.spent.get(holder);
-      if (!spent || spent.month !== month) {
+      // The month's bounds decide, without formatting a date per event.
+      if (!spent || at < spent.start || at >= spent.end) {
+        const month = monthOf(at);
         if (spent && spent.month > month) continue;
-        spent = { month, end: monthEnd(month), used: 0 };
+        spent = spentIn(month, 0);
         this.spent.set(holder, spent);
       }
       spent.used += amount;
@@ -287,7 +299,7 @@ export class BudgetTracker {
     this.organisationOf = new Map(read.organisationOf.map((t) => [t.id, t.organisationId]));
     const spent = new Map<string, Spent>();
     for (const holder of read.budgets.keys())
-      spent.set(holder, { month, end: monthEnd(month), used: (read.used.get(holder) ?? 0) + (since.get(holder) ?? 0) });
+      spent.set(holder, spentIn(month, (read.used.get(holder) ?? 0) + (since.get(holder) ?? 0)));
     for (const e of read.pending) {
       if (monthOf(e.at) !== month) continue;
       for (const holder of read.holdersOf.get(e.keyId) ?? [])
@@ -430,6 +442,8 @@ export class BudgetTracker {
   }
 
   private checkAlerts(holder: string, budget: Budget, spent: Spent): void {
+    // Most calls are below the lowest threshold: nothing to look up.
+    if (spent.used < (budget.limit * ALERT_THRESHOLDS[0]) / 100) return;
     for (const threshold of thresholdsReached(spent.used, budget.limit)) {
       const id = alertId(holder, spent.month, threshold);
       if (this.alerted.has(id)) continue;

@@ -74,7 +74,9 @@ export default async function AdminKeysPage({ searchParams }: Props) {
                       {k.kind === "console" ? <span className="font-normal"> (console)</span> : null}
                     </h3>
                     <p className="mt-1 text-sm">
-                      {k.email ?? "no owner"} · {status === "expiring" ? `expires ${formatUtc(k.expires_at)}` : status}
+                      {k.email ?? "no owner"}
+                      {k.team_id ? ` · team ${rt.levels.team(k.team_id)?.name ?? k.team_id}` : ""} ·{" "}
+                      {status === "expiring" ? `expires ${formatUtc(k.expires_at)}` : status}
                       {k.replaced_by ? " (rotated)" : ""} · created {formatUtc(k.created_at)} · last used{" "}
                       {formatUtc(k.last_used_at)}
                     </p>
@@ -108,7 +110,13 @@ export default async function AdminKeysPage({ searchParams }: Props) {
                     </p>
                     {status !== "revoked" && (
                       <div className="mt-3 flex flex-wrap items-end justify-between gap-3">
-                        <AdminLimitsForm id={k.id} name={label} limits={k.limits} defaults={defaults} />
+                        <AdminLimitsForm
+                          id={k.id}
+                          name={label}
+                          limits={k.limits}
+                          defaults={defaults}
+                          tokens={k.token_limits}
+                        />
                         <AdminRevokeForm id={k.id} name={label} />
                         <AdminModelRulesForm id={k.id} name={label} models={k.models} />
                       </div>

@@ -194,7 +194,14 @@ export async function setKeyScopes(
 }
 
 const limitValue = z.number().int().min(1).max(100_000_000).nullable();
-export const setLimitsInput = z.object({ day: limitValue, minute: limitValue, concurrency: limitValue });
+export const setLimitsInput = z.object({
+  day: limitValue,
+  minute: limitValue,
+  concurrency: limitValue,
+  /** Model tokens a minute and a UTC day: null is no token limit; absent leaves them as they are. */
+  tokensMinute: limitValue.optional(),
+  tokensDay: limitValue.optional(),
+});
 
 /** An operator's per-key limits; null means the service default for that window. */
 export async function setKeyLimits(
@@ -203,18 +210,33 @@ export async function setKeyLimits(
   input: z.input<typeof setLimitsInput>,
   actor: string,
 ): Promise<KeyRecord | null> {
-  const { day, minute, concurrency } = setLimitsInput.parse(input);
+  const { day, minute, concurrency, tokensMinute, tokensDay } = setLimitsInput.parse(input);
   const existing = await db.prisma.apiKey.findUnique({ where: { id } });
   if (!existing) return null;
+  const tokens = {
+    ...(tokensMinute !== undefined && { tokenMinuteLimit: tokensMinute }),
+    ...(tokensDay !== undefined && { tokenDayLimit: tokensDay }),
+  };
   const row = await db.prisma.$transaction(async (tx) => {
     const updated = await tx.apiKey.update({
       where: { id },
-      data: { dayLimit: day, minuteLimit: minute, concurrencyLimit: concurrency },
+      data: { dayLimit: day, minuteLimit: minute, concurrencyLimit: concurrency, ...tokens },
     });
-    const from = { day: existing.dayLimit, minute: existing.minuteLimit, concurrency: existing.concurrencyLimit };
-    await tx.auditLog.create({
-      data: { actor, action: "key.limits", target: id, detail: { from, to: { day, minute, concurrency } } },
-    });
+    const from = {
+      day: existing.dayLimit,
+      minute: existing.minuteLimit,
+      concurrency: existing.concurrencyLimit,
+      ...(tokensMinute !== undefined && { tokensMinute: existing.tokenMinuteLimit }),
+      ...(tokensDay !== undefined && { tokensDay: existing.tokenDayLimit }),
+    };
+    const to = {
+      day,
+      minute,
+      concurrency,
+      ...(tokensMinute !== undefined && { tokensMinute }),
+      ...(tokensDay !== undefined && { tokensDay }),
+    };
+    await tx.auditLog.create({ data: { actor, action: "key.limits", target: id, detail: { from, to } } });
     return updated;
   });
   return toKeyRecord(row);

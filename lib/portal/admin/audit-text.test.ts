@@ -42,6 +42,16 @@ describe("audit entries in words", () => {
     ).toBe("per day default → 5,000");
     expect(
       detailText(
+        "key.limits",
+        {
+          from: { day: null, minute: null, concurrency: null, tokensMinute: null, tokensDay: 9000 },
+          to: { day: null, minute: null, concurrency: null, tokensMinute: 2000, tokensDay: 9000 },
+        },
+        names,
+      ),
+    ).toBe("tokens a minute none → 2,000");
+    expect(
+      detailText(
         "key.rotate",
         { replacement: "key_b", prefix: "sk_zyxwvuts", old_expires_at: "2026-11-28T10:00:00.000Z", grace_hours: 24 },
         names,

@@ -66,6 +66,9 @@ const areas = (v: unknown) => (Array.isArray(v) && v.length ? `areas ${v.map(Str
 const patterns = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 const LIMIT_WORDS = { day: "per day", minute: "per minute", concurrency: "at once" } as const;
 const limitValue = (v: unknown) => (typeof v === "number" ? v.toLocaleString("en") : "default");
+// Token windows have no default: an unset one is no limit.
+const TOKEN_WORDS = { tokensMinute: "tokens a minute", tokensDay: "tokens a day" } as const;
+const tokenValue = (v: unknown) => (typeof v === "number" ? v.toLocaleString("en") : "none");
 
 /** A plain value as words: no braces or quotes of JSON. */
 function plain(value: unknown): string {
@@ -104,6 +107,9 @@ export function detailText(action: string, detail: unknown, names: AuditNames, t
       const changed = (Object.keys(LIMIT_WORDS) as (keyof typeof LIMIT_WORDS)[])
         .filter((w) => from[w] !== to[w])
         .map((w) => `${LIMIT_WORDS[w]} ${limitValue(from[w])} → ${limitValue(to[w])}`);
+      for (const w of Object.keys(TOKEN_WORDS) as (keyof typeof TOKEN_WORDS)[])
+        if (w in to && (from[w] ?? null) !== (to[w] ?? null))
+          changed.push(`${TOKEN_WORDS[w]} ${tokenValue(from[w])} → ${tokenValue(to[w])}`);
       return changed.length ? changed.join("; ") : "no change";
     }
     case "key.models": {
