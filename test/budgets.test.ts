@@ -6,6 +6,7 @@ import { usageReport } from "../lib/portal/usage/report.ts";
 import { estimateCost, resetPrice, savePrice } from "../lib/usage/prices.ts";
 import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestSmtp, type TestSmtp } from "./support/mail.ts";
+import { xaiAndMailEnv } from "./support/provider-env.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 const hello = [{ role: "user", content: "What is the answer?" }];
@@ -25,19 +26,7 @@ describe("monthly budgets and the usage you can trust, against a fake provider a
       ]);
       return [xai, smtp];
     },
-    env: () => ({
-      ...Object.fromEntries(
-        ["XAI", "OPENAI", "ANTHROPIC", "MISTRAL", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"].map((name) => [
-          `${name}_API_KEY`,
-          undefined,
-        ]),
-      ),
-      XAI_API_KEY: "xai-test",
-      UPSTREAM_XAI_URL: xai.url,
-      SMTP_URL: smtp.url,
-      SMTP_HOST: undefined,
-      EMAIL_FROM: "Gateway <gateway@example.test>",
-    }),
+    env: () => xaiAndMailEnv({ url: xai.url, key: "xai-test" }, smtp.url),
     config: { BUDGET_MAX_REQUESTS: "1000", BUDGET_MAX_COST_USD: "5" },
   });
 

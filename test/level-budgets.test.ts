@@ -4,6 +4,7 @@ import { runTeamCommand, type TeamCommand } from "../lib/gateway/teams/team-comm
 import { resetPrice, savePrice } from "../lib/usage/prices.ts";
 import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestSmtp, type TestSmtp } from "./support/mail.ts";
+import { xaiAndMailEnv } from "./support/provider-env.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
 const tag = () => randomBytes(4).toString("hex");
@@ -29,19 +30,7 @@ describe("monthly budgets at every level, against a fake provider and a loopback
       ]);
       return [xai, smtp];
     },
-    env: () => ({
-      ...Object.fromEntries(
-        ["OPENAI", "ANTHROPIC", "MISTRAL", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"].map((n) => [
-          `${n}_API_KEY`,
-          undefined,
-        ]),
-      ),
-      XAI_API_KEY: "xai-l",
-      UPSTREAM_XAI_URL: xai.url,
-      SMTP_URL: smtp.url,
-      SMTP_HOST: undefined,
-      EMAIL_FROM: "Gateway <gateway@example.test>",
-    }),
+    env: () => xaiAndMailEnv({ url: xai.url, key: "xai-l" }, smtp.url),
   });
 
   /** An operator's team command, applied at once as the operator endpoint applies it. */

@@ -111,35 +111,18 @@ export function AdminLimitsForm({
   tokens: { minute: number | null; day: number | null };
 }) {
   const [state, action, pending] = useActionState(setLimits, {});
-  const fields: [keyof Limits, string][] = [
-    ["day", "Requests a day"],
-    ["minute", "Requests a minute"],
-    ["concurrency", "At once"],
-  ];
-  const tokenFields: ["tokensMinute" | "tokensDay", string, number | null][] = [
-    ["tokensMinute", "Tokens a minute", tokens.minute],
-    ["tokensDay", "Tokens a day", tokens.day],
+  // Request windows fall back to the default (its number is the placeholder); token windows have none.
+  const fields: [string, string, number | null, string][] = [
+    ["day", "Requests a day", limits.day, `${defaults.day.toLocaleString("en")} (default)`],
+    ["minute", "Requests a minute", limits.minute, `${defaults.minute.toLocaleString("en")} (default)`],
+    ["concurrency", "At once", limits.concurrency, `${defaults.concurrency.toLocaleString("en")} (default)`],
+    ["tokensMinute", "Tokens a minute", tokens.minute, "no limit"],
+    ["tokensDay", "Tokens a day", tokens.day, "no limit"],
   ];
   return (
     <form action={action} className="flex flex-wrap items-end gap-2">
       <input type="hidden" name="id" value={id} />
-      {fields.map(([field, label]) => (
-        <label key={field} className="text-xs">
-          {label}
-          <input
-            name={field}
-            type="number"
-            min={1}
-            max={100_000_000}
-            step={1}
-            defaultValue={limits[field] ?? ""}
-            placeholder={`${defaults[field].toLocaleString("en")} (default)`}
-            aria-label={`${label} limit of ${name}`}
-            className={limitInput}
-          />
-        </label>
-      ))}
-      {tokenFields.map(([field, label, value]) => (
+      {fields.map(([field, label, value, placeholder]) => (
         <label key={field} className="text-xs">
           {label}
           <input
@@ -149,8 +132,8 @@ export function AdminLimitsForm({
             max={100_000_000}
             step={1}
             defaultValue={value ?? ""}
-            placeholder="no limit"
-            aria-label={`${label} limit of ${name} (model tokens, prompt and completion)`}
+            placeholder={placeholder}
+            aria-label={`${label} limit of ${name}${field.startsWith("tokens") ? " (model tokens, prompt and completion)" : ""}`}
             className={limitInput}
           />
         </label>
