@@ -95,34 +95,37 @@ export function SignInForms({
           No password: the link signs you in, and works once, for 15 minutes. A first sign-in makes your account.
         </p>
       </form>
-      {github && (
-        <form
-          method="post"
-          action="/api/auth/signin/github"
-          className="mt-6 border-t border-slate-200 pt-6 dark:border-slate-800"
-        >
-          <input type="hidden" name="csrfToken" value={token ?? ""} />
-          <input type="hidden" name="callbackUrl" value={callbackUrl} />
-          <button type="submit" disabled={!token} className={secondary}>
-            Sign in with GitHub
-          </button>
-        </form>
-      )}
-      {oidc && (
-        <form
-          method="post"
-          action="/api/auth/signin/oidc"
-          className="mt-6 border-t border-slate-200 pt-6 dark:border-slate-800"
-        >
-          <input type="hidden" name="csrfToken" value={token ?? ""} />
-          <input type="hidden" name="callbackUrl" value={callbackUrl} />
-          <button type="submit" disabled={!token} className={secondary}>
-            {`Sign in with ${oidc}`}
-          </button>
-        </form>
-      )}
+      {github && <ProviderForm provider="github" name="GitHub" token={token} callbackUrl={callbackUrl} />}
+      {oidc && <ProviderForm provider="oidc" name={oidc} token={token} callbackUrl={callbackUrl} />}
       {failed && <Unavailable />}
     </>
+  );
+}
+
+/** A "Sign in with …" button for an OAuth or OpenID Connect provider, posting to next-auth with the CSRF token. */
+function ProviderForm({
+  provider,
+  name,
+  token,
+  callbackUrl,
+}: {
+  provider: string;
+  name: string;
+  token: string | null;
+  callbackUrl: string;
+}) {
+  return (
+    <form
+      method="post"
+      action={`/api/auth/signin/${provider}`}
+      className="mt-6 border-t border-slate-200 pt-6 dark:border-slate-800"
+    >
+      <input type="hidden" name="csrfToken" value={token ?? ""} />
+      <input type="hidden" name="callbackUrl" value={callbackUrl} />
+      <button type="submit" disabled={!token} className={secondary}>
+        {`Sign in with ${name}`}
+      </button>
+    </form>
   );
 }
 
