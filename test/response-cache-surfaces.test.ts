@@ -190,12 +190,28 @@ describe("the response cache across /v1/chat/completions, /v1/messages and /v1/r
     expect(onMessages.data.usage.output_tokens).toBe(first.data.usage.output_tokens);
     expect(claude.requests.length).toBe(sent + 1);
 
-    // Anthropic's own events are relayed as sent: the stream answers as ever, marked a miss.
+  });
+
+  it("keeps an Anthropic deployment's stream to /v1/messages, relayed as sent, for any surface and a stream again", async () => {
+    const sent = claude.requests.length;
     const stream = await anthropic.messages
       .create({ ...message("Stream from Claude.", CLAUDE), stream: true }, cached)
       .withResponse();
     expect(stream.response.headers.get("x-gateway-cache")).toBe("miss");
     expect((await streamedMessage(stream.data)).text).toBe("Claude keeps this.");
+    expect(await cacheOf(stream.response)).toEqual({ state: "miss" });
+
+    const onChat = await openai.chat.completions.create(chat("Stream from Claude.", CLAUDE), cached).withResponse();
+    expect(onChat.response.headers.get("x-gateway-cache")).toBe("hit");
+    expect(onChat.data.choices[0]!.message.content).toBe("Claude keeps this.");
+    const again = await anthropic.messages
+      .create({ ...message("Stream from Claude.", CLAUDE), stream: true }, cached)
+      .withResponse();
+    expect(again.response.headers.get("x-gateway-cache")).toBe("hit");
+    const replayed = await streamedMessage(again.data);
+    expect(replayed).toMatchObject({ text: "Claude keeps this.", stop: "end_turn" });
+    expect(replayed.events.at(-1)).toBe("message_stop");
+    expect(claude.requests.length).toBe(sent + 1);
   });
 
   it("never answers a follow-up (previous_response_id) from the cache", async () => {

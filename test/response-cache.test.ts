@@ -220,4 +220,37 @@ describe("the response cache on /v1/chat/completions, driven by the official ope
     expect(compat.data.model).toBe("xai/grok-4");
     expect(xai.requests.length).toBe(sent + 1);
   });
+  it("keeps the gateway's own streamed chat, and replays it as the same {content} and {done} events", async () => {
+    const llmStream = (content: string) =>
+      gw.request("/v1/llm/chat?stream=true", {
+        method: "POST",
+        headers: { authorization: `Bearer ${keyA}`, "content-type": "application/json", "cache-control": "max-age=60" },
+        body: JSON.stringify({ provider: "xai", model: "grok-4", messages: [{ role: "user", content }] }),
+      });
+    const events = async (res: Response) =>
+      (await res.text())
+        .split("\n\n")
+        .filter((frame) => frame.startsWith("data: "))
+        .map((frame) => JSON.parse(frame.slice(6)) as { content?: string; done?: boolean; usage?: object });
+    const text = (all: { content?: string }[]) => all.map((e) => e.content ?? "").join("");
+    const sent = xai.requests.length;
+    const first = await llmStream("Stream the plain chat.");
+    expect(first.headers.get("x-gateway-cache")).toBe("miss");
+    const fresh = await events(first);
+    expect(text(fresh)).toBe("Cached words travel far.");
+    await expect.poll(async () => (await cacheOf(first.headers.get("x-request-id")!))?.state).toBe("miss");
+
+    const again = await llmStream("Stream the plain chat.");
+    expect(again.headers.get("x-gateway-cache")).toBe("hit");
+    expect(again.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const replayed = await events(again);
+    expect(text(replayed)).toBe("Cached words travel far.");
+    expect(replayed.at(-1)).toEqual(fresh.at(-1));
+    expect(replayed.at(-1)).toMatchObject({ done: true, provider: "xai", usage: { completion_tokens: 4 } });
+    expect(await cacheOf(again.headers.get("x-request-id")!)).toMatchObject({ state: "hit", provider: "xai" });
+    const whole = await a.chat.completions.create(question("Stream the plain chat."), cached).withResponse();
+    expect(whole.response.headers.get("x-gateway-cache")).toBe("hit");
+    expect(whole.data.choices[0]!.message.content).toBe("Cached words travel far.");
+    expect(xai.requests.length).toBe(sent + 1);
+  });
 });

@@ -11,8 +11,8 @@ import {
   pivotCacheFor,
   setHitHeaders,
   type RequestCache,
-  type StreamKeeper,
 } from "../../llm/cache/answer-cache.ts";
+import { keptEvents, keptMessage } from "../../llm/cache/anthropic-stream.ts";
 import { hitAnswer, replayStream } from "../../llm/cache/replay.ts";
 import { completeOn, streamOn, type ChatTarget } from "../../llm/call/index.ts";
 import { anthropicErrorResponses } from "../../llm/compat/error-responses.ts";
@@ -22,14 +22,8 @@ import { chatRoute } from "../../llm/compat/routed.ts";
 import type { AliasCachePolicy } from "../../llm/routing/config.ts";
 import { requestAnswerId } from "../../llm/compat/target.ts";
 import { chatStreamAnswer, completionUsage } from "../../llm/usage-report.ts";
-import {
-  anthropicToChat,
-  chatToMessage,
-  messageEventSink,
-  messageJson,
-  messagesToChat,
-} from "../../llm/wire/anthropic/index.ts";
-import type { AnthropicMessage, ChatCompletion, ChatRequest, MessagesRequest } from "../../llm/wire/types.ts";
+import { chatToMessage, messageEventSink, messageJson, messagesToChat } from "../../llm/wire/anthropic/index.ts";
+import type { ChatRequest, MessagesRequest } from "../../llm/wire/types.ts";
 
 const Block = z.looseObject({ type: z.string().min(1).max(64) });
 
@@ -125,21 +119,8 @@ function messagesCache(c: Call, body: MessagesRequest, policy?: AliasCachePolicy
   return pivotCacheFor(c, body.model, () => messagesToChat(body, body.model, "the response cache"), policy);
 }
 
-// The stop reasons that come back unchanged from the pivot's finish reason (stop_sequence and
-// pause_turn would come back as end_turn, model_context_window_exceeded as max_tokens).
-const REPLAYED_STOPS = new Set(["end_turn", "max_tokens", "tool_use", "refusal"]);
-
-/**
- * Anthropic's own answer as the cache keeps it (the pivot form), when replaying it would give it back
- * as it came: text and tool_use blocks only. Thinking would lose its signature (which Anthropic checks
- * when the client sends the block back), and citations, server tools' blocks and redacted thinking have
- * no place in the pivot, so such an answer is not kept.
- */
-function cacheableAnswer(msg: AnthropicMessage, target: ChatTarget): ChatCompletion | undefined {
-  if (!REPLAYED_STOPS.has(msg.stop_reason ?? "")) return undefined;
-  const plain = msg.content.every((b) => b.type === "tool_use" || (b.type === "text" && !b.citations?.length));
-  return plain ? anthropicToChat(msg, { id: target.id, model: target.name, created: target.created }) : undefined;
-}
+/** The labels a translated answer carries: the attempt's ids and the provider/model the client sees. */
+const labelsOf = (target: ChatTarget) => ({ id: target.id, model: target.name, created: target.created });
 
 /**
  * Each deployment the router tries gets the call its wire takes: an Anthropic deployment the client's
@@ -163,16 +144,14 @@ const messagesRoute = route(messages, async (c, input) => {
   }
   if (cache) c.setHeader("x-gateway-cache", "miss");
   if (body.stream) {
-    // Kept from the attempt that answered: the pivot's chunks are recorded as they pass. Anthropic's own
-    // events are relayed as sent, with no chunks to record, so a stream from an Anthropic deployment is
-    // not kept (its whole answer is).
-    let kept: StreamKeeper | undefined;
+    // Kept from the attempt that answered: the pivot's chunks are recorded as they pass, and Anthropic's
+    // own events, relayed as sent, are read into the same form on the way.
+    const kept = cache?.recorder();
     const stream = await route.stream(async (target, stop) => {
       if (target.entry.wire === "anthropic") {
-        kept = undefined;
-        return streamOn(target, sent!, stop);
+        const watch = kept && keptEvents(kept.recorder(target.name), labelsOf(target));
+        return streamOn(target, { ...sent!, ...(watch && { watch }) }, stop);
       }
-      kept = cache?.recorder();
       const sink = messageEventSink(named);
       return streamOn(target, { chat: await pivot(target), sink: kept ? kept.sink(sink, target.name) : sink }, stop);
     });
@@ -182,7 +161,7 @@ const messagesRoute = route(messages, async (c, input) => {
   const answer = await route.whole(async (target, stop) => {
     if (target.entry.wire === "anthropic") {
       const r = await completeOn(target, sent!, stop);
-      const kept = cache && cacheableAnswer(r.answer, target);
+      const kept = cache && keptMessage(r.answer, labelsOf(target));
       return { usage: completionUsage(r), json: r.answer as unknown, kept: kept && cachedFrom(kept, r) };
     }
     const r = await completeOn(target, { chat: await pivot(target) }, stop);

@@ -241,6 +241,12 @@ export class StreamKeeper {
     return recordingSink(inner, this.#recorder);
   }
 
+  /** A recorder fed chunks made for the cache alone (from events relayed as they came); `name` as for sink. */
+  recorder(name: string): AnswerRecorder {
+    this.#name = name;
+    return (this.#recorder = new AnswerRecorder(this.maxChars));
+  }
+
   keepWhenFinished(stream: ChatStream): void {
     void stream.finished
       .then(async (o) => {

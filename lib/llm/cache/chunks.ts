@@ -73,7 +73,8 @@ type ChoiceState = {
 export class AnswerRecorder {
   readonly #maxChars: number;
   #chars = 0;
-  #overflowed = false;
+  // Set when the answer is not to be kept: too long, or `drop`ped.
+  #dropped = false;
   #head: Head | undefined;
   readonly #choices = new Map<number, ChoiceState>();
   #usage: ChatUsage | undefined;
@@ -83,7 +84,7 @@ export class AnswerRecorder {
   }
 
   push(chunk: ChatChunk): void {
-    if (this.#overflowed) return;
+    if (this.#dropped) return;
     const head = (this.#head ??= { id: chunk.id, created: chunk.created, model: chunk.model });
     head.system_fingerprint ??= chunk.system_fingerprint;
     if (head.service_tier === undefined) head.service_tier = chunk.service_tier;
@@ -98,15 +99,20 @@ export class AnswerRecorder {
     }
     if (this.#chars > this.#maxChars) {
       // Too long to cache: what was kept is let go, and nothing more is.
-      this.#overflowed = true;
-      this.#choices.clear();
+      this.drop();
     }
   }
 
-  /** The completion, or undefined when the stream did not finish (a choice has no finish reason, or none came) or outgrew maxChars. */
+  /** Lets go of what was recorded: the answer is not to be kept, and nothing more is recorded. */
+  drop(): void {
+    this.#dropped = true;
+    this.#choices.clear();
+  }
+
+  /** The completion, or undefined when the stream did not finish (a choice has no finish reason, or none came), outgrew maxChars or was dropped. */
   answer(): ChatCompletion | undefined {
     const head = this.#head;
-    if (this.#overflowed || !head || this.#choices.size === 0) return undefined;
+    if (this.#dropped || !head || this.#choices.size === 0) return undefined;
     const choices: Choice[] = [];
     for (const [index, s] of [...this.#choices].sort(([a], [b]) => a - b)) {
       if (!s.finish) return undefined;

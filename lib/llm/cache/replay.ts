@@ -16,7 +16,12 @@ export const hitAnswer = (hit: CacheHit, id: string): ChatCompletion => ({ ...hi
 /** The stored answer streamed through `sink`, metered as a hit (no provider, no tokens). */
 export function replayStream(hit: CacheHit, id: string, sink: ChatSink): StreamAnswer {
   const frames = completionChunks(hitAnswer(hit, id)).flatMap((chunk) => sink.push(chunk));
-  const bytes = [...frames, ...sink.end()].map((frame) => encoder.encode(frame));
+  return replayFrames(hit, [...frames, ...sink.end()]);
+}
+
+/** A hit's answer as the event-stream frames given, sent at once and metered as a hit. */
+export function replayFrames(hit: CacheHit, frames: readonly string[]): StreamAnswer {
+  const bytes = frames.map((frame) => encoder.encode(frame));
   const source: EventSource = {
     start(out) {
       for (const b of bytes) out.enqueue(b);

@@ -1,8 +1,14 @@
 // The gateway's own text chat (/v1/llm/chat) in the response cache's pivot form: its question as a
 // Chat Completions body, so it is keyed as the compatible surfaces are, and its answer ({content,
 // model, provider, usage}) as a one-choice chat completion and back.
+import { GATEWAY_STREAM, type StreamFormat } from "../chat.ts";
 import type { CompletionResponse } from "../chat-types.ts";
-import type { ChatCompletion } from "../wire/types.ts";
+import { sseFrame } from "../wire/sse.ts";
+import type { ChatChunk, ChatCompletion } from "../wire/types.ts";
+import type { StreamAnswer } from "../../gateway/pipeline/answer.ts";
+import type { CacheHit } from "./answer-cache.ts";
+import type { AnswerRecorder } from "./chunks.ts";
+import { replayFrames } from "./replay.ts";
 
 /** The fields of a /v1/llm/chat body that decide its answer (the routing fields, fallbacks and stream do not). */
 export function textChatQuestion(body: {
@@ -50,4 +56,42 @@ export function completionOfAnswer(answer: ChatCompletion, provider: string, mod
       total_tokens: usage.total_tokens,
     },
   };
+}
+
+/**
+ * The gateway's own stream format ({content} deltas, then {done}), also handing what it sends to
+ * `recorder` as the chunks of a one-choice chat answer labelled `head`, so a stream is kept as a whole
+ * answer is.
+ */
+export function recordingTextFormat(
+  recorder: AnswerRecorder,
+  head: Pick<ChatChunk, "id" | "model" | "created">,
+): StreamFormat {
+  const chunk = (delta: ChatChunk["choices"][number]["delta"], finish: "stop" | null = null): ChatChunk => ({
+    ...head,
+    object: "chat.completion.chunk",
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+  });
+  return {
+    ...GATEWAY_STREAM,
+    delta(content) {
+      recorder.push(chunk({ content }));
+      return GATEWAY_STREAM.delta(content);
+    },
+    done(outcome) {
+      recorder.push(chunk({}, "stop"));
+      recorder.push({ ...chunk({}), choices: [], usage: outcome.usage });
+      return GATEWAY_STREAM.done(outcome);
+    },
+  };
+}
+
+/** A kept answer as /v1/llm/chat streams it: its text in one delta, then {done} with the provider, model and usage that first gave it. */
+export function replayTextStream(hit: CacheHit): StreamAnswer {
+  const { content, ...done } = completionOfAnswer(hit.answer, hit.provider, hit.model);
+  const events = [...(content ? [GATEWAY_STREAM.delta(content)] : []), ...GATEWAY_STREAM.done(done)];
+  return replayFrames(
+    hit,
+    events.map((e) => sseFrame(e)),
+  );
 }

@@ -45,9 +45,13 @@ export type ChatTarget = {
  */
 export type ChatCall = { chat: ChatRequest } | { anthropic: MessagesRequest; headers?: Record<string, string> };
 
-/** A streamed call: the chat pivot with the sink writing its chunks in the client's wire, or Anthropic's events as sent. */
+/**
+ * A streamed call: the chat pivot with the sink writing its chunks in the client's wire, or Anthropic's
+ * events as sent, each also handed to `watch` when given (the response cache reading the answer).
+ */
 export type StreamCall =
-  { chat: ChatRequest; sink: ChatSink } | { anthropic: MessagesRequest; headers?: Record<string, string> };
+  | { chat: ChatRequest; sink: ChatSink }
+  | { anthropic: MessagesRequest; headers?: Record<string, string>; watch?: (event: Record<string, unknown>) => void };
 
 /**
  * A whole answer and what to meter: tokens, the model the provider says it used, and what it used
@@ -129,7 +133,7 @@ export async function streamOn(target: ChatTarget, call: StreamCall, stop: CallS
         await postChat(entry, asSent(target, call.anthropic), stop, call.headers),
         stop,
       );
-      return relay(target, res, stop, anthropicEventsAsSent(name), call.anthropic);
+      return relay(target, res, stop, watching(anthropicEventsAsSent(name), call.watch), call.anthropic);
     }
     const { chat: body, sink } = call;
     if (entry.wire === "anthropic") {
@@ -163,6 +167,19 @@ function relay(target: ChatTarget, res: ProviderBody, stop: CallStop, t: EventTr
   // runs while the span is still open.
   void stream.finished.then(() => watched.record(span, sent));
   return stream;
+}
+
+/** `t`, also handing each event it relays, after `t` took it, to `watch`. */
+function watching(t: EventTranslator, watch: ((event: Record<string, unknown>) => void) | undefined): EventTranslator {
+  if (!watch) return t;
+  return {
+    ...t,
+    event(data, name) {
+      const frames = t.event(data, name);
+      watch(data);
+      return frames;
+    },
+  };
 }
 
 /** A Messages body for Anthropic itself, as the client sent it (streamed or not) but for Anthropic's model id. */

@@ -4,7 +4,13 @@ import { jsonRequest, jsonResponse, keyedErrors } from "../../../gateway/http/sc
 import { route, type Handler, type RouteDef } from "../../../gateway/pipeline/route.ts";
 import { completeChat, GATEWAY_STREAM, streamChat, type ChatRequest } from "../../../llm/chat.ts";
 import { CACHE_MISS, cachedFrom, cacheFor, hitUse, setHitHeaders } from "../../../llm/cache/answer-cache.ts";
-import { answerOfCompletion, completionOfAnswer, textChatQuestion } from "../../../llm/cache/text-chat.ts";
+import {
+  answerOfCompletion,
+  completionOfAnswer,
+  recordingTextFormat,
+  replayTextStream,
+  textChatQuestion,
+} from "../../../llm/cache/text-chat.ts";
 import { chatRoute } from "../../../llm/compat/routed.ts";
 import { llmRouteModels } from "../../../llm/llm-route-models.ts";
 import { modelRouter } from "../../../llm/routing/runtime-router.ts";
@@ -69,24 +75,37 @@ const handleChat: Handler<typeof chat> = async (c, { body, query: { stream: stre
   const { model, fallbacks } = llmRouteModels(await modelRouter(c.runtime), body);
   const route = await chatRoute(c, model, c.requestId, { fallbacks, body });
   const req: ChatRequest = body;
-  if (!(body.stream || streamQuery === "true")) {
-    // The response cache answers whole chats here (its stream is the gateway's own {content} events).
-    const cache = cacheFor(c, model, textChatQuestion(body), route.plan.cache);
-    const hit = await cache?.read();
-    if (hit) {
-      setHitHeaders(c, hit);
-      c.report({ cache: hitUse(hit) });
-      return completionOfAnswer(hit.answer, hit.provider, hit.model);
-    }
-    if (cache) c.setHeader("x-gateway-cache", "miss");
+  const streamed = body.stream || streamQuery === "true";
+  const cache = cacheFor(c, model, textChatQuestion(body), route.plan.cache);
+  const hit = await cache?.read();
+  if (hit) {
+    setHitHeaders(c, hit);
+    if (streamed) return replayTextStream(hit);
+    c.report({ cache: hitUse(hit) });
+    return completionOfAnswer(hit.answer, hit.provider, hit.model);
+  }
+  if (cache) c.setHeader("x-gateway-cache", "miss");
+  if (!streamed) {
     const result = await route.whole((deployment, stop) => completeChat(req, stop, deployment));
     c.report({ ...completionUsage(result), ...(cache && { cache: CACHE_MISS }) });
     await cache?.write(cachedFrom(answerOfCompletion(result, c.requestId, route.plan.model), result));
     const from = route.fellOverFrom();
     return from.length ? { ...result, fallback_from: from } : result;
   }
-  // A stream falls over only before its first token (streamChat waits for it): after that the client has output.
-  return chatStreamAnswer(await route.stream((deployment, stop) => streamChat(req, stop, GATEWAY_STREAM, deployment)));
+  // A stream falls over only before its first token (streamChat waits for it): after that the client has
+  // output. Each attempt's text is recorded afresh; the one that completed is kept.
+  const kept = cache?.recorder();
+  const head = { id: c.requestId, model: route.plan.model, created: Math.floor(Date.now() / 1000) };
+  const stream = await route.stream((deployment, stop) =>
+    streamChat(
+      req,
+      stop,
+      kept ? recordingTextFormat(kept.recorder(route.plan.model), head) : GATEWAY_STREAM,
+      deployment,
+    ),
+  );
+  kept?.keepWhenFinished(stream);
+  return chatStreamAnswer(stream, cache && CACHE_MISS);
 };
 
 const TieredBody = z.object({
