@@ -189,7 +189,6 @@ describe("the response cache across /v1/chat/completions, /v1/messages and /v1/r
     expect(onMessages.data.content).toEqual([{ type: "text", text: "Claude keeps this." }]);
     expect(onMessages.data.usage.output_tokens).toBe(first.data.usage.output_tokens);
     expect(claude.requests.length).toBe(sent + 1);
-
   });
 
   it("keeps an Anthropic deployment's stream to /v1/messages, relayed as sent, for any surface and a stream again", async () => {
