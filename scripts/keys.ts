@@ -1,5 +1,5 @@
 // Operator CLI: `npm run --silent keys -- create --name NAME [--email E] [--day N] [--minute N]
-// [--concurrency N] [--tokens-minute N] [--tokens-day N] [--cache-max-age N [--semantic-cache]] [--scopes a,b] [--allow-models a,b] [--deny-models a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
+// [--concurrency N] [--tokens-minute N] [--tokens-day N] [--cache-max-age N [--semantic-cache] [--cache-scope key|user|team]] [--scopes a,b] [--allow-models a,b] [--deny-models a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
 // files: `keys -- requests`, `keys -- approve ID`, `keys -- decline ID`, and `keys -- grant-console EMAIL`
 // (model consoles for an account before its key is approved); teams: `keys -- teams`, `create-org`,
 // `create-team`, `add-member`, `remove-member`, `set-limits`, `add-domain`, `remove-domain` (docs/teams.md). Goes through the running
@@ -30,7 +30,10 @@ import { isTeamCommand, runTeamCommand, type TeamCommand } from "../lib/gateway/
 const USAGE = `usage:
   keys create --name NAME [--email E] [--team TEAM] [--day N] [--minute N] [--concurrency N] [--scopes a,b] [--expires ISO-DATE]
               [--tokens-minute N] [--tokens-day N]       (model tokens, prompt and completion, a minute and a UTC day)
-              [--cache-max-age N [--semantic-cache]]   (the response cache for the key's model calls, docs/cache.md)
+              [--cache-max-age N [--semantic-cache] [--cache-scope key|user|team]]
+                                                 (the response cache for the key's model calls, and whose keys
+                                                 share its answers: the key's lineage, its user's, its team's;
+                                                 docs/cache.md)
               [--allow-models a,b] [--deny-models a,b]   (aliases or provider/model, * for any run; deny wins)
   keys list
   keys revoke ID
@@ -85,6 +88,7 @@ function parse(argv: string[]): Command {
       "join-team": { type: "string" },
       "cache-max-age": { type: "string" },
       "semantic-cache": { type: "boolean" },
+      "cache-scope": { type: "string" },
       scopes: { type: "string" },
       "allow-models": { type: "string" },
       "deny-models": { type: "string" },
@@ -113,6 +117,8 @@ function parse(argv: string[]): Command {
     if (!values.name) throw new Error("create needs --name");
     if (values["semantic-cache"] && values["cache-max-age"] === undefined)
       throw new Error("--semantic-cache needs --cache-max-age: the answers it matches are the cache's");
+    if (values["cache-scope"] !== undefined && values["cache-max-age"] === undefined)
+      throw new Error("--cache-scope needs --cache-max-age: it says whose keys share the policy's answers");
     return {
       kind: "create",
       input: {
@@ -126,6 +132,7 @@ function parse(argv: string[]): Command {
         tokensDay: int(values["tokens-day"], "tokens-day"),
         cacheMaxAge: int(values["cache-max-age"], "cache-max-age"),
         cacheSemantic: values["semantic-cache"] === true,
+        cacheScope: values["cache-scope"] as CreateKeyInput["cacheScope"],
         scopes: list(values.scopes) as CreateKeyInput["scopes"],
         expiresAt: values.expires,
         modelAllow: list(values["allow-models"]),

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { gatewayRoute } from "../../gateway/http/route.ts";
 import { ErrorSchema, jsonResponse, keyedErrors } from "../../gateway/http/schemas.ts";
 import { route, type Handler, type RouteDef } from "../../gateway/pipeline/route.ts";
-import { clearAnswers, keyScope } from "../../llm/cache/answer-cache.ts";
+import { clearAnswers, ownScopes } from "../../llm/cache/answer-cache.ts";
 
 const Cleared = z
   .object({
@@ -16,7 +16,7 @@ const clear = gatewayRoute("key", {
   path: "/v1/cache",
   summary: "Delete the caller's cached model answers",
   description:
-    "Removes every answer the response cache holds for the calling key's lineage (the key and the keys it was rotated from), and the semantic cache's vectors of its questions; other owners' entries are untouched.",
+    "Removes every answer the response cache holds for the calling key's lineage (the key and the keys it was rotated from), and, when the operator's policy for the key shares its answers with its user's or team's keys, that pool's too; and the semantic cache's vectors of those questions. Other owners' entries are untouched.",
   tags: ["Cache"],
   responses: {
     200: jsonResponse(Cleared, "The caller's entries are gone"),
@@ -26,8 +26,14 @@ const clear = gatewayRoute("key", {
 });
 
 const handleClear: Handler<typeof clear> = async (c) => {
-  const { answers, vectors } = await clearAnswers(c.runtime, keyScope(c.key!.limitKey));
-  return { deleted: answers, vectors };
+  let deleted = 0;
+  let vectors = 0;
+  for (const scope of ownScopes(c.key!)) {
+    const cleared = await clearAnswers(c.runtime, scope);
+    deleted += cleared.answers;
+    vectors += cleared.vectors;
+  }
+  return { deleted, vectors };
 };
 
 export const cacheRoutes: RouteDef[] = [route(clear, handleClear)];

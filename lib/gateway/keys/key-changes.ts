@@ -13,6 +13,7 @@ import {
 import { isOperatorScope, OPERATOR_SCOPES, SCOPE_AREAS, toKeyRecord, type KeyRecord } from "./record.ts";
 import { generateKey } from "./secrets.ts";
 import { keyTeamOf } from "../teams/team-changes.ts";
+import { KEY_CACHE_SCOPES } from "../../llm/routing/config.ts";
 
 /**
  * One model rule: an alias or provider/model, exact or with `*` for any run of characters. The
@@ -44,6 +45,8 @@ export const createKeyInput = z.object({
   /** The response cache for the key's model calls without a Cache-Control of their own (keys CLI --cache-max-age, --semantic-cache). */
   cacheMaxAge: z.number().int().positive().max(31_536_000).optional(),
   cacheSemantic: z.boolean().default(false),
+  /** Whose answers that policy reads and fills: the key's lineage, every key of its user, or of its team (--cache-scope). */
+  cacheScope: z.enum(KEY_CACHE_SCOPES).default("key"),
   // Operator scopes are accepted here (the CLI and the loopback operator endpoint), never from the portal.
   scopes: z
     .array(z.enum([...SCOPE_AREAS, ...OPERATOR_SCOPES]))
@@ -101,6 +104,7 @@ export async function createKey(
           tokenDayLimit: data.tokensDay ?? null,
           cacheMaxAge: data.cacheMaxAge ?? null,
           cacheSemantic: data.cacheSemantic,
+          cacheScope: data.cacheScope,
           modelAllow: data.modelAllow,
           modelDeny: data.modelDeny,
           expiresAt: data.expiresAt ?? null,

@@ -17,6 +17,7 @@ const row: ApiKey = {
   tokenDayLimit: 50_000,
   cacheMaxAge: null,
   cacheSemantic: false,
+  cacheScope: "key",
   teamId: "team_1",
   modelAllow: [],
   modelDeny: ["openai/*"],

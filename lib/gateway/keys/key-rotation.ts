@@ -105,6 +105,7 @@ export async function rotateKey(
         tokenDayLimit: updated.tokenDayLimit,
         cacheMaxAge: updated.cacheMaxAge,
         cacheSemantic: updated.cacheSemantic,
+        cacheScope: updated.cacheScope,
         teamId: updated.teamId,
         // The old key's own expiry, not the end of the grace period the claim just wrote.
         expiresAt: existing.expiresAt,

@@ -1,5 +1,5 @@
 import type { ApiKey } from "../../db/generated/client.ts";
-import type { AliasCachePolicy } from "../../llm/routing/config.ts";
+import { KEY_CACHE_SCOPES, type AliasCachePolicy } from "../../llm/routing/config.ts";
 import type { Limits, TokenLimits } from "../runtime/limits/windows.ts";
 
 /** The spec's areas, which a key's scopes name. */
@@ -82,7 +82,7 @@ export function toKeyRecord(row: ApiKey): KeyRecord {
     ...(row.cacheMaxAge !== null && {
       cache: {
         maxAgeS: row.cacheMaxAge,
-        shared: false,
+        scope: KEY_CACHE_SCOPES.find((s) => s === row.cacheScope) ?? "key",
         ...(row.cacheSemantic && { semantic: { tools: false, anyTemperature: false } }),
       },
     }),

@@ -6,7 +6,8 @@ import type { Redis } from "ioredis";
 import type { Call } from "../../gateway/pipeline/call.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import type { CacheUse } from "../../usage/usage-event.ts";
-import type { AliasCachePolicy } from "../routing/config.ts";
+import type { KeyRecord } from "../../gateway/keys/record.ts";
+import type { AliasCachePolicy, CacheScope } from "../routing/config.ts";
 import type { ChatStream, Usage } from "../chat-types.ts";
 import type { ChatSink } from "../wire/openai-chat.ts";
 import type { ChatCompletion } from "../wire/types.ts";
@@ -69,6 +70,29 @@ export async function clearAnswers(
 
 /** The scope of a key's entries: its lineage, so a rotated key keeps its cache and no other key sees it. */
 export const keyScope = (limitKey: string): string => `k:${limitKey}`;
+
+/**
+ * Whose entries a call reads and fills: its key's lineage, unless the policy widens that to every key of
+ * the key's user or of its team, or (an alias's, `shared`) to every key calling the alias. A key with no
+ * user or team keeps to its lineage.
+ */
+export function cacheScope(
+  scope: CacheScope,
+  key: Pick<KeyRecord, "limitKey" | "userId" | "teamId">,
+  model: string,
+): string {
+  if (scope === "shared") return aliasScope(model);
+  if (scope === "user" && key.userId) return `u:${key.userId}`;
+  if (scope === "team" && key.teamId) return `t:${key.teamId}`;
+  return keyScope(key.limitKey);
+}
+
+/** The scopes whose entries a key may clear (DELETE /v1/cache): its lineage's, and its policy's pool when that is its user's or team's. */
+export function ownScopes(key: Pick<KeyRecord, "limitKey" | "userId" | "teamId" | "cache">): string[] {
+  const own = keyScope(key.limitKey);
+  const pool = key.cache && key.cache.scope !== "shared" ? cacheScope(key.cache.scope, key, "") : own;
+  return pool === own ? [own] : [own, pool];
+}
 
 /**
  * The cache's part in one model call: made only when the request asked for the cache (Cache-Control:
@@ -151,7 +175,7 @@ function openRequestCache<A>(
 ): RequestCache<A> | undefined {
   const directive = cacheDirective(c.header("cache-control"), policy && policyDirective(policy));
   if (!directive || !c.key) return undefined;
-  const scope = policy?.shared ? aliasScope(model) : keyScope(c.key.limitKey);
+  const scope = cacheScope(policy?.scope ?? "key", c.key, model);
   return new RequestCache<A>(store(c.runtime), c.runtime.config.answerCache, scope, key(), directive, keepable);
 }
 

@@ -195,6 +195,22 @@ aliases:
     ]);
   });
 
+  it("reads an alias's cache policy: whose keys share it, one pool when shared, never both said at once", () => {
+    const aliases = (cache: object) =>
+      JSON.stringify({
+        deployments: [{ name: "oa", provider: "openai", model: "gpt-4.1", credential: "OPENAI_API_KEY" }],
+        aliases: { a: { deployments: ["oa"], cache } },
+      });
+    const policy = (cache: object) => parseRoutingConfig(aliases(cache), "g.json", ENV).aliases[0]!.cache;
+    expect(policy({ max_age: 60 })).toEqual({ maxAgeS: 60, scope: "key" });
+    expect(policy({ max_age: 60, scope: "team" })).toEqual({ maxAgeS: 60, scope: "team" });
+    expect(policy({ max_age: 60, shared: true })).toEqual({ maxAgeS: 60, scope: "shared" });
+    expect(problem(aliases({ max_age: 60, shared: true, scope: "user" }), "g.json")).toMatch(
+      /aliases\.a\.cache\.scope: shared makes one pool for every key/,
+    );
+    expect(problem(aliases({ max_age: 60, scope: "everyone" }), "g.json")).toMatch(/aliases\.a\.cache\.scope/);
+  });
+
   it("says a missing field is required, pointing at the entry that lacks it", () => {
     expect(problem(`deployments:\n  - {name: oa, provider: openai}\n`)).toBe(
       "gateway.config.yaml:2:5 deployments[0].model: required",

@@ -59,7 +59,13 @@ export type AliasConfig = {
  * `maxAgeS` old and keeps its answer; `shared` makes the alias's entries one pool for every key, which
  * only the operator can choose (by default no key reads another owner's answers).
  */
-export type AliasCachePolicy = { maxAgeS: number; shared: boolean; semantic?: SemanticPolicy };
+export type AliasCachePolicy = { maxAgeS: number; scope: CacheScope; semantic?: SemanticPolicy };
+
+/** Whose answers a key's policy may read and fill: its lineage's own, its user's keys', or its team's. */
+export const KEY_CACHE_SCOPES = ["key", "user", "team"] as const;
+
+/** As a key's, or "shared": one pool for every key calling the alias, which only the operator's file can set. */
+export type CacheScope = (typeof KEY_CACHE_SCOPES)[number] | "shared";
 
 /**
  * An alias's semantic cache: a question whose prompt's embedding is close enough (cosine similarity at
@@ -138,6 +144,7 @@ const aliasSchema = z.strictObject({
     .strictObject({
       max_age: z.number().int().min(1).max(31_536_000),
       shared: z.boolean().default(false),
+      scope: z.enum(KEY_CACHE_SCOPES).optional(),
       semantic: z
         .union([
           z.boolean(),
@@ -149,6 +156,10 @@ const aliasSchema = z.strictObject({
           }),
         ])
         .optional(),
+    })
+    .refine((cache) => !(cache.shared && cache.scope), {
+      error: "shared makes one pool for every key: leave out scope, which says whose keys share otherwise",
+      path: ["scope"],
     })
     .optional(),
 });
@@ -324,7 +335,7 @@ function toConfig(file: FileShape, fileName: string): RoutingConfig {
 }
 
 function aliasCache(cache: z.output<typeof aliasSchema>["cache"] & object): AliasCachePolicy {
-  const policy: AliasCachePolicy = { maxAgeS: cache.max_age, shared: cache.shared };
+  const policy: AliasCachePolicy = { maxAgeS: cache.max_age, scope: cache.shared ? "shared" : (cache.scope ?? "key") };
   const semantic = cache.semantic === true ? { tools: false, any_temperature: false } : cache.semantic || undefined;
   if (semantic)
     policy.semantic = {
