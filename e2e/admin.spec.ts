@@ -162,6 +162,18 @@ test.describe("the operator's pages", () => {
     ).json()) as { limits: { minute: number }; token_limits: object };
     expect(info.token_limits).toEqual({ minute: null, day: 250_000 });
     expect(info.limits.minute).toBe(40);
+    // The key's response-cache policy: off until set, then shown in words and applied to its calls.
+    await expect(key.getByTestId("cache-policy")).toHaveText(
+      "Response cache: only when a request asks (Cache-Control)",
+    );
+    await key.getByLabel(/^Cache age in seconds for Bulk 07/).fill("3600");
+    await key.getByLabel(/^Cache shared with, for Bulk 07/).selectOption("user");
+    await key.getByRole("button", { name: /^Save cache policy of Bulk 07/ }).click();
+    await expect(key.getByText("Cache policy saved.")).toBeVisible();
+    await page.reload();
+    await expect(key.getByTestId("cache-policy")).toHaveText(
+      "Response cache: answers up to 1 h old, kept for its owner's keys",
+    );
 
     await page.goto(`${server.url}/admin/keys?page=abc`);
     await expect(page.getByText("This search cannot be read: page must be a page number.")).toBeVisible();
@@ -176,6 +188,9 @@ test.describe("the operator's pages", () => {
     expect(text).toContain(`Request approved by ${OPERATOR} · request for “Alpha”`);
     expect(text).toContain("note: “Welcome”");
     expect(text).toContain("per minute default → 40");
+    expect(text).toContain(
+      "only when a request asks (Cache-Control) → answers up to 1 h old, kept for its owner's keys",
+    );
     expect(text).toContain("the operator CLI, through the server");
     expect(text).not.toMatch(/[{}]|user:/);
     await expect(page.getByRole("navigation", { name: "Pages of entries" })).toContainText("Page 1 of 1");

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setKeyCachePolicy } from "../lib/gateway/keys/key-changes.ts";
 import { createOrganisation, createTeam } from "../lib/gateway/teams/team-changes.ts";
+import { publishKeyChange } from "../lib/portal/keys/publish-change.ts";
 import { startFakeOpenAICompatible, type FakeLlm } from "./fakes/llm.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 
@@ -73,5 +75,22 @@ describe("the response cache shared by a key's user or team, by the operator's p
     expect(((await cleared.json()) as { deleted: number }).deleted).toBeGreaterThanOrEqual(2);
     expect(await state("alice1", "cleared question")).toBe("miss");
     expect(await state("red2", "cleared question")).toBe("hit");
+  });
+
+  it("applies a policy the operator sets on a working key at once, and audits it", async () => {
+    const { id, key } = await gw.key({ name: "later", email: "carol@example.test" });
+    keys.later = key;
+    expect(await state("later", "later question")).toBeNull();
+    const record = await setKeyCachePolicy(
+      gw.rt.db,
+      id,
+      { maxAge: 60, semantic: false, scope: "user" },
+      "ops@example.test",
+    );
+    await publishKeyChange(gw.rt, record!);
+    expect(await state("later", "later question")).toBe("miss");
+    expect(await state("later", "later question")).toBe("hit");
+    const audit = await gw.rt.db.prisma.auditLog.findFirst({ where: { action: "key.cache", target: id } });
+    expect(audit).toMatchObject({ actor: "ops@example.test", detail: { to: { max_age: 60, scope: "user" } } });
   });
 });

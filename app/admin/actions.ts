@@ -3,7 +3,14 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getGateway } from "@/lib/instance.ts";
-import { revokeKey, setKeyLimits, setKeyModelRules, setModelRulesInput } from "@/lib/gateway/keys/key-changes.ts";
+import {
+  revokeKey,
+  setCachePolicyInput,
+  setKeyCachePolicy,
+  setKeyLimits,
+  setKeyModelRules,
+  setModelRulesInput,
+} from "@/lib/gateway/keys/key-changes.ts";
 import { getPortal } from "@/lib/portal/sign-in/auth.ts";
 import { decideAndTell } from "@/lib/portal/keys/decision.ts";
 import { publishKeyChange } from "@/lib/portal/keys/publish-change.ts";
@@ -110,4 +117,27 @@ export async function setModelRules(_previous: AdminActionState, form: FormData)
   await publishKeyChange(rt, record);
   revalidatePath("/admin", "layout");
   return { message: "Model rules saved." };
+}
+
+const cachePolicyForm = z.object({
+  id: z.string().min(1).max(100),
+  // Empty: no policy (the cache only when a request asks).
+  maxAge: z.preprocess((v) => (v === "" || v === undefined ? null : Number(v)), setCachePolicyInput.shape.maxAge),
+  semantic: z.preprocess((v) => v === "on", z.boolean()),
+  scope: setCachePolicyInput.shape.scope,
+});
+
+export async function setCachePolicy(_previous: AdminActionState, form: FormData): Promise<AdminActionState> {
+  const { rt, actor } = await operator();
+  const parsed = cachePolicyForm.safeParse(Object.fromEntries(form));
+  if (!parsed.success)
+    return { error: "the age is whole seconds from 1 to 31,536,000 (a year), or empty for no policy" };
+  const { id, ...policy } = parsed.data;
+  if (policy.semantic && policy.maxAge === null)
+    return { error: "matching by meaning needs an age: the answers it matches are the cache's" };
+  const record = await setKeyCachePolicy(rt.db, id, policy, actor);
+  if (!record) return { error: "no such key" };
+  await publishKeyChange(rt, record);
+  revalidatePath("/admin", "layout");
+  return { message: "Cache policy saved." };
 }

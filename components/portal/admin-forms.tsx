@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { decideRequest, revokeAnyKey, setLimits, setModelRules } from "@/app/admin/actions";
+import { decideRequest, revokeAnyKey, setCachePolicy, setLimits, setModelRules } from "@/app/admin/actions";
 import { ActionMessages } from "./action-messages";
 
 const button = "rounded-lg px-3 py-1.5 text-sm font-medium disabled:opacity-60";
@@ -191,6 +191,75 @@ export function AdminModelRulesForm({
         disabled={pending}
         className={`${button} border border-slate-400 dark:border-slate-600`}
         aria-label={`Save model rules of ${name}`}
+      >
+        Save
+      </button>
+      <ActionMessages state={state} />
+    </form>
+  );
+}
+
+/**
+ * A key's response-cache policy (docs/cache.md): how old an answer its model calls take without asking
+ * (empty: only when a request asks), whether questions match by meaning too, and whose keys share the
+ * answers.
+ */
+export function AdminCachePolicyForm({
+  id,
+  name,
+  cache,
+}: {
+  id: string;
+  name: string;
+  cache: { max_age: number | null; semantic: boolean; scope: string };
+}) {
+  const [state, action, pending] = useActionState(setCachePolicy, {});
+  const field =
+    "mt-1 block rounded-lg border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
+  return (
+    <form action={action} className="flex flex-wrap items-end gap-2">
+      <input type="hidden" name="id" value={id} />
+      <label className="text-xs">
+        Cache answers up to (seconds)
+        <input
+          name="maxAge"
+          type="number"
+          min={1}
+          max={31_536_000}
+          defaultValue={cache.max_age ?? ""}
+          placeholder="only when asked"
+          aria-label={`Cache age in seconds for ${name}`}
+          className={`${field} w-36`}
+        />
+      </label>
+      <label htmlFor={`cache-scope-${id}`} className="text-xs">
+        Shared with
+      </label>
+      <select
+        id={`cache-scope-${id}`}
+        name="scope"
+        defaultValue={cache.scope}
+        aria-label={`Cache shared with, for ${name}`}
+        className={field}
+      >
+        <option value="key">this key alone</option>
+        <option value="user">its owner&apos;s keys</option>
+        <option value="team">its team&apos;s keys</option>
+      </select>
+      <label className="flex items-center gap-1 text-xs">
+        <input
+          name="semantic"
+          type="checkbox"
+          defaultChecked={cache.semantic}
+          aria-label={`Match by meaning for ${name}`}
+        />
+        Match by meaning
+      </label>
+      <button
+        type="submit"
+        disabled={pending}
+        className={`${button} border border-slate-400 dark:border-slate-600`}
+        aria-label={`Save cache policy of ${name}`}
       >
         Save
       </button>

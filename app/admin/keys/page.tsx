@@ -1,5 +1,10 @@
 import type { Metadata } from "next";
-import { AdminLimitsForm, AdminModelRulesForm, AdminRevokeForm } from "@/components/portal/admin-forms";
+import {
+  AdminCachePolicyForm,
+  AdminLimitsForm,
+  AdminModelRulesForm,
+  AdminRevokeForm,
+} from "@/components/portal/admin-forms";
 import { AdminShell } from "@/components/portal/admin-shell";
 import { ListProblem, ListSearch, Pager } from "@/components/portal/list-controls";
 import { OperatorsOnly } from "@/components/portal/operators-only";
@@ -7,7 +12,7 @@ import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
 import { keyListParams, keysPage, parseListParams } from "@/lib/portal/admin/lists.ts";
 import { enforcedTerms } from "@/lib/gateway/keys/record.ts";
-import { areasText, limitSourceText, modelRulesText } from "@/lib/portal/keys/enforced-limits.ts";
+import { areasText, cachePolicyText, limitSourceText, modelRulesText } from "@/lib/portal/keys/enforced-limits.ts";
 import { formatUtc, keyState } from "@/lib/portal/pages/format.ts";
 import { requireOperator } from "@/lib/portal/sign-in/session.ts";
 
@@ -108,6 +113,9 @@ export default async function AdminKeysPage({ searchParams }: Props) {
                     <p className="mt-1 text-sm" data-testid="model-rules">
                       Models: {modelRulesText(k.models)}
                     </p>
+                    <p className="mt-1 text-sm" data-testid="cache-policy">
+                      Response cache: {cachePolicyText(k.cache)}
+                    </p>
                     {status !== "revoked" && (
                       <div className="mt-3 flex flex-wrap items-end justify-between gap-3">
                         <AdminLimitsForm
@@ -119,6 +127,7 @@ export default async function AdminKeysPage({ searchParams }: Props) {
                         />
                         <AdminRevokeForm id={k.id} name={label} />
                         <AdminModelRulesForm id={k.id} name={label} models={k.models} />
+                        <AdminCachePolicyForm id={k.id} name={label} cache={k.cache} />
                       </div>
                     )}
                   </li>

@@ -246,6 +246,36 @@ export async function setKeyLimits(
   return toKeyRecord(row);
 }
 
+export const setCachePolicyInput = z.object({
+  /** Seconds of answers the key's model calls read without asking; null: the cache only when a request asks. */
+  maxAge: createKeyInput.shape.cacheMaxAge.unwrap().nullable(),
+  semantic: z.boolean(),
+  scope: z.enum(KEY_CACHE_SCOPES),
+});
+
+/** An operator's response-cache policy for a key (docs/cache.md); matching by meaning needs a max age. */
+export async function setKeyCachePolicy(
+  db: Database,
+  id: string,
+  input: z.input<typeof setCachePolicyInput>,
+  actor: string,
+): Promise<KeyRecord | null> {
+  const { maxAge, semantic, scope } = setCachePolicyInput.parse(input);
+  const to = { max_age: maxAge, semantic: maxAge !== null && semantic, scope };
+  const existing = await db.prisma.apiKey.findUnique({ where: { id } });
+  if (!existing) return null;
+  const row = await db.prisma.$transaction(async (tx) => {
+    const updated = await tx.apiKey.update({
+      where: { id },
+      data: { cacheMaxAge: to.max_age, cacheSemantic: to.semantic, cacheScope: to.scope },
+    });
+    const from = { max_age: existing.cacheMaxAge, semantic: existing.cacheSemantic, scope: existing.cacheScope };
+    await tx.auditLog.create({ data: { actor, action: "key.cache", target: id, detail: { from, to } } });
+    return updated;
+  });
+  return toKeyRecord(row);
+}
+
 export const setModelRulesInput = z.object({ allow: modelPatterns, deny: modelPatterns });
 
 /**

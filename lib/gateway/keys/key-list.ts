@@ -16,6 +16,11 @@ export type KeySummary = {
   token_limits: { minute: number | null; day: number | null };
   /** The key's team (docs/teams.md); null: its owner's personal space. */
   team_id: string | null;
+  /**
+   * The operator's response-cache policy for the key's model calls (docs/cache.md): answers up to
+   * `max_age` seconds old (null: only when a request asks), matched by meaning too, shared with `scope`.
+   */
+  cache: { max_age: number | null; semantic: boolean; scope: string };
   /** The operator's model rules: patterns the key may call, and may never ([] and [] = every model). */
   models: { allow: string[]; deny: string[] };
   /** The first key of its rotation lineage (itself when never rotated into). */
@@ -51,6 +56,7 @@ export function keySummary(r: ApiKey & { user: { email: string | null } | null }
     limits: { day: r.dayLimit, minute: r.minuteLimit, concurrency: r.concurrencyLimit },
     token_limits: { minute: r.tokenMinuteLimit, day: r.tokenDayLimit },
     team_id: r.teamId,
+    cache: { max_age: r.cacheMaxAge, semantic: r.cacheSemantic, scope: r.cacheScope },
     models: { allow: r.modelAllow, deny: r.modelDeny },
     lineage_id: r.lineageId ?? r.id,
     replaced_by: r.replacedBy,

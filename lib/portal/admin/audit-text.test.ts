@@ -68,6 +68,18 @@ describe("audit entries in words", () => {
     expect(
       detailText("key.models", { from: { allow: [], deny: [] }, to: { allow: ["cheap"], deny: ["openai/*"] } }, names),
     ).toBe("any model → only cheap, never openai/*");
+    expect(
+      detailText(
+        "key.cache",
+        {
+          from: { max_age: null, semantic: false, scope: "key" },
+          to: { max_age: 3600, semantic: true, scope: "team" },
+        },
+        names,
+      ),
+    ).toBe(
+      "only when a request asks (Cache-Control) → answers up to 1 h old, matched by meaning too, kept for its team's keys",
+    );
     expect(detailText("key_request.approve", { note: "Enjoy" }, names)).toBe("note: “Enjoy”");
     expect(detailText("key.create", { name: "Portal consoles", prefix: "sk_q", kind: "console" }, names)).toBe(
       "“Portal consoles”, sk_q…, the portal's console key",

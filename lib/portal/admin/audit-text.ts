@@ -1,4 +1,4 @@
-import { modelRulesText } from "../keys/enforced-limits.ts";
+import { cachePolicyText, modelRulesText } from "../keys/enforced-limits.ts";
 import { formatUtc } from "../pages/format.ts";
 
 /** Names the audit page can put on the ids an entry holds, read for the entries on screen. */
@@ -17,6 +17,7 @@ const ACTIONS: Record<string, string> = {
   "key.scopes": "Key areas changed",
   "key.limits": "Key limits changed",
   "key.models": "Key model rules changed",
+  "key.cache": "Key cache policy changed",
   "key.rotate": "Key rotated",
   "key_request.create": "Key requested",
   "key_request.approve": "Request approved",
@@ -118,6 +119,14 @@ export function detailText(action: string, detail: unknown, names: AuditNames, t
       const rules = (r: Record<string, unknown>) =>
         modelRulesText({ allow: patterns(r.allow), deny: patterns(r.deny) });
       return `${rules(from)} → ${rules(to)}`;
+    }
+    case "key.cache": {
+      const policy = (r: unknown) => {
+        const f = isFields(r) ? r : {};
+        const maxAge = typeof f.max_age === "number" ? f.max_age : null;
+        return cachePolicyText({ max_age: maxAge, semantic: f.semantic === true, scope: str(f.scope) ?? "key" });
+      };
+      return `${policy(d.from)} → ${policy(d.to)}`;
     }
     case "key.rotate": {
       const replacement = str(d.replacement);

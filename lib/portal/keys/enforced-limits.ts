@@ -23,3 +23,21 @@ export function modelRulesText(models: { allow: readonly string[]; deny: readonl
   const allowed = models.allow.length ? `only ${models.allow.join(", ")}` : "any model";
   return models.deny.length ? `${allowed}, never ${models.deny.join(", ")}` : allowed;
 }
+
+const SCOPE_WORDS: Record<string, string> = {
+  key: "this key alone",
+  user: "its owner's keys",
+  team: "its team's keys",
+};
+
+/** A key's response-cache policy in words: "off" or "answers up to 1 h old, by meaning too, shared with its team's keys". */
+export function cachePolicyText(cache: { max_age: number | null; semantic: boolean; scope: string }): string {
+  if (cache.max_age === null) return "only when a request asks (Cache-Control)";
+  const age =
+    cache.max_age % 3600 === 0
+      ? `${cache.max_age / 3600} h`
+      : cache.max_age % 60 === 0
+        ? `${cache.max_age / 60} min`
+        : `${cache.max_age} s`;
+  return `answers up to ${age} old${cache.semantic ? ", matched by meaning too" : ""}, kept for ${SCOPE_WORDS[cache.scope] ?? cache.scope}`;
+}

@@ -21,6 +21,7 @@ function key(id: string, fields: Partial<KeySummary> = {}): KeySummary {
     limits: { day: null, minute: null, concurrency: null },
     token_limits: { minute: null, day: null },
     team_id: null,
+    cache: { max_age: null, semantic: false, scope: "key" },
     models: { allow: [], deny: [] },
     lineage_id: id,
     replaced_by: null,

@@ -49,6 +49,9 @@ const KeySchema = z
     limits: z.object({ day: z.number().nullable(), minute: z.number().nullable(), concurrency: z.number().nullable() }),
     token_limits: z.object({ minute: z.number().nullable(), day: z.number().nullable() }),
     models: z.object({ allow: z.array(z.string()), deny: z.array(z.string()) }),
+    cache: z.object({ max_age: z.number().nullable(), semantic: z.boolean(), scope: z.string() }).openapi({
+      description: "The operator's response-cache policy for the key's model calls (docs/cache.md)",
+    }),
     lineage_id: z.string(),
     replaced_by: z.string().nullable(),
     created_at: z.string(),
