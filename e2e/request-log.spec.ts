@@ -185,11 +185,17 @@ test.describe("the request log in real Chromium", () => {
     const ok = await keyedCall();
     const refused = await fetch(`${server.url}/v1/llm/chat`, {
       method: "POST",
-      headers: { "X-API-Key": key, "Content-Type": "application/json" },
+      headers: {
+        "X-API-Key": key,
+        "Content-Type": "application/json",
+        "User-Agent": "log-test/2.0",
+        "x-gateway-metadata": JSON.stringify({ feature: "digest", session: "s-42" }),
+      },
       body: JSON.stringify({ messages: [] }),
     });
     expect(refused.status).toBe(400);
     const bad = refused.headers.get("x-request-id")!;
+    const answered = ((await refused.json()) as { error: string }).error;
 
     await page.goto(`${server.url}/usage/requests`);
     await page.getByLabel("Status").selectOption("4xx");
@@ -198,12 +204,32 @@ test.describe("the request log in real Chromium", () => {
     await expect(page.getByTestId(`request-${bad}`)).toHaveCount(1);
     await expect(page.getByTestId(`request-${ok}`)).toHaveCount(0);
 
+    // The caller's tags find it, and its page says what went wrong, to whom, in the caller's words.
+    await page.goto(`${server.url}/usage/requests`);
+    await page.getByLabel("Tag (name:value)").fill("feature:digest");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.waitForURL(/tag=feature/);
+    await expect(page.getByTestId(`request-${bad}`)).toHaveCount(1);
+    await expect(page.getByTestId(`request-${ok}`)).toHaveCount(0);
+    await page.goto(`${server.url}/usage/requests/${bad}`);
+    const fields = page.locator("main dl").first();
+    await expect(fields).toContainText(`Error${answered}`);
+    await expect(fields).toContainText("User agentlog-test/2.0");
+    await expect(fields).toContainText("feature: digest");
+    await expect(fields).toContainText("session: s-42");
+    await expectAccessible(page);
+    await screenshot(page, "request-log-error-detail");
+
     const res = await page.goto(`${server.url}/usage/requests?from=yesterday&status=3xx`);
     expect(res?.status()).toBe(200);
     // The page's own alert, not Next's (empty) route announcer.
     const problems = page.getByRole("alert").filter({ hasText: "The search could not be run" });
     await expect(problems).toContainText("From must be a date");
     await expect(problems).toContainText("Status must be one of 2xx, 4xx, 429, 5xx");
+    await page.goto(`${server.url}/usage/requests?tag=nocolon`);
+    await expect(page.getByRole("alert").filter({ hasText: "The search could not be run" })).toContainText(
+      "Tag is not name:value",
+    );
     await expectAccessible(page);
   });
 

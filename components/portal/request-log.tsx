@@ -61,7 +61,7 @@ export function RequestFilters({
 }: {
   action: string;
   keys: LogKey[];
-  values: Record<"id" | "key" | "status" | "area" | "from" | "to", string>;
+  values: Record<"id" | "key" | "status" | "area" | "tag" | "from" | "to", string>;
   showOwner: boolean;
 }) {
   return (
@@ -114,6 +114,18 @@ export function RequestFilters({
             </option>
           ))}
         </select>
+      </Field>
+      <Field id="log-tag" label="Tag (name:value)">
+        <input
+          type="search"
+          id="log-tag"
+          name="tag"
+          defaultValue={values.tag}
+          placeholder="feature:search, from x-gateway-metadata"
+          autoComplete="off"
+          spellCheck={false}
+          className={`${field} font-mono`}
+        />
       </Field>
       <Field id="log-from" label="From (UTC)">
         <input type="datetime-local" id="log-from" name="from" defaultValue={values.from} className={field} />
@@ -260,6 +272,7 @@ export function RequestFields({
     ["Route", <code key="route">{row.route}</code>],
     ["Area", row.area],
     ["Status", <StatusBadge key="status" status={row.status} />],
+    ...(row.error ? [["Error", <ErrorText key="error" text={row.error} />] as [string, ReactNode]] : []),
     ["Latency", `${row.latencyMs.toLocaleString("en")} ms`],
     ["Bytes in", `${row.bytesIn.toLocaleString("en")} B`],
     ["Bytes out", `${row.bytesOut.toLocaleString("en")} B`],
@@ -272,6 +285,8 @@ export function RequestFields({
     ["Key", keyLabel(row.key, row.keyId)],
     ["Key id", <code key="key">{row.keyId}</code>],
     ...(showOwner ? [["Owner", row.key?.email ?? "—"] as [string, ReactNode]] : []),
+    ["User agent", row.userAgent ?? "—"],
+    ...(row.tags ? [["Tags", <Tags key="tags" tags={row.tags} />] as [string, ReactNode]] : []),
     ["Stored", row.id === null ? "not yet: recorded by this server, written within seconds" : `row ${row.id}`],
   ];
   return (
@@ -283,6 +298,26 @@ export function RequestFields({
         </div>
       ))}
     </dl>
+  );
+}
+
+/** The message the caller was answered with, as it was given (text, never markup). */
+function ErrorText({ text }: { text: string }) {
+  return <span className="whitespace-pre-wrap text-red-800 [overflow-wrap:anywhere] dark:text-red-300">{text}</span>;
+}
+
+/** The caller's tags, each a link to the log filtered by it. */
+function Tags({ tags }: { tags: Record<string, string> }) {
+  return (
+    <ul className="flex flex-wrap gap-2">
+      {Object.entries(tags).map(([name, value]) => (
+        <li key={name}>
+          <code className="rounded bg-slate-100 px-1.5 py-0.5 dark:bg-slate-800">
+            {name}: {value}
+          </code>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -337,7 +372,7 @@ export function RequestLog({
   showOwner: boolean;
 }) {
   const params = parsed.ok ? parsed.params : null;
-  const empty = { id: "", key: "", status: "", area: "", from: "", to: "" };
+  const empty = { id: "", key: "", status: "", area: "", tag: "", from: "", to: "" };
   return (
     <>
       <RequestFilters action={base} keys={keys} values={params ? formValues(params) : empty} showOwner={showOwner} />

@@ -34,7 +34,7 @@ export function toolAdmission(
       bytesIn: 0,
     });
     const unslotted = { ...key, overrides: { ...key.overrides, concurrency: Number.MAX_SAFE_INTEGER } };
-    (await admitKey(rt, unslotted, true, (status) => record(status, 0))).release();
+    (await admitKey(rt, unslotted, true, (refusal) => record(429, 0, undefined, undefined, refusal.message))).release();
     return (status) => record(status, 0);
   };
 }

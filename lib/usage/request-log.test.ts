@@ -83,6 +83,56 @@ describe.each(databaseBackends)("the request log on %s", (db) => {
     expect((await findRequest(gw.rt.db, "no-such-request", { keyIds: [mine.id] })).entries).toEqual([]);
   });
 
+  it("keeps what explains a request: the error its caller was answered with, its user agent and its tags", async () => {
+    const tagged = await gw.key({ name: "tagged", minute: 2 });
+    const send = (headers: Record<string, string>, body: object = {}) =>
+      gw.request("/v1/chat/completions", {
+        method: "POST",
+        headers: { authorization: `Bearer ${tagged.key}`, "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    const tags = JSON.stringify({ feature: "search", user: "u-1", beta: true });
+    const invalid = await send({ "user-agent": "tagger/1.0", "x-gateway-metadata": tags });
+    expect(invalid.status).toBe(400);
+    const badTags = await send({ "x-gateway-metadata": "{not json" });
+    expect(badTags.status).toBe(400);
+    expect(JSON.stringify(await badTags.json())).toContain("x-gateway-metadata is not JSON");
+    const limited = await send({});
+    expect(limited.status).toBe(429);
+
+    const find = async (res: Response) => {
+      const requestId = res.headers.get("x-request-id")!;
+      const pending = gw.rt.meter.pendingFor(tagged.id);
+      return (await findRequest(gw.rt.db, requestId, { keyIds: [tagged.id], pending })).entries[0]!;
+    };
+    const check = async () => {
+      expect(await find(invalid)).toMatchObject({
+        status: 400,
+        error: expect.stringContaining("messages"),
+        userAgent: "tagger/1.0",
+        tags: { feature: "search", user: "u-1", beta: "true" },
+      });
+      expect(await find(badTags)).toMatchObject({
+        status: 400,
+        error: expect.stringContaining("x-gateway-metadata"),
+        tags: null,
+      });
+      expect(await find(limited)).toMatchObject({ status: 429, error: expect.stringMatching(/rate limit|minute/i) });
+      const byTag = await listRequests(gw.rt.db, {
+        keyIds: [tagged.id],
+        tag: { name: "feature", value: "search" },
+        pending: gw.rt.meter.pendingFor(tagged.id),
+      });
+      expect(ids(byTag.entries)).toEqual([invalid.headers.get("x-request-id")]);
+      const none = await listRequests(gw.rt.db, { keyIds: [tagged.id], tag: { name: "feature", value: "other" } });
+      expect(none.entries).toEqual([]);
+    };
+    // Not written yet, then written: the same either way.
+    await check();
+    await gw.rt.meter.flush();
+    await check();
+  });
+
   it("filters by key, status class, area, time and exact request id, newest first", async () => {
     const a = await gw.key({ name: "a" });
     const b = await gw.key({ name: "b" });

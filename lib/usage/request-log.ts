@@ -1,6 +1,7 @@
 import type { Database } from "../db/client.ts";
 import type { Prisma, UsageEvent } from "../db/generated/client.ts";
 import { attemptsOfColumn, type RequestAttempt } from "./request-attempts.ts";
+import type { RequestTags } from "./request-tags.ts";
 import type { CacheUse, UsageEventInput } from "./usage-event.ts";
 
 /**
@@ -35,6 +36,11 @@ export type RequestLogEntry = {
   traceId: string | null;
   /** What the response cache did, when the request asked for it; else null. */
   cache: CacheUse | null;
+  /** The message a failed request's caller was answered with; else null. */
+  error: string | null;
+  userAgent: string | null;
+  /** The caller's x-gateway-metadata tags; else null. */
+  tags: RequestTags | null;
 };
 
 /** Where a page ends: entries strictly after it in newest-first order. `id` null follows an unwritten event. */
@@ -51,6 +57,8 @@ export type RequestLogQuery = {
   to?: Date;
   /** Exact match. */
   requestId?: string;
+  /** Requests tagged `name` with `value`. */
+  tag?: { name: string; value: string };
   cursor?: RequestLogCursor;
   /** Entries per page, at most MAX_PAGE (DEFAULT_PAGE when absent). */
   limit?: number;
@@ -69,6 +77,10 @@ const CALL_SLACK_MS = 1000;
 // Written only by the meter, from a CacheUse: read back as one.
 const cacheOfColumn = (value: Prisma.JsonValue | null): CacheUse | null =>
   value !== null && typeof value === "object" && !Array.isArray(value) ? (value as unknown as CacheUse) : null;
+
+// Written only by the meter, from RequestTags.
+const tagsOfColumn = (value: Prisma.JsonValue | null): RequestTags | null =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as RequestTags) : null;
 
 function fromRow(r: UsageEvent): RequestLogEntry {
   return {
@@ -90,6 +102,9 @@ function fromRow(r: UsageEvent): RequestLogEntry {
     attempts: attemptsOfColumn(r.attempts),
     traceId: r.traceId,
     cache: cacheOfColumn(r.cache),
+    error: r.error,
+    userAgent: r.userAgent,
+    tags: tagsOfColumn(r.tags),
   };
 }
 
@@ -114,6 +129,9 @@ function fromPending(e: UsageEventInput): RequestLogEntry {
     attempts: e.attempts ?? null,
     traceId: e.traceId ?? null,
     cache: e.cache ?? null,
+    error: e.error ?? null,
+    userAgent: e.userAgent ?? null,
+    tags: e.tags ?? null,
   };
 }
 
@@ -165,9 +183,13 @@ function matches(e: RequestLogEntry, q: RequestLogQuery, keys: Set<string> | und
     (!q.from || e.at >= q.from) &&
     (!q.to || e.at < q.to) &&
     (!q.requestId || e.requestId === q.requestId) &&
+    (!q.tag || hasTag(e.tags, q.tag)) &&
     (!q.cursor || afterCursor(e, q.cursor))
   );
 }
+
+const hasTag = (tags: RequestTags | null, tag: { name: string; value: string }): boolean =>
+  tags !== null && Object.hasOwn(tags, tag.name) && tags[tag.name] === tag.value;
 
 /** The same request as read from the table: what tells an unwritten event from its row once it is written. */
 const sameRequest = (a: RequestLogEntry, b: RequestLogEntry) =>
@@ -191,6 +213,7 @@ function whereOf(q: RequestLogQuery): Prisma.UsageEventWhereInput {
   if (q.status) and.push(statusWhere(q.status));
   if (q.area) and.push({ area: q.area });
   if (q.requestId) and.push({ requestId: q.requestId });
+  if (q.tag) and.push({ tags: { path: [q.tag.name], equals: q.tag.value } });
   if (q.from) and.push({ createdAt: { gte: q.from } });
   if (q.to) and.push({ createdAt: { lt: q.to } });
   const c = q.cursor;

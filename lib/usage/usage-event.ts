@@ -1,4 +1,10 @@
 import type { RequestAttempt } from "./request-attempts.ts";
+import type { RequestTags } from "./request-tags.ts";
+
+/** How much of a failed request's error message the request log keeps. */
+export const ERROR_CHARS = 1000;
+/** How much of a caller's User-Agent the request log keeps. */
+export const USER_AGENT_CHARS = 300;
 
 /**
  * Uses of a provider's features billed beyond tokens (Anthropic's web searches, a priority service
@@ -48,6 +54,12 @@ export type UsageEventInput = {
   traceId?: string;
   /** The response cache's part, when the request asked for it. */
   cache?: CacheUse;
+  /** The message a failed request's caller was answered with (capped: ERROR_CHARS). */
+  error?: string;
+  /** The caller's User-Agent (capped: USER_AGENT_CHARS). */
+  userAgent?: string;
+  /** The caller's tags (x-gateway-metadata, lib/usage/request-tags.ts). */
+  tags?: RequestTags;
   /** Set by the meter: past the key's request-log rate, so counted in the rollups but given no usage_events row. */
   unlogged?: boolean;
 };

@@ -26,11 +26,13 @@ export async function writeUsage(db: Database, batch: UsageEventInput[]): Promis
     if (rows.length)
       await tx.query(
         `INSERT INTO usage_events (key_id, request_id, method, route, area, status, latency_ms, bytes_in, bytes_out,
-           provider, model, prompt_tokens, completion_tokens, created_at, attempts, trace_id, cache)
-         SELECT k, r, m, rt, a, s, l, bi, bo, p, md, pt, ct, (c AT TIME ZONE 'UTC')::timestamp(3), at::jsonb, tr, ca::jsonb
+           provider, model, prompt_tokens, completion_tokens, created_at, attempts, trace_id, cache, error, user_agent, tags)
+         SELECT k, r, m, rt, a, s, l, bi, bo, p, md, pt, ct, (c AT TIME ZONE 'UTC')::timestamp(3), at::jsonb, tr, ca::jsonb,
+           er, ua, tg::jsonb
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[],
-           $10::text[], $11::text[], $12::int[], $13::int[], $14::timestamptz[], $15::text[], $16::text[], $17::text[])
-           AS t(k, r, m, rt, a, s, l, bi, bo, p, md, pt, ct, c, at, tr, ca)`,
+           $10::text[], $11::text[], $12::int[], $13::int[], $14::timestamptz[], $15::text[], $16::text[], $17::text[],
+           $18::text[], $19::text[], $20::text[])
+           AS t(k, r, m, rt, a, s, l, bi, bo, p, md, pt, ct, c, at, tr, ca, er, ua, tg)`,
         columns(rows, [
           (e) => e.keyId,
           (e) => e.requestId,
@@ -50,6 +52,9 @@ export async function writeUsage(db: Database, batch: UsageEventInput[]): Promis
           (e) => (e.attempts ? JSON.stringify(e.attempts) : null),
           (e) => e.traceId ?? null,
           (e) => (e.cache ? JSON.stringify(e.cache) : null),
+          (e) => e.error ?? null,
+          (e) => e.userAgent ?? null,
+          (e) => (e.tags ? JSON.stringify(e.tags) : null),
         ]),
       );
     await tx.query(
@@ -197,9 +202,22 @@ const storableCount = (n: number | undefined) =>
 export function storableEvent(e: UsageEventInput): UsageEventInput {
   const countsFit =
     storableCount(e.promptTokens) === e.promptTokens && storableCount(e.completionTokens) === e.completionTokens;
+  const tags = e.tags && Object.entries(e.tags).flat();
   if (
     countsFit &&
-    ![e.keyId, e.requestId, e.method, e.route, e.area, e.provider ?? "", e.model ?? ""].some(isUnsafeText)
+    ![
+      e.keyId,
+      e.requestId,
+      e.method,
+      e.route,
+      e.area,
+      e.provider ?? "",
+      e.model ?? "",
+      e.error ?? "",
+      e.userAgent ?? "",
+    ]
+      .concat(tags ?? [])
+      .some(isUnsafeText)
   )
     return e;
   const safe = (text: string | undefined) => (text === undefined ? undefined : toSafeText(text));
@@ -214,5 +232,8 @@ export function storableEvent(e: UsageEventInput): UsageEventInput {
     model: safe(e.model),
     promptTokens: storableCount(e.promptTokens),
     completionTokens: storableCount(e.completionTokens),
+    error: safe(e.error),
+    userAgent: safe(e.userAgent),
+    tags: e.tags && Object.fromEntries(Object.entries(e.tags).map(([k, v]) => [toSafeText(k), toSafeText(v)])),
   };
 }

@@ -7,7 +7,8 @@ import { countUsage } from "../runtime/usage-metrics.ts";
 import { describeBudgetUse, formatAmount } from "../../usage/budget-text.ts";
 import type { BudgetRefusal } from "../../usage/budgets.ts";
 import type { RequestAttempt } from "../../usage/request-attempts.ts";
-import type { UsageEventInput } from "../../usage/usage-event.ts";
+import type { RequestTags } from "../../usage/request-tags.ts";
+import { ERROR_CHARS, type UsageEventInput } from "../../usage/usage-event.ts";
 
 /** The scope of the owner's own account endpoints, which every key may call. */
 export const ACCOUNT_AREA = "account";
@@ -21,6 +22,10 @@ export type UsageRequest = {
   bytesIn: number;
   /** The request's trace, when tracing is on: the request log links to it. */
   traceId?: string;
+  /** The caller's User-Agent, capped (USER_AGENT_CHARS). */
+  userAgent?: string;
+  /** The caller's x-gateway-metadata tags. */
+  tags?: RequestTags;
 };
 
 /**
@@ -29,7 +34,14 @@ export type UsageRequest = {
  */
 export function usageRecorder(rt: Runtime, key: KeyRecord, request: UsageRequest) {
   const started = performance.now();
-  return (status: number, bytesOut: number, usage?: Omit<UsageDetail, "bytesOut">, attempts?: RequestAttempt[]) => {
+  return (
+    status: number,
+    bytesOut: number,
+    usage?: Omit<UsageDetail, "bytesOut">,
+    attempts?: RequestAttempt[],
+    /** The message a failed request's caller was answered with. */
+    error?: string,
+  ) => {
     const event = {
       keyId: key.id,
       ...request,
@@ -39,6 +51,7 @@ export function usageRecorder(rt: Runtime, key: KeyRecord, request: UsageRequest
       ...usage,
       at: new Date(),
       attempts,
+      ...(error !== undefined && { error: error.slice(0, ERROR_CHARS) }),
     };
     recordUsage(rt, event);
   };
@@ -58,21 +71,22 @@ export function recordUsage(rt: Pick<Runtime, "meter" | "metrics">, event: Usage
  * Admits a request of an accepted key: the monthly budgets with a hard stop over it (its own, its user's,
  * team's and organisation's: map lookups, nothing read from the database), then its minute, day and concurrency windows and those of the levels above it
  * (its user's, team's, organisation's: LevelDirectory.chainOf), in one store call. A refusal is counted,
- * reported to `refused` with its status (for metering) and thrown as the 429. Where `budgeted` is
+ * reported to `refused` (for metering) and thrown as the 429. Where `budgeted` is
  * false (the owner's account, reads of their own tasks: they cost nothing) only the windows apply.
  */
 export async function admitKey(
   rt: Runtime,
   key: KeyRecord,
   budgeted: boolean,
-  refused: (status: 429) => void,
+  refused: (refusal: RateLimitError) => void,
 ): Promise<Admission> {
   if (budgeted) rt.budgets.track(key);
   const overBudget = budgeted ? budgetRefusalOf(rt, key.id) : undefined;
   if (overBudget) {
     rt.metrics.rateLimited.inc({ kind: "budget" });
-    refused(429);
-    throw budgetRefusal(overBudget);
+    const refusal = budgetRefusal(overBudget);
+    refused(refusal);
+    throw refusal;
   }
   try {
     const { requests } = rt.levels.chainOf(key);
@@ -84,7 +98,7 @@ export async function admitKey(
   } catch (err) {
     if (err instanceof RateLimitError) {
       rt.metrics.rateLimited.inc({ kind: err.window });
-      refused(429);
+      refused(err);
     }
     throw err;
   }

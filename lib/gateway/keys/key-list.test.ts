@@ -46,6 +46,7 @@ describe("keySummary", () => {
       limits: { day: 500, minute: null, concurrency: 2 },
       token_limits: { minute: null, day: 50_000 },
       team_id: "team_1",
+      cache: { max_age: null, semantic: false, scope: "key" },
       models: { allow: [], deny: ["openai/*"] },
       lineage_id: "key_a",
       replaced_by: null,

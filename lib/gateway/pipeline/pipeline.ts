@@ -12,7 +12,9 @@ import type { Runtime } from "../runtime/runtime.ts";
 import { jsonText, Reply, StreamAnswer, type ReplyBody } from "./answer.ts";
 import { Call } from "./call.ts";
 import { admitClient, clientAddressOf } from "./client-limit.ts";
-import type { ErrorBody, ErrorShape } from "./error-shape.ts";
+import { gatewayErrorMessage, type ErrorBody, type ErrorShape } from "./error-shape.ts";
+import { parseTags, TAGS_HEADER } from "../../usage/request-tags.ts";
+import { USER_AGENT_CHARS } from "../../usage/usage-event.ts";
 import { queryValue, type GatewayRequest } from "./request.ts";
 import { pathOf, type RouteTable, type TableEntry } from "./route-table.ts";
 import { isModelCall, reserveKeyTokens } from "./token-reservation.ts";
@@ -55,7 +57,10 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
     let call: Call | undefined;
     let admission: Admission | undefined;
     let record: ReturnType<typeof usageRecorder> | undefined;
+    let tagged: ReturnType<typeof parseTags> | undefined;
     let outcome: Outcome;
+    // The message a failed request was answered with, for the request log.
+    let failure: string | undefined;
     try {
       checkBodyCap(rt, req);
       const match = table.match(req.method, req.path);
@@ -86,6 +91,9 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
         if (key) {
           call.key = key;
           trace?.span.setAttribute("gateway.key_id", key.id);
+          const userAgent = req.header("user-agent");
+          const tagHeader = req.header(TAGS_HEADER);
+          tagged = tagHeader === undefined ? undefined : parseTags(tagHeader);
           const meter = usageRecorder(rt, key, {
             requestId,
             method: req.method,
@@ -93,18 +101,22 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
             area: entry.area.scope,
             bytesIn: req.declaredLength ?? 0,
             ...(trace && { traceId: trace.traceId }),
+            ...(userAgent && { userAgent: userAgent.slice(0, USER_AGENT_CHARS) }),
+            ...(tagged && "tags" in tagged && { tags: tagged.tags }),
           });
           const spends = access.budgeted && entry.area.scope !== ACCOUNT_AREA;
           const limits = trace?.child("gateway.limits", { "gateway.limits.backend": rt.limitBackend });
           // A refusal is metered by admitKey itself; from here on the answer's outcome is.
-          admission = await admitKey(rt, key, spends, (status) => {
+          admission = await admitKey(rt, key, spends, (refusal) => {
             limits?.fail("rate_limited").end();
-            meter(status, 0);
+            meter(429, 0, undefined, undefined, refusal.message);
           });
           limits?.end();
           record = meter;
           call.admission = admission;
           Object.assign(headers, admission.headers);
+          // Metered as the 400 it is, with the problem in the log.
+          if (tagged && "problem" in tagged) throw new GatewayError(400, tagged.problem);
         }
       }
       if (!call.key && access.limitKeyless) {
@@ -140,14 +152,22 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       }
     } catch (err) {
       if (call?.responseHeaders) Object.assign(headers, call.responseHeaders);
-      outcome = errorOutcome(rt, err, requestId, trace?.traceId, entry, respond?.errors, headers);
+      ({ outcome, message: failure } = errorOutcome(
+        rt,
+        err,
+        requestId,
+        trace?.traceId,
+        entry,
+        respond?.errors,
+        headers,
+      ));
     }
     admission?.release();
     const body = outcome.body;
     const bytes = typeof body === "string" ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0;
     if (record) {
       const { bytesOut, ...usage } = call?.usage ?? {};
-      record(outcome.status, bytesOut ?? bytes, usage, call?.attempts);
+      record(outcome.status, bytesOut ?? bytes, usage, call?.attempts, failure);
     }
     observe(rt, requestId, req.method, entry, outcome.status, started, trace);
     if (trace) finishRequestTrace(trace, outcome.status, call?.usage, failureOf(outcome));
@@ -269,14 +289,15 @@ function errorOutcome(
   entry: TableEntry | undefined,
   shape: ErrorShape | undefined,
   headers: Record<string, string | number>,
-): Outcome {
+): { outcome: Outcome; message: string | undefined } {
   const failed = errorAnswer(err, requestId, (e) =>
     rt.logger.error({ err: e, requestId, traceId, route: entry?.label ?? "unmatched" }, "unhandled error"),
   );
   if (failed.headers) Object.assign(headers, failed.headers);
   headers["Content-Type"] = JSON_TYPE;
   const body = (shape && shape(failed.status, failed.body as ErrorBody)) ?? failed.body;
-  return { status: failed.status, headers, body: JSON.stringify(body) };
+  const message = gatewayErrorMessage(failed.body as ErrorBody);
+  return { outcome: { status: failed.status, headers, body: JSON.stringify(body) }, message };
 }
 
 /** A streamed answer's span, from its first byte (already read from the provider when the answer starts) to its last. */

@@ -3,6 +3,7 @@ import { priceOf } from "../../agents/cost.ts";
 import { type KeySummary, listKeys } from "../../gateway/keys/key-list.ts";
 import { SCOPE_AREAS } from "../../gateway/keys/record.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { tagFilter } from "../../usage/request-tags.ts";
 import {
   findRequest,
   listRequests,
@@ -71,6 +72,20 @@ export const requestLogParams = z
     key: optional(z.string().regex(KEY_ID, "is not a key id")),
     status: optional(z.enum(STATUS_CLASSES, { message: `must be one of ${STATUS_CLASSES.join(", ")}` })),
     area: optional(z.enum([...LOG_AREAS, "unknown"], { message: "is not an area" })),
+    tag: optional(
+      z
+        .string()
+        .max(330)
+        .transform((text, ctx) => {
+          const tag = tagFilter(text);
+          if (!tag)
+            ctx.addIssue({
+              code: "custom",
+              message: "is not name:value (a tag the request sent in x-gateway-metadata)",
+            });
+          return { text, ...tag! };
+        }),
+    ),
     from: optional(when(false)),
     to: optional(when(true)),
     before: optional(cursor),
@@ -84,6 +99,7 @@ const FIELD_NAMES: Record<string, string> = {
   key: "Key",
   status: "Status",
   area: "Area",
+  tag: "Tag",
   from: "From",
   to: "To",
   before: "Page",
@@ -102,12 +118,15 @@ export function parseRequestLogParams(raw: Record<string, string | string[] | un
 }
 
 /** The form's values to show again, as the fields hold them. */
-export function formValues(p: RequestLogParams): Record<"id" | "key" | "status" | "area" | "from" | "to", string> {
+export function formValues(
+  p: RequestLogParams,
+): Record<"id" | "key" | "status" | "area" | "tag" | "from" | "to", string> {
   return {
     id: p.id ?? "",
     key: p.key ?? "",
     status: p.status ?? "",
     area: p.area ?? "",
+    tag: p.tag?.text ?? "",
     from: p.from?.text ?? "",
     to: p.to?.text ?? "",
   };
@@ -162,6 +181,7 @@ export async function requestLogView(rt: Runtime, scope: LogScope, p: RequestLog
     from: p.from?.at,
     to: p.to?.at,
     requestId: p.id,
+    ...(p.tag && { tag: { name: p.tag.name, value: p.tag.value } }),
     cursor: p.before,
     limit: PAGE,
     pending: pendingOf(rt, keyIds ?? keys.map((k) => k.id)),
