@@ -5,7 +5,7 @@ import { startFakeWikipedia, type FakeSource } from "../test/fakes/data-sources.
 import { startFakeResearchLlm, type FakeResearchLlm } from "../test/fakes/research-llm.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
-import { expectAccessible, screenshot, signIn } from "./console-session.ts";
+import { expectAccessible, overflowsSideways, screenshot, signIn } from "./console-session.ts";
 
 /**
  * A stand-in for GET /v1/orchestrate/{id}/stream that the test writes to one event at a time, so the
@@ -82,12 +82,13 @@ const RESULT = {
       agents: ["worker-1", "worker-2"],
       tier: "cheap",
       model: "mistral-small",
-      output: "Both findings agree: gravity and rotation.",
+      output: "### synth-1\n\nBoth findings agree: **gravity** and rotation.",
       duration_ms: 800,
       usage: { prompt_tokens: 200, completion_tokens: 80, total_tokens: 280 },
     },
   ],
-  executive_summary: "Two tides a day come from the moon's pull and the Earth's rotation.",
+  // Markdown as models write it, and an unbroken string longer than any screen is wide.
+  executive_summary: `## Why\n\nTwo tides a day come from the **moon's pull** and the Earth's rotation.\n\nRef: ${"tidal".repeat(80)}`,
   sources: [
     { title: "Tide", url: "https://en.wikipedia.org/wiki/Tide", source: "wikipedia" },
     { title: "Sneaky", url: "javascript:alert(1)", source: "news" },
@@ -212,7 +213,7 @@ test.describe("the research console in real Chromium (fake orchestrate API)", ()
     for (const n of [1, 2, 3]) await expect(node(page, `worker-${n}`)).toContainText("Running");
     await expect(node(page, "synth-1")).toContainText("Waiting");
     await expect(node(page, "breakdown")).toContainText("Done");
-    await expect(status).toHaveText("Running. 1 of 5 agents finished.");
+    await expect(status).toHaveText("Running. 1 of 5 agents done.");
     await expect(page.locator(".react-flow__edge")).toHaveCount(6);
 
     stream.send(FIRST, { type: "agent_complete", agent: { ...worker(1), duration_ms: 1200, tool_calls: 1 } });
@@ -221,7 +222,7 @@ test.describe("the research console in real Chromium (fake orchestrate API)", ()
     await expect(node(page, "worker-1")).toContainText("Done · 1.2 s");
     await expect(node(page, "worker-3")).toContainText("Failed");
     await expect(node(page, "worker-3")).toHaveAttribute("aria-label", /Failed: upstream timed out/);
-    await expect(status).toHaveText("Running. 4 of 5 agents finished, 1 failed.");
+    await expect(status).toHaveText("Running. 3 of 5 agents done, 1 failed.");
 
     const synth = info("synth-1", "synthesizer", "Synthesis of worker-1, worker-2", "summary");
     stream.send(FIRST, { type: "agent_start", agent: synth });
@@ -233,11 +234,17 @@ test.describe("the research console in real Chromium (fake orchestrate API)", ()
     stream.send(FIRST, { type: "summary_complete", agent: { ...summary, duration_ms: 2000, tool_calls: 0 } });
     stream.send(FIRST, { type: "complete", result: RESULT }, "completed");
 
-    await expect(status).toHaveText("Completed. 6 of 6 agents finished, 1 failed.");
+    await expect(status).toHaveText("Completed. 5 of 6 agents done, 1 failed.");
     for (const id of ["breakdown", "worker-1", "worker-2", "synth-1", "summary"])
       await expect(node(page, id)).toContainText("Done");
     await expect(page.getByRole("button", { name: "Cancel" })).toHaveCount(0);
-    await expect(page.getByTestId("research-summary")).toHaveText(RESULT.executive_summary);
+    const summaryText = page.getByTestId("research-summary");
+    await expect(summaryText).toContainText("Two tides a day come from the moon's pull and the Earth's rotation.");
+    await expect(summaryText.locator("strong")).toHaveText("moon's pull");
+    await expect(summaryText).not.toContainText("##");
+    // The long word wraps inside the card: the page never scrolls sideways.
+    expect(await overflowsSideways(page)).toBe(false);
+    await expect(page.getByRole("region", { name: "Timings" })).toContainText("Started2025-06-01 10:00:00 UTC");
     const sources = page.getByRole("list", { name: "Sources", exact: true });
     const link = sources.getByRole("link", { name: "Tide" });
     await expect(link).toHaveAttribute("href", "https://en.wikipedia.org/wiki/Tide");
@@ -264,8 +271,15 @@ test.describe("the research console in real Chromium (fake orchestrate API)", ()
     );
     await page.getByText("synth-1 · merges worker-1, worker-2").click();
     await expect(page.getByText("Both findings agree: gravity and rotation.")).toBeVisible();
+    await expect(page.getByText("### synth-1")).toHaveCount(0);
     await expectAccessible(page);
     await screenshot(page, "research");
+    // On a phone too, the result fits the screen's width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await overflowsSideways(page)).toBe(false);
+    await expectAccessible(page);
+    await screenshot(page, "research-phone");
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // A second run, cancelled while its first worker runs.
     await page.getByRole("button", { name: "Start" }).click();

@@ -27,12 +27,13 @@ function Label({ agent }: { agent: AgentNode }) {
   const timing = agent.durationMs !== undefined ? ` · ${formatMs(agent.durationMs)}` : "";
   return (
     <div className="flex flex-col gap-0.5 text-left">
-      <span className="font-semibold">{agent.id}</span>
-      {agent.title !== agent.id && <span>{short(agent.title, 48)}</span>}
+      <span className="truncate font-semibold">{agent.id}</span>
+      {/* The state and time first: the title under them may be cut at the card's edge, never they. */}
       <span data-state={agent.state}>
         {stateWord(agent.state)}
         {timing}
       </span>
+      {agent.title !== agent.id && <span className="line-clamp-2">{short(agent.title, 48)}</span>}
     </div>
   );
 }

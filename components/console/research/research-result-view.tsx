@@ -1,6 +1,8 @@
+import { Markdown } from "../markdown";
 import {
   formatCost,
   formatMs,
+  formatStarted,
   safeHref,
   TIMING_ROWS,
   type AgentResult,
@@ -16,7 +18,7 @@ function SourceItem({ source }: { source: Source }) {
   const href = safeHref(source.url);
   const name = source.title || source.url || "untitled";
   return (
-    <li>
+    <li className="[overflow-wrap:anywhere]">
       {href ? (
         <a
           href={href}
@@ -48,7 +50,7 @@ function Sources({ sources, label }: { sources: Source[]; label: string }) {
 function AgentOutput({ agent }: { agent: AgentResult }) {
   const what = agent.subtask ?? agent.type;
   return (
-    <details className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
+    <details className="min-w-0 rounded-lg border border-slate-200 p-3 [overflow-wrap:anywhere] dark:border-slate-700">
       <summary className="cursor-pointer">
         <span className="font-medium">{agent.id}</span> · {agent.status}
         {what && <> · {what}</>}
@@ -57,8 +59,10 @@ function AgentOutput({ agent }: { agent: AgentResult }) {
         {[agent.model, agent.tier, formatMs(agent.duration_ms)].filter(Boolean).join(" · ")}
         {agent.tool_calls.length > 0 && ` · tools: ${agent.tool_calls.map((t) => t.tool).join(", ")}`}
       </p>
-      {agent.error && <p className="mt-2 text-red-800 dark:text-red-200">Error: {agent.error}</p>}
-      {agent.output && <p className="mt-2 whitespace-pre-wrap text-sm">{agent.output}</p>}
+      {agent.error && (
+        <p className="mt-2 text-red-800 [overflow-wrap:anywhere] dark:text-red-200">Error: {agent.error}</p>
+      )}
+      {agent.output && <Markdown text={agent.output} className="mt-2 text-sm" />}
       <Sources sources={agent.sources} label={`Sources of ${agent.id}`} />
     </details>
   );
@@ -121,7 +125,7 @@ function Timings({ timings }: { timings: ResearchResult["timings"] }) {
         {typeof timings.started_at === "string" && (
           <div className="contents">
             <dt>Started</dt>
-            <dd>{timings.started_at}</dd>
+            <dd>{formatStarted(timings.started_at)}</dd>
           </div>
         )}
       </dl>
@@ -134,8 +138,8 @@ export function ResearchResultView({ result }: { result: ResearchResult }) {
   const cascade = result.kind === "dream-cascade" ? result : null;
   const swarm = result.kind === "dream-swarm" ? result : null;
   return (
-    <section aria-labelledby="result-heading" className="flex flex-col gap-4">
-      <h2 id="result-heading" className="text-2xl font-semibold">
+    <section aria-labelledby="result-heading" className="flex min-w-0 flex-col gap-4">
+      <h2 id="result-heading" className="text-2xl font-semibold [overflow-wrap:anywhere]">
         {cascade ? cascade.title || "Result" : `Answer: ${swarm?.query}`}
       </h2>
       <p className="text-sm text-slate-700 dark:text-slate-300">
@@ -150,9 +154,11 @@ export function ResearchResultView({ result }: { result: ResearchResult }) {
         <h3 id="summary-heading" className={heading}>
           {cascade ? "Executive summary" : "Answer"}
         </h3>
-        <p className="mt-2 whitespace-pre-wrap" data-testid="research-summary">
-          {cascade ? cascade.executive_summary : swarm?.answer}
-        </p>
+        <Markdown
+          text={(cascade ? cascade.executive_summary : swarm?.answer) ?? ""}
+          className="mt-2"
+          testId="research-summary"
+        />
       </section>
       {result.failures.length > 0 && (
         <section aria-labelledby="failures-heading" className={card}>
@@ -161,7 +167,7 @@ export function ResearchResultView({ result }: { result: ResearchResult }) {
           </h3>
           <ul className="mt-2 list-disc pl-5 text-sm">
             {result.failures.map((f) => (
-              <li key={f.agent}>
+              <li key={f.agent} className="[overflow-wrap:anywhere]">
                 {f.agent}: {f.error}
               </li>
             ))}
@@ -180,14 +186,17 @@ export function ResearchResultView({ result }: { result: ResearchResult }) {
             Syntheses
           </h3>
           {cascade.syntheses.map((s) => (
-            <details key={s.id} className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
+            <details
+              key={s.id}
+              className="min-w-0 rounded-lg border border-slate-200 p-3 [overflow-wrap:anywhere] dark:border-slate-700"
+            >
               <summary className="cursor-pointer">
                 <span className="font-medium">{s.id}</span> · merges {s.agents.join(", ") || "no agents"}
               </summary>
               <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
                 {[s.model, s.tier, formatMs(s.duration_ms)].filter(Boolean).join(" · ")}
               </p>
-              <p className="mt-2 whitespace-pre-wrap text-sm">{s.output}</p>
+              <Markdown text={s.output} className="mt-2 text-sm" />
             </details>
           ))}
         </section>

@@ -110,6 +110,12 @@ export function formatMs(ms: number | string | undefined): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** When a run started, in UTC to the second ("2026-12-05 08:13:11 UTC"); as given when it is not a time. */
+export function formatStarted(iso: string): string {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? iso : `${at.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+}
+
 /** The timings worth a row, in the order the work happens, with the label each gets. */
 export const TIMING_ROWS = [
   ["duration_ms", "Total"],

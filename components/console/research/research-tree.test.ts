@@ -131,7 +131,7 @@ describe("the run reducer", () => {
     ]);
     expect(running.agents[0]).toMatchObject({ durationMs: 900, toolCalls: 2, title: "worker-1 title" });
     expect(running.agents[3]!.error).toBe("timeout");
-    expect(describeRun(running)).toBe("Running. 2 of 4 agents finished, 1 failed.");
+    expect(describeRun(running)).toBe("Running. 1 of 4 agents done, 1 failed.");
   });
 
   it("takes replayed events (a reopened stream) without undoing a finish", () => {
@@ -165,7 +165,7 @@ describe("the run reducer", () => {
       "worker-3": "failed",
       summary: "done",
     });
-    expect(describeRun(done)).toBe("Completed. 5 of 5 agents finished, 2 failed.");
+    expect(describeRun(done)).toBe("Completed. 3 of 5 agents done, 2 failed.");
   });
 
   it("ignores what arrives after the run closed, a local cancel included", () => {
@@ -190,7 +190,7 @@ describe("the run reducer", () => {
     expect(stopped.status).toBe("budget_exceeded");
     expect(stopped.error).toBe("monthly budget exceeded: …");
     expect(stopped.agents).toEqual(running.agents);
-    expect(describeRun(stopped)).toBe("Stopped: the key's monthly budget ran out. 2 of 4 agents finished, 1 failed.");
+    expect(describeRun(stopped)).toBe("Stopped: the key's monthly budget ran out. 1 of 4 agents done, 1 failed.");
     expect(isClosing({ type: "budget_exceeded", error: null })).toBe(true);
   });
 

@@ -278,10 +278,11 @@ export function stateWord(state: AgentState): string {
 
 /** The one line the status region announces. */
 export function describeRun(state: RunState): string {
-  const finished = state.agents.filter((a) => a.state === "done" || a.state === "failed").length;
+  // Done and failed apart: "5 of 6 done, 1 failed", never "6 of 6 finished, 1 failed".
+  const done = state.agents.filter((a) => a.state === "done").length;
   const failed = state.agents.filter((a) => a.state === "failed").length;
   const tally = state.agents.length
-    ? ` ${finished} of ${state.agents.length} agents finished${failed ? `, ${failed} failed` : ""}.`
+    ? ` ${done} of ${state.agents.length} agents done${failed ? `, ${failed} failed` : ""}.`
     : "";
   switch (state.status) {
     case "idle":
