@@ -172,7 +172,16 @@ test.describe("keys: one-step requests, approval by domain, names, lineage and f
         await page.goto(`${server.url}/keys`);
         await card(page, first).getByText("Manage “Lineage”").click();
         await card(page, first).getByLabel("Old key keeps working for").selectOption("24");
+        const asked: string[] = [];
+        page.on("dialog", (d) => void asked.push(d.message()));
         await card(page, first).getByRole("button", { name: "Rotate" }).click();
+        const shownNow = page.getByTestId("new-key");
+        await shownNow.waitFor();
+        expect(asked).toContain(
+          `Rotate “Lineage (${first.slice(0, 11)}…)”? A new key is made and shown once; the old one keeps working for 24 hours.`,
+        );
+        // While it is shown once, the list has the new key already, in a card of its own.
+        await expect(card(page, (await shownNow.textContent())!)).toBeVisible();
         const second = await takeShownKey(page);
 
         // One lineage: the replacement, and under it the key it replaces with when that stops.

@@ -124,6 +124,9 @@ test.describe("the portal journey in real Chromium: sign in, request, approve, u
     await shown.waitFor();
     firstKey = (await shown.textContent())!;
     expect(firstKey).toMatch(/^sk_[0-9A-Za-z]{43}$/);
+    // The list has the key at once, while the key itself is still shown once above it.
+    await expect(user.getByTestId(`key-${firstKey.slice(0, 11)}`)).toBeVisible();
+    await expect(user.getByText("No keys yet.")).toHaveCount(0);
     await user.getByRole("button", { name: "Copy key" }).click();
     await user.getByText("Copied to the clipboard.").waitFor();
     expect(await user.evaluate(() => navigator.clipboard.readText())).toBe(firstKey);

@@ -135,6 +135,8 @@ export async function collectKey(_previous: KeyActionState, form: FormData): Pro
   }
   if (!created) return { error: "this key was already shown once; rotate it if you no longer have it" };
   await publishKeyChange(rt, created.record);
+  // The lists show the new key at once; the key itself is shown once by the page's holder.
+  revalidatePath("/keys");
   return { created: shown(created) };
 }
 
@@ -193,6 +195,7 @@ export async function rotateMyKey(_previous: KeyActionState, form: FormData): Pr
   await publishKeyChange(rt, rotated.record, rotated.old, ...rotated.ended);
   // The replacement counts against its lineage's budget here at once (other instances: their next refresh).
   void rt.budgets.refresh();
+  revalidatePath("/keys");
   return { created: shown(rotated) };
 }
 

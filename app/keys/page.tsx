@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { NewKeyHolder } from "@/components/portal/new-key";
 import { CollectKeyForm } from "@/components/portal/key-forms";
 import { CurrentKeyItem, RetiredKeys } from "@/components/portal/key-list";
 import { Section } from "@/components/portal/section";
@@ -55,50 +56,52 @@ export default async function KeysPage() {
         </div>
       </div>
 
-      {open.length > 0 && (
-        <Section id="requests" className="mt-8" title="Requests">
-          <ul className="mt-3 space-y-3">
-            {open.map((r) => (
-              <li key={r.id} className="rounded-xl border border-slate-300 p-4 dark:border-slate-700">
-                <p>
-                  <strong>{r.name}</strong> · {r.useType} · asked {formatUtc(r.createdAt)} ·{" "}
-                  <span className="font-medium">{r.status === "pending" ? "waiting for an operator" : r.status}</span>
-                </p>
-                <p className="mt-1 text-sm">{requestTerms(r)}</p>
-                {r.status === "pending" && <p className="mt-1 text-sm">{nextSteps}</p>}
-                {r.note && <p className="mt-1 text-sm">Operator’s note: {r.note}</p>}
-                {r.status === "approved" && (
-                  <div className="mt-3">
-                    <p className="mb-2 text-sm">
-                      Approved. The key is created when you press the button and shown once.
-                    </p>
-                    <CollectKeyForm requestId={r.id} />
-                  </div>
-                )}
-              </li>
-            ))}
-          </ul>
-        </Section>
-      )}
-
-      <Section id="keys" className="mt-8" title="Keys">
-        {current.length === 0 ? (
-          <p className="mt-3 text-slate-700 dark:text-slate-300">
-            {keys.length === 0 ? "No keys yet." : "No working keys."}{" "}
-            <Link href="/keys/request" className="text-indigo-700 underline dark:text-indigo-300">
-              Request one
-            </Link>
-            ; the consoles work without one.
-          </p>
-        ) : (
-          <ul className="mt-3 space-y-3">
-            {current.map((entry) => (
-              <CurrentKeyItem key={entry.key.id} entry={entry} policy={rt.config} withheld={withheld} />
-            ))}
-          </ul>
+      <NewKeyHolder>
+        {open.length > 0 && (
+          <Section id="requests" className="mt-8" title="Requests">
+            <ul className="mt-3 space-y-3">
+              {open.map((r) => (
+                <li key={r.id} className="rounded-xl border border-slate-300 p-4 dark:border-slate-700">
+                  <p>
+                    <strong>{r.name}</strong> · {r.useType} · asked {formatUtc(r.createdAt)} ·{" "}
+                    <span className="font-medium">{r.status === "pending" ? "waiting for an operator" : r.status}</span>
+                  </p>
+                  <p className="mt-1 text-sm">{requestTerms(r)}</p>
+                  {r.status === "pending" && <p className="mt-1 text-sm">{nextSteps}</p>}
+                  {r.note && <p className="mt-1 text-sm">Operator’s note: {r.note}</p>}
+                  {r.status === "approved" && (
+                    <div className="mt-3">
+                      <p className="mb-2 text-sm">
+                        Approved. The key is created when you press the button and shown once.
+                      </p>
+                      <CollectKeyForm requestId={r.id} />
+                    </div>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </Section>
         )}
-        {retired.length > 0 && <RetiredKeys retired={retired} />}
-      </Section>
+
+        <Section id="keys" className="mt-8" title="Keys">
+          {current.length === 0 ? (
+            <p className="mt-3 text-slate-700 dark:text-slate-300">
+              {keys.length === 0 ? "No keys yet." : "No working keys."}{" "}
+              <Link href="/keys/request" className="text-indigo-700 underline dark:text-indigo-300">
+                Request one
+              </Link>
+              ; the consoles work without one.
+            </p>
+          ) : (
+            <ul className="mt-3 space-y-3">
+              {current.map((entry) => (
+                <CurrentKeyItem key={entry.key.id} entry={entry} policy={rt.config} withheld={withheld} />
+              ))}
+            </ul>
+          )}
+          {retired.length > 0 && <RetiredKeys retired={retired} />}
+        </Section>
+      </NewKeyHolder>
     </main>
   );
 }

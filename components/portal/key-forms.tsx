@@ -11,6 +11,7 @@ import {
   type KeyActionState,
 } from "@/app/keys/actions";
 import { ActionMessages } from "./action-messages";
+import { useNewKeyAction } from "./new-key";
 import { OneTimeKey } from "./one-time-key";
 import { ScopePicker } from "./scope-picker";
 
@@ -145,8 +146,9 @@ export function KeyRequestForm({
   );
 }
 
+/** Picks up an approved request's key; the key is shown once in the page's NewKeyHolder. */
 export function CollectKeyForm({ requestId }: { requestId: string }) {
-  const [state, action, pending] = useActionState(collectKey, {});
+  const [state, action, pending] = useNewKeyAction(collectKey);
   return (
     <form action={action}>
       <input type="hidden" name="id" value={requestId} />
@@ -155,7 +157,7 @@ export function CollectKeyForm({ requestId }: { requestId: string }) {
           {pending ? "Creating…" : "Create and show my key"}
         </button>
       )}
-      <Outcome state={state} />
+      <ActionMessages state={state} margin="mt-2" />
     </form>
   );
 }
@@ -202,10 +204,26 @@ export function ScopesForm({
   );
 }
 
-export function RotateKeyForm({ id }: { id: string }) {
-  const [state, action, pending] = useActionState(rotateMyKey, {});
+const GRACE_WORDS: Record<string, string> = {
+  "0": "stops at once",
+  "1": "keeps working for 1 hour",
+  "24": "keeps working for 24 hours",
+  "72": "keeps working for 3 days",
+  "168": "keeps working for 7 days",
+};
+
+/** Rotates a key, asked first; the new key is shown once in the page's NewKeyHolder and gets its own card. */
+export function RotateKeyForm({ id, name }: { id: string; name: string }) {
+  const [state, action, pending] = useNewKeyAction(rotateMyKey);
   return (
-    <form action={action}>
+    <form
+      action={action}
+      onSubmit={(e) => {
+        const grace = String(new FormData(e.currentTarget).get("graceHours"));
+        const question = `Rotate “${name}”? A new key is made and shown once; the old one ${GRACE_WORDS[grace] ?? "keeps working for a while"}.`;
+        if (!window.confirm(question)) e.preventDefault();
+      }}
+    >
       <input type="hidden" name="id" value={id} />
       {!state.created && (
         <div className="flex flex-wrap items-end gap-2">
@@ -224,7 +242,7 @@ export function RotateKeyForm({ id }: { id: string }) {
           </button>
         </div>
       )}
-      <Outcome state={state} />
+      <ActionMessages state={state} margin="mt-2" />
     </form>
   );
 }

@@ -140,7 +140,7 @@ export function CurrentKeyItem({
               areas={grantedAreas.length ? grantedAreas : SCOPE_AREAS}
               granted={grantedAreas.length > 0}
             />
-            {k.replaced_by === null && <RotateKeyForm id={k.id} />}
+            {k.replaced_by === null && <RotateKeyForm id={k.id} name={`${k.name} (${k.prefix}…)`} />}
             <RevokeKeyForm id={k.id} name={`${k.name} (${k.prefix}…)`} />
           </div>
         </details>

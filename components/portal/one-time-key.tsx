@@ -5,7 +5,15 @@ import { useState, useSyncExternalStore } from "react";
 
 const noSubscription = () => () => {};
 
-type Props = { name: string; prefix: string; secret: string };
+type Props = {
+  name: string;
+  prefix: string;
+  secret: string;
+  /** Takes the focus as it appears (it may appear above where the user pressed the button). */
+  focus?: boolean;
+  /** Called on "Done" instead of hiding itself (a holder removes it). */
+  onDone?: () => void;
+};
 
 function samples(origin: string, key: string): { label: string; code: string }[] {
   const url = `${origin}/v1/key`;
@@ -26,7 +34,7 @@ function samples(origin: string, key: string): { label: string; code: string }[]
  * The one appearance of a new key. It lives only in this component's props (the server action's
  * answer): reloading or leaving the page loses it for good, which the text says plainly.
  */
-export function OneTimeKey({ name, prefix, secret }: Props) {
+export function OneTimeKey({ name, prefix, secret, focus = false, onDone }: Props) {
   const [copied, setCopied] = useState<"idle" | "done" | "failed">("idle");
   const [hidden, setHidden] = useState(false);
   const router = useRouter();
@@ -52,7 +60,12 @@ export function OneTimeKey({ name, prefix, secret }: Props) {
       aria-labelledby="new-key-title"
       className="mt-4 rounded-xl border-2 border-emerald-600 bg-emerald-50 p-5 dark:border-emerald-500 dark:bg-emerald-950"
     >
-      <h3 id="new-key-title" className="text-lg font-semibold">
+      <h3
+        id="new-key-title"
+        className="text-lg font-semibold"
+        tabIndex={focus ? -1 : undefined}
+        ref={focus ? (h) => h?.focus() : undefined}
+      >
         Your new key “{name}” ({prefix}…)
       </h3>
       <p className="mt-1 text-sm">
@@ -92,7 +105,8 @@ export function OneTimeKey({ name, prefix, secret }: Props) {
       <button
         type="button"
         onClick={() => {
-          setHidden(true);
+          if (onDone) onDone();
+          else setHidden(true);
           router.refresh();
         }}
         className="mt-4 rounded-lg border border-slate-500 px-3 py-2 text-sm font-medium hover:bg-white dark:hover:bg-slate-900"
