@@ -12,8 +12,17 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body className="min-h-screen bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+        {/* The first stop of the keyboard: past the site's navigation, straight to the page. */}
+        <a
+          href="#content"
+          className="sr-only rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white focus:not-sr-only focus:absolute focus:top-3 focus:left-3 focus:z-50"
+        >
+          Skip to content
+        </a>
         <SiteHeader />
-        {children}
+        <div id="content" tabIndex={-1} className="outline-none">
+          {children}
+        </div>
       </body>
     </html>
   );

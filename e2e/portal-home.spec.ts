@@ -39,6 +39,20 @@ test.describe("the portal home in real Chromium", () => {
     expect(errors).toEqual([]);
   });
 
+  test("the keyboard's first stop skips the site's navigation to the page", async ({ page }) => {
+    await page.goto(`${server.url}/`);
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(page.locator("#content")).toBeFocused();
+    // The next stop is the page's own first link, not the header's.
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => document.activeElement?.closest("header") === null);
+    expect(focused).toBe(true);
+  });
+
   test("an area card opens its tag's section of the API reference", async ({ page }) => {
     await page.goto(`${server.url}/`);
     await page.getByRole("link", { name: "Language models" }).click();
