@@ -58,14 +58,16 @@ return redis.call("DECR", KEYS[1])`,
 };
 
 // The level and token scripts build their counters' names from ids (`<prefix>:<kind>:<id>:<bucket>`)
-// rather than take them as KEYS: a key under three levels sends 15 fewer arguments a request, which is
-// most of what the levels cost on the gateway's CPU (bench/limit-levels.ts). Every counter is on the one
-// Redis the limits use, as the other scripts' are (their keys share no hash slot either).
+// rather than take them as KEYS, and take the levels as one argument, `id|minute|day;…` (made once per
+// key's level list: redis-store.ts levelSpec): encoding a script call's arguments is most of what the
+// levels cost on the gateway's CPU (bench/limit-levels.ts). Every counter is on the one Redis the limits
+// use, as the other scripts' are (their keys share no hash slot either).
+const LEVEL_PATTERN = `"([^|;]+)|(%-?%d+)|(%-?%d+)"`;
 
 /**
  * ADMIT with the levels above the key (decision.ts decideLevels; keep the two in step), in the same
  * round trip. KEYS: ADMIT's four. ARGV: ADMIT's seven, then the prefix, the minute bucket now, the
- * previous minute bucket and the UTC day bucket, then per level its id, minute limit and day limit (-1:
+ * previous minute bucket and the UTC day bucket, then the levels as `id|minute limit|day limit;…` (-1:
  * not limited there). Returns the key's counts, each level's three (minute, previous minute, day), and 1
  * when counted (everywhere) or 0 (nowhere).
  */
@@ -80,18 +82,17 @@ local carry = 1 - (now % minuteMs) / minuteMs
 local out = {}
 for i = 1, 4 do out[i] = tonumber(redis.call("GET", KEYS[i]) or "0") end
 local ok = out[1] + math.floor(carry * out[2]) < tonumber(ARGV[2]) and out[3] < tonumber(ARGV[3]) and out[4] < tonumber(ARGV[4])
-local levels = (#ARGV - 11) / 3
 local counters = {}
-for l = 1, levels do
-  local id = ARGV[9 + l * 3]
+local levels = 0
+for id, minuteLimit, dayLimit in string.gmatch(ARGV[12], ${LEVEL_PATTERN}) do
+  levels = levels + 1
+  minuteLimit, dayLimit = tonumber(minuteLimit), tonumber(dayLimit)
   local minute = prefix .. ":minute:" .. id .. ":"
-  counters[l] = {minute .. minuteBucket, prefix .. ":day:" .. id .. ":" .. dayBucket}
-  local m = tonumber(redis.call("GET", counters[l][1]) or "0")
+  counters[levels] = {minute .. minuteBucket, prefix .. ":day:" .. id .. ":" .. dayBucket}
+  local m = tonumber(redis.call("GET", counters[levels][1]) or "0")
   local p = tonumber(redis.call("GET", minute .. previousBucket) or "0")
-  local d = tonumber(redis.call("GET", counters[l][2]) or "0")
+  local d = tonumber(redis.call("GET", counters[levels][2]) or "0")
   out[#out + 1], out[#out + 2], out[#out + 3] = m, p, d
-  local minuteLimit = tonumber(ARGV[10 + l * 3])
-  local dayLimit = tonumber(ARGV[11 + l * 3])
   if (minuteLimit >= 0 and m + math.floor(carry * p) >= minuteLimit) or (dayLimit >= 0 and d >= dayLimit) then
     ok = false
   end
@@ -118,7 +119,7 @@ return out`,
  * Checks and counts a token reservation in each subject's token windows (the key's, its levels'), all or
  * none: the Lua twin of decision.ts decideTokens (keep the two in step).
  * ARGV: now (ms), tokens, minute ms, day TTL ms, the prefix, the minute bucket now, the previous minute
- * bucket and the UTC day bucket, then per subject its id, minute limit and day limit (-1: none).
+ * bucket and the UTC day bucket, then the subjects as `id|minute limit|day limit;…` (-1: none).
  * Returns every subject's counts before it (minute, previous minute, day), then 1 when it was counted,
  * 0 when refused.
  */
@@ -134,17 +135,16 @@ local carry = 1 - (now % minuteMs) / minuteMs
 local out = {}
 local counters = {}
 local ok = true
-local subjects = (#ARGV - 8) / 3
-for s = 1, subjects do
-  local id = ARGV[6 + s * 3]
+local subjects = 0
+for id, minuteLimit, dayLimit in string.gmatch(ARGV[9], ${LEVEL_PATTERN}) do
+  subjects = subjects + 1
+  minuteLimit, dayLimit = tonumber(minuteLimit), tonumber(dayLimit)
   local minute = prefix .. ":tokens-minute:" .. id .. ":"
-  counters[s] = {minute .. minuteBucket, prefix .. ":tokens-day:" .. id .. ":" .. dayBucket}
-  local m = tonumber(redis.call("GET", counters[s][1]) or "0")
+  counters[subjects] = {minute .. minuteBucket, prefix .. ":tokens-day:" .. id .. ":" .. dayBucket}
+  local m = tonumber(redis.call("GET", counters[subjects][1]) or "0")
   local p = tonumber(redis.call("GET", minute .. previousBucket) or "0")
-  local d = tonumber(redis.call("GET", counters[s][2]) or "0")
+  local d = tonumber(redis.call("GET", counters[subjects][2]) or "0")
   out[#out + 1], out[#out + 2], out[#out + 3] = m, p, d
-  local minuteLimit = tonumber(ARGV[7 + s * 3])
-  local dayLimit = tonumber(ARGV[8 + s * 3])
   if (minuteLimit >= 0 and m + math.floor(carry * p) + tokens > minuteLimit) or (dayLimit >= 0 and d + tokens > dayLimit) then
     ok = false
   end
@@ -166,7 +166,8 @@ return out`,
 /**
  * Replaces a reservation with what was used: adds the delta (negative when less was used) to each token
  * bucket the reservation went to that is still there, never below zero, keeping its expiry.
- * ARGV: the delta, the prefix, the minute bucket and the UTC day bucket it was counted in, then the ids.
+ * ARGV: the delta, the prefix, the minute bucket and the UTC day bucket it was counted in, then the
+ * subjects as RESERVE_TOKENS took them.
  */
 export const SETTLE_TOKENS: LuaScript = {
   name: "gwLimitSettleTokens",
@@ -174,8 +175,8 @@ export const SETTLE_TOKENS: LuaScript = {
   lua: `
 local delta = tonumber(ARGV[1])
 local prefix, minuteBucket, dayBucket = ARGV[2], ARGV[3], ARGV[4]
-for i = 5, #ARGV do
-  for _, key in ipairs({prefix .. ":tokens-minute:" .. ARGV[i] .. ":" .. minuteBucket, prefix .. ":tokens-day:" .. ARGV[i] .. ":" .. dayBucket}) do
+for id in string.gmatch(ARGV[5], ${LEVEL_PATTERN}) do
+  for _, key in ipairs({prefix .. ":tokens-minute:" .. id .. ":" .. minuteBucket, prefix .. ":tokens-day:" .. id .. ":" .. dayBucket}) do
     local n = redis.call("GET", key)
     if n then
       local left = tonumber(n) + delta

@@ -51,10 +51,7 @@ export class RedisLimitStore implements LimitStore {
       dayTtl,
       SLOT_TTL_SECONDS,
     ];
-    if (levels?.length) {
-      args.push(this.prefix, minute, minute - 1, day);
-      for (const level of levels) args.push(level.id, level.limits.minute ?? -1, level.limits.day ?? -1);
-    }
+    if (levels?.length) args.push(this.prefix, minute, minute - 1, day, levelSpec(levels));
     const reply = ((await this.run(levels?.length ? ADMIT_LEVELS : ADMIT, keys, args)) as number[]).map(Number);
     const counts = { minute: reply[0]!, previousMinute: reply[1]!, day: reply[2]!, inUse: reply[3]! };
     const decision = levels?.length
@@ -78,8 +75,8 @@ export class RedisLimitStore implements LimitStore {
     const minute = bucketOf("minute", now);
     const day = bucketOf("day", now);
     const dayTtl = (day + 1) * WINDOW_MS.day - now + DAY_SLACK_MS;
-    const args: Array<string | number> = [now, tokens, WINDOW_MS.minute, dayTtl, this.prefix, minute, minute - 1, day];
-    for (const { id, limits } of subjects) args.push(id, limits.minute ?? -1, limits.day ?? -1);
+    const spec = levelSpec(subjects);
+    const args = [now, tokens, WINDOW_MS.minute, dayTtl, this.prefix, minute, minute - 1, day, spec];
     const reply = ((await this.run(RESERVE_TOKENS, [], args)) as number[]).map(Number);
     const verdict = decideTokens(countsIn(reply, 0, subjects.length), subjects, tokens, now);
     if (verdict.refusedBy !== null)
@@ -89,8 +86,7 @@ export class RedisLimitStore implements LimitStore {
       states: verdict.states,
       refusedBy: null,
       settle: releaseOnce(async (actual: number) => {
-        if (actual !== tokens)
-          await this.run(SETTLE_TOKENS, [], [actual - tokens, this.prefix, minute, day, ...subjects.map((s) => s.id)]);
+        if (actual !== tokens) await this.run(SETTLE_TOKENS, [], [actual - tokens, this.prefix, minute, day, spec]);
       }),
     };
   }
@@ -116,6 +112,21 @@ export class RedisLimitStore implements LimitStore {
   ): string {
     return bucket === undefined ? `${this.prefix}:${kind}:${keyId}` : `${this.prefix}:${kind}:${keyId}:${bucket}`;
   }
+}
+
+const specs = new WeakMap<readonly LevelCheck[], string>();
+
+/**
+ * Levels or token subjects as the scripts take them, `id|minute|day;…` (-1: no limit there), made once
+ * per list: a key's lists are built once and kept (LevelDirectory.chainOf), so a request only looks it up.
+ */
+function levelSpec(list: readonly LevelCheck[]): string {
+  let spec = specs.get(list);
+  if (spec === undefined) {
+    spec = list.map(({ id, limits }) => `${id}|${limits.minute ?? -1}|${limits.day ?? -1}`).join(";");
+    specs.set(list, spec);
+  }
+  return spec;
 }
 
 /** `n` subjects' counts (minute, previous minute, day) from a script's reply, from `offset` on. */
