@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { SampleModelProvider } from "@/components/sample-model";
 import { SiteHeader } from "@/components/site-header";
+import { sampleModel } from "@/lib/console/first-call.ts";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -21,7 +23,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         </a>
         <SiteHeader />
         <div id="content" tabIndex={-1} className="outline-none">
-          {children}
+          <SampleModelProvider model={sampleModel()}>{children}</SampleModelProvider>
         </div>
       </body>
     </html>

@@ -1,7 +1,9 @@
 import { headers } from "next/headers";
 import Link from "next/link";
 import { CapabilityGrid } from "@/components/capability-grid";
+import { CodeTabs } from "@/components/code-tabs";
 import { Section } from "@/components/portal/section";
+import { firstCallSamples, helloRequest, sampleModel } from "@/lib/console/first-call.ts";
 import { getGateway } from "@/lib/instance.ts";
 import { approvalSummary } from "@/lib/portal/keys/approval-text.ts";
 import { getPortal } from "@/lib/portal/sign-in/auth.ts";
@@ -16,7 +18,10 @@ export default async function HomePage() {
   const [{ rt }, { config: portal }] = await Promise.all([getGateway(), getPortal()]);
   const origin = sampleOrigin(rt.config.publicBaseUrl, requestHeaders, portal.url);
   const { day, minute, concurrency } = rt.config.limits;
-  const sample = `curl -H "X-API-Key: $API_KEY" ${origin}/v1/key`;
+  const samples = [
+    ...firstCallSamples(origin, helloRequest(sampleModel())),
+    { id: "check", label: "Check your key", code: `curl -H "X-API-Key: $API_KEY" ${origin}/v1/key` },
+  ];
 
   return (
     <main className="mx-auto max-w-5xl px-6 py-16">
@@ -63,19 +68,15 @@ export default async function HomePage() {
 
       <Section id="try-it" className="mt-12" title="Try it">
         <p className="mt-2 text-slate-600 dark:text-slate-400">
-          Send your key in the <code>X-API-Key</code> header. Unless the operator sets other limits for it, a key has{" "}
-          {day.toLocaleString("en-US")} requests a day (reset at midnight UTC), {minute} a minute and {concurrency} at
-          once.
+          Send your key in the <code>X-API-Key</code> header (or as <code>Authorization: Bearer</code>). Unless the
+          operator sets other limits for it, a key has {day.toLocaleString("en-US")} requests a day (reset at midnight
+          UTC), {minute} a minute and {concurrency} at once.
         </p>
-        {/* Focusable: on a narrow screen the line scrolls sideways, and a keyboard must be able to scroll it. */}
-        <pre
-          data-testid="sample"
-          tabIndex={0}
-          aria-label="Sample request"
-          className="mt-4 overflow-x-auto rounded-lg bg-slate-900 p-4 text-sm text-slate-100"
-        >
-          {sample}
-        </pre>
+        <p className="mt-2 mb-4 text-slate-600 dark:text-slate-400">
+          A chat completion from your own tools: the OpenAI and Anthropic SDKs take this server as their base URL, and
+          an MCP client reaches its tools.
+        </p>
+        <CodeTabs samples={samples} label="First call" testId="sample" />
         <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">
           Machine-readable: the{" "}
           <a className="underline" href="/openapi.json">

@@ -147,7 +147,7 @@ test.describe("the operator edits model routing in the admin area", () => {
     await expect(cache.getByRole("status")).toHaveText("Cleared: 1 answer removed from the response cache.");
     await page.goto(`${server.url}/admin/audit`);
     const audit = page.getByRole("list", { name: "Audit entries" });
-    await expect(audit).toContainText("routing.save");
+    await expect(audit).toContainText("Routing file saved");
     await expect(audit).toContainText("Response cache cleared");
   });
 

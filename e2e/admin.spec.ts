@@ -14,6 +14,7 @@ import { signInThroughMail } from "./sign-in.ts";
 
 const OPERATOR = "ops@example.test";
 const ALICE = "alice@example.test";
+const CAROL = "carol@example.test";
 const BULK = 30;
 
 async function sessionOf(browser: Browser, server: ServerProcess, smtp: TestSmtp, email: string, path = "/") {
@@ -177,6 +178,53 @@ test.describe("the operator's pages", () => {
 
     await page.goto(`${server.url}/admin/keys?page=abc`);
     await expect(page.getByText("This search cannot be read: page must be a page number.")).toBeVisible();
+  });
+
+  test("creates a key for someone by address, shown once, and changes its areas and last day", async ({ page }) => {
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    await page.goto(`${server.url}/admin/keys`);
+    const create = page.locator("details").filter({ hasText: "Create a key for someone" });
+    await create.getByText("Create a key for someone").click();
+    await create.getByLabel("Owner's email").fill(CAROL);
+    await create.getByLabel("Key name").fill("Partner feed");
+    await create.getByLabel("Only the areas ticked below").check();
+    await create.getByLabel("data", { exact: true }).check();
+    await create.getByLabel(/^Last day it works/).fill(day(10));
+    await create.getByRole("button", { name: "Create the key" }).click();
+    const shown = page.getByTestId("new-key");
+    await expect(
+      page.getByRole("heading", { name: /^New key “Partner feed” \(sk_\w+…\) for carol@example\.test$/ }),
+    ).toBeVisible();
+    const secret = (await shown.textContent())!;
+    await expect(page.getByText(`Made “Partner feed” for ${CAROL}: areas: data; last day: ${day(10)}.`)).toBeVisible();
+    const info = async () =>
+      (await (await fetch(`${server.url}/v1/key`, { headers: { "X-API-Key": secret } })).json()) as {
+        name: string;
+        scopes: string[];
+        expires_at: string | null;
+      };
+    expect(await info()).toMatchObject({ name: "Partner feed", scopes: ["data"] });
+    expect((await info()).expires_at?.slice(0, 10)).toBe(day(11));
+    expect(await overflowsSideways(page)).toBe(false);
+    await expectAccessible(page);
+    await screenshot(page, "admin-create-key");
+    await page.getByRole("button", { name: "Done: I have stored the key" }).click();
+
+    // Its areas and last day, changed on its card: every area, no last day.
+    await page.goto(`${server.url}/admin/keys?q=${encodeURIComponent(CAROL)}`);
+    const card = page.getByTestId(/^admin-key-/);
+    await expect(card).toHaveCount(1);
+    await card.getByText(/^Areas and last day of Partner feed/).click();
+    await expect(card.getByLabel(/^Last day it works/)).toHaveValue(day(10));
+    await card.getByLabel("Every area, including areas added later").check();
+    await card.getByLabel(/^Last day it works/).fill("");
+    await card.getByRole("button", { name: /^Save areas and last day of Partner feed/ }).click();
+    await expect(card.getByText("Saved: areas: every area; last day: none (it does not expire).")).toBeVisible();
+    expect(await info()).toMatchObject({ scopes: [], expires_at: null });
+    await page.goto(`${server.url}/admin/audit`);
+    await expect(page.getByRole("list", { name: "Audit entries" })).toContainText(
+      "areas data → every area; last day " + day(10) + " → no expiry",
+    );
   });
 
   test("names people by address and says what each change was, in words", async ({ page }) => {

@@ -97,7 +97,9 @@ test.describe("usage you can trust and monthly budgets, in real Chromium", () =>
     await card.getByLabel("Budget in").selectOption("requests");
     await card.getByLabel("Monthly limit").fill("5000");
     await card.getByRole("button", { name: "Set budget" }).click();
-    await expect(card.getByRole("alert")).toContainText("at most 1,000 requests a month (the operator's ceiling)");
+    await expect(card.getByRole("alert")).toHaveText(
+      "The monthly limit is at most 1,000 requests a month (the operator's ceiling)",
+    );
     await card.getByLabel("Monthly limit").fill("5");
     await card.getByLabel("Hard stop at 100 %").check();
     await card.getByRole("button", { name: "Set budget" }).click();

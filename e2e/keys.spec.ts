@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
+import { readOperatorEndpoint } from "../lib/gateway/keys/operator.ts";
 import { backendEnv } from "../test/support/backends.ts";
 import { startTestSmtp, type TestSmtp } from "../test/support/mail.ts";
 import { startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
@@ -41,10 +42,20 @@ test.describe("keys: one-step requests, approval by domain, names, lineage and f
   let server: ServerProcess;
   let smtp: TestSmtp;
   let cleanup: () => Promise<void>;
+  let operatorCall: (path: string, body?: unknown) => Promise<Response>;
 
   test.beforeAll(async () => {
     const b = await backendEnv("pglite");
     cleanup = b.cleanup;
+    // The operator's decisions, through the running server's operator endpoint (as the CLI makes them).
+    operatorCall = (path, body) => {
+      const endpoint = readOperatorEndpoint(b.dataDir)!;
+      return fetch(`${endpoint.url}${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { authorization: `Bearer ${endpoint.token}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    };
     smtp = await startTestSmtp();
     server = await startServerProcess({
       ...b.env,
@@ -78,6 +89,8 @@ test.describe("keys: one-step requests, approval by domain, names, lineage and f
         await signInThroughMail(page, server.url, smtp, `dev-${label}@${TRUSTED}`, "/keys/request");
         await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create an API key");
         await expect(page.getByText("This server issues your key at once")).toBeVisible();
+        // What "Intended use" needs is said before anything is refused.
+        await expect(page.getByLabel("Intended use")).toHaveAccessibleDescription(/^At least 10 characters/);
         await page.getByLabel("Key name").fill("CI runner");
         // "Every area" is a choice made, not what no ticks mean: "only these" with none ticked is asked again.
         await expect(page.getByLabel("Every area, including areas added later")).toBeChecked();
@@ -97,6 +110,20 @@ test.describe("keys: one-step requests, approval by domain, names, lineage and f
         expect(await overflowsSideways(page)).toBe(false);
         await expectAccessibleInBothSchemes(page, `key-request-one-step-${label}`);
         await page.getByRole("button", { name: "Create my key" }).click();
+        // The panel that shows the key once starts the first call in the caller's own tools, the key filled in.
+        const secret = (await page.getByTestId("new-key").textContent())!;
+        const firstCall = page.getByTestId("first-call");
+        await expect(firstCall).toContainText(`export API_KEY=${secret}`);
+        await expect(firstCall).toContainText(`curl ${server.url}/v1/chat/completions`);
+        const forms = page.getByRole("group", { name: "First call" });
+        await forms.getByRole("button", { name: "OpenAI SDK · TypeScript" }).click();
+        await expect(firstCall).toContainText(
+          `new OpenAI({ baseURL: "${server.url}/v1", apiKey: process.env.API_KEY })`,
+        );
+        await forms.getByRole("button", { name: "MCP client" }).click();
+        await expect(firstCall).toContainText(`"Authorization": "Bearer ${secret}"`);
+        expect(await overflowsSideways(page)).toBe(false);
+        await expectAccessibleInBothSchemes(page, `key-first-call-${label}`);
         const key = await takeShownKey(page);
 
         const info = (await (await api(key)).json()) as { name: string; scopes: string[]; expires_at: string };
@@ -151,13 +178,44 @@ test.describe("keys: one-step requests, approval by domain, names, lineage and f
         await expect(page.locator("main").getByRole("status")).toHaveText(
           `Request sent. An operator of this server decides on it. You will get an email at ${email} with the decision, which also shows on your keys page. Once it is approved, the key is created there and shown once.`,
         );
-        await page.goto(`${server.url}/keys`);
+        // The answer leads on to where the request is followed.
+        await page.getByRole("link", { name: "Go to your keys" }).click();
+        await page.waitForURL(`${server.url}/keys`);
         const requests = page.getByRole("region", { name: "Requests" });
         await expect(requests).toContainText("waiting for an operator");
         await expect(requests).toContainText(`Areas: every area · last day: ${dayFromNow(90)} (UTC)`);
         await expect(requests).toContainText(`You will get an email at ${email}`);
         expect(await overflowsSideways(page)).toBe(false);
         await expectAccessibleInBothSchemes(page, `keys-request-pending-${label}`);
+
+        // A second request, taken back before anyone decides: it leaves the list (and the operator's queue).
+        await page.goto(`${server.url}/keys/request`);
+        await page.getByLabel("Key name").fill("Side project");
+        await describeUse(page);
+        await page.getByRole("button", { name: "Send request" }).click();
+        await page.getByRole("link", { name: "Go to your keys" }).click();
+        await expect(requests.getByRole("listitem")).toHaveCount(2);
+        await requests.getByRole("button", { name: "Withdraw the request for “Side project”" }).click();
+        await expect(requests.getByRole("listitem")).toHaveCount(1);
+        await expect(requests).not.toContainText("Side project");
+        const queue = (await (await operatorCall("/requests?status=all")).json()) as {
+          requests: { id: string; name: string; email: string; status: string }[];
+        };
+        const mine = queue.requests.filter((r) => r.email === email);
+        expect(mine.map((r) => [r.name, r.status]).sort()).toEqual([
+          ["Side project", "withdrawn"],
+          ["Thesis", "pending"],
+        ]);
+
+        // A declined request shows the operator's note until its requester dismisses it.
+        const thesis = mine.find((r) => r.name === "Thesis")!;
+        const declined = await operatorCall(`/requests/${thesis.id}/decline`, { note: "Say which data you need" });
+        expect(declined.status).toBe(200);
+        await page.reload();
+        await expect(requests).toContainText("declined");
+        await expect(requests).toContainText("Operator’s note: Say which data you need");
+        await requests.getByRole("button", { name: "Dismiss the declined request for “Thesis”" }).click();
+        await expect(page.getByRole("region", { name: "Requests" })).toHaveCount(0);
       });
 
       test("shows a rotated key under its replacement, offers no Rotate in a grace period, and folds revoked and expired keys away", async ({

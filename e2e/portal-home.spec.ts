@@ -78,7 +78,25 @@ test.describe("the portal home in real Chromium", () => {
         // AUTO_APPROVE_KEYS is off by default: an operator decides.
         await expect(steps.nth(2)).toContainText("An operator reviews the request");
         // The server listens on a port picked at start, never 3000: the sample follows the request.
-        await expect(page.getByTestId("sample")).toHaveText(`curl -H "X-API-Key: $API_KEY" ${server.url}/v1/key`);
+        const sample = page.getByTestId("sample");
+        await expect(sample).toContainText(`curl ${server.url}/v1/chat/completions`);
+        await expect(sample).toContainText('-H "Authorization: Bearer $API_KEY"');
+        // The first call in the caller's own SDK, each form a button away and copied whole.
+        const forms = page.getByRole("group", { name: "First call" });
+        await forms.getByRole("button", { name: "OpenAI SDK · Python" }).click();
+        await expect(sample).toContainText(`OpenAI(base_url="${server.url}/v1", api_key=os.environ["API_KEY"])`);
+        await forms.getByRole("button", { name: "Anthropic SDK · TypeScript" }).click();
+        await expect(sample).toContainText(`new Anthropic({ baseURL: "${server.url}", apiKey: process.env.API_KEY })`);
+        await forms.getByRole("button", { name: "MCP client" }).click();
+        await expect(sample).toContainText(`claude mcp add --transport http gateway ${server.url}/v1/mcp`);
+        await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+        await page.getByRole("button", { name: "Copy MCP client" }).click();
+        await expect(page.getByRole("region", { name: "Try it" }).getByRole("status")).toHaveText("Copied.");
+        expect((await page.evaluate(() => navigator.clipboard.readText())).trim()).toBe(
+          (await sample.innerText()).trim(),
+        );
+        await forms.getByRole("button", { name: "Check your key" }).click();
+        await expect(sample).toHaveText(`curl -H "X-API-Key: $API_KEY" ${server.url}/v1/key`);
         await expect(page.getByRole("region", { name: "Try it" })).toContainText("10,000 requests a day");
         expect(await overflowsSideways(page)).toBe(false);
         await expectAccessibleInBothSchemes(page, `home-${label}`);

@@ -4,13 +4,20 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getGateway } from "@/lib/instance.ts";
 import {
+  createKey,
   revokeKey,
   setCachePolicyInput,
   setKeyCachePolicy,
   setKeyLimits,
   setKeyModelRules,
   setModelRulesInput,
+  updateKeyTerms,
 } from "@/lib/gateway/keys/key-changes.ts";
+import { KeyRuleError } from "@/lib/gateway/keys/key-rules.ts";
+import { isOperatorScope, SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
+import { expiryFromDay, lastDay } from "@/lib/portal/keys/expiry-day.ts";
+import { chosenScopes } from "@/lib/portal/keys/scope-choice.ts";
+import { formIssue, parseForm } from "@/lib/portal/forms/form-issue.ts";
 import { getPortal } from "@/lib/portal/sign-in/auth.ts";
 import { decideAndTell } from "@/lib/portal/keys/decision.ts";
 import { publishKeyChange } from "@/lib/portal/keys/publish-change.ts";
@@ -140,4 +147,102 @@ export async function setCachePolicy(_previous: AdminActionState, form: FormData
   await publishKeyChange(rt, record);
   revalidatePath("/admin", "layout");
   return { message: "Cache policy saved." };
+}
+
+/** The admin key forms' fields as their labels name them, for problems worded by `parseForm`. */
+const KEY_LABELS = { id: "Key", email: "Owner's email", name: "Key name", expiresOn: "Last day it works" };
+
+const idForm = z.object({ id: z.string().min(1).max(100) });
+
+const termsForm = z.object({
+  scopeMode: z.string().max(10).nullable(),
+  scopes: z.array(z.enum(SCOPE_AREAS)).max(50),
+  expiresOn: z.string().max(20),
+});
+
+const readTerms = (form: FormData) =>
+  parseForm(
+    termsForm,
+    {
+      scopeMode: form.get("scopeMode"),
+      scopes: form.getAll("scopes"),
+      expiresOn: form.get("expiresOn") ?? "",
+    },
+    KEY_LABELS,
+  );
+
+/** The areas and last day chosen in a form, checked: the scope picker's answer and a date not in the past. */
+function chosenTerms(
+  fields: z.output<typeof termsForm>,
+): { scopes: (typeof SCOPE_AREAS)[number][]; expiresAt: Date | null } | { error: string } {
+  const areas = chosenScopes(fields.scopeMode, fields.scopes);
+  if ("error" in areas) return areas;
+  const expiry = expiryFromDay(fields.expiresOn);
+  if ("error" in expiry) return expiry;
+  return { scopes: areas.scopes, expiresAt: expiry.expiresAt ?? null };
+}
+
+const termsText = (scopes: string[], expiresAt: Date | null) =>
+  `areas: ${scopes.length ? scopes.join(", ") : "every area"}; last day: ${expiresAt ? lastDay(expiresAt) : "none (it does not expire)"}`;
+
+/** Sets a key's areas (and its grant with them) and its last day; operator scopes it holds stay. */
+export async function setKeyTerms(_previous: AdminActionState, form: FormData): Promise<AdminActionState> {
+  const { rt, actor } = await operator();
+  const key = parseForm(idForm, { id: form.get("id") }, KEY_LABELS);
+  if (!key.success) return { error: formIssue(key.error) };
+  const parsed = readTerms(form);
+  if (!parsed.success) return { error: formIssue(parsed.error) };
+  const terms = chosenTerms(parsed.data);
+  if ("error" in terms) return { error: terms.error };
+  const { id } = key.data;
+  const existing = await rt.db.prisma.apiKey.findUnique({ where: { id }, select: { scopes: true } });
+  if (!existing) return { error: "No such key" };
+  const scopes = [...terms.scopes, ...existing.scopes.filter(isOperatorScope)].sort();
+  const record = await updateKeyTerms(rt.db, id, { scopes, expiresAt: terms.expiresAt }, actor);
+  if (!record) return { error: "No such key (a console key's areas are set by CONSOLE_KEY_SCOPES)" };
+  await publishKeyChange(rt, record);
+  revalidatePath("/admin", "layout");
+  return { message: `Saved: ${termsText(terms.scopes, terms.expiresAt)}.` };
+}
+
+const newKeyForm = z.object({
+  email: z.email().max(320),
+  name: z.string().trim().min(1, "give the key a name").max(100),
+});
+
+export type AdminCreateState = AdminActionState & {
+  created?: { name: string; prefix: string; key: string; email: string };
+};
+
+/**
+ * Makes a key for a person by address (their account is made if they have none), with its areas and
+ * last day, shown once to the operator to pass on.
+ */
+export async function createKeyForUser(_previous: AdminCreateState, form: FormData): Promise<AdminCreateState> {
+  const { rt, actor } = await operator();
+  const person = parseForm(newKeyForm, { email: form.get("email"), name: form.get("name") }, KEY_LABELS);
+  if (!person.success) return { error: formIssue(person.error) };
+  const fields = readTerms(form);
+  if (!fields.success) return { error: formIssue(fields.error) };
+  const terms = chosenTerms(fields.data);
+  if ("error" in terms) return { error: terms.error };
+  const email = person.data.email.toLowerCase();
+  let created;
+  try {
+    created = await createKey(
+      rt.db,
+      { name: person.data.name, email, scopes: terms.scopes, expiresAt: terms.expiresAt ?? undefined },
+      actor,
+      rt.config,
+    );
+  } catch (err) {
+    if (err instanceof KeyRuleError) return { error: err.message };
+    throw err;
+  }
+  rt.keys.remember(created.record);
+  revalidatePath("/admin", "layout");
+  return {
+    message: `Made “${person.data.name}” for ${email}: ${termsText(terms.scopes, terms.expiresAt)}.`,
+    created: { name: person.data.name, prefix: created.prefix, key: created.key, email },
+  };
 }

@@ -20,6 +20,7 @@ const STATUS_CHOICES: ReadonlyArray<[string, string]> = [
   ["decided", "Decided"],
   ["approved", "Approved"],
   ["declined", "Declined"],
+  ["withdrawn", "Withdrawn"],
   ["all", "All"],
 ];
 
@@ -28,6 +29,7 @@ const TITLES: Record<string, string> = {
   decided: "Decided key requests",
   approved: "Approved key requests",
   declined: "Declined key requests",
+  withdrawn: "Withdrawn key requests",
   all: "All key requests",
 };
 
@@ -35,6 +37,7 @@ const badge = {
   pending: "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100",
   approved: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100",
   declined: "bg-red-100 text-red-900 dark:bg-red-900 dark:text-red-100",
+  withdrawn: "bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-slate-100",
 } as Record<string, string>;
 
 /** The operator's first tab: the queue of key requests, and the decided ones with their notes. */
@@ -87,12 +90,18 @@ export default async function AdminPage({ searchParams }: Props) {
                     <DecisionForm id={r.id} name={r.name} email={r.user.email ?? r.userId} />
                   ) : (
                     <div className="mt-3 rounded-lg bg-slate-100 p-3 text-sm dark:bg-slate-800">
-                      <p>
-                        {r.status === "approved" ? "Approved" : "Declined"} by {r.decidedBy ?? "—"} on{" "}
-                        {formatUtc(r.decidedAt)}
-                        {r.status === "approved" && (r.keyId ? "; the key was created." : "; not collected yet.")}
-                      </p>
-                      <p className="mt-1">{r.note ? `Note: “${r.note}”` : "No note."}</p>
+                      {r.status === "withdrawn" ? (
+                        <p>Withdrawn by the requester on {formatUtc(r.decidedAt)}.</p>
+                      ) : (
+                        <>
+                          <p>
+                            {r.status === "approved" ? "Approved" : "Declined"} by {r.decidedBy ?? "—"} on{" "}
+                            {formatUtc(r.decidedAt)}
+                            {r.status === "approved" && (r.keyId ? "; the key was created." : "; not collected yet.")}
+                          </p>
+                          <p className="mt-1">{r.note ? `Note: “${r.note}”` : "No note."}</p>
+                        </>
+                      )}
                     </div>
                   )}
                 </li>

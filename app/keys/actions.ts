@@ -4,7 +4,13 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { getGateway } from "@/lib/instance.ts";
 import { type CreatedKey, renameKey, revokeKey, setKeyScopes } from "@/lib/gateway/keys/key-changes.ts";
-import { keyRequestInput, pickUpKey, requestKey } from "@/lib/gateway/keys/key-requests.ts";
+import {
+  dismissKeyRequest,
+  keyRequestInput,
+  pickUpKey,
+  requestKey,
+  withdrawKeyRequest,
+} from "@/lib/gateway/keys/key-requests.ts";
 import { rotateKey } from "@/lib/gateway/keys/key-rotation.ts";
 import { KeyRuleError } from "@/lib/gateway/keys/key-rules.ts";
 import { SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
@@ -15,6 +21,7 @@ import { publishKeyChange } from "@/lib/portal/keys/publish-change.ts";
 import { grantedAreasOf } from "@/lib/portal/keys/my-keys.ts";
 import { chosenScopes } from "@/lib/portal/keys/scope-choice.ts";
 import { currentSession } from "@/lib/portal/sign-in/session.ts";
+import { formIssue, parseForm } from "@/lib/portal/forms/form-issue.ts";
 
 /**
  * What a key form shows after it ran: an error, a message, or a new key (its only appearance).
@@ -41,10 +48,18 @@ function shown(created: CreatedKey): KeyActionState["created"] {
   return { id: created.id, name: created.record.name, prefix: created.prefix, key: created.key };
 }
 
-function firstIssue(err: z.ZodError): string {
-  const issue = err.issues[0];
-  return issue ? `${issue.path.join(".") || "input"}: ${issue.message}` : "invalid input";
-}
+/** The key forms' fields as their labels name them, for problems worded by `parseForm`. */
+const LABELS = {
+  id: "Key",
+  name: "Key name",
+  intendedUse: "Intended use",
+  organisation: "Organisation",
+  useType: "Use type",
+  expiresOn: "Last day it works",
+  scopes: "Areas",
+  scopeMode: "Areas",
+  graceHours: "Old key keeps working for",
+};
 
 /** A change the key rules refused (too many keys, a name taken, widening scopes, rotating twice) is the form's error. */
 function refused(err: unknown): KeyActionState {
@@ -58,7 +73,7 @@ const scopeFields = z.object({
   scopes: z.array(z.enum(SCOPE_AREAS)).max(50),
 });
 const readScopes = (form: FormData) =>
-  scopeFields.safeParse({ scopeMode: form.get("scopeMode"), scopes: form.getAll("scopes") });
+  parseForm(scopeFields, { scopeMode: form.get("scopeMode"), scopes: form.getAll("scopes") }, LABELS);
 
 const requestForm = z.object({
   name: z.string(),
@@ -77,8 +92,8 @@ type RequestFields = z.infer<typeof requestForm> & { scopeMode: string; scopes: 
 export async function submitKeyRequest(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
   const { rt, userId, email } = await signedIn();
   const { config, mailer } = await getPortal();
-  const raw = requestForm.safeParse(Object.fromEntries(form));
-  if (!raw.success) return { error: firstIssue(raw.error) };
+  const raw = parseForm(requestForm, Object.fromEntries(form), LABELS);
+  if (!raw.success) return { error: formIssue(raw.error) };
   const submitted: RequestFields = {
     ...raw.data,
     scopeMode: String(form.get("scopeMode") ?? ""),
@@ -86,13 +101,17 @@ export async function submitKeyRequest(_previous: KeyActionState, form: FormData
   };
   const refusal = (error: string): KeyActionState => ({ error, submitted });
   const fields = readScopes(form);
-  if (!fields.success) return refusal(firstIssue(fields.error));
+  if (!fields.success) return refusal(formIssue(fields.error));
   const scopes = chosenScopes(fields.data.scopeMode, fields.data.scopes);
   if ("error" in scopes) return refusal(scopes.error);
   const expiry = expiryFromDay(raw.data.expiresOn);
   if ("error" in expiry) return refusal(expiry.error);
-  const parsed = keyRequestInput.safeParse({ ...raw.data, scopes: scopes.scopes, expiresAt: expiry.expiresAt });
-  if (!parsed.success) return refusal(firstIssue(parsed.error));
+  const parsed = parseForm(
+    keyRequestInput,
+    { ...raw.data, scopes: scopes.scopes, expiresAt: expiry.expiresAt },
+    LABELS,
+  );
+  if (!parsed.success) return refusal(formIssue(parsed.error));
   let request;
   try {
     request = await requestKey(rt.db, userId, parsed.data as z.input<typeof keyRequestInput>, config.keyApproval);
@@ -125,8 +144,8 @@ const idForm = z.object({ id: z.string().min(1).max(100) });
 
 export async function collectKey(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
   const { rt, userId } = await signedIn();
-  const parsed = idForm.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  const parsed = parseForm(idForm, Object.fromEntries(form), LABELS);
+  if (!parsed.success) return { error: formIssue(parsed.error) };
   let created;
   try {
     created = await pickUpKey(rt.db, parsed.data.id, userId, rt.config);
@@ -142,10 +161,12 @@ export async function collectKey(_previous: KeyActionState, form: FormData): Pro
 
 export async function renameMyKey(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
   const { rt, userId, actor } = await signedIn();
-  const parsed = idForm
-    .extend({ name: z.string().trim().min(1, "the name cannot be empty").max(100) })
-    .safeParse(Object.fromEntries(form));
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  const parsed = parseForm(
+    idForm.extend({ name: z.string().trim().min(1, "give the key a name").max(100) }),
+    Object.fromEntries(form),
+    LABELS,
+  );
+  if (!parsed.success) return { error: formIssue(parsed.error) };
   let record;
   try {
     record = await renameKey(rt.db, parsed.data.id, { name: parsed.data.name }, actor, userId);
@@ -160,10 +181,10 @@ export async function renameMyKey(_previous: KeyActionState, form: FormData): Pr
 
 export async function setMyKeyScopes(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
   const { rt, userId, actor } = await signedIn();
-  const id = idForm.safeParse({ id: form.get("id") });
-  if (!id.success) return { error: firstIssue(id.error) };
+  const id = parseForm(idForm, { id: form.get("id") }, LABELS);
+  if (!id.success) return { error: formIssue(id.error) };
   const fields = readScopes(form);
-  if (!fields.success) return { error: firstIssue(fields.error) };
+  if (!fields.success) return { error: formIssue(fields.error) };
   // The grant decides whether "every area" is on offer; setKeyScopes checks the grant again.
   const granted = await grantedAreasOf(rt.db, id.data.id, userId);
   if (!granted) return { error: "no such key of yours" };
@@ -183,8 +204,12 @@ export async function setMyKeyScopes(_previous: KeyActionState, form: FormData):
 
 export async function rotateMyKey(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
   const { rt, userId, actor } = await signedIn();
-  const parsed = idForm.extend({ graceHours: z.coerce.number().min(0).max(720) }).safeParse(Object.fromEntries(form));
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  const parsed = parseForm(
+    idForm.extend({ graceHours: z.coerce.number().min(0).max(720) }),
+    Object.fromEntries(form),
+    LABELS,
+  );
+  if (!parsed.success) return { error: formIssue(parsed.error) };
   let rotated;
   try {
     rotated = await rotateKey(rt.db, parsed.data.id, { graceHours: parsed.data.graceHours }, actor, userId, rt.config);
@@ -201,11 +226,31 @@ export async function rotateMyKey(_previous: KeyActionState, form: FormData): Pr
 
 export async function revokeMyKey(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
   const { rt, userId, actor } = await signedIn();
-  const parsed = idForm.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  const parsed = parseForm(idForm, Object.fromEntries(form), LABELS);
+  if (!parsed.success) return { error: formIssue(parsed.error) };
   const record = await revokeKey(rt.db, parsed.data.id, actor, userId);
   if (!record) return { error: "no such key of yours" };
   await publishKeyChange(rt, record);
   revalidatePath("/keys");
   return { message: "Revoked. Calls with this key are refused from now on." };
+}
+
+export async function withdrawMyRequest(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
+  const { rt, userId } = await signedIn();
+  const parsed = parseForm(idForm, Object.fromEntries(form), LABELS);
+  if (!parsed.success) return { error: formIssue(parsed.error) };
+  if (!(await withdrawKeyRequest(rt.db, parsed.data.id, userId)))
+    return { error: "This request was decided already, or is not yours" };
+  revalidatePath("/keys");
+  revalidatePath("/admin");
+  return { message: "Request withdrawn." };
+}
+
+export async function dismissMyRequest(_previous: KeyActionState, form: FormData): Promise<KeyActionState> {
+  const { rt, userId } = await signedIn();
+  const parsed = parseForm(idForm, Object.fromEntries(form), LABELS);
+  if (!parsed.success) return { error: formIssue(parsed.error) };
+  if (!(await dismissKeyRequest(rt.db, parsed.data.id, userId))) return { error: "No such declined request of yours" };
+  revalidatePath("/keys");
+  return { message: "Dismissed." };
 }

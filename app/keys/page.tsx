@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { NewKeyHolder } from "@/components/portal/new-key";
-import { CollectKeyForm } from "@/components/portal/key-forms";
+import { CollectKeyForm, DismissRequestForm, WithdrawRequestForm } from "@/components/portal/key-forms";
 import { CurrentKeyItem, RetiredKeys } from "@/components/portal/key-list";
 import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
@@ -69,6 +69,16 @@ export default async function KeysPage() {
                   <p className="mt-1 text-sm">{requestTerms(r)}</p>
                   {r.status === "pending" && <p className="mt-1 text-sm">{nextSteps}</p>}
                   {r.note && <p className="mt-1 text-sm">Operator’s note: {r.note}</p>}
+                  {r.status === "pending" && (
+                    <div className="mt-3">
+                      <WithdrawRequestForm id={r.id} name={r.name} />
+                    </div>
+                  )}
+                  {r.status === "declined" && (
+                    <div className="mt-3">
+                      <DismissRequestForm id={r.id} name={r.name} />
+                    </div>
+                  )}
                   {r.status === "approved" && (
                     <div className="mt-3">
                       <p className="mb-2 text-sm">

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { getGateway } from "@/lib/instance.ts";
 import { budgetInput, BudgetRuleError, removeBudget, setBudget } from "@/lib/portal/usage/budgets.ts";
+import { formIssue, parseForm } from "@/lib/portal/forms/form-issue.ts";
 import { currentSession } from "@/lib/portal/sign-in/session.ts";
 import { describeBudgetUse } from "@/lib/usage/budget-text.ts";
 
@@ -18,11 +19,12 @@ async function signedIn() {
 /** Sets one of the user's keys' monthly budget, within the operator's ceiling. */
 export async function setMyBudget(_previous: BudgetActionState, form: FormData): Promise<BudgetActionState> {
   const { rt, userId, actor } = await signedIn();
-  const parsed = budgetInput(rt.config.budgets.ceilings).safeParse(Object.fromEntries(form));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { error: issue ? `${issue.path.join(".") || "input"}: ${issue.message}` : "invalid input" };
-  }
+  const parsed = parseForm(budgetInput(rt.config.budgets.ceilings), Object.fromEntries(form), {
+    keyId: "Key",
+    metric: "Budget in",
+    limit: "Monthly limit",
+  });
+  if (!parsed.success) return { error: formIssue(parsed.error) };
   const { keyId, metric, limit, hardStop } = parsed.data;
   try {
     await setBudget(rt.db, rt.budgets, userId, actor, { keyId, metric, limit, hardStop });

@@ -1,8 +1,18 @@
 "use client";
 
 import { useActionState } from "react";
-import { decideRequest, revokeAnyKey, setCachePolicy, setLimits, setModelRules } from "@/app/admin/actions";
+import {
+  createKeyForUser,
+  decideRequest,
+  revokeAnyKey,
+  setCachePolicy,
+  setKeyTerms,
+  setLimits,
+  setModelRules,
+} from "@/app/admin/actions";
 import { ActionMessages } from "./action-messages";
+import { OneTimeKey } from "./one-time-key";
+import { ScopePicker } from "./scope-picker";
 
 const button = "rounded-lg px-3 py-1.5 text-sm font-medium disabled:opacity-60";
 
@@ -265,5 +275,117 @@ export function AdminCachePolicyForm({
       </button>
       <ActionMessages state={state} />
     </form>
+  );
+}
+
+const field =
+  "mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-1.5 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
+
+/** The last-day date field of the admin key forms: empty for a key that does not expire. */
+function LastDayField({ id, value, today }: { id: string; value: string; today: string }) {
+  return (
+    <div>
+      <label htmlFor={id} className="font-medium">
+        Last day it works <span className="font-normal text-slate-700 dark:text-slate-300">(optional)</span>
+      </label>
+      <input
+        id={id}
+        name="expiresOn"
+        type="date"
+        min={today}
+        defaultValue={value}
+        aria-describedby={`${id}-help`}
+        className={`${field} sm:w-56`}
+      />
+      <p id={`${id}-help`} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+        It stops at midnight UTC at the end of that day. Empty: it does not expire.
+      </p>
+    </div>
+  );
+}
+
+/** A key's areas (its grant with them) and last day, folded away until the operator opens it. */
+export function AdminKeyTermsForm({
+  id,
+  name,
+  areas,
+  scopes,
+  lastDay,
+  today,
+}: {
+  id: string;
+  name: string;
+  areas: readonly string[];
+  /** The areas it may call now ([] = every area), operator scopes left out. */
+  scopes: readonly string[];
+  /** Its last day (YYYY-MM-DD) or "" when it does not expire. */
+  lastDay: string;
+  today: string;
+}) {
+  const [state, action, pending] = useActionState(setKeyTerms, {});
+  return (
+    <details className="w-full rounded-lg border border-slate-300 p-3 text-sm dark:border-slate-700">
+      <summary className="cursor-pointer font-medium">Areas and last day of {name}</summary>
+      <form action={action} className="mt-3 space-y-4">
+        <input type="hidden" name="id" value={id} />
+        <ScopePicker areas={areas} selected={scopes} />
+        <LastDayField id={`expires-${id}`} value={lastDay} today={today} />
+        <button
+          type="submit"
+          disabled={pending}
+          className={`${button} border border-slate-400 dark:border-slate-600`}
+          aria-label={`Save areas and last day of ${name}`}
+        >
+          Save
+        </button>
+        <ActionMessages state={state} />
+      </form>
+    </details>
+  );
+}
+
+/**
+ * A key for a person by address (an account is made for an address without one), shown once to the
+ * operator to pass on; the person sees it on their keys page, never its secret.
+ */
+export function AdminCreateKeyForm({ areas, today }: { areas: readonly string[]; today: string }) {
+  const [state, action, pending] = useActionState(createKeyForUser, {});
+  return (
+    <div>
+      {state.created && (
+        <OneTimeKey
+          key={state.created.prefix}
+          name={state.created.name}
+          prefix={state.created.prefix}
+          secret={state.created.key}
+          owner={state.created.email}
+          focus
+        />
+      )}
+      <form action={action} className="mt-3 max-w-xl space-y-4">
+        <div>
+          <label htmlFor="new-key-email" className="font-medium">
+            Owner&apos;s email
+          </label>
+          <input id="new-key-email" name="email" type="email" required maxLength={320} className={field} />
+        </div>
+        <div>
+          <label htmlFor="new-key-name" className="font-medium">
+            Key name
+          </label>
+          <input id="new-key-name" name="name" required maxLength={100} className={field} />
+        </div>
+        <ScopePicker areas={areas} selected={[]} />
+        <LastDayField id="new-key-expires" value="" today={today} />
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-600 disabled:opacity-60"
+        >
+          {pending ? "Creating…" : "Create the key"}
+        </button>
+        <ActionMessages state={state} margin="mt-2" />
+      </form>
+    </div>
   );
 }

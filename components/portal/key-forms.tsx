@@ -1,13 +1,16 @@
 "use client";
 
+import Link from "next/link";
 import { useActionState } from "react";
 import {
   collectKey,
+  dismissMyRequest,
   renameMyKey,
   revokeMyKey,
   rotateMyKey,
   setMyKeyScopes,
   submitKeyRequest,
+  withdrawMyRequest,
   type KeyActionState,
 } from "@/app/keys/actions";
 import { ActionMessages } from "./action-messages";
@@ -50,7 +53,19 @@ export function KeyRequestForm({
   today: string;
 }) {
   const [state, action, pending] = useActionState(submitKeyRequest, {});
-  if (state.created || state.message) return <Outcome state={state} />;
+  if (state.created) return <Outcome state={state} />;
+  if (state.message)
+    return (
+      <>
+        <Outcome state={state} />
+        <p className="mt-3">
+          <Link href="/keys" className="font-medium text-indigo-700 underline dark:text-indigo-300">
+            Go to your keys
+          </Link>{" "}
+          to follow the request.
+        </p>
+      </>
+    );
   const typed = state.submitted;
   return (
     <form action={action} className="mt-6 max-w-xl space-y-5">
@@ -106,7 +121,7 @@ export function KeyRequestForm({
           aria-describedby="intendedUse-help"
         />
         <p id="intendedUse-help" className={help}>
-          A sentence or two: what you will build and which areas you will call.
+          At least 10 characters: a sentence or two on what you will build and which areas you will call.
         </p>
       </div>
       <div>
@@ -262,6 +277,44 @@ export function RevokeKeyForm({ id, name, label = "Revoke" }: { id: string; name
         {label}
       </button>
       <Outcome state={state} />
+    </form>
+  );
+}
+
+/** Takes back a request no operator has decided yet, after asking. */
+export function WithdrawRequestForm({ id, name }: { id: string; name: string }) {
+  const [state, action, pending] = useActionState(withdrawMyRequest, {});
+  return (
+    <form
+      action={action}
+      onSubmit={(e) => {
+        if (!window.confirm(`Withdraw the request for “${name}”? No operator will decide on it.`)) e.preventDefault();
+      }}
+    >
+      <input type="hidden" name="id" value={id} />
+      <button type="submit" className={secondary} disabled={pending} aria-label={`Withdraw the request for “${name}”`}>
+        Withdraw
+      </button>
+      <ActionMessages state={state} margin="mt-2" />
+    </form>
+  );
+}
+
+/** Puts a declined request, its note read, out of the list. */
+export function DismissRequestForm({ id, name }: { id: string; name: string }) {
+  const [state, action, pending] = useActionState(dismissMyRequest, {});
+  return (
+    <form action={action}>
+      <input type="hidden" name="id" value={id} />
+      <button
+        type="submit"
+        className={secondary}
+        disabled={pending}
+        aria-label={`Dismiss the declined request for “${name}”`}
+      >
+        Dismiss
+      </button>
+      <ActionMessages state={state} margin="mt-2" />
     </form>
   );
 }

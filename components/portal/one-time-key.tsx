@@ -2,6 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useSyncExternalStore } from "react";
+import { CodeTabs } from "@/components/code-tabs";
+import { useSampleModel } from "@/components/sample-model";
+import { firstCallSamples, helloRequest } from "@/lib/console/first-call.ts";
 
 const noSubscription = () => () => {};
 
@@ -13,31 +16,19 @@ type Props = {
   focus?: boolean;
   /** Called on "Done" instead of hiding itself (a holder removes it). */
   onDone?: () => void;
+  /** Whose key it is, when someone else made it for them (the operator, to pass it on). */
+  owner?: string;
 };
-
-function samples(origin: string, key: string): { label: string; code: string }[] {
-  const url = `${origin}/v1/key`;
-  return [
-    { label: "curl", code: `curl -H "X-API-Key: ${key}" ${url}` },
-    {
-      label: "fetch (Node or Deno)",
-      code: `// export API_KEY=${key}\nconst res = await fetch("${url}", {\n  headers: { "X-API-Key": process.env.API_KEY },\n});\nconsole.log(await res.json());`,
-    },
-    {
-      label: "Python requests",
-      code: `# export API_KEY=${key}\nimport os, requests\n\nres = requests.get("${url}", headers={"X-API-Key": os.environ["API_KEY"]})\nprint(res.json())`,
-    },
-  ];
-}
 
 /**
  * The one appearance of a new key. It lives only in this component's props (the server action's
  * answer): reloading or leaving the page loses it for good, which the text says plainly.
  */
-export function OneTimeKey({ name, prefix, secret, focus = false, onDone }: Props) {
+export function OneTimeKey({ name, prefix, secret, focus = false, onDone, owner }: Props) {
   const [copied, setCopied] = useState<"idle" | "done" | "failed">("idle");
   const [hidden, setHidden] = useState(false);
   const router = useRouter();
+  const model = useSampleModel();
   // The page's own origin (where the API is), read once in the browser; it never changes.
   const origin = useSyncExternalStore(
     noSubscription,
@@ -66,7 +57,7 @@ export function OneTimeKey({ name, prefix, secret, focus = false, onDone }: Prop
         tabIndex={focus ? -1 : undefined}
         ref={focus ? (h) => h?.focus() : undefined}
       >
-        Your new key “{name}” ({prefix}…)
+        {owner ? `New key “${name}” (${prefix}…) for ${owner}` : `Your new key “${name}” (${prefix}…)`}
       </h3>
       <p className="mt-1 text-sm">
         <strong>Copy it now: it is shown only this once.</strong> We keep only a hash; if you lose it, rotate the key.
@@ -93,15 +84,15 @@ export function OneTimeKey({ name, prefix, secret, focus = false, onDone }: Prop
               : ""}
         </span>
       </div>
-      <h4 className="mt-4 font-medium">Try it</h4>
-      {samples(origin, secret).map((s) => (
-        <figure key={s.label} className="mt-2">
-          <figcaption className="text-sm text-slate-700 dark:text-slate-300">{s.label}</figcaption>
-          <pre className="mt-1 overflow-x-auto rounded-lg bg-slate-900 p-3 text-sm text-slate-100">
-            <code>{s.code}</code>
-          </pre>
-        </figure>
-      ))}
+      <h4 className="mt-4 mb-2 font-medium">Your first call</h4>
+      <CodeTabs
+        samples={[
+          ...firstCallSamples(origin, helloRequest(model), secret),
+          { id: "check", label: "Check the key", code: `curl -H "X-API-Key: ${secret}" ${origin}/v1/key` },
+        ]}
+        label="First call"
+        testId="first-call"
+      />
       <button
         type="button"
         onClick={() => {

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import {
   AdminCachePolicyForm,
+  AdminCreateKeyForm,
+  AdminKeyTermsForm,
   AdminLimitsForm,
   AdminModelRulesForm,
   AdminRevokeForm,
@@ -11,7 +13,8 @@ import { OperatorsOnly } from "@/components/portal/operators-only";
 import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
 import { keyListParams, keysPage, parseListParams } from "@/lib/portal/admin/lists.ts";
-import { enforcedTerms } from "@/lib/gateway/keys/record.ts";
+import { enforcedTerms, isOperatorScope, SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
+import { lastDay, todayUtc } from "@/lib/portal/keys/expiry-day.ts";
 import { areasText, cachePolicyText, limitSourceText, modelRulesText } from "@/lib/portal/keys/enforced-limits.ts";
 import { formatUtc, keyState } from "@/lib/portal/pages/format.ts";
 import { requireOperator } from "@/lib/portal/sign-in/session.ts";
@@ -42,9 +45,18 @@ export default async function AdminKeysPage({ searchParams }: Props) {
   const list = parsed.ok ? await keysPage(rt.db, parsed.params) : null;
   const state = parsed.ok ? parsed.params.state : "working";
   const q = parsed.ok ? parsed.params.q : undefined;
+  const today = todayUtc();
 
   return (
     <AdminShell current="/admin/keys" title="Keys">
+      <details className="mb-6 rounded-xl border border-slate-300 p-4 dark:border-slate-700">
+        <summary className="cursor-pointer font-semibold">Create a key for someone</summary>
+        <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+          By their email address (an account is made if they have none). The key is shown once, here, for you to pass
+          on; it then shows on their keys page by name.
+        </p>
+        <AdminCreateKeyForm areas={SCOPE_AREAS} today={today} />
+      </details>
       <ListSearch
         action="/admin/keys"
         label="Search keys"
@@ -128,6 +140,16 @@ export default async function AdminKeysPage({ searchParams }: Props) {
                         <AdminRevokeForm id={k.id} name={label} />
                         <AdminModelRulesForm id={k.id} name={label} models={k.models} />
                         <AdminCachePolicyForm id={k.id} name={label} cache={k.cache} />
+                        {k.kind === "client" && (
+                          <AdminKeyTermsForm
+                            id={k.id}
+                            name={label}
+                            areas={SCOPE_AREAS}
+                            scopes={k.scopes.filter((s) => !isOperatorScope(s))}
+                            lastDay={k.expires_at ? lastDay(new Date(k.expires_at)) : ""}
+                            today={today}
+                          />
+                        )}
                       </div>
                     )}
                   </li>

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { getGateway } from "@/lib/instance.ts";
 import { currentSession } from "@/lib/portal/sign-in/session.ts";
 import { restoreDefaultPrice, setPrice } from "@/lib/portal/admin/price-edits.ts";
+import { formIssue } from "@/lib/portal/forms/form-issue.ts";
 
 export type PriceActionState = { error?: string; message?: string };
 
@@ -36,15 +37,11 @@ const priceForm = z.object({
   output: perMillion("output price"),
 });
 
-function firstIssue(err: z.ZodError): string {
-  return err.issues[0]?.message ?? "invalid input";
-}
-
 /** Sets a model's price (USD per million tokens): a default overridden, or a model added. */
 export async function setModelPrice(_previous: PriceActionState, form: FormData): Promise<PriceActionState> {
   const { rt, actor } = await operator();
   const parsed = priceForm.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  if (!parsed.success) return { error: formIssue(parsed.error) };
   const p = parsed.data;
   await setPrice(rt.db, p, actor);
   revalidatePath("/admin/prices");
@@ -55,7 +52,7 @@ export async function setModelPrice(_previous: PriceActionState, form: FormData)
 export async function resetModelPrice(_previous: PriceActionState, form: FormData): Promise<PriceActionState> {
   const { rt, actor } = await operator();
   const parsed = priceForm.pick({ provider: true, model: true }).safeParse(Object.fromEntries(form));
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  if (!parsed.success) return { error: formIssue(parsed.error) };
   const { provider, model } = parsed.data;
   await restoreDefaultPrice(rt.db, provider, model, actor);
   revalidatePath("/admin/prices");

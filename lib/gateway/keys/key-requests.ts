@@ -16,7 +16,9 @@ import { generateKey } from "./secrets.ts";
 
 export const keyRequestInput = z.object({
   name: storable(z.string().trim().min(1, "give the key a name").max(100)),
-  intendedUse: storable(z.string().trim().min(10, "say in a sentence or two what you will use it for").max(2000)),
+  intendedUse: storable(
+    z.string().trim().min(10, "say in a sentence or two (at least 10 characters) what you will use it for").max(2000),
+  ),
   organisation: storable(z.string().trim().max(200))
     .optional()
     .transform((v) => v || undefined),
@@ -162,4 +164,33 @@ export async function pickUpKey(
       return { id, key, prefix, record: toKeyRecord(row) };
     }),
   );
+}
+
+/**
+ * The requester takes back a request no operator has decided yet: it leaves the operator's queue (kept in
+ * their history as withdrawn) and its name is free again. False when it is not theirs or not pending.
+ */
+export async function withdrawKeyRequest(db: Database, requestId: string, userId: string): Promise<boolean> {
+  const actor = `user:${userId}`;
+  return db.prisma.$transaction(async (tx) => {
+    const changed = await tx.keyRequest.updateMany({
+      where: { id: requestId, userId, status: "pending" },
+      data: { status: "withdrawn", decidedBy: actor, decidedAt: new Date(), dismissedAt: new Date() },
+    });
+    if (changed.count === 0) return false;
+    await tx.auditLog.create({ data: { actor, action: "key_request.withdraw", target: requestId } });
+    return true;
+  });
+}
+
+/**
+ * The requester puts a declined request out of their list, having read the operator's note; the operator
+ * still sees it in their history. False when it is not theirs or not declined.
+ */
+export async function dismissKeyRequest(db: Database, requestId: string, userId: string): Promise<boolean> {
+  const changed = await db.prisma.keyRequest.updateMany({
+    where: { id: requestId, userId, status: "declined", dismissedAt: null },
+    data: { dismissedAt: new Date() },
+  });
+  return changed.count > 0;
 }

@@ -65,6 +65,23 @@ describe("audit entries in words", () => {
       ),
     ).toBe("“Journey key”, research use, areas llm, data, no expiry");
     expect(detailText("key.scopes", { from: [], to: ["llm"] }, names)).toBe("every area → areas llm");
+    expect(detailText("key.budget", { metric: "cost", limit: 12.5, hard_stop: true }, names)).toBe(
+      "$12.50 a month, requests refused once it is used up",
+    );
+    expect(detailText("key.budget", { metric: "requests", limit: 5000, hard_stop: false }, names)).toBe(
+      "5,000 requests a month, alerts only, never refused",
+    );
+    expect(actionText("key.budget")).toBe("Key budget set");
+    expect(
+      detailText(
+        "key.update",
+        {
+          from: { scopes: ["keys:admin", "llm"], grantedScopes: ["llm"], expiresAt: null },
+          to: { scopes: ["data", "keys:admin"], grantedScopes: ["data"], expiresAt: "2027-01-01T00:00:00.000Z" },
+        },
+        names,
+      ),
+    ).toBe("areas llm → areas data; no expiry → last day 2026-12-31");
     expect(
       detailText("key.models", { from: { allow: [], deny: [] }, to: { allow: ["cheap"], deny: ["openai/*"] } }, names),
     ).toBe("any model → only cheap, never openai/*");

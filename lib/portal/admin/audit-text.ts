@@ -1,4 +1,7 @@
 import { cachePolicyText, modelRulesText } from "../keys/enforced-limits.ts";
+import { formatAmount } from "../../usage/budget-text.ts";
+import { isOperatorScope } from "../../gateway/keys/record.ts";
+import { lastDay } from "../keys/expiry-day.ts";
 import { formatUtc } from "../pages/format.ts";
 
 /** Names the audit page can put on the ids an entry holds, read for the entries on screen. */
@@ -22,8 +25,25 @@ const ACTIONS: Record<string, string> = {
   "key_request.create": "Key requested",
   "key_request.approve": "Request approved",
   "key_request.decline": "Request declined",
+  "key_request.withdraw": "Request withdrawn",
   "key_request.rename": "Request renamed",
   "cache.clear": "Response cache cleared",
+  "key.budget": "Key budget set",
+  "key.budget.remove": "Key budget removed",
+  "key.update": "Key changed",
+  "limits.set": "Level limits set",
+  "price.set": "Price set",
+  "price.reset": "Price reset to its default",
+  "routing.save": "Routing file saved",
+  "organisation.create": "Organisation created",
+  "organisation.domain": "Organisation domain added",
+  "organisation.domain_removed": "Organisation domain removed",
+  "team.create": "Team created",
+  "team.invite": "Member invited",
+  "team.member": "Member role set",
+  "team.remove_member": "Member removed",
+  "team.join_request": "Asked to join",
+  "team.join_declined": "Join request declined",
 };
 
 export function actionText(action: string): string {
@@ -145,6 +165,31 @@ export function detailText(action: string, detail: unknown, names: AuditNames, t
       ]
         .filter(Boolean)
         .join(", ");
+    }
+    case "key.update": {
+      const from = isFields(d.from) ? d.from : {};
+      const to = isFields(d.to) ? d.to : {};
+      const expiry = (v: unknown) => (typeof v === "string" ? `last day ${lastDay(new Date(v))}` : "no expiry");
+      const words: Record<string, [string, (v: unknown) => string]> = {
+        name: ["name", (v) => `“${plain(v)}”`],
+        scopes: ["", (v) => areas(Array.isArray(v) ? v.filter((s) => !isOperatorScope(String(s))) : v)],
+        expiresAt: ["", expiry],
+        dayLimit: ["per day", limitValue],
+        minuteLimit: ["per minute", limitValue],
+        concurrencyLimit: ["at once", limitValue],
+        tokenMinuteLimit: ["tokens a minute", tokenValue],
+        tokenDayLimit: ["tokens a day", tokenValue],
+      };
+      const changed = Object.entries(words)
+        .filter(([k]) => k in to && JSON.stringify(from[k] ?? null) !== JSON.stringify(to[k] ?? null))
+        .map(([k, [label, text]]) => `${label ? `${label} ` : ""}${text(from[k])} → ${text(to[k])}`);
+      return changed.length ? changed.join("; ") : "no change";
+    }
+    case "key.budget": {
+      const metric = d.metric === "tokens" || d.metric === "cost" ? d.metric : "requests";
+      const limit = typeof d.limit === "number" ? formatAmount(metric, d.limit) : "?";
+      const stop = d.hard_stop === true ? "requests refused once it is used up" : "alerts only, never refused";
+      return `${limit} a month, ${stop}`;
     }
     case "key_request.approve":
     case "key_request.decline":

@@ -9,7 +9,7 @@ import type { AuditNames } from "./audit-text.ts";
  * keys or a hundred thousand: each reads one page and its count, never the whole table.
  */
 
-export const REQUEST_STATUSES = ["pending", "decided", "approved", "declined", "all"] as const;
+export const REQUEST_STATUSES = ["pending", "decided", "approved", "declined", "withdrawn", "all"] as const;
 export const KEY_STATES = ["working", "revoked", "all"] as const;
 
 const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
@@ -62,7 +62,7 @@ export const REQUESTS_PER_PAGE = 20;
 export async function keyRequestsPage(db: Database, p: z.infer<typeof requestListParams>) {
   const where: Prisma.KeyRequestWhereInput = {
     ...(p.status === "decided" ? { status: { in: ["approved", "declined"] } } : {}),
-    ...(p.status === "pending" || p.status === "approved" || p.status === "declined" ? { status: p.status } : {}),
+    ...(p.status === "decided" || p.status === "all" ? {} : { status: p.status }),
     ...(p.q
       ? {
           OR: [

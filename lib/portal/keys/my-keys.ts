@@ -1,9 +1,12 @@
 import type { Database } from "../../db/client.ts";
 import { isOperatorScope } from "../../gateway/keys/record.ts";
 
-/** A user's key requests, newest first, as their keys page lists them. */
+/**
+ * A user's key requests, newest first, as their keys page lists them: not withdrawn, and not declined
+ * ones they dismissed.
+ */
 export async function keyRequestsOf(db: Database, userId: string) {
-  return db.prisma.keyRequest.findMany({ where: { userId }, orderBy: { createdAt: "desc" } });
+  return db.prisma.keyRequest.findMany({ where: { userId, dismissedAt: null }, orderBy: { createdAt: "desc" } });
 }
 
 /**

@@ -75,8 +75,8 @@ describe.each(databaseBackends)("the portal's provider keys page on %s", (backen
       saveProviderKey(store, owner, form({ provider: "openai" })),
     ]);
     for (const refusal of refusals) expect(refusal.error).toBeTruthy();
-    expect(refusals[0]!.error).toMatch(/^provider: one of /);
-    expect(refusals[2]!.error).toMatch(/^key: the provider's API key, 12-4096/);
+    expect(refusals[0]!.error).toMatch(/^Provider: one of /);
+    expect(refusals[2]!.error).toMatch(/^Key: the provider.s API key, 12-4096/);
     expect(JSON.stringify(refusals)).not.toContain(SECRET.slice(0, 12));
     expect(await providerKeyRows(store, owner)).toEqual([]);
   });

@@ -9,6 +9,7 @@ import {
   type OwnerCredentials,
 } from "../../llm/routing/owner-credentials.ts";
 import { formatUtc } from "../pages/format.ts";
+import { formIssue } from "../forms/form-issue.ts";
 
 /**
  * The portal's "Provider keys" page: a signed-in user's own provider keys, which the model router
@@ -39,10 +40,6 @@ export const saveProviderKeyForm = z.object({
 });
 export const deleteProviderKeyForm = z.object({ provider, label: label.default(DEFAULT_LABEL) });
 
-function firstIssue(err: z.ZodError): string {
-  return err.issues[0]?.message ?? "invalid input";
-}
-
 const fields = (form: FormData, names: string[]) =>
   Object.fromEntries(names.flatMap((n) => (typeof form.get(n) === "string" ? [[n, form.get(n)]] : [])));
 
@@ -66,7 +63,7 @@ export async function saveProviderKey(
   form: FormData,
 ): Promise<ProviderKeyState> {
   const parsed = saveProviderKeyForm.safeParse(fields(form, ["provider", "secret", "label"]));
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  if (!parsed.success) return { error: formIssue(parsed.error) };
   const { provider, secret, label } = parsed.data;
   const { created, credential } = await credentials.store(ownerId, provider, secret, label);
   const what = `Your ${provider} key${labelled(label)} ending in ${credential.last4}`;
@@ -81,7 +78,7 @@ export async function deleteProviderKey(
   form: FormData,
 ): Promise<ProviderKeyState> {
   const parsed = deleteProviderKeyForm.safeParse(fields(form, ["provider", "label"]));
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  if (!parsed.success) return { error: formIssue(parsed.error) };
   const { provider, label } = parsed.data;
   if (!(await credentials.delete(ownerId, provider, label)))
     return { error: `no ${provider} key${labelled(label)} of yours is stored` };

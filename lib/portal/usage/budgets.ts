@@ -26,10 +26,14 @@ export function budgetInput(ceilings: BudgetCeilings) {
         ctx.addIssue({
           code: "custom",
           path: ["limit"],
-          message: `at most ${formatAmount(v.metric, ceilings[v.metric])} a month (the operator's ceiling)`,
+          message: `the monthly limit is at most ${formatAmount(v.metric, ceilings[v.metric])} a month (the operator's ceiling)`,
         });
       if (v.metric !== "cost" && !Number.isInteger(v.limit))
-        ctx.addIssue({ code: "custom", path: ["limit"], message: `${v.metric} are counted whole` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["limit"],
+          message: `${v.metric} are counted whole: give a whole number`,
+        });
     });
 }
 
