@@ -113,7 +113,7 @@ test.describe("the consoles in real Chromium", () => {
     await cleanup?.();
   });
 
-  test("/docs renders the operations of /openapi.json, keeps the pasted key in memory only, and is accessible and fast", async ({
+  test("/docs renders the operations of /openapi.json, takes the key once and keeps it in memory only, tries a call, and is accessible and fast", async ({
     page,
     context,
   }) => {
@@ -128,7 +128,7 @@ test.describe("the consoles in real Chromium", () => {
     const res = await page.goto(`${server.url}/docs`);
     expect(res?.status()).toBe(200);
     await expectPaintWithinBudget(page);
-    // Scalar lists every tag of the live description, with the operations of the first one open.
+    // Every tag of the live description is a section, every operation an entry in it.
     const spec = (await (await page.request.get(`${server.url}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, { tags?: string[] }>>;
     };
@@ -136,26 +136,50 @@ test.describe("the consoles in real Chromium", () => {
       ...new Set(Object.values(spec.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags ?? []))),
     ];
     expect(tags.length).toBeGreaterThan(5);
-    await page.getByText("Liveness").first().waitFor({ timeout: 60_000 });
-    const text = await page.evaluate(() => document.body.innerText);
-    expect(tags.filter((t) => !text.includes(t))).toEqual([]);
+    const reference = page.getByTestId("api-reference");
+    await reference.getByRole("heading", { level: 2, name: "Status", exact: true }).waitFor({ timeout: 60_000 });
+    for (const tag of tags)
+      await expect(reference.getByRole("heading", { level: 2, name: tag, exact: true })).toHaveCount(1);
+    const operations = Object.values(spec.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
+    await expect(reference.getByRole("article")).toHaveCount(operations);
+
+    // One key field on the page, with no placeholder that could pass for a key.
+    const keyField = page.getByLabel("Your API key, for Try it");
+    await expect(page.locator('input[type="password"]')).toHaveCount(1);
+    await expect(keyField).not.toHaveAttribute("placeholder");
     const secret = "sk_test_never_stored_0123456789";
-    await page.getByLabel("Your API key for “Test request”").fill(secret);
-    await page.waitForTimeout(300);
+    await keyField.fill(secret);
+
+    // Try it without a key, then with the one pasted: the answer is the server's, shown as text.
+    const health = reference.locator('[id="tag/status/GET/health"]');
+    await health.getByText("Try GET /health").click();
+    await health.getByRole("button", { name: "Send GET /health" }).click();
+    await expect(health.getByRole("status")).toContainText("200 OK");
+    await expect(health.getByLabel("Answer to GET /health")).toContainText('"status": "ok"');
+    const keyInfo = reference.locator('[id="tag/account/GET/v1/key"]');
+    await keyInfo.getByText("Try GET /v1/key").click();
+    await keyInfo.getByRole("button", { name: "Send GET /v1/key" }).click();
+    await expect(keyInfo.getByRole("status")).toContainText("401");
+    // Sent with the key (an unknown one), not without: the server says the key is invalid, not missing.
+    await expect(keyInfo.getByLabel("Answer to GET /v1/key")).toContainText("invalid API key");
+    // Its answers, each with its status and what it means.
+    await keyInfo.getByText(/^Answers \(/).click();
+    await expect(keyInfo).toContainText("401 Missing, invalid, revoked or expired API key");
+
     const stored = await page.evaluate(
       () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
     );
     expect(stored).not.toContain(secret);
     expect((await context.cookies()).map((c) => c.value).join()).not.toContain(secret);
-    // Scalar's own widget markup is third-party: axe checks our shell and the form around it.
-    await expectAccessibleInBothSchemes(page, "docs", ['[data-testid="api-reference"]'], { viewportOnly: true });
+    // The whole page, the reference included, at both widths and in both schemes.
+    expect(await overflowsSideways(page)).toBe(false);
+    await expectAccessibleInBothSchemes(page, "docs", [], { viewportOnly: true });
     await page.setViewportSize({ width: 390, height: 844 });
-    await expectAccessibleInBothSchemes(page, "docs-phone", ['[data-testid="api-reference"]'], {
-      viewportOnly: true,
-    });
+    expect(await overflowsSideways(page)).toBe(false);
+    await expectAccessibleInBothSchemes(page, "docs-phone", [], { viewportOnly: true });
     expect(errors).toEqual([]);
     expect(blocked).toEqual([]);
-    // Nothing is fetched from another host (fonts, telemetry, Scalar's hosted services).
+    // Nothing is fetched from another host (fonts, telemetry, hosted services).
     expect(elsewhere).toEqual([]);
   });
 
@@ -517,20 +541,32 @@ test.describe("the consoles in real Chromium", () => {
           await temperature.fill("0.3");
           await expect(problem).toHaveCount(0);
 
-          // View code: this request, against this server, the key left to the environment.
+          // View code: this request, against this server, the key left to the environment: first as a chat
+          // completion (curl, then the SDKs), then as the gateway's own /v1/llm/chat.
           await page.getByText("View code").click();
           const code = page.getByTestId("chat-code");
-          await expect(code).toContainText(`curl ${server.url}/v1/llm/chat`);
-          await expect(code).toContainText('-H "X-API-Key: $API_KEY"');
-          for (const part of [`"model": "${model}"`, '"temperature": 0.3', '"content": "What is the answer?"'])
+          const forms = page.getByRole("group", { name: "Language" });
+          await expect(code).toContainText(`curl ${server.url}/v1/chat/completions`);
+          await expect(code).toContainText('-H "Authorization: Bearer $API_KEY"');
+          for (const part of [`"model": "xai/${model}"`, '"temperature": 0.3', '"content": "What is the answer?"'])
             await expect(code).toContainText(part);
           // The system prompt's quote is escaped for the shell's single quotes.
           await expect(code).toContainText(`say \\"it'\\''s\\" plainly.`);
-          await page.getByRole("button", { name: "Python" }).click();
+          await forms.getByRole("button", { name: "OpenAI SDK · Python" }).click();
+          await expect(code).toContainText(`OpenAI(base_url="${server.url}/v1", api_key=os.environ["API_KEY"])`);
+          await expect(code).toContainText("temperature=0.3,");
+          await forms.getByRole("button", { name: "Anthropic SDK · Python" }).click();
+          // Anthropic takes the system prompt apart from the turns.
+          await expect(code).toContainText(`system="Answer in one line; say \\"it's\\" plainly.",`);
+          await forms.getByRole("button", { name: "Gateway API · curl" }).click();
+          await expect(code).toContainText(`curl ${server.url}/v1/llm/chat`);
+          await expect(code).toContainText('-H "X-API-Key: $API_KEY"');
+          await expect(code).toContainText(`"model": "${model}"`);
+          await forms.getByRole("button", { name: "Gateway API · Python" }).click();
           await expect(code).toContainText(`requests.post("${server.url}/v1/llm/chat"`);
           await expect(code).toContainText('os.environ["API_KEY"]');
           await expect(code).toContainText('"temperature": 0.3,');
-          await page.getByRole("button", { name: "JavaScript" }).click();
+          await forms.getByRole("button", { name: "Gateway API · JavaScript" }).click();
           await expect(code).toContainText(`await fetch("${server.url}/v1/llm/chat"`);
           await expect(code).toContainText("process.env.API_KEY");
 

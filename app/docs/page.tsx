@@ -13,7 +13,7 @@ export default function DocsPage() {
           <a className="underline" href="/openapi.json">
             OpenAPI description
           </a>
-          . Paste a key to send test requests from this page.
+          . Paste a key below to try any operation from this page.
         </p>
       </header>
       <ApiReference />

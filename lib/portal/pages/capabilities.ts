@@ -1,3 +1,5 @@
+import { tagSlug } from "../docs/openapi-view.ts";
+
 /** The areas the home page presents, each with the OpenAPI tag whose section of /docs describes it. */
 export const CAPABILITIES = [
   {
@@ -38,10 +40,7 @@ export const CAPABILITIES = [
   },
 ] as const;
 
-/**
- * The link to a tag's section of the API reference. Scalar names it `#tag/<slug>`, the slug being
- * github-slugger's (lower case, spaces as hyphens; our tags have no other punctuation).
- */
+/** The link to a tag's section of the API reference (`#tag/<slug>`). */
 export function docsTagHref(tag: string): string {
-  return `/docs#tag/${tag.toLowerCase().replaceAll(" ", "-")}`;
+  return `/docs#tag/${tagSlug(tag)}`;
 }
