@@ -211,6 +211,37 @@ test.describe("the request log in real Chromium", () => {
     await page.waitForURL(/tag=feature/);
     await expect(page.getByTestId(`request-${bad}`)).toHaveCount(1);
     await expect(page.getByTestId(`request-${ok}`)).toHaveCount(0);
+    // The filtered log as CSV: the same rows, and a caller's text never run as a spreadsheet formula.
+    const formula = await fetch(`${server.url}/v1/llm/chat`, {
+      method: "POST",
+      headers: {
+        "X-API-Key": key,
+        "Content-Type": "application/json",
+        "User-Agent": "=HYPERLINK(1)",
+        "x-gateway-metadata": JSON.stringify({ feature: "digest" }),
+      },
+      body: JSON.stringify({ messages: [] }),
+    });
+    const spreadsheet = formula.headers.get("x-request-id")!;
+    await page.reload();
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download these requests as CSV" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^requests-\d{4}-\d\d-\d\d\.csv$/);
+    const lines = fs
+      .readFileSync((await file.path())!, "utf8")
+      .trim()
+      .split("\r\n");
+    expect(lines[0]).toBe(
+      "time,request_id,key_name,key_prefix,method,route,area,status,latency_ms,provider,model,prompt_tokens,completion_tokens,estimated_cost_usd,cache,error,user_agent,tags",
+    );
+    // Only the tagged requests, newest first, never the untagged call.
+    expect(lines.slice(1).map((l) => l.split(",")[1])).toEqual([spreadsheet, bad]);
+    expect(lines[1]).toContain(`"'=HYPERLINK(1)"`);
+    expect(lines[2]).toContain("log-test/2.0");
+    expect(lines[2]).toContain("feature=digest; session=s-42");
+    expect(lines[2]).toContain(",Log key,");
+
     await page.goto(`${server.url}/usage/requests/${bad}`);
     const fields = page.locator("main dl").first();
     await expect(fields).toContainText(`Error${answered}`);

@@ -388,6 +388,13 @@ export function RequestLog({
               "Requests, newest first"
             )}
           </h2>
+          <a
+            href={logHref(`${base}/export`, params)}
+            download
+            className="mt-2 inline-block text-sm font-medium text-indigo-700 underline dark:text-indigo-300"
+          >
+            Download these requests as CSV
+          </a>
           {view.rows.length === 0 ? (
             <p className="mt-3 text-slate-700 dark:text-slate-300" role="status">
               {params.before ? "No older requests." : "No requests match."}

@@ -57,13 +57,16 @@ export function encodeCursor(c: RequestLogCursor): string {
   return c.id === null ? `${c.at.getTime()}` : `${c.at.getTime()}.${c.id}`;
 }
 
+/** A page's cursor as encodeCursor wrote it (checked to have that form first). */
+export function decodeCursor(text: string): RequestLogCursor {
+  const [ms, id] = text.split(".");
+  return { at: new Date(Number(ms)), id: id === undefined ? null : BigInt(id) };
+}
+
 const cursor = z
   .string()
   .regex(/^\d{1,15}(\.\d{1,19})?$/, "is not a page of this log: start again from the newest")
-  .transform((v) => {
-    const [ms, id] = v.split(".");
-    return { at: new Date(Number(ms)), id: id === undefined ? null : BigInt(id) };
-  });
+  .transform(decodeCursor);
 
 /** The request log's query string: the filter form's fields and the page's cursor, each checked. */
 export const requestLogParams = z
@@ -169,7 +172,12 @@ export type RequestLogView = { keys: LogKey[]; rows: LogRow[]; next: string | nu
  * A page of the log for the scope: a user sees their own keys' requests (another user's key id reads as
  * none), the operator every key's; events this instance has not written yet are included.
  */
-export async function requestLogView(rt: Runtime, scope: LogScope, p: RequestLogParams): Promise<RequestLogView> {
+export async function requestLogView(
+  rt: Runtime,
+  scope: LogScope,
+  p: RequestLogParams,
+  limit = PAGE,
+): Promise<RequestLogView> {
   const keys = await keysInScope(rt, scope);
   const byId = new Map(keys.map((k) => [k.id, k]));
   const own = "owner" in scope;
@@ -183,7 +191,7 @@ export async function requestLogView(rt: Runtime, scope: LogScope, p: RequestLog
     requestId: p.id,
     ...(p.tag && { tag: { name: p.tag.name, value: p.tag.value } }),
     cursor: p.before,
-    limit: PAGE,
+    limit,
     pending: pendingOf(rt, keyIds ?? keys.map((k) => k.id)),
   };
   const page = await listRequests(rt.db, query);
