@@ -31,6 +31,14 @@ describe("/v1/llm/ollama: the local model runner", () => {
     expect(body.hosts).toEqual([{ url: runner.url, name: "default", default: true, status: "online" }]);
   });
 
+  it("offers on /v1/llm/models only the models the runner has installed, its default first among equals", async () => {
+    const body = await (await call("/v1/llm/models?provider=ollama")).json();
+    expect(body.models).toEqual([
+      { id: "llama3.2", provider: "ollama", tiers: ["balanced"], default: true },
+      { id: "nomic-embed-text", provider: "ollama", tiers: [], default: false },
+    ]);
+  });
+
   it("lists installed and running models, embeds, and chats through provider ollama", async () => {
     const models = await (await call("/v1/llm/ollama/models")).json();
     expect(models.models.map((m: { name: string }) => m.name)).toEqual(["llama3.2:latest", "nomic-embed-text:latest"]);

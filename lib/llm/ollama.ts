@@ -242,8 +242,8 @@ type TagsBody = {
   }>;
 };
 
-export async function installedModels(runner: Runner): Promise<RunnerModel[]> {
-  const body = await runnerJson<TagsBody>(runner, "/api/tags");
+export async function installedModels(runner: Runner, timeoutMs?: number): Promise<RunnerModel[]> {
+  const body = await runnerJson<TagsBody>(runner, "/api/tags", {}, timeoutMs);
   return (body.models ?? []).map((m) => ({
     name: m.name,
     size: m.size ?? null,
