@@ -42,8 +42,9 @@ export function BudgetCard({ keyId, name, prefix, budget, ceilings }: BudgetCard
             {budget.month}: {describeBudgetUse(budget.metric, budget.used, budget.limit)} ({Math.floor(share * 100)}%)
             {budget.hardStop ? " · hard stop: requests are refused (429) once it is used up" : " · alerts only"}
           </p>
+          {/* Drawn in the colour of where it stands: used up is red, past 80 % amber, never a full green bar. */}
           <progress
-            className="mt-1 h-2 w-full accent-indigo-600"
+            className={`mt-1 h-2 w-full ${share >= 1 ? "accent-red-600" : share >= 0.8 ? "accent-amber-500" : "accent-indigo-600"}`}
             max={1}
             value={Math.min(1, share)}
             aria-label={`${name}: ${Math.floor(share * 100)}% of this month's budget used`}

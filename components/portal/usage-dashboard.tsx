@@ -163,8 +163,8 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
                     {q.name} <code>{q.prefix}…</code>
                   </span>
                   <span>
-                    {q.day.remaining.toLocaleString("en")} of {q.day.limit.toLocaleString("en")} today (resets{" "}
-                    {q.day.reset.slice(11, 16)} UTC) · {q.minute.remaining} of {q.minute.limit} this minute
+                    {q.day.remaining.toLocaleString("en")} of {q.day.limit.toLocaleString("en")} left today (resets{" "}
+                    {q.day.reset.slice(11, 16)} UTC) · {q.minute.remaining} of {q.minute.limit} left this minute
                   </span>
                 </div>
                 <progress

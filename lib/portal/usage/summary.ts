@@ -115,6 +115,8 @@ export function describeTotals(report: Pick<UsageReport, "totals" | "latency_buc
 /** Estimated dollars, to the cent from $1 and to a hundredth of a cent below; "—" when there is no price. */
 export function usd(n: number | null): string {
   if (n === null) return "—";
+  // A cost too small to show in four decimals is still a cost: never a "$0.00" beside tokens spent.
+  if (n > 0 && n < 0.00005) return "< $0.0001";
   return `$${n.toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: n < 1 ? 4 : 2 })}`;
 }
 
