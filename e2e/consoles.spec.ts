@@ -221,6 +221,50 @@ test.describe("the consoles in real Chromium", () => {
     await expect(page.getByRole("listitem").last().textContent()).resolves.toMatch(/w0 w1 w2 w3/);
   });
 
+  test("chat settings saved as a preset come back after a reload, and two models answer one prompt side by side", async ({
+    page,
+  }) => {
+    await page.goto(`${server.url}/console/chat`);
+    await page.getByLabel("Provider").selectOption("xai");
+    await page.getByLabel(/^Model/).selectOption("grok-3-mini");
+    await page.getByLabel("System prompt").fill("Answer in one line.");
+    await page.getByLabel("Temperature").fill("0.4");
+    await page.getByLabel("Save these settings as").fill("Terse xAI");
+    await page.getByRole("button", { name: "Save preset" }).click();
+    await expect(page.getByText("Saved “Terse xAI”.")).toBeVisible();
+
+    // A reload forgets the settings; the preset puts them back.
+    await page.reload();
+    await expect(page.getByLabel("System prompt")).toHaveValue("");
+    await page.getByLabel("Preset").selectOption("Terse xAI");
+    await expect(page.getByLabel(/^Model/)).toHaveValue("grok-3-mini");
+    await expect(page.getByLabel("System prompt")).toHaveValue("Answer in one line.");
+    await expect(page.getByLabel("Temperature")).toHaveValue("0.4");
+
+    // One prompt to two models: each answer with its tokens, its time and its estimated cost.
+    const compare = page.getByRole("region", { name: "Compare two models" });
+    await compare.getByLabel("First model").selectOption("xai/grok-4-fast");
+    await compare.getByLabel("Second model").selectOption("xai/grok-3-mini");
+    await compare.getByLabel("Prompt to compare").fill("What is the answer?");
+    const asked = xai.requests.length;
+    await compare.getByRole("button", { name: "Compare" }).click();
+    const answers = compare.getByRole("article");
+    await expect(answers).toHaveCount(2, { timeout: 15_000 });
+    await expect(answers.nth(0)).toHaveAccessibleName("Answer 1: xai/grok-4-fast");
+    await expect(answers.nth(1)).toHaveAccessibleName("Answer 2: xai/grok-3-mini");
+    for (const answer of await answers.all()) {
+      await expect(answer).toContainText("The answer is forty two.");
+      await expect(answer.getByTestId("comparison-figures")).toHaveText(
+        /^\d+ tokens \(\d+ prompt, \d+ completion\) · \d+\.\d s · (\$\d\.\d+|< \$0\.0001) estimated$/,
+      );
+    }
+    const sent = xai.requests.slice(asked).map((r) => r.body as { model: string; temperature: number });
+    expect(sent.map((b) => b.model).sort()).toEqual(["grok-3-mini", "grok-4-fast"]);
+    expect(sent.every((b) => b.temperature === 0.4)).toBe(true);
+    expect(await overflowsSideways(page)).toBe(false);
+    await expectAccessibleInBothSchemes(page, "chat-compare");
+  });
+
   // CANNED ANSWERS: these tests answer the consoles' /v1 calls in the browser with page.route, so the
   // consoles' own behaviour (category filter, alternates, PNG size, story reader) is checked against
   // exact, known data; the test after them runs the same consoles against the real APIs.

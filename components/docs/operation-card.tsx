@@ -22,7 +22,9 @@ const METHOD_STYLE: Record<string, string> = {
 
 /** Who may call it, in words. */
 function authText(op: Operation): string {
-  const area = op.area ? ` with the “${op.area}” area` : "";
+  // The account and status routes are no area a key's scopes name: any key may call them.
+  const scoped = op.area && op.area !== "account" && op.area !== "status";
+  const area = scoped ? ` with the “${op.area}” area` : "";
   if (op.auth === "none") return "No key needed.";
   if (op.auth === "optional") return `A key is optional${area}: sent, the call counts against it.`;
   if (op.auth === "operator") return "Operators only.";

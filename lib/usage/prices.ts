@@ -1,8 +1,8 @@
 import type { Database } from "../db/client.ts";
+import { bestPrice, type Price } from "./price-match.ts";
 import type { FeatureUse } from "./usage-event.ts";
 
-/** USD per million tokens: [input (prompt), output (completion)]. */
-export type Price = readonly [number, number];
+export type { Price };
 
 /**
  * The default prices: approximate list prices of each provider's tier models
@@ -92,12 +92,7 @@ function state(): PriceState {
  */
 export function priceOf(provider: string, model: string): Price | undefined {
   const models = state().table.get(provider);
-  if (!models) return undefined;
-  const exact = models.get(model);
-  if (exact) return exact;
-  let best: string | undefined;
-  for (const name of models.keys()) if (model.startsWith(name) && (!best || name.length > best.length)) best = name;
-  return best === undefined ? undefined : models.get(best);
+  return models ? bestPrice(models, model) : undefined;
 }
 
 /** Estimated USD for tokens of one model; undefined when the model has no price (the local runner, say). */

@@ -6,6 +6,8 @@ import { v1Fetch, v1Json } from "@/lib/console/api.ts";
 import { chatBody, ChatSettings, type ChatTurn } from "@/lib/console/chat-request.ts";
 import { sseData, toChatEvent } from "@/lib/console/sse.ts";
 import { ErrorState, Loading } from "../error-state";
+import { ChatPresets } from "./chat-presets";
+import { CompareModels, type PriceRow } from "./compare-models";
 import { ViewCode } from "./view-code";
 
 type Model = { id: string; provider: string; tiers: string[]; default: boolean };
@@ -15,7 +17,8 @@ type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: n
 const field =
   "rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
 
-export function ChatConsole() {
+/** `prices`: the price table, to estimate what each compared answer cost. */
+export function ChatConsole({ prices }: { prices: PriceRow[] }) {
   const models = useQuery({ queryKey: ["llm-models"], queryFn: () => v1Json<{ models: Model[] }>("/v1/llm/models") });
   const providers = useMemo(() => [...new Set((models.data?.models ?? []).map((m) => m.provider))], [models.data]);
   const [provider, setProvider] = useState("");
@@ -176,6 +179,20 @@ export function ChatConsole() {
             {settingsError}
           </p>
         )}
+        <ChatPresets
+          current={{ provider: chosenProvider, model: chosenModel, system, temperature }}
+          onLoad={(preset) => {
+            const offered = (models.data?.models ?? []).some(
+              (m) => m.provider === preset.provider && m.id === preset.model,
+            );
+            if (!offered) return `${preset.provider}/${preset.model} is not offered by this server now`;
+            setProvider(preset.provider);
+            setModel(preset.model);
+            setSystem(preset.system);
+            setTemperature(preset.temperature);
+            return null;
+          }}
+        />
         <button
           type="button"
           onClick={() => {
@@ -264,6 +281,7 @@ export function ChatConsole() {
         </form>
         {nextRequest && <ViewCode body={nextRequest} />}
       </section>
+      <CompareModels models={models.data?.models ?? []} prices={prices} system={system} temperature={temperature} />
     </div>
   );
 }
