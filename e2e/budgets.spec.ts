@@ -91,19 +91,26 @@ test.describe("usage you can trust and monthly budgets, in real Chromium", () =>
     await context.addCookies(sessions[USER]!);
     // The budget form submits through React. On a loaded machine a click made while the page was still
     // settling (a second round of route prefetches in flight) sent no request, so the page goes quiet first.
+    // The usage page says where a budget is set: on the key's own card.
     await page.goto(`${server.url}/usage`, { waitUntil: "networkidle" });
     const card = page.getByTestId(`budget-${prefix}`);
     await expect(card).toContainText("No budget");
-    await card.getByLabel("Budget in").selectOption("requests");
-    await card.getByLabel("Monthly limit").fill("5000");
-    await card.getByRole("button", { name: "Set budget" }).click();
-    await expect(card.getByRole("alert")).toHaveText(
+    await card.getByRole("link", { name: "Set it on the key's card" }).click();
+    await page.waitForURL(`${server.url}/keys#key-${prefix}`);
+    await page.waitForLoadState("networkidle");
+    const keyCard = page.getByTestId(`key-${prefix}`);
+    await keyCard.getByText("Manage “Budget key”").click();
+    const editor = keyCard.getByRole("region", { name: "Monthly budget of “Budget key”" });
+    await editor.getByLabel("Budget in").selectOption("requests");
+    await editor.getByLabel("Monthly limit").fill("5000");
+    await editor.getByRole("button", { name: "Set budget" }).click();
+    await expect(editor.getByRole("alert")).toHaveText(
       "The monthly limit is at most 1,000 requests a month (the operator's ceiling)",
     );
-    await card.getByLabel("Monthly limit").fill("5");
-    await card.getByLabel("Hard stop at 100 %").check();
-    await card.getByRole("button", { name: "Set budget" }).click();
-    await expect(card.getByRole("status").first()).toContainText("Budget set: 0 of 5 requests this month");
+    await editor.getByLabel("Monthly limit").fill("5");
+    await editor.getByLabel("Hard stop at 100 %").check();
+    await editor.getByRole("button", { name: "Set budget" }).click();
+    await expect(editor.getByRole("status").first()).toContainText("Budget set: 0 of 5 requests this month");
 
     const since = smtp.mails.length;
     for (let i = 0; i < 5; i++) expect((await chat()).status).toBe(200);
@@ -117,7 +124,11 @@ test.describe("usage you can trust and monthly budgets, in real Chromium", () =>
     expect(body.error.message).toMatch(/^monthly budget exceeded: this key.s budget of 5 requests for/);
     expect(body.error.retry_after).toBeGreaterThan(0);
 
+    // Used up shows on the key's card and on the usage page alike.
     await page.reload();
+    await expect(keyCard).toContainText("5 of 5 requests (100%)");
+    await expect(keyCard).toContainText("Used up: requests with this key are refused until next month.");
+    await page.goto(`${server.url}/usage`);
     await expect(card).toContainText("5 of 5 requests (100%)");
     await expect(card).toContainText("Used up: requests with this key are refused until next month.");
     expect(smtp.mails.slice(since).filter((m) => m.to.includes(USER))).toHaveLength(2);

@@ -14,6 +14,8 @@ import { arrangeKeys } from "@/lib/portal/keys/lineage.ts";
 import { keyRequestsOf } from "@/lib/portal/keys/my-keys.ts";
 import { requestTerms } from "@/lib/portal/keys/request-terms.ts";
 import { requireSession } from "@/lib/portal/sign-in/session.ts";
+import { budgetsOf, budgetStanding } from "@/lib/portal/usage/budgets.ts";
+import { ceilingTexts } from "@/lib/usage/budget-text.ts";
 
 export const metadata: Metadata = { title: "Your keys · Unified API Gateway" };
 export const dynamic = "force-dynamic";
@@ -21,11 +23,15 @@ export const dynamic = "force-dynamic";
 export default async function KeysPage() {
   const session = await requireSession("/keys");
   const [{ rt }, { config, mailer }] = await Promise.all([getGateway(), getPortal()]);
-  const [keys, requests, modelsOpen] = await Promise.all([
+  const [keys, requests, modelsOpen, budgets] = await Promise.all([
     listKeys(rt.db, session.user.id),
     keyRequestsOf(rt.db, session.user.id),
     consoleModelsOpen(rt.db, session.user.id, config.keyApproval, config.adminEmails),
+    budgetsOf(rt.db, rt.budgets, session.user.id),
   ]);
+  // An active client key's budget is set on its card; others (console keys, keys being replaced) have none.
+  const ceilings = ceilingTexts(rt.config.budgets.ceilings);
+  const budgetOf = new Map(budgets.map((b) => [b.id, { standing: budgetStanding(b.status), ceilings }]));
   // What the gateway refuses this user's console key until they are approved (the session bridge decides the same).
   const withheld = modelsOpen ? [] : MODEL_AREAS;
   const { current, retired } = arrangeKeys(keys);
@@ -105,7 +111,13 @@ export default async function KeysPage() {
           ) : (
             <ul className="mt-3 space-y-3">
               {current.map((entry) => (
-                <CurrentKeyItem key={entry.key.id} entry={entry} policy={rt.config} withheld={withheld} />
+                <CurrentKeyItem
+                  key={entry.key.id}
+                  entry={entry}
+                  policy={rt.config}
+                  withheld={withheld}
+                  budget={budgetOf.get(entry.key.id)}
+                />
               ))}
             </ul>
           )}

@@ -33,6 +33,7 @@ export async function setMyBudget(_previous: BudgetActionState, form: FormData):
     throw err;
   }
   revalidatePath("/usage");
+  revalidatePath("/keys");
   const used = rt.budgets.status(keyId)?.used ?? 0;
   return {
     message: `Budget set: ${describeBudgetUse(metric, used, limit)} this month${hardStop ? ", requests refused once it is used up" : ""}.`,
@@ -50,5 +51,6 @@ export async function removeMyBudget(_previous: BudgetActionState, form: FormDat
     throw err;
   }
   revalidatePath("/usage");
+  revalidatePath("/keys");
   return { message: "Budget removed." };
 }

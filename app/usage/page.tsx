@@ -6,9 +6,8 @@ import { UsageDashboard } from "@/components/portal/usage-dashboard";
 import { UsageTabs } from "@/components/portal/usage-tabs";
 import { getGateway } from "@/lib/instance.ts";
 import { listKeys } from "@/lib/gateway/keys/key-list.ts";
-import { budgetsOf } from "@/lib/portal/usage/budgets.ts";
+import { budgetsOf, budgetStanding } from "@/lib/portal/usage/budgets.ts";
 import { requireSession } from "@/lib/portal/sign-in/session.ts";
-import { formatAmount } from "@/lib/usage/budget-text.ts";
 import { listPrices } from "@/lib/usage/prices.ts";
 
 export const metadata: Metadata = { title: "Your usage · Unified API Gateway" };
@@ -21,12 +20,6 @@ export default async function UsagePage() {
     listKeys(rt.db, session.user.id),
     budgetsOf(rt.db, rt.budgets, session.user.id),
   ]);
-  const c = rt.config.budgets.ceilings;
-  const ceilings = {
-    requests: formatAmount("requests", c.requests),
-    tokens: formatAmount("tokens", c.tokens),
-    cost: formatAmount("cost", c.cost),
-  };
   return (
     <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-bold">Your usage</h1>
@@ -55,24 +48,7 @@ export default async function UsagePage() {
         ) : (
           <ul className="mt-3 space-y-3">
             {budgets.map((k) => (
-              <BudgetCard
-                key={k.id}
-                keyId={k.id}
-                name={k.name}
-                prefix={k.prefix}
-                ceilings={ceilings}
-                budget={
-                  k.status
-                    ? {
-                        metric: k.status.budget.metric,
-                        limit: k.status.budget.limit,
-                        hardStop: k.status.budget.hardStop,
-                        used: k.status.used,
-                        month: k.status.month,
-                      }
-                    : null
-                }
-              />
+              <BudgetCard key={k.id} name={k.name} prefix={k.prefix} budget={budgetStanding(k.status)} />
             ))}
           </ul>
         )}

@@ -3,6 +3,7 @@ import { enforcedTerms, isOperatorScope, SCOPE_AREAS, type KeyPolicy } from "@/l
 import { areasText, modelRulesText } from "@/lib/portal/keys/enforced-limits.ts";
 import { formatUtc, keyState } from "@/lib/portal/pages/format.ts";
 import type { CurrentKey, RetiredKey } from "@/lib/portal/keys/lineage.ts";
+import { BudgetEditor, BudgetStanding, type BudgetCardProps } from "./budget-forms";
 import { RenameKeyForm, RevokeKeyForm, RotateKeyForm, ScopesForm } from "./key-forms";
 
 const STATE_STYLE = {
@@ -85,17 +86,24 @@ export function CurrentKeyItem({
   entry,
   policy,
   withheld = [],
+  budget,
 }: {
   entry: CurrentKey;
   policy: KeyPolicy;
   /** For a console key whose user is not approved yet: the model areas the gateway refuses it. */
   withheld?: readonly string[];
+  /** The key's monthly budget and the operator's ceilings, for an active client key. */
+  budget?: { standing: BudgetCardProps["budget"]; ceilings: BudgetCardProps["ceilings"] };
 }) {
   const { key: k, predecessors, replacedBy } = entry;
   const changeable = k.kind === "client";
   const grantedAreas = k.granted_scopes.filter((s) => !isOperatorScope(s));
   return (
-    <li className="rounded-xl border border-slate-300 p-4 dark:border-slate-700" data-testid={`key-${k.prefix}`}>
+    <li
+      id={`key-${k.prefix}`}
+      className="scroll-mt-4 rounded-xl border border-slate-300 p-4 dark:border-slate-700"
+      data-testid={`key-${k.prefix}`}
+    >
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <h3 className="font-semibold">{k.name}</h3>
         <code className="text-sm">{k.prefix}…</code>
@@ -127,6 +135,7 @@ export function CurrentKeyItem({
         </ul>
       )}
       <Facts keyRow={k} policy={policy} withheld={k.kind === "console" ? withheld : []} />
+      {budget?.standing && <BudgetStanding name={k.name} budget={budget.standing} />}
       {changeable && (
         <details className="mt-3">
           <summary className="cursor-pointer text-sm font-medium text-indigo-700 dark:text-indigo-300">
@@ -140,6 +149,13 @@ export function CurrentKeyItem({
               areas={grantedAreas.length ? grantedAreas : SCOPE_AREAS}
               granted={grantedAreas.length > 0}
             />
+            {budget && (
+              <section aria-label={`Monthly budget of “${k.name}”`}>
+                <h4 className="text-sm font-medium">Monthly budget</h4>
+                {!budget.standing && <BudgetStanding name={k.name} budget={null} />}
+                <BudgetEditor keyId={k.id} budget={budget.standing} ceilings={budget.ceilings} />
+              </section>
+            )}
             {k.replaced_by === null && <RotateKeyForm id={k.id} name={`${k.name} (${k.prefix}…)`} />}
             <RevokeKeyForm id={k.id} name={`${k.name} (${k.prefix}…)`} />
           </div>

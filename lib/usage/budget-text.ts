@@ -20,3 +20,12 @@ export function describeBudgetUse(metric: BudgetMetricName, used: number, limit:
 
 /** The share used, 0..1 and beyond, for a progress bar and a percentage. */
 export const shareUsed = (used: number, limit: number) => (limit > 0 ? used / limit : 0);
+
+/** The operator's ceilings as the budget form offers them ("at most 1,000 requests"). */
+export function ceilingTexts(c: Record<BudgetMetricName, number>): Record<BudgetMetricName, string> {
+  return {
+    requests: formatAmount("requests", c.requests),
+    tokens: formatAmount("tokens", c.tokens),
+    cost: formatAmount("cost", c.cost),
+  };
+}

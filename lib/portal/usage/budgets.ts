@@ -119,3 +119,16 @@ export async function budgetsOf(db: Database, tracker: BudgetTracker, owner: str
   });
   return keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, status: tracker.status(k.id) ?? null }));
 }
+
+/** A key's budget as its card shows it: the budget's terms and this month's use; null when it has none. */
+export function budgetStanding(status: BudgetStatus | null) {
+  return status
+    ? {
+        metric: status.budget.metric,
+        limit: status.budget.limit,
+        hardStop: status.budget.hardStop,
+        used: status.used,
+        month: status.month,
+      }
+    : null;
+}
