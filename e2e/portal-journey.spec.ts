@@ -130,7 +130,11 @@ test.describe("the portal journey in real Chromium: sign in, request, approve, u
     await user.getByRole("button", { name: "Copy key" }).click();
     await user.getByText("Copied to the clipboard.").waitFor();
     expect(await user.evaluate(() => navigator.clipboard.readText())).toBe(firstKey);
-    await expect(user.locator("pre").first().textContent()).resolves.toContain(`curl -H "X-API-Key: ${firstKey}"`);
+    // The first call in the caller's tools, the key filled in; its own check of the key a button away.
+    const firstCall = user.getByTestId("first-call");
+    await expect(firstCall).toContainText(`export API_KEY=${firstKey}`);
+    await user.getByRole("group", { name: "First call" }).getByRole("button", { name: "Check the key" }).click();
+    await expect(firstCall).toHaveText(`curl -H "X-API-Key: ${firstKey}" ${server.url}/v1/key`);
     await expectAccessible(user, "key shown once");
     await shoot(user, "key-shown-once");
 
