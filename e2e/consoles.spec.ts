@@ -117,6 +117,8 @@ test.describe("the consoles in real Chromium", () => {
     page,
     context,
   }) => {
+    // Four axe runs over some 160 operations: minutes on a busy CI machine, not a hang.
+    test.setTimeout(360_000);
     const blocked = watchCspViolations(page);
     const errors: string[] = [];
     const elsewhere: string[] = [];

@@ -49,10 +49,11 @@ describe("watchRoutingFile", () => {
     await expect.poll(() => aliases(rt), { timeout: 10_000 }).toEqual(["clever"]);
 
     fs.writeFileSync(target, '{"aliases": {"broken": {"deployments": ["nowhere"]}}}');
-    await expect.poll(() => warnings.length, { timeout: 10_000 }).toBe(1);
-    expect(JSON.stringify(warnings[0])).toContain(
-      "gateway.config.json:1:41 aliases.broken.deployments[0]: unknown deployment",
-    );
+    // One write can reach the watcher as two events (the file emptied, then filled) on a busy machine:
+    // each reading that does not check is a warning, and the last one names the problem.
+    await expect
+      .poll(() => JSON.stringify(warnings.at(-1) ?? null), { timeout: 10_000 })
+      .toContain("gateway.config.json:1:41 aliases.broken.deployments[0]: unknown deployment");
     expect(aliases(rt)).toEqual(["clever"]);
 
     // Renamed over it, as the admin area saves.
