@@ -1,10 +1,10 @@
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
-import { EXPORT_ROWS, requestLogCsv } from "./log-export.ts";
+import { requestLogCsv } from "./log-export.ts";
 import { parseRequestLogParams, type LogScope } from "./request-log.ts";
 
 /**
  * The request log under the query's filter as a CSV download. A bad filter is a 400 naming each field,
- * as the log page says it; a log longer than EXPORT_ROWS rows is cut there, and `X-Export-More` holds
+ * as the log page says it; a log longer than EXPORT_ROWS rows (log-export.ts) is cut there, and `X-Export-More` holds
  * the cursor (`before=`) of the rows after it.
  */
 export async function requestLogDownload(rt: Runtime, scope: LogScope, url: URL): Promise<Response> {
@@ -18,7 +18,7 @@ export async function requestLogDownload(rt: Runtime, scope: LogScope, url: URL)
       "Content-Disposition": `attachment; filename="requests-${day}.csv"`,
       "Cache-Control": "no-store",
       "X-Export-Rows": String(rows),
-      ...(more && rows >= EXPORT_ROWS ? { "X-Export-More": more } : {}),
+      ...(more ? { "X-Export-More": more } : {}),
     },
   });
 }

@@ -30,7 +30,7 @@ const COLUMNS = [
 
 /**
  * The request log under the filter as CSV, newest first, at most EXPORT_ROWS rows; `more` is the cursor
- * of the rows after them, when there are more. Cells a spreadsheet would run as a formula (=, +, -, @)
+ * of the rows after them, set only when the export stopped at EXPORT_ROWS with rows left. Cells a spreadsheet would run as a formula (=, +, -, @)
  * are escaped as text: a caller's user agent or tags are theirs to choose.
  */
 export async function requestLogCsv(
