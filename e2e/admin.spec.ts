@@ -272,7 +272,7 @@ test.describe("the operator's pages", () => {
           await tabs.getByRole("link", { name: tab, exact: true }).click();
           await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
           await expect(tabs.getByRole("link", { name: tab, exact: true })).toHaveAttribute("aria-current", "page");
-          if (tab === "Usage") await page.getByText("Keys by requests (30 days)").waitFor();
+          if (tab === "Usage") await page.getByTestId("endpoint-total").waitFor();
           expect(await overflowsSideways(page), `${tab} scrolls sideways`).toBe(false);
           await expectAccessible(page);
           await screenshot(page, `admin-tab-${tab.toLowerCase().replace(" ", "-")}-${label}-${colorScheme}`);

@@ -1,22 +1,11 @@
-import { expect, test, type Browser, type Cookie, type Page } from "@playwright/test";
-import { startFakeOpenAICompatible, type FakeLlm } from "../test/fakes/llm.ts";
-import { backendEnv } from "../test/support/backends.ts";
-import { startTestSmtp, type TestSmtp } from "../test/support/mail.ts";
-import { runKeysCli, startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
+import { expect, test, type Cookie, type Page } from "@playwright/test";
+import type { TestSmtp } from "../test/support/mail.ts";
+import type { ServerProcess } from "../test/support/server-process.ts";
 import { expectAccessible, overflowsSideways, screenshot } from "./console-session.ts";
-import { signInThroughMail } from "./sign-in.ts";
+import { startXaiPortal, type XaiPortal } from "./xai-portal.ts";
 
 const USER = "budgeter@example.test";
 const OPERATOR = "prices@example.test";
-
-async function sessionOf(browser: Browser, server: ServerProcess, smtp: TestSmtp, email: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signInThroughMail(page, server.url, smtp, email);
-  const cookies = await context.cookies();
-  await context.close();
-  return cookies;
-}
 
 /** The numbers in one column of a table's body rows (all but the total row), and the total row's. */
 async function columnAddsUp(page: Page, testId: string, column: number): Promise<{ rows: number; total: number }> {
@@ -33,48 +22,26 @@ async function columnAddsUp(page: Page, testId: string, column: number): Promise
 }
 
 test.describe("usage you can trust and monthly budgets, in real Chromium", () => {
+  let portal: XaiPortal;
   let server: ServerProcess;
-  let xai: FakeLlm;
   let smtp: TestSmtp;
-  let cleanup: () => Promise<void>;
   let key: string;
   let prefix: string;
   const sessions: Record<string, Cookie[]> = {};
 
   test.beforeAll(async ({ browser }) => {
-    const b = await backendEnv("pglite");
-    cleanup = b.cleanup;
-    smtp = await startTestSmtp();
-    xai = await startFakeOpenAICompatible({
-      key: "xai-test",
-      reply: "Counted.",
-      usage: { prompt_tokens: 1000, completion_tokens: 500 },
-    });
-    const others = Object.fromEntries(
-      ["OPENAI", "ANTHROPIC", "MISTRAL", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"].map((n) => [`${n}_API_KEY`, ""]),
-    );
-    server = await startServerProcess({
-      ...b.env,
-      ...others,
-      XAI_API_KEY: "xai-test",
-      UPSTREAM_XAI_URL: xai.url,
+    portal = await startXaiPortal("Counted.", {
       ADMIN_EMAILS: OPERATOR,
-      SMTP_URL: smtp.url,
-      EMAIL_FROM: "Gateway <gateway@example.test>",
       BUDGET_MAX_REQUESTS: "1000",
       METER_FLUSH_MS: "200",
     });
-    const made = await runKeysCli(["create", "--name", "Budget key", "--email", USER], b.env);
-    expect(made.code, made.stderr).toBe(0);
-    key = (made.lines[0] as { key: string }).key;
+    ({ server, smtp } = portal);
+    key = await portal.keyFor(USER, "Budget key");
     prefix = key.slice(0, 11);
-    for (const email of [USER, OPERATOR]) sessions[email] = await sessionOf(browser, server, smtp, email);
+    for (const email of [USER, OPERATOR]) sessions[email] = await portal.sessionOf(browser, email);
   });
   test.afterAll(async () => {
-    await server?.stop();
-    await xai?.close();
-    await smtp?.close();
-    await cleanup?.();
+    await portal?.stop();
   });
 
   const chat = () =>
@@ -157,6 +124,7 @@ test.describe("usage you can trust and monthly budgets, in real Chromium", () =>
     const usage = await user.newPage();
     await usage.goto(`${server.url}/usage`);
     // Five calls of 1,000 + 500 tokens at $10 and $20 per million: $0.10.
+    await usage.getByLabel("Group by").selectOption("model");
     await expect(usage.getByTestId("model-total")).toContainText("$0.10", { timeout: 15_000 });
     await expect(usage.getByRole("row", { name: /grok-4-fast-2026/ })).toContainText("$0.10");
     await user.close();
@@ -180,12 +148,14 @@ test.describe("usage you can trust and monthly budgets, in real Chromium", () =>
           const { rows, total } = await columnAddsUp(page, "endpoint-total", column);
           expect(rows, `endpoint column ${column}`).toBe(total);
         }
+        await page.getByLabel("Group by").selectOption("model");
+        await expect(page.getByTestId("model-total")).toBeVisible();
         for (const column of [2, 3, 4]) {
           const { rows, total } = await columnAddsUp(page, "model-total", column);
           expect(rows, `model column ${column}`).toBe(total);
         }
         // Five calls and the one refused by the budget (a 429 is metered, though it does not count against the budget).
-        await expect(page.getByTestId("endpoint-total").locator("td").first()).toHaveText("6");
+        await expect(page.getByTestId("total-Requests")).toHaveText("6");
         await expect(page.getByText("Latency p95 (estimate)")).toBeVisible();
         await expect(page.getByTestId(`budget-${prefix}`)).toContainText("5 of 5 requests");
         expect(await overflowsSideways(page)).toBe(false);

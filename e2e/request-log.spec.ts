@@ -1,50 +1,24 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Browser, type Cookie } from "@playwright/test";
-import { startFakeOpenAICompatible, type FakeLlm } from "../test/fakes/llm.ts";
-import { backendEnv, tempDir } from "../test/support/backends.ts";
-import { startTestSmtp, type TestSmtp } from "../test/support/mail.ts";
+import { expect, test, type Cookie } from "@playwright/test";
+import { tempDir } from "../test/support/backends.ts";
 import { freePort } from "../test/support/next-build.ts";
-import { runKeysCli, startServerProcess, type ServerProcess } from "../test/support/server-process.ts";
+import type { ServerProcess } from "../test/support/server-process.ts";
 import { expectAccessible, expectAccessibleInBothSchemes, overflowsSideways, screenshot } from "./console-session.ts";
-import { signInThroughMail } from "./sign-in.ts";
+import { startXaiPortal, type XaiPortal } from "./xai-portal.ts";
 
 const USER = "logger@example.test";
 const OPERATOR = "ops@example.test";
 const STRANGER = "stranger@example.test";
 
-/** Whether the page scrolls sideways: on a phone only the table may scroll, inside its own box. */
-/**
- * Signs `email` in through the mailed link (operators' links never reach a production log) in a context of
- * its own, and returns the session's cookies for each test's context.
- */
-async function sessionOf(browser: Browser, server: ServerProcess, smtp: TestSmtp, email: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signInThroughMail(page, server.url, smtp, email);
-  const cookies = await context.cookies();
-  await context.close();
-  return cookies;
-}
-
 test.describe("the request log in real Chromium", () => {
+  let portal: XaiPortal;
   let server: ServerProcess;
-  let xai: FakeLlm;
-  let smtp: TestSmtp;
-  let cleanup: () => Promise<void>;
   let routingDir: string;
   let key: string;
   const sessions: Record<string, Cookie[]> = {};
 
   test.beforeAll(async ({ browser }) => {
-    const b = await backendEnv("pglite");
-    cleanup = b.cleanup;
-    smtp = await startTestSmtp();
-    xai = await startFakeOpenAICompatible({
-      key: "xai-test",
-      reply: "Logged.",
-      usage: { prompt_tokens: 1000, completion_tokens: 500 },
-    });
     // The alias `logged` tries a deployment nobody listens for first (a refused connection), then xAI's fake.
     // Its own model id, so the xai/grok-4-fast calls of the other tests never meet these deployments.
     routingDir = tempDir("request-log-routing");
@@ -59,30 +33,14 @@ test.describe("the request log in real Chromium", () => {
         aliases: { logged: { strategy: "fallback", retries: 0, deployments: ["xai-down", "xai-up"] } },
       }),
     );
-    const others = Object.fromEntries(
-      ["OPENAI", "ANTHROPIC", "MISTRAL", "GROQ", "PERPLEXITY", "GEMINI", "COHERE"].map((n) => [`${n}_API_KEY`, ""]),
-    );
-    server = await startServerProcess({
-      ...b.env,
-      ...others,
-      XAI_API_KEY: "xai-test",
-      UPSTREAM_XAI_URL: xai.url,
-      GATEWAY_CONFIG: routing,
-      ADMIN_EMAILS: OPERATOR,
-      SMTP_URL: smtp.url,
-      EMAIL_FROM: "Gateway <gateway@example.test>",
-    });
+    portal = await startXaiPortal("Logged.", { GATEWAY_CONFIG: routing, ADMIN_EMAILS: OPERATOR });
+    server = portal.server;
     // The operator's CLI issues the key to the user (through the running server's operator endpoint).
-    const made = await runKeysCli(["create", "--name", "Log key", "--email", USER], b.env);
-    expect(made.code, made.stderr).toBe(0);
-    key = (made.lines[0] as { key: string }).key;
-    for (const email of [USER, OPERATOR, STRANGER]) sessions[email] = await sessionOf(browser, server, smtp, email);
+    key = await portal.keyFor(USER, "Log key");
+    for (const email of [USER, OPERATOR, STRANGER]) sessions[email] = await portal.sessionOf(browser, email);
   });
   test.afterAll(async () => {
-    await server?.stop();
-    await xai?.close();
-    await smtp?.close();
-    await cleanup?.();
+    await portal?.stop();
     if (routingDir) fs.rmSync(routingDir, { recursive: true, force: true });
   });
 

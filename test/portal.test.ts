@@ -356,6 +356,19 @@ describe(
         )
         .toBe(12);
       expect(report!.totals).toMatchObject({ ok: 8, client: 2, server: 0, limited: 2 });
+      // The same usage sliced: this month, grouped by a tag nobody sent; a period ending tomorrow is refused in words.
+      const sliced = await fetch(`${server.url}/api/portal/usage?range=month&tag=feature`, {
+        headers: { cookie: jar.header() },
+      });
+      const body = (await sliced.json()) as { report: Report & { label: string }; tags: { name: string; rows: [] } };
+      expect(body.report).toMatchObject({ label: "This month", totals: { requests: 12 } });
+      expect(body.tags).toMatchObject({ name: "feature", rows: [] });
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      const refused = await fetch(`${server.url}/api/portal/usage?from=${tomorrow}`, {
+        headers: { cookie: jar.header() },
+      });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ error: expect.stringMatching(/^the period cannot end after today/) });
     });
 
     it("sends at most 5 links per address in 15 minutes, however the address is spelled or sent, and 20 per client in an hour, saying so", async () => {

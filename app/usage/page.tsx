@@ -25,13 +25,14 @@ export default async function UsagePage() {
       <h1 className="text-3xl font-bold">Your usage</h1>
       <UsageTabs current="/usage" />
       <p className="mt-4 text-slate-700 dark:text-slate-300">
-        The last 30 days (UTC) across your keys, the consoles included. Counts are written in batches, so a call shows
-        up within a few seconds; what is left today is live.
+        Your keys&apos; usage, the consoles included, over the period you choose (UTC days), grouped as you need. Counts
+        are written in batches, so a call shows up within a few seconds; what is left today is live.
       </p>
       <UsageDashboard
         endpoint="/api/portal/usage"
         keys={keys.map((k) => ({ id: k.id, label: `${k.name} (${k.prefix}…)` }))}
-        showKeys={false}
+        operator={false}
+        logPath="/usage/requests"
       />
       <Section id="budgets" className="mt-10" title="Monthly budgets">
         <p className="mt-2 text-slate-700 dark:text-slate-300">

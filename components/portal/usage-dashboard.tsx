@@ -14,12 +14,13 @@ import {
   YAxis,
 } from "recharts";
 import useSWR from "swr";
-import type { QuotaNow, UsageReport } from "@/lib/portal/usage/report";
+import { DEFAULT_PERIOD, PERIOD_PRESETS, type PeriodPreset } from "@/lib/portal/usage/period";
+import type { QuotaNow, TagReport, UsageReport } from "@/lib/portal/usage/report";
 import { cacheSummary, describeTotals, failedRequests, STATUS_CLASSES, usd } from "@/lib/portal/usage/summary";
-import { DataTable } from "./data-table";
+import { ByEndpoint, ByKey, ByModel, ByTag } from "./usage-breakdowns";
 import { Section } from "./section";
 
-type Payload = { report: UsageReport; quota?: QuotaNow[] };
+type Payload = { report: UsageReport; tags: TagReport; quota?: QuotaNow[] };
 type KeyOption = { id: string; label: string };
 
 const COLORS = {
@@ -76,42 +77,111 @@ function Chart({ title, summary, children }: { title: string; summary: string; c
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-/** Usage charts for `endpoint` (the user's own, or every key for operators), refreshed every 10 s. */
+type Group = "endpoint" | "model" | "key" | "tag";
+const GROUPS: Array<[Group, string]> = [
+  ["endpoint", "Endpoint"],
+  ["model", "Model"],
+  ["key", "Key"],
+  ["tag", "Tag"],
+];
+
+const fieldClass =
+  "mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
+
+/**
+ * Usage charts for `endpoint` (the user's own, or every key for operators) over a chosen period, grouped
+ * by endpoint, model, key or a caller's tag; refreshed every 10 s. `logPath` is the request log the tag
+ * rows open, filtered to their requests.
+ */
 export function UsageDashboard({
   endpoint,
   keys,
-  showKeys,
+  operator,
+  logPath,
 }: {
   endpoint: string;
   keys: KeyOption[];
-  showKeys: boolean;
+  operator: boolean;
+  logPath: string;
 }) {
   const [keyId, setKeyId] = useState("");
-  const url = keyId ? `${endpoint}?key=${encodeURIComponent(keyId)}` : endpoint;
+  const [range, setRange] = useState<PeriodPreset | "custom">(DEFAULT_PERIOD);
+  const [custom, setCustom] = useState<{ from: string; to: string } | null>(null);
+  const [group, setGroup] = useState<Group>("endpoint");
+  const [tag, setTag] = useState("");
+  const query = new URLSearchParams();
+  if (range !== "custom") query.set("range", range);
+  else if (custom) {
+    query.set("from", custom.from);
+    query.set("to", custom.to);
+  }
+  if (keyId) query.set("key", keyId);
+  if (group === "tag" && tag) query.set("tag", tag);
+  // A custom period is asked for once both its days are chosen; until then the last report stays.
+  const url = range === "custom" && !custom ? null : `${endpoint}?${query}`;
   const { data, error, isLoading } = useSWR<Payload, FetchError>(url, fetchJson, {
     refreshInterval: 10_000,
     keepPreviousData: true,
   });
+  const tagNames = data?.tags.names ?? [];
+  const chosenTag = tag || tagNames[0] || "";
+  if (group === "tag" && !tag && chosenTag) setTag(chosenTag);
 
   return (
     <div className="mt-6 space-y-6">
-      {keys.length > 1 && (
-        <label className="block max-w-sm">
-          <span className="font-medium">Show</span>
-          <select
-            value={keyId}
-            onChange={(e) => setKeyId(e.target.value)}
-            className="mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-          >
-            <option value="">All keys</option>
-            {keys.map((k) => (
-              <option key={k.id} value={k.id}>
-                {k.label}
+      <form
+        aria-label="What to show"
+        className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <label className="block">
+          <span className="font-medium">Period</span>
+          <select value={range} onChange={(e) => setRange(e.target.value as typeof range)} className={fieldClass}>
+            {Object.entries(PERIOD_PRESETS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+            <option value="custom">Custom days…</option>
+          </select>
+        </label>
+        {keys.length > 1 && (
+          <label className="block">
+            <span className="font-medium">Keys</span>
+            <select value={keyId} onChange={(e) => setKeyId(e.target.value)} className={fieldClass}>
+              <option value="">All keys</option>
+              {keys.map((k) => (
+                <option key={k.id} value={k.id}>
+                  {k.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label className="block">
+          <span className="font-medium">Group by</span>
+          <select value={group} onChange={(e) => setGroup(e.target.value as Group)} className={fieldClass}>
+            {GROUPS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
               </option>
             ))}
           </select>
         </label>
-      )}
+        {group === "tag" && tagNames.length > 0 && (
+          <label className="block">
+            <span className="font-medium">Tag</span>
+            <select value={chosenTag} onChange={(e) => setTag(e.target.value)} className={fieldClass}>
+              {tagNames.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </form>
+      {range === "custom" && <CustomDays initial={custom ?? data?.report} onChoose={setCustom} />}
       {error && (
         <p role="alert" className="rounded-lg border border-red-600 p-3 text-red-800 dark:text-red-300">
           Could not load usage: {error.message}
@@ -119,24 +189,77 @@ export function UsageDashboard({
         </p>
       )}
       {isLoading && !data && <p role="status">Loading usage…</p>}
-      {data && <Report data={data} showKeys={showKeys} />}
+      {data && <Report data={data} group={group} operator={operator} logPath={logPath} />}
     </div>
   );
 }
 
-function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
+/** The two days of a custom period (UTC, both counted), asked for when shown. */
+function CustomDays({
+  initial,
+  onChoose,
+}: {
+  initial: { from: string; to: string } | undefined;
+  onChoose: (days: { from: string; to: string }) => void;
+}) {
+  const today = new Date().toISOString().slice(0, 10);
+  return (
+    <form
+      aria-label="Custom period"
+      className="flex flex-wrap items-end gap-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const form = new FormData(e.currentTarget);
+        onChoose({ from: String(form.get("from")), to: String(form.get("to")) });
+      }}
+    >
+      <label className="block">
+        <span className="font-medium">From</span>
+        <input type="date" name="from" required max={today} defaultValue={initial?.from} className={fieldClass} />
+      </label>
+      <label className="block">
+        <span className="font-medium">To</span>
+        <input type="date" name="to" required max={today} defaultValue={initial?.to} className={fieldClass} />
+      </label>
+      <button
+        type="submit"
+        className="rounded-lg bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+      >
+        Show these days
+      </button>
+      <p className="w-full text-sm text-slate-700 dark:text-slate-300">
+        UTC days, both included, at most a year apart.
+      </p>
+    </form>
+  );
+}
+
+function Report({
+  data,
+  group,
+  operator,
+  logPath,
+}: {
+  data: Payload;
+  group: Group;
+  operator: boolean;
+  logPath: string;
+}) {
   const { report, quota } = data;
   const t = report.totals;
   const errorRate = t.requests ? failedRequests(t) / t.requests : 0;
   const words = describeTotals(report);
   return (
     <>
+      <p data-testid="usage-period">
+        <span className="font-semibold">{report.label}</span>: {report.from} to {report.to} (UTC days, both included)
+      </p>
       <dl
         className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7"
         aria-label={`Totals from ${report.from} to ${report.to} (UTC)`}
       >
         {[
-          ["Requests (30 days)", t.requests.toLocaleString("en")],
+          ["Requests", t.requests.toLocaleString("en")],
           ["Errors", `${failedRequests(t).toLocaleString("en")} (${pct(errorRate)})`],
           ["Rate limited (429)", t.limited.toLocaleString("en")],
           ["Latency p50 (estimate)", words.p50],
@@ -237,108 +360,16 @@ function Report({ data, showKeys }: { data: Payload; showKeys: boolean }) {
         </Chart>
       </div>
 
-      <Section id="by-endpoint" title="By endpoint (30 days)">
-        <DataTable
-          margin="mt-2"
-          label="Requests by endpoint"
-          headers={["Endpoint", "Area", "Requests", "2xx/3xx", "4xx (not 429)", "429", "5xx", "Tokens"]}
-        >
-          {report.routes.map((r) => (
-            <tr key={r.route} className="border-t border-slate-200 dark:border-slate-800">
-              <td className="px-3 py-2">
-                <code>{r.route}</code>
-              </td>
-              <td className="px-3 py-2">{r.area}</td>
-              <td className="px-3 py-2">{r.requests.toLocaleString("en")}</td>
-              <td className="px-3 py-2">{r.ok.toLocaleString("en")}</td>
-              <td className="px-3 py-2">{r.client.toLocaleString("en")}</td>
-              <td className="px-3 py-2">{r.limited.toLocaleString("en")}</td>
-              <td className="px-3 py-2">{r.server.toLocaleString("en")}</td>
-              <td className="px-3 py-2">{r.tokens.toLocaleString("en")}</td>
-            </tr>
-          ))}
-          <tr className="border-t-2 border-slate-400 font-semibold dark:border-slate-600" data-testid="endpoint-total">
-            <th scope="row" className="px-3 py-2 text-left" colSpan={2}>
-              Total
-            </th>
-            <td className="px-3 py-2">{t.requests.toLocaleString("en")}</td>
-            <td className="px-3 py-2">{t.ok.toLocaleString("en")}</td>
-            <td className="px-3 py-2">{t.client.toLocaleString("en")}</td>
-            <td className="px-3 py-2">{t.limited.toLocaleString("en")}</td>
-            <td className="px-3 py-2">{t.server.toLocaleString("en")}</td>
-            <td className="px-3 py-2">{t.tokens.toLocaleString("en")}</td>
-          </tr>
-        </DataTable>
-      </Section>
-
-      <Section id="by-model" title="By model (30 days)">
-        <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-          Cost is an estimate: the tokens each provider reported, at the price table&apos;s rate for the model (— where
-          the model has no price, such as a local runner).
-        </p>
-        <DataTable
-          margin="mt-2"
-          label="Calls, tokens and estimated cost by model"
-          headers={["Provider", "Model", "Calls", "Prompt tokens", "Completion tokens", "Est. cost (USD)"]}
-        >
-          {report.models.map((m) => (
-            <tr key={`${m.provider}/${m.model}`} className="border-t border-slate-200 dark:border-slate-800">
-              <td className="px-3 py-2">{m.provider}</td>
-              <td className="px-3 py-2">{m.model ? <code>{m.model}</code> : "(not named)"}</td>
-              <td className="px-3 py-2">{m.requests.toLocaleString("en")}</td>
-              <td className="px-3 py-2">{m.prompt_tokens.toLocaleString("en")}</td>
-              <td className="px-3 py-2">{m.completion_tokens.toLocaleString("en")}</td>
-              <td className="px-3 py-2">{usd(m.cost_usd)}</td>
-            </tr>
-          ))}
-          <tr className="border-t-2 border-slate-400 font-semibold dark:border-slate-600" data-testid="model-total">
-            <th scope="row" className="px-3 py-2 text-left" colSpan={2}>
-              Total
-            </th>
-            <td className="px-3 py-2">{report.models_total.requests.toLocaleString("en")}</td>
-            <td className="px-3 py-2">{report.models_total.prompt_tokens.toLocaleString("en")}</td>
-            <td className="px-3 py-2">{report.models_total.completion_tokens.toLocaleString("en")}</td>
-            <td className="px-3 py-2">{usd(report.models_total.cost_usd)}</td>
-          </tr>
-        </DataTable>
-      </Section>
+      {group === "endpoint" && <ByEndpoint report={report} />}
+      {group === "model" && <ByModel report={report} />}
+      {group === "key" && <ByKey report={report} operator={operator} />}
+      {group === "tag" && <ByTag report={report} tags={data.tags} logPath={logPath} />}
 
       {cacheSummary(report.cache) && (
-        <Section id="response-cache" title="Response cache (30 days)">
+        <Section id="response-cache" title={`Response cache (${report.label.toLowerCase()})`}>
           <p className="mt-2" data-testid="cache-summary">
             {cacheSummary(report.cache)}
           </p>
-        </Section>
-      )}
-
-      {showKeys && (
-        <Section id="top-keys" title="Keys by requests (30 days)">
-          <DataTable
-            margin="mt-2"
-            label="Keys by requests"
-            headers={["Key", "Owner", "Requests", "4xx (not 429)", "5xx", "429", "Error rate"]}
-          >
-            {report.keys.map((k) => (
-              <tr key={k.id} className="border-t border-slate-200 dark:border-slate-800">
-                <td className="px-3 py-2">
-                  {k.name} <code>{k.prefix}…</code>
-                </td>
-                <td className="px-3 py-2">{k.owner ?? "—"}</td>
-                <td className="px-3 py-2">{k.requests.toLocaleString("en")}</td>
-                <td className="px-3 py-2">{k.client}</td>
-                <td className="px-3 py-2">{k.server}</td>
-                <td className="px-3 py-2">{k.limited}</td>
-                <td className="px-3 py-2">{pct(k.error_rate)}</td>
-              </tr>
-            ))}
-            {report.keys.length === 0 && (
-              <tr>
-                <td colSpan={7} className="px-3 py-2">
-                  No requests in the last 30 days.
-                </td>
-              </tr>
-            )}
-          </DataTable>
         </Section>
       )}
     </>

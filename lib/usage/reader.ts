@@ -16,17 +16,19 @@ export type UsageFilter = {
   keyIds: readonly string[];
   /** The first UTC day read, YYYY-MM-DD. */
   from: string;
+  /** The last UTC day read, YYYY-MM-DD; none: every day from `from` on. */
+  to?: string;
   /** Events this instance recorded and has not written yet, to count as if they were (their keys' only). */
   pending?: readonly UsageEventInput[];
 };
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
-const whereOf = ({ keyIds, from }: UsageFilter) => ({
+const whereOf = ({ keyIds, from, to }: UsageFilter) => ({
   keyId: { in: [...keyIds] },
-  day: { gte: new Date(`${from}T00:00:00Z`) },
+  day: { gte: new Date(`${from}T00:00:00Z`), ...(to && { lte: new Date(`${to}T00:00:00Z`) }) },
 });
 
-/** The keys' usage rows from `from` on: the daily rollups, then the pending events rolled up the same way. */
+/** The keys' usage rows from `from` (to `to`): the daily rollups, then the pending events rolled up the same way. */
 export async function readUsage(db: Database, filter: UsageFilter): Promise<UsageRow[]> {
   const stored = await db.prisma.usageDaily.findMany({
     where: whereOf(filter),
@@ -50,11 +52,13 @@ export async function readUsage(db: Database, filter: UsageFilter): Promise<Usag
       tokens: Number(r.tokens),
       latencyHist: r.latencyHist ?? [],
     })),
-    ...rollUp((filter.pending ?? []).filter((e) => keys.has(e.keyId))).filter((r) => r.day >= filter.from),
+    ...rollUp((filter.pending ?? []).filter((e) => keys.has(e.keyId))).filter(
+      (r) => r.day >= filter.from && (!filter.to || r.day <= filter.to),
+    ),
   ];
 }
 
-/** The keys' provider calls and tokens from `from` on (written rollups only). */
+/** The keys' provider calls and tokens in the filter's days (written rollups only). */
 export async function readProviderUsage(
   db: Database,
   filter: Omit<UsageFilter, "pending">,
@@ -70,7 +74,7 @@ export async function readProviderUsage(
   }));
 }
 
-/** The keys' calls and tokens per provider and model from `from` on (written rollups only). */
+/** The keys' calls and tokens per provider and model in the filter's days (written rollups only). */
 export async function readModelUsage(db: Database, filter: Omit<UsageFilter, "pending">): Promise<ModelUsageRow[]> {
   const stored = await db.prisma.usageDailyModel.findMany({ where: whereOf(filter) });
   return stored.map((r) => ({
@@ -84,7 +88,7 @@ export async function readModelUsage(db: Database, filter: Omit<UsageFilter, "pe
   }));
 }
 
-/** The keys' response cache hits, misses and saved tokens per provider and model from `from` on (written rollups only). */
+/** The keys' response cache hits, misses and saved tokens per provider and model in the filter's days (written rollups only). */
 export async function readCacheUsage(db: Database, filter: Omit<UsageFilter, "pending">): Promise<CacheUsageRow[]> {
   const stored = await db.prisma.usageDailyCache.findMany({ where: whereOf(filter) });
   return stored.map((r) => ({

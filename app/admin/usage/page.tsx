@@ -46,7 +46,8 @@ export default async function AdminUsagePage() {
       <UsageDashboard
         endpoint="/api/portal/admin/usage"
         keys={keys.map((k) => ({ id: k.id, label: `${k.name} (${k.prefix}…, ${k.email ?? "no owner"})` }))}
-        showKeys
+        operator
+        logPath="/admin/requests"
       />
       {organisations.length > 0 && (
         <Section id="by-team" className="mt-8" title="By organisation and team, last 30 days">

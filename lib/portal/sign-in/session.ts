@@ -30,3 +30,11 @@ export async function requireOperator(path: string): Promise<Session | null> {
   const session = await requireSession(path);
   return session.user.operator ? session : null;
 }
+
+/** For operator routes: the operator's session, or the route's answer to anyone else (401 or 403). */
+export async function operatorOrRefusal(): Promise<{ session: Session } | { refusal: Response }> {
+  const session = await currentSession();
+  if (!session) return { refusal: Response.json({ error: "sign in first" }, { status: 401 }) };
+  if (!session.user.operator) return { refusal: Response.json({ error: "operators only" }, { status: 403 }) };
+  return { session };
+}

@@ -5,7 +5,8 @@ import { createTestSession } from "../../../test/support/session.ts";
 import { LATENCY_BUCKETS_MS, latencyBucket } from "../../usage/latency-histogram.ts";
 import type { UsageEventInput } from "../../usage/usage-event.ts";
 import { cacheSummary, describeTotals, STATUS_CLASSES } from "./summary.ts";
-import { cacheSavings, quotaNow, usageQuery, usageReport } from "./report.ts";
+import { presetPeriod } from "./period.ts";
+import { cacheSavings, quotaNow, reportFor, usageQuery, usageReport } from "./report.ts";
 import { EVENT_TIME, usageEvent } from "../../usage/test-events.ts";
 
 describe("usage in words", () => {
@@ -90,7 +91,7 @@ describe.each(combos)("usage reports from the usage reader (%s, %s limits)", (db
     expect(chat.latencyHist.reduce((x, y) => x + y, 0)).toBe(3);
     expect(chat.latencyHist[latencyBucket(800)]).toBe(1);
 
-    const mine = await usageReport(gw.rt.db, { owner: userId }, EVENT_TIME);
+    const mine = await usageReport(gw.rt.db, { owner: userId }, presetPeriod("30d", EVENT_TIME));
     expect(mine.daily).toHaveLength(30);
     // The 429 is rate limited, not also a client error: the classes add up to the requests.
     expect(mine.daily.at(-1)).toMatchObject({
@@ -120,12 +121,71 @@ describe.each(combos)("usage reports from the usage reader (%s, %s limits)", (db
       ["a", 4],
       ["b", 2],
     ]);
-    expect((await usageReport(gw.rt.db, { owner: userId, keyId: other.id }, EVENT_TIME)).totals.requests).toBe(0);
-    const everyone = await usageReport(gw.rt.db, {}, EVENT_TIME);
+    expect(
+      (await usageReport(gw.rt.db, { owner: userId, keyId: other.id }, presetPeriod("30d", EVENT_TIME))).totals
+        .requests,
+    ).toBe(0);
+    const everyone = await usageReport(gw.rt.db, {}, presetPeriod("30d", EVENT_TIME));
     expect(everyone.keys.find((k) => k.id === b.id)).toMatchObject({ requests: 2, limited: 1, error_rate: 1 });
     expect(everyone.totals.requests).toBeGreaterThanOrEqual(8);
     expect(everyone.areas.find((x) => x.area === "create")).toMatchObject({ requests: 1, ok: 1 });
     expect(everyone.areas.some((x) => x.area === "generators")).toBe(false);
+  });
+
+  it("slices by period, prices each key's calls, and groups logged requests by a caller's tag", async () => {
+    const { userId } = await createTestSession(gw.rt.db);
+    const k = await gw.key({ name: "tagged" });
+    await gw.rt.db.prisma.apiKey.update({ where: { id: k.id }, data: { userId } });
+    const llm = { route: "/v1/llm/chat", area: "llm", provider: "openai", model: "gpt-4.1-mini" };
+    const tenDaysAgo = new Date(EVENT_TIME.getTime() - 10 * 86_400_000);
+    for (const e of [
+      usageEvent(k.id, { ...llm, promptTokens: 1000, completionTokens: 100, tags: { feature: "search", user: "u1" } }),
+      usageEvent(k.id, { ...llm, promptTokens: 2000, completionTokens: 0, tags: { feature: "search" } }),
+      usageEvent(k.id, { ...llm, status: 502, promptTokens: 10, tags: { feature: "summary" } }),
+      usageEvent(k.id, { tags: { user: "u2" } }),
+      usageEvent(k.id, { ...llm, promptTokens: 500, at: tenDaysAgo, tags: { feature: "search" } }),
+    ])
+      gw.rt.meter.record(e);
+    await gw.rt.meter.flush();
+    const ask = (query: Record<string, string>) => reportFor(gw.rt.db, { owner: userId }, query, EVENT_TIME);
+
+    // The last 7 days leave out the call of ten days ago; the last 30 take it in.
+    const week = await ask({ range: "7d", key: k.id, tag: "feature" });
+    if ("problem" in week) throw new Error(week.problem);
+    expect(week.report).toMatchObject({ from: "2026-03-09", to: "2026-03-15", label: "Last 7 days" });
+    expect(week.report.daily).toHaveLength(7);
+    expect(week.report.totals.requests).toBe(4);
+    const month = await ask({ range: "30d", key: k.id });
+    if ("problem" in month) throw new Error(month.problem);
+    expect(month.report.totals.requests).toBe(5);
+
+    // The key's cost is its models' cost, at the price table's rate.
+    const key = week.report.keys.find((x) => x.id === k.id)!;
+    expect(key.tokens).toBe(3110);
+    expect(key.cost_usd).toBeCloseTo(week.report.models_total.cost_usd, 12);
+    expect(key.cost_usd).toBeGreaterThan(0);
+
+    // By tag: each value's requests, failures, tokens and cost; the rows add up to the total.
+    expect(week.tags.names).toEqual(["feature", "user"]);
+    expect(week.tags.rows.map((r) => [r.value, r.requests, r.failed, r.tokens])).toEqual([
+      ["search", 2, 0, 3100],
+      ["summary", 1, 1, 10],
+    ]);
+    expect(week.tags.total).toMatchObject({ requests: 3, failed: 1, tokens: 3110 });
+    expect(week.tags.rows[0]!.cost_usd + week.tags.rows[1]!.cost_usd).toBeCloseTo(week.tags.total!.cost_usd, 12);
+    expect(week.tags.total!.cost_usd).toBeCloseTo(key.cost_usd, 12);
+
+    // A period in the future, or a tag name no header could carry, is refused in words.
+    expect(await ask({ from: "2026-03-10", to: "2026-03-16" })).toEqual({
+      problem: "the period cannot end after today (2026-03-15, UTC)",
+    });
+    expect(await ask({ tag: "no spaces" })).toEqual({
+      problem: "tag must be a tag name: 1 to 64 letters, digits, _ . or -",
+    });
+    // Someone else's key is not the caller's to read: nothing of it shows.
+    const other = await gw.key({ name: "not theirs" });
+    const foreign = await ask({ key: other.id, tag: "feature" });
+    expect(foreign).toMatchObject({ report: { totals: { requests: 0 } }, tags: { names: [], rows: [] } });
   });
 
   it("reads what is left today from the limiter without using it", async () => {

@@ -15,28 +15,57 @@ import {
 } from "../../usage/reader.ts";
 import { estimateCost } from "../../usage/prices.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
+import { DEFAULT_PERIOD, daysOf, type Period, periodOf, periodQuery, presetPeriod } from "./period.ts";
+import { tagNames, usageByTag } from "./tag-usage.ts";
 import {
   failedRequests,
   type CacheSavings,
   type Counts,
   type ModelUsage,
   type QuotaNow,
+  type TagReport,
   type UsageReport,
 } from "./summary.ts";
 
 // The payload's types live with its presentation (a leaf the client dashboard can import); also exported here,
 // beside the functions that build it.
-export type { Counts, QuotaNow, UsageReport } from "./summary.ts";
+export type { Counts, QuotaNow, TagReport, UsageReport } from "./summary.ts";
 
-/** The usage routes' query: `key` is one of the ids we issue (`key_` + hex), nothing the database could refuse. */
-export const usageQuery = z.object({
+/**
+ * The usage routes' query: `key` is one of the ids we issue (`key_` + hex), nothing the database could
+ * refuse; the period (periodQuery); `tag`, a tag name to group the logged requests by.
+ */
+export const usageQuery = periodQuery.extend({
   key: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,100}$/)
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, "key must be a key id")
+    .optional(),
+  tag: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, "tag must be a tag name: 1 to 64 letters, digits, _ . or -")
     .optional(),
 });
 
-export const REPORT_DAYS = 30;
+export type UsageQuery = z.infer<typeof usageQuery>;
+
+/** The report a usage route's query asks for, or the problem with the query in words (the route's 400). */
+export async function reportFor(
+  db: Database,
+  scope: ReportScope,
+  query: Record<string, string>,
+  now = new Date(),
+): Promise<{ report: UsageReport; tags: TagReport } | { problem: string }> {
+  const parsed = usageQuery.safeParse(query);
+  if (!parsed.success) return { problem: parsed.error.issues.map((i) => i.message).join("; ") };
+  const asked = periodOf(parsed.data, now);
+  if ("problem" in asked) return asked;
+  const { key, tag } = parsed.data;
+  const report = await usageReport(db, { ...scope, ...(key && { keyId: key }) }, asked.period);
+  const everyKey = !scope.owner && !scope.teamId && !scope.organisationId && !key;
+  const filter = { keyIds: everyKey ? null : report.keys.map((k) => k.id), period: asked.period };
+  const [names, byTag] = await Promise.all([tagNames(db, filter), tag ? usageByTag(db, filter, tag) : undefined]);
+  return { report, tags: { names, name: tag ?? null, rows: byTag?.rows ?? [], total: byTag?.total ?? null } };
+}
 
 /** Summed rows as disjoint classes: the rollups count a 429 in `client` too; here it is `limited` alone. */
 function counts(s: UsageSums): Counts {
@@ -105,19 +134,16 @@ export function cacheSavings(rows: Iterable<CacheUsageRow>): CacheSavings {
 export type ReportScope = { owner?: string; keyId?: string; teamId?: string; organisationId?: string };
 
 /**
- * The dashboards' report of usage over the last 30 UTC days, from the daily rollups only (never the
- * raw events, nor this instance's unwritten ones), grouped by the recorded area: for one user's keys
- * (owner), one key, or every key (neither).
+ * The dashboards' report of usage over a period (default: the last 30 UTC days), from the daily rollups
+ * only (never the raw events, nor this instance's unwritten ones), grouped by the recorded area: for one
+ * user's keys (owner), one key, a team's, an organisation's, or every key (none).
  */
 export async function usageReport(
   db: Database,
   { owner, keyId, teamId, organisationId }: ReportScope,
-  now = new Date(),
+  period: Period = presetPeriod(DEFAULT_PERIOD),
 ): Promise<UsageReport> {
-  const to = now.toISOString().slice(0, 10);
-  const fromDate = new Date(`${to}T00:00:00Z`);
-  fromDate.setUTCDate(fromDate.getUTCDate() - (REPORT_DAYS - 1));
-  const from = fromDate.toISOString().slice(0, 10);
+  const { from, to, label } = period;
 
   const keys = await db.prisma.apiKey.findMany({
     where: {
@@ -128,7 +154,7 @@ export async function usageReport(
     },
     include: { user: { select: { email: true } } },
   });
-  const filter = { keyIds: keys.map((k) => k.id), from };
+  const filter = { keyIds: keys.map((k) => k.id), from, to };
   const [rows, providerRows, modelRows, cacheRows] = await Promise.all([
     readUsage(db, filter),
     readProviderUsage(db, filter),
@@ -137,10 +163,9 @@ export async function usageReport(
   ]);
 
   const byDay = groupUsage(rows, "day");
-  const days: string[] = [];
-  for (const d = new Date(fromDate); d <= now; d.setUTCDate(d.getUTCDate() + 1))
-    days.push(d.toISOString().slice(0, 10));
   const perKey = groupUsage(rows, "keyId");
+  const modelsPerKey = new Map<string, ModelUsageRow[]>();
+  for (const r of modelRows) modelsPerKey.set(r.keyId, [...(modelsPerKey.get(r.keyId) ?? []), r]);
   const all = sumUsage(rows);
   const providers = new Map<string, UsageReport["providers"][number]>();
   for (const p of providerRows) {
@@ -159,13 +184,14 @@ export async function usageReport(
   return {
     from,
     to,
+    label,
     totals: {
       ...counts(all),
       tokens: all.tokens,
       p50_ms: latencyPercentile(all.latencyHist, 0.5),
       p95_ms: latencyPercentile(all.latencyHist, 0.95),
     },
-    daily: days.map((day) => {
+    daily: daysOf(period).map((day) => {
       const sums = sumUsage(byDay.get(day) ?? []);
       return {
         day,
@@ -190,6 +216,7 @@ export async function usageReport(
     keys: keys
       .map((k) => {
         const c = counts(sumUsage(perKey.get(k.id) ?? []));
+        const spent = modelBreakdown(modelsPerKey.get(k.id) ?? []).models_total;
         return {
           id: k.id,
           name: k.name,
@@ -199,6 +226,8 @@ export async function usageReport(
           kind: k.kind,
           ...c,
           error_rate: c.requests ? failedRequests(c) / c.requests : 0,
+          tokens: spent.prompt_tokens + spent.completion_tokens,
+          cost_usd: spent.cost_usd,
         };
       })
       .filter((k) => k.requests > 0 || owner !== undefined)

@@ -7,8 +7,10 @@
 export type Counts = { requests: number; ok: number; client: number; server: number; limited: number };
 
 export type UsageReport = {
+  /** The period's first and last UTC day (both counted), and how it is said ("Last 30 days"). */
   from: string;
   to: string;
+  label: string;
   totals: Counts & { p50_ms: number | null; p95_ms: number | null; tokens: number };
   daily: Array<Counts & { day: string; p50_ms: number | null; p95_ms: number | null }>;
   areas: Array<Counts & { area: string }>;
@@ -37,12 +39,31 @@ export type UsageReport = {
       team_id: string | null;
       kind: string;
       error_rate: number;
+      /** The key's language-model tokens and their estimated cost (models without a price add nothing). */
+      tokens: number;
+      cost_usd: number;
     }
   >;
   /** The response cache: requests that asked for it, answered from it (hits) or by a provider (misses), and what the hits did not pay. */
   cache: CacheSavings;
   latency_buckets_ms: readonly number[];
 };
+
+/**
+ * Logged requests carrying one tag, for one of its values (null: the values past the listed ones, or a
+ * total): failures are every status from 400 on; cost is estimated, leaving out `unpriced` requests.
+ */
+export type TagUsage = {
+  value: string | null;
+  requests: number;
+  failed: number;
+  tokens: number;
+  cost_usd: number;
+  unpriced: number;
+};
+
+/** Usage by a tag: the names the period's requests carry, and the chosen one's values. */
+export type TagReport = { names: string[]; name: string | null; rows: TagUsage[]; total: TagUsage | null };
 
 export type CacheSavings = {
   hits: number;
@@ -120,7 +141,7 @@ export function usd(n: number | null): string {
   return `$${n.toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: n < 1 ? 4 : 2 })}`;
 }
 
-/** The response cache's 30 days in a sentence; null when no request asked for it. */
+/** The response cache's period in a sentence; null when no request asked for it. */
 export function cacheSummary(c: CacheSavings): string | null {
   const asked = c.hits + c.misses;
   if (asked === 0) return null;
