@@ -35,6 +35,7 @@ describe.each(databaseBackends)("the request log shows every attempt of a routed
           failingDeployment("a-500", 500),
           failingDeployment("a-429", 429),
           failingDeployment("a-502", 502),
+          failingDeployment("a-503", 503),
           {
             name: "b",
             provider: "anthropic",
@@ -48,6 +49,7 @@ describe.each(databaseBackends)("the request log shows every attempt of a routed
           busy: { deployments: ["a-429", "b"], retries: 1 },
           tripping: { deployments: ["a-502", "b"], retries: 0 },
           healthy: { deployments: ["b"] },
+          broken: { deployments: ["a-503"], retries: 0 },
         },
       },
       providerEnv: credentials,
@@ -139,6 +141,26 @@ describe.each(databaseBackends)("the request log shows every attempt of a routed
       { deployment: "b", provider: "anthropic", model: "claude-sonnet-4-5", ms: expect.any(Number), outcome: "ok" },
     ]);
     expect(reasons(attempts!)).toEqual(["breaker open, skipped", "answered"]);
+  });
+
+  it("a model call that failed keeps the message its caller was answered with, under a token window too", async () => {
+    // A key under a token window has its tokens reserved, and settled as the call is metered.
+    const limited = (await gw.key({ name: "token-limited", tokensMinute: 1_000_000 })).key;
+    const res = await gw.request("/v1/chat/completions", {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${limited}`,
+        "content-type": "application/json",
+        "x-request-id": "attempts-broken-1",
+      },
+      body: JSON.stringify({ model: "broken", messages: [{ role: "user", content: "route me" }] }),
+    });
+    const answered = ((await res.json()) as { error: { message: string } }).error.message;
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    await gw.rt.meter.flush();
+    const detail = await requestDetailView(gw.rt, { operator: true }, "attempts-broken-1");
+    expect(answered).toMatch(/\w/);
+    expect(detail?.rows[0]?.error).toBe(answered);
   });
 
   it("a request its first attempt answered stores no attempts", async () => {

@@ -135,9 +135,9 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
         const reservation = await reserving;
         Object.assign(headers, reservation.headers);
         // Settled as the call is metered, whichever way it ends: with the tokens it was metered for.
-        record = (status, bytesOut, usage, attempts) => {
+        record = (status, bytesOut, usage, attempts, error) => {
           reservation.settle((usage?.promptTokens ?? 0) + (usage?.completionTokens ?? 0));
-          meter(status, bytesOut, usage, attempts);
+          meter(status, bytesOut, usage, attempts, error);
         };
       }
       // Most handlers answer from memory: no promise to wait for then.
