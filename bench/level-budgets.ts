@@ -7,7 +7,7 @@
 import type { Database } from "../lib/db/client.ts";
 import { BudgetTracker } from "../lib/usage/budgets.ts";
 import type { UsageEventInput } from "../lib/usage/usage-event.ts";
-import { median, report, spread } from "./results.ts";
+import { cpuPerCall, median, report, spread } from "./results.ts";
 
 const ROUNDS = Number(process.env.BENCH_BUDGET_ROUNDS ?? 12);
 const CALLS = 200_000;
@@ -74,14 +74,6 @@ function event(keyId: string): UsageEventInput {
     completionTokens: 30,
     at: new Date(),
   };
-}
-
-/** CPU µs per call of `n` calls in a row. */
-function cpuPerCall(n: number, call: () => void): number {
-  const before = process.cpuUsage();
-  for (let i = 0; i < n; i++) call();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / n;
 }
 
 const tracker = new BudgetTracker(

@@ -21,6 +21,7 @@ const BENCHES = [
   "token-limits.ts",
   "limit-levels.ts",
   "level-budgets.ts",
+  "body-capture.ts",
   "reference.ts",
   "tracing.ts",
   "tracing-spans.ts",

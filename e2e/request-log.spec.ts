@@ -33,7 +33,12 @@ test.describe("the request log in real Chromium", () => {
         aliases: { logged: { strategy: "fallback", retries: 0, deployments: ["xai-down", "xai-up"] } },
       }),
     );
-    portal = await startXaiPortal("Logged.", { GATEWAY_CONFIG: routing, ADMIN_EMAILS: OPERATOR });
+    // Model calls' bodies kept: the detail page shows the conversation.
+    portal = await startXaiPortal("Logged.", {
+      GATEWAY_CONFIG: routing,
+      ADMIN_EMAILS: OPERATOR,
+      REQUEST_LOG_BODIES: "true",
+    });
     server = portal.server;
     // The operator's CLI issues the key to the user (through the running server's operator endpoint).
     key = await portal.keyFor(USER, "Log key");
@@ -93,6 +98,14 @@ test.describe("the request log in real Chromium", () => {
           await expect(fields).toContainText(text);
         // Answered by its first attempt: no timeline.
         await expect(page.getByRole("heading", { name: /^Attempts/ })).toHaveCount(0);
+        // The bodies kept, as a conversation, and each as sent behind a disclosure.
+        const conversation = page.getByRole("region", { name: "Conversation" });
+        await expect(conversation.getByRole("list", { name: "Messages" })).toContainText("Log this.");
+        await expect(conversation.getByTestId("conversation-answer")).toHaveText("Logged.");
+        await conversation.getByText("Answer as sent").click();
+        await expect(conversation.getByRole("region", { name: "Answer as sent" })).toContainText(
+          '"content": "Logged."',
+        );
         expect(await overflowsSideways(page)).toBe(false);
         await expectAccessibleInBothSchemes(page, `request-detail-${label}`);
       });

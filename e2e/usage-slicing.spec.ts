@@ -83,6 +83,10 @@ test.describe("usage you can slice by period, key, model and tag, in real Chromi
         const tagTotal = page.getByTestId("tag-total").locator("td");
         await expect(tagTotal.nth(0)).toHaveText("4");
         await expect(tagTotal.nth(2)).toHaveText("6,000");
+        // The same rows as CSV, through the page's own link.
+        const csvLink = page.getByRole("link", { name: "Download the tag table as CSV" });
+        const csv = await (await page.request.get(`${server.url}${await csvLink.getAttribute("href")}`)).text();
+        expect(csv.split("\r\n").some((line) => line.endsWith(",feature,search,3,0,4500,0.001350"))).toBe(true);
         await tagPicker.selectOption("user");
         await expect(requestsOf(/^u-1\b/)).toHaveText("2");
         await tagPicker.selectOption("feature");

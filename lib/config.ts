@@ -122,6 +122,8 @@ const envSchema = z.object({
   JOB_WORKERS: z.enum(["inline", "separate"]).default("inline"),
   RESPONSES_RETENTION_DAYS: positiveInt.max(3650).default(30),
   REQUEST_LOG_RETENTION_DAYS: positiveInt.max(3650).default(7),
+  REQUEST_LOG_BODIES: z.enum(["true", "false"]).default("false"),
+  REQUEST_LOG_BODY_BYTES: positiveInt.max(1_048_576).default(16_384),
   // The most a key's owner may set as a monthly budget, per metric (default: 31 days at the daily limit).
   BUDGET_MAX_REQUESTS: positiveInt.optional(),
   BUDGET_MAX_TOKENS: positiveInt.default(100_000_000),
@@ -243,6 +245,11 @@ export type Config = {
   responsesRetentionDays: number;
   /** Days a keyed request's row (usage_events, the portal's request log) is kept; the daily rollups stay. */
   requestLogRetentionDays: number;
+  /**
+   * Model calls' request and answer bodies kept in the request log, each cut at `maxBytes`
+   * (REQUEST_LOG_BODIES, off by default: they hold what callers and models wrote); undefined when off.
+   */
+  requestLogBodies: { maxBytes: number } | undefined;
   /** Monthly budgets: the most an owner may set per metric, and how often every instance re-reads them. */
   budgets: { ceilings: BudgetCeilings; refreshMs: number };
   /** Background jobs: how many run at once, how many one key may have waiting, batch items per key per UTC day. */
@@ -335,6 +342,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     responsesRetentionDays: e.RESPONSES_RETENTION_DAYS,
     requestLogRetentionDays: e.REQUEST_LOG_RETENTION_DAYS,
+    requestLogBodies: e.REQUEST_LOG_BODIES === "true" ? { maxBytes: e.REQUEST_LOG_BODY_BYTES } : undefined,
     budgets: {
       ceilings: {
         requests: e.BUDGET_MAX_REQUESTS ?? e.LIMIT_DAY * 31,

@@ -356,7 +356,7 @@ describe(
         )
         .toBe(12);
       expect(report!.totals).toMatchObject({ ok: 8, client: 2, server: 0, limited: 2 });
-      // The same usage sliced: this month, grouped by a tag nobody sent; a period ending tomorrow is refused in words.
+      // The same usage sliced: this month, grouped by a tag nobody sent; a period starting tomorrow is refused in words.
       const sliced = await fetch(`${server.url}/api/portal/usage?range=month&tag=feature`, {
         headers: { cookie: jar.header() },
       });
@@ -368,7 +368,18 @@ describe(
         headers: { cookie: jar.header() },
       });
       expect(refused.status).toBe(400);
-      expect(await refused.json()).toEqual({ error: expect.stringMatching(/^the period cannot end after today/) });
+      expect(await refused.json()).toEqual({ error: expect.stringMatching(/^the period cannot start after today/) });
+      // The same numbers as CSV: this month's endpoints, and a group there is none of refused in words.
+      const csv = await fetch(`${server.url}/usage/export?range=month&group=endpoint`, {
+        headers: { cookie: jar.header() },
+      });
+      expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      const lines = (await csv.text()).split("\r\n");
+      expect(lines[0]).toBe("from,to,route,area,requests,ok,client_errors,rate_limited,server_errors,tokens");
+      expect(lines.find((l) => l.includes(",/v1/key,"))).toMatch(/,\/v1\/key,account,10,8,0,2,0,0$/);
+      const badGroup = await fetch(`${server.url}/usage/export?group=week`, { headers: { cookie: jar.header() } });
+      expect(badGroup.status).toBe(400);
+      expect(await badGroup.json()).toEqual({ error: "group must be one of day, endpoint, model, key, tag" });
     });
 
     it("sends at most 5 links per address in 15 minutes, however the address is spelled or sent, and 20 per client in an hour, saying so", async () => {

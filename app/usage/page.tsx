@@ -33,6 +33,7 @@ export default async function UsagePage() {
         keys={keys.map((k) => ({ id: k.id, label: `${k.name} (${k.prefix}…)` }))}
         operator={false}
         logPath="/usage/requests"
+        exportPath="/usage/export"
       />
       <Section id="budgets" className="mt-10" title="Monthly budgets">
         <p className="mt-2 text-slate-700 dark:text-slate-300">

@@ -1,6 +1,7 @@
 import Link from "next/link";
-import type { LogRow } from "@/lib/portal/usage/request-log.ts";
+import type { RequestDetailView } from "@/lib/portal/usage/request-log.ts";
 import { RequestAttempts } from "./request-attempts";
+import { RequestConversation } from "./request-conversation";
 import { RequestFields, RequestTable } from "./request-log";
 import { Section } from "./section";
 
@@ -8,7 +9,7 @@ const link = "text-sm text-indigo-700 underline dark:text-indigo-300";
 
 /**
  * One request id's page: every field of each request recorded under it with its model call's attempts
- * when there was more than one, and the model calls made for it.
+ * when there was more than one, its conversation when its bodies were kept, and the model calls made for it.
  */
 export function RequestDetail({
   base,
@@ -19,7 +20,7 @@ export function RequestDetail({
 }: {
   base: string;
   requestId: string;
-  detail: { rows: LogRow[]; calls: LogRow[] };
+  detail: RequestDetailView;
   showOwner: boolean;
   /** TRACE_URL_TEMPLATE: each request's trace id links to the operator's trace viewer. */
   traceUrlTemplate?: string;
@@ -48,6 +49,7 @@ export function RequestDetail({
           {row.attempts && <RequestAttempts attempts={row.attempts} headingId={`request-${i}-attempts`} />}
         </Section>
       ))}
+      {detail.conversation && <RequestConversation conversation={detail.conversation} />}
       {detail.calls.length > 0 && (
         <Section id="calls" className="mt-10" title={`Model calls made for this request (${detail.calls.length})`}>
           <p className="mt-2 text-slate-700 dark:text-slate-300">

@@ -85,24 +85,27 @@ const GROUPS: Array<[Group, string]> = [
   ["tag", "Tag"],
 ];
 
+const linkClass = "text-indigo-700 underline dark:text-indigo-300";
 const fieldClass =
   "mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
 
 /**
  * Usage charts for `endpoint` (the user's own, or every key for operators) over a chosen period, grouped
  * by endpoint, model, key or a caller's tag; refreshed every 10 s. `logPath` is the request log the tag
- * rows open, filtered to their requests.
+ * rows open, filtered to their requests; `exportPath` gives the same numbers as CSV.
  */
 export function UsageDashboard({
   endpoint,
   keys,
   operator,
   logPath,
+  exportPath,
 }: {
   endpoint: string;
   keys: KeyOption[];
   operator: boolean;
   logPath: string;
+  exportPath: string;
 }) {
   const [keyId, setKeyId] = useState("");
   const [range, setRange] = useState<PeriodPreset | "custom">(DEFAULT_PERIOD);
@@ -182,6 +185,16 @@ export function UsageDashboard({
         )}
       </form>
       {range === "custom" && <CustomDays initial={custom ?? data?.report} onChoose={setCustom} />}
+      {url && (
+        <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+          <a href={`${exportPath}?${query}&group=${group}`} download className={linkClass}>
+            Download the {GROUPS.find(([g]) => g === group)![1].toLowerCase()} table as CSV
+          </a>
+          <a href={`${exportPath}?${query}&group=day`} download className={linkClass}>
+            Download the daily totals as CSV
+          </a>
+        </p>
+      )}
       {error && (
         <p role="alert" className="rounded-lg border border-red-600 p-3 text-red-800 dark:text-red-300">
           Could not load usage: {error.message}

@@ -1,6 +1,7 @@
 import type { Database } from "../db/client.ts";
 import type { Prisma, UsageEvent } from "../db/generated/client.ts";
 import { attemptsOfColumn, type RequestAttempt } from "./request-attempts.ts";
+import type { RequestBodies } from "./body-capture.ts";
 import type { RequestTags } from "./request-tags.ts";
 import type { CacheUse, UsageEventInput } from "./usage-event.ts";
 
@@ -289,4 +290,23 @@ export async function findRequest(
     .filter((e) => keys.has(e.keyId) && e.requestId.startsWith(prefix))
     .filter((p) => !stored.some((s) => sameRequest(p, s)));
   return { entries, calls: [...stored, ...pending].sort((a, b) => newerFirst(b, a)) };
+}
+
+/**
+ * A request's kept bodies (REQUEST_LOG_BODIES) among the given keys' requests: recorded here and not yet
+ * written, or written; null when none were kept (the setting was off, or the row has expired).
+ */
+export async function findBodies(
+  db: Database,
+  requestId: string,
+  keyIds: readonly string[],
+  pending: readonly UsageEventInput[] = [],
+): Promise<RequestBodies | null> {
+  const waiting = pending.findLast((e) => e.requestId === requestId && e.bodies && keyIds.includes(e.keyId));
+  if (waiting?.bodies) return waiting.bodies;
+  const row = await db.prisma.requestBody.findFirst({
+    where: { requestId, keyId: { in: [...keyIds] } },
+    orderBy: { id: "desc" },
+  });
+  return row && { request: row.request, response: row.response };
 }

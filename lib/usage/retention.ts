@@ -19,13 +19,19 @@ export type RetentionOptions = {
 };
 
 /**
- * Deletes up to `batch` of the oldest usage_events rows created before `before`; returns how many.
+ * Deletes up to `batch` of the oldest rows of the request log (or of the bodies kept beside it) created
+ * before `before`; returns how many.
  * SKIP LOCKED: instances sweeping one PostgreSQL at once take different rows instead of waiting.
  */
-export async function deleteExpiredBatch(db: Database, before: Date, batch: number): Promise<number> {
+export async function deleteExpiredBatch(
+  db: Database,
+  before: Date,
+  batch: number,
+  table: "usage_events" | "request_bodies" = "usage_events",
+): Promise<number> {
   return db.prisma.$executeRawUnsafe(
-    `DELETE FROM usage_events WHERE id IN (
-       SELECT id FROM usage_events WHERE created_at < ($1::timestamptz AT TIME ZONE 'UTC')
+    `DELETE FROM ${table} WHERE id IN (
+       SELECT id FROM ${table} WHERE created_at < ($1::timestamptz AT TIME ZONE 'UTC')
        ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)`,
     before.toISOString(),
     batch,
@@ -83,15 +89,22 @@ export class RequestLogRetention {
   }
 
   private async deleteAll(before: Date): Promise<number> {
+    const deleted = await this.deleteFrom("usage_events", before);
+    // The bodies kept beside the rows (REQUEST_LOG_BODIES) go with them; counted apart, as they are not rows of the log.
+    await this.deleteFrom("request_bodies", before);
+    this.options.onSwept?.(deleted, before);
+    return deleted;
+  }
+
+  private async deleteFrom(table: "usage_events" | "request_bodies", before: Date): Promise<number> {
     const batch = this.options.batch ?? 1000;
     let deleted = 0;
     for (;;) {
-      const n = await deleteExpiredBatch(this.db, before, batch);
+      const n = await deleteExpiredBatch(this.db, before, batch, table);
       deleted += n;
       if (n < batch || this.stopped) break;
       await new Promise((resolve) => setTimeout(resolve, this.options.pauseMs ?? 20));
     }
-    this.options.onSwept?.(deleted, before);
     return deleted;
   }
 }

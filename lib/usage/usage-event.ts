@@ -1,4 +1,5 @@
 import type { RequestAttempt } from "./request-attempts.ts";
+import type { RequestBodies } from "./body-capture.ts";
 import type { RequestTags } from "./request-tags.ts";
 
 /** How much of a failed request's error message the request log keeps. */
@@ -60,6 +61,8 @@ export type UsageEventInput = {
   userAgent?: string;
   /** The caller's tags (x-gateway-metadata, lib/usage/request-tags.ts). */
   tags?: RequestTags;
+  /** A model call's request and answer, when REQUEST_LOG_BODIES is on (request_bodies). */
+  bodies?: RequestBodies;
   /** Set by the meter: past the key's request-log rate, so counted in the rollups but given no usage_events row. */
   unlogged?: boolean;
 };

@@ -4,7 +4,8 @@ import { rollUp, rollUpCache, rollUpFeatures, rollUpModels, rollUpProviders } fr
 import type { UsageEventInput } from "./usage-event.ts";
 
 /**
- * Writes a batch in one transaction: the request-log rows (usage_events; none for unlogged events), the
+ * Writes a batch in one transaction: the request-log rows (usage_events; none for unlogged events) and the
+ * model calls' bodies kept beside them (request_bodies, when REQUEST_LOG_BODIES is on), the
  * daily roll-ups every event adds to, and the keys' last-used times. Refused as a whole or written whole.
  */
 export async function writeUsage(db: Database, batch: UsageEventInput[]): Promise<void> {
@@ -55,6 +56,20 @@ export async function writeUsage(db: Database, batch: UsageEventInput[]): Promis
           (e) => e.error ?? null,
           (e) => e.userAgent ?? null,
           (e) => (e.tags ? JSON.stringify(e.tags) : null),
+        ]),
+      );
+    const withBodies = rows.filter((e) => e.bodies);
+    if (withBodies.length)
+      await tx.query(
+        `INSERT INTO request_bodies (key_id, request_id, created_at, request, response)
+         SELECT k, r, (c AT TIME ZONE 'UTC')::timestamp(3), q, a
+         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[]) AS t(k, r, c, q, a)`,
+        columns(withBodies, [
+          (e) => e.keyId,
+          (e) => e.requestId,
+          (e) => e.at.toISOString(),
+          (e) => e.bodies!.request,
+          (e) => e.bodies!.response,
         ]),
       );
     await tx.query(
@@ -215,6 +230,8 @@ export function storableEvent(e: UsageEventInput): UsageEventInput {
       e.model ?? "",
       e.error ?? "",
       e.userAgent ?? "",
+      e.bodies?.request ?? "",
+      e.bodies?.response ?? "",
     ]
       .concat(tags ?? [])
       .some(isUnsafeText)
@@ -235,5 +252,9 @@ export function storableEvent(e: UsageEventInput): UsageEventInput {
     error: safe(e.error),
     userAgent: safe(e.userAgent),
     tags: e.tags && Object.fromEntries(Object.entries(e.tags).map(([k, v]) => [toSafeText(k), toSafeText(v)])),
+    bodies: e.bodies && {
+      request: toSafeText(e.bodies.request),
+      response: e.bodies.response === null ? null : toSafeText(e.bodies.response),
+    },
   };
 }

@@ -48,6 +48,7 @@ export default async function AdminUsagePage() {
         keys={keys.map((k) => ({ id: k.id, label: `${k.name} (${k.prefix}…, ${k.email ?? "no owner"})` }))}
         operator
         logPath="/admin/requests"
+        exportPath="/admin/usage/export"
       />
       {organisations.length > 0 && (
         <Section id="by-team" className="mt-8" title="By organisation and team, last 30 days">

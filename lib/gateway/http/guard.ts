@@ -6,6 +6,7 @@ import type { Runtime } from "../runtime/runtime.ts";
 import { countUsage } from "../runtime/usage-metrics.ts";
 import { describeBudgetUse, formatAmount } from "../../usage/budget-text.ts";
 import type { BudgetRefusal } from "../../usage/budgets.ts";
+import type { BodyCapture } from "../../usage/body-capture.ts";
 import type { RequestAttempt } from "../../usage/request-attempts.ts";
 import type { RequestTags } from "../../usage/request-tags.ts";
 import { ERROR_CHARS, type UsageEventInput } from "../../usage/usage-event.ts";
@@ -32,7 +33,7 @@ export type UsageRequest = {
  * Appends the request's usage event to memory, and counts its tokens and cost in /metrics, once its
  * status and size are known; its latency runs from now.
  */
-export function usageRecorder(rt: Runtime, key: KeyRecord, request: UsageRequest) {
+export function usageRecorder(rt: Runtime, key: KeyRecord, request: UsageRequest, capture?: BodyCapture) {
   const started = performance.now();
   return (
     status: number,
@@ -53,7 +54,8 @@ export function usageRecorder(rt: Runtime, key: KeyRecord, request: UsageRequest
       attempts,
       ...(error !== undefined && { error: error.slice(0, ERROR_CHARS) }),
     };
-    recordUsage(rt, event);
+    const bodies = capture?.bodies();
+    recordUsage(rt, bodies ? { ...event, bodies } : event);
   };
 }
 

@@ -13,6 +13,7 @@ import { jsonText, Reply, StreamAnswer, type ReplyBody } from "./answer.ts";
 import { Call } from "./call.ts";
 import { admitClient, clientAddressOf } from "./client-limit.ts";
 import { gatewayErrorMessage, type ErrorBody, type ErrorShape } from "./error-shape.ts";
+import { BodyCapture } from "../../usage/body-capture.ts";
 import { parseTags, TAGS_HEADER } from "../../usage/request-tags.ts";
 import { USER_AGENT_CHARS } from "../../usage/usage-event.ts";
 import { queryValue, type GatewayRequest } from "./request.ts";
@@ -58,6 +59,8 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
     let admission: Admission | undefined;
     let record: ReturnType<typeof usageRecorder> | undefined;
     let tagged: ReturnType<typeof parseTags> | undefined;
+    // A model call's bodies, for the request log: only when the operator turned REQUEST_LOG_BODIES on.
+    let capture: BodyCapture | undefined;
     let outcome: Outcome;
     // The message a failed request was answered with, for the request log.
     let failure: string | undefined;
@@ -94,16 +97,23 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
           const userAgent = req.header("user-agent");
           const tagHeader = req.header(TAGS_HEADER);
           tagged = tagHeader === undefined ? undefined : parseTags(tagHeader);
-          const meter = usageRecorder(rt, key, {
-            requestId,
-            method: req.method,
-            route: entry.label,
-            area: entry.area.scope,
-            bytesIn: req.declaredLength ?? 0,
-            ...(trace && { traceId: trace.traceId }),
-            ...(userAgent && { userAgent: userAgent.slice(0, USER_AGENT_CHARS) }),
-            ...(tagged && "tags" in tagged && { tags: tagged.tags }),
-          });
+          if (rt.config.requestLogBodies && entry.area.scope === "llm")
+            capture = new BodyCapture(rt.config.requestLogBodies.maxBytes);
+          const meter = usageRecorder(
+            rt,
+            key,
+            {
+              requestId,
+              method: req.method,
+              route: entry.label,
+              area: entry.area.scope,
+              bytesIn: req.declaredLength ?? 0,
+              ...(trace && { traceId: trace.traceId }),
+              ...(userAgent && { userAgent: userAgent.slice(0, USER_AGENT_CHARS) }),
+              ...(tagged && "tags" in tagged && { tags: tagged.tags }),
+            },
+            capture,
+          );
           const spends = access.budgeted && entry.area.scope !== ACCOUNT_AREA;
           const limits = trace?.child("gateway.limits", { "gateway.limits.backend": rt.limitBackend });
           // A refusal is metered by admitKey itself; from here on the answer's outcome is.
@@ -126,6 +136,7 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       }
       const checked = validatedInput(contract, req, match.params);
       const input = checked instanceof Promise ? await checked : checked;
+      if (capture && isModelCall(input.body)) capture.keepRequest(input.body);
       const meter = record;
       const reserving =
         call.key && meter && entry.area.scope === "llm" && isModelCall(input.body)
@@ -145,6 +156,7 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       const answered: unknown = running instanceof Promise ? await running : running;
       if (call.responseHeaders) Object.assign(headers, call.responseHeaders);
       outcome = answerOutcome(answered, headers);
+      if (capture && outcome.events) outcome.events = capture.tap(outcome.events);
       if (outcome.events || outcome.body instanceof ReadableStream) {
         holdUntilEnded(rt, answered as StreamAnswer | Reply, call, admission, record);
         observe(rt, requestId, req.method, entry, outcome.status, started, trace);
@@ -166,6 +178,7 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
     const body = outcome.body;
     const bytes = typeof body === "string" ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0;
     if (record) {
+      if (capture && typeof body === "string") capture.keepAnswer(body);
       const { bytesOut, ...usage } = call?.usage ?? {};
       record(outcome.status, bytesOut ?? bytes, usage, call?.attempts, failure);
     }

@@ -34,6 +34,7 @@ describe("usage periods", () => {
     expect(ask({ from: "2026-03-04", to: "2026-03-06" })).toEqual({
       problem: "the period cannot end after today (2026-03-05, UTC)",
     });
+    expect(ask({ from: "2026-03-06" })).toEqual({ problem: "the period cannot start after today (2026-03-05, UTC)" });
     expect(ask({ from: "2026-03-04", to: "2026-03-01" })).toEqual({
       problem: "the period's first day (from) must not be after its last (to)",
     });

@@ -80,6 +80,7 @@ export function periodOf(query: PeriodQuery, now = new Date()): { period: Period
   const to = query.to ?? today;
   if (!query.from) return { problem: "a custom period needs its first day (from)" };
   const period: Period = { range: "custom", from: query.from, to, label: `${query.from} to ${to}` };
+  if (query.from > today) return { problem: `the period cannot start after today (${today}, UTC)` };
   if (to > today) return { problem: `the period cannot end after today (${today}, UTC)` };
   if (query.from > to) return { problem: "the period's first day (from) must not be after its last (to)" };
   if (periodDays(period) > MAX_PERIOD_DAYS) return { problem: `a period can span at most ${MAX_PERIOD_DAYS} days` };

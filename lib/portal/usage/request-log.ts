@@ -4,7 +4,9 @@ import { type KeySummary, listKeys } from "../../gateway/keys/key-list.ts";
 import { SCOPE_AREAS } from "../../gateway/keys/record.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { tagFilter } from "../../usage/request-tags.ts";
+import { conversationOf, type Conversation } from "./conversation.ts";
 import {
+  findBodies,
   findRequest,
   listRequests,
   STATUS_CLASSES,
@@ -203,18 +205,24 @@ export async function requestDetailView(
   rt: Runtime,
   scope: LogScope,
   requestId: string,
-): Promise<{ rows: LogRow[]; calls: LogRow[] } | null> {
+): Promise<RequestDetailView | null> {
   if (!REQUEST_ID.test(requestId)) return null;
   const keys = await keysInScope(rt, scope);
   const byId = new Map(keys.map((k) => [k.id, k]));
   const keyIds = "owner" in scope ? keys.map((k) => k.id) : undefined;
-  const detail = await findRequest(rt.db, requestId, {
-    keyIds,
-    pending: pendingOf(rt, keyIds ?? keys.map((k) => k.id)),
-  });
+  const pending = pendingOf(rt, keyIds ?? keys.map((k) => k.id));
+  const detail = await findRequest(rt.db, requestId, { keyIds, pending });
   if (detail.entries.length === 0) return null;
-  return { rows: detail.entries.map(withKey(byId)), calls: detail.calls.map(withKey(byId)) };
+  const bodies = await findBodies(rt.db, requestId, [...new Set(detail.entries.map((e) => e.keyId))], pending);
+  return {
+    rows: detail.entries.map(withKey(byId)),
+    calls: detail.calls.map(withKey(byId)),
+    conversation: bodies && conversationOf(bodies),
+  };
 }
+
+/** A request's page: its rows, the model calls made for it, and its conversation when its bodies were kept. */
+export type RequestDetailView = { rows: LogRow[]; calls: LogRow[]; conversation: Conversation | null };
 
 /** The request id of a detail page's path segment, or null when it cannot be one. */
 export function requestIdFromPath(segment: string): string | null {
