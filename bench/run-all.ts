@@ -22,6 +22,7 @@ const BENCHES = [
   "limit-levels.ts",
   "level-budgets.ts",
   "body-capture.ts",
+  "guardrails-pii.ts",
   "reference.ts",
   "tracing.ts",
   "tracing-spans.ts",
