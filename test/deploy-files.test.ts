@@ -12,7 +12,7 @@ import { ENTRY_POINTS } from "../scripts/build-server.mjs";
 /**
  * deploy/ (issue #17 item 3) is for operators and is not run here (no container engine): this reads
  * the Dockerfile, the compose file and the Kubernetes manifests and holds them to what the project
- * really offers: every variable they give the gateway is one README.md's Configuration documents,
+ * really offers: every variable they give the gateway is one docs/configuration.md documents,
  * every command runs a file the build produces, and the pieces the deployment needs are all there.
  */
 const IMAGE = "unified-gateway:latest";
@@ -57,14 +57,13 @@ const gatewayContainers = manifests.flatMap(
 );
 const dockerfile = read("Dockerfile");
 
-/** The variables README.md's Configuration table documents; `UPSTREAM_<NAME>_URL` stands for a family. */
+/**
+ * The variables docs/configuration.md documents: the first column of its tables (one per topic, each row
+ * starting with a backticked name); `UPSTREAM_<NAME>_URL` stands for a family.
+ */
 function documented(): (name: string) => boolean {
-  const readme = fs.readFileSync("README.md", "utf8");
-  const table = readme.slice(
-    readme.indexOf("\n## Configuration"),
-    readme.indexOf("\n## ", readme.indexOf("\n## Configuration") + 1),
-  );
-  const names = table
+  const guide = fs.readFileSync("docs/configuration.md", "utf8");
+  const names = guide
     .split("\n")
     .filter((line) => line.startsWith("| `"))
     .flatMap((line) => [...line.split("|")[1]!.matchAll(/`([A-Z][A-Z0-9_<>]*)`/g)].map((m) => m[1]!));
@@ -93,7 +92,7 @@ function variablesSet(): Array<{ where: string; name: string }> {
 }
 
 describe("deploy/", () => {
-  it("sets only variables README.md documents", () => {
+  it("sets only variables docs/configuration.md documents", () => {
     const isDocumented = documented();
     const set = variablesSet();
     expect(set.length).toBeGreaterThan(10);

@@ -10,8 +10,8 @@ const noAnswerWithin = (ms: number) => new DOMException(`no answer within ${ms} 
  * Not an AbortSignal: on Node 20 each AbortSignal made costs ~3 µs, and V8 keeps it, with whatever
  * its listeners hold (the whole provider call), past two scavenges into old space (~400 bytes a
  * signal alone, measured with --trace-gc-nvp). A completion made two; replacing them with this took
- * its CPU from 188 to 147 µs (interleaved A/B, docs/decisions.md, "provider calls without
- * AbortSignals"). `signal` makes a real AbortSignal for the APIs that take nothing else (fetch, the AI SDK), only when one is asked for.
+ * its CPU from 188 to 147 µs (interleaved A/B, docs/adr/0057-provider-calls-stopped-by-a-call-stop.md).
+ * `signal` makes a real AbortSignal for the APIs that take nothing else (fetch, the AI SDK), only when one is asked for.
  * Not `AbortSignal.any([parent, AbortSignal.timeout(ms)])` either: on Node 20 nothing holds the timeout
  * signal once it is combined, so the garbage collector can take it and its timer never fires (measured:
  * a provider that never answered held a chat for 90 s with a 2 s limit). A CallStop's own timer holds

@@ -4,8 +4,9 @@ import type { OpenApiDocument } from "./openapi-operations.ts";
 
 export type SchemaCheck = { ok: true } | { ok: false; errors: string } | { ok: "uncompilable"; reason: string };
 
-// Error bodies the gateway documents (docs/decisions.md, README): the spec's two forms, OpenAI's and
-// Anthropic's on the compatible surfaces, the clinical content service's, and JSON-RPC's on /v1/mcp.
+// Error bodies the gateway documents (docs/adr/0009-error-answers-by-surface.md, docs/llm.md): the spec's
+// two forms, OpenAI's and Anthropic's on the compatible surfaces, the clinical content service's, and
+// JSON-RPC's on /v1/mcp.
 const KNOWN_ERROR_SHAPES = {
   anyOf: [
     { type: "object", required: ["error"], properties: { error: { type: "string" } } },

@@ -33,7 +33,7 @@ class Timeout extends Error {
 /**
  * Keeps requests flowing when Redis errs or is slow: each is then counted by this instance alone
  * (limits per instance, not shared) until Redis answers again. A request is never refused or
- * failed because Redis is away. See docs/decisions.md, "One atomic limit check".
+ * failed because Redis is away. See docs/adr/0016-limits-fall-back-to-memory-when-redis-is-away.md.
  */
 export class FallbackLimitStore implements LimitStore {
   private downUntil = 0;
