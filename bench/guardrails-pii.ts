@@ -6,7 +6,7 @@ import { corpusScore, loadPiiCorpus } from "../lib/guardrails/corpus-score.ts";
 import { findPii } from "../lib/guardrails/pii.ts";
 import { report } from "./results.ts";
 
-const ROUNDS = Number(process.env.BENCH_PII_ROUNDS ?? 200);
+const ROUNDS = Number(process.env.BENCH_PII_ROUNDS ?? 2000);
 const score = corpusScore();
 report({
   bench: "guardrails-pii",
@@ -28,7 +28,7 @@ for (const kb of [4, 40, 400]) {
   const text = textOf(kb * 1024);
   const rounds = Math.max(5, Math.round(ROUNDS / (kb / 4) ** 0.5));
   // Warmed first: the patterns' compiled forms, as a running gateway has them.
-  for (let i = 0; i < 20; i++) findPii(text);
+  for (let i = 0; i < 200; i++) findPii(text);
   const pii: number[] = [];
   const scan: number[] = [];
   for (let i = 0; i < rounds; i++) {

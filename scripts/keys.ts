@@ -1,5 +1,5 @@
 // Operator CLI: `npm run --silent keys -- create --name NAME [--email E] [--day N] [--minute N]
-// [--concurrency N] [--tokens-minute N] [--tokens-day N] [--cache-max-age N [--semantic-cache] [--cache-scope key|user|team]] [--scopes a,b] [--allow-models a,b] [--deny-models a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
+// [--concurrency N] [--tokens-minute N] [--tokens-day N] [--cache-max-age N [--semantic-cache] [--cache-scope key|user|team]] [--guardrails POLICY] [--scopes a,b] [--allow-models a,b] [--deny-models a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
 // files: `keys -- requests`, `keys -- approve ID`, `keys -- decline ID`, and `keys -- grant-console EMAIL`
 // (model consoles for an account before its key is approved); teams: `keys -- teams`, `create-org`,
 // `create-team`, `add-member`, `remove-member`, `set-limits`, `add-domain`, `remove-domain` (docs/teams.md). Goes through the running
@@ -35,6 +35,8 @@ const USAGE = `usage:
                                                  share its answers: the key's lineage, its user's, its team's;
                                                  docs/cache.md)
               [--allow-models a,b] [--deny-models a,b]   (aliases or provider/model, * for any run; deny wins)
+              [--guardrails POLICY]                      (a policy of the routing file's "guardrails" for the
+                                                 key's model calls; docs/guardrails.md)
   keys list
   keys revoke ID
   keys requests [--status ${REQUEST_STATUSES.join("|")}] [--page N]
@@ -89,6 +91,7 @@ function parse(argv: string[]): Command {
       "cache-max-age": { type: "string" },
       "semantic-cache": { type: "boolean" },
       "cache-scope": { type: "string" },
+      guardrails: { type: "string" },
       scopes: { type: "string" },
       "allow-models": { type: "string" },
       "deny-models": { type: "string" },
@@ -133,6 +136,7 @@ function parse(argv: string[]): Command {
         cacheMaxAge: int(values["cache-max-age"], "cache-max-age"),
         cacheSemantic: values["semantic-cache"] === true,
         cacheScope: values["cache-scope"] as CreateKeyInput["cacheScope"],
+        guardrails: values.guardrails,
         scopes: list(values.scopes) as CreateKeyInput["scopes"],
         expiresAt: values.expires,
         modelAllow: list(values["allow-models"]),

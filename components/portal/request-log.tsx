@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import type { GuardrailDecision } from "@/lib/guardrails/decision.ts";
 import { traceLink } from "@/lib/observability/trace-link.ts";
 import { formatBytes, formatUsd, formatUtcSeconds, shortRequestId } from "@/lib/portal/pages/format.ts";
 import { cacheText } from "@/lib/portal/usage/cache-text.ts";
@@ -287,6 +288,7 @@ export function RequestFields({
     ...(showOwner ? [["Owner", row.key?.email ?? "—"] as [string, ReactNode]] : []),
     ["User agent", row.userAgent ?? "—"],
     ...(row.tags ? [["Tags", <Tags key="tags" tags={row.tags} />] as [string, ReactNode]] : []),
+    ...(row.guardrails ? [["Guardrails", guardrailText(row.guardrails)] as [string, ReactNode]] : []),
     ["Stored", row.id === null ? "not yet: recorded by this server, written within seconds" : `row ${row.id}`],
   ];
   return (
@@ -304,6 +306,19 @@ export function RequestFields({
 /** The message the caller was answered with, as it was given (text, never markup). */
 function ErrorText({ text }: { text: string }) {
   return <span className="whitespace-pre-wrap text-red-800 [overflow-wrap:anywhere] dark:text-red-300">{text}</span>;
+}
+
+/** What the guardrail policy did, in words: "redacted 2 emails and 1 phone (policy pii-redact)". */
+function guardrailText(decisions: readonly GuardrailDecision[]): string {
+  const done = { redact: "redacted", block: "blocked the call for", flag: "flagged" } as const;
+  return decisions
+    .map((d) => {
+      const found = Object.entries(d.found)
+        .map(([kind, n]) => `${n} ${kind.replaceAll("_", " ")}${n === 1 ? "" : "s"}`)
+        .join(" and ");
+      return `${done[d.action]} ${found} in the prompt (policy ${d.policy})`;
+    })
+    .join("; ");
 }
 
 /** The caller's tags, each a link to the log filtered by it. */

@@ -38,3 +38,12 @@ export function restore(text: string, values: ReadonlyMap<string, string>): stri
   if (values.size === 0) return text;
   return text.replace(PLACEHOLDER, (placeholder) => values.get(placeholder) ?? placeholder);
 }
+
+/** `json` (an answer's text) with every placeholder of `values` put back, each value escaped as JSON string text. */
+export function restoreInJson(json: string, values: ReadonlyMap<string, string>): string {
+  if (values.size === 0) return json;
+  return json.replace(PLACEHOLDER, (placeholder) => {
+    const value = values.get(placeholder);
+    return value === undefined ? placeholder : JSON.stringify(value).slice(1, -1);
+  });
+}

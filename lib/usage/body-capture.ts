@@ -35,9 +35,12 @@ export class BodyCapture {
     this.request = cutText(JSON.stringify(body), this.maxBytes);
   }
 
-  /** A whole answer's text (its JSON, or the error the caller was answered with). */
+  /**
+   * A whole answer's text (its JSON, or the error the caller was answered with). The first kept stands:
+   * under a redacting guardrail it is the answer before its placeholders were put back.
+   */
   keepAnswer(text: string): void {
-    if (this.chunks === undefined) this.response = cutText(text, this.maxBytes);
+    if (this.chunks === undefined && this.response === undefined) this.response = cutText(text, this.maxBytes);
   }
 
   /** The same stream, its bytes copied up to the cap as they are sent. */

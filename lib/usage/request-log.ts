@@ -1,6 +1,7 @@
 import type { Database } from "../db/client.ts";
 import type { Prisma, UsageEvent } from "../db/generated/client.ts";
 import { attemptsOfColumn, type RequestAttempt } from "./request-attempts.ts";
+import type { GuardrailDecision } from "../guardrails/decision.ts";
 import type { RequestBodies } from "./body-capture.ts";
 import type { RequestTags } from "./request-tags.ts";
 import type { CacheUse, UsageEventInput } from "./usage-event.ts";
@@ -42,6 +43,8 @@ export type RequestLogEntry = {
   userAgent: string | null;
   /** The caller's x-gateway-metadata tags; else null. */
   tags: RequestTags | null;
+  /** What the key's guardrail policy decided on the prompt; else null. */
+  guardrails: GuardrailDecision[] | null;
 };
 
 /** Where a page ends: entries strictly after it in newest-first order. `id` null follows an unwritten event. */
@@ -106,6 +109,7 @@ function fromRow(r: UsageEvent): RequestLogEntry {
     error: r.error,
     userAgent: r.userAgent,
     tags: tagsOfColumn(r.tags),
+    guardrails: Array.isArray(r.guardrails) ? (r.guardrails as unknown as GuardrailDecision[]) : null,
   };
 }
 
@@ -133,6 +137,7 @@ function fromPending(e: UsageEventInput): RequestLogEntry {
     error: e.error ?? null,
     userAgent: e.userAgent ?? null,
     tags: e.tags ?? null,
+    guardrails: e.guardrails?.length ? e.guardrails : null,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { RequestAttempt } from "./request-attempts.ts";
+import type { GuardrailDecision } from "../guardrails/decision.ts";
 import type { RequestBodies } from "./body-capture.ts";
 import type { RequestTags } from "./request-tags.ts";
 
@@ -63,6 +64,8 @@ export type UsageEventInput = {
   tags?: RequestTags;
   /** A model call's request and answer, when REQUEST_LOG_BODIES is on (request_bodies). */
   bodies?: RequestBodies;
+  /** What the key's guardrail policy decided (usage_events.guardrails): checks, actions, kinds; never a value. */
+  guardrails?: GuardrailDecision[];
   /** Set by the meter: past the key's request-log rate, so counted in the rollups but given no usage_events row. */
   unlogged?: boolean;
 };

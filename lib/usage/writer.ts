@@ -27,13 +27,14 @@ export async function writeUsage(db: Database, batch: UsageEventInput[]): Promis
     if (rows.length)
       await tx.query(
         `INSERT INTO usage_events (key_id, request_id, method, route, area, status, latency_ms, bytes_in, bytes_out,
-           provider, model, prompt_tokens, completion_tokens, created_at, attempts, trace_id, cache, error, user_agent, tags)
+           provider, model, prompt_tokens, completion_tokens, created_at, attempts, trace_id, cache, error, user_agent, tags,
+           guardrails)
          SELECT k, r, m, rt, a, s, l, bi, bo, p, md, pt, ct, (c AT TIME ZONE 'UTC')::timestamp(3), at::jsonb, tr, ca::jsonb,
-           er, ua, tg::jsonb
+           er, ua, tg::jsonb, gr::jsonb
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[],
            $10::text[], $11::text[], $12::int[], $13::int[], $14::timestamptz[], $15::text[], $16::text[], $17::text[],
-           $18::text[], $19::text[], $20::text[])
-           AS t(k, r, m, rt, a, s, l, bi, bo, p, md, pt, ct, c, at, tr, ca, er, ua, tg)`,
+           $18::text[], $19::text[], $20::text[], $21::text[])
+           AS t(k, r, m, rt, a, s, l, bi, bo, p, md, pt, ct, c, at, tr, ca, er, ua, tg, gr)`,
         columns(rows, [
           (e) => e.keyId,
           (e) => e.requestId,
@@ -56,6 +57,7 @@ export async function writeUsage(db: Database, batch: UsageEventInput[]): Promis
           (e) => e.error ?? null,
           (e) => e.userAgent ?? null,
           (e) => (e.tags ? JSON.stringify(e.tags) : null),
+          (e) => (e.guardrails?.length ? JSON.stringify(e.guardrails) : null),
         ]),
       );
     const withBodies = rows.filter((e) => e.bodies);

@@ -8,7 +8,7 @@ import { ModelRouter } from "../../lib/llm/routing/router.ts";
 export const providersRouter = (): Promise<ModelRouter> =>
   Promise.resolve(
     new ModelRouter(
-      { deployments: new Map(), aliases: new Map() },
+      { deployments: new Map(), aliases: new Map(), guardrails: new Map() },
       { breakers: new MemoryBreakerBoard(), wait: async () => true },
     ),
   );

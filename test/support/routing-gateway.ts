@@ -5,7 +5,11 @@ import { tempDir, type DatabaseBackend, type LimitBackend } from "./backends.ts"
 import { startTestGateway, type TestGateway } from "./gateway.ts";
 
 /** A routing file's content (docs/routing.md), written as JSON; the gateway checks it as it starts. */
-export type RoutingFile = { deployments: object[]; aliases?: Record<string, object> };
+export type RoutingFile = {
+  deployments: object[];
+  aliases?: Record<string, object>;
+  guardrails?: Record<string, object>;
+};
 
 /** Writes `routing` as gateway.config.json in a directory of its own; remove() deletes both. */
 export function writeRoutingFile(routing: RoutingFile): { file: string; remove(): void } {

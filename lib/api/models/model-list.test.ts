@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRoutingConfig } from "../../llm/routing/config.ts";
+import { EMPTY_ROUTING, parseRoutingConfig } from "../../llm/routing/config.ts";
 import { buildRouting } from "../../llm/routing/deployments.ts";
 import { modelList } from "./model-list.ts";
 
@@ -7,7 +7,7 @@ describe("modelList", () => {
   const env = { OPENAI_API_KEY: "a", OPENAI_KEY_2: "b", ANTHROPIC_API_KEY: "c" };
 
   it("lists configured providers' models as provider/model, exactly as before, with no file", () => {
-    const list = modelList(buildRouting({ deployments: [], aliases: [] }, env), env);
+    const list = modelList(buildRouting(EMPTY_ROUTING, env), env);
     expect(list).toEqual([
       { id: "openai/gpt-4.1-mini", object: "model", created: 0, owned_by: "openai" },
       { id: "openai/gpt-4.1-nano", object: "model", created: 0, owned_by: "openai" },

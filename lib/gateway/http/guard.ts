@@ -6,6 +6,7 @@ import type { Runtime } from "../runtime/runtime.ts";
 import { countUsage } from "../runtime/usage-metrics.ts";
 import { describeBudgetUse, formatAmount } from "../../usage/budget-text.ts";
 import type { BudgetRefusal } from "../../usage/budgets.ts";
+import type { GuardrailDecision } from "../../guardrails/decision.ts";
 import type { BodyCapture } from "../../usage/body-capture.ts";
 import type { RequestAttempt } from "../../usage/request-attempts.ts";
 import type { RequestTags } from "../../usage/request-tags.ts";
@@ -27,6 +28,8 @@ export type UsageRequest = {
   userAgent?: string;
   /** The caller's x-gateway-metadata tags. */
   tags?: RequestTags;
+  /** What the guardrail policy decided on the prompt: set once it was checked, read when the request is recorded. */
+  guardrails?: GuardrailDecision[];
 };
 
 /**

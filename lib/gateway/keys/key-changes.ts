@@ -47,6 +47,11 @@ export const createKeyInput = z.object({
   cacheSemantic: z.boolean().default(false),
   /** Whose answers that policy reads and fills: the key's lineage, every key of its user, or of its team (--cache-scope). */
   cacheScope: z.enum(KEY_CACHE_SCOPES).default("key"),
+  /** The routing file's guardrail policy for the key's model calls (keys CLI --guardrails). */
+  guardrails: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "a guardrail policy's name")
+    .optional(),
   // Operator scopes are accepted here (the CLI and the loopback operator endpoint), never from the portal.
   scopes: z
     .array(z.enum([...SCOPE_AREAS, ...OPERATOR_SCOPES]))
@@ -103,6 +108,7 @@ export async function createKey(
           tokenMinuteLimit: data.tokensMinute ?? null,
           tokenDayLimit: data.tokensDay ?? null,
           cacheMaxAge: data.cacheMaxAge ?? null,
+          guardrails: data.guardrails ?? null,
           cacheSemantic: data.cacheSemantic,
           cacheScope: data.cacheScope,
           modelAllow: data.modelAllow,

@@ -16,6 +16,7 @@ const row: ApiKey = {
   tokenMinuteLimit: null,
   tokenDayLimit: 50_000,
   cacheMaxAge: null,
+  guardrails: null,
   cacheSemantic: false,
   cacheScope: "key",
   teamId: "team_1",

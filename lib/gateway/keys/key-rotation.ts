@@ -104,6 +104,7 @@ export async function rotateKey(
         tokenMinuteLimit: updated.tokenMinuteLimit,
         tokenDayLimit: updated.tokenDayLimit,
         cacheMaxAge: updated.cacheMaxAge,
+        guardrails: updated.guardrails,
         cacheSemantic: updated.cacheSemantic,
         cacheScope: updated.cacheScope,
         teamId: updated.teamId,

@@ -11,7 +11,7 @@ import { loadMailSettings, loadPortalUrl } from "../../portal/config.ts";
 import { decideAndTell, type DecisionNotice } from "../../portal/keys/decision.ts";
 import { createMailer } from "../../portal/mail.ts";
 import { makePrivateDir } from "../../private-dir.ts";
-import { createKey, revokeKey } from "./key-changes.ts";
+import { createKey, revokeKey, type CreateKeyInput } from "./key-changes.ts";
 import { listKeys } from "./key-list.ts";
 import { isTeamCommand, runTeamCommand } from "../teams/team-commands.ts";
 import { TeamChangeError } from "../teams/team-changes.ts";
@@ -110,7 +110,11 @@ export function operatorApp(rt: Runtime, token: string): Hono {
   });
   app.get("/keys", async (c) => c.json({ keys: await listKeys(rt.db) }));
   app.post("/keys", async (c) => {
-    const created = await createKey(rt.db, await c.req.json(), "operator-cli", rt.config);
+    const input = (await c.req.json()) as CreateKeyInput;
+    // A policy the routing file does not declare would refuse every model call of the key: said now instead.
+    if (input.guardrails !== undefined && !rt.config.routing.guardrails.has(input.guardrails))
+      return c.json({ error: `guardrails: no policy "${input.guardrails}" in the routing file` }, 400);
+    const created = await createKey(rt.db, input, "operator-cli", rt.config);
     rt.keys.remember(created.record);
     // Other instances may hold this key as unknown for a few seconds: the key channel clears that.
     await rt.keyEvents.publish(created.record.hash);

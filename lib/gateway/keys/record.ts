@@ -55,6 +55,8 @@ export type KeyRecord = {
   tokenLimits?: TokenLimits;
   /** The operator's response-cache policy for the key's model calls (keys CLI --cache-max-age); absent: none. */
   cache?: AliasCachePolicy;
+  /** The routing file's guardrail policy for the key's model calls (keys CLI --guardrails); absent: none. */
+  guardrails?: string;
 };
 
 /** Aliases or provider/model patterns (`*` matches anything) a key may call, and may never: deny wins. */
@@ -86,6 +88,7 @@ export function toKeyRecord(row: ApiKey): KeyRecord {
         ...(row.cacheSemantic && { semantic: { tools: false, anyTemperature: false } }),
       },
     }),
+    ...(row.guardrails !== null && { guardrails: row.guardrails }),
     ...((row.tokenMinuteLimit !== null || row.tokenDayLimit !== null) && {
       tokenLimits: {
         ...(row.tokenMinuteLimit !== null && { minute: row.tokenMinuteLimit }),

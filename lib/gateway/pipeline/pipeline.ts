@@ -5,7 +5,8 @@ import type { GatewayInfo } from "./gateway-info.ts";
 import { acceptKey, authenticate, presentedKey, type RequestView } from "../http/auth.ts";
 import type { UsageDetail } from "../http/context.ts";
 import type { EventSource } from "../http/event-stream.ts";
-import { ACCOUNT_AREA, admitKey, usageRecorder } from "../http/guard.ts";
+import { ACCOUNT_AREA, admitKey, usageRecorder, type UsageRequest } from "../http/guard.ts";
+import type { KeyRecord } from "../keys/record.ts";
 import { requestIdOf } from "../http/request-id.ts";
 import type { Admission } from "../runtime/limits/limiter.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -13,6 +14,9 @@ import { jsonText, Reply, StreamAnswer, type ReplyBody } from "./answer.ts";
 import { Call } from "./call.ts";
 import { admitClient, clientAddressOf } from "./client-limit.ts";
 import { gatewayErrorMessage, type ErrorBody, type ErrorShape } from "./error-shape.ts";
+import { guardPrompt, guardrailHeader, policyFor, type PromptGuard } from "../../guardrails/prompt-guard.ts";
+import { restoreInJson } from "../../guardrails/redaction.ts";
+import { restoringEvents } from "../../guardrails/restore-stream.ts";
 import { BodyCapture } from "../../usage/body-capture.ts";
 import { parseTags, TAGS_HEADER } from "../../usage/request-tags.ts";
 import { USER_AGENT_CHARS } from "../../usage/usage-event.ts";
@@ -61,6 +65,10 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
     let tagged: ReturnType<typeof parseTags> | undefined;
     // A model call's bodies, for the request log: only when the operator turned REQUEST_LOG_BODIES on.
     let capture: BodyCapture | undefined;
+    // What the request log keeps of a keyed request (its recorder reads it when it records).
+    let logged: UsageRequest | undefined;
+    // A model call under a guardrail policy: what it decided, and the placeholders to put back.
+    let guard: PromptGuard | undefined;
     let outcome: Outcome;
     // The message a failed request was answered with, for the request log.
     let failure: string | undefined;
@@ -99,21 +107,17 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
           tagged = tagHeader === undefined ? undefined : parseTags(tagHeader);
           if (rt.config.requestLogBodies && entry.area.scope === "llm")
             capture = new BodyCapture(rt.config.requestLogBodies.maxBytes);
-          const meter = usageRecorder(
-            rt,
-            key,
-            {
-              requestId,
-              method: req.method,
-              route: entry.label,
-              area: entry.area.scope,
-              bytesIn: req.declaredLength ?? 0,
-              ...(trace && { traceId: trace.traceId }),
-              ...(userAgent && { userAgent: userAgent.slice(0, USER_AGENT_CHARS) }),
-              ...(tagged && "tags" in tagged && { tags: tagged.tags }),
-            },
-            capture,
-          );
+          logged = {
+            requestId,
+            method: req.method,
+            route: entry.label,
+            area: entry.area.scope,
+            bytesIn: req.declaredLength ?? 0,
+            ...(trace && { traceId: trace.traceId }),
+            ...(userAgent && { userAgent: userAgent.slice(0, USER_AGENT_CHARS) }),
+            ...(tagged && "tags" in tagged && { tags: tagged.tags }),
+          };
+          const meter = usageRecorder(rt, key, logged, capture);
           const spends = access.budgeted && entry.area.scope !== ACCOUNT_AREA;
           const limits = trace?.child("gateway.limits", { "gateway.limits.backend": rt.limitBackend });
           // A refusal is metered by admitKey itself; from here on the answer's outcome is.
@@ -136,7 +140,13 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       }
       const checked = validatedInput(contract, req, match.params);
       const input = checked instanceof Promise ? await checked : checked;
-      if (capture && isModelCall(input.body)) capture.keepRequest(input.body);
+      if (call.key && logged && entry.area.scope === "llm" && isModelCall(input.body)) {
+        guard = checkPrompt(rt, call.key, input.body as Record<string, unknown>, headers);
+        logged.guardrails = guard?.decisions;
+        if (guard?.refusal) throw new GatewayError(400, guard.refusal);
+        // Kept as sent on: redacted when the policy redacts.
+        capture?.keepRequest(input.body);
+      }
       const meter = record;
       const reserving =
         call.key && meter && entry.area.scope === "llm" && isModelCall(input.body)
@@ -157,6 +167,14 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       if (call.responseHeaders) Object.assign(headers, call.responseHeaders);
       outcome = answerOutcome(answered, headers);
       if (capture && outcome.events) outcome.events = capture.tap(outcome.events);
+      if (guard?.values.size) {
+        // The caller gets the values back; the log keeps the answer the provider gave.
+        if (outcome.events) outcome.events = restoringEvents(outcome.events, guard.values);
+        else if (typeof outcome.body === "string") {
+          capture?.keepAnswer(outcome.body);
+          outcome.body = restoreInJson(outcome.body, guard.values);
+        }
+      }
       if (outcome.events || outcome.body instanceof ReadableStream) {
         holdUntilEnded(rt, answered as StreamAnswer | Reply, call, admission, record);
         observe(rt, requestId, req.method, entry, outcome.status, started, trace);
@@ -368,4 +386,23 @@ function observeRequest(
   // Checked first so that at the default level no log object is built for every request.
   else if (rt.logger.isLevelEnabled("debug"))
     rt.logger.debug({ requestId, traceId, method, route, status, ms }, "request");
+}
+
+/**
+ * A model call's prompt under its guardrail policy (its key's, else its alias's): checked, and rewritten
+ * in place when the policy redacts; what fired is counted in /metrics and named in x-gateway-guardrails.
+ */
+function checkPrompt(
+  rt: Runtime,
+  key: KeyRecord,
+  body: Record<string, unknown>,
+  headers: Record<string, string | number>,
+): PromptGuard | undefined {
+  const policy = policyFor(rt.config.routing, key.guardrails, body);
+  if (!policy) return undefined;
+  const guard = guardPrompt(policy, body);
+  if (guard.decisions.length === 0) return guard;
+  for (const d of guard.decisions) rt.metrics.guardrailDecisions.inc({ check: d.check, action: d.action });
+  headers["x-gateway-guardrails"] = guardrailHeader(guard.decisions);
+  return guard;
 }

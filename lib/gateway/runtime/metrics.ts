@@ -18,6 +18,8 @@ export type GatewayMetrics = {
   llmFallbacks: Counter<"alias" | "deployment">;
   /** How long background tasks' work ran, by kind and final status, observed as each ends. */
   taskDurations: Histogram<"kind" | "outcome">;
+  /** Guardrail checks that fired on a model call, by check and the action taken. */
+  guardrailDecisions: Counter<"check" | "action">;
 } & UsageCounters;
 
 /** What the meter reports about events it holds and events it had to drop. */
@@ -86,6 +88,12 @@ export function createMetrics(meter: MeterCounts, options: MetricsOptions = {}):
       name: "gateway_llm_fallbacks_total",
       help: "Model calls that fell over: answered by another deployment than the first their plan tried or passed over, by alias (none for a provider/model) and the deployment that answered (a provider's name for a provider/model no routing file declares)",
       labelNames: ["alias", "deployment"],
+      registers: [registry],
+    }),
+    guardrailDecisions: new Counter({
+      name: "gateway_guardrail_decisions_total",
+      help: "Guardrail checks that fired on a model call's prompt, by check (pii) and the action the policy took (redact, block, flag)",
+      labelNames: ["check", "action"],
       registers: [registry],
     }),
     taskDurations: new Histogram({

@@ -81,9 +81,60 @@ aliases:
       file: "gateway.config.yaml",
       deployments: [],
       aliases: [],
+      guardrails: new Map(),
     });
     const config = parseRoutingConfig(`{"aliases": {"a": {"deployments": ["openai"]}}}`, "g.json", ENV);
     expect(config.aliases[0]!.strategy).toBe("fallback");
+  });
+
+  it("reads guardrail policies, every personal-data kind unless some are named, and an alias's policy", () => {
+    const config = parseRoutingConfig(
+      JSON.stringify({
+        aliases: { safe: { deployments: ["openai"], guardrails: "mask" } },
+        guardrails: {
+          mask: { checks: ["pii"], action: "redact" },
+          cards: { checks: ["pii"], action: "block", pii: { kinds: ["card", "iban"] } },
+        },
+      }),
+      "g.json",
+      ENV,
+    );
+    expect(config.aliases[0]!.guardrails).toBe("mask");
+    expect(config.guardrails.get("mask")).toMatchObject({ name: "mask", checks: ["pii"], action: "redact" });
+    expect(config.guardrails.get("mask")!.piiKinds.size).toBe(7);
+    expect([...config.guardrails.get("cards")!.piiKinds]).toEqual(["card", "iban"]);
+  });
+
+  it("names each problem of a guardrails section on its line", () => {
+    const text = [
+      "aliases:",
+      "  safe:",
+      "    deployments: [openai]",
+      "    guardrails: nowhere",
+      "guardrails:",
+      "  loud:",
+      "    checks: [pii]",
+      "    action: shout",
+      "  empty:",
+      "    checks: []",
+      "    action: flag",
+    ].join("\n");
+    const problems = () => {
+      try {
+        parseRoutingConfig(text, "g.yaml", ENV);
+      } catch (e) {
+        return (e as RoutingConfigError).problems.map((p) => `${p.line} ${p.path}: ${p.message}`);
+      }
+      return [];
+    };
+    expect(problems()).toEqual([
+      "8 guardrails.loud.action: one of redact, block, flag",
+      "10 guardrails.empty.checks: a policy needs at least one check",
+    ]);
+    const missing = text.replace(/guardrails:\n {2}loud:[\s\S]*/, "guardrails: {}");
+    expect(() => parseRoutingConfig(missing, "g.yaml", ENV)).toThrow(
+      /aliases\.safe\.guardrails: no guardrail policy "nowhere"/,
+    );
   });
 
   it("names the file, line and column, path and problem of an unknown alias target", () => {

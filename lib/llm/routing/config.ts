@@ -1,6 +1,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from "yaml";
 import { z } from "zod";
 import { CHAT_PROVIDER_NAMES, providerEntry } from "../../upstream/llm-catalogue.ts";
+import { guardrailPolicySchema, toPolicy, type GuardrailPolicy } from "../../guardrails/policy.ts";
 import type { Price } from "../../usage/prices.ts";
 
 /**
@@ -52,6 +53,8 @@ export type AliasConfig = {
   timeoutMs?: number;
   /** The response cache's policy for calls to the alias (docs/cache.md); absent: only when a request asks. */
   cache?: AliasCachePolicy;
+  /** The guardrail policy for calls to the alias by keys without one of their own; absent: none. */
+  guardrails?: string;
 };
 
 /**
@@ -80,9 +83,11 @@ export type RoutingConfig = {
   file?: string;
   deployments: DeploymentConfig[];
   aliases: AliasConfig[];
+  /** The guardrail policies keys and aliases name (docs/guardrails.md). */
+  guardrails: ReadonlyMap<string, GuardrailPolicy>;
 };
 
-export const EMPTY_ROUTING: RoutingConfig = { deployments: [], aliases: [] };
+export const EMPTY_ROUTING: RoutingConfig = { deployments: [], aliases: [], guardrails: new Map() };
 
 /** One problem in the file, where it is. */
 export type RoutingProblem = { line: number; column: number; path: string; message: string };
@@ -162,6 +167,7 @@ const aliasSchema = z.strictObject({
       path: ["scope"],
     })
     .optional(),
+  guardrails: z.string().optional(),
 });
 
 const fileSchema = z.strictObject({
@@ -169,6 +175,7 @@ const fileSchema = z.strictObject({
   $schema: z.string().optional(),
   deployments: z.array(deploymentSchema).default([]),
   aliases: z.record(nameSchema, aliasSchema).default({}),
+  guardrails: z.record(nameSchema, guardrailPolicySchema).default({}),
 });
 
 type FileShape = z.output<typeof fileSchema>;
@@ -261,6 +268,11 @@ function crossCheck(file: FileShape, env?: Record<string, string | undefined>): 
     const path = ["aliases", alias];
     const clash = aliasClash(alias, declared);
     if (clash) issues.push({ path, message: clash, atKey: true });
+    if (spec.guardrails !== undefined && !Object.hasOwn(file.guardrails, spec.guardrails))
+      issues.push({
+        path: [...path, "guardrails"],
+        message: `no guardrail policy "${spec.guardrails}" in "guardrails"`,
+      });
     const listed = new Set<string>();
     spec.deployments.forEach((target, i) => {
       const at = [...path, "deployments", i];
@@ -330,7 +342,9 @@ function toConfig(file: FileShape, fileName: string): RoutingConfig {
       ...(a.retries !== undefined && { retries: a.retries }),
       ...(a.timeout_ms !== undefined && { timeoutMs: a.timeout_ms }),
       ...(a.cache !== undefined && { cache: aliasCache(a.cache) }),
+      ...(a.guardrails !== undefined && { guardrails: a.guardrails }),
     })),
+    guardrails: new Map(Object.entries(file.guardrails).map(([name, spec]) => [name, toPolicy(name, spec)])),
   };
 }
 

@@ -114,6 +114,7 @@ describe("loadRouting", () => {
       {
         deployments: [{ name: "openai", provider: "openai", model: "gpt-4.1", credential: "OPENAI_KEY_1", weight: 2 }],
         aliases: [],
+        guardrails: new Map(),
       },
       { OPENAI_API_KEY: "sk", OPENAI_KEY_1: "a" },
     );

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import type { GuardrailPolicy } from "../../guardrails/policy.ts";
 import path from "node:path";
 import { isConfigured, PROVIDERS, providerEntry } from "../../upstream/llm-catalogue.ts";
 import {
@@ -31,6 +32,8 @@ export type Routing = {
   file?: string;
   deployments: ReadonlyMap<string, Deployment>;
   aliases: ReadonlyMap<string, Alias>;
+  /** The guardrail policies keys and aliases name (lib/guardrails/policy.ts). */
+  guardrails: ReadonlyMap<string, GuardrailPolicy>;
 };
 
 /** The file GATEWAY_CONFIG names, else the first of ./gateway.config.{json,yaml,yml} there is. */
@@ -88,7 +91,12 @@ export function buildRouting(config: RoutingConfig, env: Record<string, string |
     });
     aliases.set(alias.name, { ...alias, deployments: targets });
   }
-  return { ...(config.file !== undefined && { file: config.file }), deployments, aliases };
+  return {
+    ...(config.file !== undefined && { file: config.file }),
+    deployments,
+    aliases,
+    guardrails: config.guardrails,
+  };
 }
 
 /**

@@ -133,6 +133,7 @@ describe("routingView", () => {
             deployments: [{ deployment: "local" }, { deployment: "groq/llama-3.3-70b" }],
           },
         ],
+        guardrails: new Map(),
       },
       {},
     );

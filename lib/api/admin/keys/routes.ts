@@ -220,6 +220,8 @@ const handleCreate: Handler<typeof create> = async (c, { body }) => {
         expiresAt: asked.expiresAt === null ? undefined : new Date(asked.expiresAt),
         modelAllow: [...asked.models.allow],
         modelDeny: [...asked.models.deny],
+        // A key under a guardrail policy makes keys under it: never one whose calls escape it.
+        ...(caller.guardrails !== undefined && { guardrails: caller.guardrails }),
       },
       actorOf(caller),
       c.runtime.config,

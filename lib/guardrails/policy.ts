@@ -1,0 +1,36 @@
+// Guardrail policies, as the routing file declares them under "guardrails": a name, the checks to run on a
+// model call's prompt and the action when one fires: redact (placeholders to the provider, the values
+// put back in the answer), block (the surface's 400, saying why) or flag (the request log and the
+// header only). A key names its policy (keys CLI --guardrails); an alias may name one for every key
+// without its own.
+import { z } from "zod";
+import { PII_KINDS, type PiiKind } from "./pii.ts";
+
+export const GUARDRAIL_CHECKS = ["pii"] as const;
+export const GUARDRAIL_ACTIONS = ["redact", "block", "flag"] as const;
+export type GuardrailCheck = (typeof GUARDRAIL_CHECKS)[number];
+export type GuardrailAction = (typeof GUARDRAIL_ACTIONS)[number];
+
+export const guardrailPolicySchema = z.strictObject({
+  checks: z
+    .array(z.enum(GUARDRAIL_CHECKS, { error: `one of ${GUARDRAIL_CHECKS.join(", ")}` }))
+    .min(1, { error: "a policy needs at least one check" }),
+  action: z.enum(GUARDRAIL_ACTIONS, { error: `one of ${GUARDRAIL_ACTIONS.join(", ")}` }),
+  pii: z
+    .strictObject({
+      kinds: z.array(z.enum(PII_KINDS, { error: `one of ${PII_KINDS.join(", ")}` })).min(1),
+    })
+    .optional(),
+});
+
+export type GuardrailPolicy = {
+  name: string;
+  checks: readonly GuardrailCheck[];
+  action: GuardrailAction;
+  /** The personal data the pii check looks for: every kind unless the policy names some. */
+  piiKinds: ReadonlySet<PiiKind>;
+};
+
+export function toPolicy(name: string, spec: z.output<typeof guardrailPolicySchema>): GuardrailPolicy {
+  return { name, checks: spec.checks, action: spec.action, piiKinds: new Set(spec.pii?.kinds ?? PII_KINDS) };
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import type { EventSink } from "../gateway/http/event-stream.ts";
+import { toPolicy } from "./policy.ts";
+import { guardPrompt, guardrailHeader, policyFor } from "./prompt-guard.ts";
+import { restoringEvents } from "./restore-stream.ts";
+
+const mask = toPolicy("mask", { checks: ["pii"], action: "redact" });
+
+describe("a prompt under a guardrail policy", () => {
+  it("reaches every text of each surface's form: messages, parts, a system prompt, instructions, input items", () => {
+    const body = {
+      system: [{ type: "text", text: "Reply to ops@example.com." }],
+      instructions: "Copy bob@example.com.",
+      messages: [
+        { role: "user", content: "Mine is ann@example.com." },
+        { role: "user", content: [{ type: "text", text: "Card 4111 1111 1111 1111" }, { type: "image_url" }] },
+      ],
+      input: [{ role: "user", content: [{ type: "input_text", text: "IP 203.0.113.42" }] }],
+    };
+    const guard = guardPrompt(mask, body);
+    expect(body).toEqual({
+      system: [{ type: "text", text: "Reply to [EMAIL_1]." }],
+      instructions: "Copy [EMAIL_2].",
+      messages: [
+        { role: "user", content: "Mine is [EMAIL_3]." },
+        { role: "user", content: [{ type: "text", text: "Card [CARD_1]" }, { type: "image_url" }] },
+      ],
+      input: [{ role: "user", content: [{ type: "input_text", text: "IP [IP_1]" }] }],
+    });
+    expect(guard.decisions).toEqual([
+      { policy: "mask", check: "pii", action: "redact", stage: "prompt", found: { email: 3, card: 1, ip: 1 } },
+    ]);
+    expect(guard.values.get("[EMAIL_2]")).toBe("bob@example.com");
+    expect(guardrailHeader(guard.decisions)).toBe("pii:redact");
+  });
+
+  it("leaves a clean prompt alone, and a flagged one unchanged", () => {
+    expect(guardPrompt(mask, { messages: [{ role: "user", content: "Hello" }] })).toEqual({
+      decisions: [],
+      values: new Map(),
+    });
+    const body = { prompt: "Mail a@example.com" };
+    const flagged = guardPrompt(toPolicy("watch", { checks: ["pii"], action: "flag" }), body);
+    expect(body.prompt).toBe("Mail a@example.com");
+    expect(flagged.decisions[0]).toMatchObject({ action: "flag", found: { email: 1 } });
+    expect(flagged.refusal).toBeUndefined();
+  });
+
+  it("says why a blocking policy refuses, naming the kinds and never the values", () => {
+    const guard = guardPrompt(toPolicy("strict", { checks: ["pii"], action: "block" }), {
+      messages: [{ role: "user", content: "SSN 219-09-9999, mail a@example.com" }],
+    });
+    expect(guard.refusal).toBe(
+      'guardrails: the prompt holds personal data (email, national id), which the policy "strict" does not let through',
+    );
+  });
+
+  it("takes the key's policy, else the alias's, and refuses one the file no longer declares", () => {
+    const routing = {
+      aliases: new Map([["safe", { guardrails: "mask" }]]) as never,
+      guardrails: new Map([["mask", mask]]),
+    };
+    expect(policyFor(routing, undefined, { model: "safe" })).toBe(mask);
+    expect(policyFor(routing, undefined, { model: "openai/gpt-4.1" })).toBeUndefined();
+    expect(policyFor(routing, "mask", { model: "openai/gpt-4.1" })).toBe(mask);
+    expect(() => policyFor(routing, "gone", {})).toThrow(/policy "gone" this call is under is not in the routing file/);
+  });
+});
+
+describe("a streamed answer's placeholders", () => {
+  it("are put back as the events go out, a placeholder cut by a chunk boundary included", async () => {
+    const values = new Map([["[EMAIL_1]", 'o"neil@example.com']]);
+    const chunks = ['data: {"content":"to [EMA', 'IL_1] now"}\n\n', 'data: {"content":"[EMAIL_1]"}\n\n'];
+    const source = {
+      start(sink: EventSink) {
+        for (const c of chunks) sink.enqueue(new TextEncoder().encode(c));
+        sink.close();
+      },
+      cancel() {},
+    };
+    let out = "";
+    await restoringEvents(source, values).start({
+      enqueue: (b) => (out += new TextDecoder().decode(b)),
+      close: () => {},
+    });
+    // Each value escaped as JSON text, so every event still parses.
+    expect(out).toBe('data: {"content":"to o\\"neil@example.com now"}\n\ndata: {"content":"o\\"neil@example.com"}\n\n');
+  });
+});
