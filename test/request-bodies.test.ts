@@ -22,15 +22,17 @@ describe.each(databaseBackends)("model calls' bodies in the request log, when th
   const conversation = async (requestId: string) =>
     (await requestDetailView(t.gw.rt, { operator: true }, requestId))?.conversation;
 
-  it("keeps a whole call's messages and answer, read as a conversation before and after the row is written", async () => {
+  it("keeps a whole call's messages and answer, personal data redacted, read as a conversation before and after the row is written", async () => {
     const res = await chat(
       "/v1/chat/completions",
-      { model: "xai/grok-4", messages: [{ role: "user", content: "Keep this." }] },
+      { model: "xai/grok-4", messages: [{ role: "user", content: "Keep this for ann@example.com." }] },
       "bodies-whole",
     );
     expect(res.status).toBe(200);
     await res.text();
-    const expected = { turns: [{ role: "user", text: "Keep this." }], answer: "Kept answer." };
+    // The provider was sent the address (the key has no guardrail policy); the log shows a placeholder.
+    expect(JSON.stringify(t.fakes[0].requests.at(-1)!.body)).toContain("ann@example.com");
+    const expected = { turns: [{ role: "user", text: "Keep this for [EMAIL_1]." }], answer: "Kept answer." };
     expect(await conversation("bodies-whole")).toMatchObject(expected);
     await t.gw.rt.meter.flush();
     expect(await conversation("bodies-whole")).toMatchObject(expected);

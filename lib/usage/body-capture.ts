@@ -3,6 +3,8 @@
 // sent, a stream's events copied as they go out. Each is cut at the operator's byte cap, saying so, so a
 // long conversation costs the log a bounded row.
 import type { EventSource } from "../gateway/http/event-stream.ts";
+import { findPii } from "../guardrails/pii.ts";
+import { redact } from "../guardrails/redaction.ts";
 
 export type RequestBodies = { request: string; response: string | null };
 
@@ -73,3 +75,19 @@ export class BodyCapture {
     return { request: this.request, response: this.seen > this.kept ? text + cutMarker(this.seen) : text };
   }
 }
+
+/** A kept body as the log shows it: the personal data the guardrails' check finds replaced by placeholders ([EMAIL_1]). */
+function logSafe(text: string): string {
+  const findings = findPii(text);
+  return findings.length === 0 ? text : redact(text, findings).text;
+}
+
+/**
+ * Bodies as the request log stores and shows them, redacted whatever the key's policy: the log is read
+ * by people the caller never sent them to. Run by the meter as it writes (off the request's path), and
+ * on a request's page for one not yet written.
+ */
+export const logSafeBodies = (b: RequestBodies): RequestBodies => ({
+  request: logSafe(b.request),
+  response: b.response === null ? null : logSafe(b.response),
+});

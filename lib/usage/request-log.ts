@@ -2,7 +2,7 @@ import type { Database } from "../db/client.ts";
 import type { Prisma, UsageEvent } from "../db/generated/client.ts";
 import { attemptsOfColumn, type RequestAttempt } from "./request-attempts.ts";
 import type { GuardrailDecision } from "../guardrails/decision.ts";
-import type { RequestBodies } from "./body-capture.ts";
+import { logSafeBodies, type RequestBodies } from "./body-capture.ts";
 import type { RequestTags } from "./request-tags.ts";
 import type { CacheUse, UsageEventInput } from "./usage-event.ts";
 
@@ -308,7 +308,7 @@ export async function findBodies(
   pending: readonly UsageEventInput[] = [],
 ): Promise<RequestBodies | null> {
   const waiting = pending.findLast((e) => e.requestId === requestId && e.bodies && keyIds.includes(e.keyId));
-  if (waiting?.bodies) return waiting.bodies;
+  if (waiting?.bodies) return logSafeBodies(waiting.bodies);
   const row = await db.prisma.requestBody.findFirst({
     where: { requestId, keyId: { in: [...keyIds] } },
     orderBy: { id: "desc" },

@@ -1,4 +1,5 @@
 import type { Database } from "../db/client.ts";
+import { logSafeBodies } from "./body-capture.ts";
 import { isUnsafeText, toSafeText } from "../gateway/http/safe-text.ts";
 import { rollUp, rollUpCache, rollUpFeatures, rollUpModels, rollUpProviders } from "./roll-up.ts";
 import type { UsageEventInput } from "./usage-event.ts";
@@ -60,7 +61,7 @@ export async function writeUsage(db: Database, batch: UsageEventInput[]): Promis
           (e) => (e.guardrails?.length ? JSON.stringify(e.guardrails) : null),
         ]),
       );
-    const withBodies = rows.filter((e) => e.bodies);
+    const withBodies = rows.filter((e) => e.bodies).map((e) => ({ ...e, bodies: logSafeBodies(e.bodies!) }));
     if (withBodies.length)
       await tx.query(
         `INSERT INTO request_bodies (key_id, request_id, created_at, request, response)
