@@ -9,7 +9,9 @@ const MAX_HEADER_CHARS = 4096;
 
 export type RequestTags = Record<string, string>;
 
-const tagName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/);
+/** What a tag's name may be: also what the usage dashboards take as the tag to group by. */
+export const TAG_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const tagName = z.string().regex(TAG_NAME);
 const tagValue = z.union([z.string().max(256), z.number(), z.boolean()]).transform(String);
 const tagsSchema = z.record(tagName, tagValue).refine((tags) => Object.keys(tags).length <= MAX_TAGS);
 

@@ -140,18 +140,18 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       }
       const checked = validatedInput(contract, req, match.params);
       const input = checked instanceof Promise ? await checked : checked;
-      if (call.key && logged && entry.area.scope === "llm" && isModelCall(input.body)) {
-        guard = checkPrompt(rt, call.key, input.body as Record<string, unknown>, headers);
+      // A keyed model call: its prompt meets the key's guardrails, and its tokens are reserved.
+      const key = call.key;
+      const modelCall = key !== undefined && entry.area.scope === "llm" && isModelCall(input.body);
+      if (modelCall && logged) {
+        guard = checkPrompt(rt, key, input.body as Record<string, unknown>, headers);
         logged.guardrails = guard?.decisions;
         if (guard?.refusal) throw new GatewayError(400, guard.refusal);
         // Kept as sent on: redacted when the policy redacts.
         capture?.keepRequest(input.body);
       }
       const meter = record;
-      const reserving =
-        call.key && meter && entry.area.scope === "llm" && isModelCall(input.body)
-          ? reserveKeyTokens(rt, call.key, entry.label, input.body)
-          : undefined;
+      const reserving = modelCall && meter ? reserveKeyTokens(rt, key, entry.label, input.body) : undefined;
       if (reserving && meter) {
         const reservation = await reserving;
         Object.assign(headers, reservation.headers);

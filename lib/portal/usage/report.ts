@@ -16,6 +16,7 @@ import {
 import { estimateCost } from "../../usage/prices.ts";
 import type { Runtime } from "../../gateway/runtime/runtime.ts";
 import { DEFAULT_PERIOD, daysOf, type Period, periodOf, periodQuery, presetPeriod } from "./period.ts";
+import { TAG_NAME } from "../../usage/request-tags.ts";
 import { tagNames, usageByTag } from "./tag-usage.ts";
 import {
   failedRequests,
@@ -40,13 +41,8 @@ export const usageQuery = periodQuery.extend({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,100}$/, "key must be a key id")
     .optional(),
-  tag: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{1,64}$/, "tag must be a tag name: 1 to 64 letters, digits, _ . or -")
-    .optional(),
+  tag: z.string().regex(TAG_NAME, "tag must be a tag name: 1 to 64 letters, digits, _ . or -").optional(),
 });
-
-export type UsageQuery = z.infer<typeof usageQuery>;
 
 /** The report a usage route's query asks for, or the problem with the query in words (the route's 400). */
 export async function reportFor(
