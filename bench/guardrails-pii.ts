@@ -2,7 +2,8 @@
 // the CPU it takes on prompts of 4, 40 and 400 kB (the corpus's texts repeated), against reading the same
 // text once with a single trivial pattern in the same run (the floor any scan pays). Target: a 4 kB
 // prompt adds <= 1 ms at p99, and larger ones scale linearly.
-import { corpusScore, loadPiiCorpus } from "../lib/guardrails/corpus-score.ts";
+import { corpusScore, injectionCorpusScore, loadPiiCorpus } from "../lib/guardrails/corpus-score.ts";
+import { scoreInjection } from "../lib/guardrails/injection.ts";
 import { findPii } from "../lib/guardrails/pii.ts";
 import { report } from "./results.ts";
 
@@ -49,4 +50,27 @@ report({
   unit: "ms",
   target: "<= 1",
   note: `40 kB ${timings[40]!.pii.toFixed(2)} ms, 400 kB ${timings[400]!.pii.toFixed(1)} ms (p99; ×${(timings[400]!.pii / timings[4]!.pii).toFixed(0)} for 100× the text); one trivial pattern over the same text: ${timings[4]!.floor.toFixed(3)}, ${timings[40]!.floor.toFixed(2)}, ${timings[400]!.floor.toFixed(1)} ms`,
+});
+
+// The injection check (lib/guardrails/injection.ts): its corpus figures, and its time on the same prompts.
+const injection = injectionCorpusScore();
+const injectionTimes: Record<number, number> = {};
+for (const kb of [4, 40]) {
+  const text = textOf(kb * 1024);
+  for (let i = 0; i < 200; i++) scoreInjection(text);
+  const times: number[] = [];
+  for (let i = 0; i < Math.max(5, Math.round(ROUNDS / (kb / 4) ** 0.5)); i++) {
+    const t = performance.now();
+    scoreInjection(text);
+    times.push(performance.now() - t);
+  }
+  injectionTimes[kb] = p99(times);
+}
+report({
+  bench: "guardrails-injection",
+  measure: "injection check precision on its labelled corpus",
+  value: Number((injection.precision * 100).toFixed(1)),
+  unit: "%",
+  target: ">= 95",
+  note: `recall ${(injection.recall * 100).toFixed(1)} % over ${injection.samples} texts${injection.misses.length ? `; ${injection.misses.join("; ")}` : ""}; 4 kB p99 ${injectionTimes[4]!.toFixed(3)} ms, 40 kB ${injectionTimes[40]!.toFixed(2)} ms`,
 });

@@ -308,14 +308,20 @@ function ErrorText({ text }: { text: string }) {
   return <span className="whitespace-pre-wrap text-red-800 [overflow-wrap:anywhere] dark:text-red-300">{text}</span>;
 }
 
-/** What the guardrail policy did, in words: "redacted 2 emails and 1 phone (policy pii-redact)". */
+/**
+ * What the guardrail policy did, in words: "redacted 2 emails and 1 phone in the prompt (policy
+ * pii-redact)", "blocked the call for a likely prompt injection (score 0.93: override, role) in the prompt".
+ */
 function guardrailText(decisions: readonly GuardrailDecision[]): string {
   const done = { redact: "redacted", block: "blocked the call for", flag: "flagged" } as const;
   return decisions
     .map((d) => {
-      const found = Object.entries(d.found)
-        .map(([kind, n]) => `${n} ${kind.replaceAll("_", " ")}${n === 1 ? "" : "s"}`)
-        .join(" and ");
+      const found =
+        d.check === "injection"
+          ? `a likely prompt injection (score ${d.score ?? "?"}: ${Object.keys(d.found).join(", ")})`
+          : Object.entries(d.found)
+              .map(([kind, n]) => `${n} ${kind.replaceAll("_", " ")}${n === 1 ? "" : "s"}`)
+              .join(" and ");
       return `${done[d.action]} ${found} in the prompt (policy ${d.policy})`;
     })
     .join("; ");

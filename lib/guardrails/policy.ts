@@ -1,12 +1,14 @@
 // Guardrail policies, as the routing file declares them under "guardrails": a name, the checks to run on a
-// model call's prompt and the action when one fires: redact (placeholders to the provider, the values
-// put back in the answer), block (the surface's 400, saying why) or flag (the request log and the
-// header only). A key names its policy (keys CLI --guardrails); an alias may name one for every key
+// model call's prompt (pii: personal data; injection: prompt-injection heuristics) and the action when one
+// fires: redact (placeholders to the provider, the values put back in the answer; an injection cannot be
+// redacted, so under redact it is flagged), block (the surface's 400, saying why) or flag (the request log
+// and the header only). A key names its policy (keys CLI --guardrails); an alias may name one for every key
 // without its own.
 import { z } from "zod";
+import { DEFAULT_INJECTION_THRESHOLD } from "./injection.ts";
 import { PII_KINDS, type PiiKind } from "./pii.ts";
 
-export const GUARDRAIL_CHECKS = ["pii"] as const;
+export const GUARDRAIL_CHECKS = ["pii", "injection"] as const;
 export const GUARDRAIL_ACTIONS = ["redact", "block", "flag"] as const;
 export type GuardrailCheck = (typeof GUARDRAIL_CHECKS)[number];
 export type GuardrailAction = (typeof GUARDRAIL_ACTIONS)[number];
@@ -21,6 +23,11 @@ export const guardrailPolicySchema = z.strictObject({
       kinds: z.array(z.enum(PII_KINDS, { error: `one of ${PII_KINDS.join(", ")}` })).min(1),
     })
     .optional(),
+  injection: z
+    .strictObject({
+      threshold: z.number().min(0.05).max(1),
+    })
+    .optional(),
 });
 
 export type GuardrailPolicy = {
@@ -29,8 +36,16 @@ export type GuardrailPolicy = {
   action: GuardrailAction;
   /** The personal data the pii check looks for: every kind unless the policy names some. */
   piiKinds: ReadonlySet<PiiKind>;
+  /** The injection score at or above which the injection check fires. */
+  injectionThreshold: number;
 };
 
 export function toPolicy(name: string, spec: z.output<typeof guardrailPolicySchema>): GuardrailPolicy {
-  return { name, checks: spec.checks, action: spec.action, piiKinds: new Set(spec.pii?.kinds ?? PII_KINDS) };
+  return {
+    name,
+    checks: spec.checks,
+    action: spec.action,
+    piiKinds: new Set(spec.pii?.kinds ?? PII_KINDS),
+    injectionThreshold: spec.injection?.threshold ?? DEFAULT_INJECTION_THRESHOLD,
+  };
 }

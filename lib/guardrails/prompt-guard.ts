@@ -5,6 +5,7 @@
 import { GatewayError } from "../errors.ts";
 import type { Routing } from "../llm/routing/deployments.ts";
 import type { GuardrailDecision } from "./decision.ts";
+import { scoreInjection, type InjectionResult } from "./injection.ts";
 import { findPii, PII_KINDS, type PiiKind } from "./pii.ts";
 import type { GuardrailPolicy } from "./policy.ts";
 import { redact } from "./redaction.ts";
@@ -12,7 +13,8 @@ import { redact } from "./redaction.ts";
 /** What the policy decided: the decisions to record, the placeholders to put back, and a block's reason. */
 export type PromptGuard = { decisions: GuardrailDecision[]; values: Map<string, string>; refusal?: string };
 
-type Slot = { read(): string; write(text: string): void };
+/** A text of the prompt; `operator` when it is the caller's own instructions (a system or developer message). */
+type Slot = { read(): string; write(text: string): void; operator?: boolean };
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -32,12 +34,27 @@ function slotsOf(holder: Json, field: string): Slot[] {
   });
 }
 
+const asOperator = (slots: Slot[]): Slot[] => slots.map((slot) => ({ ...slot, operator: true }));
+
 /** Every text a caller wrote in a model call's body, in order. */
 export function promptSlots(body: Json): Slot[] {
-  const slots = [...slotsOf(body, "system"), ...slotsOf(body, "instructions"), ...slotsOf(body, "prompt")];
+  const slots = [...asOperator(slotsOf(body, "system")), ...asOperator(slotsOf(body, "instructions"))];
+  slots.push(...slotsOf(body, "prompt"));
+  const fromOperator = (m: Json) => m.role === "system" || m.role === "developer";
   if (Array.isArray(body.messages))
-    for (const m of body.messages) if (isObject(m)) slots.push(...slotsOf(m, "content"));
-  slots.push(...slotsOf(body, "input"));
+    for (const m of body.messages)
+      if (isObject(m)) slots.push(...(fromOperator(m) ? asOperator(slotsOf(m, "content")) : slotsOf(m, "content")));
+  // The Responses API's input: a string, or items (messages with a role, or parts); a system or
+  // developer item's texts are the operator's.
+  const input = slotsOf(body, "input");
+  if (Array.isArray(body.input)) {
+    const operatorTexts = new Set(
+      body.input.flatMap((item: unknown) =>
+        isObject(item) && fromOperator(item) ? slotsOf(item, "content").map((slot) => slot.read()) : [],
+      ),
+    );
+    slots.push(...input.map((slot) => (operatorTexts.has(slot.read()) ? { ...slot, operator: true } : slot)));
+  } else slots.push(...input);
   return slots;
 }
 
@@ -47,21 +64,53 @@ export function promptSlots(body: Json): Slot[] {
  */
 export function guardPrompt(policy: GuardrailPolicy, body: Json): PromptGuard {
   const values = new Map<string, string>();
-  const found: Partial<Record<PiiKind, number>> = {};
-  for (const slot of promptSlots(body)) {
-    const findings = findPii(slot.read(), policy.piiKinds);
-    if (findings.length === 0) continue;
-    for (const f of findings) found[f.kind] = (found[f.kind] ?? 0) + 1;
-    if (policy.action === "redact") slot.write(redact(slot.read(), findings, values).text);
+  const decisions: GuardrailDecision[] = [];
+  const refusals: string[] = [];
+  const slots = promptSlots(body);
+  if (policy.checks.includes("pii")) {
+    const found: Partial<Record<PiiKind, number>> = {};
+    for (const slot of slots) {
+      const findings = findPii(slot.read(), policy.piiKinds);
+      if (findings.length === 0) continue;
+      for (const f of findings) found[f.kind] = (found[f.kind] ?? 0) + 1;
+      if (policy.action === "redact") slot.write(redact(slot.read(), findings, values).text);
+    }
+    const kinds = PII_KINDS.filter((kind) => found[kind] !== undefined);
+    if (kinds.length) {
+      decisions.push({ policy: policy.name, check: "pii", action: policy.action, stage: "prompt", found });
+      refusals.push(`the prompt holds personal data (${kinds.join(", ").replaceAll("_", " ")})`);
+    }
   }
-  const kinds = PII_KINDS.filter((kind) => found[kind] !== undefined);
-  if (kinds.length === 0) return { decisions: [], values };
-  const decisions: GuardrailDecision[] = [
-    { policy: policy.name, check: "pii", action: policy.action, stage: "prompt", found },
-  ];
-  if (policy.action !== "block") return { decisions, values };
-  const refusal = `guardrails: the prompt holds personal data (${kinds.join(", ").replaceAll("_", " ")}), which the policy "${policy.name}" does not let through`;
-  return { decisions, values, refusal };
+  if (policy.checks.includes("injection")) {
+    // The caller's own system and developer messages are theirs to word as they like: only the rest,
+    // where a user's or a document's text lands, is scored.
+    let worst: InjectionResult = { score: 0, signals: {} };
+    for (const slot of slots) {
+      if (slot.operator) continue;
+      const result = scoreInjection(slot.read());
+      if (result.score > worst.score) worst = result;
+    }
+    if (worst.score >= policy.injectionThreshold) {
+      const action = policy.action === "redact" ? "flag" : policy.action;
+      decisions.push({
+        policy: policy.name,
+        check: "injection",
+        action,
+        stage: "prompt",
+        found: worst.signals,
+        score: worst.score,
+      });
+      refusals.push(
+        `the prompt looks like a prompt injection (score ${worst.score}: ${Object.keys(worst.signals).join(", ")})`,
+      );
+    }
+  }
+  if (policy.action !== "block" || decisions.length === 0) return { decisions, values };
+  return {
+    decisions,
+    values,
+    refusal: `guardrails: ${refusals.join("; ")}, which the policy "${policy.name}" does not let through`,
+  };
 }
 
 /**

@@ -94,11 +94,14 @@ aliases:
         guardrails: {
           mask: { checks: ["pii"], action: "redact" },
           cards: { checks: ["pii"], action: "block", pii: { kinds: ["card", "iban"] } },
+          shield: { checks: ["pii", "injection"], action: "flag", injection: { threshold: 0.7 } },
         },
       }),
       "g.json",
       ENV,
     );
+    expect(config.guardrails.get("shield")).toMatchObject({ checks: ["pii", "injection"], injectionThreshold: 0.7 });
+    expect(config.guardrails.get("mask")!.injectionThreshold).toBe(0.5);
     expect(config.aliases[0]!.guardrails).toBe("mask");
     expect(config.guardrails.get("mask")).toMatchObject({ name: "mask", checks: ["pii"], action: "redact" });
     expect(config.guardrails.get("mask")!.piiKinds.size).toBe(7);
@@ -118,6 +121,10 @@ aliases:
       "  empty:",
       "    checks: []",
       "    action: flag",
+      "  odd:",
+      "    checks: [injection]",
+      "    action: block",
+      "    injection: {threshold: 2}",
     ].join("\n");
     const problems = () => {
       try {
@@ -130,6 +137,7 @@ aliases:
     expect(problems()).toEqual([
       "8 guardrails.loud.action: one of redact, block, flag",
       "10 guardrails.empty.checks: a policy needs at least one check",
+      "15 guardrails.odd.injection.threshold: Too big: expected number to be <=1",
     ]);
     const missing = text.replace(/guardrails:\n {2}loud:[\s\S]*/, "guardrails: {}");
     expect(() => parseRoutingConfig(missing, "g.yaml", ENV)).toThrow(
