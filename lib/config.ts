@@ -16,7 +16,8 @@ import { traceUrlTemplate } from "./observability/trace-link.ts";
 
 const positiveInt = z.coerce.number().int().positive();
 
-const envSchema = z.object({
+/** The variables loadConfig reads; docs/configuration.md's defaults are checked against this (lib/config-docs.ts). */
+export const envSchema = z.object({
   NODE_ENV: z.string().default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("127.0.0.1"),
@@ -109,7 +110,8 @@ const envSchema = z.object({
         )
         .max(100),
     ),
-  CHROMIUM_PATH: z.string().default("/usr/bin/chromium"),
+  // Unset: a browser is looked for where it is usually installed (lib/chromium-path.ts).
+  CHROMIUM_PATH: z.string().optional(),
   OLLAMA_ALLOW_PRIVATE_HOSTS: z.enum(["true", "false"]).default("false"),
   OLLAMA_HOSTS_PER_KEY: positiveInt.max(100).default(5),
   SCREENSHOT_CONCURRENCY: positiveInt.default(2),
@@ -211,7 +213,8 @@ export type Config = {
     allowPrivate: Set<string>;
     extraCa?: string;
   };
-  screenshot: { chromiumPath: string; concurrency: number; queue: number; timeoutMs: number };
+  /** chromiumPath: CHROMIUM_PATH; undefined: found at the first capture (lib/chromium-path.ts). */
+  screenshot: { chromiumPath?: string; concurrency: number; queue: number; timeoutMs: number };
   /** The pool that runs sharp, pdf.js, pdfkit, espeak and keyword extraction off the event loop. */
   workers: { threads: number; queue: number; timeoutMs: number; waitMs: number; memoryMb: number };
   /** Per client address, for keyless requests to routes that do real work. */

@@ -1,18 +1,19 @@
-import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { presetPixels, SOCIAL_PRESETS } from "../lib/api/screenshot/presets.ts";
+import { chromiumIfAny } from "../lib/chromium-path.ts";
 import { startFakeSite, startSentinel, startUdpSentinel, testCertificate, type FakeSite } from "./fakes/https-site.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** The browser the gateway will launch (lib/chromium-path.ts), if there is one. */
+const CHROMIUM = chromiumIfAny(process.env.CHROMIUM_PATH);
 const pngSize = (b64: string) => {
   const png = Buffer.from(b64, "base64");
   expect(png.subarray(1, 4).toString()).toBe("PNG");
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20), bytes: png.length };
 };
 
-// CI installs Chromium; a developer machine without it skips rather than fails.
-describe.runIf(fs.existsSync(CHROMIUM) || process.env.CI)("POST /v1/screenshot/capture in real Chromium", () => {
+// CI installs Chromium; a developer machine without one skips rather than fails.
+describe.runIf(CHROMIUM !== undefined || process.env.CI)("POST /v1/screenshot/capture in real Chromium", () => {
   let gw: TestGateway;
   let key: string;
   let site: FakeSite;

@@ -277,6 +277,9 @@ describe("compiled server (dist/server.mjs)", { timeout: 300_000 }, () => {
 
       const health = await fetch(`${server.url}/health`);
       expect(health.status).toBe(200);
+      // The bundle carries package.json's version (lib/version.ts): dist/ has no package.json of its own.
+      const { version } = JSON.parse(fs.readFileSync("package.json", "utf8")) as { version: string };
+      expect(await health.json()).toEqual({ status: "ok", version });
       const made = await runKeysCli(["create", "--name", "compiled"], env);
       expect(made.code, made.stderr).toBe(0);
       const { key } = made.lines[0] as Created;

@@ -1,9 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -11,6 +8,9 @@ import YAML from "yaml";
 import { minimalPdf } from "./support/minimal-pdf.ts";
 import { startTestGateway, type TestGateway } from "./support/gateway.ts";
 import { useGateway } from "./support/use-gateway.ts";
+
+/** A real AES-256 encrypted PDF, made once with qpdf (test/fixtures/README.md), so the tests need no qpdf. */
+const ENCRYPTED_PDF = fs.readFileSync("test/fixtures/encrypted.pdf");
 
 async function png(width: number, height: number): Promise<string> {
   const buf = await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } })
@@ -436,18 +436,7 @@ describe("utilities over HTTP", () => {
     });
 
     it("still refuses a password-protected PDF sent raw", async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pdf-"));
-      fs.writeFileSync(path.join(dir, "plain.pdf"), Buffer.from(await pdf(["secret"]), "base64"));
-      execFileSync("qpdf", [
-        "--encrypt",
-        "user-pw",
-        "owner-pw",
-        "256",
-        "--",
-        path.join(dir, "plain.pdf"),
-        path.join(dir, "locked.pdf"),
-      ]);
-      const res = await raw("/v1/utils/pdf/extract", fs.readFileSync(path.join(dir, "locked.pdf")), {
+      const res = await raw("/v1/utils/pdf/extract", ENCRYPTED_PDF, {
         "content-type": "application/pdf",
       });
       expect(res.status).toBe(400);
@@ -625,19 +614,7 @@ describe("utilities over HTTP", () => {
     });
 
     it("refuses a password-protected PDF with 400 saying so", async () => {
-      // qpdf (Debian package, installed by .ci/run) writes a real AES-256 encrypted file.
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pdf-"));
-      fs.writeFileSync(path.join(dir, "plain.pdf"), Buffer.from(await pdf(["secret"]), "base64"));
-      execFileSync("qpdf", [
-        "--encrypt",
-        "user-pw",
-        "owner-pw",
-        "256",
-        "--",
-        path.join(dir, "plain.pdf"),
-        path.join(dir, "locked.pdf"),
-      ]);
-      const locked = fs.readFileSync(path.join(dir, "locked.pdf")).toString("base64");
+      const locked = ENCRYPTED_PDF.toString("base64");
       const res = await post("/v1/utils/pdf/extract", { pdf: locked });
       expect(res.status).toBe(400);
       expect((await res.json()).error).toMatch(/encrypted/);

@@ -1,5 +1,5 @@
-import fs from "node:fs";
 import type { Browser, BrowserContext, Route } from "playwright-core";
+import { findChromium } from "../../chromium-path.ts";
 import { GatewayError } from "../../errors.ts";
 import { checkDestination, parseUserUrl, safeFetch, type SafeFetchOptions } from "../../upstream/safe-fetch.ts";
 import { keptPageHeaders } from "../../upstream/untrusted-response.ts";
@@ -10,7 +10,8 @@ export type Shot = { width: number; height: number; scale: number; fullPage: boo
 export type CaptureRequest = { url: string; shots: Shot[]; wait: WaitStrategy; selector?: string; extraWaitMs: number };
 export type CaptureResult = { png: Buffer; width: number; height: number };
 
-export type CaptureSettings = { chromiumPath: string; concurrency: number; queue: number; timeoutMs: number };
+/** chromiumPath: CHROMIUM_PATH; undefined: the browser is looked for (lib/chromium-path.ts). */
+export type CaptureSettings = { chromiumPath?: string; concurrency: number; queue: number; timeoutMs: number };
 
 /**
  * Website screenshots in one shared Chromium with a bounded number of concurrent pages and a bounded
@@ -23,6 +24,8 @@ export class ScreenshotService {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   private readonly launchBrowser: () => Promise<Browser>;
+  /** The executable the next launch starts, found just before it. */
+  private executablePath: string | undefined;
 
   constructor(
     private readonly settings: CaptureSettings,
@@ -33,7 +36,7 @@ export class ScreenshotService {
       // playwright-core is loaded with the first browser: ~35 MB of heap a server without screenshots skips.
       async (sandbox) =>
         (await import("playwright-core")).chromium.launch({
-          executablePath: settings.chromiumPath,
+          executablePath: this.executablePath,
           headless: true,
           chromiumSandbox: sandbox,
           args: chromiumArgs(sandbox),
@@ -106,11 +109,12 @@ export class ScreenshotService {
   }
 
   private launch(): Promise<Browser> {
-    if (!fs.existsSync(this.settings.chromiumPath)) {
-      throw new GatewayError(
-        503,
-        `screenshots are not available: Chromium not found at ${this.settings.chromiumPath} (set CHROMIUM_PATH)`,
-      );
+    if (!this.browser) {
+      try {
+        this.executablePath = findChromium(this.settings.chromiumPath);
+      } catch (err) {
+        throw new GatewayError(503, `screenshots are not available: ${(err as Error).message}`);
+      }
     }
     this.browser ??= this.launchBrowser();
     this.browser.catch(() => (this.browser = undefined));

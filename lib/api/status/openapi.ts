@@ -1,4 +1,7 @@
-export const API_VERSION = "1.0.0";
+import { GATEWAY_VERSION } from "../../version.ts";
+
+/** The version /health and the OpenAPI document report: package.json's (CHANGELOG.md says what changed). */
+export const API_VERSION = GATEWAY_VERSION;
 
 /** The OpenAPI document's info block. */
 export const API_DESCRIPTION = {
