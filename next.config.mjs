@@ -22,6 +22,11 @@ const nextConfig = {
     "@citation-js/name",
   ],
   poweredByHeader: false,
+  // The portal's /docs reads the guides (Markdown files of the checkout) when a page is asked for.
+  outputFileTracingIncludes: {
+    "/docs": ["./README.md", "./SECURITY.md", "./docs/**/*.md"],
+    "/docs/guides/[slug]": ["./README.md", "./SECURITY.md", "./docs/**/*.md"],
+  },
   // `npm run typecheck` (tsc over the whole project, the same tsconfig) is the type check, in CI before
   // any build; the build repeating it cost every build ~50 s (CI, and `npm start` after a pull).
   typescript: { ignoreBuildErrors: true },

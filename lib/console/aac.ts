@@ -1,25 +1,15 @@
 import { z } from "zod";
+import type { Answer, Schemas } from "../client/index.ts";
 
-/** POST /v1/aac/sentence, Form B (SPEC "AAC sentence result"); extra fields pass through. */
-export const AacSymbol = z.object({
-  keyword: z.string(),
-  icon_url: z.string(),
-  source: z.string(),
-  license: z.string().default(""),
-  score: z.number().default(0),
-  author: z.string().optional(),
-  attribution: z.string().optional(),
-});
-export type AacSymbol = z.infer<typeof AacSymbol>;
+/** POST /v1/aac/sentence, Form B (SPEC "AAC sentence result"): what the console reads, as the API documents it. */
+export type AacSymbol = Schemas["AacSymbol"];
+export type AacSentence = Schemas["AacSentenceResult"];
 
-export const AacSentence = z.object({
-  sentence: z.string(),
-  words: z.array(z.object({ word: z.string(), matched: z.boolean(), symbols: z.array(AacSymbol) })),
-  statistics: z.object({ total_words: z.number(), matched: z.number(), unmatched: z.number(), coverage: z.number() }),
-  sources: z.array(z.string()).default([]),
-  language: z.string().default("en"),
-});
-export type AacSentence = z.infer<typeof AacSentence>;
+/** The builder asks with Form B (a sentence), so the answer is Form B: word by word, with coverage. */
+export function formB(answer: Answer<"post", "/v1/aac/sentence">): AacSentence {
+  if (!("words" in answer)) throw new Error("the server answered in Form A (symbols without words)");
+  return answer;
+}
 
 export const SOURCE_CHOICES = [
   { value: "local", label: "Local symbols" },

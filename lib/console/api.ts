@@ -1,6 +1,11 @@
+import type { Middleware } from "openapi-fetch";
+import { createGatewayClient, type GatewayClient } from "../client/index.ts";
+
 /**
  * How the consoles call /v1: same-origin with the portal session (docs/notes/session-bridge.md), never
- * with a key, and every failure turned into one ApiError the console chrome knows how to show.
+ * with a key, and every failure turned into one ApiError the console chrome knows how to show. JSON
+ * calls go through the typed client (lib/client, generated from /openapi.json); `v1Fetch` is left for
+ * what it cannot type: a URL only known at run time (a chart spec's data URL).
  */
 
 export type ApiErrorKind = "signed-out" | "rate-limited" | "not-configured" | "not-available" | "invalid" | "failed";
@@ -46,6 +51,40 @@ export async function errorFrom(res: Response): Promise<ApiError> {
         ? header
         : null;
   return new ApiError(res.status, message, res.status === 429 ? retryAfter : null);
+}
+
+/** A failed answer thrown as its ApiError before openapi-fetch reads the body, so callers see only 2xx. */
+const throwApiErrors: Middleware = {
+  async onResponse({ response }) {
+    if (!response.ok) throw await errorFrom(response);
+  },
+};
+
+const clients = new Map<string, GatewayClient>();
+
+/**
+ * The consoles' typed client: the page's origin with its session cookie, never a key. A failed call
+ * rejects with an ApiError (as v1Fetch does), so React Query code reads errors as before. Made on
+ * first use, in the browser (the origin is the page's; a console module also loads on the server).
+ */
+export function consoleClient(): GatewayClient {
+  const origin = globalThis.location.origin;
+  let client = clients.get(origin);
+  if (!client) {
+    // fetch looked up per call rather than kept, as the page (or a test) may wrap it later.
+    client = createGatewayClient({ baseUrl: origin, credentials: "same-origin", fetch: (r) => globalThis.fetch(r) });
+    client.use(throwApiErrors);
+    clients.set(origin, client);
+  }
+  return client;
+}
+
+/**
+ * The body of a consoleClient() call. Only a 2xx answer gets this far (others were thrown as ApiError),
+ * so `data` is there: `const models = await dataOf(consoleClient().GET("/v1/llm/models"))`.
+ */
+export async function dataOf<T>(call: Promise<{ data?: T; response: Response }>): Promise<T> {
+  return (await call).data as T;
 }
 
 /** fetch of a /v1 path with the session cookie; resolves only on 2xx, otherwise throws ApiError. */

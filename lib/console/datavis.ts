@@ -1,22 +1,13 @@
-import { z } from "zod";
+import type { Schemas } from "../client/index.ts";
 
-/** GET /v1/datavis/list as the console uses it; unknown fields pass through untouched. */
-export const Visualization = z.object({
-  name: z.string(),
-  title: z.string(),
-  category: z.string(),
-  description: z.string().default(""),
-  dataset: z.string().optional(),
-  spec: z.record(z.string(), z.unknown()),
-});
-export type Visualization = z.infer<typeof Visualization>;
-
-export const VisList = z.object({
-  total: z.number(),
-  visualizations: z.array(Visualization),
-  by_category: z.record(z.string(), z.number()).default({}),
-});
-export type VisList = z.infer<typeof VisList>;
+/**
+ * A visualization of GET /v1/datavis/list (lib/client's generated type) as the helpers below read it:
+ * any category, the dataset optional, so they work on any chart's fields.
+ */
+export type Visualization = Omit<Schemas["Visualization"], "category" | "dataset"> & {
+  category: string;
+  dataset?: string;
+};
 
 type DataRef = { url?: unknown; values?: unknown; format?: { type?: unknown; property?: unknown } };
 

@@ -2,8 +2,8 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { AacSentence, SentenceRequest, SOURCE_CHOICES, type AacSymbol } from "@/lib/console/aac.ts";
-import { v1Json } from "@/lib/console/api.ts";
+import { formB, SentenceRequest, SOURCE_CHOICES, type AacSymbol } from "@/lib/console/aac.ts";
+import { consoleClient, dataOf } from "@/lib/console/api.ts";
 import { ErrorState } from "../error-state";
 import { stripToPng } from "./export";
 
@@ -28,12 +28,7 @@ export function AacConsole() {
 
   const build = useMutation({
     mutationFn: async (body: { sentence: string; sources: string }) =>
-      AacSentence.parse(
-        await v1Json<unknown>("/v1/aac/sentence", {
-          method: "POST",
-          body: JSON.stringify({ ...body, language: "en" }),
-        }),
-      ),
+      formB(await dataOf(consoleClient().POST("/v1/aac/sentence", { body: { ...body, language: "en" } }))),
     onSuccess: (result) => {
       setChoice(result.words.map(() => null));
       setDownload(null);

@@ -2,7 +2,8 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { v1Fetch, v1Json } from "@/lib/console/api.ts";
+import type { Schemas } from "@/lib/client/index.ts";
+import { consoleClient, dataOf } from "@/lib/console/api.ts";
 import { chatBody, ChatSettings, type ChatTurn } from "@/lib/console/chat-request.ts";
 import { sseData, toChatEvent } from "@/lib/console/sse.ts";
 import { ErrorState, Loading } from "../error-state";
@@ -10,16 +11,15 @@ import { ChatPresets } from "./chat-presets";
 import { CompareModels, type PriceRow } from "./compare-models";
 import { ViewCode } from "./view-code";
 
-type Model = { id: string; provider: string; tiers: string[]; default: boolean };
 type Message = ChatTurn;
-type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+type Usage = Schemas["Usage"];
 
 const field =
   "rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
 
 /** `prices`: the price table, to estimate what each compared answer cost. */
 export function ChatConsole({ prices }: { prices: PriceRow[] }) {
-  const models = useQuery({ queryKey: ["llm-models"], queryFn: () => v1Json<{ models: Model[] }>("/v1/llm/models") });
+  const models = useQuery({ queryKey: ["llm-models"], queryFn: () => dataOf(consoleClient().GET("/v1/llm/models")) });
   const providers = useMemo(() => [...new Set((models.data?.models ?? []).map((m) => m.provider))], [models.data]);
   const [provider, setProvider] = useState("");
   const [model, setModel] = useState("");
@@ -60,12 +60,15 @@ export function ChatConsole({ prices }: { prices: PriceRow[] }) {
       setPartial("");
       setFinished(null);
       try {
-        const res = await v1Fetch("/v1/llm/chat", {
-          method: "POST",
-          body: JSON.stringify({ ...chatBody(settings.data, history), stream: true }),
-          signal: controller.signal,
-        });
-        for await (const data of sseData(res.body!)) {
+        // The answer as a stream: server-sent events, shown delta by delta as they arrive (not one JSON body).
+        const stream = await dataOf(
+          consoleClient().POST("/v1/llm/chat", {
+            body: { ...chatBody(settings.data, history), stream: true },
+            parseAs: "stream",
+            signal: controller.signal,
+          }),
+        );
+        for await (const data of sseData(stream!)) {
           const event = toChatEvent(data);
           if (event?.type === "delta") setPartial((text += event.content));
           else if (event?.type === "done")

@@ -1,14 +1,15 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { v1Json } from "@/lib/console/api.ts";
+import type { Answer as Reply, Schemas } from "@/lib/client/index.ts";
+import { consoleClient, dataOf } from "@/lib/console/api.ts";
 import { chatBody, ChatSettings } from "@/lib/console/chat-request.ts";
 import { usd } from "@/lib/portal/usage/summary.ts";
 import { bestPrice, type Price } from "@/lib/usage/price-match.ts";
 
-type Model = { id: string; provider: string; default: boolean };
+type Model = Pick<Reply<"get", "/v1/llm/models">["models"][number], "id" | "provider" | "default">;
 export type PriceRow = { provider: string; model: string; input: number; output: number };
-type Answer = { content: string; usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } };
+type Answer = Schemas["CompletionResponse"];
 type Side = { label: string; answer?: Answer; error?: string; ms: number; cost: number | null };
 
 const field =
@@ -60,10 +61,11 @@ export function CompareModels({
     const settings = ChatSettings.parse({ provider: model.provider, model: model.id, system, temperature });
     const started = performance.now();
     try {
-      const answer = await v1Json<Answer>("/v1/llm/chat", {
-        method: "POST",
-        body: JSON.stringify(chatBody(settings, [{ role: "user", content: prompt.trim() }])),
-      });
+      const answer = await dataOf(
+        consoleClient().POST("/v1/llm/chat", {
+          body: chatBody(settings, [{ role: "user", content: prompt.trim() }]),
+        }),
+      );
       const ms = Math.round(performance.now() - started);
       return { label: name, answer, ms, cost: costOf(table, model.provider, model.id, answer) };
     } catch (err) {

@@ -17,15 +17,20 @@ const sse = (...messages: object[]) =>
     headers: { "content-type": "text/event-stream" },
   });
 
-/** Answers fetch from a script of responses, recording what was asked. */
+/** Answers fetch from a script of responses, recording what was asked (the path, as the page asked it). */
 function fakeFetch(...responses: Response[]) {
   const calls: { url: string; method: string; body?: string }[] = [];
+  // The consoles call their page's origin.
+  vi.stubGlobal("location", new URL("https://portal.test/console/research"));
   vi.stubGlobal(
     "fetch",
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      calls.push({ url, method: init.method ?? "GET", body: init.body as string | undefined });
+    vi.fn(async (request: Request) => {
+      const url = new URL(request.url);
+      expect(url.origin).toBe("https://portal.test");
+      const body = request.body ? await request.text() : undefined;
+      calls.push({ url: url.pathname + url.search, method: request.method, body });
       const next = responses.shift();
-      if (!next) throw new Error(`unexpected fetch ${url}`);
+      if (!next) throw new Error(`unexpected fetch ${request.url}`);
       return next;
     }),
   );
@@ -44,7 +49,7 @@ describe("research requests", () => {
       budget_tier: "cheap",
       provider_name: "xai",
     });
-    expect(requestBody({ ...form, title: " Tides " }).title).toBe("Tides");
+    expect(requestBody({ ...form, title: " Tides " })).toMatchObject({ title: "Tides" });
     expect(requestBody({ ...form, kind: "dream-swarm", text: "tides", title: "ignored" })).toEqual({
       query: "tides",
       num_agents: 3,
@@ -67,6 +72,7 @@ describe("research requests", () => {
       "POST /v1/orchestrate/dream-cascade?async=true",
       "POST /v1/orchestrate/dream-swarm?async=true",
     ]);
+    expect(JSON.parse(calls[0]!.body!)).toEqual(requestBody(form));
   });
 
   it("turns a 429 into the error the consoles show with its retry time", async () => {

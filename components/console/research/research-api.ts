@@ -1,4 +1,5 @@
-import { v1Fetch, v1Json } from "../../../lib/console/api.ts";
+import type { paths, Schemas } from "../../../lib/client/index.ts";
+import { consoleClient, dataOf } from "../../../lib/console/api.ts";
 import { sseData } from "../../../lib/console/sse.ts";
 import type { ResearchKind } from "./research-result";
 import { isClosing, parseMessage, type RunEvent } from "./research-tree";
@@ -21,29 +22,36 @@ export const AGENT_LIMITS: Record<ResearchKind, { max: number; default: number; 
   "dream-swarm": { max: 12, default: 5, textMax: 2000 },
 };
 
-export function requestBody(form: ResearchForm): Record<string, unknown> {
+type Body<P extends "/v1/orchestrate/dream-cascade" | "/v1/orchestrate/dream-swarm"> =
+  paths[P]["post"]["requestBody"]["content"]["application/json"];
+
+export function requestBody(
+  form: ResearchForm,
+): Body<"/v1/orchestrate/dream-cascade"> | Body<"/v1/orchestrate/dream-swarm"> {
   const common = { num_agents: form.agents, budget_tier: form.budget, provider_name: form.provider };
   if (form.kind === "dream-swarm") return { query: form.text.trim(), ...common };
   const title = form.title.trim();
   return { task: form.text.trim(), ...(title ? { title } : {}), ...common };
 }
 
-const taskPath = (taskId: string) => `/v1/orchestrate/${encodeURIComponent(taskId)}`;
+const task = (taskId: string) => ({ params: { path: { task_id: taskId } } });
 
 /** Starts a task; a server that answers synchronously (200) hands back the result instead of an id. */
 export async function startResearch(
   form: ResearchForm,
   signal: AbortSignal,
 ): Promise<{ taskId: string } | { result: unknown }> {
-  const body = await v1Json<{ task_id?: unknown }>(`/v1/orchestrate/${form.kind}?async=true`, {
-    method: "POST",
-    body: JSON.stringify(requestBody(form)),
-    signal,
-  });
-  return typeof body.task_id === "string" ? { taskId: body.task_id } : { result: body };
+  const body = requestBody(form);
+  const init = { params: { query: { async: "true" as const } }, signal };
+  const answer = await dataOf(
+    "query" in body
+      ? consoleClient().POST("/v1/orchestrate/dream-swarm", { ...init, body })
+      : consoleClient().POST("/v1/orchestrate/dream-cascade", { ...init, body }),
+  );
+  return typeof answer.task_id === "string" ? { taskId: answer.task_id } : { result: answer };
 }
 
-type StatusBody = { status?: string; result?: unknown; error?: string };
+type StatusBody = Partial<Pick<Schemas["ResearchTaskStatus"], "status" | "result" | "error">>;
 
 /** A finished task's status as the stream's closing event; nothing while it still runs. */
 export function closingEventOf(status: StatusBody): RunEvent | null {
@@ -67,14 +75,22 @@ export async function followStream(
   onEvent: (event: RunEvent) => void,
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
-    const res = await v1Fetch(`${taskPath(taskId)}/stream`, { signal, headers: { accept: "text/event-stream" } });
-    for await (const data of sseData(res.body!)) {
+    // The body as a stream, read event by event as the server writes them (SSE, not one JSON answer).
+    const stream = await dataOf(
+      consoleClient().GET("/v1/orchestrate/{task_id}/stream", {
+        ...task(taskId),
+        parseAs: "stream",
+        headers: { accept: "text/event-stream" },
+        signal,
+      }),
+    );
+    for await (const data of sseData(stream!)) {
       for (const event of parseMessage(data)) {
         onEvent(event);
         if (isClosing(event)) return;
       }
     }
-    const status = await v1Json<StatusBody>(`${taskPath(taskId)}/status`, { signal });
+    const status = await dataOf(consoleClient().GET("/v1/orchestrate/{task_id}/status", { ...task(taskId), signal }));
     const closing = closingEventOf(status);
     if (closing) return onEvent(closing);
     if (attempt >= RECONNECTS)
@@ -83,5 +99,5 @@ export async function followStream(
 }
 
 export async function cancelResearch(taskId: string): Promise<void> {
-  await v1Fetch(taskPath(taskId), { method: "DELETE" });
+  await dataOf(consoleClient().DELETE("/v1/orchestrate/{task_id}", task(taskId)));
 }

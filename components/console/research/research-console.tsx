@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useEffect, useMemo, useReducer, useRef, useState } from "react";
-import { v1Json } from "@/lib/console/api.ts";
+import { consoleClient, dataOf } from "@/lib/console/api.ts";
 import { ErrorState, Loading } from "../error-state";
 import { cancelResearch, followStream, startResearch, type ResearchForm as Form } from "./research-api";
 import { ResearchForm } from "./research-form";
@@ -22,7 +22,7 @@ const button =
 export function ResearchConsole() {
   const models = useQuery({
     queryKey: ["llm-models"],
-    queryFn: () => v1Json<{ models: { provider: string }[] }>("/v1/llm/models"),
+    queryFn: () => dataOf(consoleClient().GET("/v1/llm/models")),
   });
   const providers = useMemo(() => [...new Set((models.data?.models ?? []).map((m) => m.provider))], [models.data]);
   const [run, dispatch] = useReducer(reduceRun, IDLE);

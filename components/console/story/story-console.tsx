@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
 import { useState } from "react";
-import { v1Json } from "@/lib/console/api.ts";
+import { consoleClient, dataOf } from "@/lib/console/api.ts";
 import { parseStory, startNode, Story } from "@/lib/console/story.ts";
 import { ErrorState, Loading } from "../error-state";
 
@@ -91,11 +91,12 @@ export function StoryConsole() {
   const generate = useMutation({
     mutationFn: async () =>
       Story.parse(
-        await v1Json<unknown>("/v1/generate/story", {
-          method: "POST",
-          // A story to play must keep every rule: one still broken after the repair turn is an error here.
-          body: JSON.stringify({ description: description.trim(), complexity, strict: true }),
-        }),
+        await dataOf(
+          consoleClient().POST("/v1/generate/story", {
+            // A story to play must keep every rule: one still broken after the repair turn is an error here.
+            body: { description: description.trim(), complexity, strict: true },
+          }),
+        ),
       ),
     onSuccess: (s) => {
       // The JSON goes into the paste box too, to be read, edited and shown again.
