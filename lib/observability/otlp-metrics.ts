@@ -18,6 +18,7 @@ import {
 } from "@opentelemetry/sdk-metrics";
 import type { Registry } from "prom-client";
 import type { OtlpMetricsSettings } from "./metrics-settings.ts";
+import { GATEWAY_VERSION } from "../version.ts";
 
 /** A metric as prom-client's registry gives it (getMetricsAsJSON), with its type as the string it is. */
 export type PromMetric = {
@@ -132,7 +133,6 @@ export class OtlpMetrics {
   private readonly provider: MeterProvider;
 
   constructor(registry: Registry, settings: OtlpMetricsSettings, exporter?: PushMetricExporter) {
-    const version = process.env.npm_package_version;
     const out =
       exporter ??
       (settings.protocol === "http/json"
@@ -140,7 +140,7 @@ export class OtlpMetrics {
         : new ProtobufExporter({ url: settings.metricsUrl }));
     const resource = resourceFromAttributes({
       "service.name": settings.serviceName,
-      ...(version && { "service.version": version }),
+      "service.version": GATEWAY_VERSION,
     }).merge(detectResources({ detectors: [envDetector] }));
     const reader = new PeriodicExportingMetricReader({
       exporter: out,

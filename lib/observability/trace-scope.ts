@@ -1,14 +1,6 @@
-import {
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Attributes,
-  type Context,
-  type Span,
-  type Tracer,
-} from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode, type Attributes } from "@opentelemetry/api";
 import { usageAttributes, type AnswerUsage } from "./genai.ts";
+import type { RecordedSpan, SpanStarter } from "./recorded-span.ts";
 
 /**
  * One span and how to make its children: what the gateway hands down a request's (or a task's) work
@@ -20,21 +12,18 @@ import { usageAttributes, type AnswerUsage } from "./genai.ts";
 export class TraceScope {
   /** The span of the model call that answered, open until its usage is known (settle) or this scope ends. */
   #answered: TraceScope | undefined;
-  #context: Context | undefined;
 
   constructor(
-    private readonly tracer: Tracer,
-    readonly span: Span,
+    private readonly tracing: SpanStarter,
+    readonly span: RecordedSpan,
     /** Prompt and completion text may go on model-call spans (OTEL_GENAI_CAPTURE_CONTENT=true). */
     readonly captureContent: boolean,
   ) {}
 
   /** A span under this one, started now. */
   child(name: string, attributes?: Attributes, kind: SpanKind = SpanKind.INTERNAL): TraceScope {
-    // The context naming this span as parent is made once, however many children it has.
-    this.#context ??= trace.setSpan(ROOT_CONTEXT, this.span);
-    const span = this.tracer.startSpan(name, { kind, attributes }, this.#context);
-    return new TraceScope(this.tracer, span, this.captureContent);
+    const span = this.tracing.start(name, attributes, kind, this.span.spanContext(), true);
+    return new TraceScope(this.tracing, span, this.captureContent);
   }
 
   get traceId(): string {

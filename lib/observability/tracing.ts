@@ -1,11 +1,20 @@
-import { ROOT_CONTEXT, SpanKind, type Attributes, type TextMapGetter } from "@opentelemetry/api";
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  trace,
+  type Attributes,
+  type SpanContext,
+  type TextMapGetter,
+} from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { OTLPTraceExporter as ProtobufExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
+import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace";
+import { GATEWAY_VERSION } from "../version.ts";
 import type { TracingSettings } from "./settings.ts";
 import { GatewaySampler } from "./sampler.ts";
+import { EncodingSpanProcessor, protobufTransport } from "./protobuf-exporter.ts";
+import { newSpanId, newTraceId, RecordedSpan, type SpanSink } from "./recorded-span.ts";
 import { TailKeepProcessor } from "./tail-keep.ts";
 import { TraceScope } from "./trace-scope.ts";
 
@@ -18,37 +27,56 @@ const getter: TextMapGetter<(name: string) => string | undefined> = {
 };
 
 /**
- * The process's tracer: spans over OTLP/HTTP (JSON or protobuf) in batches, parent-based ratio
- * sampling with errors and slow traces kept regardless (tail-keep.ts). One per runtime, made only when
- * an endpoint is set (settings.ts); nothing registers globally, so two runtimes in one test process
- * keep apart.
+ * The process's tracer: spans over OTLP/HTTP (JSON or protobuf) in batches by the SDK's batch processor
+ * and the official exporters, parent-based ratio sampling with errors and slow traces kept regardless
+ * (tail-keep.ts). Spans are RecordedSpans rather than the SDK tracer's (recorded-span.ts says why). One
+ * per runtime, made only when an endpoint is set (settings.ts); nothing registers globally, so two
+ * runtimes in one test process keep apart.
  */
 export class Tracing {
   readonly captureContent: boolean;
-  private readonly provider: TracerProvider;
-  private readonly tracer;
+  private readonly sink: SpanSink;
+  private readonly processor: SpanProcessor;
+  private readonly sampler: GatewaySampler;
 
   constructor(settings: TracingSettings, exporter?: SpanExporter) {
-    // npm sets it under `npm start`; a process started otherwise says nothing rather than guess.
-    const version = process.env.npm_package_version;
+    const version = GATEWAY_VERSION;
     this.captureContent = settings.captureContent;
-    const out =
-      exporter ??
-      (settings.protocol === "http/json"
-        ? new JsonExporter({ url: settings.tracesUrl })
-        : new ProtobufExporter({ url: settings.tracesUrl }));
     const resource = resourceFromAttributes({
       "service.name": settings.serviceName,
-      ...(version && { "service.version": version }),
+      "service.version": version,
     }).merge(detectResources({ detectors: [envDetector] }));
-    this.provider = new TracerProvider({
-      resource,
-      sampler: new GatewaySampler(settings.ratio),
-      spanProcessors: [
-        new TailKeepProcessor(new BatchSpanProcessor({ exporter: out, ...settings.batch }), settings.slowMs),
-      ],
-    });
-    this.tracer = this.provider.getTracer("unified-api-gateway", version);
+    const scope = { name: "unified-api-gateway", version };
+    // OTLP protobuf, the default, encodes spans as they end (protobuf-exporter.ts says why); JSON, and an
+    // exporter handed in (tests, benchmarks), go through the SDK's batch processor.
+    const batching: SpanProcessor =
+      exporter || settings.protocol === "http/json"
+        ? new BatchSpanProcessor({
+            exporter: exporter ?? new JsonExporter({ url: settings.tracesUrl }),
+            ...settings.batch,
+          })
+        : new EncodingSpanProcessor(protobufTransport(settings.tracesUrl), resource, scope, settings.batch);
+    this.sampler = new GatewaySampler(settings.ratio);
+    this.processor = new TailKeepProcessor(batching, settings.slowMs);
+    this.sink = { processor: this.processor, resource, scope };
+  }
+
+  /**
+   * A span, started now, under `parent` or as a new trace's root. A local parent (one of this process's
+   * spans) is valid by construction, and its child takes its flags; a remote one (a caller's traceparent)
+   * goes through the sampler.
+   */
+  start(
+    name: string,
+    attributes: Attributes | undefined,
+    kind: SpanKind,
+    parent?: SpanContext,
+    local = false,
+  ): RecordedSpan {
+    const traceId = parent?.traceId ?? newTraceId();
+    const traceFlags = local ? parent!.traceFlags : this.sampler.flags(parent, traceId);
+    const context: SpanContext = { traceId, spanId: newSpanId(), traceFlags };
+    return new RecordedSpan(this.sink, context, name, kind, parent, attributes);
   }
 
   /**
@@ -64,19 +92,18 @@ export class Tracing {
   ): TraceScope {
     const parent =
       carrier && carrier("traceparent") !== undefined
-        ? propagator.extract(ROOT_CONTEXT, carrier, getter)
-        : ROOT_CONTEXT;
-    const span = this.tracer.startSpan(name, { kind, attributes }, parent);
-    return new TraceScope(this.tracer, span, this.captureContent);
+        ? trace.getSpanContext(propagator.extract(ROOT_CONTEXT, carrier, getter))
+        : undefined;
+    return new TraceScope(this, this.start(name, attributes, kind, parent), this.captureContent);
   }
 
   /** Sends what is buffered now (a worker finishing a task, a test). */
   flush(): Promise<void> {
-    return this.provider.forceFlush();
+    return this.processor.forceFlush();
   }
 
   /** Exports what is left and stops: part of a draining shutdown. */
   shutdown(): Promise<void> {
-    return this.provider.shutdown();
+    return this.processor.shutdown();
   }
 }
