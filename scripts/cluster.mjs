@@ -30,6 +30,8 @@ if (!process.env.DATABASE_URL || !process.env.REDIS_URL)
   );
 
 process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+// The portal is built here, before forking, not in the background as `npm start` does: N web processes would
+// each need to follow one build (or start N), and a cluster is for tests, benchmarks and hosts that can wait.
 ensureBuilt({ portal: process.env.SERVE_PORTAL !== "false" });
 process.env.NODE_ENV ??= "production";
 // The port is chosen here when PORT=0 (tests), so this process knows which listening is the web servers'
