@@ -38,7 +38,9 @@ describe("EncodingSpanProcessor", () => {
     await p.forceFlush();
     expect(out.sent).toHaveLength(1);
     expect(out.sent[0]!.count).toBe(6);
-    expect(Buffer.from(out.sent[0]!.body).equals(Buffer.from(ProtobufTraceSerializer.serializeRequest(all)!))).toBe(true);
+    expect(Buffer.from(out.sent[0]!.body).equals(Buffer.from(ProtobufTraceSerializer.serializeRequest(all)!))).toBe(
+      true,
+    );
   });
 
   it("sends a batch as soon as it is full, and keeps to its queue's size while the collector does not answer", async () => {
