@@ -345,19 +345,6 @@ function resourceBytes(resource: Resource): Buffer {
   return bytes;
 }
 
-/** Spans grouped by resource, then scope, by identity, in first-seen order: as the SDK groups them. */
-function grouped(spans: readonly ReadableSpan[]): Map<Resource, Map<InstrumentationScope, ReadableSpan[]>> {
-  const byResource = new Map<Resource, Map<InstrumentationScope, ReadableSpan[]>>();
-  for (const s of spans) {
-    let byScope = byResource.get(s.resource);
-    if (!byScope) byResource.set(s.resource, (byScope = new Map()));
-    let list = byScope.get(s.instrumentationScope);
-    if (!list) byScope.set(s.instrumentationScope, (list = []));
-    list.push(s);
-  }
-  return byResource;
-}
-
 /**
  * An ExportTraceServiceRequest of one resource and one scope around spans already encoded (each with its
  * ScopeSpans.spans tag, as SpanBatch writes them).
@@ -402,43 +389,24 @@ export class SpanBatch {
   }
 }
 
-let writer = new Writer();
-
+/**
+ * The request for `spans` of one resource and one scope (the gateway's): what the SDK's serializer writes
+ * for them. Spans of several, or with links, are left to that serializer.
+ */
 export function encodeSpans(spans: readonly ReadableSpan[]): Uint8Array {
-  if (spans.some((s) => s.links.length > 0 || s.resource.asyncAttributesPending))
+  const first = spans[0];
+  if (
+    !first ||
+    spans.some(
+      (s) =>
+        s.resource !== first.resource ||
+        s.instrumentationScope !== first.instrumentationScope ||
+        s.links.length > 0 ||
+        s.resource.asyncAttributesPending,
+    )
+  )
     return ProtobufTraceSerializer.serializeRequest(spans as ReadableSpan[])!;
-  const w = writer;
-  w.pos = 0;
-  try {
-    for (const [resource, byScope] of grouped(spans)) {
-      w.tag(1, 2);
-      const resourceSpans = w.begin();
-      w.raw(resourceBytes(resource));
-      for (const [s, list] of byScope) {
-        w.tag(2, 2);
-        const scopeSpans = w.begin();
-        scope(w, s);
-        for (const one of list) {
-          w.tag(2, 2);
-          const start = w.begin();
-          span(w, one);
-          w.end(start);
-        }
-        if (s.schemaUrl) {
-          w.tag(3, 2);
-          w.string(s.schemaUrl);
-        }
-        w.end(scopeSpans);
-      }
-      if (resource.schemaUrl) {
-        w.tag(3, 2);
-        w.string(resource.schemaUrl);
-      }
-      w.end(resourceSpans);
-    }
-    return w.finish();
-  } finally {
-    // A batch far past the usual leaves its buffer to the collector rather than held for good.
-    if (w.buf.length > 4 * 1024 * 1024) writer = new Writer();
-  }
+  const batch = new SpanBatch();
+  for (const s of spans) batch.add(s);
+  return requestOf(first.resource, first.instrumentationScope, batch.bytes);
 }
