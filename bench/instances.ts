@@ -1,4 +1,4 @@
-// Issue #17 item 7. (1) GET /v1/key on `npm run cluster` with 2 web instances against 1, on the same
+// (1) GET /v1/key on `npm run cluster` with 2 web instances against 1, on the same
 // machine in the same run (both clusters up, rounds alternating), with the CPU each spent per request:
 // read it beside the core count, since the load generator shares the same cores. (2) The limiter's
 // accuracy under load across 3 instances: test/load's run (small limits at saturation), checked

@@ -1,7 +1,7 @@
 // A lean process: the compiled server's resident memory (RSS) on each database backend, API only and with
 // the portal — right after start, idle (once V8 has given back what start-up used: its memory reducer
 // runs after ~20 s of quiet), and after one request to every area has loaded what each area needs.
-// Targets (issue #20): idle RSS <= 300 MB on PGlite, <= 150 MB on PostgreSQL, <= 400 MB with the portal.
+// Targets: idle RSS <= 300 MB on PGlite, <= 150 MB on PostgreSQL, <= 400 MB with the portal.
 // The RSS under 1,000 open streams is bench/llm-stream.ts's.
 import { setTimeout as sleep } from "node:timers/promises";
 import sharp from "sharp";

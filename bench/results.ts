@@ -1,6 +1,6 @@
 import fs from "node:fs";
 
-/** One measured figure of a benchmark against its target (issue #20's table). */
+/** One measured figure of a benchmark against its target. */
 export type BenchResult = {
   bench: string;
   measure: string;

@@ -134,7 +134,7 @@ async function main() {
         "ms per op": Number(r.perOp.toFixed(2)),
       })),
     );
-    // Issue #20: the raw body within 10 %, the spec's JSON base64 body within 50 %.
+    // Targets: the raw body within 10 %, the spec's JSON base64 body within 50 %.
     const TARGETS = { "image resize, JSON base64": 50, "image resize, raw body": 10, "markdown → pdf": 10 } as const;
     const pdfFloor = ((pdfTransport.perOp + pdfWorker.perOp) / pdfDirect.perOp - 1) * 100;
     const pdfFloorNote = `the floor, the body to a bare sink (${pdfTransport.perOp.toFixed(1)} ms) and the render on a worker thread (${pdfWorker.perOp.toFixed(1)} ms), is ${pdfFloor.toFixed(1)} % over in process`;

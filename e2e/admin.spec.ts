@@ -7,7 +7,7 @@ import { expectAccessible, overflowsSideways, screenshot } from "./console-sessi
 import { signInThroughMail } from "./sign-in.ts";
 
 /**
- * The operator's pages (issue #16 item 8) with more keys than one page holds: the tabs, search and
+ * The operator's pages with more keys than one page holds: the tabs, search and
  * paging, decisions confirmed before they are made and listed after with their notes, the limits the
  * gateway enforces as numbers, and an audit log in words. At a desktop and a phone width, light and dark.
  */

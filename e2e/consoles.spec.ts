@@ -546,7 +546,7 @@ test.describe("the consoles in real Chromium", () => {
     await expectAccessible(anonymous);
     await signedOut.close();
   });
-  // Issue #16 item 10, at a desktop's and a phone's width, in light and dark.
+  // At a desktop's and a phone's width, in light and dark.
   for (const [label, viewport] of [
     ["desktop", { width: 1280, height: 900 }],
     ["phone", { width: 390, height: 844 }],

@@ -7,7 +7,7 @@ import { expectAccessibleInBothSchemes, overflowsSideways } from "./console-sess
 import { signInThroughMail } from "./sign-in.ts";
 
 /**
- * The keys page and the request form (issue #16, items 2 and 6) on a server that issues keys at once
+ * The keys page and the request form on a server that issues keys at once
  * to addresses at one domain and leaves everyone else to an operator: the one-step key, the name
  * rule, the pending state, and rotated, revoked and expired keys. At a desktop and a phone width.
  */

@@ -4,7 +4,7 @@ import { startServerProcess, type ServerProcess } from "../test/support/server-p
 import { expectAccessible, overflowsSideways, screenshot, signIn } from "./console-session.ts";
 
 /**
- * The portal's own sign-in pages (issue #16 item 7) on a server without SMTP, where a user's link is
+ * The portal's own sign-in pages on a server without SMTP, where a user's link is
  * written to the log (what e2e/console-session.ts signs in with): why a page asks for sign-in, the
  * check-your-email page with its spam hint and delayed resend, the error page of a used link, and
  * sign-out. At a desktop and a phone width, light and dark.

@@ -6,7 +6,7 @@ import { descendants } from "../bench/process-cpu.ts";
 import { databaseBackends, freshPostgres, tempDir } from "./support/backends.ts";
 import { startClusterProcess, type ServerProcess } from "./support/server-process.ts";
 
-/** `npm run cluster` (scripts/cluster.mjs), issue #17 item 3. Its load is test/load/cluster-load.test.ts. */
+/** `npm run cluster` (scripts/cluster.mjs). Its load is test/load/cluster-load.test.ts. */
 describe("npm run cluster", () => {
   const refusal = (env: Record<string, string>) => {
     const { DATABASE_URL: _db, REDIS_URL: _redis, ...rest } = process.env;

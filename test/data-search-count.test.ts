@@ -16,7 +16,7 @@ import {
 } from "./fakes/data-sources.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
-// Issue #19 items 1 and 13: the count asked for (Form A `limit`, Form B `max_results`) is the count
+// The count asked for (Form A `limit`, Form B `max_results`) is the count
 // sent upstream and the most returned, on the generic and the source-specific search routes.
 const FAKES = {
   arxiv: startFakeArxiv,

@@ -10,7 +10,7 @@ import { databaseBackends, freshPostgres } from "./support/backends.ts";
 import { ENTRY_POINTS } from "../scripts/build-server.mjs";
 
 /**
- * deploy/ (issue #17 item 3) is for operators and is not run here (no container engine): this reads
+ * deploy/ is for operators and is not run here (no container engine): this reads
  * the Dockerfile, the compose file and the Kubernetes manifests and holds them to what the project
  * really offers: every variable they give the gateway is one docs/configuration.md documents,
  * every command runs a file the build produces, and the pieces the deployment needs are all there.

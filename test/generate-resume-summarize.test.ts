@@ -5,7 +5,7 @@ import { splitIntoChunks } from "../lib/api/utils/text/chunks.ts";
 import { startFakeResearchLlm, type FakeRequest, type FakeResearchLlm, type FakeTurn } from "./fakes/research-llm.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
-// /v1/generate/resume (both forms) and /v1/utils/text/summarize against the fake xai (issue #14):
+// /v1/generate/resume (both forms) and /v1/utils/text/summarize against the fake xai:
 // validation and the repair turn, the ATS score's rule, max_words, chunking and metering.
 
 const formB = {

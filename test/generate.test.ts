@@ -6,7 +6,7 @@ import { startFakeResearchLlm, type FakeRequest, type FakeResearchLlm, type Fake
 import { listen, type Listening } from "./support/listen.ts";
 import { useGateway } from "./support/use-gateway.ts";
 
-// Templated generation (issue #14): alt text, lesson plan, business plan and itinerary against a fake
+// Templated generation: alt text, lesson plan, business plan and itinerary against a fake
 // provider answering good, malformed and rule-breaking JSON, in both request forms.
 
 const lesson = (overrides: Record<string, unknown> = {}) => ({

@@ -141,7 +141,7 @@ describe.runIf(sharedBackends)("research tasks across instances: two web process
     workers.push(await startWorkerProcess({ ...env, DATA_DIR: tempDir() }));
     const done = await until(b, id, ["completed", "failed"], 60_000);
     const events = await streamTypes(a, id);
-    // One of the fault scenarios (`npm run test:faults`, issue #17): what the client saw, what was lost.
+    // One of the fault scenarios (`npm run test:faults`): what the client saw, what was lost.
     report("a BullMQ worker killed (SIGKILL) mid-task", {
       clients: `task ${done.status}, events: ${events.join(", ")}`,
       lost: done.status === "completed" ? 0 : "the task",

@@ -6,7 +6,7 @@ import type { FakeSource } from "./fakes/data-sources.ts";
 import { listen, type Listening } from "./support/listen.ts";
 import { useToolGateway, type FakeName } from "./support/tool-gateway.ts";
 
-// Issue #13, "Done when": every one of the tools lists, validates and runs against a fake of its
+// Every one of the tools lists, validates and runs against a fake of its
 // upstream, over REST (POST /v1/tools/{name}) and over MCP (/v1/mcp, the SDK's own client).
 
 type Case = {

@@ -103,7 +103,7 @@ const cases: Case[] = [
 describe("NUL characters and lone surrogates in any input", () => {
   let gemini: FakeGemini;
   let xai: FakeLlm;
-  // A provider claiming token counts no int column holds (issue #19 item 9, found by the second probe).
+  // A provider claiming token counts no int column holds.
   let mistral: FakeLlm;
   const t = useGateway({
     fakes: async () => [

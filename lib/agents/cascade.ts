@@ -99,7 +99,7 @@ export function titleOf(task: string): string {
 const NO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 
 /**
- * dream-cascade (issue #13): a breakdown agent splits the task into `num_agents` subtasks; workers
+ * dream-cascade: a breakdown agent splits the task into `num_agents` subtasks; workers
  * research them in parallel with the tool registry; a synthesiser per group of up to five completed
  * workers combines their findings; a summary agent writes the executive summary. Workers failing is
  * reported and the rest go on; all of them failing, or the breakdown, a synthesis step with nothing

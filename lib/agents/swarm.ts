@@ -74,7 +74,7 @@ export function renderFindings(tool: string, result: unknown): string {
 const NO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 
 /**
- * dream-swarm (issue #13): `num_agents` typed searchers each run their registry search tools with the
+ * dream-swarm: `num_agents` typed searchers each run their registry search tools with the
  * query in parallel (a failing tool is recorded, not fatal), then summarise what they found on the
  * worker tier; a merge agent on the summary tier writes one answer from the searchers' reports. A
  * searcher whose tools all failed fails; all of them failing rejects. Cancel as for the cascade.

@@ -6,7 +6,7 @@ import { configuredProvider } from "../llm/models.ts";
 export type TierPlan = { worker: Tier; synthesizer: Tier; summary: Tier };
 
 /**
- * SPEC/issue #13: workers on the cheap tier, synthesisers balanced, the summary premium; the budget
+ * SPEC: workers on the cheap tier, synthesisers balanced, the summary premium; the budget
  * shifts all three one down (cheap) or up (premium), clamped at the ends.
  */
 export const TIER_PLANS: Record<Tier, TierPlan> = {

@@ -1,4 +1,4 @@
-// The shapes of the research core (issue #13): agents, their calls and replies, the live events, and
+// The shapes of the research core: agents, their calls and replies, the live events, and
 // the results of dream-cascade and dream-swarm. Shared by the orchestrators, the durable tasks that
 // run them, the routes and the research console.
 import type { Tier } from "../upstream/llm-catalogue.ts";

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AgentCall, AgentLlm, AgentReply, AgentRole } from "../../lib/agents/types.ts";
 import { listen } from "../support/listen.ts";
 
-// Fakes for the research agents (issue #13): a loopback provider speaking OpenAI's Chat Completions
+// Fakes for the research agents: a loopback provider speaking OpenAI's Chat Completions
 // (what xai speaks through @ai-sdk/openai-compatible), scripted per agent role, and an in-process
 // AgentLlm for the orchestrators' logic tests. The role is read from the system prompt, which each
 // agent opens with "Role: <role>." (lib/agents).

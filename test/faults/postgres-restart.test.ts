@@ -5,7 +5,7 @@ import { tempDir } from "../support/backends.ts";
 import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { havePostgresBinaries, LOAD_MS, report, runLoad, sleep, startPrivatePostgres } from "./fault-support.ts";
 
-// Issue #17 item 5: the gateway's own PostgreSQL stopped hard (pg_ctl -m immediate) and started again
+// The gateway's own PostgreSQL stopped hard (pg_ctl -m immediate) and started again
 // under keyed load. A private cluster, so the shared test server is never touched.
 describe.runIf(havePostgresBinaries)("PostgreSQL restarted mid-load", { timeout: 120_000 }, () => {
   const cleanups: Array<() => Promise<unknown> | unknown> = [];

@@ -16,7 +16,7 @@ import {
   until,
 } from "./fault-support.ts";
 
-// Issue #17 item 5: Redis killed (SIGKILL, no persistence: it comes back empty) and started again under load.
+// Redis killed (SIGKILL, no persistence: it comes back empty) and started again under load.
 describe.runIf(haveRedisServer)("Redis killed and restarted mid-load", { timeout: 120_000 }, () => {
   const cleanups: Array<() => Promise<unknown> | unknown> = [];
   afterEach(async () => {

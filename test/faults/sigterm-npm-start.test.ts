@@ -7,7 +7,7 @@ import { backendEnv } from "../support/backends.ts";
 import { startNpmStart, type ServerProcess } from "../support/server-process.ts";
 import { childrenOf, commandLine, makeKey, readStream, report, scenarioBackend } from "./fault-support.ts";
 
-// Issue #17 items 1 and 5 ("SIGTERM during streams"): the signal goes to npm's pid, as a container runtime,
+// SIGTERM during streams: the signal goes to npm's pid, as a container runtime,
 // systemd or a process manager sends it. The compiled server's own SIGTERM test is in test/server.test.ts.
 describe.runIf(process.platform === "linux")("SIGTERM to `npm start`", { timeout: 120_000 }, () => {
   const cleanups: Array<() => Promise<void> | void> = [];

@@ -25,7 +25,7 @@ const INSTANCES = 3;
 const sharedBackends = Boolean(process.env.REDIS_URL) && databaseBackends.includes("postgres");
 
 /**
- * Issue #17 item 4: three web instances (`npm run cluster`) on one PostgreSQL and one Redis, driven at
+ * Three web instances (`npm run cluster`) on one PostgreSQL and one Redis, driven at
  * saturation by keys with small limits; then the cluster is stopped (SIGTERM drains usage) and every
  * limit is checked against the usage rows the instances stored.
  */

@@ -6,7 +6,7 @@ import { blankAsAbsent } from "../../gateway/http/schemas.ts";
 export const MAX_SEARCH_RESULTS = 100;
 
 const text = (description: string) => blankAsAbsent(z.string().min(1).max(300).optional()).openapi({ description });
-// No schema default: a default here would always beat the other form's field (issue #19 item 1).
+// No schema default: a default here would always beat the other form's field.
 const count = (description: string) =>
   blankAsAbsent(z.coerce.number().int().min(1).max(MAX_SEARCH_RESULTS).optional()).openapi({
     description: `${description} (1–${MAX_SEARCH_RESULTS})`,

@@ -6,7 +6,7 @@ import { lessonPlanRoutes } from "./lesson-plan.ts";
 import { resumeRoutes } from "./resume.ts";
 import { storyRoutes } from "./story.ts";
 
-/** Templated generation (SPEC "Templated generation", issue #14): each template beside its route, both forms. */
+/** Templated generation (SPEC "Templated generation"): each template beside its route, both forms. */
 export default defineArea({
   name: "generate",
   scope: "generate",

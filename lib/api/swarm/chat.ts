@@ -41,7 +41,7 @@ export function selectTools(names?: readonly string[]): readonly Tool[] {
 }
 
 /**
- * Swarm chat (SPEC "swarm", issue #13): one agent on the balanced tier answers the prompt, calling the
+ * Swarm chat (SPEC "swarm"): one agent on the balanced tier answers the prompt, calling the
  * registry tools (all, or the ones named) over up to five steps; the answer lists the calls it made.
  */
 export async function runSwarmChat(input: SwarmChatInput, deps: SwarmDeps): Promise<SwarmChatResult> {

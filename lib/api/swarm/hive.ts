@@ -49,7 +49,7 @@ export const HIVE_PROMPTS = {
 };
 
 /**
- * Hive (SPEC "swarm", issue #13): a planner splits the task into steps (2, 3 or 5 by depth), each step
+ * Hive (SPEC "swarm"): a planner splits the task into steps (2, 3 or 5 by depth), each step
  * an agent with the registry tools (in parallel), then one synthesis answers the task. Steps failing
  * are reported; all failing, or the planner or synthesis failing, rejects.
  */

@@ -144,5 +144,5 @@ const swarmRoutes = [
   route(hive, handleHive),
 ];
 
-/** Swarm (SPEC "swarm", issue #13): tool-using agents over the registry, answering in the request. */
+/** Swarm (SPEC "swarm"): tool-using agents over the registry, answering in the request. */
 export default defineArea({ name: "swarm", scope: "swarm", paths: ["/v1/swarm/*"], routes: swarmRoutes });

@@ -1,7 +1,7 @@
 import type { Prisma } from "../../db/generated/client.ts";
 
 /**
- * Key names are unique per owner (issue #16), so "laptop" in a list, a dashboard or a mail means one
+ * Key names are unique per owner, so "laptop" in a list, a dashboard or a mail means one
  * key. The database enforces it on api_keys (index api_keys_user_name_key, 0009_key_names); the
  * check here runs first, under the owner's row lock, to answer with a sentence instead of a 500,
  * and also covers the open requests whose names become keys' names when they are picked up.
