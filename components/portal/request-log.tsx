@@ -322,6 +322,8 @@ function guardrailText(decisions: readonly GuardrailDecision[]): string {
           : Object.entries(d.found)
               .map(([kind, n]) => `${n} ${kind.replaceAll("_", " ")}${n === 1 ? "" : "s"}`)
               .join(" and ");
+      if (d.stage === "tool")
+        return `${d.action === "block" ? "withheld from the agent" : "flagged"} a tool result with ${found} (policy ${d.policy})`;
       return `${done[d.action]} ${found} in the prompt (policy ${d.policy})`;
     })
     .join("; ");

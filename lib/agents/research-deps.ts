@@ -6,6 +6,8 @@ import type { KeyRecord } from "../gateway/keys/record.ts";
 import type { Runtime } from "../gateway/runtime/runtime.ts";
 import { BudgetExceeded } from "../jobs/budget-exceeded.ts";
 import type { TraceScope } from "../observability/trace-scope.ts";
+import { policyFor } from "../guardrails/prompt-guard.ts";
+import { screenToolResult } from "../guardrails/tool-screen.ts";
 import { CallStop } from "../upstream/call-stop.ts";
 import { keyById, toolAdmission } from "../tools/admission.ts";
 import { modelRouter } from "../llm/routing/runtime-router.ts";
@@ -120,6 +122,21 @@ export function researchDeps(rt: Runtime, provider: string, scope: RunScope): Ag
       cache: rt.upstreamCache,
       signal,
       admit: toolAdmission(rt, scope.key ? async () => scope.key! : keyById(rt, scope.keyId), scope),
+      // What a tool brings back from a third party is read by the agent next: under the key's guardrail
+      // policy it is screened for prompt injection first (guardrails/tool-screen.ts).
+      screen: async (tool, result) => {
+        const key = await keyOf();
+        const policy = key ? policyFor(rt.config.routing, key.guardrails, {}) : undefined;
+        const screened = screenToolResult(policy, tool, result);
+        for (const d of screened.decisions) {
+          rt.metrics.guardrailDecisions.inc({ check: d.check, action: d.action });
+          rt.logger.warn(
+            { keyId: scope.keyId, requestId: scope.requestId, tool, check: d.check, action: d.action, score: d.score },
+            "guardrails: a tool result an agent was to read looks like a prompt injection",
+          );
+        }
+        return screened;
+      },
     },
   };
 }

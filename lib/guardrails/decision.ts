@@ -10,7 +10,8 @@ export type GuardrailDecision = {
   policy: string;
   check: GuardrailCheck;
   action: GuardrailAction;
-  stage: "prompt";
+  /** The caller's prompt, or a tool's result an agent was about to read. */
+  stage: "prompt" | "tool";
   found: Partial<Record<PiiKind | InjectionSignal, number>>;
   score?: number;
 };

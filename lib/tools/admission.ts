@@ -1,6 +1,6 @@
 import { GatewayError } from "../errors.ts";
 import { acceptKey } from "../gateway/http/auth.ts";
-import { admitKey, usageRecorder } from "../gateway/http/guard.ts";
+import { admitKey, usageRecorder, type UsageRequest } from "../gateway/http/guard.ts";
 import type { KeyRecord } from "../gateway/keys/record.ts";
 import type { Runtime } from "../gateway/runtime/runtime.ts";
 import type { AdmitToolCall } from "./tool.ts";
@@ -26,16 +26,21 @@ export function toolAdmission(
 ): AdmitToolCall {
   return async (tool) => {
     const key = acceptKey(await keyOf(), scope.area, true);
-    const record = usageRecorder(rt, key, {
+    const request: UsageRequest = {
       requestId: `${scope.requestId}:${tool}`,
       method: "TOOL",
       route: scope.route,
       area: scope.area,
       bytesIn: 0,
-    });
+    };
+    const record = usageRecorder(rt, key, request);
     const unslotted = { ...key, overrides: { ...key.overrides, concurrency: Number.MAX_SAFE_INTEGER } };
     (await admitKey(rt, unslotted, true, (refusal) => record(429, 0, undefined, undefined, refusal.message))).release();
-    return (status) => record(status, 0);
+    return (status, guardrails) => {
+      // The row of this call says what the key's guardrails decided about its result.
+      if (guardrails) request.guardrails = guardrails;
+      record(status, 0);
+    };
   };
 }
 

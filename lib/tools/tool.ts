@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { GatewayError } from "../errors.ts";
+import type { GuardrailDecision } from "../guardrails/decision.ts";
+import type { ScreenedResult } from "../guardrails/tool-screen.ts";
 import type { TraceScope } from "../observability/trace-scope.ts";
 import type { UpstreamCache } from "../upstream/cache.ts";
 
@@ -7,7 +9,7 @@ import type { UpstreamCache } from "../upstream/cache.ts";
  * Admits one tool call against the caller's key before it runs (a refusal is thrown: the 429 of the
  * key's limits or budget) and returns what meters the call's outcome (its status).
  */
-export type AdmitToolCall = (tool: string) => Promise<(status: number) => void>;
+export type AdmitToolCall = (tool: string) => Promise<(status: number, guardrails?: GuardrailDecision[]) => void>;
 
 /**
  * What a tool runs with: the runtime's upstream cache (source clients, cached searches), the
@@ -15,7 +17,17 @@ export type AdmitToolCall = (tool: string) => Promise<(status: number) => void>;
  * Without it the call rides on the request the guard admitted (POST /v1/tools/{name}: one call).
  * `trace`, when tracing is on: the span (a request's, an agent's) the call's own span goes under.
  */
-export type ToolContext = { cache: UpstreamCache; signal: AbortSignal; admit?: AdmitToolCall; trace?: TraceScope };
+export type ToolContext = {
+  cache: UpstreamCache;
+  signal: AbortSignal;
+  admit?: AdmitToolCall;
+  trace?: TraceScope;
+  /**
+   * Where an agent reads the result: what it may read of it under the key's guardrail policy (a result
+   * carrying a prompt injection withheld), and what the policy decided, for the call's request-log row.
+   */
+  screen?: (tool: string, result: unknown) => Promise<ScreenedResult>;
+};
 
 /**
  * One tool, defined once: the HTTP area lists and runs it, and later agents and MCP reuse the same
@@ -49,12 +61,14 @@ export async function runToolCall(tool: Tool, args: z.infer<z.ZodObject>, ctx: T
     "gen_ai.tool.name": tool.name,
     "gen_ai.tool.type": "function",
   });
-  let done: ((status: number) => void) | undefined;
+  let done: ((status: number, guardrails?: GuardrailDecision[]) => void) | undefined;
   try {
     done = await ctx.admit?.(tool.name);
     const result = await tool.run(args, span ? { ...ctx, trace: span } : ctx);
-    done?.(200);
-    return result;
+    const screened = ctx.screen ? await ctx.screen(tool.name, result) : undefined;
+    if (screened?.decisions.length) done?.(200, screened.decisions);
+    else done?.(200);
+    return screened ? screened.result : result;
   } catch (err) {
     const status = err instanceof GatewayError ? err.status : 500;
     done?.(status);
