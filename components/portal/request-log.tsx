@@ -316,17 +316,32 @@ function guardrailText(decisions: readonly GuardrailDecision[]): string {
   const done = { redact: "redacted", block: "blocked the call for", flag: "flagged" } as const;
   return decisions
     .map((d) => {
-      const found =
-        d.check === "injection"
-          ? `a likely prompt injection (score ${d.score ?? "?"}: ${Object.keys(d.found).join(", ")})`
-          : Object.entries(d.found)
-              .map(([kind, n]) => `${n} ${kind.replaceAll("_", " ")}${n === 1 ? "" : "s"}`)
-              .join(" and ");
+      const found = foundText(d);
       if (d.stage === "tool")
         return `${d.action === "block" ? "withheld from the agent" : "flagged"} a tool result with ${found} (policy ${d.policy})`;
       return `${done[d.action]} ${found} in the prompt (policy ${d.policy})`;
     })
     .join("; ");
+}
+
+const counted = (n: number | undefined, what: string) => (n ? `${n} ${what}${n === 1 ? "" : "s"}` : undefined);
+
+/** What a decision found, in words: counts by kind, never a value. */
+function foundText(d: GuardrailDecision): string {
+  switch (d.check) {
+    case "injection":
+      return `a likely prompt injection (score ${d.score ?? "?"}: ${Object.keys(d.found).join(", ")})`;
+    case "length":
+      return `a prompt of ${d.found.chars ?? "?"} characters, over its limit,`;
+    case "words":
+      return [counted(d.found.term, "listed term"), counted(d.found.profanity, "profane word")]
+        .filter(Boolean)
+        .join(" and ");
+    default:
+      return Object.entries(d.found)
+        .map(([kind, n]) => counted(n, kind.replaceAll("_", " ")))
+        .join(" and ");
+  }
 }
 
 /** The caller's tags, each a link to the log filtered by it. */

@@ -12,6 +12,7 @@ export type GuardrailDecision = {
   action: GuardrailAction;
   /** The caller's prompt, or a tool's result an agent was about to read. */
   stage: "prompt" | "tool";
-  found: Partial<Record<PiiKind | InjectionSignal, number>>;
+  /** By kind: personal data's kinds, an injection's signs, "term" and "profanity" (words), "chars" (length). */
+  found: Partial<Record<PiiKind | InjectionSignal | "term" | "profanity" | "chars", number>>;
   score?: number;
 };

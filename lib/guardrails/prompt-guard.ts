@@ -9,6 +9,7 @@ import { scoreInjection, type InjectionResult } from "./injection.ts";
 import { findPii, PII_KINDS, type PiiKind } from "./pii.ts";
 import type { GuardrailPolicy } from "./policy.ts";
 import { redact } from "./redaction.ts";
+import { maskWords } from "./words.ts";
 
 /** What the policy decided: the decisions to record, the placeholders to put back, and a block's reason. */
 export type PromptGuard = { decisions: GuardrailDecision[]; values: Map<string, string>; refusal?: string };
@@ -103,6 +104,31 @@ export function guardPrompt(policy: GuardrailPolicy, body: Json): PromptGuard {
       refusals.push(
         `the prompt looks like a prompt injection (score ${worst.score}: ${Object.keys(worst.signals).join(", ")})`,
       );
+    }
+  }
+  if (policy.words) {
+    // As with injections, the caller's own system messages are theirs: only what users sent is matched.
+    const found: { term?: number; profanity?: number } = {};
+    for (const slot of slots) {
+      if (slot.operator) continue;
+      const findings = policy.words(slot.read());
+      if (findings.length === 0) continue;
+      for (const f of findings) found[f.kind] = (found[f.kind] ?? 0) + 1;
+      if (policy.action === "redact") slot.write(maskWords(slot.read(), findings));
+    }
+    if (found.term || found.profanity) {
+      decisions.push({ policy: policy.name, check: "words", action: policy.action, stage: "prompt", found });
+      const what = [found.term && "terms the policy lists", found.profanity && "profanity"].filter(Boolean);
+      refusals.push(`the prompt holds ${what.join(" and ")}`);
+    }
+  }
+  if (policy.maxChars !== undefined) {
+    let chars = 0;
+    for (const slot of slots) chars += slot.read().length;
+    if (chars > policy.maxChars) {
+      const action = policy.action === "redact" ? "flag" : policy.action;
+      decisions.push({ policy: policy.name, check: "length", action, stage: "prompt", found: { chars } });
+      refusals.push(`the prompt is ${chars} characters, over the policy's limit of ${policy.maxChars}`);
     }
   }
   if (policy.action !== "block" || decisions.length === 0) return { decisions, values };

@@ -125,6 +125,9 @@ aliases:
       "    checks: [injection]",
       "    action: block",
       "    injection: {threshold: 2}",
+      "  bare:",
+      "    checks: [words, length]",
+      "    action: flag",
     ].join("\n");
     const problems = () => {
       try {
@@ -138,6 +141,8 @@ aliases:
       "8 guardrails.loud.action: one of redact, block, flag",
       "10 guardrails.empty.checks: a policy needs at least one check",
       "15 guardrails.odd.injection.threshold: Too big: expected number to be <=1",
+      "17 guardrails.bare.words: the words check needs words.terms or words.profanity",
+      "17 guardrails.bare.length: the length check needs length.max_chars",
     ]);
     const missing = text.replace(/guardrails:\n {2}loud:[\s\S]*/, "guardrails: {}");
     expect(() => parseRoutingConfig(missing, "g.yaml", ENV)).toThrow(
