@@ -3,6 +3,7 @@ import type { InstrumentationScope } from "@opentelemetry/core";
 import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import type { Resource } from "@opentelemetry/resources";
 import type { ReadableSpan, TimedEvent } from "@opentelemetry/sdk-trace";
+import { RecordedSpan } from "./recorded-span.ts";
 
 /**
  * OTLP's ExportTraceServiceRequest in protobuf, byte for byte what the SDK's ProtobufTraceSerializer
@@ -122,6 +123,17 @@ export class Writer {
 
   /** An HrTime as fixed64 nanoseconds, split as the SDK splits it so no product passes 2^53. */
   time([seconds, nanos]: HrTime): void {
+    this.timeOf(seconds, nanos);
+  }
+
+  /** A performance.now() reading as its wall-clock time, as time(hrTimeAt(now)) writes it, with no array made. */
+  timeAt(now: number): void {
+    const ms = TIME_ORIGIN + now;
+    const seconds = Math.floor(ms / 1000);
+    this.timeOf(seconds, Math.min(999_999_999, Math.round((ms - seconds * 1000) * 1e6)));
+  }
+
+  private timeOf(seconds: number, nanos: number): void {
     const lowerNanos = (seconds & 0xffff) * 1e9;
     const upperNanos = ((seconds / 0x10000) >>> 0) * 1e9;
     const low = (lowerNanos >>> 0) + (((upperNanos & 0xffff) * 0x10000) >>> 0) + nanos;
@@ -179,6 +191,8 @@ function varintSize(value: number): number {
   return size;
 }
 
+const TIME_ORIGIN = performance.timeOrigin;
+
 const MIN_INT64 = -(2 ** 63);
 const MAX_INT64 = 2 ** 63;
 
@@ -188,6 +202,16 @@ function attributes(w: Writer, values: Attributes, field: number): void {
     w.tag(field, 2);
     const kv = w.begin();
     keyValue(w, key, values[key]);
+    w.end(kv);
+  }
+}
+
+/** A RecordedSpan's attributes, read from its two arrays as they are. */
+function attributeList(w: Writer, names: readonly string[], values: readonly unknown[], field: number): void {
+  for (let i = 0; i < names.length; i++) {
+    w.tag(field, 2);
+    const kv = w.begin();
+    keyValue(w, names[i]!, values[i]);
     w.end(kv);
   }
 }
@@ -283,11 +307,19 @@ export function span(w: Writer, s: ReadableSpan): void {
   // OTLP's kinds start at 1 (0 is unspecified); the API's at 0.
   w.tag(6, 0);
   w.varint(s.kind + 1);
-  w.tag(7, 1);
-  w.time(s.startTime);
-  w.tag(8, 1);
-  w.time(s.endTime);
-  attributes(w, s.attributes, 9);
+  if (s instanceof RecordedSpan) {
+    w.tag(7, 1);
+    w.timeAt(s.startedAt);
+    w.tag(8, 1);
+    w.timeAt(s.endedAt);
+    attributeList(w, s.attributeNames, s.attributeValues, 9);
+  } else {
+    w.tag(7, 1);
+    w.time(s.startTime);
+    w.tag(8, 1);
+    w.time(s.endTime);
+    attributes(w, s.attributes, 9);
+  }
   w.tag(10, 0);
   w.varint(s.droppedAttributesCount);
   for (const e of s.events) {

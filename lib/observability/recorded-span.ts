@@ -51,22 +51,27 @@ export type SpanStarter = {
  * three (docs/adr/0102). The gateway's code is the only writer, so values are its own typed ones.
  */
 export class RecordedSpan implements Span, ReadableSpan {
-  readonly attributes: Attributes = {};
+  /**
+   * The attributes as set, in order: names and values side by side. A span's attributes differ in names
+   * and order from span to span, so as an object each would take its own hidden classes and every
+   * lookup and write would go through a megamorphic cache; two arrays stay monomorphic, and the
+   * encoder reads them as they are. `attributes` builds the object for readers that want one.
+   */
+  readonly attributeNames: string[] = [];
+  readonly attributeValues: AttributeValue[] = [];
   // Shared empty values until a span has its own: most spans never get a link, an event or a status.
   readonly links: Link[] = NONE;
   events: TimedEvent[] = NONE;
-  readonly startTime: HrTime;
-  endTime: HrTime = ZERO_TIME;
   status: SpanStatus = UNSET;
   droppedAttributesCount = 0;
   droppedEventsCount = 0;
   readonly droppedLinksCount = 0;
   // Plain private fields, not #fields: the tail-keep processor passes a kept span on as an object whose
   // prototype is this span, and #fields are not reachable through a prototype.
-  private attributeCount = 0;
   private isEnded = false;
-  private readonly startedAt: number;
-  private spanDuration: HrTime = ZERO_TIME;
+  /** performance.now() at the start and the end: the HrTimes are made from them only when read. */
+  readonly startedAt: number;
+  endedAt = 0;
 
   constructor(
     private readonly sink: SpanSink,
@@ -77,7 +82,6 @@ export class RecordedSpan implements Span, ReadableSpan {
     attributes: Attributes | undefined,
   ) {
     this.startedAt = performance.now();
-    this.startTime = hrTimeAt(this.startedAt);
     if (attributes) this.setAttributes(attributes);
     sink.processor.onStart(this as SdkSpan, ROOT_CONTEXT);
   }
@@ -95,7 +99,21 @@ export class RecordedSpan implements Span, ReadableSpan {
   }
 
   get duration(): HrTime {
-    return this.spanDuration;
+    return this.isEnded ? hrDuration(this.endedAt - this.startedAt) : ZERO_TIME;
+  }
+
+  get startTime(): HrTime {
+    return hrTimeAt(this.startedAt);
+  }
+
+  get endTime(): HrTime {
+    return this.isEnded ? hrTimeAt(this.endedAt) : ZERO_TIME;
+  }
+
+  get attributes(): Attributes {
+    const attributes: Attributes = {};
+    for (let i = 0; i < this.attributeNames.length; i++) attributes[this.attributeNames[i]!] = this.attributeValues[i];
+    return attributes;
   }
 
   spanContext(): SpanContext {
@@ -104,14 +122,14 @@ export class RecordedSpan implements Span, ReadableSpan {
 
   setAttribute(key: string, value?: AttributeValue): this {
     if (value === undefined || value === null || this.isEnded) return this;
-    if (!(key in this.attributes)) {
-      if (this.attributeCount >= MAX_ATTRIBUTES) {
-        this.droppedAttributesCount++;
-        return this;
-      }
-      this.attributeCount++;
+    const names = this.attributeNames;
+    const at = names.indexOf(key);
+    if (at >= 0) this.attributeValues[at] = value;
+    else if (names.length >= MAX_ATTRIBUTES) this.droppedAttributesCount++;
+    else {
+      names.push(key);
+      this.attributeValues.push(value);
     }
-    this.attributes[key] = value;
     return this;
   }
 
@@ -159,10 +177,8 @@ export class RecordedSpan implements Span, ReadableSpan {
 
   end(): void {
     if (this.isEnded) return;
-    const now = performance.now();
+    this.endedAt = performance.now();
     this.isEnded = true;
-    this.endTime = hrTimeAt(now);
-    this.spanDuration = hrDuration(now - this.startedAt);
     this.sink.processor.onEnd(this);
   }
 
@@ -203,7 +219,7 @@ export const newSpanId = (): string => randomHex(8);
 const origin = performance.timeOrigin;
 
 /** Wall-clock time of a performance.now() reading, as OTLP's [seconds, nanoseconds]. */
-function hrTimeAt(now: number): HrTime {
+export function hrTimeAt(now: number): HrTime {
   const ms = origin + now;
   const seconds = Math.floor(ms / 1000);
   return [seconds, Math.min(999_999_999, Math.round((ms - seconds * 1000) * 1e6))];

@@ -10,14 +10,19 @@ import { SamplingDecision, TraceIdRatioBasedSampler } from "@opentelemetry/sdk-t
  */
 export class GatewaySampler {
   private readonly ratio: TraceIdRatioBasedSampler;
+  /** Every root sampled (the default ratio of 1): nothing to read from the trace id. */
+  private readonly all: boolean;
 
   constructor(ratio: number) {
     this.ratio = new TraceIdRatioBasedSampler(ratio);
+    this.all = ratio >= 1;
   }
 
   /** The trace flags of a new span whose parent is `parent` (a local span, or a caller's traceparent). */
   flags(parent: SpanContext | undefined, traceId: string): TraceFlags {
     if (parent && isSpanContextValid(parent)) return parent.traceFlags & TraceFlags.SAMPLED;
+    // The gateway's own ids are valid by construction (recorded-span.ts), so the ratio's validity check adds nothing.
+    if (this.all) return TraceFlags.SAMPLED;
     return this.ratio.shouldSample(ROOT_CONTEXT, traceId).decision === SamplingDecision.RECORD_AND_SAMPLED
       ? TraceFlags.SAMPLED
       : TraceFlags.NONE;

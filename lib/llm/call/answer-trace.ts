@@ -22,15 +22,22 @@ const NO_REASON = "error";
 
 /** A whole answer, of either wire, on its attempt's span. */
 export function traceAnswer(span: TraceScope, sent: SentContent, answer: ChatCompletion | AnthropicMessage): void {
-  const answers =
+  // Plain loops: this runs on every traced completion, and most carry one choice and no content capture.
+  const reasons: string[] = [];
+  if ("choices" in answer) {
+    for (const c of answer.choices) if (c.finish_reason) reasons.push(c.finish_reason);
+  } else if (answer.stop_reason) reasons.push(answer.stop_reason);
+  record(span, reasons, sent, () =>
     "choices" in answer
-      ? answer.choices.map((c) => ({ message: c.message as WireMessage, reason: c.finish_reason as string | null }))
-      : [{ message: { role: "assistant", content: answer.content }, reason: answer.stop_reason as string | null }];
-  record(
-    span,
-    answers.flatMap((a) => (a.reason ? [a.reason] : [])),
-    sent,
-    () => answers.map((a) => genAiMessage(a.message, a.reason ?? NO_REASON)),
+      ? answer.choices.map((c) =>
+          genAiMessage(c.message as WireMessage, (c.finish_reason as string | null) ?? NO_REASON),
+        )
+      : [
+          genAiMessage(
+            { role: "assistant", content: answer.content },
+            (answer.stop_reason as string | null) ?? NO_REASON,
+          ),
+        ],
   );
 }
 
@@ -40,7 +47,7 @@ export function traceTextAnswer(span: TraceScope, sent: SentContent, text: strin
 }
 
 function record(span: TraceScope, reasons: string[], sent: SentContent, output: () => GenAiMessage[]): void {
-  if (reasons.length) span.set({ "gen_ai.response.finish_reasons": reasons });
+  if (reasons.length) span.span.setAttribute("gen_ai.response.finish_reasons", reasons);
   if (span.captureContent) span.set({ ...inputAttributes(sent.messages, sent.system), ...outputAttributes(output()) });
 }
 
