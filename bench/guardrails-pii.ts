@@ -5,6 +5,9 @@
 import { corpusScore, injectionCorpusScore, loadPiiCorpus } from "../lib/guardrails/corpus-score.ts";
 import { scoreInjection } from "../lib/guardrails/injection.ts";
 import { findPii } from "../lib/guardrails/pii.ts";
+import { toPolicy } from "../lib/guardrails/policy.ts";
+import { OFFLOAD_CHARS } from "../lib/guardrails/prompt-offload.ts";
+import { guardPrompt } from "../lib/guardrails/prompt-guard.ts";
 import { report } from "./results.ts";
 
 const ROUNDS = Number(process.env.BENCH_PII_ROUNDS ?? 2000);
@@ -73,4 +76,37 @@ report({
   unit: "%",
   target: ">= 95",
   note: `recall ${(injection.recall * 100).toFixed(1)} % over ${injection.samples} texts${injection.misses.length ? `; ${injection.misses.join("; ")}` : ""}; 4 kB p99 ${injectionTimes[4]!.toFixed(3)} ms, 40 kB ${injectionTimes[40]!.toFixed(2)} ms`,
+});
+
+// A policy with every local prompt check (pii, injection, words with profanity and terms) through
+// guardPrompt, as the pipeline runs it: the figure the 1 ms target is about. A prompt past OFFLOAD_CHARS
+// runs on a worker thread (prompt-offload.ts), so the 40 and 400 kB figures are a thread's time, not the
+// event loop's.
+const everything = toPolicy("everything", {
+  checks: ["pii", "injection", "words", "length"],
+  action: "redact",
+  words: { terms: ["project falcon", "acme internal"], profanity: true },
+  length: { max_chars: 10_000_000 },
+});
+const policyTimes: Record<number, number> = {};
+for (const kb of [4, 40, 400]) {
+  const text = textOf(kb * 1024);
+  const body = () => ({ messages: [{ role: "user", content: text }] });
+  for (let i = 0; i < 100; i++) guardPrompt(everything, body());
+  const times: number[] = [];
+  for (let i = 0; i < Math.max(5, Math.round(ROUNDS / (kb / 4) ** 0.5)); i++) {
+    const b = body();
+    const t = performance.now();
+    guardPrompt(everything, b);
+    times.push(performance.now() - t);
+  }
+  policyTimes[kb] = p99(times);
+}
+report({
+  bench: "guardrails-policy",
+  measure: "every local prompt check together (pii, injection, words, length) on a 4 kB prompt, p99",
+  value: Number(policyTimes[4]!.toFixed(3)),
+  unit: "ms",
+  target: "<= 1",
+  note: `40 kB ${policyTimes[40]!.toFixed(2)} ms, 400 kB ${policyTimes[400]!.toFixed(1)} ms (p99; prompts past ${OFFLOAD_CHARS} characters are checked on a worker thread); pii alone at 4 kB in the same run: ${timings[4]!.pii.toFixed(3)} ms`,
 });

@@ -10,8 +10,10 @@ export type XaiPortal = {
   server: ServerProcess;
   xai: FakeLlm;
   smtp: TestSmtp;
-  /** Makes a key for `email` with the keys CLI and returns it. */
-  keyFor(email: string, name: string): Promise<string>;
+  /** Makes a key for `email` with the keys CLI (`flags` added to its create) and returns it. */
+  keyFor(email: string, name: string, ...flags: string[]): Promise<string>;
+  /** Runs the keys CLI through the server's operator endpoint: its JSON lines. */
+  cli(args: string[]): Promise<unknown[]>;
   /** Signs `email` in through the mailed link in a context of its own; the session's cookies, for each test's context. */
   sessionOf(browser: Browser, email: string): Promise<Cookie[]>;
   stop(): Promise<void>;
@@ -43,10 +45,15 @@ export async function startXaiPortal(reply: string, env: Record<string, string> 
     server,
     xai,
     smtp,
-    async keyFor(email, name) {
-      const made = await runKeysCli(["create", "--name", name, "--email", email], b.env);
+    async keyFor(email, name, ...flags) {
+      const made = await runKeysCli(["create", "--name", name, "--email", email, ...flags], b.env);
       if (made.code !== 0) throw new Error(`keys create failed: ${made.stderr}`);
       return (made.lines[0] as { key: string }).key;
+    },
+    async cli(args) {
+      const ran = await runKeysCli(args, b.env);
+      if (ran.code !== 0) throw new Error(`keys ${args[0]} failed: ${ran.stderr}`);
+      return ran.lines;
     },
     async sessionOf(browser, email) {
       const context = await browser.newContext();

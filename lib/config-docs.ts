@@ -519,7 +519,7 @@ export const CONFIG_TOPICS: readonly ConfigTopic[] = [
         names: ["WORKER_THREADS"],
         default: "number of cores",
         meaning:
-          "threads of the pool that runs sharp, pdf.js, PDF and DOCX documents, espeak, keywords, and text and data conversion",
+          "threads of the pool that runs sharp, pdf.js, PDF and DOCX documents, espeak, keywords, text and data conversion, and the guardrail checks of prompts over 32,768 characters",
       },
       { names: ["WORKER_QUEUE"], meaning: "jobs waiting for a pool thread before 503" },
       {

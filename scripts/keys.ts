@@ -2,7 +2,7 @@
 // [--concurrency N] [--tokens-minute N] [--tokens-day N] [--cache-max-age N [--semantic-cache] [--cache-scope key|user|team]] [--guardrails POLICY] [--scopes a,b] [--allow-models a,b] [--deny-models a,b]`, `keys -- list`, `keys -- revoke ID`, and the key requests the portal
 // files: `keys -- requests`, `keys -- approve ID`, `keys -- decline ID`, and `keys -- grant-console EMAIL`
 // (model consoles for an account before its key is approved); teams: `keys -- teams`, `create-org`,
-// `create-team`, `add-member`, `remove-member`, `set-limits`, `add-domain`, `remove-domain` (docs/teams.md). Goes through the running
+// `create-team`, `add-member`, `remove-member`, `set-limits`, `set-guardrails`, `add-domain`, `remove-domain` (docs/teams.md). Goes through the running
 // server's loopback operator endpoint when there is one (PGlite admits one process, and the server's
 // key cache learns of the change at once), and straight to the database otherwise.
 import { parseArgs } from "node:util";
@@ -53,6 +53,9 @@ const USAGE = `usage:
               [--monthly-cost USD | --monthly-tokens N | --monthly-requests N] [--alert-only]
                                          (a budget across the level's keys a UTC month, refusing once used up unless
                                           --alert-only; alerts at 80 % and 100 %; 0 removes it)
+  keys set-guardrails TEAM POLICY|--clear
+                                         (the routing file's guardrail policy for the team's keys without their own;
+                                          docs/guardrails.md)
   keys add-domain ORG DOMAIN [--require-sso] [--join-team TEAM]
                                          (a mail domain you verified as the organisation's: its addresses sign in only
                                           through OIDC with --require-sso; its users may ask to join TEAM)
@@ -92,6 +95,7 @@ function parse(argv: string[]): Command {
       "semantic-cache": { type: "boolean" },
       "cache-scope": { type: "string" },
       guardrails: { type: "string" },
+      clear: { type: "boolean" },
       scopes: { type: "string" },
       "allow-models": { type: "string" },
       "deny-models": { type: "string" },
@@ -205,6 +209,12 @@ function teamInput(verb: TeamCommand, args: string[], values: Record<string, unk
         tokensDay: window("tokens-day"),
         budget: levelBudget(values),
       };
+    case "set-guardrails":
+      if (values.clear === true) {
+        if (subject !== undefined) throw new Error("set-guardrails takes a POLICY or --clear, not both");
+        return { team: need(arg, "a TEAM"), guardrails: null };
+      }
+      return { team: need(arg, "a TEAM"), guardrails: need(subject, "a POLICY (or --clear)") };
     case "add-domain":
       return {
         organisation: need(arg, "an ORGANISATION"),
@@ -308,7 +318,7 @@ async function direct(cmd: Command): Promise<Output> {
   try {
     await applyMigrations(db);
     if (cmd.kind === "team") {
-      const { lines, revoked } = await runTeamCommand(db, cmd.command, cmd.input, "cli");
+      const { lines, revoked } = await runTeamCommand(db, cmd.command, cmd.input, "cli", config.routing.guardrails);
       for (const record of revoked) await announce(config.redisUrl, record.hash);
       return lines;
     }

@@ -82,6 +82,31 @@ describe.each(databaseBackends)("guardrail policies on model calls (%s)", (db) =
     expect(JSON.stringify(row)).not.toContain("bob@example.com");
   });
 
+  it("checks a long prompt on a worker thread, with the same redaction and answer", async () => {
+    // Past OFFLOAD_CHARS (lib/guardrails/prompt-offload.ts): the checks run on the worker pool's thread.
+    const filler = "The quarterly report covers revenue, costs and the outlook. ".repeat(700);
+    const res = await post(
+      "/v1/chat/completions",
+      keys.mask!,
+      { model: "xai/grok-4", messages: [{ role: "user", content: `${PROMPT}\n${filler}\nCc ann@example.com.` }] },
+      "guard-redact-long",
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-gateway-guardrails")).toBe("pii:redact");
+    const body = (await res.json()) as { choices: Array<{ message: { content: string } }> };
+    expect(body.choices[0]!.message.content).toBe("Done: wrote to bob@example.com and rang +44 20 7946 0958.");
+    const sent = lastSent(xai);
+    expect(sent.length).toBeGreaterThan(40_000);
+    expect(sent).toContain("Write to [EMAIL_1] and call [PHONE_1] about card [CARD_1].");
+    expect(sent).toContain("Cc [EMAIL_2].");
+    for (const value of ["bob@example.com", "ann@example.com", "4111"]) expect(sent).not.toContain(value);
+    await gw.rt.meter.flush();
+    const row = (await requestDetailView(gw.rt, { operator: true }, "guard-redact-long"))!.rows[0]!;
+    expect(row.guardrails).toEqual([
+      { policy: "mask", check: "pii", action: "redact", stage: "prompt", found: { email: 2, phone: 1, card: 1 } },
+    ]);
+  });
+
   it("puts the values back in a streamed answer, and redacts an alias's calls for a key with no policy", async () => {
     const res = await post("/v1/chat/completions", gw.apiKey, {
       model: "private",

@@ -7,7 +7,9 @@ import {
   createKey,
   revokeKey,
   setCachePolicyInput,
+  setGuardrailsInput,
   setKeyCachePolicy,
+  setKeyGuardrails,
   setKeyLimits,
   setKeyModelRules,
   setModelRulesInput,
@@ -101,6 +103,27 @@ export async function setLimits(_previous: AdminActionState, form: FormData): Pr
   await publishKeyChange(rt, record);
   revalidatePath("/admin", "layout");
   return { message: "Limits saved." };
+}
+
+const guardrailsForm = z.object({
+  id: z.string().min(1).max(100),
+  // Empty: none of its own (its team's or its alias's policy then applies).
+  guardrails: z.preprocess((v) => (v === "" || v === undefined ? null : v), setGuardrailsInput.shape.guardrails),
+});
+
+export async function setGuardrails(_previous: AdminActionState, form: FormData): Promise<AdminActionState> {
+  const { rt, actor } = await operator();
+  const parsed = guardrailsForm.safeParse(Object.fromEntries(form));
+  if (!parsed.success) return { error: "choose a policy of the routing file, or none" };
+  const { id, guardrails } = parsed.data;
+  // A policy the routing file does not declare would refuse every model call of the key: said now instead.
+  if (guardrails !== null && !rt.config.routing.guardrails.has(guardrails))
+    return { error: `the routing file has no guardrail policy "${guardrails}"` };
+  const record = await setKeyGuardrails(rt.db, id, { guardrails }, actor);
+  if (!record) return { error: "no such key" };
+  await publishKeyChange(rt, record);
+  revalidatePath("/admin", "layout");
+  return { message: guardrails ? `Guardrail policy ${guardrails} saved.` : "Guardrail policy cleared." };
 }
 
 // Patterns separated by commas, spaces or lines; an empty field is no rule.

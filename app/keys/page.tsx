@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { NewKeyHolder } from "@/components/portal/new-key";
 import { CollectKeyForm, DismissRequestForm, WithdrawRequestForm } from "@/components/portal/key-forms";
+import { RecentGuardrailDecisions } from "@/components/portal/guardrail-decisions";
 import { CurrentKeyItem, RetiredKeys } from "@/components/portal/key-list";
 import { Section } from "@/components/portal/section";
 import { getGateway } from "@/lib/instance.ts";
@@ -11,10 +12,12 @@ import { pendingNextSteps } from "@/lib/portal/keys/approval-text.ts";
 import { getPortal } from "@/lib/portal/sign-in/auth.ts";
 import { formatUtc } from "@/lib/portal/pages/format.ts";
 import { arrangeKeys } from "@/lib/portal/keys/lineage.ts";
+import { keyGuardrails } from "@/lib/portal/keys/guardrail-policy.ts";
 import { keyRequestsOf } from "@/lib/portal/keys/my-keys.ts";
 import { requestTerms } from "@/lib/portal/keys/request-terms.ts";
 import { requireSession } from "@/lib/portal/sign-in/session.ts";
 import { budgetsOf, budgetStanding } from "@/lib/portal/usage/budgets.ts";
+import { recentGuardrailDecisions } from "@/lib/portal/usage/request-log.ts";
 import { ceilingTexts } from "@/lib/usage/budget-text.ts";
 
 export const metadata: Metadata = { title: "Your keys · Unified API Gateway" };
@@ -23,11 +26,12 @@ export const dynamic = "force-dynamic";
 export default async function KeysPage() {
   const session = await requireSession("/keys");
   const [{ rt }, { config, mailer }] = await Promise.all([getGateway(), getPortal()]);
-  const [keys, requests, modelsOpen, budgets] = await Promise.all([
+  const [keys, requests, modelsOpen, budgets, decisions] = await Promise.all([
     listKeys(rt.db, session.user.id),
     keyRequestsOf(rt.db, session.user.id),
     consoleModelsOpen(rt.db, session.user.id, config.keyApproval, config.adminEmails),
     budgetsOf(rt.db, rt.budgets, session.user.id),
+    recentGuardrailDecisions(rt, session.user.id),
   ]);
   // An active client key's budget is set on its card; others (console keys, keys being replaced) have none.
   const ceilings = ceilingTexts(rt.config.budgets.ceilings);
@@ -117,12 +121,14 @@ export default async function KeysPage() {
                   policy={rt.config}
                   withheld={withheld}
                   budget={budgetOf.get(entry.key.id)}
+                  guardrails={keyGuardrails(entry.key, rt.levels, rt.config.routing)}
                 />
               ))}
             </ul>
           )}
           {retired.length > 0 && <RetiredKeys retired={retired} />}
         </Section>
+        <RecentGuardrailDecisions rows={decisions} />
       </NewKeyHolder>
     </main>
   );

@@ -6,6 +6,7 @@ import {
   decideRequest,
   revokeAnyKey,
   setCachePolicy,
+  setGuardrails,
   setKeyTerms,
   setLimits,
   setModelRules,
@@ -270,6 +271,58 @@ export function AdminCachePolicyForm({
         disabled={pending}
         className={`${button} border border-slate-400 dark:border-slate-600`}
         aria-label={`Save cache policy of ${name}`}
+      >
+        Save
+      </button>
+      <ActionMessages state={state} />
+    </form>
+  );
+}
+
+/**
+ * A key's guardrail policy (docs/guardrails.md): one the routing file declares, or none of its own (its
+ * team's or its alias's then applies).
+ */
+export function AdminGuardrailsForm({
+  id,
+  name,
+  guardrails,
+  policies,
+}: {
+  id: string;
+  name: string;
+  guardrails: string | null;
+  /** The routing file's policy names. */
+  policies: readonly string[];
+}) {
+  const [state, action, pending] = useActionState(setGuardrails, {});
+  // A policy since dropped from the routing file stays chosen, so saving other settings never clears it unseen.
+  const choices = guardrails === null || policies.includes(guardrails) ? policies : [guardrails, ...policies];
+  return (
+    <form action={action} className="flex flex-wrap items-end gap-2">
+      <input type="hidden" name="id" value={id} />
+      <label htmlFor={`guardrails-${id}`} className="text-xs">
+        Guardrail policy
+      </label>
+      <select
+        id={`guardrails-${id}`}
+        name="guardrails"
+        defaultValue={guardrails ?? ""}
+        aria-label={`Guardrail policy of ${name}`}
+        className="mt-1 block rounded-lg border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+      >
+        <option value="">none of its own</option>
+        {choices.map((p) => (
+          <option key={p} value={p}>
+            {p}
+          </option>
+        ))}
+      </select>
+      <button
+        type="submit"
+        disabled={pending}
+        className={`${button} border border-slate-400 dark:border-slate-600`}
+        aria-label={`Save guardrail policy of ${name}`}
       >
         Save
       </button>

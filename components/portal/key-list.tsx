@@ -3,7 +3,9 @@ import { enforcedTerms, isOperatorScope, SCOPE_AREAS, type KeyPolicy } from "@/l
 import { areasText, modelRulesText } from "@/lib/portal/keys/enforced-limits.ts";
 import { formatUtc, keyState } from "@/lib/portal/pages/format.ts";
 import type { CurrentKey, RetiredKey } from "@/lib/portal/keys/lineage.ts";
+import type { KeyGuardrails } from "@/lib/portal/keys/guardrail-policy.ts";
 import { BudgetEditor, BudgetStanding, type BudgetCardProps } from "./budget-forms";
+import { KeyGuardrailsLine } from "./guardrail-decisions";
 import { RenameKeyForm, RevokeKeyForm, RotateKeyForm, ScopesForm } from "./key-forms";
 
 const STATE_STYLE = {
@@ -87,9 +89,12 @@ export function CurrentKeyItem({
   policy,
   withheld = [],
   budget,
+  guardrails,
 }: {
   entry: CurrentKey;
   policy: KeyPolicy;
+  /** The guardrail policy its model calls are under, and where it comes from. */
+  guardrails: KeyGuardrails;
   /** For a console key whose user is not approved yet: the model areas the gateway refuses it. */
   withheld?: readonly string[];
   /** The key's monthly budget and the operator's ceilings, for an active client key. */
@@ -135,6 +140,7 @@ export function CurrentKeyItem({
         </ul>
       )}
       <Facts keyRow={k} policy={policy} withheld={k.kind === "console" ? withheld : []} />
+      <KeyGuardrailsLine guardrails={guardrails} />
       {budget?.standing && <BudgetStanding name={k.name} budget={budget.standing} />}
       {changeable && (
         <details className="mt-3">

@@ -310,16 +310,19 @@ function ErrorText({ text }: { text: string }) {
 
 /**
  * What the guardrail policy did, in words: "redacted 2 emails and 1 phone in the prompt (policy
- * pii-redact)", "blocked the call for a likely prompt injection (score 0.93: override, role) in the prompt".
+ * pii-redact)", "blocked the call for a likely prompt injection (score 0.93: override, role) in the prompt",
+ * "blocked the call for 1 email in the answer", "blocked an answer that does not match the policy's JSON schema (/age type)".
  */
-function guardrailText(decisions: readonly GuardrailDecision[]): string {
+export function guardrailText(decisions: readonly GuardrailDecision[]): string {
   const done = { redact: "redacted", block: "blocked the call for", flag: "flagged" } as const;
   return decisions
     .map((d) => {
       const found = foundText(d);
       if (d.stage === "tool")
         return `${d.action === "block" ? "withheld from the agent" : "flagged"} a tool result with ${found} (policy ${d.policy})`;
-      return `${done[d.action]} ${found} in the prompt (policy ${d.policy})`;
+      if (d.check === "json_schema")
+        return `${d.action === "block" ? "blocked" : "flagged"} an answer ${found} (policy ${d.policy})`;
+      return `${done[d.action]} ${found} in the ${d.stage === "answer" ? "answer" : "prompt"} (policy ${d.policy})`;
     })
     .join("; ");
 }
@@ -337,6 +340,13 @@ function foundText(d: GuardrailDecision): string {
       return [counted(d.found.term, "listed term"), counted(d.found.profanity, "profane word")]
         .filter(Boolean)
         .join(" and ");
+    case "moderation":
+      if (d.found.error) return "a moderation check that did not answer,";
+      return `content the moderation check flagged (${Object.keys(d.found).join(", ")})`;
+    case "webhook":
+      return d.found.error ? "a webhook check that did not answer," : "content the webhook refused";
+    case "json_schema":
+      return `that does not match the policy's JSON schema (${d.reason ?? "?"})`;
     default:
       return Object.entries(d.found)
         .map(([kind, n]) => counted(n, kind.replaceAll("_", " ")))

@@ -126,7 +126,7 @@ export function researchDeps(rt: Runtime, provider: string, scope: RunScope): Ag
       // policy it is screened for prompt injection first (guardrails/tool-screen.ts).
       screen: async (tool, result) => {
         const key = await keyOf();
-        const policy = key ? policyFor(rt.config.routing, key.guardrails, {}) : undefined;
+        const policy = key ? policyFor(rt.config.routing, rt.levels.guardrailsOf(key), {}) : undefined;
         const screened = screenToolResult(policy, tool, result);
         for (const d of screened.decisions) {
           rt.metrics.guardrailDecisions.inc({ check: d.check, action: d.action });

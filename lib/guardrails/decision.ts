@@ -1,6 +1,7 @@
 import type { InjectionSignal } from "./injection.ts";
 import type { PiiKind } from "./pii.ts";
 import type { GuardrailAction, GuardrailCheck } from "./policy.ts";
+import type { ModerationCategory } from "./remote-config.ts";
 
 /**
  * One check that fired on a request: where, what it did, and what it found (personal data by kind, an
@@ -10,9 +11,20 @@ export type GuardrailDecision = {
   policy: string;
   check: GuardrailCheck;
   action: GuardrailAction;
-  /** The caller's prompt, or a tool's result an agent was about to read. */
-  stage: "prompt" | "tool";
-  /** By kind: personal data's kinds, an injection's signs, "term" and "profanity" (words), "chars" (length). */
-  found: Partial<Record<PiiKind | InjectionSignal | "term" | "profanity" | "chars", number>>;
+  /** The caller's prompt, the model's answer, or a tool's result an agent was about to read. */
+  stage: "prompt" | "answer" | "tool";
+  /**
+   * By kind: personal data's kinds, an injection's signs, "term" and "profanity" (words), "chars" (length),
+   * moderation's categories, "denied" (a webhook said no), "error" (a remote check did not answer),
+   * "schema" (an answer's JSON the policy's schema refused).
+   */
+  found: Partial<
+    Record<
+      PiiKind | InjectionSignal | "term" | "profanity" | "chars" | ModerationCategory | "denied" | "error" | "schema",
+      number
+    >
+  >;
   score?: number;
+  /** Where and why an answer failed the json_schema check ("/age type", "not JSON"): ajv's path and keyword, never a value. */
+  reason?: string;
 };

@@ -55,15 +55,24 @@ describe("a prompt under a guardrail policy", () => {
     );
   });
 
-  it("takes the key's policy, else the alias's, and refuses one the file no longer declares", () => {
+  it("takes the key's policy, else its team's, else the alias's, and refuses one the file no longer declares", () => {
+    const strict = toPolicy("strict", { checks: ["pii"], action: "block" });
     const routing = {
       aliases: new Map([["safe", { guardrails: "mask" }]]) as never,
-      guardrails: new Map([["mask", mask]]),
+      guardrails: new Map([
+        ["mask", mask],
+        ["strict", strict],
+      ]),
     };
-    expect(policyFor(routing, undefined, { model: "safe" })).toBe(mask);
-    expect(policyFor(routing, undefined, { model: "openai/gpt-4.1" })).toBeUndefined();
-    expect(policyFor(routing, "mask", { model: "openai/gpt-4.1" })).toBe(mask);
-    expect(() => policyFor(routing, "gone", {})).toThrow(/policy "gone" this call is under is not in the routing file/);
+    expect(policyFor(routing, {}, { model: "safe" })).toBe(mask);
+    expect(policyFor(routing, {}, { model: "openai/gpt-4.1" })).toBeUndefined();
+    expect(policyFor(routing, { key: "mask" }, { model: "openai/gpt-4.1" })).toBe(mask);
+    expect(policyFor(routing, { team: "strict" }, { model: "safe" })).toBe(strict);
+    expect(policyFor(routing, { key: "mask", team: "strict" }, { model: "safe" })).toBe(mask);
+    expect(() => policyFor(routing, { key: "gone" }, {})).toThrow(
+      /policy "gone" this call is under is not in the routing file/,
+    );
+    expect(() => policyFor(routing, { team: "gone" }, {})).toThrow(/policy "gone"/);
   });
 });
 

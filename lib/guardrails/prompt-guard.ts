@@ -11,8 +11,16 @@ import type { GuardrailPolicy } from "./policy.ts";
 import { redact } from "./redaction.ts";
 import { maskWords } from "./words.ts";
 
-/** What the policy decided: the decisions to record, the placeholders to put back, and a block's reason. */
-export type PromptGuard = { decisions: GuardrailDecision[]; values: Map<string, string>; refusal?: string };
+/**
+ * What the policy decided: the decisions to record, the placeholders to put back, and a block's reason;
+ * `refusalStatus` 503 when the refusal is a remote check's that did not answer (remote-checks.ts), else 400.
+ */
+export type PromptGuard = {
+  decisions: GuardrailDecision[];
+  values: Map<string, string>;
+  refusal?: string;
+  refusalStatus?: 503;
+};
 
 /** A text of the prompt; `operator` when it is the caller's own instructions (a system or developer message). */
 type Slot = { read(): string; write(text: string): void; operator?: boolean };
@@ -68,7 +76,7 @@ export function guardPrompt(policy: GuardrailPolicy, body: Json): PromptGuard {
   const decisions: GuardrailDecision[] = [];
   const refusals: string[] = [];
   const slots = promptSlots(body);
-  if (policy.checks.includes("pii")) {
+  if (policy.checks.includes("pii") && policy.prompt) {
     const found: Partial<Record<PiiKind, number>> = {};
     for (const slot of slots) {
       const findings = findPii(slot.read(), policy.piiKinds);
@@ -106,7 +114,7 @@ export function guardPrompt(policy: GuardrailPolicy, body: Json): PromptGuard {
       );
     }
   }
-  if (policy.words) {
+  if (policy.words && policy.prompt) {
     // As with injections, the caller's own system messages are theirs: only what users sent is matched.
     const found: { term?: number; profanity?: number } = {};
     for (const slot of slots) {
@@ -139,16 +147,22 @@ export function guardPrompt(policy: GuardrailPolicy, body: Json): PromptGuard {
   };
 }
 
+/** The policies a key's calls may be under before its alias's, nearest first (LevelDirectory.guardrailsOf). */
+export type KeyPolicyNames = { key?: string; team?: string };
+
 /**
- * The policy a model call is under: its key's, else the alias's it names. A policy the routing file no
- * longer declares refuses the call (503) rather than letting it through unchecked.
+ * The policy a model call is under: its key's, else its key's team's, else the alias's it names. A policy
+ * the routing file no longer declares refuses the call (503) rather than letting it through unchecked.
  */
 export function policyFor(
   routing: Pick<Routing, "aliases" | "guardrails">,
-  keyPolicy: string | undefined,
+  names: KeyPolicyNames,
   body: Json,
 ): GuardrailPolicy | undefined {
-  const name = keyPolicy ?? (typeof body.model === "string" ? routing.aliases.get(body.model)?.guardrails : undefined);
+  const name =
+    names.key ??
+    names.team ??
+    (typeof body.model === "string" ? routing.aliases.get(body.model)?.guardrails : undefined);
   if (name === undefined) return undefined;
   const policy = routing.guardrails.get(name);
   if (!policy)

@@ -4,47 +4,10 @@
 // with the next delta of the same text (or in a delta of its own before that text's next other event).
 import type { EventSource } from "../gateway/http/event-stream.ts";
 import { restore, restoreInJson } from "./redaction.ts";
+import { deltaOf, frame, type Delta } from "./stream-delta.ts";
 
 /** The longest placeholder ([NATIONAL_ID_999999]): a "[" closer to a delta's end than this may start one. */
 const LONGEST = 20;
-
-/** Where a stream event's delta text is, in each surface's shape, and which text it adds to. */
-type Delta = { key: string; text: string; with: (text: string) => unknown };
-
-function deltaOf(data: unknown): Delta | "other" | undefined {
-  if (!data || typeof data !== "object") return undefined;
-  const d = data as Record<string, unknown>;
-  // The gateway's own: {"content": "..."}.
-  if (typeof d.content === "string" && Object.keys(d).length === 1)
-    return { key: "g", text: d.content, with: (content) => ({ content }) };
-  // OpenAI chat chunk: choices[0].delta.content (one choice a chunk, as the gateway relays them).
-  if (Array.isArray(d.choices) && d.choices.length === 1) {
-    const choice = d.choices[0] as { index?: number; delta?: { content?: unknown } };
-    const key = `c${choice.index ?? 0}`;
-    if (typeof choice.delta?.content !== "string") return { key, text: "", with: () => data };
-    return {
-      key,
-      text: choice.delta.content,
-      with: (content) => ({ ...d, choices: [{ ...choice, delta: { ...choice.delta, content } }] }),
-    };
-  }
-  // Anthropic: content_block_delta's text_delta, by block index.
-  if (d.type === "content_block_delta" || d.type === "content_block_stop") {
-    const key = `a${String(d.index)}`;
-    const delta = d.delta as { type?: string; text?: unknown } | undefined;
-    if (d.type === "content_block_stop" || delta?.type !== "text_delta" || typeof delta.text !== "string")
-      return { key, text: "", with: () => data };
-    return { key, text: delta.text, with: (text) => ({ ...d, delta: { ...delta, text } }) };
-  }
-  // Responses: output_text.delta by output and content index; its .done carries the whole text.
-  if (typeof d.type === "string" && d.type.startsWith("response.output_text.")) {
-    const key = `r${String(d.output_index)}:${String(d.content_index)}`;
-    if (d.type !== "response.output_text.delta" || typeof d.delta !== "string")
-      return { key, text: "", with: () => data };
-    return { key, text: d.delta, with: (delta) => ({ ...d, delta }) };
-  }
-  return "other";
-}
 
 /** The end of `text` that may be the start of one of `values`' placeholders, cut in two by the provider. */
 function openTail(text: string, values: ReadonlyMap<string, string>): number {
@@ -61,9 +24,6 @@ export function restoringEvents(source: EventSource, values: ReadonlyMap<string,
   let pending = "";
   /** Per text: what is held back, and the last delta event, to send what is held as one of its own. */
   const held = new Map<string, { text: string; last: Delta; lines: string[] }>();
-
-  const frame = (lines: string[], data: unknown) =>
-    `${lines.map((l) => (l.startsWith("data:") ? `data: ${JSON.stringify(data)}` : l)).join("\n")}\n\n`;
 
   /** What is held for `key`, as a delta event of its own (before that text's next other event, or the end). */
   const release = (key: string): string => {

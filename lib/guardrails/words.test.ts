@@ -1,5 +1,13 @@
+import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from "obscenity";
 import { describe, expect, it } from "vitest";
 import { maskWords, wordsMatcher } from "./words.ts";
+
+/** Matches as the check reports them: overlapping ones (one word, two of the dataset's patterns) once. */
+const onePerPlace = (spans: (readonly [number, number])[]) =>
+  [...spans]
+    .sort((a, b) => a[0] - b[0] || b[1] - a[1])
+    .filter((span, i, all) => i === 0 || span[0] >= all[i - 1]![1])
+    .map(([start, end]) => [start, end]);
 
 describe("the words check", () => {
   it("finds an operator's terms whole and case-blind, a phrase across any spacing, the longest first", () => {
@@ -17,6 +25,30 @@ describe("the words check", () => {
     expect(wordsMatcher({ terms: ["nothing"] })(text)).toEqual([]);
     const found = wordsMatcher({ profanity: true })(text);
     expect(found).toEqual([{ kind: "profanity", start: 8, end: 12 }]);
+  });
+
+  it("finds what obscenity's own matcher finds, leetspeak and its whitelist included", () => {
+    // The check reads the text once for any pattern before asking the matcher where (words.ts): the two agree.
+    const own = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
+    const check = wordsMatcher({ profanity: true });
+    const texts = [
+      "sh1t happens",
+      "what a b1tch",
+      "$hit and a$$hole",
+      "an assassin in class",
+      "the cocktail at Scunthorpe",
+      "fuuuuck this",
+      "ＦＵＣＫ in full width",
+      "nothing here but grass and peacocks",
+      "Dick Smith's dictionary",
+      "",
+    ];
+    for (const text of texts)
+      expect(
+        check(text).map((f) => [f.start, f.end]),
+        text,
+      ).toEqual(onePerPlace(own.getAllMatches(text, true).map((m) => [m.startIndex, m.endIndex + 1] as const)));
+    expect(check("$hit and a$$hole").length).toBe(2);
   });
 
   it("treats a term's regular-expression characters as text", () => {

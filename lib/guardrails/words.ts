@@ -1,18 +1,10 @@
 // The words check: an operator's terms (words or phrases, matched whole and case-blind) and, when the
 // policy asks, profanity and slurs from obscenity's English list, which also catches spelled-around
-// variants ("f.u.c.k", leetspeak). Built once per policy, at start.
-import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from "obscenity";
+// variants (leetspeak, look-alike characters, stretched letters). Built once per policy, at start.
+import { profanityCheck } from "./profanity.ts";
 
 export type WordsSpec = { terms?: readonly string[]; profanity?: boolean };
 export type WordFinding = { kind: "term" | "profanity"; start: number; end: number };
-
-let profanityMatcher: RegExpMatcher | undefined;
-
-/** Made on first use: most policies never ask for it, and the dataset's patterns take a while to build. */
-function profanity(): RegExpMatcher {
-  profanityMatcher ??= new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
-  return profanityMatcher;
-}
 
 const escape = (term: string) => term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+");
 
@@ -37,9 +29,9 @@ export function wordsMatcher(spec: WordsSpec): WordsMatcher {
       for (let m = pattern.exec(text); m; m = pattern.exec(text))
         found.push({ kind: "term", start: m.index, end: m.index + m[0].length });
     }
-    if (spec.profanity)
-      for (const m of profanity().getAllMatches(text, true))
-        found.push({ kind: "profanity", start: m.startIndex, end: m.endIndex + 1 });
+    const check = spec.profanity ? profanityCheck() : undefined;
+    if (check?.any(text))
+      for (const m of check.matches(text)) found.push({ kind: "profanity", start: m.startIndex, end: m.endIndex + 1 });
     // The dataset may match one word by two of its patterns: one finding a place.
     return found
       .sort((a, b) => a.start - b.start || b.end - a.end)

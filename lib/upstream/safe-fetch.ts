@@ -19,6 +19,11 @@ export type SafeFetchOptions = {
   allowPrivate?: ReadonlySet<string>;
   /** Extra trusted CA certificates (PEM), added to Node's roots. */
   extraCa?: string;
+  /**
+   * A POST of this JSON instead of a GET, with these headers besides ours (an operator's guardrail webhook).
+   * A redirect would send it again to the next hop: pass maxRedirects 0 where it must go nowhere else.
+   */
+  post?: { json: string; headers?: Record<string, string> };
 };
 
 export type SafeResponse = {
@@ -147,8 +152,17 @@ function requestPinned(
           host,
           port: url.port || 443,
           path: `${url.pathname}${url.search}`,
-          method: "GET",
-          headers: { "user-agent": options.userAgent, accept: "*/*", "accept-encoding": "identity" },
+          method: options.post ? "POST" : "GET",
+          headers: {
+            ...options.post?.headers,
+            "user-agent": options.userAgent,
+            accept: "*/*",
+            "accept-encoding": "identity",
+            ...(options.post && {
+              "content-type": "application/json",
+              "content-length": String(Buffer.byteLength(options.post.json)),
+            }),
+          },
           lookup: pinnedLookup(target),
           servername: net.isIP(host) ? undefined : host,
           ca: options.extraCa ? [...tls.rootCertificates, options.extraCa] : undefined,
@@ -194,6 +208,6 @@ function requestPinned(
     req.on("error", (err) =>
       reject(new GatewayError(502, `upstream request failed: ${(err as NodeJS.ErrnoException).code ?? err.message}`)),
     );
-    req.end();
+    req.end(options.post?.json);
   });
 }

@@ -1,5 +1,5 @@
 import type { Database } from "../db/client.ts";
-import type { Prisma, UsageEvent } from "../db/generated/client.ts";
+import { Prisma, type UsageEvent } from "../db/generated/client.ts";
 import { attemptsOfColumn, type RequestAttempt } from "./request-attempts.ts";
 import type { GuardrailDecision } from "../guardrails/decision.ts";
 import { logSafeBodies, type RequestBodies } from "./body-capture.ts";
@@ -43,7 +43,7 @@ export type RequestLogEntry = {
   userAgent: string | null;
   /** The caller's x-gateway-metadata tags; else null. */
   tags: RequestTags | null;
-  /** What the key's guardrail policy decided on the prompt; else null. */
+  /** What the key's guardrail policy decided on the prompt and the answer; else null. */
   guardrails: GuardrailDecision[] | null;
 };
 
@@ -63,6 +63,8 @@ export type RequestLogQuery = {
   requestId?: string;
   /** Requests tagged `name` with `value`. */
   tag?: { name: string; value: string };
+  /** Only requests a guardrail policy decided something on. */
+  guarded?: boolean;
   cursor?: RequestLogCursor;
   /** Entries per page, at most MAX_PAGE (DEFAULT_PAGE when absent). */
   limit?: number;
@@ -190,6 +192,7 @@ function matches(e: RequestLogEntry, q: RequestLogQuery, keys: Set<string> | und
     (!q.to || e.at < q.to) &&
     (!q.requestId || e.requestId === q.requestId) &&
     (!q.tag || hasTag(e.tags, q.tag)) &&
+    (!q.guarded || e.guardrails !== null) &&
     (!q.cursor || afterCursor(e, q.cursor))
   );
 }
@@ -220,6 +223,8 @@ function whereOf(q: RequestLogQuery): Prisma.UsageEventWhereInput {
   if (q.area) and.push({ area: q.area });
   if (q.requestId) and.push({ requestId: q.requestId });
   if (q.tag) and.push({ tags: { path: [q.tag.name], equals: q.tag.value } });
+  // `guardrails IS NOT NULL`: the meter writes SQL NULL where nothing fired, so a partial index finds the rest.
+  if (q.guarded) and.push({ guardrails: { not: Prisma.DbNull } });
   if (q.from) and.push({ createdAt: { gte: q.from } });
   if (q.to) and.push({ createdAt: { lt: q.to } });
   const c = q.cursor;

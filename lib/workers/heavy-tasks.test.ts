@@ -2,12 +2,15 @@ import { MessageChannel } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import * as documents from "../api/documents/pool-tasks.ts";
 import * as utils from "../api/utils/pool-tasks.ts";
+import * as guardrails from "../guardrails/pool-tasks.ts";
 import { emptyJob, poolTask } from "../gateway/runtime/worker-pool.ts";
 import { HEAVY_TASKS, implement, runHeavyTask } from "./heavy-tasks.ts";
 
 describe("heavy tasks", () => {
   it("implements every task an area declares for the pool", () => {
-    const declared = [...Object.values(utils), ...Object.values(documents), emptyJob].map((t) => t.name);
+    const declared = [...Object.values(utils), ...Object.values(documents), ...Object.values(guardrails), emptyJob].map(
+      (t) => t.name,
+    );
     expect(declared.length).toBeGreaterThan(0);
     for (const name of declared) expect(HEAVY_TASKS.has(name), name).toBe(true);
   });

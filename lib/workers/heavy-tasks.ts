@@ -1,5 +1,6 @@
 import { docxRender, pdfRender } from "../api/documents/pool-tasks.ts";
 import * as utils from "../api/utils/pool-tasks.ts";
+import { guardPromptTask } from "../guardrails/pool-tasks.ts";
 import type { MessagePort } from "node:worker_threads";
 import { GatewayError } from "../errors.ts";
 import { emptyJob, type PoolOutcome, type PoolTask } from "../gateway/runtime/worker-pool.ts";
@@ -82,6 +83,11 @@ export const HEAVY_TASKS: ReadonlyMap<string, Run> = new Map([
     utils.keywords,
     () => import("../api/utils/keywords.ts"),
     (m, a) => m.extractKeywords(a.text, a.topK),
+  ),
+  implement(
+    guardPromptTask,
+    () => import("../guardrails/prompt-on-thread.ts"),
+    (m, a) => m.guardOnThread(a.name, a.spec, a.body),
   ),
 ]);
 

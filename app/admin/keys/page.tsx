@@ -2,12 +2,14 @@ import type { Metadata } from "next";
 import {
   AdminCachePolicyForm,
   AdminCreateKeyForm,
+  AdminGuardrailsForm,
   AdminKeyTermsForm,
   AdminLimitsForm,
   AdminModelRulesForm,
   AdminRevokeForm,
 } from "@/components/portal/admin-forms";
 import { AdminShell } from "@/components/portal/admin-shell";
+import { KeyGuardrailsLine } from "@/components/portal/guardrail-decisions";
 import { ListProblem, ListSearch, Pager } from "@/components/portal/list-controls";
 import { OperatorsOnly } from "@/components/portal/operators-only";
 import { Section } from "@/components/portal/section";
@@ -15,6 +17,7 @@ import { getGateway } from "@/lib/instance.ts";
 import { keyListParams, keysPage, parseListParams } from "@/lib/portal/admin/lists.ts";
 import { enforcedTerms, isOperatorScope, SCOPE_AREAS } from "@/lib/gateway/keys/record.ts";
 import { lastDay, todayUtc } from "@/lib/portal/keys/expiry-day.ts";
+import { keyGuardrails } from "@/lib/portal/keys/guardrail-policy.ts";
 import { areasText, cachePolicyText, limitSourceText, modelRulesText } from "@/lib/portal/keys/enforced-limits.ts";
 import { formatUtc, keyState } from "@/lib/portal/pages/format.ts";
 import { requireOperator } from "@/lib/portal/sign-in/session.ts";
@@ -46,6 +49,7 @@ export default async function AdminKeysPage({ searchParams }: Props) {
   const state = parsed.ok ? parsed.params.state : "working";
   const q = parsed.ok ? parsed.params.q : undefined;
   const today = todayUtc();
+  const policies = [...rt.config.routing.guardrails.keys()];
 
   return (
     <AdminShell current="/admin/keys" title="Keys">
@@ -128,6 +132,7 @@ export default async function AdminKeysPage({ searchParams }: Props) {
                     <p className="mt-1 text-sm" data-testid="cache-policy">
                       Response cache: {cachePolicyText(k.cache)}
                     </p>
+                    <KeyGuardrailsLine guardrails={keyGuardrails(k, rt.levels, rt.config.routing)} />
                     {status !== "revoked" && (
                       <div className="mt-3 flex flex-wrap items-end justify-between gap-3">
                         <AdminLimitsForm
@@ -140,6 +145,7 @@ export default async function AdminKeysPage({ searchParams }: Props) {
                         <AdminRevokeForm id={k.id} name={label} />
                         <AdminModelRulesForm id={k.id} name={label} models={k.models} />
                         <AdminCachePolicyForm id={k.id} name={label} cache={k.cache} />
+                        <AdminGuardrailsForm id={k.id} name={label} guardrails={k.guardrails} policies={policies} />
                         {k.kind === "client" && (
                           <AdminKeyTermsForm
                             id={k.id}

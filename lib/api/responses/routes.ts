@@ -106,6 +106,7 @@ const createResponse = route(create, async (c, validated) => {
       response,
     };
     store.save(owner, turn);
+    c.forgetAnswer = () => store.delete(owner, response.id);
   };
   // The response cache, keyed on the chat pivot (images as sent; the key takes the client's model
   // string, not the pivot's), so the same question shares one entry with /v1/chat/completions and

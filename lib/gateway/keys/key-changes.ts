@@ -282,6 +282,33 @@ export async function setKeyCachePolicy(
   return toKeyRecord(row);
 }
 
+export const setGuardrailsInput = z.object({
+  /** A policy of the routing file's "guardrails"; null: none of its own (its team's or alias's then apply). */
+  guardrails: createKeyInput.shape.guardrails.unwrap().nullable(),
+});
+
+/**
+ * An operator's guardrail policy for a key (docs/guardrails.md). The caller checks the name against the
+ * routing file: this records it, and audits the change.
+ */
+export async function setKeyGuardrails(
+  db: Database,
+  id: string,
+  input: z.input<typeof setGuardrailsInput>,
+  actor: string,
+): Promise<KeyRecord | null> {
+  const { guardrails } = setGuardrailsInput.parse(input);
+  const existing = await db.prisma.apiKey.findUnique({ where: { id } });
+  if (!existing) return null;
+  const row = await db.prisma.$transaction(async (tx) => {
+    const updated = await tx.apiKey.update({ where: { id }, data: { guardrails } });
+    const detail = { from: existing.guardrails, to: guardrails };
+    await tx.auditLog.create({ data: { actor, action: "key.guardrails", target: id, detail } });
+    return updated;
+  });
+  return toKeyRecord(row);
+}
+
 export const setModelRulesInput = z.object({ allow: modelPatterns, deny: modelPatterns });
 
 /**

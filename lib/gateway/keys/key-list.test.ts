@@ -49,6 +49,7 @@ describe("keySummary", () => {
       team_id: "team_1",
       cache: { max_age: null, semantic: false, scope: "key" },
       models: { allow: [], deny: ["openai/*"] },
+      guardrails: null,
       lineage_id: "key_a",
       replaced_by: null,
       created_at: "2026-03-15T12:00:00.000Z",

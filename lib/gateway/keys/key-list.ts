@@ -23,6 +23,8 @@ export type KeySummary = {
   cache: { max_age: number | null; semantic: boolean; scope: string };
   /** The operator's model rules: patterns the key may call, and may never ([] and [] = every model). */
   models: { allow: string[]; deny: string[] };
+  /** The routing file's guardrail policy the key names (docs/guardrails.md); null: none of its own. */
+  guardrails: string | null;
   /** The first key of its rotation lineage (itself when never rotated into). */
   lineage_id: string;
   /** Set once the key was rotated: its replacement's id. */
@@ -58,6 +60,7 @@ export function keySummary(r: ApiKey & { user: { email: string | null } | null }
     team_id: r.teamId,
     cache: { max_age: r.cacheMaxAge, semantic: r.cacheSemantic, scope: r.cacheScope },
     models: { allow: r.modelAllow, deny: r.modelDeny },
+    guardrails: r.guardrails,
     lineage_id: r.lineageId ?? r.id,
     replaced_by: r.replacedBy,
     created_at: r.createdAt.toISOString(),

@@ -154,7 +154,8 @@ export function operatorApp(rt: Runtime, token: string): Hono {
   app.post("/teams/:command", async (c) => {
     const command = c.req.param("command");
     if (!isTeamCommand(command)) return c.json({ error: `no team command ${command}` }, 404);
-    const { lines, revoked } = await runTeamCommand(rt.db, command, await c.req.json(), "operator-cli");
+    const policies = rt.config.routing.guardrails;
+    const { lines, revoked } = await runTeamCommand(rt.db, command, await c.req.json(), "operator-cli", policies);
     for (const record of revoked) {
       rt.keys.remember(record);
       await rt.keyEvents.publish(record.hash);

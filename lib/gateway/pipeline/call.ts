@@ -82,6 +82,9 @@ export class Call implements RequestVariables {
     (this.responseHeaders ??= {})[name] = value;
   }
 
+  /** Undoes what the handler kept of its answer (a stored response), when a guardrail blocks that answer. */
+  forgetAnswer: (() => Promise<unknown>) | undefined;
+
   /** Told of the usage reported: a routed deployment counting its tokens per minute (routed.ts). */
   onReport: ((usage: UsageDetail) => void) | undefined;
 

@@ -14,7 +14,12 @@ import { jsonText, Reply, StreamAnswer, type ReplyBody } from "./answer.ts";
 import { Call } from "./call.ts";
 import { admitClient, clientAddressOf } from "./client-limit.ts";
 import { gatewayErrorMessage, type ErrorBody, type ErrorShape } from "./error-shape.ts";
-import { guardPrompt, guardrailHeader, policyFor, type PromptGuard } from "../../guardrails/prompt-guard.ts";
+import { guardrailHeader, policyFor, type PromptGuard } from "../../guardrails/prompt-guard.ts";
+import { guardLocally } from "../../guardrails/prompt-offload.ts";
+import { checksAnswer } from "../../guardrails/answer-guard.ts";
+import type { GuardrailPolicy } from "../../guardrails/policy.ts";
+import { checkAnswer } from "./answer-stage.ts";
+import { guardRemotely, remoteContext } from "../../guardrails/remote-checks.ts";
 import { restoreInJson } from "../../guardrails/redaction.ts";
 import { restoringEvents } from "../../guardrails/restore-stream.ts";
 import { BodyCapture } from "../../usage/body-capture.ts";
@@ -69,6 +74,8 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
     let logged: UsageRequest | undefined;
     // A model call under a guardrail policy: what it decided, and the placeholders to put back.
     let guard: PromptGuard | undefined;
+    // The policy a model call is under, if any: its answer is checked too when the policy says so.
+    let policy: GuardrailPolicy | undefined;
     let outcome: Outcome;
     // The message a failed request was answered with, for the request log.
     let failure: string | undefined;
@@ -144,9 +151,13 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       const key = call.key;
       const modelCall = key !== undefined && entry.area.scope === "llm" && isModelCall(input.body);
       if (modelCall && logged) {
-        guard = checkPrompt(rt, key, input.body as Record<string, unknown>, headers);
+        policy = policyFor(rt.config.routing, rt.levels.guardrailsOf(key), input.body as Record<string, unknown>);
+        // A promise only under a policy with a remote check (moderation, webhook).
+        const guarding =
+          policy && checkPrompt(rt, policy, key, input.body as Record<string, unknown>, headers, requestId);
+        guard = guarding instanceof Promise ? await guarding : guarding;
         logged.guardrails = guard?.decisions;
-        if (guard?.refusal) throw new GatewayError(400, guard.refusal);
+        if (guard?.refusal) throw new GatewayError(guard.refusalStatus ?? 400, guard.refusal);
         // Kept as sent on: redacted when the policy redacts.
         capture?.keepRequest(input.body);
       }
@@ -167,6 +178,9 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       if (call.responseHeaders) Object.assign(headers, call.responseHeaders);
       outcome = answerOutcome(answered, headers);
       if (capture && outcome.events) outcome.events = capture.tap(outcome.events);
+      // Read as the provider gave it: before the prompt's placeholders are put back.
+      if (policy && logged && checksAnswer(policy))
+        record = await checkAnswer(rt, policy, call, outcome, logged, headers, record);
       if (guard?.values.size) {
         // The caller gets the values back; the log keeps the answer the provider gave.
         if (outcome.events) outcome.events = restoringEvents(outcome.events, guard.values);
@@ -177,6 +191,7 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       }
       if (outcome.events || outcome.body instanceof ReadableStream) {
         holdUntilEnded(rt, answered as StreamAnswer | Reply, call, admission, record);
+        traceGuardrails(trace, headers);
         observe(rt, requestId, req.method, entry, outcome.status, started, trace);
         return outcome;
       }
@@ -200,6 +215,7 @@ export function createPipeline(rt: Runtime, table: RouteTable, gateway: GatewayI
       const { bytesOut, ...usage } = call?.usage ?? {};
       record(outcome.status, bytesOut ?? bytes, usage, call?.attempts, failure);
     }
+    traceGuardrails(trace, headers);
     observe(rt, requestId, req.method, entry, outcome.status, started, trace);
     if (trace) finishRequestTrace(trace, outcome.status, call?.usage, failureOf(outcome));
     return outcome;
@@ -389,18 +405,37 @@ function observeRequest(
 }
 
 /**
- * A model call's prompt under its guardrail policy (its key's, else its alias's): checked, and rewritten
+ * A model call's prompt under its guardrail policy (its key's, its team's, else its alias's): checked, and rewritten
  * in place when the policy redacts; what fired is counted in /metrics and named in x-gateway-guardrails.
  */
 function checkPrompt(
   rt: Runtime,
+  policy: GuardrailPolicy,
   key: KeyRecord,
   body: Record<string, unknown>,
   headers: Record<string, string | number>,
-): PromptGuard | undefined {
-  const policy = policyFor(rt.config.routing, key.guardrails, body);
-  if (!policy) return undefined;
-  const guard = guardPrompt(policy, body);
+  requestId: string,
+): PromptGuard | Promise<PromptGuard> {
+  // A long prompt is checked on a worker thread (prompt-offload.ts): then this waits too.
+  const local = guardLocally(rt, policy, body);
+  const remotely = (guard: PromptGuard): PromptGuard | Promise<PromptGuard> =>
+    // The remote checks wait on the network: only for a policy that has them, and a call not refused already.
+    policy.remote && !guard.refusal
+      ? guardRemotely(policy, body, guard, remoteContext(rt, requestId, key.id)).then((remote) =>
+          recordGuard(rt, remote, headers),
+        )
+      : recordGuard(rt, guard, headers);
+  return local instanceof Promise ? local.then(remotely) : remotely(local);
+}
+
+/** The request's span names what its guardrail policy did, as x-gateway-guardrails tells the caller ("pii:redact"). */
+function traceGuardrails(trace: TraceScope | undefined, headers: Record<string, string | number>): void {
+  const fired = headers["x-gateway-guardrails"];
+  if (trace && fired !== undefined) trace.span.setAttribute("gateway.guardrails", fired);
+}
+
+/** What fired, counted in /metrics and named in x-gateway-guardrails. */
+function recordGuard(rt: Runtime, guard: PromptGuard, headers: Record<string, string | number>): PromptGuard {
   if (guard.decisions.length === 0) return guard;
   for (const d of guard.decisions) rt.metrics.guardrailDecisions.inc({ check: d.check, action: d.action });
   headers["x-gateway-guardrails"] = guardrailHeader(guard.decisions);

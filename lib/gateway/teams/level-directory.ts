@@ -1,4 +1,5 @@
 import type { Database } from "../../db/client.ts";
+import type { KeyPolicyNames } from "../../guardrails/prompt-guard.ts";
 import type { KeyRecord } from "../keys/record.ts";
 import type { NamedLevel, NamedTokenSubject } from "../runtime/limits/limiter.ts";
 import type { Budget, BudgetMetric } from "../../usage/budgets.ts";
@@ -57,7 +58,7 @@ const CLOCK_SLACK_MS = 5_000;
  * polled by updated_at like the keys; `refresh` after a change this process made applies it at once.
  */
 export class LevelDirectory {
-  private readonly teams = new Map<string, { name: string; organisationId: string }>();
+  private readonly teams = new Map<string, { name: string; organisationId: string; guardrails?: string }>();
   private readonly organisations = new Map<string, string>();
   private readonly limits = new Map<string, LevelLimits>();
   private readonly chains = new WeakMap<KeyRecord, { version: number; chain: KeyChain }>();
@@ -111,6 +112,19 @@ export class LevelDirectory {
     return { id, name: team.name, organisation };
   }
 
+  /** The guardrail policy a team names for its keys without their own, when it names one. */
+  teamGuardrails(id: string): string | undefined {
+    return this.teams.get(id)?.guardrails;
+  }
+
+  /**
+   * The guardrail policies a key's model calls fall under before its alias's: its own, then its team's.
+   * A map lookup on the request's path; a team's change arrives with the next poll (or refresh).
+   */
+  guardrailsOf(key: KeyRecord): KeyPolicyNames {
+    return { key: key.guardrails, team: key.teamId === undefined ? undefined : this.teamGuardrails(key.teamId) };
+  }
+
   private work(key: KeyRecord): KeyChain {
     const levels: KeyChain["levels"][number][] = [];
     const add = (level: Level, id: string | null | undefined, name: string) => {
@@ -153,8 +167,10 @@ export class LevelDirectory {
       }
       for (const t of teams) {
         const was = this.teams.get(t.id);
-        changes += was?.name === t.name && was.organisationId === t.organisationId ? 0 : 1;
-        this.teams.set(t.id, { name: t.name, organisationId: t.organisationId });
+        const guardrails = t.guardrails ?? undefined;
+        changes +=
+          was?.name === t.name && was.organisationId === t.organisationId && was.guardrails === guardrails ? 0 : 1;
+        this.teams.set(t.id, { name: t.name, organisationId: t.organisationId, ...(guardrails && { guardrails }) });
       }
       for (const row of limits) {
         const next = toLevelLimits(row);

@@ -15,12 +15,12 @@ export type Role = (typeof ROLES)[number];
 /** Roles that manage a team's members and keys. */
 export const isAdminRole = (role: string): boolean => role === "owner" || role === "admin";
 
-/** A change refused for what it asks (a taken name, an unknown team): 409 or 404, with the reason. */
+/** A change refused for what it asks (a taken name, an unknown team or policy): 409, 404 or 400, with the reason. */
 export class TeamChangeError extends Error {
   override name = "TeamChangeError";
   constructor(
     message: string,
-    readonly status: 404 | 409,
+    readonly status: 400 | 404 | 409,
   ) {
     super(message);
   }
@@ -71,6 +71,14 @@ export const domainInput = z.object({
   joinTeam: id.nullable().optional(),
 });
 export const domainRemovalInput = z.object({ domain });
+export const teamGuardrailsInput = z.object({
+  team: id,
+  /** A policy of the routing file's "guardrails"; null clears the team's. */
+  guardrails: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "a guardrail policy's name")
+    .nullable(),
+});
 
 /** Turns a unique-index violation (a name taken, case-insensitively) into the 409 that says so. */
 async function named<T>(what: string, work: () => Promise<T>): Promise<T> {
@@ -271,6 +279,30 @@ export async function setLevelLimits(
   return { level: data.level, id: subjectId, limits: toLevelLimits(row) };
 }
 
+/**
+ * Names the guardrail policy of a team's keys that have none of their own (null clears it). `policies`
+ * are the routing file's: a name it does not declare would refuse every model call of those keys, so it is
+ * refused here instead. Every instance applies it within one key refresh interval.
+ */
+export async function setTeamGuardrails(
+  db: Database,
+  input: z.input<typeof teamGuardrailsInput>,
+  actor: string,
+  policies: { has(name: string): boolean },
+): Promise<{ team: string; guardrails: string | null }> {
+  const data = teamGuardrailsInput.parse(input);
+  if (data.guardrails !== null && !policies.has(data.guardrails))
+    throw new TeamChangeError(`guardrails: no policy "${data.guardrails}" in the routing file`, 400);
+  const team = await teamOf(db.prisma, data.team);
+  await db.prisma.$transaction([
+    db.prisma.team.update({ where: { id: team.id }, data: { guardrails: data.guardrails } }),
+    db.prisma.auditLog.create({
+      data: { actor, action: "team.guardrails", target: team.id, detail: { guardrails: data.guardrails } },
+    }),
+  ]);
+  return { team: team.id, guardrails: data.guardrails };
+}
+
 async function userIdOf(db: Database, address: string): Promise<string> {
   const parsed = email.safeParse(address);
   if (!parsed.success) throw new TeamChangeError(`a user's limits take their email address, not ${address}`, 404);
@@ -327,6 +359,7 @@ export async function listTeams(db: Database) {
     teams: o.teams.map((t) => ({
       id: t.id,
       name: t.name,
+      guardrails: t.guardrails,
       limits: limitsOf("team", t.id),
       keys: t._count.keys,
       members: t.members.map((m) => ({ email: m.user.email, role: m.role, limits: limitsOf("user", m.userId) })),

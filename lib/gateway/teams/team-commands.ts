@@ -9,6 +9,7 @@ import {
   setDomain,
   setLevelLimits,
   setMember,
+  setTeamGuardrails,
   TeamChangeError,
 } from "./team-changes.ts";
 
@@ -20,6 +21,7 @@ export const TEAM_COMMANDS = [
   "add-member",
   "remove-member",
   "set-limits",
+  "set-guardrails",
   "add-domain",
   "remove-domain",
 ] as const;
@@ -29,13 +31,15 @@ export const isTeamCommand = (verb: string): verb is TeamCommand => (TEAM_COMMAN
 
 /**
  * Runs one team command: what it answers (lines for the CLI), and the keys it revoked (a member's
- * personal keys, when they leave), which the caller puts in its key cache and announces.
+ * personal keys, when they leave), which the caller puts in its key cache and announces. `policies`:
+ * the routing file's guardrail policies, the only names set-guardrails takes.
  */
 export async function runTeamCommand(
   db: Database,
   command: TeamCommand,
   input: unknown,
   actor: string,
+  policies: { has(name: string): boolean } = new Set<string>(),
 ): Promise<{ lines: unknown[]; revoked: KeyRecord[] }> {
   const body = (input ?? {}) as never;
   switch (command) {
@@ -53,6 +57,8 @@ export async function runTeamCommand(
     }
     case "set-limits":
       return { lines: [await setLevelLimits(db, body, actor)], revoked: [] };
+    case "set-guardrails":
+      return { lines: [await setTeamGuardrails(db, body, actor, policies)], revoked: [] };
     case "add-domain":
       return { lines: [await setDomain(db, body, actor)], revoked: [] };
     case "remove-domain":

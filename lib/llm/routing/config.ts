@@ -295,6 +295,13 @@ function crossCheck(file: FileShape, env?: Record<string, string | undefined>): 
       }
     });
   }
+  // The moderation check calls OpenAI on the gateway's own OpenAI key (lib/guardrails/moderation.ts).
+  for (const [name, policy] of Object.entries(file.guardrails))
+    if (env && policy.checks.includes("moderation") && !isSet(env, "OPENAI_API_KEY"))
+      issues.push({
+        path: ["guardrails", name, "checks"],
+        message: "the moderation check needs OPENAI_API_KEY, which is not set in the environment",
+      });
   return issues;
 }
 

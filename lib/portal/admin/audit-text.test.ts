@@ -97,6 +97,9 @@ describe("audit entries in words", () => {
     ).toBe(
       "only when a request asks (Cache-Control) → answers up to 1 h old, matched by meaning too, kept for its team's keys",
     );
+    expect(detailText("key.guardrails", { from: null, to: "mask" }, names)).toBe("none → mask");
+    expect(detailText("team.guardrails", { guardrails: "strict" }, names)).toBe("strict");
+    expect(detailText("team.guardrails", { guardrails: null }, names)).toBe("none");
     expect(detailText("key_request.approve", { note: "Enjoy" }, names)).toBe("note: “Enjoy”");
     expect(detailText("key.create", { name: "Portal consoles", prefix: "sk_q", kind: "console" }, names)).toBe(
       "“Portal consoles”, sk_q…, the portal's console key",

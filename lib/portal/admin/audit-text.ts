@@ -21,6 +21,7 @@ const ACTIONS: Record<string, string> = {
   "key.limits": "Key limits changed",
   "key.models": "Key model rules changed",
   "key.cache": "Key cache policy changed",
+  "key.guardrails": "Key guardrail policy changed",
   "key.rotate": "Key rotated",
   "key_request.create": "Key requested",
   "key_request.approve": "Request approved",
@@ -42,6 +43,7 @@ const ACTIONS: Record<string, string> = {
   "team.invite": "Member invited",
   "team.member": "Member role set",
   "team.remove_member": "Member removed",
+  "team.guardrails": "Team guardrail policy set",
   "team.join_request": "Asked to join",
   "team.join_declined": "Join request declined",
 };
@@ -148,6 +150,10 @@ export function detailText(action: string, detail: unknown, names: AuditNames, t
       };
       return `${policy(d.from)} → ${policy(d.to)}`;
     }
+    case "key.guardrails":
+      return `${str(d.from) ?? "none"} → ${str(d.to) ?? "none"}`;
+    case "team.guardrails":
+      return str(d.guardrails) ?? "none";
     case "key.rotate": {
       const replacement = str(d.replacement);
       const by = replacement && names.keys.has(replacement) ? keyText(replacement, names) : `${plain(d.prefix)}…`;

@@ -23,6 +23,7 @@ function key(id: string, fields: Partial<KeySummary> = {}): KeySummary {
     team_id: null,
     cache: { max_age: null, semantic: false, scope: "key" },
     models: { allow: [], deny: [] },
+    guardrails: null,
     lineage_id: id,
     replaced_by: null,
     created_at: new Date(Date.parse("2026-01-01T00:00:00Z") + n * 60_000).toISOString(),

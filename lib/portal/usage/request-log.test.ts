@@ -9,6 +9,7 @@ import {
   formValues,
   logHref,
   parseRequestLogParams,
+  recentGuardrailDecisions,
   requestDetailView,
   requestIdFromPath,
   requestLogView,
@@ -184,6 +185,33 @@ describe.each(databaseBackends)("the portal's request log views on %s", (db) => 
       ["v-bob-llm", "bob key", "grok-4-fast"],
     ]);
     expect(await requestDetailView(gw.rt, { operator: true }, "not a request id")).toBeNull();
+  });
+
+  it("lists an owner's latest guarded requests only, their own keys', written or not", async () => {
+    const carol = await createTestSession(gw.rt.db, "carol@example.test");
+    const dave = await createTestSession(gw.rt.db, "dave@example.test");
+    const c = await gw.key({ name: "carol key", email: carol.email });
+    const d = await gw.key({ name: "dave key", email: dave.email });
+    const decision = (policy: string) => [
+      { policy, check: "pii" as const, action: "block" as const, stage: "prompt" as const, found: { card: 1 } },
+    ];
+    const t0 = Date.now() - 10_000;
+    gw.rt.meter.record(usageEvent(c.id, { requestId: "g-plain", at: new Date(t0) }));
+    gw.rt.meter.record(usageEvent(c.id, { requestId: "g-old", at: new Date(t0 + 1), guardrails: decision("strict") }));
+    gw.rt.meter.record(usageEvent(d.id, { requestId: "g-dave", at: new Date(t0 + 2), guardrails: decision("x") }));
+    await gw.rt.meter.flush();
+    // Still in memory: found as well.
+    gw.rt.meter.record(usageEvent(c.id, { requestId: "g-new", at: new Date(t0 + 3), guardrails: decision("mask") }));
+
+    const mine = await recentGuardrailDecisions(gw.rt, carol.userId);
+    expect(mine.map((r) => [r.requestId, r.key?.name, r.guardrails?.[0]?.policy])).toEqual([
+      ["g-new", "carol key", "mask"],
+      ["g-old", "carol key", "strict"],
+    ]);
+    expect((await recentGuardrailDecisions(gw.rt, carol.userId, 1)).map((r) => r.requestId)).toEqual(["g-new"]);
+    expect((await recentGuardrailDecisions(gw.rt, dave.userId)).map((r) => r.requestId)).toEqual(["g-dave"]);
+    const nobody = await createTestSession(gw.rt.db);
+    expect(await recentGuardrailDecisions(gw.rt, nobody.userId)).toEqual([]);
   });
 
   it("pages through the log with the cursor its links carry", async () => {

@@ -200,6 +200,26 @@ export async function requestLogView(
   return { keys, rows: page.entries.map(withKey(byId)), next: page.next ? encodeCursor(page.next) : null };
 }
 
+/** How many of an owner's guarded requests their keys page lists. */
+export const RECENT_DECISIONS = 20;
+
+/**
+ * The owner's latest requests a guardrail policy decided something on, newest first: their own keys'
+ * only, events this instance has not written yet included. The table is read with `guardrails IS NOT
+ * NULL` over the owner's key ids, which a partial index serves (0032).
+ */
+export async function recentGuardrailDecisions(
+  rt: Runtime,
+  owner: string,
+  limit = RECENT_DECISIONS,
+): Promise<LogRow[]> {
+  const keys = await keysInScope(rt, { owner });
+  if (keys.length === 0) return [];
+  const keyIds = keys.map((k) => k.id);
+  const page = await listRequests(rt.db, { keyIds, guarded: true, limit, pending: pendingOf(rt, keyIds) });
+  return page.entries.map(withKey(new Map(keys.map((k) => [k.id, k]))));
+}
+
 /** One request by its X-Request-Id, within the scope, with the model calls made for it; null when none is seen. */
 export async function requestDetailView(
   rt: Runtime,

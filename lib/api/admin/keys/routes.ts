@@ -73,9 +73,9 @@ const refused = {
   409: jsonResponse(ErrorSchema, "A rule of keys refused it (a taken name, a key already rotated, a non-member)"),
 };
 
-/** A key as the API shows it (never its secret or hash). */
+/** A key as the API shows it: never its secret or hash, and only the fields its contract (AdminKey) has. */
 function shown(row: ApiKey & { user: { email: string | null } | null }) {
-  const { kind: _kind, granted_scopes: _granted, ...summary } = keySummary(row);
+  const { kind: _kind, granted_scopes: _granted, guardrails: _guardrails, ...summary } = keySummary(row);
   return summary;
 }
 
