@@ -337,7 +337,11 @@ function foundText(d: GuardrailDecision): string {
     case "length":
       return `a prompt of ${d.found.chars ?? "?"} characters, over its limit,`;
     case "words":
-      return [counted(d.found.term, "listed term"), counted(d.found.profanity, "profane word")]
+      return [
+        counted(d.found.term, "listed term"),
+        counted(d.found.pattern, "pattern match"),
+        counted(d.found.profanity, "profane word"),
+      ]
         .filter(Boolean)
         .join(" and ");
     case "moderation":

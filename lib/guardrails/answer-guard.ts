@@ -7,7 +7,7 @@ import type { GuardrailDecision } from "./decision.ts";
 import { schemaFailure } from "./answer-schema.ts";
 import { findPii, PII_KINDS, type PiiFinding, type PiiKind } from "./pii.ts";
 import type { GuardrailPolicy } from "./policy.ts";
-import type { WordFinding } from "./words.ts";
+import { wordsFoundText, type WordFinding, type WordsFound } from "./words.ts";
 
 /** What pii and words found in a text. */
 export type AnswerFindings = { pii: PiiFinding[]; words: WordFinding[] };
@@ -15,7 +15,7 @@ export type AnswerFindings = { pii: PiiFinding[]; words: WordFinding[] };
 /** What the answer stage found so far, by kind and count, and why the JSON failed its schema. */
 export type AnswerTally = {
   pii: Partial<Record<PiiKind, number>>;
-  words: { term?: number; profanity?: number };
+  words: WordsFound;
   schema?: string;
 };
 
@@ -77,11 +77,10 @@ export function answerDecisions(
     decisions.push({ ...at, check: "pii", action: policy.action, found: tally.pii });
     reasons.push(`the answer holds personal data (${kinds.join(", ").replaceAll("_", " ")})`);
   }
-  const { term, profanity } = tally.words;
-  if (term || profanity) {
+  const { term, pattern, profanity } = tally.words;
+  if (term || pattern || profanity) {
     decisions.push({ ...at, check: "words", action: policy.action, found: tally.words });
-    const what = [term && "terms the policy lists", profanity && "profanity"].filter(Boolean);
-    reasons.push(`the answer holds ${what.join(" and ")}`);
+    reasons.push(`the answer holds ${wordsFoundText(tally.words)}`);
   }
   if (tally.schema !== undefined) {
     // A JSON answer cannot be redacted into a valid one: under redact it is flagged.

@@ -14,13 +14,22 @@ export type GuardrailDecision = {
   /** The caller's prompt, the model's answer, or a tool's result an agent was about to read. */
   stage: "prompt" | "answer" | "tool";
   /**
-   * By kind: personal data's kinds, an injection's signs, "term" and "profanity" (words), "chars" (length),
+   * By kind: personal data's kinds, an injection's signs, "term", "pattern" and "profanity" (words), "chars" (length),
    * moderation's categories, "denied" (a webhook said no), "error" (a remote check did not answer),
    * "schema" (an answer's JSON the policy's schema refused).
    */
   found: Partial<
     Record<
-      PiiKind | InjectionSignal | "term" | "profanity" | "chars" | ModerationCategory | "denied" | "error" | "schema",
+      | PiiKind
+      | InjectionSignal
+      | "term"
+      | "pattern"
+      | "profanity"
+      | "chars"
+      | ModerationCategory
+      | "denied"
+      | "error"
+      | "schema",
       number
     >
   >;

@@ -13,7 +13,7 @@ import { compileAnswerSchema } from "./answer-schema.ts";
 import { DEFAULT_INJECTION_THRESHOLD } from "./injection.ts";
 import { PII_KINDS, type PiiKind } from "./pii.ts";
 import { moderationSchema, webhookSchema, type ModerationSettings, type WebhookSettings } from "./remote-config.ts";
-import { wordsMatcher, type WordsMatcher } from "./words.ts";
+import { patternProblem, wordsMatcher, type WordsMatcher } from "./words.ts";
 
 export const GUARDRAIL_CHECKS = [
   "pii",
@@ -54,6 +54,19 @@ export const guardrailPolicySchema = z
     words: z
       .strictObject({
         terms: z.array(z.string().trim().min(1).max(100)).max(1000).optional(),
+        patterns: z
+          .array(
+            z
+              .string()
+              .min(1)
+              .max(500)
+              .superRefine((source, ctx) => {
+                const problem = patternProblem(source);
+                if (problem) ctx.addIssue({ code: "custom", message: problem });
+              }),
+          )
+          .max(100)
+          .optional(),
         profanity: z.boolean().optional(),
       })
       .optional(),
@@ -63,11 +76,11 @@ export const guardrailPolicySchema = z
     json_schema: z.strictObject({ schema: z.record(z.string(), z.unknown()) }).optional(),
   })
   .superRefine((p, ctx) => {
-    if (p.checks.includes("words") && !p.words?.terms?.length && !p.words?.profanity)
+    if (p.checks.includes("words") && !p.words?.terms?.length && !p.words?.patterns?.length && !p.words?.profanity)
       ctx.addIssue({
         code: "custom",
         path: ["words"],
-        message: "the words check needs words.terms or words.profanity",
+        message: "the words check needs words.terms, words.patterns or words.profanity",
       });
     if (p.checks.includes("length") && !p.length)
       ctx.addIssue({ code: "custom", path: ["length"], message: "the length check needs length.max_chars" });
@@ -107,7 +120,7 @@ export type GuardrailPolicy = {
   /** The words check's matcher, made once from the policy's terms and profanity setting. */
   words?: WordsMatcher;
   /** What the words check lists, as counts: a page describing the policy shows these, never the terms. */
-  wordsListed?: { terms: number; profanity: boolean };
+  wordsListed?: { terms: number; patterns: number; profanity: boolean };
   /** The length check's limit: characters of the whole prompt. */
   maxChars?: number;
   /** The remote checks' settings, each present when the policy runs it. */
@@ -133,7 +146,11 @@ export function toPolicy(name: string, spec: GuardrailPolicySpec): GuardrailPoli
     ...(spec.checks.includes("words") &&
       spec.words && {
         words: wordsMatcher(spec.words),
-        wordsListed: { terms: spec.words.terms?.length ?? 0, profanity: spec.words.profanity === true },
+        wordsListed: {
+          terms: spec.words.terms?.length ?? 0,
+          patterns: spec.words.patterns?.length ?? 0,
+          profanity: spec.words.profanity === true,
+        },
       }),
     ...(spec.checks.includes("length") && spec.length && { maxChars: spec.length.max_chars }),
     ...(spec.checks.includes("moderation") && { moderation: spec.moderation ?? moderationSchema.parse({}) }),

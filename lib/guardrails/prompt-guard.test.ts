@@ -164,4 +164,15 @@ describe("a streamed answer's placeholders", () => {
     );
     expect(guardPrompt(short, { prompt: "x".repeat(20) }).decisions).toEqual([]);
   });
+
+  it("blocks a prompt matching an operator's pattern, saying what matched by kind only", () => {
+    const orders = toPolicy("orders", { checks: ["words"], action: "block", words: { patterns: ["order-\\d{6}"] } });
+    const guard = guardPrompt(orders, { messages: [{ role: "user", content: "Refund ORDER-123456 now" }] });
+    expect(guard.decisions).toEqual([
+      { policy: "orders", check: "words", action: "block", stage: "prompt", found: { pattern: 1 } },
+    ]);
+    expect(guard.refusal).toBe(
+      'guardrails: the prompt holds text matching the policy\'s patterns, which the policy "orders" does not let through',
+    );
+  });
 });

@@ -9,7 +9,7 @@ import { scoreInjection, type InjectionResult } from "./injection.ts";
 import { findPii, PII_KINDS, type PiiKind } from "./pii.ts";
 import type { GuardrailPolicy } from "./policy.ts";
 import { redact } from "./redaction.ts";
-import { maskWords } from "./words.ts";
+import { maskWords, wordsFoundText, type WordsFound } from "./words.ts";
 
 /**
  * What the policy decided: the decisions to record, the placeholders to put back, and a block's reason;
@@ -116,7 +116,7 @@ export function guardPrompt(policy: GuardrailPolicy, body: Json): PromptGuard {
   }
   if (policy.words && policy.prompt) {
     // As with injections, the caller's own system messages are theirs: only what users sent is matched.
-    const found: { term?: number; profanity?: number } = {};
+    const found: WordsFound = {};
     for (const slot of slots) {
       if (slot.operator) continue;
       const findings = policy.words(slot.read());
@@ -124,10 +124,9 @@ export function guardPrompt(policy: GuardrailPolicy, body: Json): PromptGuard {
       for (const f of findings) found[f.kind] = (found[f.kind] ?? 0) + 1;
       if (policy.action === "redact") slot.write(maskWords(slot.read(), findings));
     }
-    if (found.term || found.profanity) {
+    if (found.term || found.pattern || found.profanity) {
       decisions.push({ policy: policy.name, check: "words", action: policy.action, stage: "prompt", found });
-      const what = [found.term && "terms the policy lists", found.profanity && "profanity"].filter(Boolean);
-      refusals.push(`the prompt holds ${what.join(" and ")}`);
+      refusals.push(`the prompt holds ${wordsFoundText(found)}`);
     }
   }
   if (policy.maxChars !== undefined) {

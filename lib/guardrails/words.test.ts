@@ -1,6 +1,6 @@
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from "obscenity";
 import { describe, expect, it } from "vitest";
-import { maskWords, wordsMatcher } from "./words.ts";
+import { maskWords, patternProblem, wordsMatcher } from "./words.ts";
 
 /** Matches as the check reports them: overlapping ones (one word, two of the dataset's patterns) once. */
 const onePerPlace = (spans: (readonly [number, number])[]) =>
@@ -49,6 +49,24 @@ describe("the words check", () => {
         text,
       ).toEqual(onePerPlace(own.getAllMatches(text, true).map((m) => [m.startIndex, m.endIndex + 1] as const)));
     expect(check("$hit and a$$hole").length).toBe(2);
+  });
+
+  it("finds an operator's patterns, case-blind, and masks them like terms", () => {
+    const match = wordsMatcher({ patterns: ["order-\\d{6}", "project\\s+[a-z]+"] });
+    const text = "Ship ORDER-123456 and order-12345 for Project   Falcon.";
+    const found = match(text);
+    expect(found.map((f) => [f.kind, text.slice(f.start, f.end)])).toEqual([
+      ["pattern", "ORDER-123456"],
+      ["pattern", "Project   Falcon"],
+    ]);
+    expect(maskWords(text, found)).toBe("Ship [REDACTED] and order-12345 for [REDACTED].");
+  });
+
+  it("refuses a pattern that could backtrack for seconds, match nothing or not compile", () => {
+    expect(patternProblem("order-\\d{6}")).toBeUndefined();
+    expect(patternProblem("(a+)+$")).toMatch(/nested repetition/);
+    expect(patternProblem("(x|y)?")).toMatch(/empty text/);
+    expect(patternProblem("[")).toMatch(/not a regular expression/);
   });
 
   it("treats a term's regular-expression characters as text", () => {

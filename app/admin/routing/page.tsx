@@ -89,6 +89,27 @@ export default async function RoutingPage() {
           </DataTable>
         )}
       </Section>
+      <Section id="routing-guardrails" className="mt-8" title={<>Guardrail policies ({view.guardrails.length})</>}>
+        {view.guardrails.length === 0 ? (
+          <p className="mt-3">
+            None: add a <code>guardrails</code> section below (<code>docs/guardrails.md</code>), then name a policy on a
+            key, a team or an alias.
+          </p>
+        ) : (
+          <DataTable margin="mt-3" label="Guardrail policies" headers={["Policy", "What it does", "Checks", "Aliases"]}>
+            {view.guardrails.map((g) => (
+              <tr key={g.name} className="border-t border-slate-200 dark:border-slate-800">
+                <td className="px-3 py-2">
+                  <code>{g.name}</code>
+                </td>
+                <td className="px-3 py-2">{g.does}</td>
+                <td className="px-3 py-2">{g.stages.join(", ")}</td>
+                <td className="px-3 py-2">{g.aliases.length ? g.aliases.join(", ") : "none"}</td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </Section>
       <Section id="routing-edit" className="mt-10" title="Edit the file">
         <p className="mt-2 max-w-3xl text-sm text-slate-700 dark:text-slate-300">
           {view.format === "json" ? "JSON" : "YAML"}, at most {MAX_ROUTING_BYTES / 1024} KB. Check validates without

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { formatPath, parseRoutingConfig, RoutingConfigError } from "./config.ts";
 
@@ -108,6 +109,16 @@ aliases:
     expect([...config.guardrails.get("cards")!.piiKinds]).toEqual(["card", "iban"]);
   });
 
+  it("reads every guardrails example docs/guardrails.md shows, as an operator would copy it", () => {
+    const doc = fs.readFileSync(new URL("../../../docs/guardrails.md", import.meta.url), "utf8");
+    const examples = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const example of examples) {
+      const config = parseRoutingConfig(example, "g.yaml", ENV);
+      expect(config.guardrails.size, example).toBeGreaterThan(0);
+    }
+  });
+
   it("names each problem of a guardrails section on its line", () => {
     const text = [
       "aliases:",
@@ -128,6 +139,11 @@ aliases:
       "  bare:",
       "    checks: [words, length]",
       "    action: flag",
+      "  patterned:",
+      "    checks: [words]",
+      "    action: block",
+      "    words:",
+      "      patterns: ['order-\\d{6}', '(a+)+$', '(', 'x*']",
     ].join("\n");
     const problems = () => {
       try {
@@ -141,8 +157,11 @@ aliases:
       "8 guardrails.loud.action: one of redact, block, flag",
       "10 guardrails.empty.checks: a policy needs at least one check",
       "15 guardrails.odd.injection.threshold: Too big: expected number to be <=1",
-      "17 guardrails.bare.words: the words check needs words.terms or words.profanity",
+      "17 guardrails.bare.words: the words check needs words.terms, words.patterns or words.profanity",
       "17 guardrails.bare.length: the length check needs length.max_chars",
+      "23 guardrails.patterned.words.patterns[1]: nested repetition (such as (a+)+) could take exponential time on some input",
+      expect.stringMatching(/^23 guardrails\.patterned\.words\.patterns\[2\]: not a regular expression: /),
+      "23 guardrails.patterned.words.patterns[3]: matches empty text, so it would fire on every prompt",
     ]);
     const missing = text.replace(/guardrails:\n {2}loud:[\s\S]*/, "guardrails: {}");
     expect(() => parseRoutingConfig(missing, "g.yaml", ENV)).toThrow(

@@ -120,6 +120,30 @@ describe("routingView", () => {
     expect(JSON.stringify(view)).not.toContain("sk-pool-secret");
   });
 
+  it("lists the guardrail policies: what each does in words, where it checks and the aliases naming it", () => {
+    const text = [
+      "aliases:",
+      "  private: {deployments: [openai], guardrails: mask}",
+      "guardrails:",
+      "  mask: {checks: [pii], action: redact}",
+      "  shield: {checks: [injection, words], action: block, stages: [prompt, answer], words: {terms: [secret plan]}}",
+    ].join("\n");
+    const checked = checkRoutingText(text, "routing.yaml", ENV);
+    if (!checked.ok) throw new Error(checked.error);
+    const view = routingView(checked.routing, { env: ENV, cwd: tempDir() });
+    expect(view.guardrails).toEqual([
+      { name: "mask", does: "Redacts personal data of every kind.", stages: ["prompt"], aliases: ["private"] },
+      {
+        name: "shield",
+        does: expect.stringMatching(/^Blocks likely prompt injections .* and 1 listed term\.$/),
+        stages: ["prompt", "answer", "what the research agents read"],
+        aliases: [],
+      },
+    ]);
+    // Listed terms are counted, never shown.
+    expect(JSON.stringify(view.guardrails)).not.toContain("secret plan");
+  });
+
   it("says a local runner given its origin needs no credential, and an unset variable is not set", () => {
     const routing = buildRouting(
       {

@@ -7,6 +7,7 @@ import { parseRoutingConfig, RoutingConfigError, type RoutingProblem } from "../
 import { buildRouting, type Routing } from "../../llm/routing/deployments.ts";
 import { reloadRouting } from "../../llm/routing/runtime-router.ts";
 import { providerEntry } from "../../upstream/llm-catalogue.ts";
+import { policyDoes } from "../keys/guardrail-policy.ts";
 
 /** The most text the editor saves: a routing file is a few kilobytes; this stops a paste of anything else. */
 export const MAX_ROUTING_BYTES = 256 * 1024;
@@ -49,6 +50,8 @@ export type RoutingView = {
     retries?: number;
     timeoutMs?: number;
   }[];
+  /** The guardrail policies the file declares: what each does, where it checks, and the aliases naming it. */
+  guardrails: { name: string; does: string; stages: string[]; aliases: string[] }[];
 };
 
 /** A check or save that found the text unusable: each problem where it is, or one reason. */
@@ -85,6 +88,16 @@ export function routingView(routing: Routing, place: RoutingPlace = processPlace
       deployments: a.deployments.map((t) => ({ name: t.deployment.name, weight: t.weight })),
       ...(a.retries !== undefined && { retries: a.retries }),
       ...(a.timeoutMs !== undefined && { timeoutMs: a.timeoutMs }),
+    })),
+    guardrails: [...routing.guardrails.values()].map((p) => ({
+      name: p.name,
+      does: policyDoes(p),
+      stages: [
+        ...(p.prompt || p.checks.some((c) => c !== "pii" && c !== "words" && c !== "json_schema") ? ["prompt"] : []),
+        ...(p.answer || p.answerSchema ? ["answer"] : []),
+        ...(p.checks.includes("injection") ? ["what the research agents read"] : []),
+      ],
+      aliases: [...routing.aliases.values()].filter((a) => a.guardrails === p.name).map((a) => a.name),
     })),
   };
 }

@@ -31,7 +31,11 @@ function checkText(policy: GuardrailPolicy, check: GuardrailCheck): string {
       return `likely prompt injections (score ${policy.injectionThreshold} or more)`;
     case "words": {
       const listed = policy.wordsListed;
-      const parts = [listed?.terms ? counted(listed.terms, "listed term") : "", listed?.profanity ? "profanity" : ""];
+      const parts = [
+        listed?.terms ? counted(listed.terms, "listed term") : "",
+        listed?.patterns ? counted(listed.patterns, "listed pattern") : "",
+        listed?.profanity ? "profanity" : "",
+      ];
       return parts.filter(Boolean).join(" and ") || "listed words";
     }
     case "length":
