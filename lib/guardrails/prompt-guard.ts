@@ -23,7 +23,7 @@ export type PromptGuard = {
 };
 
 /** A text of the prompt; `operator` when it is the caller's own instructions (a system or developer message). */
-type Slot = { read(): string; write(text: string): void; operator?: boolean };
+export type Slot = { read(): string; write(text: string): void; operator?: boolean };
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -71,11 +71,15 @@ export function promptSlots(body: Json): Slot[] {
  * Checks (and, under a redacting policy, rewrites) the prompt of `body` in place: what fired, the
  * placeholders to put back in the answer, and under a blocking policy the reason the call is refused.
  */
-export function guardPrompt(policy: GuardrailPolicy, body: Json): PromptGuard {
+export function guardPrompt(
+  policy: GuardrailPolicy,
+  body: Json,
+  /** `body`'s texts, when the caller has them already (prompt-offload.ts counts them first). */
+  slots: Slot[] = promptSlots(body),
+): PromptGuard {
   const values = new Map<string, string>();
   const decisions: GuardrailDecision[] = [];
   const refusals: string[] = [];
-  const slots = promptSlots(body);
   if (policy.checks.includes("pii") && policy.prompt) {
     const found: Partial<Record<PiiKind, number>> = {};
     for (const slot of slots) {

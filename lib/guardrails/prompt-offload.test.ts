@@ -3,7 +3,7 @@ import type { Runtime } from "../gateway/runtime/runtime.ts";
 import type { runOnPool } from "../gateway/runtime/worker-pool.ts";
 import { toPolicy } from "./policy.ts";
 import { guardOnThread } from "./prompt-on-thread.ts";
-import { guardPrompt } from "./prompt-guard.ts";
+import { guardPrompt, promptSlots } from "./prompt-guard.ts";
 import { guardLocally, isLongPrompt, OFFLOAD_CHARS } from "./prompt-offload.ts";
 
 // The pool itself (threads, limits) is tested in lib/gateway/runtime; here, what goes to it and what
@@ -26,10 +26,10 @@ const long = (head: string, tail: string) => ({
 
 describe("a long prompt's checks on a worker thread", () => {
   it("counts a prompt's characters across its texts, against the threshold", () => {
-    expect(isLongPrompt({ messages: [{ role: "user", content: "short" }] })).toBe(false);
-    expect(isLongPrompt({ messages: [{ role: "user", content: "a".repeat(20) }], prompt: "b".repeat(20) }, 30)).toBe(
-      true,
-    );
+    expect(isLongPrompt(promptSlots({ messages: [{ role: "user", content: "short" }] }))).toBe(false);
+    expect(
+      isLongPrompt(promptSlots({ messages: [{ role: "user", content: "a".repeat(20) }], prompt: "b".repeat(20) }), 30),
+    ).toBe(true);
   });
 
   it("checks a short prompt in place, with nothing sent to the pool", () => {

@@ -6,7 +6,7 @@ import { runOnPool } from "../gateway/runtime/worker-pool.ts";
 import type { Runtime } from "../gateway/runtime/runtime.ts";
 import type { GuardrailPolicy } from "./policy.ts";
 import { guardPromptTask } from "./pool-tasks.ts";
-import { guardPrompt, promptSlots, type PromptGuard } from "./prompt-guard.ts";
+import { guardPrompt, promptSlots, type PromptGuard, type Slot } from "./prompt-guard.ts";
 
 /** Characters of prompt text past which the checks run on a worker thread. */
 export const OFFLOAD_CHARS = 32_768;
@@ -14,9 +14,9 @@ export const OFFLOAD_CHARS = 32_768;
 type Json = Record<string, unknown>;
 
 /** The prompt's characters, counted only until they pass the threshold. */
-export function isLongPrompt(body: Json, threshold = OFFLOAD_CHARS): boolean {
+export function isLongPrompt(slots: readonly Slot[], threshold = OFFLOAD_CHARS): boolean {
   let chars = 0;
-  for (const slot of promptSlots(body)) if ((chars += slot.read().length) > threshold) return true;
+  for (const slot of slots) if ((chars += slot.read().length) > threshold) return true;
   return false;
 }
 
@@ -31,14 +31,15 @@ export function guardLocally(
   /** The pool's runner; a test hands in one that runs the thread's side in place. */
   onPool: typeof runOnPool = runOnPool,
 ): PromptGuard | Promise<PromptGuard> {
-  if (!isLongPrompt(body)) return guardPrompt(policy, body);
+  // The texts are found once: counted here, then checked in place or written back after the thread's check.
+  const slots = promptSlots(body);
+  if (!isLongPrompt(slots)) return guardPrompt(policy, body, slots);
   return onPool(
     rt,
     guardPromptTask,
     { name: policy.name, spec: policy.spec, body },
     "the prompt's guardrail check",
   ).then(({ guard, texts }) => {
-    const slots = promptSlots(body);
     slots.forEach((slot, i) => {
       const text = texts[i];
       if (text !== undefined && text !== slot.read()) slot.write(text);
